@@ -18,6 +18,9 @@ def _throwaway_embedded_database():
     from django.conf import settings
     from django.db import connections
 
+    if not settings.configured:  # run without the Django plugin (pure-Python tests)
+        return
+
     from recmem_site import embedded_db
 
     connections.close_all()

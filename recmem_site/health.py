@@ -48,7 +48,7 @@ def _check_queue() -> dict[str, Any]:
 def _consolidator() -> dict[str, Any]:
     from memory.gateways.llm import llm_configured
 
-    if llm_configured():
+    if settings.RECMEM_CONSOLIDATOR != "extractive" and llm_configured():
         return {"ok": True, "kind": "llm", "model": settings.RECMEM_LLM_MODEL}
     return {"ok": True, "kind": "extractive",
             "note": "no LLM endpoint configured (RECMEM_LLM_BASE_URL): extractive consolidator, zero tokens"}

@@ -6,6 +6,7 @@ from recmem_site.health import healthz
 
 api_v1 = [
     path("", include("agents.urls")),
+    path("", include("memory.urls")),
 ]
 
 urlpatterns = [

@@ -178,8 +178,8 @@ def _bundled_model_path() -> Path:
 def load_local_model(model_path: str | Path | None = None) -> Any:
     """Load (once per process) and return the SentenceTransformer at ``model_path`` (default: bundled MiniLM).
 
-    Never touches the network: offline flags are set before sentence-transformers / transformers are
-    imported, and the model is read from a local directory.
+    Never touches the network: offline flags (and no progress bars) are set before sentence-transformers /
+    transformers are imported, and the model is read from a local directory.
     """
     path = str(Path(model_path) if model_path is not None else _bundled_model_path())
     model = _MODELS.get(path)
@@ -190,6 +190,7 @@ def load_local_model(model_path: str | Path | None = None) -> Any:
         if model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs
             try:
                 from sentence_transformers import SentenceTransformer
 

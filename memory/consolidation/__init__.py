@@ -1,0 +1,75 @@
+"""The consolidation "brains": plain Python behind one interface (:class:`Consolidator`), no models, no database.
+
+- :class:`LLMConsolidator` (``kind="llm"``) asks a chat model with the versioned prompts of :mod:`.prompts`;
+- :class:`ExtractiveConsolidator` (``kind="extractive"``) uses spaCy and rules: zero tokens, lower quality, the
+  default only when no LLM endpoint is configured;
+- :mod:`.eager` is the Mem0-style baseline (an LLM call on every exchange) used by the benchmarks;
+- :mod:`.fake_responder` answers the prompts plausibly for the fake OpenAI server in tests and benchmarks.
+
+    consolidator = get_consolidator()          # LLM if RECMEM_LLM_BASE_URL is set, else extractive
+    episodes = consolidator.write_episodes(units=units, on_call=record)
+    items = consolidator.refine(episodes=episodes, units=units, related=related, on_call=record)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory.consolidation.extractive import ExtractiveConsolidator
+from memory.consolidation.llm import LLMConsolidator
+from memory.consolidation.types import (
+    EXPERIENCE_TYPES,
+    CallSink,
+    ConsolidationError,
+    Consolidator,
+    EpisodeDraft,
+    ExistingEpisode,
+    ExistingExperience,
+    ExperienceDraft,
+    Unit,
+    order_units,
+)
+
+__all__ = [
+    "EXPERIENCE_TYPES",
+    "CallSink",
+    "ConsolidationError",
+    "Consolidator",
+    "EpisodeDraft",
+    "ExistingEpisode",
+    "ExistingExperience",
+    "ExperienceDraft",
+    "ExtractiveConsolidator",
+    "LLMConsolidator",
+    "Unit",
+    "get_consolidator",
+    "get_eager_extractor",
+    "order_units",
+]
+
+_DEFAULT: Any = object()
+
+
+def get_consolidator(*, llm: Any = _DEFAULT, embedder: Any | None = None) -> Consolidator:
+    """The LLM consolidator for ``llm`` (default: ``get_llm()`` from settings), or the extractive one when there
+    is no endpoint (``llm=None``). ``embedder`` only matters for the extractive consolidator."""
+    if llm is _DEFAULT:
+        from memory.gateways.llm import get_llm
+
+        llm = get_llm()
+    if llm is None:
+        return ExtractiveConsolidator(embedder=embedder)
+    return LLMConsolidator(llm)
+
+
+def get_eager_extractor(*, llm: Any = _DEFAULT) -> Any:
+    """The eager (Mem0-style) baseline: LLM-backed when an endpoint is configured, else extractive."""
+    from memory.consolidation.eager import EagerExtractor, ExtractiveEagerExtractor
+
+    if llm is _DEFAULT:
+        from memory.gateways.llm import get_llm
+
+        llm = get_llm()
+    if llm is None:
+        return ExtractiveEagerExtractor()
+    return EagerExtractor(llm)

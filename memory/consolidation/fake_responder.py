@@ -1,0 +1,246 @@
+"""A plausible, schema-valid "LLM" for :class:`memory.gateways.fake_openai.FakeOpenAIServer`.
+
+    with FakeOpenAIServer(responder=consolidation_responder) as srv: ...
+
+It recognises which RecMem prompt a request carries (by the ``Prompt version: <name>@<n>`` marker of the system
+message), reads the rendered inputs back out of the user message and answers the way a cautious model would:
+episodes are the units grouped (a new group after a month's pause, at most 3) with a narrative of their first
+sentences; refinement returns one fact per unit quoting it (a preference/constraint when the wording says so), and
+marks a related experience as contradicted when the unit says "now prefer" / "no longer" / "anymore" about an
+overlapping subject; a merge always continues the episode; eager extraction returns the user's declarative
+sentences; an eager update is ADD unless an existing memory says exactly the same (NONE); an answer is the first
+line of the memory context; the judge says CORRECT when the answer shares a content word with the gold answer.
+
+This lets end-to-end tests and benchmarks run the real HTTP path with realistic prompt sizes and zero cost.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from memory.consolidation.prompts import template_for_version
+
+__all__ = ["consolidation_responder", "parse_related", "parse_units"]
+
+_UNIT_RE = re.compile(
+    r"^\[unit (?P<id>[^\]]+)\] (?P<time>\S+) \| user: (?P<user>.*?) \| assistant: (?P<assistant>.*)$", re.M
+)
+_RELATED_RE = re.compile(
+    r"^\[experience (?P<id>[^\]]+)\] (?P<type>\w+) \| subject: (?P<subject>.*?) \| (?P<statement>.*) "
+    r"\(confidence [0-9.]+, valid from [^)]*\)$",
+    re.M,
+)
+_MEMORY_RE = re.compile(r"^\[(?P<id>[^\]]+)\] (?P<text>.*)$", re.M)
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+")
+_WORD_RE = re.compile(r"[a-z0-9]+")
+_STOP = frozenset(
+    "a an the and or but if of to in on at for with from by about as is are was were be been being am i me my we "
+    "our you your he she it they them their this that these those do does did have has had will would can could "
+    "should shall may might must not no so very just really also too now then than there here what which who whom "
+    "when where why how all any some more most other such only own same into over again further once user users "
+    "prefer prefers preferred like likes liked love loves longer anymore said says say".split()
+)
+CHANGE_CUES = ("now prefer", "no longer", "anymore", "any more", "switched to", "instead of")
+
+
+def _section(text: str, tag: str) -> str:
+    match = re.search(rf"<{tag}(?:\s[^>]*)?>\n?(.*?)\n?</{tag}>", text, re.S)
+    return match.group(1).strip() if match else ""
+
+
+def _attribute(text: str, tag: str, name: str) -> str:
+    match = re.search(rf'<{tag}\s[^>]*{name}="([^"]*)"', text)
+    return match.group(1) if match else ""
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOP and len(w) > 2}
+
+
+def parse_units(text: str) -> list[dict[str, str]]:
+    """Units rendered by ``prompts.render_units``: dicts with id, time, user, assistant."""
+    return [m.groupdict() for m in _UNIT_RE.finditer(_section(text, "units") or text)]
+
+
+def parse_related(text: str) -> list[dict[str, str]]:
+    return [m.groupdict() for m in _RELATED_RE.finditer(_section(text, "related_experiences"))]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_SPLIT_RE.split(text or "") if s.strip()]
+
+
+def _key_sentence(text: str) -> str:
+    sentences = _sentences(text)
+    for sentence in sentences:
+        if not sentence.endswith("?") and len(sentence.split()) >= 3:
+            return sentence
+    return sentences[0] if sentences else ""
+
+
+def _date(value: str) -> date | None:
+    try:
+        return datetime.fromisoformat(value).date()
+    except ValueError:
+        return None
+
+
+def _day(value: str) -> str:
+    parsed = _date(value)
+    return parsed.isoformat() if parsed else "an unknown date"
+
+
+def _narrative(units: list[dict[str, str]]) -> str:
+    parts = []
+    for unit in units:
+        sentence = _key_sentence(unit["user"]) or unit["user"]
+        parts.append(f'On {_day(unit["time"])}, the user said: "{sentence}"')
+    return " ".join(parts) or "Nothing notable happened."
+
+
+def _title(units: list[dict[str, str]]) -> str:
+    for unit in units:
+        words = (_key_sentence(unit["user"]) or unit["user"]).split()
+        if words:
+            return " ".join(words[:6]).rstrip(".,;:!?") or "Conversation"
+    return "Conversation"
+
+
+def _episode_write(user: str) -> dict[str, Any]:
+    units = parse_units(user)
+    groups: list[list[dict[str, str]]] = []
+    previous: date | None = None
+    for unit in units:
+        current = _date(unit["time"])
+        pause = previous is not None and current is not None and current - previous > timedelta(days=30)
+        if not groups or (pause and len(groups) < 3):
+            groups.append([])
+        groups[-1].append(unit)
+        previous = current or previous
+    if not groups:
+        return {"episodes": [{"title": "Conversation", "narrative": "Nothing notable happened.", "unit_ids": ["?"]}]}
+    return {
+        "episodes": [
+            {"title": _title(group), "narrative": _narrative(group), "unit_ids": [u["id"] for u in group]}
+            for group in groups
+        ]
+    }
+
+
+def _episode_merge(user: str) -> dict[str, Any]:
+    existing = _section(user, "existing_episode")
+    title_match = re.search(r"^Title: (.*)$", existing, re.M)
+    narrative_match = re.search(r"^Narrative: (.*)", existing, re.S | re.M)
+    title = title_match.group(1).strip() if title_match else ""
+    old = narrative_match.group(1).strip() if narrative_match else ""
+    units = parse_units(user)
+    narrative = " ".join(part for part in (old, _narrative(units)) if part)
+    return {"same_situation": True, "title": title or _title(units), "narrative": narrative}
+
+
+def _item_type(text: str) -> str:
+    lowered = text.lower()
+    if re.search(r"\b(prefer|prefers|love|loves|like|likes|hate|hates|favou?rite)\b", lowered):
+        return "preference"
+    if re.search(r"\b(never|always|must|allergic|deadline|not allowed|can't|cannot)\b", lowered):
+        return "constraint"
+    return "fact"
+
+
+def _semantic_refine(user: str) -> dict[str, Any]:
+    related = parse_related(user)
+    items = []
+    for unit in parse_units(user):
+        sentence = _key_sentence(unit["user"]) or unit["user"]
+        if not sentence:
+            continue
+        kind = _item_type(sentence)
+        words = _words(unit["user"])
+        subject = next((w for w in _WORD_RE.findall(sentence.lower()) if w in words and len(w) > 3), "general")
+        contradicts: list[str] = []
+        if any(cue in unit["user"].lower() for cue in CHANGE_CUES):
+            for exp in related:
+                overlap = _words(exp["subject"]) & words or _words(exp["statement"]) & words
+                if overlap:
+                    contradicts.append(exp["id"])
+                    kind, subject = exp["type"], exp["subject"]
+        parsed = _date(unit["time"])
+        items.append(
+            {
+                "type": kind,
+                "subject": subject,
+                "statement": f'The user said: "{sentence}"',
+                "evidence": [unit["id"]],
+                "valid_from": parsed.isoformat() if parsed else None,
+                "confidence": 0.7,
+                "contradicts": contradicts,
+            }
+        )
+    return {"items": items}
+
+
+def _eager_extract(user: str) -> dict[str, Any]:
+    conversation = _section(user, "conversation")
+    user_line = re.search(r"^user: (.*)$", conversation, re.M)
+    text = user_line.group(1) if user_line else ""
+    facts = [s for s in _sentences(text) if not s.endswith("?") and len(s.split()) >= 3]
+    return {"facts": facts}
+
+
+def _normal(text: str) -> str:
+    return " ".join(_WORD_RE.findall(text.lower()))
+
+
+def _eager_update(user: str) -> dict[str, Any]:
+    fact = _section(user, "new_fact")
+    for match in _MEMORY_RE.finditer(_section(user, "existing_memories")):
+        if _normal(match.group("text")) == _normal(fact):
+            return {"event": "NONE", "target_id": match.group("id"), "text": match.group("text")}
+    return {"event": "ADD", "target_id": None, "text": fact}
+
+
+def _answer(user: str) -> dict[str, Any]:
+    for line in _section(user, "memories").splitlines():
+        if line.strip():
+            return {"answer": line.strip()}
+    return {"answer": "Not mentioned"}
+
+
+def _judge(user: str) -> dict[str, Any]:
+    gold = _words(_section(user, "gold_answer"))
+    answer = _words(_section(user, "generated_answer"))
+    label = "CORRECT" if gold & answer else "WRONG"
+    return {"reasoning": "Compared the content words of both answers.", "label": label}
+
+
+_HANDLERS = {
+    "episode_write": _episode_write,
+    "episode_merge": _episode_merge,
+    "semantic_refine": _semantic_refine,
+    "eager_extract": _eager_extract,
+    "eager_update": _eager_update,
+    "answer": _answer,
+    "judge": _judge,
+}
+
+
+def consolidation_responder(request_json: dict[str, Any]) -> dict[str, Any]:
+    """Reply to a chat-completions request body built from a RecMem prompt; ``{}`` for anything else."""
+    messages = request_json.get("messages") or []
+    system = next((_text(m) for m in messages if m.get("role") == "system" and "Prompt version" in _text(m)), "")
+    user = next((_text(m) for m in messages if m.get("role") == "user"), "")
+    template = template_for_version(system)
+    if template is None:
+        return {}
+    return _HANDLERS[template.name](user)
+
+
+def _text(message: dict[str, Any]) -> str:
+    content = message.get("content")
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return ""

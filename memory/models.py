@@ -1,0 +1,304 @@
+"""What is remembered: sessions, exchanges (the subconscious layer), candidates, episodes and experiences.
+
+Every memory row is *scoped* (personal / module / project) and carries project, owner agent and module, so one
+selector (agents.selectors.visibility_filter) decides visibility for all of them.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import models
+from django.utils import timezone
+from pgvector.django import HnswIndex, VectorField
+
+EMBEDDING_DIMENSIONS = 384  # one vector width across models (OpenAI models are asked for dimensions=384)
+
+
+class Scope(models.TextChoices):
+    PERSONAL = "personal"
+    MODULE = "module"
+    PROJECT = "project"
+
+
+class ScopedModel(models.Model):
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    owner_agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
+    module = models.ForeignKey("agents.Module", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    scope = models.CharField(max_length=16, choices=Scope.choices, default=Scope.PERSONAL)
+
+    class Meta:
+        abstract = True
+
+
+class Session(ScopedModel):
+    class Status(models.TextChoices):
+        OPEN = "open"
+        CLOSED = "closed"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    external_id = models.CharField(max_length=200, blank=True, default="")
+    metadata = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    started_at = models.DateTimeField(default=timezone.now)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    next_turn_index = models.PositiveIntegerField(default=0)
+    replayed_at = models.DateTimeField(null=True, blank=True, help_text="idle-time consolidation cursor")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-started_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner_agent", "external_id"], condition=~models.Q(external_id=""),
+                                    name="session_unique_external_id_per_agent"),
+        ]
+        indexes = [models.Index(fields=["project", "owner_agent", "status"])]
+
+    def __str__(self) -> str:
+        return self.external_id or str(self.id)
+
+
+class Exchange(ScopedModel):
+    """One masked user/assistant exchange: the subconscious unit, searchable as soon as it is stored."""
+
+    class State(models.TextChoices):
+        RAW = "raw", "raw (not ripe)"
+        CANDIDATE = "candidate", "candidate (waiting for consolidation)"
+        CONSOLIDATED = "consolidated"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="exchanges")
+    turn_index = models.PositiveIntegerField()
+    user_text = models.TextField(blank=True, default="")
+    assistant_text = models.TextField(blank=True, default="")
+    text_form = models.TextField(help_text="what was embedded: timestamp and speaker tags + masked texts")
+    occurred_at = models.DateTimeField(default=timezone.now)
+    metadata = models.JSONField(default=dict, blank=True)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    embedding_model = models.CharField(max_length=120)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.RAW, db_index=True)
+    salience = models.CharField(max_length=64, blank=True, default="", help_text="why a one-off unit is critical")
+    consolidated_batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True,
+                                           blank=True, related_name="consolidated_exchanges")
+    hit_count = models.PositiveIntegerField(default=0)
+    last_hit_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["session", "turn_index"]
+        constraints = [models.UniqueConstraint(fields=["session", "turn_index"], name="exchange_unique_turn")]
+        indexes = [
+            HnswIndex(name="exchange_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+            models.Index(fields=["project", "owner_agent", "state"]),
+            models.Index(fields=["project", "occurred_at"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session_id}#{self.turn_index}"
+
+
+class Candidate(models.Model):
+    """A ripe topic (R ∪ {u}) or a salient one-off unit waiting for consolidation."""
+
+    class Reason(models.TextChoices):
+        RECURRENCE = "recurrence"
+        SALIENCE = "salience"
+        EAGER = "eager"
+        MANUAL = "manual"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed", "failed (attempts exhausted)"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
+    trigger = models.ForeignKey(Exchange, on_delete=models.CASCADE, related_name="triggered_candidates")
+    exchanges = models.ManyToManyField(Exchange, related_name="candidates")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="candidates")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created_at"]
+        indexes = [models.Index(fields=["agent", "status"])]
+
+    def __str__(self) -> str:
+        return f"{self.reason} candidate {str(self.id)[:8]} ({self.status})"
+
+
+class MemoryStatus(models.TextChoices):
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    DELETED = "deleted"
+    ROLLED_BACK = "rolled_back", "rolled back"
+    ARCHIVED = "archived"
+
+
+class Episode(ScopedModel):
+    """A chronological narrative of one ongoing situation, linked to every source exchange."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    title = models.CharField(max_length=300)
+    narrative = models.TextField()
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    embedding_model = models.CharField(max_length=120)
+    status = models.CharField(max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE,
+                              db_index=True)
+    sources = models.ManyToManyField(Exchange, through="EpisodeSource", related_name="episodes")
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="episodes", help_text="the batch that created it")
+    hit_count = models.PositiveIntegerField(default=0)
+    last_hit_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-updated_at", "id"]
+        indexes = [
+            HnswIndex(name="episode_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+            models.Index(fields=["project", "scope", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class EpisodeSource(models.Model):
+    episode = models.ForeignKey(Episode, on_delete=models.CASCADE)
+    exchange = models.ForeignKey(Exchange, on_delete=models.CASCADE)
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["episode", "exchange"], name="episode_source_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.episode_id} <- {self.exchange_id}"
+
+
+class ExperienceType(models.TextChoices):
+    FACT = "fact"
+    EVENT = "event"
+    PREFERENCE = "preference"
+    CONSTRAINT = "constraint"
+    LESSON = "lesson"
+    PATTERN = "pattern"
+    PROCEDURE = "procedure"
+
+
+class Experience(ScopedModel):
+    """A typed semantic entry (fact, preference, constraint, …) with evidence links to exchanges."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    type = models.CharField(max_length=16, choices=ExperienceType.choices, db_index=True)
+    subject = models.CharField(max_length=300)
+    statement = models.TextField()
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
+    embedding_model = models.CharField(max_length=120)
+    confidence = models.FloatField(default=0.6)
+    verified = models.BooleanField(default=False)
+    valid_from = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE,
+                              db_index=True)
+    superseded_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
+                                      related_name="supersedes")
+    evidence = models.ManyToManyField(Exchange, through="ExperienceEvidence", related_name="experiences")
+    episode = models.ForeignKey(Episode, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="experiences")
+    version = models.PositiveIntegerField(default=1)
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="experiences", help_text="the batch that created it")
+    needs_revalidation = models.BooleanField(default=False)
+    hit_count = models.PositiveIntegerField(default=0)
+    last_hit_at = models.DateTimeField(null=True, blank=True)
+    last_corroborated_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-updated_at", "id"]
+        indexes = [
+            HnswIndex(name="experience_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
+                      opclasses=["vector_cosine_ops"]),
+            models.Index(fields=["project", "scope", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"[{self.type}] {self.statement[:80]}"
+
+
+class ExperienceEvidence(models.Model):
+    experience = models.ForeignKey(Experience, on_delete=models.CASCADE)
+    exchange = models.ForeignKey(Exchange, on_delete=models.CASCADE)
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="+")
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [models.UniqueConstraint(fields=["experience", "exchange"], name="experience_evidence_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.experience_id} <- {self.exchange_id}"
+
+
+class MemoryVersion(models.Model):
+    """A snapshot of an episode or experience before it was changed (merge, edit, supersede, delete).
+
+    Rollback restores from these; edits keep the old version here.
+    """
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    episode = models.ForeignKey(Episode, on_delete=models.CASCADE, null=True, blank=True, related_name="versions")
+    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, null=True, blank=True,
+                                   related_name="versions")
+    version = models.PositiveIntegerField()
+    snapshot = models.JSONField()
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="memory_versions")
+    reason = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"v{self.version} ({self.reason})"
+
+
+class LLMCall(models.Model):
+    """One LLM (or remote embedding) call with its token usage, for cost accounting by purpose."""
+
+    id = models.BigAutoField(primary_key=True)
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="calls")
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="+")
+    purpose = models.CharField(max_length=64, db_index=True)
+    model = models.CharField(max_length=120)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    tokens_source = models.CharField(max_length=16, default="api")
+    latency_ms = models.FloatField(default=0)
+    ok = models.BooleanField(default=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = "LLM call"
+
+    def __str__(self) -> str:
+        return f"{self.purpose} {self.prompt_tokens}+{self.completion_tokens} tokens"

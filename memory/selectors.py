@@ -1,0 +1,290 @@
+"""Memory reads. Every read goes through agents.selectors.visibility_filter: one place decides visibility."""
+
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Prefetch, Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
+from pgvector.django import CosineDistance
+
+from agents.models import Agent
+from agents.selectors import Visibility, agent_visibility, visibility_filter
+from governance.models import ConsolidationBatch
+from memory.gateways.embeddings import get_embedder
+from memory.gateways.tokens import count_tokens
+from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
+
+# Items that search never returns, whatever the filters.
+HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
+
+
+# --- visible querysets ----------------------------------------------------------------------
+
+def sessions_visible(*, agent: Agent) -> QuerySet[Session]:
+    return Session.objects.filter(visibility_filter(agent_visibility(agent=agent)))
+
+
+def exchanges_visible(*, agent: Agent, visibility: Visibility | None = None) -> QuerySet[Exchange]:
+    return Exchange.objects.filter(visibility_filter(visibility or agent_visibility(agent=agent)))
+
+
+def episodes_visible(*, agent: Agent, visibility: Visibility | None = None) -> QuerySet[Episode]:
+    return Episode.objects.filter(visibility_filter(visibility or agent_visibility(agent=agent)))
+
+
+def experiences_visible(*, agent: Agent, visibility: Visibility | None = None) -> QuerySet[Experience]:
+    return Experience.objects.filter(visibility_filter(visibility or agent_visibility(agent=agent)))
+
+
+def batches_visible(*, agent: Agent) -> QuerySet[ConsolidationBatch]:
+    """An agent sees the consolidation batches that ran for it."""
+    return ConsolidationBatch.objects.filter(project_id=agent.project_id, agent_id=agent.pk)
+
+
+def _get_or_404(qs: QuerySet, pk: Any):
+    try:
+        uuid.UUID(str(pk))
+    except ValueError:
+        raise Http404 from None
+    obj = qs.filter(pk=pk).first()
+    if obj is None:
+        raise Http404
+    return obj
+
+
+def session_get(*, agent: Agent, session_id: Any) -> Session:
+    """A session the agent may see, else 404 (also for another project's or another agent's personal one)."""
+    return _get_or_404(sessions_visible(agent=agent), session_id)
+
+
+def session_get_writable(*, agent: Agent, session_id: Any) -> Session:
+    """Only the owner writes to a session."""
+    return _get_or_404(Session.objects.filter(owner_agent=agent), session_id)
+
+
+def exchange_get(*, agent: Agent, exchange_id: Any) -> Exchange:
+    return _get_or_404(exchanges_visible(agent=agent).select_related("session"), exchange_id)
+
+
+def episode_get(*, agent: Agent, episode_id: Any) -> Episode:
+    return _get_or_404(episodes_visible(agent=agent).prefetch_related(
+        Prefetch("sources", queryset=Exchange.objects.order_by("occurred_at", "turn_index"))), episode_id)
+
+
+def experience_get(*, agent: Agent, experience_id: Any) -> Experience:
+    return _get_or_404(experiences_visible(agent=agent).prefetch_related(
+        Prefetch("evidence", queryset=Exchange.objects.order_by("occurred_at", "turn_index"))), experience_id)
+
+
+def batch_get(*, agent: Agent, batch_id: Any) -> ConsolidationBatch:
+    return _get_or_404(batches_visible(agent=agent).prefetch_related("calls"), batch_id)
+
+
+@dataclass
+class ListFilters:
+    status: str | None = None
+    scope: str | None = None
+    type: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    session: uuid.UUID | None = None
+    state: str | None = None
+
+
+def session_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Session]:
+    qs = sessions_visible(agent=agent)
+    if filters.status:
+        qs = qs.filter(status=filters.status)
+    if filters.scope:
+        qs = qs.filter(scope=filters.scope)
+    if filters.since:
+        qs = qs.filter(started_at__gte=filters.since)
+    if filters.until:
+        qs = qs.filter(started_at__lt=filters.until)
+    return qs.order_by("-started_at", "id")
+
+
+def exchange_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Exchange]:
+    qs = exchanges_visible(agent=agent)
+    if filters.session:
+        qs = qs.filter(session_id=filters.session)
+    if filters.state:
+        qs = qs.filter(state=filters.state)
+    if filters.scope:
+        qs = qs.filter(scope=filters.scope)
+    if filters.since:
+        qs = qs.filter(occurred_at__gte=filters.since)
+    if filters.until:
+        qs = qs.filter(occurred_at__lt=filters.until)
+    return qs.order_by("occurred_at", "session_id", "turn_index")
+
+
+def episode_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Episode]:
+    qs = episodes_visible(agent=agent).filter(status=filters.status or MemoryStatus.ACTIVE)
+    if filters.scope:
+        qs = qs.filter(scope=filters.scope)
+    if filters.since:
+        qs = qs.filter(ended_at__gte=filters.since)
+    if filters.until:
+        qs = qs.filter(started_at__lt=filters.until)
+    return qs.order_by("-updated_at", "id")
+
+
+def experience_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Experience]:
+    qs = experiences_visible(agent=agent).filter(status=filters.status or MemoryStatus.ACTIVE)
+    if filters.type:
+        qs = qs.filter(type=filters.type)
+    if filters.scope:
+        qs = qs.filter(scope=filters.scope)
+    if filters.since:
+        qs = qs.filter(Q(valid_from__gte=filters.since) | Q(valid_from__isnull=True, created_at__gte=filters.since))
+    if filters.until:
+        qs = qs.filter(Q(valid_from__lt=filters.until) | Q(valid_from__isnull=True, created_at__lt=filters.until))
+    return qs.order_by("-updated_at", "id")
+
+
+def batch_list(*, agent: Agent, status: str | None = None) -> QuerySet[ConsolidationBatch]:
+    qs = batches_visible(agent=agent)
+    return qs.filter(status=status) if status else qs
+
+
+# --- three-layer search ------------------------------------------------------------------------------------------
+
+@dataclass
+class SearchQuery:
+    query: str
+    k_sub: int = 10
+    k_epi: int = 5
+    k_sem: int = 10
+    token_budget: int | None = None
+    types: list[str] | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+
+@dataclass
+class Hit:
+    obj: Any
+    similarity: float
+    score: float
+
+
+@dataclass
+class SearchResult:
+    exchanges: list[Hit] = field(default_factory=list)
+    episodes: list[Hit] = field(default_factory=list)
+    experiences: list[Hit] = field(default_factory=list)
+    context: str = ""
+    context_tokens: int = 0
+
+
+def _freshness(when: datetime | None, now: datetime) -> float:
+    if when is None:
+        return 0.0
+    age_days = max((now - when).total_seconds() / 86400, 0.0)
+    return 0.5 ** (age_days / settings.RECMEM_FRESHNESS_HALF_LIFE_DAYS)
+
+
+def blended_score(*, similarity: float, when: datetime | None, confidence: float, hits: int, now: datetime) -> float:
+    """Similarity blended with freshness, confidence and hit count (weights: RECMEM_SEARCH_WEIGHTS)."""
+    w = settings.RECMEM_SEARCH_WEIGHTS
+    hit_term = min(1.0, math.log1p(hits) / math.log1p(100))
+    return (w["similarity"] * similarity + w["freshness"] * _freshness(when, now)
+            + w["confidence"] * confidence + w["hits"] * hit_term)
+
+
+def _nearest(qs: QuerySet, vector: list[float], k: int) -> list[tuple[Any, float]]:
+    if k <= 0:
+        return []
+    # Over-fetch so the blend can reorder near-ties; the iterative scan guarantees full k under filters.
+    rows = qs.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[: max(k * 3, 30)]
+    return [(r, 1.0 - float(r.distance)) for r in rows]
+
+
+def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
+    """Three layers (exchanges, episodes, experiences) of what ``agent`` may see, ranked, with a context block."""
+    vector = get_embedder().embed_one(query.query)
+    visibility = agent_visibility(agent=agent)
+    now = timezone.now()
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+            cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(int(settings.RECMEM_HNSW_EF_SEARCH),
+                                                                 query.k_sub * 3, 40)])
+        ex_qs = exchanges_visible(agent=agent, visibility=visibility).select_related("session")
+        ep_qs = episodes_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)
+        xp_qs = experiences_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)
+        if query.since:
+            ex_qs = ex_qs.filter(occurred_at__gte=query.since)
+            ep_qs = ep_qs.filter(ended_at__gte=query.since)
+            xp_qs = xp_qs.filter(Q(valid_from__gte=query.since) | Q(valid_from__isnull=True))
+        if query.until:
+            ex_qs = ex_qs.filter(occurred_at__lt=query.until)
+            ep_qs = ep_qs.filter(started_at__lt=query.until)
+            xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
+        if query.types:
+            xp_qs = xp_qs.filter(type__in=query.types)
+        exchanges = _nearest(ex_qs, vector, query.k_sub)
+        episodes = _nearest(ep_qs.prefetch_related("sources"), vector, query.k_epi)
+        experiences = _nearest(xp_qs.prefetch_related("evidence"), vector, query.k_sem)
+
+    def rank(rows, when, conf, k) -> list[Hit]:
+        hits = [Hit(obj=o, similarity=s, score=blended_score(similarity=s, when=when(o), confidence=conf(o),
+                                                              hits=o.hit_count, now=now)) for o, s in rows]
+        return sorted(hits, key=lambda h: -h.score)[:k]
+
+    result = SearchResult(
+        exchanges=rank(exchanges, lambda o: o.occurred_at, lambda o: 0.5, query.k_sub),
+        episodes=rank(episodes, lambda o: o.ended_at or o.updated_at, lambda o: 0.7, query.k_epi),
+        experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem),
+    )
+    budget = query.token_budget or settings.RECMEM_SEARCH_TOKEN_BUDGET
+    result.context, result.context_tokens = context_block(result, budget)
+    return result
+
+
+def _day(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d") if value else "undated"
+
+
+def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
+    """A ready-to-inject text: experiences, then episodes, then raw exchanges, cut at ``budget`` tokens."""
+    sections: list[tuple[str, list[str]]] = [
+        ("Known facts, preferences and rules:",
+         [f"- [{h.obj.type}] {h.obj.statement} (since {_day(h.obj.valid_from)}; confidence {h.obj.confidence:.2f})"
+          for h in result.experiences]),
+        ("Episodes:",
+         [f"- {h.obj.title} ({_day(h.obj.started_at)} to {_day(h.obj.ended_at)}): {h.obj.narrative}"
+          for h in result.episodes]),
+        ("Related past exchanges:",
+         [f"- [{h.obj.occurred_at.strftime('%Y-%m-%d %H:%M')}] user: {h.obj.user_text} | assistant: "
+          f"{h.obj.assistant_text}" for h in result.exchanges]),
+    ]
+    lines: list[str] = []
+    used = 0
+    for header, items in sections:
+        if not items:
+            continue
+        header_cost = count_tokens(header) + 1
+        if used + header_cost >= budget:
+            break
+        taken = []
+        for item in items:
+            cost = count_tokens(item) + 1
+            if used + header_cost + cost > budget:
+                continue  # a shorter later item may still fit
+            taken.append(item)
+            used += cost
+        if taken:
+            used += header_cost
+            lines.extend([header, *taken, ""])
+    text = "\n".join(lines).strip()
+    return text, used

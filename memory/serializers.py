@@ -1,0 +1,128 @@
+"""Output serializers shared by the memory APIs (no logic: shape only)."""
+
+from rest_framework import serializers
+
+
+class SessionOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    external_id = serializers.CharField()
+    scope = serializers.CharField()
+    module = serializers.CharField(source="module.name", allow_null=True, default=None)
+    status = serializers.CharField()
+    started_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    metadata = serializers.JSONField()
+    exchange_count = serializers.IntegerField(source="next_turn_index")
+    owner_agent = serializers.UUIDField(source="owner_agent_id")
+
+
+class ExchangeOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    session = serializers.UUIDField(source="session_id")
+    turn_index = serializers.IntegerField()
+    user = serializers.CharField(source="user_text")
+    assistant = serializers.CharField(source="assistant_text")
+    occurred_at = serializers.DateTimeField()
+    metadata = serializers.JSONField()
+    scope = serializers.CharField()
+    state = serializers.CharField()
+    candidate = serializers.SerializerMethodField()
+    salience = serializers.CharField()
+    consolidated_batch = serializers.UUIDField(source="consolidated_batch_id", allow_null=True)
+    created_at = serializers.DateTimeField()
+
+    def get_candidate(self, obj) -> bool:
+        return obj.state == "candidate"
+
+
+class ProvenanceOut(serializers.Serializer):
+    exchange_ids = serializers.ListField(child=serializers.UUIDField())
+    session_ids = serializers.ListField(child=serializers.UUIDField())
+    first_at = serializers.DateTimeField(allow_null=True)
+    last_at = serializers.DateTimeField(allow_null=True)
+    batch = serializers.UUIDField(allow_null=True)
+
+
+def provenance(exchanges, batch_id) -> dict:
+    exchanges = list(exchanges)
+    times = [e.occurred_at for e in exchanges]
+    return {
+        "exchange_ids": [e.pk for e in exchanges],
+        "session_ids": list(dict.fromkeys(e.session_id for e in exchanges)),
+        "first_at": min(times) if times else None,
+        "last_at": max(times) if times else None,
+        "batch": batch_id,
+    }
+
+
+class EpisodeOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    title = serializers.CharField()
+    narrative = serializers.CharField()
+    scope = serializers.CharField()
+    status = serializers.CharField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    version = serializers.IntegerField()
+    hit_count = serializers.IntegerField()
+    provenance = serializers.SerializerMethodField()
+    updated_at = serializers.DateTimeField()
+
+    def get_provenance(self, obj) -> ProvenanceOut:
+        return provenance(obj.sources.all(), obj.batch_id)
+
+
+class ExperienceOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    type = serializers.CharField()
+    subject = serializers.CharField()
+    statement = serializers.CharField()
+    scope = serializers.CharField()
+    status = serializers.CharField()
+    confidence = serializers.FloatField()
+    verified = serializers.BooleanField()
+    valid_from = serializers.DateTimeField(allow_null=True)
+    superseded_by = serializers.UUIDField(source="superseded_by_id", allow_null=True)
+    episode = serializers.UUIDField(source="episode_id", allow_null=True)
+    version = serializers.IntegerField()
+    hit_count = serializers.IntegerField()
+    provenance = serializers.SerializerMethodField()
+    updated_at = serializers.DateTimeField()
+
+    def get_provenance(self, obj) -> ProvenanceOut:
+        return provenance(obj.evidence.all(), obj.batch_id)
+
+
+class LLMCallOut(serializers.Serializer):
+    purpose = serializers.CharField()
+    model = serializers.CharField()
+    prompt_tokens = serializers.IntegerField()
+    completion_tokens = serializers.IntegerField()
+    tokens_source = serializers.CharField()
+    latency_ms = serializers.FloatField()
+    ok = serializers.BooleanField()
+    error = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class BatchOut(serializers.Serializer):
+    id = serializers.UUIDField()
+    status = serializers.CharField()
+    mode = serializers.CharField()
+    consolidator = serializers.CharField()
+    attempts = serializers.IntegerField()
+    llm_calls = serializers.IntegerField(source="llm_call_count")
+    prompt_tokens = serializers.IntegerField()
+    completion_tokens = serializers.IntegerField()
+    tokens_by_purpose = serializers.JSONField()
+    timings_ms = serializers.JSONField()
+    error = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    rolled_back_at = serializers.DateTimeField(allow_null=True)
+
+
+class BatchDetailOut(BatchOut):
+    summary = serializers.JSONField()
+    calls = LLMCallOut(many=True, source="calls.all")

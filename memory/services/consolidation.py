@@ -1,0 +1,588 @@
+"""Consolidation (DESIGN §3): candidates → episodes (merge-first) → typed experiences → dedup/conflict → patterns.
+
+One run per agent at a time (a PostgreSQL advisory lock, so workers on several machines never duplicate work).
+All LLM work happens before the write transaction; the write is one transaction in which every row carries the
+batch id. An LLM failure records the calls, leaves the candidates pending (bounded attempts) and writes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import math
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+
+import numpy as np
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+from pgvector.django import CosineDistance
+
+from agents.models import Agent
+from agents.selectors import agent_visibility, visibility_filter
+from governance.models import AuditEvent, ConsolidationBatch, ReviewItem
+from governance.services import audit_record_many, batch_fail, batch_record_calls, batch_start
+from memory.consolidation.types import (
+    ConsolidationError,
+    EpisodeDraft,
+    ExistingEpisode,
+    ExistingExperience,
+    ExperienceDraft,
+    Unit,
+)
+from memory.gateways.embeddings import get_embedder
+from memory.models import (
+    Candidate,
+    Episode,
+    EpisodeSource,
+    Exchange,
+    Experience,
+    ExperienceEvidence,
+    MemoryStatus,
+    MemoryVersion,
+    Scope,
+    Session,
+)
+from memory.thresholds import Thresholds, thresholds_for
+
+logger = logging.getLogger(__name__)
+
+PROMOTION_MIN_SESSIONS = 3
+
+
+# --- the consolidator in use ----------------------------------------------------------------------
+
+def get_consolidator():
+    """The LLM consolidator when an endpoint is configured (RECMEM_CONSOLIDATOR=auto|llm), else the extractive one
+    (zero tokens, lower quality; /healthz and the batch record say which ran)."""
+    from memory.consolidation import get_consolidator as build
+
+    choice = settings.RECMEM_CONSOLIDATOR
+    if choice == "extractive":
+        return build(llm=None, embedder=get_embedder())
+    consolidator = build(embedder=get_embedder())
+    if choice == "llm" and consolidator.kind != "llm":
+        raise RuntimeError("RECMEM_CONSOLIDATOR=llm but no RECMEM_LLM_BASE_URL is configured")
+    return consolidator
+
+
+# --- one run per agent ----------------------------------------------------------------------
+
+def _lock_key(agent_id: uuid.UUID) -> int:
+    return int.from_bytes(hashlib.sha256(f"recmem-consolidation:{agent_id}".encode()).digest()[:8], "big",
+                          signed=True)
+
+
+@contextlib.contextmanager
+def agent_run_lock(agent_id: uuid.UUID) -> Iterator[bool]:
+    """Session-level advisory lock: released explicitly, or by PostgreSQL if the worker dies."""
+    key = _lock_key(agent_id)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s)", [key])
+        acquired = bool(cursor.fetchone()[0])
+    try:
+        yield acquired
+    finally:
+        if acquired:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
+
+
+# --- planning (reads + LLM, no writes) -------------------------------------------------------------------------------
+
+@dataclass
+class ExperiencePlan:
+    draft: ExperienceDraft
+    embedding: list[float]
+
+
+@dataclass
+class TopicPlan:
+    candidates: list[Candidate]
+    units: list[Exchange]
+    scope: str
+    module_id: uuid.UUID | None
+    merge_into: Episode | None = None
+    episodes: list[EpisodeDraft] = field(default_factory=list)
+    episode_embeddings: list[list[float]] = field(default_factory=list)
+    experiences: list[ExperiencePlan] = field(default_factory=list)
+    eager_ops: list[dict] = field(default_factory=list)
+
+
+def _unit(e: Exchange) -> Unit:
+    return Unit(id=str(e.pk), session_id=str(e.session_id), turn_index=e.turn_index, occurred_at=e.occurred_at,
+                user=e.user_text, assistant=e.assistant_text, session_started_at=e.session.started_at)
+
+
+def _scoped_filter(*, agent: Agent, scope: str, module_id) -> Q:
+    """Where the output of a topic lives, and where merge/dedup candidates are looked up."""
+    q = Q(project_id=agent.project_id, scope=scope)
+    if scope == Scope.PERSONAL:
+        q &= Q(owner_agent_id=agent.pk)
+    elif scope == Scope.MODULE:
+        q &= Q(module_id=module_id)
+    return q
+
+
+def _set_vector_search_params() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(settings.RECMEM_HNSW_EF_SEARCH)])
+
+
+def _centroid(vectors: list) -> list[float]:
+    arr = np.asarray([np.asarray(v, dtype=np.float32) for v in vectors])
+    mean = arr.mean(axis=0)
+    norm = float(np.linalg.norm(mean)) or 1.0
+    return (mean / norm).tolist()
+
+
+def _nearest_episode(*, agent, scope, module_id, vector) -> tuple[Episode, float] | None:
+    with transaction.atomic():
+        _set_vector_search_params()
+        row = (Episode.objects.filter(_scoped_filter(agent=agent, scope=scope, module_id=module_id),
+                                      status=MemoryStatus.ACTIVE)
+               .annotate(distance=CosineDistance("embedding", vector)).order_by("distance").first())
+    return (row, 1.0 - float(row.distance)) if row is not None else None
+
+
+def _related_experiences(*, agent, vector, thresholds: Thresholds, limit: int = 10) -> list[tuple[Experience, float]]:
+    visibility = agent_visibility(agent=agent)
+    with transaction.atomic():
+        _set_vector_search_params()
+        rows = list(Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
+                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:limit])
+    return [(r, 1.0 - float(r.distance)) for r in rows if 1.0 - float(r.distance) >= thresholds.related]
+
+
+def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
+    return ExistingExperience(id=str(e.pk), type=e.type, subject=e.subject, statement=e.statement,
+                              confidence=e.confidence, valid_from=e.valid_from, created_at=e.created_at,
+                              similarity=sim)
+
+
+def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
+    units = [_unit(e) for e in topic.units]
+    units = consolidator.order_units(units)
+    vectors = [e.embedding for e in topic.units]
+    centroid = _centroid(vectors)
+
+    if not settings.RECMEM_ABLATE_EPISODES:
+        nearest = None if settings.RECMEM_ABLATE_MERGE else _nearest_episode(
+            agent=agent, scope=topic.scope, module_id=topic.module_id, vector=centroid)
+        merged = None
+        if nearest is not None and nearest[1] >= thresholds.merge:
+            episode, sim = nearest
+            merged = consolidator.merge_episode(
+                existing=ExistingEpisode(id=str(episode.pk), title=episode.title, narrative=episode.narrative,
+                                         similarity=sim),
+                units=units, on_call=calls.append)
+            if merged is not None:
+                topic.merge_into = episode
+                topic.episodes = [merged]
+        if merged is None:
+            topic.episodes = consolidator.write_episodes(units=units, on_call=calls.append)
+        topic.episode_embeddings = embedder.embed([f"{d.title}\n{d.narrative}" for d in topic.episodes])
+
+    if not settings.RECMEM_ABLATE_SEMANTIC:
+        related = _related_experiences(agent=agent, vector=centroid, thresholds=thresholds)
+        drafts = consolidator.refine(episodes=topic.episodes, units=units,
+                                     related=[_existing_experience(e, s) for e, s in related], on_call=calls.append)
+        if drafts:
+            vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts])
+            topic.experiences = [ExperiencePlan(draft=d, embedding=v) for d, v in zip(drafts, vectors, strict=True)]
+
+
+def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
+    """Mem0-style baseline: extract facts from the exchange, then an update decision per fact."""
+    from memory.consolidation import get_eager_extractor
+
+    extractor = get_eager_extractor()
+    unit = _unit(topic.units[0])
+    facts = extractor.extract(unit, on_call=calls.append)
+    if not facts:
+        return
+    vectors = embedder.embed(facts)
+    visibility = agent_visibility(agent=agent)
+    for fact, vector in zip(facts, vectors, strict=True):
+        with transaction.atomic():
+            _set_vector_search_params()
+            similar = list(Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
+                           .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:5])
+        existing = [_existing_experience(e, 1.0 - float(e.distance)) for e in similar]
+        decision = extractor.decide(fact, existing, on_call=calls.append)
+        topic.eager_ops.append({"fact": fact, "embedding": vector, "decision": decision})
+
+
+# --- writing (one transaction) -------------------------------------------------------------------------------------
+
+def _snapshot(obj) -> dict:
+    if isinstance(obj, Episode):
+        return {"title": obj.title, "narrative": obj.narrative, "status": obj.status, "version": obj.version,
+                "embedding": [float(x) for x in obj.embedding], "started_at": _iso(obj.started_at),
+                "ended_at": _iso(obj.ended_at)}
+    return {"type": obj.type, "subject": obj.subject, "statement": obj.statement, "status": obj.status,
+            "confidence": obj.confidence, "version": obj.version, "superseded_by": str(obj.superseded_by_id or ""),
+            "embedding": [float(x) for x in obj.embedding], "scope": obj.scope, "module": str(obj.module_id or ""),
+            "valid_from": _iso(obj.valid_from)}
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def memory_version_save(*, obj, batch, reason: str) -> MemoryVersion:
+    """Keep the state of an episode/experience before it changes (rollback and edit history use it)."""
+    kwargs = {"episode": obj} if isinstance(obj, Episode) else {"experience": obj}
+    return MemoryVersion.objects.create(version=obj.version, snapshot=_snapshot(obj), batch=batch, reason=reason,
+                                        **kwargs)
+
+
+def resolution_score(exp: Experience | None, *, verified: bool, statement: str, when: datetime | None,
+                     newer: bool) -> float:
+    """Who wins a contradiction: verified, specific, fresh, newer (DESIGN §3.3)."""
+    specificity = min(1.0, len(statement.split()) / 25)
+    age_days = (timezone.now() - when).total_seconds() / 86400 if when else 365
+    freshness = math.exp(-max(age_days, 0) / 90)
+    return 0.4 * verified + 0.2 * specificity + 0.2 * freshness + 0.2 * newer
+
+
+def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embedder_model: str,
+                 summary: dict, audit: list) -> None:
+    now = timezone.now()
+    unit_ids = {str(u.pk): u for u in topic.units}
+    scope_fields = {"project_id": agent.project_id, "owner_agent": agent, "module_id": topic.module_id,
+                    "scope": topic.scope}
+    episodes: list[Episode] = []
+    for draft, vector in zip(topic.episodes, topic.episode_embeddings, strict=True):
+        sources = [unit_ids[i] for i in draft.unit_ids if i in unit_ids] or list(topic.units)
+        times = [s.occurred_at for s in sources]
+        if topic.merge_into is not None:
+            episode = Episode.objects.select_for_update().get(pk=topic.merge_into.pk)
+            memory_version_save(obj=episode, batch=batch, reason="merge")
+            episode.title, episode.narrative, episode.embedding = draft.title, draft.narrative, vector
+            episode.version += 1
+            episode.started_at = min([t for t in [episode.started_at, *times] if t], default=None)
+            episode.ended_at = max([t for t in [episode.ended_at, *times] if t], default=None)
+            episode.updated_at = now
+            episode.save()
+            summary["episodes_merged"].append(str(episode.pk))
+            audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "episode", "object_id": episode.pk,
+                          "reason": "merge", "source_ids": [s.pk for s in sources]})
+        else:
+            episode = Episode.objects.create(title=draft.title[:300], narrative=draft.narrative, embedding=vector,
+                                             embedding_model=embedder_model, batch=batch, started_at=min(times),
+                                             ended_at=max(times), **scope_fields)
+            summary["episodes_created"].append(str(episode.pk))
+            audit.append({"action": AuditEvent.Action.CREATE, "object_type": "episode", "object_id": episode.pk,
+                          "source_ids": [s.pk for s in sources]})
+        EpisodeSource.objects.bulk_create([EpisodeSource(episode=episode, exchange=s, batch=batch) for s in sources],
+                                          ignore_conflicts=True)
+        episodes.append(episode)
+
+    for plan in topic.experiences:
+        _apply_experience(agent=agent, batch=batch, plan=plan, units=unit_ids, topic=topic, thresholds=thresholds,
+                          embedder_model=embedder_model, episode=episodes[0] if episodes else None, summary=summary,
+                          audit=audit, scope_fields=scope_fields)
+
+    for op in topic.eager_ops:
+        _apply_eager(agent=agent, batch=batch, op=op, unit=topic.units[0], embedder_model=embedder_model,
+                     summary=summary, audit=audit, scope_fields=scope_fields)
+
+
+def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thresholds, embedder_model, episode,
+                      summary, audit, scope_fields) -> None:
+    draft = plan.draft
+    evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
+    # Dedup: a near-duplicate of the same type in the same scope merges evidence and gains confidence.
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    duplicate = (Experience.objects.filter(_scoped_filter(agent=agent, scope=topic.scope, module_id=topic.module_id),
+                                           status=MemoryStatus.ACTIVE, type=draft.type)
+                 .annotate(distance=CosineDistance("embedding", plan.embedding)).order_by("distance").first())
+    # A contradiction is never a duplicate, however close the wording ("prefers morning" / "now prefers evening").
+    if (duplicate is not None and 1.0 - float(duplicate.distance) >= thresholds.dedup
+            and str(duplicate.pk) not in draft.contradicts):
+        duplicate = Experience.objects.select_for_update().get(pk=duplicate.pk)
+        memory_version_save(obj=duplicate, batch=batch, reason="dedup")
+        duplicate.confidence = round(min(0.99, 1 - (1 - duplicate.confidence) * (1 - draft.confidence * 0.5)), 4)
+        duplicate.version += 1
+        duplicate.last_corroborated_at = timezone.now()
+        duplicate.updated_at = timezone.now()
+        duplicate.save()
+        ExperienceEvidence.objects.bulk_create(
+            [ExperienceEvidence(experience=duplicate, exchange=e, batch=batch) for e in evidence],
+            ignore_conflicts=True)
+        summary["experiences_merged"].append(str(duplicate.pk))
+        audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "experience", "object_id": duplicate.pk,
+                      "reason": "near-duplicate: evidence merged", "source_ids": [e.pk for e in evidence]})
+        _propose_promotion(agent=agent, batch=batch, experience=duplicate, summary=summary, audit=audit)
+        return
+
+    experience = Experience.objects.create(
+        type=draft.type, subject=draft.subject[:300], statement=draft.statement, embedding=plan.embedding,
+        embedding_model=embedder_model, confidence=max(0.05, min(0.99, draft.confidence)),
+        valid_from=draft.valid_from or max(e.occurred_at for e in evidence), episode=episode, batch=batch,
+        **scope_fields)
+    ExperienceEvidence.objects.bulk_create(
+        [ExperienceEvidence(experience=experience, exchange=e, batch=batch) for e in evidence],
+        ignore_conflicts=True)
+    summary["experiences_created"].append(str(experience.pk))
+    audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
+                  "source_ids": [e.pk for e in evidence], "data": {"type": draft.type}})
+
+    # Contradictions: the winner by resolution score stays active, the loser is superseded (kept, linked).
+    visibility = agent_visibility(agent=agent)
+    for old in Experience.objects.select_for_update().filter(
+            visibility_filter(visibility), pk__in=[c for c in draft.contradicts if _is_uuid(c)],
+            status=MemoryStatus.ACTIVE):
+        new_score = resolution_score(experience, verified=False, statement=experience.statement,
+                                     when=experience.valid_from, newer=True)
+        old_score = resolution_score(old, verified=old.verified, statement=old.statement,
+                                     when=old.valid_from or old.created_at, newer=False)
+        winner, loser = (experience, old) if new_score >= old_score else (old, experience)
+        memory_version_save(obj=loser, batch=batch, reason="supersede")
+        loser.status = MemoryStatus.SUPERSEDED
+        loser.superseded_by = winner
+        loser.version += 1
+        loser.updated_at = timezone.now()
+        loser.save()
+        summary["experiences_superseded"].append(str(loser.pk))
+        audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": "experience", "object_id": loser.pk,
+                      "reason": f"contradicted; winner {winner.pk}", "source_ids": [e.pk for e in evidence]})
+    _propose_promotion(agent=agent, batch=batch, experience=experience, summary=summary, audit=audit)
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(str(value))
+        return True
+    except ValueError:
+        return False
+
+
+def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) -> None:
+    """Pattern mining: corroborated by ≥3 distinct sessions (or agents) → one scope up; project needs review."""
+    if experience.status != MemoryStatus.ACTIVE or experience.scope == Scope.PROJECT:
+        return
+    stats = experience.evidence.aggregate(sessions=Count("session", distinct=True),
+                                          agents=Count("owner_agent", distinct=True))
+    if max(stats["sessions"], stats["agents"]) < PROMOTION_MIN_SESSIONS:
+        return
+    if experience.scope == Scope.PERSONAL:
+        modules = list(agent.modules.all()[:2])
+        if len(modules) == 1:  # one scope up is unambiguous only for an agent with exactly one module
+            memory_version_save(obj=experience, batch=batch, reason="promote")
+            experience.scope, experience.module = Scope.MODULE, modules[0]
+            experience.version += 1
+            experience.save(update_fields=["scope", "module", "version"])
+            summary["experiences_promoted"].append(str(experience.pk))
+            audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "experience",
+                          "object_id": experience.pk, "reason": f"corroborated by {stats['sessions']} sessions",
+                          "data": {"to": "module"}})
+        return
+    if ReviewItem.objects.filter(experience=experience, status=ReviewItem.Status.PENDING).exists():
+        return
+    item = review_item_create(experience=experience, batch=batch, sessions=stats["sessions"])
+    summary["review_items"].append(str(item.pk))
+    audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "review_item", "object_id": item.pk,
+                  "reason": f"proposed for project scope; corroborated by {stats['sessions']} sessions",
+                  "source_ids": [experience.pk]})
+
+
+def review_item_create(*, experience: Experience, batch, sessions: int) -> ReviewItem:
+    evidence = [{"id": str(e.pk), "session": str(e.session_id), "occurred_at": _iso(e.occurred_at),
+                 "user": e.user_text[:500], "assistant": e.assistant_text[:500]}
+                for e in experience.evidence.order_by("occurred_at")[:20]]
+    similar = [{"id": str(s.pk), "statement": s.statement, "similarity": round(1 - float(s.distance), 3)}
+               for s in Experience.objects.filter(project_id=experience.project_id, scope=Scope.PROJECT,
+                                                  status=MemoryStatus.ACTIVE)
+               .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:5]]
+    return ReviewItem.objects.create(project_id=experience.project_id, experience=experience,
+                                     proposed_statement=experience.statement, evidence=evidence, similar=similar,
+                                     corroborating_sessions=sessions, batch=batch)
+
+
+def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scope_fields) -> None:
+    decision = op["decision"] or {}
+    event = str(decision.get("event", "ADD")).upper()
+    target = None
+    if decision.get("target_id") and _is_uuid(decision["target_id"]):
+        target = Experience.objects.select_for_update().filter(
+            visibility_filter(agent_visibility(agent=agent)), pk=decision["target_id"],
+            status=MemoryStatus.ACTIVE).first()
+    if event == "NONE":
+        return
+    if event in ("UPDATE", "DELETE") and target is not None:
+        memory_version_save(obj=target, batch=batch, reason=f"eager_{event.lower()}")
+        if event == "UPDATE":
+            target.statement = decision.get("text") or op["fact"]
+            target.embedding = op["embedding"]
+        else:
+            target.status = MemoryStatus.DELETED
+        target.version += 1
+        target.updated_at = timezone.now()
+        target.save()
+        ExperienceEvidence.objects.get_or_create(experience=target, exchange=unit, defaults={"batch": batch})
+        summary["experiences_merged" if event == "UPDATE" else "experiences_superseded"].append(str(target.pk))
+        audit.append({"action": AuditEvent.Action.UPDATE if event == "UPDATE" else AuditEvent.Action.DELETE,
+                      "object_type": "experience", "object_id": target.pk, "reason": f"eager {event}",
+                      "source_ids": [unit.pk]})
+        return
+    experience = Experience.objects.create(type="fact", subject=op["fact"][:80], statement=op["fact"],
+                                           embedding=op["embedding"], embedding_model=embedder_model,
+                                           confidence=0.6, valid_from=unit.occurred_at, batch=batch, **scope_fields)
+    ExperienceEvidence.objects.create(experience=experience, exchange=unit, batch=batch)
+    summary["experiences_created"].append(str(experience.pk))
+    audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
+                  "reason": "eager ADD", "source_ids": [unit.pk]})
+
+
+# --- the run ----------------------------------------------------------------------
+
+def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
+    topics = []
+    for c in candidates:
+        units = list(c.exchanges.select_related("session").order_by("session__started_at", "session_id",
+                                                                     "turn_index"))
+        if not units:
+            continue
+        trigger = c.trigger
+        topics.append(TopicPlan(candidates=[c], units=units, scope=trigger.scope, module_id=trigger.module_id))
+    return topics
+
+
+def _empty_summary() -> dict:
+    return {k: [] for k in ("candidates", "exchanges", "episodes_created", "episodes_merged", "experiences_created",
+                            "experiences_merged", "experiences_superseded", "experiences_promoted", "review_items")}
+
+
+def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
+                      max_candidates: int = 50) -> ConsolidationBatch | None:
+    """Consolidate the agent's pending candidates in one batch. None when there is nothing to do or another run
+    for this agent holds the lock (that run will take the candidates)."""
+    agent = Agent.objects.select_related("project").get(pk=agent_id)
+    with agent_run_lock(agent.pk) as acquired:
+        if not acquired:
+            logger.info("consolidation for %s already running elsewhere", agent)
+            return None
+        pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
+        if batch_id is not None:
+            pending = pending.filter(batch_id=batch_id)
+        candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
+        if not candidates:
+            return None
+        return _run(agent=agent, candidates=candidates, batch_id=batch_id or candidates[0].batch_id)
+
+
+def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
+    """At most RECMEM_IDLE_MAX_SESSIONS sessions replayed per run; the rest waits for the next run."""
+    limit = settings.RECMEM_IDLE_MAX_SESSIONS
+    sessions: set = set()
+    window = []
+    for c in candidates:
+        session_id = c.trigger.session_id
+        if session_id not in sessions and len(sessions) >= limit:
+            break
+        sessions.add(session_id)
+        window.append(c)
+    return window
+
+
+def _run(*, agent: Agent, candidates: list[Candidate], batch_id) -> ConsolidationBatch:
+    eager = all(c.reason == Candidate.Reason.EAGER for c in candidates)
+    embedder = get_embedder()
+    thresholds = thresholds_for(embedder.model_id)
+    consolidator = None if eager else get_consolidator()
+    kind = "eager" if eager else consolidator.kind
+    batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent,
+                        mode=settings.RECMEM_CONSOLIDATION_MODE, consolidator=kind)
+    Candidate.objects.filter(pk__in=[c.pk for c in candidates]).update(batch=batch)
+    calls: list = []
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    topics = _topics(candidates)
+    try:
+        for topic in topics:
+            if eager:
+                _plan_eager(agent=agent, embedder=embedder, thresholds=thresholds, topic=topic, calls=calls)
+            else:
+                _plan_topic(agent=agent, consolidator=consolidator, embedder=embedder, thresholds=thresholds,
+                            topic=topic, calls=calls)
+    except Exception as exc:  # the LLM (or anything in planning) failed: record, keep candidates pending
+        timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
+        extra = getattr(exc, "calls", None) or []
+        known = {id(c) for c in calls}
+        batch_record_calls(batch=batch, calls=calls + [c for c in extra if id(c) not in known])
+        _candidates_failed(candidates=candidates, error=f"{type(exc).__name__}: {exc}")
+        if not isinstance(exc, ConsolidationError):
+            logger.exception("consolidation planning failed for %s", agent)
+        batch_fail(batch=batch, error=f"{type(exc).__name__}: {exc}", timings_ms=timings)
+        _schedule_retry(agent=agent, batch=batch, candidates=candidates)
+        return batch
+    timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
+    batch_record_calls(batch=batch, calls=calls)
+    written = time.perf_counter()
+    _write(agent=agent, batch=batch, topics=topics, thresholds=thresholds, embedder_model=embedder.model_id,
+           timings=timings, written=written)
+    batch.refresh_from_db()
+    return batch
+
+
+@transaction.atomic
+def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written) -> None:
+    summary = _empty_summary()
+    audit: list[dict] = []
+    for topic in topics:
+        _apply_topic(agent=agent, batch=batch, topic=topic, thresholds=thresholds, embedder_model=embedder_model,
+                     summary=summary, audit=audit)
+        ids = [u.pk for u in topic.units]
+        Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CONSOLIDATED, consolidated_batch=batch)
+        summary["exchanges"].extend(str(i) for i in ids)
+        summary["candidates"].extend(str(c.pk) for c in topic.candidates)
+    Candidate.objects.filter(pk__in=[c.pk for t in topics for c in t.candidates]).update(
+        status=Candidate.Status.DONE, batch=batch, last_error="")
+    # The replay cursor: sessions whose units this run consolidated.
+    Session.objects.filter(pk__in={u.session_id for t in topics for u in t.units}).update(replayed_at=timezone.now())
+    timings["write"] = round((time.perf_counter() - written) * 1000, 1)
+    ConsolidationBatch.objects.filter(pk=batch.pk).update(
+        status=ConsolidationBatch.Status.SUCCEEDED, summary=summary, timings_ms=timings, finished_at=timezone.now(),
+        error="")
+    audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": "consolidation_batch",
+                  "object_id": batch.pk, "reason": "succeeded", "source_ids": summary["candidates"]})
+    audit_record_many([{"project_id": agent.project_id, "actor_label": "system:consolidation", "batch": batch,
+                        "scope": e.pop("scope", ""), **e} for e in audit])
+
+
+def _candidates_failed(*, candidates: list[Candidate], error: str) -> None:
+    max_attempts = settings.RECMEM_CONSOLIDATION_MAX_ATTEMPTS
+    for c in candidates:
+        c.attempts += 1
+        c.last_error = error[:2000]
+        c.status = Candidate.Status.FAILED if c.attempts >= max_attempts else Candidate.Status.PENDING
+        c.save(update_fields=["attempts", "last_error", "status"])
+
+
+def _schedule_retry(*, agent, batch, candidates) -> None:
+    """Bounded retry with a delay (django-q2 schedule); the same batch is re-run on the still-pending candidates."""
+    if not any(c.status == Candidate.Status.PENDING for c in candidates):
+        return
+    from django_q.models import Schedule
+
+    delay = settings.RECMEM_CONSOLIDATION_RETRY_DELAY * max(1, batch.attempts)
+    Schedule.objects.create(func="memory.tasks.consolidation_run_task", args=repr((str(agent.pk), str(batch.pk))),
+                            schedule_type=Schedule.ONCE, repeats=1,
+                            next_run=timezone.now() + timezone.timedelta(seconds=delay),
+                            name=f"retry:{batch.pk}:{batch.attempts}")
+
+
+def batch_retry(*, batch: ConsolidationBatch) -> ConsolidationBatch | None:
+    """Re-run a failed batch now (operator action): its candidates get one more attempt."""
+    Candidate.objects.filter(batch=batch, status=Candidate.Status.FAILED).update(status=Candidate.Status.PENDING)
+    return consolidation_run(agent_id=batch.agent_id, batch_id=batch.pk)

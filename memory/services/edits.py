@@ -1,0 +1,68 @@
+"""Edits by agents and operators: a new version is kept; deleted items leave retrieval but stay for audit."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from agents.models import Agent
+from governance.models import AuditEvent
+from governance.services import audit_record, texts_mask
+from memory.gateways.embeddings import get_embedder
+from memory.models import Experience, MemoryStatus
+from memory.services.consolidation import memory_version_save
+from recmem_site.exceptions import ApiError
+
+
+def _check_writable(*, agent: Agent, experience: Experience) -> None:
+    # Project rules change only through review; module items by members; personal ones by the owner.
+    if experience.scope == "project":
+        raise ApiError("project-scope items change only through the review queue", code="review_required",
+                       status_code=403)
+    if experience.status in (MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK):
+        raise ApiError(f"item is {experience.status}", code="not_editable", status_code=409)
+
+
+@transaction.atomic
+def experience_update(*, agent: Agent, experience: Experience, statement: str | None = None,
+                      subject: str | None = None, confidence: float | None = None, verified: bool | None = None,
+                      reason: str = "") -> Experience:
+    """Edit an experience (the text is masked like any input); the previous version is kept."""
+    _check_writable(agent=agent, experience=experience)
+    experience = Experience.objects.select_for_update().get(pk=experience.pk)
+    memory_version_save(obj=experience, batch=None, reason="edit")
+    changed = {}
+    if statement is not None or subject is not None:
+        masked = texts_mask(project=agent.project, texts=[statement or experience.statement,
+                                                           subject or experience.subject])
+        experience.statement, experience.subject = masked[0], masked[1][:300]
+        experience.embedding = get_embedder().embed_one(f"{experience.subject}: {experience.statement}")
+        changed["text"] = True
+    if confidence is not None:
+        experience.confidence = confidence
+        changed["confidence"] = confidence
+    if verified is not None:
+        experience.verified = verified
+        changed["verified"] = verified
+    experience.version += 1
+    experience.updated_at = timezone.now()
+    experience.save()
+    audit_record(action=AuditEvent.Action.UPDATE, object_type="experience", object_id=experience.pk,
+                 project_id=experience.project_id, actor_agent=agent, scope=experience.scope, reason=reason,
+                 data=changed)
+    return experience
+
+
+@transaction.atomic
+def experience_delete(*, agent: Agent, experience: Experience, reason: str = "") -> Experience:
+    """Soft delete: no longer retrieved, kept in history (purge removes it for good)."""
+    _check_writable(agent=agent, experience=experience)
+    experience = Experience.objects.select_for_update().get(pk=experience.pk)
+    memory_version_save(obj=experience, batch=None, reason="delete")
+    experience.status = MemoryStatus.DELETED
+    experience.version += 1
+    experience.updated_at = timezone.now()
+    experience.save(update_fields=["status", "version", "updated_at"])
+    audit_record(action=AuditEvent.Action.DELETE, object_type="experience", object_id=experience.pk,
+                 project_id=experience.project_id, actor_agent=agent, scope=experience.scope, reason=reason)
+    return experience

@@ -1,0 +1,77 @@
+"""When to consolidate in ``idle`` mode (REM-inspired): quiet agents, enough closed sessions or a day passed.
+
+An agent counts as idle after RECMEM_IDLE_MINUTES without writes. A run starts when it has pending candidates and
+≥ RECMEM_IDLE_MIN_CLOSED_SESSIONS sessions closed since its last run, or ≥ RECMEM_IDLE_MAX_HOURS passed, or an
+operator/agent asked. Cooldown between runs, a daily cap, and a random delay spread the load; the advisory lock
+in consolidation_run keeps it to one run per agent across workers and machines.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from agents.models import Agent
+from governance.models import ConsolidationBatch
+from memory.models import Candidate, Session
+
+
+def _pending(agent: Agent) -> int:
+    return Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).count()
+
+
+def idle_run_request(*, agent: Agent) -> int:
+    """An explicit request: queue a run now (no idle wait, no jitter). Returns the pending candidate count."""
+    from memory.tasks import consolidation_enqueue
+
+    pending = _pending(agent)
+    if pending:
+        transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
+    return pending
+
+
+def idle_due(*, agent: Agent, now=None) -> bool:
+    """Whether the idle-time trigger conditions hold for ``agent`` now."""
+    now = now or timezone.now()
+    if agent.last_write_at and now - agent.last_write_at < timedelta(minutes=settings.RECMEM_IDLE_MINUTES):
+        return False
+    if not _pending(agent):
+        return False
+    runs = ConsolidationBatch.objects.filter(agent=agent, mode="idle")
+    last = runs.aggregate(last=Max("started_at"))["last"]
+    if last and now - last < timedelta(minutes=settings.RECMEM_IDLE_COOLDOWN_MINUTES):
+        return False
+    if runs.filter(started_at__gte=now - timedelta(days=1)).count() >= settings.RECMEM_IDLE_DAILY_CAP:
+        return False
+    if last is None or now - last >= timedelta(hours=settings.RECMEM_IDLE_MAX_HOURS):
+        return True
+    closed = Session.objects.filter(owner_agent=agent, status=Session.Status.CLOSED, closed_at__gt=last).count()
+    return closed >= settings.RECMEM_IDLE_MIN_CLOSED_SESSIONS
+
+
+def idle_runs_start(*, now=None) -> int:
+    """Scheduled tick: queue a delayed run for every agent whose idle trigger holds. Returns how many."""
+    from django_q.models import Schedule
+
+    now = now or timezone.now()
+    agent_ids = Candidate.objects.filter(status=Candidate.Status.PENDING).values_list("agent_id", flat=True)
+    started = 0
+    low, high = (int(x) for x in settings.RECMEM_IDLE_JITTER_SECONDS)
+    for agent in Agent.objects.filter(pk__in=set(agent_ids), is_active=True):
+        if not idle_due(agent=agent, now=now):
+            continue
+        name = f"idle:{agent.pk}"
+        if Schedule.objects.filter(Q(name=name), Q(next_run__gte=now - timedelta(hours=1))).exists():
+            continue  # one already waiting for its delay
+        Schedule.objects.update_or_create(
+            name=name,
+            defaults={"func": "memory.tasks.consolidation_run_task", "args": repr((str(agent.pk),)),
+                      "schedule_type": Schedule.ONCE, "repeats": 1,
+                      "next_run": now + timedelta(seconds=random.randint(low, high))})
+        started += 1
+    return started

@@ -1,0 +1,186 @@
+"""The online write path: mask → embed → store → recurrence check (→ candidate) → enqueue consolidation."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
+from django.utils import timezone
+from pgvector.django import CosineDistance
+
+from agents.models import Agent, Module
+from agents.selectors import agent_visibility, visibility_filter
+from governance.models import AuditEvent
+from governance.services import audit_record, audit_record_many, texts_mask
+from memory.gateways.embeddings import get_embedder
+from memory.models import Candidate, Exchange, Scope, Session
+from memory.salience import salience_reason
+from memory.textform import unit_text_form
+from memory.thresholds import Thresholds, thresholds_for
+from recmem_site.exceptions import ApiError
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ExchangeIn:
+    user: str
+    assistant: str
+    occurred_at: datetime | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class IngestResult:
+    exchanges: list[Exchange]
+    candidate_exchange_ids: set[Any]
+    candidates: list[Candidate]
+
+
+@transaction.atomic
+def session_create(*, agent: Agent, external_id: str = "", started_at: datetime | None = None,
+                   module: Module | None = None, metadata: dict | None = None) -> Session:
+    """Open a session for ``agent``; with ``module`` (one of the agent's) what it produces is module-scoped."""
+    if module is not None and not agent.modules.filter(pk=module.pk).exists():
+        raise ApiError("module is not one of the agent's modules", code="unknown_module", status_code=400)
+    if external_id and Session.objects.filter(owner_agent=agent, external_id=external_id).exists():
+        raise ApiError(f"a session with external_id {external_id!r} already exists", code="duplicate_session",
+                       status_code=409)
+    session = Session.objects.create(
+        project_id=agent.project_id, owner_agent=agent, module=module,
+        scope=Scope.MODULE if module is not None else Scope.PERSONAL,
+        external_id=external_id, started_at=started_at or timezone.now(), metadata=metadata or {},
+    )
+    audit_record(action=AuditEvent.Action.CREATE, object_type="session", object_id=session.pk,
+                 project_id=agent.project_id, actor_agent=agent, scope=session.scope)
+    return session
+
+
+@transaction.atomic
+def session_close(*, agent: Agent, session: Session) -> Session:
+    """Close a session (idempotent); closed sessions accept no more exchanges and count toward idle runs."""
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status != Session.Status.CLOSED:
+        session.status = Session.Status.CLOSED
+        session.closed_at = timezone.now()
+        session.save(update_fields=["status", "closed_at"])
+        audit_record(action=AuditEvent.Action.UPDATE, object_type="session", object_id=session.pk,
+                     project_id=session.project_id, actor_agent=agent, scope=session.scope, reason="closed")
+    return session
+
+
+def _set_vector_search_params() -> None:
+    """Filtered HNSW scans return too few rows unless iterative scan is on; must be set in this transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(settings.RECMEM_HNSW_EF_SEARCH)])
+
+
+def recurrence_neighbours(*, exchange: Exchange, visibility, thresholds: Thresholds) -> list[tuple[Exchange, float]]:
+    """The top ``k = 2·θ_count`` visible neighbours of ``exchange`` with their cosine similarity."""
+    qs = (Exchange.objects.filter(visibility_filter(visibility)).exclude(pk=exchange.pk)
+          .annotate(distance=CosineDistance("embedding", exchange.embedding))
+          .order_by("distance").only("id", "state")[: thresholds.k])
+    return [(n, 1.0 - float(n.distance)) for n in qs]
+
+
+def _mode() -> str:
+    return settings.RECMEM_CONSOLIDATION_MODE
+
+
+def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn]) -> IngestResult:
+    """Store exchanges (masked, embedded) in ``session`` and run the recurrence trigger on each.
+
+    Masking and embedding happen before the transaction (they are the slow part); the write, the turn indexes
+    and the trigger are one transaction, so a failure stores nothing.
+    """
+    if session.status == Session.Status.CLOSED:
+        raise ApiError("session is closed", code="session_closed", status_code=409)
+    now = timezone.now()
+    texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)])
+    masked = [(texts[2 * i], texts[2 * i + 1]) for i in range(len(items))]
+    occurred = [item.occurred_at or now for item in items]
+    forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
+    embedder = get_embedder()
+    vectors = embedder.embed(forms)
+    return _store(agent=agent, session=session, items=items, masked=masked, occurred=occurred, forms=forms,
+                  vectors=vectors, model_id=embedder.model_id)
+
+
+@transaction.atomic
+def _store(*, agent, session, items, masked, occurred, forms, vectors, model_id) -> IngestResult:
+    session = Session.objects.select_for_update().get(pk=session.pk)
+    if session.status == Session.Status.CLOSED:
+        raise ApiError("session is closed", code="session_closed", status_code=409)
+    start = session.next_turn_index
+    exchanges = Exchange.objects.bulk_create([
+        Exchange(project_id=session.project_id, owner_agent=agent, module_id=session.module_id, scope=session.scope,
+                 session=session, turn_index=start + i, user_text=u, assistant_text=a, text_form=forms[i],
+                 occurred_at=occurred[i], metadata=items[i].metadata or {}, embedding=vectors[i],
+                 embedding_model=model_id)
+        for i, (u, a) in enumerate(masked)
+    ])
+    Session.objects.filter(pk=session.pk).update(next_turn_index=F("next_turn_index") + len(exchanges))
+    Agent.objects.filter(pk=agent.pk).update(last_write_at=timezone.now())
+
+    candidates = _trigger(agent=agent, exchanges=exchanges, model_id=model_id)
+    audit_record_many([
+        {"action": AuditEvent.Action.CREATE, "object_type": "exchange", "object_id": e.pk,
+         "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk]}
+        for e in exchanges
+    ])
+    candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
+    if candidates and _mode() in ("online", "eager"):
+        from memory.tasks import consolidation_enqueue
+
+        transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
+    return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
+
+
+def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[Candidate]:
+    """Recurrence check (DESIGN §2 step 5) and salience override (step 6) for each new exchange, in order."""
+    mode = _mode()
+    if mode == "off":
+        return []
+    candidates: list[Candidate] = []
+    if mode == "eager":  # the Mem0-style baseline: every exchange goes to the LLM
+        for e in exchanges:
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e], reason=Candidate.Reason.EAGER))
+        return candidates
+
+    thresholds = thresholds_for(model_id)
+    visibility = agent_visibility(agent=agent)
+    _set_vector_search_params()
+    for e in exchanges:
+        if e.state != Exchange.State.RAW:
+            continue
+        neighbours = recurrence_neighbours(exchange=e, visibility=visibility, thresholds=thresholds)
+        # Units already consolidated or already waiting in a candidate do not count again.
+        ripe = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.RAW]
+        if len(ripe) + 1 >= thresholds.theta_count:
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[*ripe, e],
+                                                reason=Candidate.Reason.RECURRENCE))
+            continue
+        if settings.RECMEM_SALIENCE:
+            reason = salience_reason(e.user_text, e.assistant_text)
+            if reason:
+                e.salience = reason
+                Exchange.objects.filter(pk=e.pk).update(salience=reason)
+                candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
+                                                    reason=Candidate.Reason.SALIENCE))
+    return candidates
+
+
+def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:
+    candidate = Candidate.objects.create(project_id=trigger.project_id, agent=agent, trigger=trigger, reason=reason)
+    candidate.exchanges.set(members)
+    ids = [m.pk for m in members]
+    Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE)
+    for m in members:
+        m.state = Exchange.State.CANDIDATE
+    return candidate

@@ -1,0 +1,35 @@
+"""The write side of a search: hit counts (retrieval hit rate) and the read audit."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from agents.models import Agent
+from governance.models import AuditEvent
+from governance.services import audit_record
+from memory.models import Episode, Exchange, Experience
+from memory.selectors import SearchResult
+
+
+@transaction.atomic
+def search_record(*, agent: Agent, query: str, result: SearchResult) -> None:
+    """Count a hit on every returned item and audit the read with the ids it returned."""
+    now = timezone.now()
+    for model, hits in ((Exchange, result.exchanges), (Episode, result.episodes), (Experience, result.experiences)):
+        ids = [h.obj.pk for h in hits]
+        if ids:
+            model.objects.filter(pk__in=ids).update(hit_count=F("hit_count") + 1, last_hit_at=now)
+    audit_record(action=AuditEvent.Action.READ, object_type="search", project_id=agent.project_id,
+                 actor_agent=agent, reason=query[:300],
+                 source_ids=[h.obj.pk for hits in (result.exchanges, result.episodes, result.experiences)
+                             for h in hits],
+                 data={"exchanges": len(result.exchanges), "episodes": len(result.episodes),
+                       "experiences": len(result.experiences), "context_tokens": result.context_tokens})
+
+
+def read_record(*, agent: Agent, object_type: str, object_id, scope: str = "") -> None:
+    """Audit a detail read."""
+    audit_record(action=AuditEvent.Action.READ, object_type=object_type, object_id=object_id,
+                 project_id=agent.project_id, actor_agent=agent, scope=scope)

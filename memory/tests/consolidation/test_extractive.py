@@ -1,0 +1,262 @@
+"""The extractive consolidator: deterministic episodes and typed items from spaCy parses and rules."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from memory.consolidation import get_consolidator
+from memory.consolidation.extractive import DEFAULT_SPACY_MODEL, ExtractiveConsolidator, spacy_model_name
+from memory.consolidation.types import EXPERIENCE_TYPES, ExistingEpisode, ExistingExperience
+
+from .conftest import make_experience, make_unit
+
+
+@pytest.fixture(scope="module")
+def extractive() -> ExtractiveConsolidator:
+    return ExtractiveConsolidator()
+
+
+def _as_existing(draft, eid: str) -> ExistingExperience:
+    return ExistingExperience(
+        id=eid,
+        type=draft.type,
+        subject=draft.subject,
+        statement=draft.statement,
+        confidence=draft.confidence,
+        valid_from=draft.valid_from,
+        created_at=draft.valid_from,
+        similarity=0.7,
+    )
+
+
+def test_settings_default_and_kind():
+    assert spacy_model_name() == DEFAULT_SPACY_MODEL  # no Django settings configured in these tests
+    consolidator = get_consolidator(llm=None)
+    assert isinstance(consolidator, ExtractiveConsolidator)
+    assert consolidator.kind == "extractive" and consolidator.model == f"extractive:{DEFAULT_SPACY_MODEL}"
+    assert "extractive" in consolidator.notice
+
+
+def test_marathon_episode_is_one_chronological_narrative(extractive, marathon_units):
+    shuffled = list(marathon_units)
+    random.Random(7).shuffle(shuffled)
+    calls = []
+    episodes = extractive.write_episodes(units=shuffled, on_call=calls.append)
+
+    assert calls == []  # zero tokens
+    assert len(episodes) == 1
+    episode = episodes[0]
+    assert episode.unit_ids == [f"m{i}" for i in range(1, 7)]
+    assert episode.started_at == marathon_units[0].occurred_at and episode.ended_at == marathon_units[-1].occurred_at
+    assert "marathon" in episode.title.lower()
+    narrative = episode.narrative
+    assert narrative.count("marathon") >= 3
+    dates = re.findall(r"On (\d{4}-\d{2}-\d{2}),", narrative)
+    assert dates == sorted(dates) and dates[0] == "2023-05-08" and len(dates) == 6
+    assert narrative.index("Berlin marathon") < narrative.index("25 km") < narrative.index("10 percent")
+    assert "<PERSON_3f2a>" in narrative  # placeholders verbatim
+    assert "(on 2023-05-17)" in narrative  # "yesterday" resolved against the unit date
+    assert "the user signed up for the Berlin marathon on September 24" in narrative
+
+
+def test_marathon_items_are_typed_with_evidence(extractive, marathon_units):
+    items = extractive.refine(episodes=[], units=marathon_units, related=[])
+    by_type: dict[str, list] = {}
+    for item in items:
+        assert item.type in EXPERIENCE_TYPES
+        assert len(item.evidence) == 1 and item.evidence[0] in {u.id for u in marathon_units}
+        assert 0.5 <= item.confidence <= 0.8 and item.contradicts == []
+        by_type.setdefault(item.type, []).append(item)
+    for unit in marathon_units:
+        assert sum(1 for i in items if unit.id in i.evidence) <= 2
+
+    events = {i.evidence[0]: i for i in by_type["event"]}
+    assert "m1" in events and "September 24" in events["m1"].statement and events["m1"].subject == "marathon"
+    assert events["m4"].valid_from == datetime(2023, 5, 17, 9, tzinfo=UTC)  # "yesterday"
+    preference = by_type["preference"][0]
+    assert preference.evidence == ["m3"] and preference.subject == "running"
+    assert preference.statement == "User prefers running in the morning before work, usually at 6am."
+    constraint = by_type["constraint"][0]
+    assert constraint.evidence == ["m5"] and "<PERSON_3f2a>" in constraint.statement
+    assert "must never increase their weekly marathon mileage" in constraint.statement
+    assert by_type["lesson"][0].evidence == ["m6"]
+    procedure = by_type["procedure"][0]
+    assert procedure.evidence == ["m2"] and "marathon training" in procedure.subject
+    assert "build your base mileage slowly; add one long run every weekend" in procedure.statement
+    assert all(i.valid_from is not None for i in items)
+
+
+def test_preference_change_contradicts_the_old_preference(extractive):
+    first = extractive.refine(
+        episodes=[], units=[make_unit("t1", 0, "I prefer tea in the morning, green tea mostly.")], related=[]
+    )
+    tea = next(i for i in first if i.type == "preference")
+    assert tea.subject == "drink" and tea.statement.startswith("User prefers tea")
+
+    later = [make_unit("c1", 30, "Honestly I now prefer coffee over tea.", "Noted, coffee it is.")]
+    related = [
+        _as_existing(tea, "old-tea"),
+        make_experience("llm-tea", "preference", "tea", "The user likes drinking tea."),
+        make_experience("jazz", "preference", "music", "User loves jazz."),
+        make_experience("fact-tea", "fact", "tea", "The user grows tea in the garden."),
+    ]
+    items = extractive.refine(episodes=[], units=later, related=related)
+    coffee = next(i for i in items if i.type == "preference")
+    assert coffee.subject == "drink" and "coffee" in coffee.statement and coffee.evidence == ["c1"]
+    assert coffee.contradicts == ["old-tea", "llm-tea"]  # same type and subject; not jazz, not the fact
+
+
+def test_evening_runs_replace_morning_runs(extractive):
+    old = make_experience("morning", "preference", "running", "The user likes running in the morning.")
+    items = extractive.refine(
+        episodes=[], units=[make_unit("r1", 5, "I now prefer evening runs, mornings are too cold.")], related=[old]
+    )
+    assert [(i.type, i.subject, i.contradicts) for i in items] == [("preference", "running", ["morning"])]
+
+
+@pytest.mark.parametrize(
+    ("text", "old_statement", "expected"),
+    [
+        ("I like coffee too.", "User likes tea.", []),  # liking both is not a contradiction
+        ("I prefer tea with milk.", "User prefers tea.", []),  # a refinement, not a change
+        ("I don't like tea anymore.", "User likes tea.", ["old"]),  # polarity flipped
+        ("I no longer drink coffee, I prefer tea.", "User prefers coffee.", ["old"]),
+    ],
+)
+def test_contradiction_rules(extractive, text, old_statement, expected):
+    old = make_experience("old", "preference", "drink", old_statement)
+    items = extractive.refine(episodes=[], units=[make_unit("u", 1, text)], related=[old])
+    preferences = [i for i in items if i.type == "preference"]
+    assert preferences and preferences[0].contradicts == expected
+
+
+def test_constraint_change_contradicts(extractive):
+    old = make_experience("gluten", "constraint", "gluten", "User can't eat gluten.")
+    items = extractive.refine(
+        episodes=[],
+        units=[make_unit("g", 1, "Good news: my doctor says I must not avoid gluten anymore.")],
+        related=[old],
+    )
+    constraint = next(i for i in items if i.type == "constraint")
+    assert constraint.contradicts == ["gluten"]
+
+
+def test_facts_keep_placeholders_and_third_person(extractive):
+    unit = make_unit("f", 0, "I work at <ORG_1a2b> in <LOCATION_0d1e>. My dog is called <PERSON_ab12>.")
+    items = extractive.refine(episodes=[], units=[unit], related=[])
+    statements = {i.subject: i.statement for i in items}
+    assert statements["job"] == "User works at <ORG_1a2b> in <LOCATION_0d1e>."
+    assert statements["dog"] == "User's dog is called <PERSON_ab12>."
+    assert all(i.type == "fact" for i in items)
+
+
+def test_small_talk_yields_nothing(extractive):
+    units = [make_unit("s", 0, "Hi! Thanks a lot.", "You're welcome!"), make_unit("q", 1, "What time is it?", "Noon.")]
+    assert extractive.refine(episodes=[], units=units, related=[]) == []
+    episodes = extractive.write_episodes(units=units)
+    assert len(episodes) == 1 and episodes[0].unit_ids == ["s", "q"] and episodes[0].narrative
+
+
+def test_pattern_and_event_rules(extractive):
+    units = [
+        make_unit("p", 0, "I usually swim every Tuesday evening at the city pool."),
+        make_unit("e", 1, "We moved to Lisbon two weeks ago."),
+    ]
+    items = {i.evidence[0]: i for i in extractive.refine(episodes=[], units=units, related=[])}
+    assert items["p"].type == "pattern"
+    assert items["e"].type == "event" and "(around 2023-04-25)" in items["e"].statement
+
+
+def test_identical_input_gives_identical_output(marathon_units):
+    related = [make_experience("x", "preference", "running", "The user likes running in the evening.")]
+    runs = []
+    for _ in range(2):
+        consolidator = ExtractiveConsolidator()  # fresh instance, fresh parse cache
+        episodes = consolidator.write_episodes(units=marathon_units)
+        items = consolidator.refine(episodes=episodes, units=marathon_units, related=related)
+        merged = consolidator.merge_episode(
+            existing=ExistingEpisode("e", episodes[0].title, episodes[0].narrative, 0.8), units=marathon_units[:2]
+        )
+        runs.append((episodes, items, merged))
+    assert runs[0] == runs[1]
+
+
+LAPTOP = [
+    ("l1", 2, "My laptop SSD failed this morning and Windows won't boot.", "Try the recovery console first."),
+    ("l2", 4, "The repair shop replaced the SSD; I restored my files from the Backblaze backup.", "Great!"),
+]
+
+
+def test_unrelated_sessions_become_separate_episodes(extractive, marathon_units):
+    laptop = [make_unit(uid, day, user, assistant, session="laptop") for uid, day, user, assistant in LAPTOP]
+    episodes = extractive.write_episodes(units=marathon_units[:3] + laptop)
+    # the topics interleave in time (m1, l1, m2, l2, m3) and are still told apart
+    assert [e.unit_ids for e in episodes] == [["m1", "m2", "m3"], ["l1", "l2"]]
+    assert "marathon" in episodes[0].title.lower() and "laptop" not in episodes[0].narrative.lower()
+    assert "SSD" in episodes[1].title + episodes[1].narrative
+
+
+def test_at_most_three_episodes(extractive):
+    topics = [
+        "I adopted a cat named <PERSON_aa11> from the shelter.",
+        "My car needs new brake pads before the road trip to Porto.",
+        "I started learning Japanese with a tutor on Mondays.",
+        "Our kitchen renovation budget is 12000 euros.",
+        "I planted tomatoes and basil in the garden.",
+    ]
+    units = [make_unit(f"t{i}", i, text, session=f"s{i}") for i, text in enumerate(topics)]
+    episodes = extractive.write_episodes(units=units)
+    assert len(episodes) == 3
+    assert sorted(uid for e in episodes for uid in e.unit_ids) == sorted(u.id for u in units)
+
+
+class TopicEmbedder:
+    """A fake embedder: one axis per topic keyword, so similarities are known exactly."""
+
+    model_id = "topics:2"
+    dimensions = 2
+
+    def embed(self, texts):
+        return [[1.0, 0.0] if "marathon" in t.lower() or "run" in t.lower() else [0.0, 1.0] for t in texts]
+
+
+def test_embedder_splits_by_similarity_even_within_a_session(marathon_units):
+    same_session = [
+        make_unit(u.id, i, u.user, u.assistant, session="one", turn=i) for i, u in enumerate(marathon_units[:3])
+    ]
+    laptop = [
+        make_unit(uid, 10 + i, user, assistant, session="one", turn=10 + i)
+        for i, (uid, _day, user, assistant) in enumerate(LAPTOP)
+    ]
+    episodes = ExtractiveConsolidator(embedder=TopicEmbedder()).write_episodes(units=same_session + laptop)
+    assert [e.unit_ids for e in episodes] == [["m1", "m2", "m3"], ["l1", "l2"]]
+    # without an embedder one session stays one episode
+    assert len(ExtractiveConsolidator().write_episodes(units=same_session + laptop)) == 1
+
+
+def test_merge_episode(extractive, marathon_units):
+    first = extractive.write_episodes(units=marathon_units[:3])[0]
+    existing = ExistingEpisode(id="e1", title=first.title, narrative=first.narrative, similarity=0.75)
+    new_units = marathon_units[3:]
+
+    merged = extractive.merge_episode(existing=existing, units=new_units)
+    assert merged is not None
+    assert merged.title == first.title and merged.unit_ids == ["m4", "m5", "m6"]
+    assert merged.narrative.startswith(first.narrative)
+    assert (
+        first.narrative.index("2023-05-08")
+        < merged.narrative.index("2023-05-18")
+        < merged.narrative.index("2023-05-28")
+    )
+    assert merged.started_at == new_units[0].occurred_at
+
+    too_far = ExistingEpisode(id="e1", title=first.title, narrative=first.narrative, similarity=0.4)
+    assert extractive.merge_episode(existing=too_far, units=new_units) is None
+    unrelated = ExistingEpisode(
+        id="e2", title="Laptop repair", narrative="The SSD of the laptop failed.", similarity=0.9
+    )
+    assert extractive.merge_episode(existing=unrelated, units=new_units) is None

@@ -1,0 +1,207 @@
+"""Embedding gateways: hashing fake, OpenAI-compatible endpoint (real client over HTTP), local MiniLM."""
+
+from __future__ import annotations
+
+import math
+import socket
+
+import openai
+import pytest
+
+from memory.gateways import _setting
+from memory.gateways.embeddings import (
+    EmbeddingError,
+    HashingEmbeddingGateway,
+    LocalEmbeddingGateway,
+    OpenAIEmbeddingGateway,
+    get_embedder,
+    hashing_vector,
+    load_local_model,
+)
+from memory.gateways.fake_openai import FakeOpenAIServer
+from memory.gateways.tokens import count_tokens
+
+
+def _norm(vector: list[float]) -> float:
+    return math.sqrt(sum(x * x for x in vector))
+
+
+def _cos(a: list[float], b: list[float]) -> float:
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+@pytest.fixture
+def srv():
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+# -- settings helper -----------------------------------------------------------------------------------
+
+
+def test_setting_returns_default_for_unknown_names():
+    assert _setting("RECMEM_SURELY_NOT_A_SETTING", 42) == 42
+
+
+# -- hashing -------------------------------------------------------------------------------------------
+
+
+def test_hashing_is_deterministic_normalised_and_sized():
+    gateway = HashingEmbeddingGateway(dimensions=64, batch_size=2)
+    texts = ["the marathon plan", "weekly long run", "", "tax return deadline", "the marathon plan"]
+    vectors = gateway.embed(texts)
+    assert gateway.model_id == "hashing:64"
+    assert len(vectors) == 5
+    assert all(len(v) == 64 for v in vectors)
+    assert all(_norm(v) == pytest.approx(1.0) for v in vectors)  # the empty text too
+    assert vectors[0] == vectors[4] == hashing_vector("The Marathon plan!", 64)
+
+
+def test_hashing_shared_words_score_higher_than_unrelated():
+    gateway = HashingEmbeddingGateway()
+    base, near, far = gateway.embed(
+        [
+            "training plan for the berlin marathon in october",
+            "my berlin marathon training plan needs a long run",
+            "the quarterly tax report is due tomorrow",
+        ]
+    )
+    assert _cos(base, near) > _cos(base, far) + 0.2
+
+
+def test_embed_rejects_a_bare_string_and_embed_one_works():
+    gateway = HashingEmbeddingGateway(dimensions=16)
+    with pytest.raises(TypeError):
+        gateway.embed("oops")
+    assert gateway.embed_one("hello") == gateway.embed(["hello"])[0]
+    assert gateway.embed([]) == []
+
+
+# -- OpenAI-compatible endpoint ------------------------------------------------------------------------
+
+
+def test_openai_round_trip_float_384_normalised_usage_counted(srv):
+    gateway = OpenAIEmbeddingGateway(base_url=srv.base_url, api_key="k", dimensions=384, batch_size=2)
+    texts = ["I run every morning", "marathon training", "a tax form", "hello", "world"]
+    vectors = gateway.embed(texts)
+
+    assert gateway.model_id == "openai:text-embedding-3-small@384"
+    assert len(vectors) == 5
+    assert all(len(v) == 384 and _norm(v) == pytest.approx(1.0) for v in vectors)
+    # Order is preserved across batches and the fake's vectors are the hashing embedder's.
+    assert vectors[2] == pytest.approx(hashing_vector("a tax form", 384))
+
+    bodies = srv.bodies("/v1/embeddings")
+    assert len(bodies) == 3  # batches of 2, 2, 1
+    assert all(b["encoding_format"] == "float" and b["dimensions"] == 384 for b in bodies)
+    assert bodies[0]["model"] == "text-embedding-3-small"
+    assert bodies[0]["input"] == texts[:2]
+
+    assert gateway.last_prompt_tokens == count_tokens("world")
+    assert gateway.tokens_used == sum(count_tokens(t) for t in texts)
+
+
+def test_client_without_encoding_format_asks_for_base64_and_decodes_it(srv):
+    # Not our gateway: checks that the fake speaks base64 the way the real client expects.
+    client = openai.OpenAI(base_url=srv.base_url, api_key="k", max_retries=0)
+    response = client.embeddings.create(model="text-embedding-3-small", input=["hello there"], dimensions=32)
+    assert srv.bodies("/v1/embeddings")[0]["encoding_format"] == "base64"
+    decoded = response.data[0].embedding
+    assert len(decoded) == 32
+    assert decoded == pytest.approx(hashing_vector("hello there", 32), abs=1e-6)  # float32 precision
+
+
+def test_fake_embeddings_default_to_1536_dimensions(srv):
+    client = openai.OpenAI(base_url=srv.base_url, api_key="k", max_retries=0)
+    response = client.embeddings.create(model="m", input="x", encoding_format="float")
+    assert len(response.data[0].embedding) == 1536
+
+
+def test_openai_endpoint_down_raises_embedding_error():
+    gateway = OpenAIEmbeddingGateway(
+        base_url=f"http://127.0.0.1:{_free_port()}/v1", api_key="k", timeout=2, max_retries=0
+    )
+    with pytest.raises(EmbeddingError):
+        gateway.embed_one("hello")
+
+
+def test_wrong_width_or_backend_crash_becomes_embedding_error():
+    class Broken(HashingEmbeddingGateway):
+        def _embed_batch(self, texts):
+            if texts == ["crash"]:
+                raise RuntimeError("backend exploded")
+            return [[1.0, 0.0] for _ in texts]
+
+    broken = Broken(dimensions=16)
+    with pytest.raises(EmbeddingError, match="expected 16"):
+        broken.embed(["a"])
+    with pytest.raises(EmbeddingError, match="backend exploded"):
+        broken.embed(["crash"])
+
+
+# -- factory -------------------------------------------------------------------------------------------
+
+
+def test_get_embedder_is_cached_per_configuration(srv):
+    first = get_embedder(backend="hashing", dimensions=32, batch_size=8)
+    assert first is get_embedder(backend="hashing", dimensions=32, batch_size=8)
+    assert first is not get_embedder(backend="hashing", dimensions=64, batch_size=8)
+    assert isinstance(first, HashingEmbeddingGateway)
+
+    remote = get_embedder(backend="openai", base_url=srv.base_url, api_key="k", dimensions=384)
+    assert isinstance(remote, OpenAIEmbeddingGateway)
+    assert remote is get_embedder(backend="openai", base_url=srv.base_url, api_key="k", dimensions=384)
+    assert len(remote.embed_one("hi")) == 384
+
+
+def test_get_embedder_rejects_bad_configuration():
+    with pytest.raises(EmbeddingError):
+        get_embedder(backend="nope")
+    with pytest.raises(TypeError):
+        get_embedder(colour="blue")
+    with pytest.raises(EmbeddingError, match="384"):
+        get_embedder(backend="local", dimensions=1536)
+
+
+# -- local MiniLM --------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def local_embedder() -> LocalEmbeddingGateway:
+    embedder = get_embedder(backend="local", batch_size=64)
+    assert isinstance(embedder, LocalEmbeddingGateway)
+    return embedder
+
+
+def test_local_gives_384_dim_normalised_vectors(local_embedder):
+    vectors = local_embedder.embed(["hello world", "a second sentence", ""])
+    assert local_embedder.model_id == "local:all-MiniLM-L6-v2"
+    assert local_embedder.dimensions == 384
+    assert all(len(v) == 384 and _norm(v) == pytest.approx(1.0, abs=1e-5) for v in vectors[:2])
+    assert all(isinstance(x, float) for x in vectors[0])
+
+
+def test_local_similar_sentences_score_higher_than_unrelated(local_embedder):
+    a, b, c = local_embedder.embed(
+        [
+            "I'm training for the Berlin marathon and run 50 km a week.",
+            "My marathon preparation: long runs every Sunday, about 50 kilometres weekly.",
+            "Please send the quarterly invoice to the accounting department.",
+        ]
+    )
+    assert _cos(a, b) > 0.5
+    assert _cos(a, b) > _cos(a, c) + 0.3
+
+
+def test_local_model_is_loaded_once(local_embedder):
+    model = local_embedder.model
+    assert load_local_model() is model
+    assert get_embedder(backend="local", batch_size=64) is local_embedder
+    assert LocalEmbeddingGateway().model is model  # a new gateway shares the process-wide model
+    assert model.device.type == "cpu"

@@ -1,0 +1,58 @@
+"""Recurrence and merge thresholds, per embedding model.
+
+Similarities depend on the embedding model and on the text form, so every threshold is looked up by the
+embedder's ``model_id``. The paper's presets (θ_sim/θ_count: ``chat`` 0.7/5, ``task`` 0.6/4) are tuned for OpenAI
+text-embedding-3-small; for MiniLM the default comes from the measured sweep on LoCoMo dev (README, bench) and the
+``calibrate_thresholds`` command derives θ_sim from a store's own neighbour-similarity distribution.
+Environment overrides (``RECMEM_THETA_SIM``, ``RECMEM_THETA_COUNT``, …) win over the table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from django.conf import settings
+
+PRESETS: dict[str, tuple[float, int]] = {"chat": (0.7, 5), "task": (0.6, 4)}
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    theta_sim: float  # a neighbour counts toward recurrence at or above this cosine similarity
+    theta_count: int  # a topic is ripe when |R| + 1 >= theta_count
+    merge: float  # an existing episode this similar is offered to the merge step
+    dedup: float  # an experience this similar (same type) is a near-duplicate
+    related: float = 0.35  # experiences at least this similar are shown to the refinement step
+
+    @property
+    def k(self) -> int:
+        return 2 * self.theta_count
+
+
+# Per model. MiniLM's numbers: see the README ("Choosing θ_sim") — the timestamp/speaker prefix makes units of
+# one conversation alike, so MiniLM needs a lower θ_sim than the paper's OpenAI model for the same coverage.
+MODEL_THRESHOLDS: dict[str, Thresholds] = {
+    "local:all-MiniLM-L6-v2": Thresholds(theta_sim=0.55, theta_count=5, merge=0.6, dedup=0.85),
+    "openai:text-embedding-3-small@384": Thresholds(theta_sim=0.7, theta_count=5, merge=0.65, dedup=0.85),
+}
+DEFAULT = Thresholds(theta_sim=0.7, theta_count=5, merge=0.65, dedup=0.85)
+
+
+def thresholds_for(model_id: str) -> Thresholds:
+    """The thresholds for an embedding model, with the preset and environment overrides applied."""
+    base = MODEL_THRESHOLDS.get(model_id)
+    if base is None:
+        base = DEFAULT
+        if model_id.startswith("hashing:"):  # the test fake: bag-of-words overlap scores lower
+            base = Thresholds(theta_sim=0.45, theta_count=5, merge=0.45, dedup=0.85, related=0.2)
+    preset = getattr(settings, "RECMEM_RECURRENCE_PRESET", "")
+    if preset:
+        sim, count = PRESETS[preset]
+        base = replace(base, theta_sim=sim, theta_count=count)
+    overrides = {
+        "theta_sim": getattr(settings, "RECMEM_THETA_SIM", None),
+        "theta_count": getattr(settings, "RECMEM_THETA_COUNT", None),
+        "merge": getattr(settings, "RECMEM_MERGE_THRESHOLD", None),
+        "dedup": getattr(settings, "RECMEM_DEDUP_THRESHOLD", None),
+    }
+    return replace(base, **{k: v for k, v in overrides.items() if v is not None})
