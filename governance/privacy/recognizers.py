@@ -24,9 +24,9 @@ PII helpers
     model's PERSON recall with generic cues, see its docstring) and :class:`StreetAddressRecognizer`.
 
 tldextract
-    Presidio's e-mail recognizer validates matches with ``tldextract.extract``, whose default extractor tries to
-    download the public suffix list and hangs without network. :func:`ensure_offline_tldextract` installs an
-    extractor that only uses tldextract's bundled snapshot (see the function).
+    Presidio's e-mail recognizer validates matches with ``tldextract.extract``, whose default extractor tries
+    to download the public suffix list and hangs without network. :func:`ensure_offline_tldextract` installs
+    an extractor that only uses tldextract's bundled snapshot (see the function).
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from dataclasses import dataclass
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # tldextract: bundled snapshot only
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 _TLD_LOCK = threading.Lock()
 _OFFLINE_EXTRACTOR = None
@@ -78,14 +78,16 @@ def ensure_offline_tldextract():
 
         from presidio_analyzer.predefined_recognizers.generic import email_recognizer
 
-        email_recognizer.tldextract = types.SimpleNamespace(extract=extractor, TLDExtract=tldextract.TLDExtract)
+        email_recognizer.tldextract = types.SimpleNamespace(
+            extract=extractor, TLDExtract=tldextract.TLDExtract
+        )
         _OFFLINE_EXTRACTOR = extractor
         return extractor
 
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Secrets
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 SECRET_PREFIX = "SECRET_"
 
@@ -135,7 +137,7 @@ def secret_kind(entity_type: str) -> str:
     return entity_type[len(SECRET_PREFIX) :].lower()
 
 
-# ---- helpers used by validators ------------------------------------------------------------------------------
+# ---- helpers used by validators ------------------------------------------------------------------
 
 
 def shannon_entropy(value: str) -> float:
@@ -175,7 +177,7 @@ _HEX_RE = re.compile(r"^[0-9a-fA-F]+$")
 
 
 def looks_random(value: str, *, min_len: int = 20) -> bool:
-    """True for tokens that look machine-generated (keys), false for words, identifiers, hex digests, UUIDs."""
+    """True for machine-generated-looking tokens (keys); false for words, identifiers, hex digests, UUIDs."""
     core = value.strip("=")
     if len(core) < min_len:
         return False
@@ -202,7 +204,8 @@ _CODE_WORDS = frozenset(
 )
 
 _PLACEHOLDER_RE = re.compile(
-    r"(?i)^(?:[<\[{$%#@!]|\*)|\$\{|\{\{|\}\}|\{[\w.]*\}|%\(\w+\)s|^%s$|your[_\- ]|[_\-]here$|placeholder|redacted|"
+    r"(?i)^(?:[<\[{$%#@!]|\*)|\$\{|\{\{|\}\}|\{[\w.]*\}|%\(\w+\)s|^%s$|your[_\- ]|[_\-]here$|placeholder|reda"
+    r"cted|"
     r"xxxx|\*\*\*|^(?:my|the|a|an)[_\- ]|^\.\.\.$"
 )
 _CODE_REF_RE = re.compile(r"^\(|\(|\)|^(?:env|os|process|settings|config|secrets|vault|ENV)[.\[:]")
@@ -266,7 +269,7 @@ def plausible_secret_value(
     return True
 
 
-# ---- rule model ---------------------------------------------------------------------------------------------
+# ---- rule model ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -307,14 +310,18 @@ _XML_KV_RE = _rx(r"<(?P<key>[A-Za-z_:\-]*" + _KEY_WORDS + r")>(?P<val>[^<\n]{3,3
 
 _CLI_RE = _rx(
     r"(?<![\w-])--?(?P<key>(?:db-|admin-|root-)?(?:password|passwd|pass|token|api-key|apikey|secret|"
-    r"client-secret|auth-token|access-token|private-token))(?:=|[ \t]+)(?P<q>[\"']?)(?P<val>[^\s\"']{3,300})(?P=q)",
+    r"client-secret|auth-token|access-token|private-token))(?:=|[ \t]+)(?P<q>[\"']?)(?P<val>[^\s\"']{3,300})("
+    r"?P=q)",
     re.I,
 )
 
-_MYSQL_P_RE = _rx(r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)")
+_MYSQL_P_RE = _rx(
+    r"\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?\s-p(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)"
+)
 
 _PROSE_RE = _rx(
-    r"\b(?P<key>password|passphrase|passcode|pwd|pin|token|api[ _-]?key|secret[ _-]?key|secret|access[ _-]?key|"
+    r"\b(?P<key>password|passphrase|passcode|pwd|pin|token|api[ _-]?key|secret[ _-]?key|secret|access[ _-]?ke"
+    r"y|"
     r"(?:access|auth|bearer|api|bot|personal access|refresh) token|private key|key|credentials?)"
     r"(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w.@/-]{1,40}?)?"
     r"(?:\s+(?:is|was|are|is now|was changed to|changed to|set to|reset to|to)\b|\s*(?:=|:|->|→|–|—))\s*:?\s*"
@@ -322,10 +329,14 @@ _PROSE_RE = _rx(
     re.I,
 )
 # "login admin / password s3cr3t!", "password hunter2!": a password-like word right after the word password
-_BARE_PASSWORD_RE = _rx(r"\b(?P<key>password|passwd|pwd|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I)
-# password flags of common tools: sshpass -p, zip/unzip -P, 7z -p, openssl -passin pass:, smbclient -U user%pass
+_BARE_PASSWORD_RE = _rx(
+    r"\b(?P<key>password|passwd|pwd|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I
+)
+# password flags of common tools: sshpass -p, zip/unzip -P, 7z -p, openssl -passin pass:, smbclient -U
+# user%pass
 _TOOL_PW_RE = _rx(
-    r"\b(?:sshpass[ \t]+-p|(?:un)?zip\b[^\n]*?[ \t]-P|7za?\b[^\n]*?[ \t]-p|openssl\b[^\n]*?[ \t]-pass(?:in|out)[ \t]+pass:|"
+    r"\b(?:sshpass[ \t]+-p|(?:un)?zip\b[^\n]*?[ \t]-P|7za?\b[^\n]*?[ \t]-p|openssl\b[^\n]*?[ \t]-pass(?:in|ou"
+    r"t)[ \t]+pass:|"
     r"smbclient\b[^\n]*?[ \t]-U[ \t]*[^\s%]+%)[ \t]*(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)"
 )
 # <add key="DbPassword" value="..."/>, <param name="apiKey" value="..."/>
@@ -357,10 +368,13 @@ _CONTEXT_WORD_RE = _rx(
 )
 
 _DIGEST_PREFIX_RE = _rx(
-    r"(?i)(?:\b(?:sha\d*|md5|blake2\w*|fingerprint)[:\-]\s*|\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)\s+)$"
+    r"(?i)(?:\b(?:sha\d*|md5|blake2\w*|fingerprint)[:\-]\s*|\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)"
+    r"\s+)$"
 )
 _HEX_CONTEXT_RE = _rx(r"(?i)\b(?:key|token|secret|password|credential)s?\b[^\n]{0,12}$")
-_DIGEST_WORD_RE = _rx(r"(?i)sha\d*|md5|hash|digest|checksum|commit|fingerprint|\bid\b|etag|trace|span|blob|rev")
+_DIGEST_WORD_RE = _rx(
+    r"(?i)sha\d*|md5|hash|digest|checksum|commit|fingerprint|\bid\b|etag|trace|span|blob|rev"
+)
 _ENTROPY_CANDIDATE_RE = _rx(r"(?<![A-Za-z0-9+/_\-=.])[A-Za-z0-9+/_\-]{20,300}={0,2}(?![A-Za-z0-9+/_\-=])")
 
 
@@ -387,7 +401,14 @@ def _kv_validator(m: re.Match[str]) -> str | None:
         strict = True
     if not plausible_secret_value(value, _bare_key(key), strict=strict, code_style=code_style, quoted=quoted):
         return None
-    if yaml_line and not quoted and " " not in value and value.isalpha() and value.islower() and len(value) < 6:
+    if (
+        yaml_line
+        and not quoted
+        and " " not in value
+        and value.isalpha()
+        and value.islower()
+        and len(value) < 6
+    ):
         return None
     return _kind_for_key(key)
 
@@ -452,7 +473,7 @@ def _attr_validator(m: re.Match[str]) -> str | None:
 
 
 def _bare_password_validator(m: re.Match[str]) -> str | None:
-    """``password <word>`` without a separator: only values with a digit or inner capitals (not paths, words)."""
+    """``password <word>`` without separator: only values with a digit or inner capitals (no paths, words)."""
     value = m.group("val").rstrip(".,;:!?")
     if not plausible_secret_value(value, "password", strict=True):
         return None
@@ -521,7 +542,11 @@ def _aws_secret_validator(m: re.Match[str]) -> str | None:
     value = m.group("val")
     if _HEX_RE.match(value):
         return None
-    if not (any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)):
+    if not (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+    ):
         return None
     start = m.start("val")
     window = m.string[max(0, start - 80) : start].lower()
@@ -553,7 +578,9 @@ def _entropy_validator(m: re.Match[str]) -> str | None:
     if _HEX_RE.match(value) and len(value) >= 32 and "-" not in value:
         # 32+ hex chars right after "key"/"token"/"secret" (integration keys), unless it is named a digest
         near = m.string[max(0, m.start() - 24) : m.start()]
-        if _HEX_CONTEXT_RE.search(near) and not _DIGEST_WORD_RE.search(m.string[max(0, m.start() - 60) : m.start()]):
+        if _HEX_CONTEXT_RE.search(near) and not _DIGEST_WORD_RE.search(
+            m.string[max(0, m.start() - 60) : m.start()]
+        ):
             return "high_entropy"
         return None
     if not looks_random(value):
@@ -596,7 +623,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "openai",
         "openai_key",
         _rx(
-            r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?(?P<body>[A-Za-z0-9_\-]*T3BlbkFJ[A-Za-z0-9_\-]+|"
+            r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?(?P<body>[A-Za-z0-9_\-]*T3BlbkFJ[A-Za-z0-9"
+            r"_\-]+|"
             r"[A-Za-z0-9_\-]{20,})"
         ),
         score=1.0,
@@ -605,7 +633,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "aws_access_key_id",
         "aws_access_key",
-        _rx(r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"),
+        _rx(
+            r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?"
+            r"![A-Za-z0-9])"
+        ),
         score=1.0,
     ),
     SecretRule(
@@ -632,7 +663,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "gitlab_token",
         "gitlab_token",
-        _rx(r"(?<![A-Za-z0-9_\-])gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent|feed)-(?P<body>[A-Za-z0-9_\-]{20,})"),
+        _rx(
+            r"(?<![A-Za-z0-9_\-])gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent|feed)-(?P<body>[A-Za-z0-9_\-]{2"
+            r"0,})"
+        ),
         score=1.0,
         validator=_mixed_validator(20),
     ),
@@ -658,7 +692,10 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "stripe",
         "stripe_key",
-        _rx(r"(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_(?P<body>[A-Za-z0-9]{10,})|(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{20,}"),
+        _rx(
+            r"(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_(?P<body>[A-Za-z0-9]{10,})|(?<![A-Za-z0-9_])whsec_["
+            r"A-Za-z0-9]{20,}"
+        ),
         score=1.0,
     ),
     SecretRule(
@@ -680,10 +717,15 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "huggingface_token",
         _rx(r"(?<![A-Za-z0-9_])hf_(?P<body>[A-Za-z0-9]{30,})(?![A-Za-z0-9])"),
         score=1.0,
-        validator=lambda m: any(c.isupper() for c in m.group("body")) and any(c.islower() for c in m.group("body")),
+        validator=lambda m: (
+            any(c.isupper() for c in m.group("body")) and any(c.islower() for c in m.group("body"))
+        ),
     ),
     SecretRule(
-        "sendgrid", "sendgrid_key", _rx(r"(?<![A-Za-z0-9])SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"), score=1.0
+        "sendgrid",
+        "sendgrid_key",
+        _rx(r"(?<![A-Za-z0-9])SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"),
+        score=1.0,
     ),
     SecretRule(
         "telegram",
@@ -698,22 +740,74 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         score=1.0,
     ),
     # -- credentials in URLs and commands
-    SecretRule("url_credentials", "url_credentials", _URL_CRED_RE, score=0.95, group="cred", validator=_url_cred_validator),
-    SecretRule("curl_user", "basic_auth", _CURL_USER_RE, score=0.9, group="cred", validator=_curl_user_validator),
-    SecretRule("auth_header", "bearer_token", _AUTH_HEADER_RE, score=0.9, group="val", validator=_auth_header_validator),
+    SecretRule(
+        "url_credentials",
+        "url_credentials",
+        _URL_CRED_RE,
+        score=0.95,
+        group="cred",
+        validator=_url_cred_validator,
+    ),
+    SecretRule(
+        "curl_user", "basic_auth", _CURL_USER_RE, score=0.9, group="cred", validator=_curl_user_validator
+    ),
+    SecretRule(
+        "auth_header",
+        "bearer_token",
+        _AUTH_HEADER_RE,
+        score=0.9,
+        group="val",
+        validator=_auth_header_validator,
+    ),
     # -- key/value context
     SecretRule("key_value", "password", _KV_RE, score=0.85, group="value", validator=_kv_validator),
-    SecretRule("xml_key_value", "password", _XML_KV_RE, score=0.85, group="val", validator=_simple_value_validator(False)),
-    SecretRule("cli_flag", "password", _CLI_RE, score=0.85, group="val", validator=_simple_value_validator(False)),
-    SecretRule("mysql_p", "password", _MYSQL_P_RE, score=0.85, group="val", validator=_simple_value_validator(False)),
+    SecretRule(
+        "xml_key_value",
+        "password",
+        _XML_KV_RE,
+        score=0.85,
+        group="val",
+        validator=_simple_value_validator(False),
+    ),
+    SecretRule(
+        "cli_flag", "password", _CLI_RE, score=0.85, group="val", validator=_simple_value_validator(False)
+    ),
+    SecretRule(
+        "mysql_p", "password", _MYSQL_P_RE, score=0.85, group="val", validator=_simple_value_validator(False)
+    ),
     SecretRule("prose", "password", _PROSE_RE, score=0.8, group="val", validator=_prose_validator),
-    SecretRule("bare_password", "password", _BARE_PASSWORD_RE, score=0.7, group="val", validator=_bare_password_validator),
-    SecretRule("tool_password_flag", "password", _TOOL_PW_RE, score=0.85, group="val", validator=_simple_value_validator(False)),
+    SecretRule(
+        "bare_password",
+        "password",
+        _BARE_PASSWORD_RE,
+        score=0.7,
+        group="val",
+        validator=_bare_password_validator,
+    ),
+    SecretRule(
+        "tool_password_flag",
+        "password",
+        _TOOL_PW_RE,
+        score=0.85,
+        group="val",
+        validator=_simple_value_validator(False),
+    ),
     SecretRule("attr_key_value", "password", _ATTR_KV_RE, score=0.85, group="val", validator=_attr_validator),
-    SecretRule("netrc", "password", _NETRC_RE, score=0.85, group="val", validator=_simple_value_validator(False)),
-    SecretRule("redis_cli", "password", _REDIS_CLI_RE, score=0.85, group="val", validator=_simple_value_validator(False)),
+    SecretRule(
+        "netrc", "password", _NETRC_RE, score=0.85, group="val", validator=_simple_value_validator(False)
+    ),
+    SecretRule(
+        "redis_cli",
+        "password",
+        _REDIS_CLI_RE,
+        score=0.85,
+        group="val",
+        validator=_simple_value_validator(False),
+    ),
     # -- random-looking token near a credential word
-    SecretRule("high_entropy", "high_entropy", _ENTROPY_CANDIDATE_RE, score=0.6, validator=_entropy_validator),
+    SecretRule(
+        "high_entropy", "high_entropy", _ENTROPY_CANDIDATE_RE, score=0.6, validator=_entropy_validator
+    ),
 )
 
 
@@ -750,9 +844,12 @@ def find_secrets(text: str, rules: Sequence[SecretRule] = SECRET_RULES) -> list[
                 if isinstance(verdict, str):
                     kind = verdict
             start, end = _group_span(m, rule.group)
-            # trim trailing sentence punctuation picked up by permissive value patterns
-            while end > start and text[end - 1] in ".,;:!?)" and rule.group != 0:
-                end -= 1
+            # trim sentence punctuation picked up by permissive value patterns ("is Hunter2!." at the end of a
+            # sentence), but not characters inside a token ("user:pa55!@host")
+            if rule.group != 0 and (end == len(text) or text[end].isspace() or text[end] in "\"'`"):
+                while end > start and text[end - 1] in ".,;:!?)" and (end - 1 == start or text[end - 2] in ".,;:!?)"
+                                                                          or not text[end - 1] == "!"):
+                    end -= 1
             if end - start < 3:
                 continue
             findings.append(SecretFinding(kind or rule.kind, start, end, rule.score, rule.name))
@@ -765,7 +862,9 @@ class SecretRecognizer(EntityRecognizer):
     def __init__(self, rules: Sequence[SecretRule] = SECRET_RULES, supported_language: str = "en"):
         self.rules = tuple(rules)
         super().__init__(
-            supported_entities=sorted(SECRET_ENTITIES), name="RecMemSecretRecognizer", supported_language=supported_language
+            supported_entities=sorted(SECRET_ENTITIES),
+            name="RecMemSecretRecognizer",
+            supported_language=supported_language,
         )
 
     def load(self) -> None:  # regexes are compiled at import time
@@ -794,16 +893,18 @@ class SecretRecognizer(EntityRecognizer):
         return results
 
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # PII helpers: context windows
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 
 def _window(text: str, start: int, end: int, before: int, after: int) -> tuple[str, str]:
     return text[max(0, start - before) : start].lower(), text[end : end + after].lower()
 
 
-def _result(recognizer: EntityRecognizer, entity: str, start: int, end: int, score: float) -> RecognizerResult:
+def _result(
+    recognizer: EntityRecognizer, entity: str, start: int, end: int, score: float
+) -> RecognizerResult:
     return RecognizerResult(
         entity,
         start,
@@ -817,17 +918,20 @@ def _result(recognizer: EntityRecognizer, entity: str, start: int, end: int, sco
     )
 
 
-# --------------------------------------------------------------------------------------------------------------
-# Credit cards: Luhn-valid 12-19 digits (the stock recognizer misses Mastercard 2-series, Maestro, JCB 2131, Mir)
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
+# Credit cards: Luhn-valid 12-19 digits (the stock recognizer misses Mastercard 2-series, Maestro, JCB 2131,
+# Mir)
+# --------------------------------------------------------------------------------------------------
 
 _CARD_RE = re.compile(r"(?<![\d\w.\-/+])(?:\d[ \-]?){11,18}\d(?![\d\w]|[.\-/]\d)")
 _CARD_CONTEXT = re.compile(
-    r"card|credit|debit|\bcc\b|visa|master ?card|amex|american express|discover|jcb|diners|maestro|mir\b|unionpay|"
+    r"card|credit|debit|\bcc\b|visa|master ?card|amex|american express|discover|jcb|diners|maestro|mir\b|unio"
+    r"npay|"
     r"payment|billing|\bpan\b|expir"
 )
 _CARD_IIN = re.compile(
-    r"^(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720|3[47]|6011|65|64[4-9]|35(?:2[89]|[3-8]\d)|2131|1800|"
+    r"^(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720|3[47]|6011|65|64[4-9]|35(?:2[89]|[3-8]\d)|2131"
+    r"|1800|"
     r"30[0-5]|36|38|5[06-9]|6\d|220[0-4])"
 )
 
@@ -848,7 +952,11 @@ class LooseCardRecognizer(EntityRecognizer):
     """CREDIT_CARD: Luhn-valid 12-19 digit numbers. Known issuer prefix -> 0.5, card context words -> +0.4."""
 
     def __init__(self, supported_language: str = "en"):
-        super().__init__(supported_entities=["CREDIT_CARD"], name="RecMemCardRecognizer", supported_language=supported_language)
+        super().__init__(
+            supported_entities=["CREDIT_CARD"],
+            name="RecMemCardRecognizer",
+            supported_language=supported_language,
+        )
 
     def load(self) -> None:
         return None
@@ -858,7 +966,7 @@ class LooseCardRecognizer(EntityRecognizer):
         for m in _CARD_RE.finditer(text):
             raw = m.group(0)
             digits = re.sub(r"\D", "", raw)
-            if not (12 <= len(digits) <= 19) or not luhn_ok(digits) or len(set(digits)) < 3:
+            if not (12 <= len(digits) <= 19) or not luhn_ok(digits) or len(set(digits)) < 2:
                 continue
             groups = re.split(r"[ \-]", raw)
             if len(groups) > 1 and any(len(g) < 3 for g in groups):
@@ -872,23 +980,28 @@ class LooseCardRecognizer(EntityRecognizer):
         return out
 
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Phone numbers in international / local layouts, gated by context
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 _PHONE_RE = re.compile(
-    r"(?<![\w+/.\-])(?:\+|00)?(?:\(\+?\d{1,4}\)|\d{1,5})(?:(?:[ .\-]|\s?\(0\)\s?)?(?:\(\d{1,5}\)|\d{1,6})){0,6}"
+    r"(?<![\w+/.\-])(?:\+|00)?(?:\(\+?\d{1,4}\)|\d{1,5})(?:(?:[ .\-]|\s?\(0\)\s?)?(?:\(\d{1,5}\)|\d{1,6})){0,"
+    r"6}"
     r"(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w]|[.\-/]\d)"
 )
 _PHONE_CONTEXT = re.compile(
-    r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|signal|"
-    r"\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|extension"
+    r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|sig"
+    r"nal|"
+    r"\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|extensio"
+    r"n"
 )
 _DATE_LIKE = re.compile(
-    r"^(?:\d{4}[.\-/ ]\d{1,2}[.\-/ ]\d{1,2}|\d{1,2}[.\-/ ]\d{1,2}[.\-/ ]\d{2,4}|(?:19|20)\d\d[ \-](?:19|20)\d\d|(?:19|20)\d\d)$"
+    r"^(?:\d{4}[.\-/ ]\d{1,2}[.\-/ ]\d{1,2}|\d{1,2}[.\-/ ]\d{1,2}[.\-/ ]\d{2,4}|(?:19|20)\d\d[ \-](?:19|20)\d"
+    r"\d|(?:19|20)\d\d)$"
 )
 _STREET_AHEAD_RE = re.compile(
-    r"[ \t]+(?:[A-ZÀ-ÞĀ-ſ][\w'’\-]*[ \t]+){0,3}?(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Lane|Ln|Drive|Dr|"
+    r"[ \t]+(?:[A-ZÀ-ÞĀ-ſ][\w'’\-]*[ \t]+){0,3}?(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Lane|Ln|Drive|"
+    r"Dr|"
     r"Way|Court|Ct|Place|Pl|Square|Sq|Terrace|Crescent|Parkway|Highway)\b"
 )
 _IP_LIKE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
@@ -902,7 +1015,11 @@ class LoosePhoneRecognizer(EntityRecognizer):
     """
 
     def __init__(self, supported_language: str = "en"):
-        super().__init__(supported_entities=["PHONE_NUMBER"], name="RecMemPhoneRecognizer", supported_language=supported_language)
+        super().__init__(
+            supported_entities=["PHONE_NUMBER"],
+            name="RecMemPhoneRecognizer",
+            supported_language=supported_language,
+        )
 
     def load(self) -> None:
         return None
@@ -917,7 +1034,9 @@ class LoosePhoneRecognizer(EntityRecognizer):
                 continue
             if _DATE_LIKE.match(main) or _IP_LIKE.match(main):
                 continue
-            if _VERSION_LIKE.match(main) and (len(main.split(".")[0]) < 2 or min(map(len, main.split("."))) < 2):
+            if _VERSION_LIKE.match(main) and (
+                len(main.split(".")[0]) < 2 or min(map(len, main.split("."))) < 2
+            ):
                 continue  # 10.0.19045 is a version, 259.735.7502 a phone number
             groups = [g for g in re.split(r"[ .\-()]+", main) if g]
             intl = main.startswith(("+", "00", "("))
@@ -941,36 +1060,61 @@ class LoosePhoneRecognizer(EntityRecognizer):
         return out
 
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # Street addresses (LOCATION)
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 _T = r"[A-ZÀ-ÞĀ-ſΑ-Ω][\w'’.\-]*"  # a capitalised word (Latin, Latin-extended, Greek capitals)
 _STREET_TYPES = (
     r"Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Square|Sq|Terrace|"
     r"Parkway|Pkwy|Highway|Hwy|Crescent|Close|Alley|Row|Plaza|Route|Trail|Gateway|Greens?|Mews|Walk|Hill|"
-    r"Gardens|Park|Grove|Circle|Cir|Loop|Pike|Port|Union|Mill|Courts|Flat|Lodge|Estate|Bridge|str|utca|út|tér|"
-    r"u\.|gate|vej|gade|vegen|veien|katu|tie|kuja|gatan|vägen|straat|laan|plein|strasse|straße|gasse|weg|platz"
+    r"Gardens|Park|Grove|Circle|Cir|Loop|Pike|Port|Union|Mill|Courts|Flat|Lodge|Estate|Bridge|str|utca|út|tér"
+    r"|"
+    r"u\.|gate|vej|gade|vegen|veien|katu|tie|kuja|gatan|vägen|straat|laan|plein|strasse|straße|gasse|weg|plat"
+    r"z"
 )
-_TYPE_FIRST = r"(?:Rua|Avenida|Av\.|Via|Viale|Vicolo|Piazza|Piazzetta|Largo|Calle|Carrer|Paseo|Plaza|Praça|Travessa|Rue|Boulevard|Chemin|Allée|ul\.|ulica|Aleja|al\.|trg|Trg|C/)"
-_STREET_SUFFIXED = r"(?:strasse|straße|gasse|weg|platz|katu|kuja|tie|gatan|vägen|väg|vej|gade|veien|vegen|gata|straat|laan|plein|utca|centret)"
+_TYPE_FIRST = (
+    r"(?:Rua|Avenida|Av\.|Via|Viale|Vicolo|Piazza|Piazzetta|Largo|Calle|Carrer|Paseo|Plaza|Praça|Travessa|Rue"
+    r"|Boulevard|Chemin|Allée|ul\.|ulica|Aleja|al\.|trg|Trg|C/)"
+)
+_STREET_SUFFIXED = (
+    r"(?:strasse|straße|gasse|weg|platz|katu|kuja|tie|gatan|vägen|väg|vej|gade|veien|vegen|gata|straat|laan|p"
+    r"lein|utca|centret)"
+)
 _UNIT = r"(?:,?[ \t]+(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Fl\.?)[ \t]*#?[ \t]*\w{1,6}\.?){0,2}"
 _CORE = (
-    r"(?:\b\d{1,6}[A-Za-z]?,?[ \t]+(?:\d{1,5}[ \t]+)?(?:" + _T + r"[ \t]+){0,4}?(?:" + _STREET_TYPES + r")\b\.?(?:[ \t]+\d{1,5}[A-Za-z]?\b)?"
-    r"|(?:\b\d{1,6}[ \t]+)?" + _TYPE_FIRST + r"[ \t]+(?:(?:" + _T + r"|de|da|do|dos|das|del|della|di|la|le|e|von|van|z|d')[ \t]+){0,6}?\d{1,5}[A-Za-z]?\b"
+    r"(?:\b\d{1,6}[A-Za-z]?,?[ \t]+(?:\d{1,5}[ \t]+)?(?:"
+    + _T
+    + r"[ \t]+){0,4}?(?:"
+    + _STREET_TYPES
+    + r")\b\.?(?:[ \t]+\d{1,5}[A-Za-z]?\b)?"
+    r"|(?:\b\d{1,6}[ \t]+)?"
+    + _TYPE_FIRST
+    + r"[ \t]+(?:(?:"
+    + _T
+    + r"|de|da|do|dos|das|del|della|di|la|le|e|von|van|z|d')[ \t]+){0,6}?\d{1,5}[A-Za-z]?\b"
     r"|(?:\b\d{1,6}[ \t]+)?\b" + _T + _STREET_SUFFIXED + r"[ \t]+\d{1,5}[A-Za-z]?\b"
     r"|\b\d{1,6}[ \t]+(?:\d{1,5}[ \t]+)?(?:" + _T + r"[ \t]+){1,3}\d{1,5}[A-Za-z]?\b(?![.,]\d)"
     r"|\b(?:PSC|Unit|CMR)[ \t]+\d{3,5},?[ \t]+Box[ \t]+\d{3,5}"
-    r"|\b(?:USNS|USNV|USS|USCGC)[ \t]+" + _T +
-    r"|\b(?:APO|FPO|DPO)[ \t]+(?:AA|AE|AP)[ \t]+\d{5}"
+    r"|\b(?:USNS|USNV|USS|USCGC)[ \t]+" + _T + r"|\b(?:APO|FPO|DPO)[ \t]+(?:AA|AE|AP)[ \t]+\d{5}"
     r"|\bP\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{1,6})"
 )
-_TAIL = r"(?:,[ \t]*" + _T + r"(?:[ \t]+(?:" + _T + r"|\(" + _T + r"\)|[A-Z]{2}|de|del|la))*(?:[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?){0,3}"
+_TAIL = (
+    r"(?:,[ \t]*"
+    + _T
+    + r"(?:[ \t]+(?:"
+    + _T
+    + r"|\("
+    + _T
+    + r"\)|[A-Z]{2}|de|del|la))*(?:[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?){0,3}"
+)
 _STREET_RE = re.compile(_CORE + _UNIT + _TAIL)
-# following lines of a postal block: "Suite 838", "Tujetsch", ", CO", "Uruguay 64677", "53650", "KNIVSTA, nan 18237"
+# following lines of a postal block: "Suite 838", "Tujetsch", ", CO", "Uruguay 64677", "53650", "KNIVSTA, nan
+# 18237"
 _BLOCK_LINE_RE = re.compile(
     r"[ \t>]*(?:(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor)[ \t]*#?[ \t]*\w{1,6}\.?"
-    r"|,?[ \t]*[^\W\d_][\w'’.\-]*(?:[ \t]+(?:[^\W\d_][\w'’.\-]*|\([^\W\d_]+\)))*,?(?:[ \t]+[A-Za-z]{2,3})?(?:[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?"
+    r"|,?[ \t]*[^\W\d_][\w'’.\-]*(?:[ \t]+(?:[^\W\d_][\w'’.\-]*|\([^\W\d_]+\)))*,?(?:[ \t]+[A-Za-z]{2,3})?(?:"
+    r"[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?"
     r"|,?[ \t]*[A-Za-z]{2,3}|\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)[ \t]*(?=\n|$)"
 )
 
@@ -988,7 +1132,9 @@ class StreetAddressRecognizer(EntityRecognizer):
 
     def __init__(self, supported_language: str = "en"):
         super().__init__(
-            supported_entities=["LOCATION"], name="RecMemStreetRecognizer", supported_language=supported_language
+            supported_entities=["LOCATION"],
+            name="RecMemStreetRecognizer",
+            supported_language=supported_language,
         )
 
     def load(self) -> None:
@@ -1027,34 +1173,46 @@ class StreetAddressRecognizer(EntityRecognizer):
         return out
 
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 # PERSON heuristics on top of the spaCy NER
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 # Words that make a capitalised span an organisation, a place or a heading rather than a person's name.
 _NOT_NAME_WORDS = frozenset(
     w.lower()
     for w in """
-Inc Inc. Corp Corp. Corporation Co Co. Company Ltd Ltd. LLC LLP PLC GmbH AG SA SAS BV NV Oy AB AS Pty Group Groups
-Holdings Bank Bancorp University College School Academy Institute Foundation Agency Associates Partners Solutions
+Inc Inc. Corp Corp. Corporation Co Co. Company Ltd Ltd. LLC LLP PLC GmbH AG SA SAS BV NV Oy AB AS Pty Group
+Groups
+Holdings Bank Bancorp University College School Academy Institute Foundation Agency Associates Partners
+Solutions
 Systems Technologies Technology Tech Software Labs Lab Global International Services Service Consulting Media
 Network Networks Weekly Daily Times News Journal Magazine Press Records Studios Studio Pictures Entertainment
 Airlines Airways Motors Hospital Clinic Center Centre Church Council Committee Department Ministry Office
 Association Society Club Team Union Party Fund Capital Ventures Industries Enterprises Insurance Energy Pharma
-Pharmaceuticals Health Healthcare Analytics Data Digital Cloud Cycle Rapid Store Shop Market Markets Mart Bar Cafe
-Restaurant Hotel Hotels Resort Inn Airport Station Port Museum Library Gallery Theatre Theater Park Parks Garden
+Pharmaceuticals Health Healthcare Analytics Data Digital Cloud Cycle Rapid Store Shop Market Markets Mart Bar
+Cafe
+Restaurant Hotel Hotels Resort Inn Airport Station Port Museum Library Gallery Theatre Theater Park Parks
+Garden
 Gardens Street St Road Rd Avenue Ave Lane Boulevard Drive Way Court Place Square Terrace Parkway Highway Route
 Bridge Tower Building Hall House Mall City County State States Province Region District Republic Kingdom
-Emirates Island Islands Isle Beach Bay Harbor Harbour Lake River Mountain Mountains Mount Valley Hills Hill Springs
-Falls Heights Creek Coast North South East West Northern Southern Eastern Western Central Upper Lower Greater New
-Old San Santa Santo Saint Los Las El La Le Del Da De Rio Sao São Fort Cape Costa Puerto Hong Kuala Buenos Abu Tel
-Sri Ho United America American Americas Europe European Asia Africa African Australia Canada Mexico China Japan
-India Germany France Spain Italy Russia Brazil Monday Tuesday Wednesday Thursday Friday Saturday Sunday January
-February March April May June July August September October November December Phone Mobile Fax Desk Email E-mail
+Emirates Island Islands Isle Beach Bay Harbor Harbour Lake River Mountain Mountains Mount Valley Hills Hill
+Springs
+Falls Heights Creek Coast North South East West Northern Southern Eastern Western Central Upper Lower Greater
+New
+Old San Santa Santo Saint Los Las El La Le Del Da De Rio Sao São Fort Cape Costa Puerto Hong Kuala Buenos Abu
+Tel
+Sri Ho United America American Americas Europe European Asia Africa African Australia Canada Mexico China
+Japan
+India Germany France Spain Italy Russia Brazil Monday Tuesday Wednesday Thursday Friday Saturday Sunday
+January
+February March April May June July August September October November December Phone Mobile Fax Desk Email
+E-mail
 Website Address Info Information Personal Contact Details Note Notes Subject Summary Title Name Date Time
 Directed Written Produced Action Adventure Animation Comedy Drama Kids Family Mystery Suspense Horror Romance
-Music Song Songs Album Band Concert Tour Version Edition Series Season Episode Chapter Part Volume Page Section
-Error Warning Debug Trace Traceback Exception Step Task Todo Question Answer Example Output Input Result Results
+Music Song Songs Album Band Concert Tour Version Edition Series Season Episode Chapter Part Volume Page
+Section
+Error Warning Debug Trace Traceback Exception Step Task Todo Question Answer Example Output Input Result
+Results
 User Assistant System Agent Admin Customer Client Support Manager Director President Chairman CEO CTO CFO
 Professor Doctor Sir Madam Mister Lord Lady King Queen Prince Princess General Captain Officer Agent Staff
 Please Thanks Thank Hello Hi Hey Dear Regards Best Cheers Yes No Ok Okay The A An And Or Of In On At To For
@@ -1066,6 +1224,29 @@ Him Them Who What When Where Why How Which Here There Now Then Today Tomorrow Ye
 Bot Chatbot Model Server Client Host Service Billing Shipping Account Order Invoice Payment Card
 """.split()
 )
+
+_NOT_NAME_WORDS = _NOT_NAME_WORDS | frozenset(
+    """later then meanwhile afterwards finally anyway actually unfortunately luckily sadly honestly maybe
+    perhaps well oh ok okay sure yes no please thanks thank so now also still yet again first last next""".split()
+)
+
+
+def trim_name_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop leading/trailing words that are not name parts ("Later Elena Petrova" -> "Elena Petrova")."""
+    words = list(re.finditer(r"\S+", text[start:end]))
+    if len(words) < 2:
+        return start, end
+
+    def bare(m: re.Match[str]) -> str:
+        return m.group(0).strip(".,;:!?\"'’()").lower()
+
+    i, j = 0, len(words)
+    while i < j - 1 and bare(words[i]) in _NOT_NAME_WORDS:
+        i += 1
+    while j - 1 > i and bare(words[j - 1]) in _NOT_NAME_WORDS:
+        j -= 1
+    return start + words[i].start(), start + words[j - 1].end()
+
 
 _NAME_TOKEN_RE = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:[’'\-][^\W\d_]+)*")
 
@@ -1105,7 +1286,8 @@ _CUE_FLAGS = re.I
 
 # honorific + name (one word is enough)
 _HONORIFIC_CUE = re.compile(
-    r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Madam|Mme|Mlle|Herr|Frau|Señor|Señora|Sr|Sra)\.?[ \t]+", _CUE_FLAGS
+    r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Madam|Mme|Mlle|Herr|Frau|Señor|Señora|Sr|Sra)\.?[ \t]+",
+    _CUE_FLAGS,
 )
 # relation + name: "my son Lukas", "our colleague, Maria"
 _RELATION_CUE = re.compile(
@@ -1120,7 +1302,8 @@ _RELATION_CUE = re.compile(
 )
 # introductions and sign-offs: one name word is enough
 _STRONG_CUE = re.compile(
-    r"(?:\b(?:my|his|her|their|your|maiden|first|last|full|middle|user|customer|contact)\s+name\s*(?:is|was|'s|:)|"
+    r"(?:\b(?:my|his|her|their|your|maiden|first|last|full|middle|user|customer|contact)\s+name\s*(?:is|was|'"
+    r"s|:)|"
     r"\bname\s*:|\bcall(?:s|ed)? me|\bsigned,?|\bregards,?|\bthanks,|\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
     r"texted|emailed|messaged|married|hired|invited|visited|congratulated|greeted|introduced|promoted|"
@@ -1130,8 +1313,9 @@ _STRONG_CUE = re.compile(
 # weaker cues: need a two- or three-word name
 _WEAK_CUE = re.compile(
     r"\b(?:hi|hello|hey|assigned to|reported by|created by|written by|directed by:?|authored by|owned by|"
-    r"approved by|reviewed by|sent by|submitted by|spoke (?:to|with)|talked (?:to|with)|meeting with|call with|"
-    r"met with|met|contact|thanks to|including|under|from|with|to|by|for|and|of)[ \t]+",
+    r"approved by|reviewed by|sent by|submitted by|spoke (?:to|with)|talked (?:to|with)|meeting with|"
+    r"call with|call|met with|met|meet|contact|remind|invite|thanks to|including|under|from|with|to|by|for|"
+    r"and|of)[ \t]+",
     _CUE_FLAGS,
 )
 # "<Name> said", "<Name> is from ...": a name word right before a verb typical of people
@@ -1142,12 +1326,18 @@ _HUMAN_VERB_AFTER = re.compile(
 )
 # "<group of people>: A, B and C"
 _GROUP_CUE = re.compile(
-    r"\b(?:founders|co-?founders|partners|members|children|kids|sons|daughters|friends|people|guests|attendees|"
+    r"\b(?:founders|co-?founders|partners|members|children|kids|sons|daughters|friends|people|guests|attendee"
+    r"s|"
     r"participants|speakers|authors|students|colleagues|employees|reviewers|owners|parents|siblings|"
-    r"grandchildren|winners|candidates|players|team members|invitees|recipients|assignees)\b[^\n:]{0,20}:[ \t]*"
+    r"grandchildren|winners|candidates|players|team members|invitees|recipients|assignees)\b[^\n:]{0,20}:[ \t"
+    r"]*"
 )
-_SPEAKER_RE = re.compile(r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*)?)[ \t]*:[ \t]*(?=[\"“'‘]|\S)")
-_NAME_LINE_RE = re.compile(r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){1,3})[ \t]*$")
+_SPEAKER_RE = re.compile(
+    r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*)?)[ \t]*:[ \t]*(?=[\"“'‘]|\S)"
+)
+_NAME_LINE_RE = re.compile(
+    r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){1,3})[ \t]*$"
+)
 _LIST_ITEM_RE = re.compile(r"[^\W\d_][\w'’\-]*(?:[ \t]+(?!(?:and|or|und|et|y|&)\b)[^\W\d_][\w'’\-]*)?")
 _LIST_SEP_RE = re.compile(r"^\s*(?:,|,?\s+and|,?\s+&|,?\s+or)\s+$")
 _CONTACT_HINT_RE = re.compile(r"@|\d{3,}|\b(?:phone|mobile|tel|fax|e-?mail|address|suite|apt)\b", re.I)
@@ -1217,7 +1407,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
        PERSON (0.86, above spaCy's 0.85): the small model often calls unfamiliar names organisations;
     2. *cues*: a one-word name after an honorific (``Ms.``), a relation (``my son``, ``my colleague``), an
        introduction or sign-off (``my name is``, ``Dear``, ``regards,``), or a verb of talking to someone
-       (``said``, ``told``, ``emailed``) (0.88-0.9: such a cue outranks spaCy's guess of a place); a two/three-word name after a weaker cue (``by``, ``with``,
+       (``said``, ``told``, ``emailed``) (0.88-0.9: such a cue outranks spaCy's guess of a place); a
+       two/three-word name after a weaker cue (``by``, ``with``,
        ``assigned to``, ``spoke to``, ``including``), unless spaCy calls it a place (0.7); a one-word name
        before such a verb (``<Name> said``, ``<Name> is from``) (0.7); lower-case names only after
        ``my name is`` / ``call me``;
@@ -1234,7 +1425,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
 
     def __init__(self, supported_language: str = "en"):
         super().__init__(
-            supported_entities=["PERSON"], name="RecMemPersonHeuristics", supported_language=supported_language
+            supported_entities=["PERSON"],
+            name="RecMemPersonHeuristics",
+            supported_language=supported_language,
         )
 
     def load(self) -> None:
@@ -1268,7 +1461,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if name_shaped([m.group(1), m.group(2), m.group(3)], min_words=3):
                 add(m.start(), m.end(), 0.7)
 
-        speakers = [m for m in _SPEAKER_RE.finditer(text) if name_shaped(m.group("name").split(), max_words=2)]
+        speakers = [
+            m for m in _SPEAKER_RE.finditer(text) if name_shaped(m.group("name").split(), max_words=2)
+        ]
         if len(speakers) >= 2:
             for m in speakers:
                 add(m.start("name"), m.end("name"), 0.9)
@@ -1348,6 +1543,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
     def _consistency(text: str, persons: list[tuple[int, int]], add) -> None:
         names = set()
         for s, e in persons:
+            full = " ".join(text[s:e].split())
+            if " " in full and name_shaped(full.split(), min_words=2):
+                names.add(full)  # the full name first (longest alternatives win), then its parts
             for w in text[s:e].split():
                 w = w.strip(".,;:!?'’\"").removesuffix("'s").removesuffix("’s")
                 if len(w) >= 3 and is_name_token(w):

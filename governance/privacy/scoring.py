@@ -152,9 +152,13 @@ def _records_from(data: Iterable[Mapping[str, Any]]) -> list[Record]:
             start, end = int(sp["start_position"]), int(sp["end_position"])
             if not 0 <= start < end <= len(text):
                 raise ValueError(f"record {i}: span {start}:{end} outside the text")
-            spans.append(GoldSpan(str(sp["entity_type"]), start, end, str(sp.get("entity_value", text[start:end]))))
+            spans.append(
+                GoldSpan(str(sp["entity_type"]), start, end, str(sp.get("entity_value", text[start:end])))
+            )
         meta = item.get("metadata")
-        out.append(Record(text=text, spans=tuple(spans), metadata=meta if isinstance(meta, Mapping) else None))
+        out.append(
+            Record(text=text, spans=tuple(spans), metadata=meta if isinstance(meta, Mapping) else None)
+        )
     return out
 
 
@@ -170,7 +174,7 @@ def load_presidio_research(path: str | Path) -> list[Record]:
 load_records = load_presidio_research
 
 
-# --------------------------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------------
 
 
 def _pred_group(entity_type: str) -> str:
@@ -276,9 +280,7 @@ def score(
             else:
                 scored_gold.append((mapped, g.start, g.end))
 
-        scored_preds = [
-            p for p in preds if p[0] not in excluded and (only is None or p[0] in only)
-        ]
+        scored_preds = [p for p in preds if p[0] not in excluded and (only is None or p[0] in only)]
         if rec.is_negative:
             negatives += 1
             has_secret = any(p[0] == SECRET_GROUP for p in preds)
@@ -346,7 +348,8 @@ def score(
     }
     if by_kind:
         report["by_kind"] = {
-            k: {**v, "recall": v["found"] / v["gold"] if v["gold"] else None} for k, v in sorted(by_kind.items())
+            k: {**v, "recall": v["found"] / v["gold"] if v["gold"] else None}
+            for k, v in sorted(by_kind.items())
         }
     return report
 

@@ -1,0 +1,159 @@
+"""Rollback of a whole batch, the review queue, the audit trail — through the real consolidation path."""
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.core.exceptions import PermissionDenied, ValidationError
+
+from governance.models import AuditEvent, ConsolidationBatch, ReviewItem, VaultEntry
+from governance.services import batch_rollback, review_approve, review_reject, texts_mask, vault_reveal
+from memory.models import Episode, Exchange, Experience
+from memory.tests.factories import at, post_exchanges, post_session
+from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
+
+pytestmark = pytest.mark.django_db
+
+
+def _items(pairs, day0):
+    return [{"user": u, "assistant": a, "occurred_at": at(days=day0 + i)} for i, (u, a) in enumerate(pairs)]
+
+
+@pytest.fixture
+def consolidated(api_client, make_agent, settings, django_capture_on_commit_callbacks):
+    """Two waves of a recurring topic, consolidated with the extractive consolidator (online mode)."""
+    settings.RECMEM_CONSOLIDATION_MODE = "online"
+    settings.RECMEM_LLM_BASE_URL = ""
+    holder = make_agent(modules=["coach"])
+    s1 = post_session(api_client, holder, module="coach")["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        post_exchanges(api_client, holder, s1, _items(MARATHON_WAVE_1, 0))
+    first = ConsolidationBatch.objects.get()
+    s2 = post_session(api_client, holder, module="coach")["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        post_exchanges(api_client, holder, s2, _items(MARATHON_WAVE_2, 20))
+    second = ConsolidationBatch.objects.exclude(pk=first.pk).get()
+    return holder, first, second
+
+
+def _state():
+    return {
+        "episodes": {(e.pk, e.status, e.narrative, e.version) for e in Episode.objects.all()},
+        "experiences": {(x.pk, x.status, x.statement, x.superseded_by_id) for x in Experience.objects.all()},
+        "exchanges": {(e.pk, e.state) for e in Exchange.objects.all()},
+    }
+
+
+def test_rollback_restores_the_state_before_the_batch(consolidated):
+    holder, first, second = consolidated
+    assert first.status == second.status == "succeeded"
+    summary = second.summary
+    assert summary["episodes_merged"] or summary["episodes_created"]
+    assert summary["experiences_superseded"], summary  # the preference change
+
+    batch_rollback(batch=second, actor_agent=holder.agent, reason="bad run")
+    second.refresh_from_db()
+    assert second.status == "rolled_back" and second.rolled_back_at
+    for pk in summary["experiences_created"]:
+        assert Experience.objects.get(pk=pk).status == "rolled_back"
+    for pk in summary["experiences_superseded"]:
+        old = Experience.objects.get(pk=pk)
+        assert old.status == "active" and old.superseded_by is None  # re-activated
+    for pk in summary["episodes_merged"]:
+        episode = Episode.objects.get(pk=pk)
+        assert not episode.sources.filter(pk__in=summary["exchanges"]).exists()  # merge undone
+    assert set(Exchange.objects.filter(pk__in=summary["exchanges"]).values_list("state", flat=True)) == {"raw"}
+    assert Exchange.objects.count() == 10  # raw exchanges are never deleted
+    event = AuditEvent.objects.get(action="rollback")
+    assert event.object_id == str(second.pk) and event.reason == "bad run" and event.data["restored"] >= 1
+    with pytest.raises(ValidationError):
+        batch_rollback(batch=second)
+
+
+def test_rolling_back_everything_leaves_only_raw_exchanges(consolidated):
+    _, first, second = consolidated
+    batch_rollback(batch=second)
+    batch_rollback(batch=first)
+    assert not Episode.objects.filter(status="active").exists()
+    assert not Experience.objects.filter(status="active").exists()
+    assert set(Exchange.objects.values_list("state", flat=True)) == {"raw"}
+
+
+def test_rolled_back_items_are_not_searched(api_client, consolidated):
+    holder, first, second = consolidated
+    batch_rollback(batch=second)
+    batch_rollback(batch=first)
+    found = api_client.post("/api/v1/search", {"query": "marathon training plan"}, format="json",
+                            **holder.headers).json()
+    assert found["episodes"] == [] and found["experiences"] == []
+    assert found["exchanges"]  # the subconscious layer is still there
+
+
+def test_every_write_is_audited(consolidated):
+    _, first, _ = consolidated
+    assert AuditEvent.objects.filter(action="create", object_type="exchange").count() == 10
+    assert AuditEvent.objects.filter(action="create", object_type="session").count() == 2
+    created = AuditEvent.objects.filter(batch=first, action="create")
+    assert {e.object_type for e in created} >= {"episode", "experience"}
+    assert all(e.source_ids for e in created)
+    assert AuditEvent.objects.filter(action="supersede").exists()
+    assert AuditEvent.objects.filter(action="consolidate", reason="succeeded").count() == 2
+
+
+def _rule(holder):
+    return Experience.objects.filter(status="active", owner_agent=holder.agent).first()
+
+
+def test_review_approve_with_edit_makes_a_project_rule(consolidated, api_client, make_agent):
+    holder, first, _ = consolidated
+    from memory.services.consolidation import review_item_create
+
+    source = _rule(holder)
+    item = review_item_create(experience=source, batch=first, sessions=3)
+    reviewer = User.objects.create_user("rev", password="x")
+    review_approve(item=item, user=reviewer, edited_statement="Marathon runners train at most four times a week.",
+                   reason="policy")
+    item.refresh_from_db()
+    assert item.status == "approved" and item.decided_by == reviewer
+    rule = item.approved_experience
+    assert rule.scope == "project" and rule.statement.startswith("Marathon runners") and rule.verified
+    source.refresh_from_db()
+    assert source.status == "superseded" and source.superseded_by == rule
+    # every agent of the project sees the rule, other projects do not
+    peer = make_agent(project=holder.agent.project.name)
+    outsider = make_agent(project="elsewhere")
+    assert api_client.get(f"/api/v1/experiences/{rule.pk}", **peer.headers).status_code == 200
+    assert api_client.get(f"/api/v1/experiences/{rule.pk}", **outsider.headers).status_code == 404
+    assert AuditEvent.objects.filter(action="review", object_id=str(item.pk)).exists()
+    with pytest.raises(ValidationError):
+        review_reject(item=item, user=reviewer, reason="too late")
+
+
+def test_review_reject_needs_a_reason(consolidated):
+    holder, first, _ = consolidated
+    from memory.services.consolidation import review_item_create
+
+    item = review_item_create(experience=_rule(holder), batch=first, sessions=3)
+    reviewer = User.objects.create_user("rev", password="x")
+    with pytest.raises(ValidationError):
+        review_reject(item=item, user=reviewer, reason=" ")
+    review_reject(item=item, user=reviewer, reason="not general enough")
+    item.refresh_from_db()
+    assert item.status == ReviewItem.Status.REJECTED and item.decision_reason == "not general enough"
+
+
+def test_vault_reveal_needs_permission_and_is_audited(make_agent):
+    holder = make_agent()
+    masked = texts_mask(project=holder.agent.project, texts=["Call Jane Fonda at +1 415 555 0100 please"])[0]
+    assert "Jane Fonda" not in masked
+    entry = VaultEntry.objects.filter(project=holder.agent.project, entity_type="PERSON").first()
+    assert entry is not None and entry.placeholder in masked and "Jane" not in entry.ciphertext
+    nobody = User.objects.create_user("nobody", password="x")
+    with pytest.raises(PermissionDenied):
+        vault_reveal(project=holder.agent.project, placeholder=entry.placeholder, user=nobody, reason="curious")
+    assert not AuditEvent.objects.filter(action="reveal").exists()
+    officer = User.objects.create_user("officer", password="x")
+    officer.user_permissions.add(Permission.objects.get(codename="reveal_vaultentry"))
+    officer = User.objects.get(pk=officer.pk)
+    assert vault_reveal(project=holder.agent.project, placeholder=entry.placeholder, user=officer,
+                        reason="data subject request") == "Jane Fonda"
+    event = AuditEvent.objects.get(action="reveal")
+    assert event.actor_user == officer and event.reason == "data subject request"

@@ -1,0 +1,59 @@
+"""Deriving θ_sim for an embedding model from the store's own neighbour-similarity distribution.
+
+Method: for every unit, take the similarity of its (θ_count − 1)-th nearest neighbour among the units the same
+agent could see (its *ripeness similarity*: the highest θ_sim at which this unit would make its topic ripe, if all
+its neighbours were still unconsolidated). A θ_sim at the q-quantile of that distribution makes (1 − q) of the
+units ripe-able: θ_sim = quantile(ripeness, 1 − target_coverage). Coverage and cost pull against each other
+(more coverage = more triggers = more LLM calls), so the command prints the whole curve, not just one number.
+Using all units (past and future) instead of only earlier ones slightly overestimates coverage; the LoCoMo sweep in
+`bench_locomo --sweep` measures the real trigger rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+
+def ripeness_similarities(groups: Sequence[np.ndarray], theta_count: int) -> np.ndarray:
+    """Per unit, the similarity of its (θ_count − 1)-th nearest neighbour within its group (−1 if too few)."""
+    need = theta_count - 1
+    out: list[np.ndarray] = []
+    for vectors in groups:
+        vectors = np.asarray(vectors, dtype=np.float32)
+        n = len(vectors)
+        if n == 0:
+            continue
+        if n <= need:
+            out.append(np.full(n, -1.0, dtype=np.float32))
+            continue
+        for start in range(0, n, 2048):  # bounded memory for big stores
+            sims = vectors[start:start + 2048] @ vectors.T
+            rows = np.arange(sims.shape[0])
+            sims[rows, rows + start] = -np.inf  # not its own neighbour
+            kth = np.partition(sims, n - need, axis=1)[:, n - need]
+            out.append(kth)
+    return np.concatenate(out) if out else np.zeros(0, dtype=np.float32)
+
+
+def theta_for_coverage(ripeness: np.ndarray, target_coverage: float) -> float:
+    """The θ_sim at which ``target_coverage`` of the units could make their topic ripe."""
+    valid = ripeness[ripeness > -1]
+    if len(valid) == 0:
+        raise ValueError("no unit has enough neighbours to calibrate")
+    return float(np.quantile(valid, 1.0 - target_coverage))
+
+
+def coverage_curve(ripeness: np.ndarray, thetas: Sequence[float]) -> list[dict[str, float]]:
+    """For each θ_sim, the share of units that could be part of a ripe topic."""
+    n = max(len(ripeness), 1)
+    return [{"theta_sim": round(float(t), 3), "ripe_share": round(float((ripeness >= t).sum()) / n, 4)}
+            for t in thetas]
+
+
+def distribution(ripeness: np.ndarray) -> dict[str, float]:
+    valid = ripeness[ripeness > -1]
+    if len(valid) == 0:
+        return {}
+    return {f"p{p}": round(float(np.percentile(valid, p)), 4) for p in (5, 10, 25, 50, 75, 90, 95)}

@@ -1,0 +1,180 @@
+"""Recurrence trigger details, salience, idle-time scheduling, the eager baseline and the per-agent run lock."""
+
+from datetime import timedelta
+
+import numpy as np
+import pytest
+from django.utils import timezone
+
+from governance.models import ConsolidationBatch
+from memory.calibration import coverage_curve, ripeness_similarities, theta_for_coverage
+from memory.models import Candidate, Exchange, Experience, LLMCall
+from memory.salience import salience_reason
+from memory.services.consolidation import agent_run_lock, consolidation_run
+from memory.services.idle import idle_due, idle_runs_start
+from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
+from memory.tests.factories import T0
+from memory.thresholds import thresholds_for
+from tests.e2e.test_consolidation_flow import CHATTER, MARATHON_WAVE_1
+
+
+@pytest.mark.parametrize("text,reason", [
+    ("The report is due by Friday 5pm, no later than that.", "deadline"),
+    ("Never deploy to production on Fridays, please remember that.", "rule"),
+    ("You must always run the migrations before the tests.", "rule"),
+    ("I'm allergic to peanuts, keep that in mind for recipes.", "medical"),
+    ("Our contract requires GDPR compliance for all customer data.", "legal"),
+])
+def test_salience_fires_on_critical_one_offs(text, reason):
+    assert salience_reason(text, "Noted.") == reason
+
+
+@pytest.mark.parametrize("text", [
+    "What's a good name for a grey kitten?",
+    "I always wanted a dog when I was a kid.",
+    "Can you recommend a sci-fi novel?",
+])
+def test_salience_ignores_small_talk(text):
+    assert salience_reason(text, "Sure.") == ""
+
+
+def _ingest(agent, pairs, day0=0, session=None):
+    session = session or session_create(agent=agent)
+    items = [ExchangeIn(user=u, assistant=a, occurred_at=T0 + timedelta(days=day0 + i)) for i, (u, a) in
+             enumerate(pairs)]
+    return session, exchanges_ingest(agent=agent, session=session, items=items)
+
+
+@pytest.mark.django_db
+def test_trigger_counts_the_new_unit_and_skips_queued_units(make_agent, settings):
+    settings.RECMEM_CONSOLIDATION_MODE = "idle"  # candidates wait: the trigger is observed alone
+    agent = make_agent().agent
+    _, first = _ingest(agent, MARATHON_WAVE_1[:4])
+    assert not first.candidates  # 4 related units: |R| + 1 = 4 < θ_count
+    _, second = _ingest(agent, MARATHON_WAVE_1[4:], day0=5)
+    assert len(second.candidates) == 1 and second.candidates[0].reason == "recurrence"
+    members = set(second.candidates[0].exchanges.values_list("id", flat=True))
+    assert len(members) == 5 and second.exchanges[0].pk in members
+    # a sixth related unit: its neighbours are already queued, so no second candidate for the same topic
+    _, third = _ingest(agent, [("One more question about my marathon training plan: rest days?",
+                                "Take one full rest day per week in your marathon plan.")], day0=6)
+    assert not third.candidates and Candidate.objects.count() == 1
+    assert thresholds_for("local:all-MiniLM-L6-v2").k == 10
+
+
+@pytest.mark.django_db
+def test_salient_one_off_becomes_a_candidate(make_agent, settings):
+    settings.RECMEM_CONSOLIDATION_MODE = "idle"
+    agent = make_agent().agent
+    _, result = _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted.")])
+    assert result.candidates[0].reason == "salience" and result.exchanges[0].salience == "deadline"
+    settings.RECMEM_SALIENCE = False
+    _, result = _ingest(agent, [("The visa renewal is due by May 2, no later than that.", "Noted.")])
+    assert not result.candidates
+
+
+@pytest.mark.django_db
+def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, settings):
+    from django_q.models import Schedule
+
+    settings.RECMEM_CONSOLIDATION_MODE = "idle"
+    settings.RECMEM_LLM_BASE_URL = ""
+    agent = make_agent().agent
+    session, _ = _ingest(agent, MARATHON_WAVE_1)
+    agent.refresh_from_db()
+    assert Candidate.objects.filter(status="pending").count() == 1
+    assert ConsolidationBatch.objects.count() == 0  # idle mode: nothing runs while the agent writes
+    assert not idle_due(agent=agent)  # just wrote
+    later = timezone.now() + timedelta(minutes=settings.RECMEM_IDLE_MINUTES + 1)
+    assert idle_due(agent=agent, now=later)  # first run: no previous run, so the 24 h rule holds
+    assert idle_runs_start(now=later) == 1
+    schedule = Schedule.objects.get(name=f"idle:{agent.pk}")
+    low, high = (int(x) for x in settings.RECMEM_IDLE_JITTER_SECONDS)
+    assert later + timedelta(seconds=low - 1) <= schedule.next_run <= later + timedelta(seconds=high + 1)
+    assert idle_runs_start(now=later) == 0  # already waiting
+    # the scheduled task runs the consolidation
+    batch = consolidation_run(agent_id=agent.pk)
+    ConsolidationBatch.objects.filter(pk=batch.pk).update(mode="idle")
+    assert batch.status == "succeeded"
+    # cooldown and the closed-session rule apply to the next run
+    session_close(agent=agent, session=session)
+    _ingest(agent, [(u.replace("marathon", "half marathon"), a) for u, a in MARATHON_WAVE_1], day0=30)
+    agent.refresh_from_db()
+    soon = timezone.now() + timedelta(minutes=settings.RECMEM_IDLE_MINUTES + 1)
+    assert not idle_due(agent=agent, now=soon)  # cooldown since the last run
+    after_cooldown = timezone.now() + timedelta(minutes=settings.RECMEM_IDLE_COOLDOWN_MINUTES + 1)
+    assert not idle_due(agent=agent, now=after_cooldown)  # only 1 closed session since the last run
+    for _ in range(settings.RECMEM_IDLE_MIN_CLOSED_SESSIONS):
+        session_close(agent=agent, session=session_create(agent=agent))
+    assert idle_due(agent=agent, now=after_cooldown)
+
+
+@pytest.mark.django_db
+def test_eager_mode_calls_the_llm_on_every_exchange(make_agent, settings, django_capture_on_commit_callbacks):
+    from memory.consolidation.fake_responder import consolidation_responder
+    from memory.gateways.fake_openai import FakeOpenAIServer
+    from memory.gateways.llm import clear_llm_cache
+
+    settings.RECMEM_CONSOLIDATION_MODE = "eager"
+    clear_llm_cache()
+    with FakeOpenAIServer(responder=consolidation_responder) as server:
+        settings.RECMEM_LLM_BASE_URL, settings.RECMEM_LLM_API_KEY = server.base_url, "k"
+        agent = make_agent().agent
+        statements = [("My sister Anna lives in Lisbon and works as a nurse.", "Nice, Lisbon is lovely."),
+                      ("I adopted a grey kitten called Ash last week.", "Congratulations on Ash!"),
+                      *CHATTER]
+        with django_capture_on_commit_callbacks(execute=True):
+            _ingest(agent, statements)
+        purposes = list(LLMCall.objects.values_list("purpose", flat=True))
+        assert purposes.count("eager_extract") == len(statements)  # one extraction per exchange, ripe or not
+        assert Experience.objects.filter(status="active").exists()
+        assert set(Exchange.objects.values_list("state", flat=True)) == {"consolidated"}
+    clear_llm_cache()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_run_per_agent(make_agent, settings):
+    settings.RECMEM_CONSOLIDATION_MODE = "idle"
+    settings.RECMEM_LLM_BASE_URL = ""
+    agent = make_agent().agent
+    _ingest(agent, MARATHON_WAVE_1)
+    # another worker (here: another connection) holds the agent's lock: this run backs off and changes nothing
+    import threading
+
+    held, release = threading.Event(), threading.Event()
+
+    def other_worker():
+        from django.db import connection
+
+        with agent_run_lock(agent.pk) as acquired:
+            assert acquired
+            held.set()
+            release.wait(30)
+        connection.close()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    held.wait(30)
+    try:
+        assert consolidation_run(agent_id=agent.pk) is None
+        assert Candidate.objects.get().status == "pending"
+    finally:
+        release.set()
+        thread.join()
+    assert consolidation_run(agent_id=agent.pk).status == "succeeded"
+
+
+def test_calibration_math():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=(1, 16))
+    tight = base + 0.1 * rng.normal(size=(6, 16))  # one recurring topic
+    loose = rng.normal(size=(6, 16))  # unrelated units
+    groups = [np.vstack([tight, loose])]
+    groups = [g / np.linalg.norm(g, axis=1, keepdims=True) for g in groups]
+    ripeness = ripeness_similarities(groups, theta_count=5)
+    assert ripeness.shape == (12,)
+    assert ripeness[:6].min() > 0.8 > ripeness[6:].max()
+    theta = theta_for_coverage(ripeness, 0.5)
+    assert ripeness[6:].max() <= theta <= ripeness[:6].min()
+    curve = coverage_curve(ripeness, [float(ripeness.min()), theta, float(ripeness.max()) + 0.01])
+    assert curve[0]["ripe_share"] == 1.0 and curve[-1]["ripe_share"] == 0.0
