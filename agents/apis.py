@@ -9,7 +9,7 @@ from agents.selectors import agent_modules
 
 
 class AgentMeApi(APIView):
-    class OutputSerializer(serializers.Serializer):
+    class AgentMeOutputSerializer(serializers.Serializer):
         class ProjectSerializer(serializers.Serializer):
             id = serializers.UUIDField()
             name = serializers.CharField()
@@ -31,7 +31,7 @@ class AgentMeApi(APIView):
         key = KeySerializer()
         created_at = serializers.DateTimeField()
 
-    @extend_schema(responses=OutputSerializer, operation_id="agents_me", summary="The calling agent")
+    @extend_schema(responses=AgentMeOutputSerializer, operation_id="agents_me", summary="The calling agent")
     def get(self, request):
         agent = request.user
         data = {
@@ -43,4 +43,4 @@ class AgentMeApi(APIView):
             "key": request.auth,
             "created_at": agent.created_at,
         }
-        return Response(self.OutputSerializer(data).data)
+        return Response(self.AgentMeOutputSerializer(data).data)

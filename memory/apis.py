@@ -59,7 +59,7 @@ FILTER_PARAMS = [
 # --- sessions ----------------------------------------------------------------------
 
 class SessionListCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class SessionCreateInputSerializer(serializers.Serializer):
         external_id = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
         started_at = serializers.DateTimeField(required=False)
         module = serializers.CharField(required=False, allow_null=True, max_length=200,
@@ -71,9 +71,9 @@ class SessionListCreateApi(APIView):
                 raise serializers.ValidationError("metadata must be an object")
             return value
 
-    @extend_schema(request=InputSerializer, responses={201: SessionOut}, operation_id="sessions_create")
+    @extend_schema(request=SessionCreateInputSerializer, responses={201: SessionOut}, operation_id="sessions_create")
     def post(self, request):
-        serializer = self.InputSerializer(data=request.data)
+        serializer = self.SessionCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         module = None
@@ -241,7 +241,7 @@ class ExperienceDetailApi(APIView):
 # --- search ----------------------------------------------------------------------
 
 class SearchApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class SearchInputSerializer(serializers.Serializer):
         query = serializers.CharField(allow_blank=False, max_length=4000)
         k_sub = serializers.IntegerField(required=False, min_value=0, max_value=100, default=10)
         k_epi = serializers.IntegerField(required=False, min_value=0, max_value=50, default=5)
@@ -257,7 +257,7 @@ class SearchApi(APIView):
                 raise serializers.ValidationError({"until": "until must be after since"})
             return attrs
 
-    class OutputSerializer(serializers.Serializer):
+    class SearchOutputSerializer(serializers.Serializer):
         class ExchangeHit(ExchangeOut):
             score = serializers.FloatField()
             similarity = serializers.FloatField()
@@ -276,9 +276,9 @@ class SearchApi(APIView):
         context = serializers.CharField()
         context_tokens = serializers.IntegerField()
 
-    @extend_schema(request=InputSerializer, responses=OutputSerializer, operation_id="search")
+    @extend_schema(request=SearchInputSerializer, responses=SearchOutputSerializer, operation_id="search")
     def post(self, request):
-        serializer = self.InputSerializer(data=request.data)
+        serializer = self.SearchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         query = selectors.SearchQuery(**serializer.validated_data)
         result = selectors.memory_search(agent=request.user, query=query)

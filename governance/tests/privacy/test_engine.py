@@ -30,7 +30,15 @@ PLACEHOLDER_RE = re.compile(r"<(?:SECRET:[a-z0-9_]+|[A-Z][A-Z0-9_]*_[0-9a-f]{4})
 
 def test_default_policy_groups():
     p = MaskingPolicy.default()
-    for t in ("EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD", "IBAN_CODE", "US_SSN", "IP_ADDRESS", "US_PASSPORT"):
+    for t in (
+        "EMAIL_ADDRESS",
+        "PHONE_NUMBER",
+        "CREDIT_CARD",
+        "IBAN_CODE",
+        "US_SSN",
+        "IP_ADDRESS",
+        "US_PASSPORT",
+    ):
         assert p.action_for(t) == "mask"
     for t in ("PERSON", "LOCATION", "NRP"):
         assert p.action_for(t) == "pseudonymise"
@@ -78,7 +86,9 @@ def test_pseudonym_format_and_stability():
     assert a == pseudonym("PERSON", "  maria   LOPEZ ", KEY)  # casefold + whitespace
     assert a != pseudonym("PERSON", "Maria Lopez", OTHER_KEY)
     assert a != pseudonym("LOCATION", "Maria Lopez", KEY)  # the type is part of the HMAC input
-    assert pseudonym("PHONE_NUMBER", "+1 (415) 555-0134", KEY) == pseudonym("PHONE_NUMBER", "14155550134", KEY)
+    assert pseudonym("PHONE_NUMBER", "+1 (415) 555-0134", KEY) == pseudonym(
+        "PHONE_NUMBER", "14155550134", KEY
+    )
     assert normalise_value("PHONE_NUMBER", "+1 (415) 555-0134") == "14155550134"
 
 
@@ -120,20 +130,42 @@ def test_dates_are_never_masked(text, date):
 
 
 SECRET_CASES = [
-    ("export OPENAI_API_KEY=sk-proj-" + "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcD4fGh7jKl0nOp3rSt6vWx9zA" + "T3BlbkFJ" + "q1W2e3R4t5Y6u7I8o9P0a1S2", "openai_key"),
-    ("client = Anthropic(api_key='sk-ant-api03-" + "x7Yb2Kq9Lm4Np8Rs3Tv6Wz1Ac5De0Fg" * 3 + "AA')", "anthropic_key"),
+    (
+        "export OPENAI_API_KEY=sk-proj-"
+        + "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcD4fGh7jKl0nOp3rSt6vWx9zA"
+        + "T3BlbkFJ"
+        + "q1W2e3R4t5Y6u7I8o9P0a1S2",
+        "openai_key",
+    ),
+    (
+        "client = Anthropic(api_key='sk-ant-api03-" + "x7Yb2Kq9Lm4Np8Rs3Tv6Wz1Ac5De0Fg" * 3 + "AA')",
+        "anthropic_key",
+    ),
     ("aws_access_key_id = AKIAZ3KQ7PLM2XW4RT6Y", "aws_access_key"),
-    ("git clone https://ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe9Dc8" + "@github.com/acme/x.git", "github_token"),
-    ("Set-Cookie: session=" + "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MjEzIiwibmFtZSI6ImRlcGxveSJ9.Xq9wK3vN7bT2yR5uM8sL1pJ4hG6fD0aZcEiOkUxWnYm", "jwt"),
-    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nQyNTUxOQAAACBcQx7Hf2\n"
-     "-----END OPENSSH PRIVATE KEY-----", "private_key"),
+    (
+        "git clone https://ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe9Dc8" + "@github.com/acme/x.git",
+        "github_token",
+    ),
+    (
+        "Set-Cookie: session="
+        + "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MjEzIiwibmFtZSI6ImRlcGxveSJ9.Xq9wK3vN7bT2yR5uM8sL1pJ4hG6fD0aZcEiOkUxWnYm",
+        "jwt",
+    ),
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nQyNTUxOQAAACBcQx7Hf2\n"
+        "-----END OPENSSH PRIVATE KEY-----",
+        "private_key",
+    ),
     ("DB_PASSWORD=Tr0ub4dor&3xyz", "password"),
     ("my wifi password is Coffee-Lover-42!", "password"),
     ("DATABASE_URL=postgres://app:S3cr3tPass@db.internal:5432/app", "url_credentials"),
     ("SLACK_BOT_TOKEN=xoxb-12345678901-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "slack_token"),
     ("STRIPE_SECRET_KEY=sk_live_" + "4eC39HqLyjWDarjtT1zdp7dc9Kx2", "stripe_key"),
-    ("maps key AIzaSyD" + "3kL9mN2pQ5rS8tU1vW4xY7zA0bC6dE", "google_api_key"),
-    ("curl -H 'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e' https://api.x.io", "bearer_token"),
+    ("maps key AIzaSyD" + "3kL9mN2pQ5rS8tU1vW4xY7zA0bC6dE9f", "google_api_key"),
+    (
+        "curl -H 'Authorization: Bearer 9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e' https://api.x.io",
+        "bearer_token",
+    ),
 ]
 
 
@@ -218,7 +250,13 @@ def test_repr_never_shows_originals():
 
 
 def test_mask_many_matches_mask_and_handles_empty_texts():
-    texts = ["", "   ", "Email anna.berg@example.se today", "nothing here", "token=" + "Zk4pQ9xL2mN7vB3cR8tY1wE6"]
+    texts = [
+        "",
+        "   ",
+        "Email anna.berg@example.se today",
+        "nothing here",
+        "token=" + "Zk4pQ9xL2mN7vB3cR8tY1wE6",
+    ]
     many = mask_many(texts, key=KEY)
     assert [r.text for r in many] == [mask(t, key=KEY).text for t in texts]
     assert many[0].text == "" and many[1].text == "   "
@@ -235,7 +273,10 @@ REALISTIC = [
     "user: my name is Priya Natarajan and my email is priya.n@example.com\nassistant: Thanks Priya, noted.",
     "Deploy failed. Logs: DATABASE_URL=postgres://app:pa55w0rd!@10.0.3.17:5432/app (retry at 2025-02-01 10:00)",
     "Call me on +49 30 901820 or write to jonas.weber@example.de; my colleague Anna Schmidt will join.",
-    "Here is the key: sk-proj-" + "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcD4fGh7jKl0nOp3rSt6vWx9zA" + "T3BlbkFJ" + "q1W2e3R4",
+    "Here is the key: sk-proj-"
+    + "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcD4fGh7jKl0nOp3rSt6vWx9zA"
+    + "T3BlbkFJ"
+    + "q1W2e3R4",
     "I moved to 221B Baker Street, London last May. My card 5555 5555 5555 4444 expires 09/27.",
     "Reminder for Tuesday: dentist at 9:30, then lunch with Marco Rossi at the usual place.",
     "export GITHUB_TOKEN=ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe9Dc8" + " && make release",
@@ -265,7 +306,9 @@ def test_until_stable_guarantees_idempotence_and_keeps_offsets():
 
 
 def test_existing_placeholders_are_never_touched():
-    text = "Ask <PERSON_3f2a> (<EMAIL_ADDRESS_91c0>) about <SECRET:password> and the new address bob@example.com"
+    text = (
+        "Ask <PERSON_3f2a> (<EMAIL_ADDRESS_91c0>) about <SECRET:password> and the new address bob@example.com"
+    )
     res = mask(text, key=KEY)
     for ph in ("<PERSON_3f2a>", "<EMAIL_ADDRESS_91c0>", "<SECRET:password>"):
         assert ph in res.text
@@ -286,7 +329,9 @@ def test_analyzer_is_built_once_even_with_threads():
 
 
 def test_concurrent_masking_is_consistent():
-    text = "Email ines.garcia@example.es and call Ines Garcia on +34 912 345 678; token=Zk4pQ9xL2mN7vB3cR8tY1wE6"
+    text = (
+        "Email ines.garcia@example.es and call Ines Garcia on +34 912 345 678; token=Zk4pQ9xL2mN7vB3cR8tY1wE6"
+    )
     expected = mask(text, key=KEY).text
     results = []
 

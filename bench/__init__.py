@@ -1,0 +1,12 @@
+"""RecMem benchmarks (DESIGN §8, issue 5): construction cost, evidence recall on LoCoMo, throughput and latency.
+
+- :mod:`bench.locomo` — LoCoMo loader, turn pairing, replay through the real service path, retrieval scoring;
+  driven by ``python manage.py bench_locomo``.
+- :mod:`bench.scale` — bulk and HTTP ingest, search latency and HNSW recall at 10k / 100k / 1M exchanges;
+  driven by ``python manage.py bench_scale``.
+- :mod:`bench.report` — ``bench/results/SUMMARY.md`` and the PNG plots from the JSON results.
+- :mod:`bench.run` — ``python -m bench.run --profile quick|full`` (``make bench`` / ``make bench-full``): runs
+  everything against a private embedded PostgreSQL under ``bench/cache/home``, never the developer's data.
+
+Benchmarks are commands, not timed tests; ``tests/bench`` only checks that they work on tiny inputs.
+"""

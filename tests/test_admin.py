@@ -1,0 +1,79 @@
+"""The admin pages an operator and a reviewer use render, and their actions work."""
+
+import pytest
+from django.contrib.auth.models import User
+
+from governance.models import AuditEvent, ConsolidationBatch, ReviewItem
+from memory.models import Experience
+from memory.tests.factories import at, make_memories, post_exchanges, post_session
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client):
+    user = User.objects.create_superuser("admin", "admin@example.com", "pw-123456")
+    client.force_login(user)
+    client.user = user
+    return client
+
+
+def test_changelists_render(admin_client, make_agent, api_client):
+    holder = make_agent()
+    session = post_session(api_client, holder)
+    stored = post_exchanges(api_client, holder, session["id"], [{"user": "hello", "assistant": "hi",
+                                                                  "occurred_at": at()}])
+    from memory.models import Exchange
+
+    make_memories(Exchange.objects.get(pk=stored[0]["id"]))
+    for model in ("agents/project", "agents/module", "agents/agent", "agents/apikey", "memory/session",
+                  "memory/exchange", "memory/episode", "memory/experience", "memory/candidate", "memory/llmcall",
+                  "governance/consolidationbatch", "governance/auditevent", "governance/reviewitem",
+                  "governance/privacypolicy", "governance/vaultentry", "django_q/failure", "django_q/success",
+                  "django_q/schedule"):
+        response = admin_client.get(f"/admin/{model}/")
+        assert response.status_code == 200, model
+    experience = Experience.objects.get()
+    assert admin_client.get(f"/admin/memory/experience/{experience.pk}/change/").status_code == 200
+
+
+def test_issue_key_action_shows_key_once(admin_client, make_agent):
+    holder = make_agent()
+    response = admin_client.post("/admin/agents/agent/", {"action": "issue_key", "_selected_action": [holder.agent.pk]},
+                                 follow=True)
+    assert response.status_code == 200
+    messages = [str(m) for m in response.context["messages"]]
+    assert any("rmk_" in m for m in messages)
+    assert holder.agent.api_keys.count() == 2
+
+
+def test_review_decide_page_approves_with_edit(admin_client, make_agent, api_client):
+    holder = make_agent()
+    session = post_session(api_client, holder)
+    stored = post_exchanges(api_client, holder, session["id"], [{"user": "Always run the linter before merging",
+                                                                  "assistant": "Will do.", "occurred_at": at()}])
+    from memory.models import Exchange
+    from memory.services.consolidation import review_item_create
+
+    _, experience = make_memories(Exchange.objects.get(pk=stored[0]["id"]))
+    batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded")
+    item = review_item_create(experience=experience, batch=batch, sessions=3)
+    page = admin_client.get(f"/admin/governance/reviewitem/{item.pk}/decide/")
+    assert page.status_code == 200 and b"Always run the linter" in page.content
+    assert admin_client.get(f"/admin/governance/reviewitem/{item.pk}/change/").status_code == 200
+    response = admin_client.post(f"/admin/governance/reviewitem/{item.pk}/decide/",
+                                 {"statement": "Run the linter before every merge.", "reason": "team rule",
+                                  "approve": "1"})
+    assert response.status_code == 302
+    item.refresh_from_db()
+    assert item.status == ReviewItem.Status.APPROVED
+    assert item.approved_experience.statement == "Run the linter before every merge."
+    assert AuditEvent.objects.filter(action="review", actor_user=admin_client.user).exists()
+
+
+def test_audit_log_is_read_only(admin_client, make_agent):
+    make_agent()
+    event = AuditEvent.objects.create(action="read", object_type="search")
+    assert admin_client.get(f"/admin/governance/auditevent/{event.pk}/change/").status_code == 200
+    assert admin_client.post(f"/admin/governance/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert AuditEvent.objects.filter(pk=event.pk).exists()
