@@ -383,8 +383,9 @@ def bench_project_name(kind: str) -> str:
 
 def project_delete(name: str) -> None:
     """Remove a bench project and everything in it (cascades to agents, exchanges, batches, audit, LLM calls)."""
-    from agents.models import Project
     from django_q.models import Schedule
+
+    from agents.models import Project
 
     project = Project.objects.filter(name=name).first()
     if project is None:

@@ -101,6 +101,38 @@ def texts_mask(*, project: Project, texts: Sequence[str]) -> list[str]:
     return [r.text for r in results]
 
 
+def json_mask(*, project: Project, values: Sequence[Any]) -> list[Any]:
+    """Mask every string inside JSON values (metadata): free text from agents is text like any other."""
+    strings: list[str] = []
+
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+
+    for value in values:
+        collect(value)
+    if not strings:
+        return list(values)
+    masked = iter(texts_mask(project=project, texts=strings))
+
+    def rebuild(value: Any) -> Any:
+        if isinstance(value, str):
+            return next(masked)
+        if isinstance(value, dict):
+            return {k: rebuild(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rebuild(v) for v in value]
+        return value
+
+    return [rebuild(v) for v in values]
+
+
 @transaction.atomic
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
     """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited."""

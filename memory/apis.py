@@ -16,7 +16,7 @@ from memory.models import Exchange, ExperienceType, MemoryStatus, Scope, Session
 from memory.serializers import BatchDetailOut, BatchOut, EpisodeOut, ExchangeOut, ExperienceOut, SessionOut
 from memory.services.edits import experience_delete, experience_update
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
-from memory.services.search import read_record, search_record
+from memory.services.search import read_record, search_query_mask, search_record
 from recmem_site.exceptions import ApiError
 
 
@@ -280,7 +280,8 @@ class SearchApi(APIView):
     def post(self, request):
         serializer = self.SearchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        query = selectors.SearchQuery(**serializer.validated_data)
+        data = serializer.validated_data
+        query = selectors.SearchQuery(**{**data, "query": search_query_mask(agent=request.user, query=data["query"])})
         result = selectors.memory_search(agent=request.user, query=query)
         search_record(agent=request.user, query=query.query, result=result)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.utils import timezone
 from pgvector.django import CosineDistance
@@ -232,9 +232,10 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
             xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
         if query.types:
             xp_qs = xp_qs.filter(type__in=query.types)
-        exchanges = _nearest(ex_qs, vector, query.k_sub)
-        episodes = _nearest(ep_qs.prefetch_related("sources"), vector, query.k_epi)
-        experiences = _nearest(xp_qs.prefetch_related("evidence"), vector, query.k_sem)
+        # Vectors are never returned: not loading them keeps pgvector's text parsing out of the latency.
+        exchanges = _nearest(ex_qs.defer("embedding"), vector, query.k_sub)
+        episodes = _nearest(ep_qs.defer("embedding"), vector, query.k_epi)
+        experiences = _nearest(xp_qs.defer("embedding"), vector, query.k_sem)
 
     def rank(rows, when, conf, k) -> list[Hit]:
         hits = [Hit(obj=o, similarity=s, score=blended_score(similarity=s, when=when(o), confidence=conf(o),
@@ -246,6 +247,10 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         episodes=rank(episodes, lambda o: o.ended_at or o.updated_at, lambda o: 0.7, query.k_epi),
         experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem),
     )
+    # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench: issue 5).
+    provenance_only = Exchange.objects.only("id", "session_id", "occurred_at")
+    prefetch_related_objects([h.obj for h in result.episodes], Prefetch("sources", queryset=provenance_only))
+    prefetch_related_objects([h.obj for h in result.experiences], Prefetch("evidence", queryset=provenance_only))
     budget = query.token_budget or settings.RECMEM_SEARCH_TOKEN_BUDGET
     result.context, result.context_tokens = context_block(result, budget)
     return result

@@ -204,9 +204,8 @@ _CODE_WORDS = frozenset(
 )
 
 _PLACEHOLDER_RE = re.compile(
-    r"(?i)^(?:[<\[{$%#@!]|\*)|\$\{|\{\{|\}\}|\{[\w.]*\}|%\(\w+\)s|^%s$|your[_\- ]|[_\-]here$|placeholder|reda"
-    r"cted|"
-    r"xxxx|\*\*\*|^(?:my|the|a|an)[_\- ]|^\.\.\.$"
+    r"(?i)^[<\[{]|^\$[A-Za-z_{(]|^[!@#%][A-Za-z_]+$|\$\{|\{\{|\}\}|\{[\w.]*\}|%\(\w+\)s|^%s$|your[_\- ]|"
+    r"[_\-]here$|placeholder|redacted|xxxx|\*\*\*|^(?:my|the|a|an)[_\- ]|^\.\.\.$"
 )
 _CODE_REF_RE = re.compile(r"^\(|\(|\)|^(?:env|os|process|settings|config|secrets|vault|ENV)[.\[:]")
 _CODE_ACCESS_RE = re.compile(r"\w[\[(]|[\])]$|^\w+(?:\.\w+)*\[|->|::|\.get$")
@@ -214,7 +213,7 @@ _DOTTED_REF_RE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _SNAKE_RE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _CAMEL_RE = re.compile(r"^[a-z]+(?:[A-Z][a-z]+)+$")
 _IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z_]*$")
-_PLACEHOLDER_TOKEN_RE = re.compile(r"<SECRET:[a-z0-9_]+>|<[A-Z][A-Z0-9_]*_[0-9a-f]{4}>")
+_PLACEHOLDER_TOKEN_RE = re.compile(r"<SECRET:[a-z0-9_]+>|<[A-Z][A-Z0-9_]*_[0-9a-f]{4,8}>")
 
 
 def _has_symbol(value: str) -> bool:
@@ -281,7 +280,7 @@ class SecretRule:
     pattern: re.Pattern[str]
     score: float = 0.95
     group: int | str = 0
-    validator: Callable[[re.Match[str]], str | bool | None] | None = None
+    validator: Callable[[re.Match[str]], str | bool | tuple[str, int, int] | None] | None = None
 
 
 def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -291,18 +290,17 @@ def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
 # Credential words used by the context rules. Longest first so the alternation prefers specific names.
 _KEY_WORDS = (
     r"(?:client[_\-.]?secret|app[_\-.]?secret|consumer[_\-.]?secret|webhook[_\-.]?secret|jwt[_\-.]?secret|"
-    r"shared[_\-.]?secret|secret[_\-.]?access[_\-.]?key|secret[_\-.]?key|secret|"
-    r"(?:access|refresh|auth|session|bearer|id|api|private|personal[_\-.]?access|bot|deploy|csrf|xsrf|oauth)?"
-    r"[_\-.]?token|"
-    r"(?:api|access|private|app|application|consumer|signing|encryption|master|license|account|"
-    r"shared[_\-.]?access|subscription|service|ssh|deploy|admin|client|auth|storage)[_\-.]?key|"
-    r"apikey|x-api-key|pass(?:word|wd|phrase|code)?|pwd|credentials?|auth)"
+    r"shared[_\-.]?secret|secret[_\-.]?access[_\-.]?key|secret[_\-.]?key|secret|(?:access|refresh|auth|"
+    r"session|bearer|id|api|private|personal[_\-.]?access|bot|deploy|csrf|xsrf|oauth)?[_\-.]?token|(?:api|"
+    r"access|private|app|application|consumer|signing|encryption|master|license|account|shared[_\-.]?access|"
+    r"subscription|service|ssh|deploy|admin|client|auth|storage)[_\-.]?key|apikey|x-api-key|pass(?:word|wd|"
+    r"phrase|code)?|pwd|credentials?|auth)"
 )
 
 _KV_RE = _rx(
     r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]{0,60}?" + _KEY_WORDS + r")(?P<q1>[\"'`]?)"
     r"(?P<sp1>[ \t]*)(?P<sep>=>|:=|=|:)(?![=/])(?P<sp2>[ \t]*)"
-    r"(?:(?P<q2>[\"'`])(?P<qval>[^\"'`\n]{1,300})(?P=q2)|(?P<val>[^\s\"'`,;&<>(){}\[\]]{3,300}))",
+    r"(?:(?P<q2>[\"'`])(?P<qval>[^\"'`\n]{1,300})(?P=q2)|(?P<val>[^\s\"'`,;<>(){}\[\]]{3,300}))",
     re.IGNORECASE,
 )
 
@@ -310,8 +308,8 @@ _XML_KV_RE = _rx(r"<(?P<key>[A-Za-z_:\-]*" + _KEY_WORDS + r")>(?P<val>[^<\n]{3,3
 
 _CLI_RE = _rx(
     r"(?<![\w-])--?(?P<key>(?:db-|admin-|root-)?(?:password|passwd|pass|token|api-key|apikey|secret|"
-    r"client-secret|auth-token|access-token|private-token))(?:=|[ \t]+)(?P<q>[\"']?)(?P<val>[^\s\"']{3,300})("
-    r"?P=q)",
+    r"client-secret|auth-token|access-token|private-token))(?:=|[ \t]+)"
+    r"(?P<q>[\"']?)(?P<val>[^\s\"']{3,300})(?P=q)",
     re.I,
 )
 
@@ -320,11 +318,10 @@ _MYSQL_P_RE = _rx(
 )
 
 _PROSE_RE = _rx(
-    r"\b(?P<key>password|passphrase|passcode|pwd|pin|token|api[ _-]?key|secret[ _-]?key|secret|access[ _-]?ke"
-    r"y|"
-    r"(?:access|auth|bearer|api|bot|personal access|refresh) token|private key|key|credentials?)"
-    r"(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w.@/-]{1,40}?)?"
-    r"(?:\s+(?:is|was|are|is now|was changed to|changed to|set to|reset to|to)\b|\s*(?:=|:|->|→|–|—))\s*:?\s*"
+    r"\b(?P<key>password|passphrase|passcode|pwd|pin|token|api[ _-]?key|secret[ _-]?key|secret|"
+    r"access[ _-]?key|(?:access|auth|bearer|api|bot|personal access|refresh) token|private key|key|"
+    r"credentials?)(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w.@/-]{1,40}?)?(?:\s+(?:is|was|are|"
+    r"is now|was changed to|changed to|set to|reset to|to)\b|\s*(?:=|:|->|→|–|—))\s*:?\s*"
     r"(?P<q>[\"'`“”‘’]?)(?P<val>[^\s\"'`“”‘’\[\](){}<>]{6,200}?)(?P=q)?(?=[\s\"'`“”‘’]|[.,;:!?)](?:\s|$)|$)",
     re.I,
 )
@@ -332,11 +329,11 @@ _PROSE_RE = _rx(
 _BARE_PASSWORD_RE = _rx(
     r"\b(?P<key>password|passwd|pwd|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I
 )
-# password flags of common tools: sshpass -p, zip/unzip -P, 7z -p, openssl -passin pass:, smbclient -U
-# user%pass
+# password flags of common tools: sshpass -p, zip/unzip -P, 7z -p, openssl -passin pass:,
+# smbclient -U user%pass
 _TOOL_PW_RE = _rx(
-    r"\b(?:sshpass[ \t]+-p|(?:un)?zip\b[^\n]*?[ \t]-P|7za?\b[^\n]*?[ \t]-p|openssl\b[^\n]*?[ \t]-pass(?:in|ou"
-    r"t)[ \t]+pass:|"
+    r"\b(?:sshpass[ \t]+-p|(?:un)?zip\b[^\n]*?[ \t]-P|7za?\b[^\n]*?[ \t]-p|openssl\b[^\n]*?[ \t]-pass(?:in|"
+    r"out)[ \t]+pass:|"
     r"smbclient\b[^\n]*?[ \t]-U[ \t]*[^\s%]+%)[ \t]*(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)"
 )
 # <add key="DbPassword" value="..."/>, <param name="apiKey" value="..."/>
@@ -368,8 +365,8 @@ _CONTEXT_WORD_RE = _rx(
 )
 
 _DIGEST_PREFIX_RE = _rx(
-    r"(?i)(?:\b(?:sha\d*|md5|blake2\w*|fingerprint)[:\-]\s*|\b(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)"
-    r"\s+)$"
+    r"(?i)(?:\b(?:sha\d*|md5|blake2\w*|fingerprint)[:\-]\s*|\b(?:ssh-(?:rsa|ed25519|dss)|"
+    r"ecdsa-sha2-nistp\d+)\s+)$"
 )
 _HEX_CONTEXT_RE = _rx(r"(?i)\b(?:key|token|secret|password|credential)s?\b[^\n]{0,12}$")
 _DIGEST_WORD_RE = _rx(
@@ -378,7 +375,7 @@ _DIGEST_WORD_RE = _rx(
 _ENTROPY_CANDIDATE_RE = _rx(r"(?<![A-Za-z0-9+/_\-=.])[A-Za-z0-9+/_\-]{20,300}={0,2}(?![A-Za-z0-9+/_\-=])")
 
 
-def _kv_validator(m: re.Match[str]) -> str | None:
+def _kv_validator(m: re.Match[str]) -> str | tuple[str, int, int] | None:
     key = m.group("key")
     if not _key_boundary_ok(key):
         return None
@@ -388,6 +385,10 @@ def _kv_validator(m: re.Match[str]) -> str | None:
     spaced = bool(m.group("sp1")) or bool(m.group("sp2"))
     if value is None:
         return None
+    span = None
+    if not quoted and "&" in value and m.start() > 0 and m.string[m.start() - 1] in "?&":
+        value = value.split("&", 1)[0]  # ?api_key=...&format=csv: "&" starts the next query parameter
+        span = (m.start("val"), m.start("val") + len(value))
     if not quoted and m.string[m.end("val") : m.end("val") + 1] in ("[", "(", "{", "<"):
         return None  # request.POST[...], get_token(...)
     # ``password == x`` / ``token => token`` in code; ``key: str`` annotations
@@ -396,20 +397,13 @@ def _kv_validator(m: re.Match[str]) -> str | None:
     yaml_line = sep == ":" and prefix.strip() in ("", "-") and not quoted
     strict = sep == ":" and not quoted and not yaml_line
     code_style = sep in ("=", ":=") and spaced and not quoted and not key.isupper()
-    if sep == ":" and not quoted and not yaml_line and (m.group("sp2") == "" and m.group("sp1") == ""):
-        # ``password:hunter2`` without spaces is usually a user:password pair or a label
-        strict = True
     if not plausible_secret_value(value, _bare_key(key), strict=strict, code_style=code_style, quoted=quoted):
         return None
-    if (
-        yaml_line
-        and not quoted
-        and " " not in value
-        and value.isalpha()
-        and value.islower()
-        and len(value) < 6
-    ):
+    short_word = " " not in value and value.isalpha() and value.islower() and len(value) < 6
+    if yaml_line and not quoted and short_word:
         return None
+    if span is not None:
+        return (_kind_for_key(key), *span)
     return _kind_for_key(key)
 
 
@@ -516,7 +510,9 @@ def _auth_header_validator(m: re.Match[str]) -> str | None:
     if scheme == "basic":
         return "basic_auth" if len(value) >= 8 else None
     if scheme == "bearer":
-        if len(value) < 12 or (_IDENT_RE.match(value) and not any(c.isdigit() for c in value) and len(value) < 24):
+        if len(value) < 12 or (
+            _IDENT_RE.match(value) and not any(c.isdigit() for c in value) and len(value) < 24
+        ):
             return None  # "bearer authentication" prose
         return "bearer_token"
     # "token <x>" / "apikey <x>": only in a header-ish context
@@ -569,6 +565,8 @@ def _mixed_validator(min_len: int = 16) -> Callable[[re.Match[str]], bool]:
         body = m.group("body") if "body" in m.re.groupindex else m.group(0)
         if len(body) < min_len:
             return False
+        if body.isalnum():  # one solid token this long after a vendor prefix is a key, however it looks
+            return True
         has_digit = any(c.isdigit() for c in body)
         has_alpha = any(c.isalpha() for c in body)
         if not (has_digit and has_alpha):
@@ -607,8 +605,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "pem_private_key",
         "private_key",
         _rx(
-            r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----"
-            r"(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|(?:\\n|\s|[A-Za-z0-9+/=:,\-])*)"
+            r"-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLO"
+            r"CK)?-----|(?:\\n|\s|[A-Za-z0-9+/=:,\-])*)"
         ),
         score=1.0,
     ),
@@ -630,9 +628,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "openai",
         "openai_key",
         _rx(
-            r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?(?P<body>[A-Za-z0-9_\-]*T3BlbkFJ[A-Za-z0-9"
-            r"_\-]+|"
-            r"[A-Za-z0-9_\-]{20,})"
+            r"(?<![\w-])sk-(?!ant-)(?:proj-|svcacct-|admin-|None-)?(?P<body>[A-Za-z0-9_\-]*T3BlbkFJ[A-Za-z0-"
+            r"9_\-]+|[A-Za-z0-9_\-]{20,})"
         ),
         score=1.0,
         validator=_mixed_validator(20),
@@ -641,8 +638,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "aws_access_key_id",
         "aws_access_key",
         _rx(
-            r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?"
-            r"![A-Za-z0-9])"
+            r"(?<![A-Za-z0-9])(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ABIA|ACCA|"
+            r"A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])"
         ),
         score=1.0,
     ),
@@ -671,8 +668,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "gitlab_token",
         "gitlab_token",
         _rx(
-            r"(?<![A-Za-z0-9_\-])gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent|feed)-(?P<body>[A-Za-z0-9_\-]{2"
-            r"0,})"
+            r"(?<![A-Za-z0-9_\-])gl(?:pat|ptt|dt|rt|cbt|oas|soat|ft|imt|agent|"
+            r"feed)-(?P<body>[A-Za-z0-9_\-]{20,})"
         ),
         score=1.0,
         validator=_mixed_validator(20),
@@ -700,8 +697,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
         "stripe",
         "stripe_key",
         _rx(
-            r"(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_(?P<body>[A-Za-z0-9]{10,})|(?<![A-Za-z0-9_])whsec_["
-            r"A-Za-z0-9]{20,}"
+            r"(?<![A-Za-z0-9_])(?:sk|rk|pk)_(?:live|test)_(?P<body>[A-Za-z0-9]{10,})|"
+            r"(?<![A-Za-z0-9_])whsec_[A-Za-z0-9]{20,}"
         ),
         score=1.0,
     ),
@@ -838,19 +835,73 @@ class SecretFinding:
         return secret_entity(self.kind)
 
 
+_KEYWORD_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "credential", "auth")
+#: rule name -> substrings (of the lower-cased text) without which the rule cannot match: a cheap pre-check
+_RULE_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "pem_private_key": ("-----begin",),
+    "putty_private_key": ("putty-user-key",),
+    "anthropic": ("sk-ant-",),
+    "openai": ("sk-",),
+    "aws_access_key_id": (
+        "akia", "asia", "agpa", "aida", "aroa", "aipa", "anpa", "anva", "abia", "acca", "a3t",
+    ),
+    "aws_secret_access_key": ("aws", "secret", "amazon", "s3", "iam"),
+    "github_pat_fine": ("github_pat_",),
+    "github_token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
+    "gitlab_token": tuple(
+        f"gl{p}-" for p in ("pat", "ptt", "dt", "rt", "cbt", "oas", "soat", "ft", "imt", "agent", "feed")
+    ),
+    "slack_token": ("xox", "xapp-"),
+    "slack_webhook": ("hooks.slack.com",),
+    "discord_webhook": ("discord",),
+    "stripe": ("_live_", "_test_", "whsec_"),
+    "google_api_key": ("aiza",),
+    "google_oauth": ("gocspx-", "ya29."),
+    "npm": ("npm_",),
+    "pypi": ("pypi-",),
+    "huggingface": ("hf_",),
+    "sendgrid": ("sg.",),
+    "telegram": (":aa",),
+    "jwt": ("eyj",),
+    "url_credentials": ("://",),
+    "curl_user": ("curl", "wget", "http"),
+    "auth_header": ("bearer", "token", "basic", "digest", "apikey", "api-key"),
+    "key_value": _KEYWORD_TRIGGERS,
+    "xml_key_value": _KEYWORD_TRIGGERS,
+    "cli_flag": ("pass", "token", "key", "secret"),
+    "mysql_p": ("mysql", "mariadb"),
+    "prose": ("pass", "pwd", "pin", "token", "key", "secret", "credential"),
+    "bare_password": ("pass", "pwd"),
+    "tool_password_flag": ("sshpass", "zip", "7z", "openssl", "smbclient"),
+    "attr_key_value": ("value",),
+    "netrc": ("machine",),
+    "redis_cli": ("redis-cli",),
+    "high_entropy": (
+        "key", "secret", "token", "passw", "pwd", "credential", "auth", "bearer", "api", "access", "login",
+        "signin", "sign-in",
+    ),
+}  # fmt: skip
+
+
 def find_secrets(text: str, rules: Sequence[SecretRule] = SECRET_RULES) -> list[SecretFinding]:
     """Run the secret rules on ``text`` (no NLP needed). Overlaps are kept; the engine resolves them."""
     findings: list[SecretFinding] = []
+    low = text.lower()
     for rule in rules:
+        triggers = _RULE_TRIGGERS.get(rule.name)
+        if triggers and not any(t in low for t in triggers):
+            continue
         for m in rule.pattern.finditer(text):
             kind: str | None = rule.kind
+            start, end = _group_span(m, rule.group)
             if rule.validator is not None:
                 verdict = rule.validator(m)
                 if not verdict:
                     continue
                 if isinstance(verdict, str):
                     kind = verdict
-            start, end = _group_span(m, rule.group)
+                elif isinstance(verdict, tuple):  # (kind, start, end): the validator narrowed the span
+                    kind, start, end = verdict
             # trim sentence punctuation picked up by permissive value patterns ("is Hunter2." at the end of a
             # sentence), not characters inside a token ("user:pa55;x@host"); "!" and "?" stay (over-masking
             # a final "!" is harmless, leaking the last character of a password is not)
@@ -932,14 +983,12 @@ def _result(
 
 _CARD_RE = re.compile(r"(?<![\d\w.\-/+])(?:\d[ \-]?){11,18}\d(?![\d\w]|[.\-/]\d)")
 _CARD_CONTEXT = re.compile(
-    r"card|credit|debit|\bcc\b|visa|master ?card|amex|american express|discover|jcb|diners|maestro|mir\b|unio"
-    r"npay|"
-    r"payment|billing|\bpan\b|expir"
+    r"card|credit|debit|\bcc\b|visa|master ?card|amex|american express|discover|jcb|diners|maestro|mir\b|"
+    r"unionpay|payment|billing|\bpan\b|expir"
 )
 _CARD_IIN = re.compile(
-    r"^(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720|3[47]|6011|65|64[4-9]|35(?:2[89]|[3-8]\d)|2131"
-    r"|1800|"
-    r"30[0-5]|36|38|5[06-9]|6\d|220[0-4])"
+    r"^(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720|3[47]|6011|65|64[4-9]|35(?:2[89]|[3-8]\d)|"
+    r"2131|1800|30[0-5]|36|38|5[06-9]|6\d|220[0-4])"
 )
 
 
@@ -992,24 +1041,21 @@ class LooseCardRecognizer(EntityRecognizer):
 # --------------------------------------------------------------------------------------------------
 
 _PHONE_RE = re.compile(
-    r"(?<![\w+/.\-])(?:\+|00)?(?:\(\+?\d{1,4}\)|\d{1,5})(?:(?:[ .\-]|\s?\(0\)\s?)?(?:\(\d{1,5}\)|\d{1,6})){0,"
-    r"6}"
-    r"(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w]|[.\-/]\d)"
+    r"(?<![\w+/.\-])(?:\+|00)?(?:\(\+?\d{1,4}\)|\d{1,5})(?:(?:[ .\-]|\s?\(0\)\s?)?(?:\(\d{1,5}\)|"
+    r"\d{1,6})){0,6}(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w]|[.\-/]\d)"
 )
 _PHONE_CONTEXT = re.compile(
-    r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|sig"
-    r"nal|"
-    r"\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|extensio"
-    r"n"
+    r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|"
+    r"signal|\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|"
+    r"extension"
 )
 _DATE_LIKE = re.compile(
-    r"^(?:\d{4}[.\-/ ]\d{1,2}[.\-/ ]\d{1,2}|\d{1,2}[.\-/ ]\d{1,2}[.\-/ ]\d{2,4}|(?:19|20)\d\d[ \-](?:19|20)\d"
-    r"\d|(?:19|20)\d\d)$"
+    r"^(?:\d{4}[.\-/ ]\d{1,2}[.\-/ ]\d{1,2}|\d{1,2}[.\-/ ]\d{1,2}[.\-/ ]\d{2,4}|(?:19|20)\d\d[ \-](?:19|"
+    r"20)\d\d|(?:19|20)\d\d)$"
 )
 _STREET_AHEAD_RE = re.compile(
-    r"[ \t]+(?:[A-ZÀ-ÞĀ-ſ][\w'’\-]*[ \t]+){0,3}?(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Lane|Ln|Drive|"
-    r"Dr|"
-    r"Way|Court|Ct|Place|Pl|Square|Sq|Terrace|Crescent|Parkway|Highway)\b"
+    r"[ \t]+(?:[A-ZÀ-ÞĀ-ſ][\w'’\-]*[ \t]+){0,3}?(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Lane|Ln|"
+    r"Drive|Dr|Way|Court|Ct|Place|Pl|Square|Sq|Terrace|Crescent|Parkway|Highway)\b"
 )
 _IP_LIKE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 _VERSION_LIKE = re.compile(r"^\d+(?:\.\d+){1,3}$")
@@ -1075,18 +1121,17 @@ _T = r"[A-ZÀ-ÞĀ-ſΑ-Ω][\w'’.\-]*"  # a capitalised word (Latin, Latin-ext
 _STREET_TYPES = (
     r"Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Lane|Ln|Drive|Dr|Way|Court|Ct|Place|Pl|Square|Sq|Terrace|"
     r"Parkway|Pkwy|Highway|Hwy|Crescent|Close|Alley|Row|Plaza|Route|Trail|Gateway|Greens?|Mews|Walk|Hill|"
-    r"Gardens|Park|Grove|Circle|Cir|Loop|Pike|Port|Union|Mill|Courts|Flat|Lodge|Estate|Bridge|str|utca|út|tér"
-    r"|"
-    r"u\.|gate|vej|gade|vegen|veien|katu|tie|kuja|gatan|vägen|straat|laan|plein|strasse|straße|gasse|weg|plat"
-    r"z"
+    r"Gardens|Park|Grove|Circle|Cir|Loop|Pike|Port|Union|Mill|Courts|Flat|Lodge|Estate|Bridge|str|utca|út|"
+    r"tér|u\.|gate|vej|gade|vegen|veien|katu|tie|kuja|gatan|vägen|straat|laan|plein|strasse|straße|gasse|"
+    r"weg|platz"
 )
 _TYPE_FIRST = (
-    r"(?:Rua|Avenida|Av\.|Via|Viale|Vicolo|Piazza|Piazzetta|Largo|Calle|Carrer|Paseo|Plaza|Praça|Travessa|Rue"
-    r"|Boulevard|Chemin|Allée|ul\.|ulica|Aleja|al\.|trg|Trg|C/)"
+    r"(?:Rua|Avenida|Av\.|Via|Viale|Vicolo|Piazza|Piazzetta|Largo|Calle|Carrer|Paseo|Plaza|Praça|Travessa|"
+    r"Rue|Boulevard|Chemin|Allée|ul\.|ulica|Aleja|al\.|trg|Trg|C/)"
 )
 _STREET_SUFFIXED = (
-    r"(?:strasse|straße|gasse|weg|platz|katu|kuja|tie|gatan|vägen|väg|vej|gade|veien|vegen|gata|straat|laan|p"
-    r"lein|utca|centret)"
+    r"(?:strasse|straße|gasse|weg|platz|katu|kuja|tie|gatan|vägen|väg|vej|gade|veien|vegen|gata|straat|laan|"
+    r"plein|utca|centret)"
 )
 _UNIT = r"(?:,?[ \t]+(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Fl\.?)[ \t]*#?[ \t]*\w{1,6}\.?){0,2}"
 _CORE = (
@@ -1119,10 +1164,10 @@ _STREET_RE = re.compile(_CORE + _UNIT + _TAIL)
 # following lines of a postal block: "Suite 838", "Tujetsch", ", CO", "Uruguay 64677", "53650", "KNIVSTA, nan
 # 18237"
 _BLOCK_LINE_RE = re.compile(
-    r"[ \t>]*(?:(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor)[ \t]*#?[ \t]*\w{1,6}\.?"
-    r"|,?[ \t]*[^\W\d_][\w'’.\-]*(?:[ \t]+(?:[^\W\d_][\w'’.\-]*|\([^\W\d_]+\)))*,?(?:[ \t]+[A-Za-z]{2,3})?(?:"
-    r"[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?"
-    r"|,?[ \t]*[A-Za-z]{2,3}|\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)[ \t]*(?=\n|$)"
+    r"[ \t>]*(?:(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor)[ \t]*#?[ \t]*\w{1,6}\.?|"
+    r",?[ \t]*[^\W\d_][\w'’.\-]*(?:[ \t]+(?:[^\W\d_][\w'’.\-]*|"
+    r"\([^\W\d_]+\)))*,?(?:[ \t]+[A-Za-z]{2,3})?(?:[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?|"
+    r",?[ \t]*[A-Za-z]{2,3}|\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)[ \t]*(?=\n|$)"
 )
 
 
@@ -1234,7 +1279,8 @@ Bot Chatbot Model Server Client Host Service Billing Shipping Account Order Invo
 
 _NOT_NAME_WORDS = _NOT_NAME_WORDS | frozenset(
     """later then meanwhile afterwards finally anyway actually unfortunately luckily sadly honestly maybe
-    perhaps well oh ok okay sure yes no please thanks thank so now also still yet again first last next""".split()
+    perhaps well oh ok okay sure yes no please thanks thank so now also still yet again first last
+    next""".split()
 )
 
 
@@ -1298,20 +1344,19 @@ _HONORIFIC_CUE = re.compile(
 )
 # relation + name: "my son Lukas", "our colleague, Maria"
 _RELATION_CUE = re.compile(
-    r"\b(?:my|our|his|her|their|your)\s+(?:(?:little|older|younger|big|ex|late|new|best)[\s-])?"
-    r"(?:son|daughter|kid|child|baby|wife|husband|spouse|partner|boyfriend|girlfriend|fiancée?|friend|"
-    r"colleague|co-?worker|teammate|boss|manager|supervisor|brother|sister|sibling|mom|mum|mother|dad|father|"
-    r"grandma|grandmother|grandpa|grandfather|grandson|granddaughter|uncle|aunt|cousin|nephew|niece|"
-    r"neighbou?r|roommate|flatmate|landlord|landlady|tenant|teacher|tutor|doctor|dentist|therapist|lawyer|"
-    r"attorney|accountant|assistant|client|customer|patient|student|intern|mentor|coach|nanny|babysitter)"
-    r"[ \t]*,?[ \t]+",
+    r"\b(?:my|our|his|her|their|your)\s+(?:(?:little|older|younger|big|ex|late|new|best)[\s-])?(?:son|"
+    r"daughter|kid|child|baby|wife|husband|spouse|partner|boyfriend|girlfriend|fiancée?|friend|colleague|"
+    r"co-?worker|teammate|boss|manager|supervisor|brother|sister|sibling|mom|mum|mother|dad|father|grandma|"
+    r"grandmother|grandpa|grandfather|grandson|granddaughter|uncle|aunt|cousin|nephew|niece|neighbou?r|"
+    r"roommate|flatmate|landlord|landlady|tenant|teacher|tutor|doctor|dentist|therapist|lawyer|attorney|"
+    r"accountant|assistant|client|customer|patient|student|intern|mentor|coach|nanny|"
+    r"babysitter)[ \t]*,?[ \t]+",
     _CUE_FLAGS,
 )
 # introductions and sign-offs: one name word is enough
 _STRONG_CUE = re.compile(
-    r"(?:\b(?:my|his|her|their|your|maiden|first|last|full|middle|user|customer|contact)\s+name\s*(?:is|was|'"
-    r"s|:)|"
-    r"\bname\s*:|\bcall(?:s|ed)? me|\bsigned,?|\bregards,?|\bthanks,|\bcheers,|\bdear|\bsincerely,?|"
+    r"(?:\b(?:my|his|her|their|your|maiden|first|last|full|middle|user|customer|contact)\s+name\s*(?:is|was|"
+    r"'s|:)|\bname\s*:|\bcall(?:s|ed)? me|\bsigned,?|\bregards,?|\bthanks,|\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
     r"texted|emailed|messaged|married|hired|invited|visited|congratulated|greeted|introduced|promoted|"
     r"according to|on behalf of|ask|tell|ping|cc:?))[ \t]+",
@@ -1333,11 +1378,10 @@ _HUMAN_VERB_AFTER = re.compile(
 )
 # "<group of people>: A, B and C"
 _GROUP_CUE = re.compile(
-    r"\b(?:founders|co-?founders|partners|members|children|kids|sons|daughters|friends|people|guests|attendee"
-    r"s|"
-    r"participants|speakers|authors|students|colleagues|employees|reviewers|owners|parents|siblings|"
-    r"grandchildren|winners|candidates|players|team members|invitees|recipients|assignees)\b[^\n:]{0,20}:[ \t"
-    r"]*"
+    r"\b(?:founders|co-?founders|partners|members|children|kids|sons|daughters|friends|people|guests|"
+    r"attendees|participants|speakers|authors|students|colleagues|employees|reviewers|owners|parents|"
+    r"siblings|grandchildren|winners|candidates|players|team members|invitees|recipients|"
+    r"assignees)\b[^\n:]{0,20}:[ \t]*"
 )
 _SPEAKER_RE = re.compile(
     r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*)?)[ \t]*:[ \t]*(?=[\"“'‘]|\S)"

@@ -16,7 +16,7 @@ from pgvector.django import CosineDistance
 from agents.models import Agent, Module
 from agents.selectors import agent_visibility, visibility_filter
 from governance.models import AuditEvent
-from governance.services import audit_record, audit_record_many, texts_mask
+from governance.services import audit_record, audit_record_many, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Scope, Session
 from memory.salience import salience_reason
@@ -51,10 +51,11 @@ def session_create(*, agent: Agent, external_id: str = "", started_at: datetime 
     if external_id and Session.objects.filter(owner_agent=agent, external_id=external_id).exists():
         raise ApiError(f"a session with external_id {external_id!r} already exists", code="duplicate_session",
                        status_code=409)
+    metadata = json_mask(project=agent.project, values=[metadata or {}])[0]
     session = Session.objects.create(
         project_id=agent.project_id, owner_agent=agent, module=module,
         scope=Scope.MODULE if module is not None else Scope.PERSONAL,
-        external_id=external_id, started_at=started_at or timezone.now(), metadata=metadata or {},
+        external_id=external_id, started_at=started_at or timezone.now(), metadata=metadata,
     )
     audit_record(action=AuditEvent.Action.CREATE, object_type="session", object_id=session.pk,
                  project_id=agent.project_id, actor_agent=agent, scope=session.scope)
@@ -104,16 +105,17 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn])
     now = timezone.now()
     texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)])
     masked = [(texts[2 * i], texts[2 * i + 1]) for i in range(len(items))]
+    metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items])
     occurred = [item.occurred_at or now for item in items]
     forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
     embedder = get_embedder()
     vectors = embedder.embed(forms)
-    return _store(agent=agent, session=session, items=items, masked=masked, occurred=occurred, forms=forms,
+    return _store(agent=agent, session=session, masked=masked, metadata=metadata, occurred=occurred, forms=forms,
                   vectors=vectors, model_id=embedder.model_id)
 
 
 @transaction.atomic
-def _store(*, agent, session, items, masked, occurred, forms, vectors, model_id) -> IngestResult:
+def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id) -> IngestResult:
     session = Session.objects.select_for_update().get(pk=session.pk)
     if session.status == Session.Status.CLOSED:
         raise ApiError("session is closed", code="session_closed", status_code=409)
@@ -121,7 +123,7 @@ def _store(*, agent, session, items, masked, occurred, forms, vectors, model_id)
     exchanges = Exchange.objects.bulk_create([
         Exchange(project_id=session.project_id, owner_agent=agent, module_id=session.module_id, scope=session.scope,
                  session=session, turn_index=start + i, user_text=u, assistant_text=a, text_form=forms[i],
-                 occurred_at=occurred[i], metadata=items[i].metadata or {}, embedding=vectors[i],
+                 occurred_at=occurred[i], metadata=metadata[i], embedding=vectors[i],
                  embedding_model=model_id)
         for i, (u, a) in enumerate(masked)
     ])

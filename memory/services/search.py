@@ -8,9 +8,15 @@ from django.utils import timezone
 
 from agents.models import Agent
 from governance.models import AuditEvent
-from governance.services import audit_record
+from governance.services import audit_record, texts_mask
 from memory.models import Episode, Exchange, Experience
 from memory.selectors import SearchResult
+
+
+def search_query_mask(*, agent: Agent, query: str) -> str:
+    """The query is agent input like any other: masked before it is embedded or audited (the same pseudonyms as
+    stored memories, so a name in a query still finds the memories about that person)."""
+    return texts_mask(project=agent.project, texts=[query])[0]
 
 
 @transaction.atomic

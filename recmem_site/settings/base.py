@@ -15,6 +15,12 @@ from recmem_site.settings.env import env_bool, env_float, env_int, env_list, env
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# Busy-waiting BLAS/OpenMP thread pools collapse on a shared CPU (web + worker + database on the same cores): with
+# the defaults a one-text MiniLM encode took 60-500 ms instead of ~20 ms and masking one exchange (spaCy's small
+# matrix products through OpenBLAS) 40-100 ms instead of ~8 ms (measured by bench/, issue 5). Must be set before
+# numpy/torch load; the environment still wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 RECMEM_HOME = Path(env_str("RECMEM_HOME", str(BASE_DIR / ".recmem"))).expanduser().resolve()

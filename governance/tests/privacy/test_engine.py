@@ -22,10 +22,10 @@ from governance.privacy.recognizers import SECRET_ENTITIES
 
 KEY = b"project-secret-1"
 OTHER_KEY = b"project-secret-2"
-PLACEHOLDER_RE = re.compile(r"<(?:SECRET:[a-z0-9_]+|[A-Z][A-Z0-9_]*_[0-9a-f]{4})>")
+PLACEHOLDER_RE = re.compile(r"<(?:SECRET:[a-z0-9_]+|[A-Z][A-Z0-9_]*_[0-9a-f]{6})>")
 
 
-# ---- policy -------------------------------------------------------------------------------------------------
+# ---- policy --------------------------------------------------------------------------------------
 
 
 def test_default_policy_groups():
@@ -77,12 +77,12 @@ def test_policy_rejects_bad_threshold():
         MaskingPolicy(frozenset(), frozenset(), frozenset(), score_threshold=1.5)
 
 
-# ---- pseudonyms ---------------------------------------------------------------------------------------------
+# ---- pseudonyms ----------------------------------------------------------------------------------
 
 
 def test_pseudonym_format_and_stability():
     a = pseudonym("PERSON", "Maria Lopez", KEY)
-    assert re.fullmatch(r"<PERSON_[0-9a-f]{4}>", a)
+    assert re.fullmatch(r"<PERSON_[0-9a-f]{6}>", a)
     assert a == pseudonym("PERSON", "  maria   LOPEZ ", KEY)  # casefold + whitespace
     assert a != pseudonym("PERSON", "Maria Lopez", OTHER_KEY)
     assert a != pseudonym("LOCATION", "Maria Lopez", KEY)  # the type is part of the HMAC input
@@ -112,7 +112,7 @@ def test_person_is_pseudonymised_consistently():
     assert "Elena" not in res.text
 
 
-# ---- dates, secrets, overlaps -------------------------------------------------------------------------------
+# ---- dates, secrets, overlaps --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -148,11 +148,13 @@ SECRET_CASES = [
     ),
     (
         "Set-Cookie: session="
-        + "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MjEzIiwibmFtZSI6ImRlcGxveSJ9.Xq9wK3vN7bT2yR5uM8sL1pJ4hG6fD0aZcEiOkUxWnYm",
+        + "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MjEzIiwibmFtZSI6ImRlcGxveSJ9."
+        + "Xq9wK3vN7bT2yR5uM8sL1pJ4hG6fD0aZcEiOkUxWnYm",
         "jwt",
     ),
     (
-        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nQyNTUxOQAAACBcQx7Hf2\n"
+        "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nQyNTUxOQAAACBcQx7Hf2\n"
         "-----END OPENSSH PRIVATE KEY-----",
         "private_key",
     ),
@@ -214,7 +216,7 @@ def test_hard_negatives_are_not_secrets(text):
     assert not [e for e in mask(text, key=KEY).entities if e.is_secret]
 
 
-# ---- results, offsets, repr ---------------------------------------------------------------------------------
+# ---- results, offsets, repr ----------------------------------------------------------------------
 
 
 def _rebuild(original: str, res) -> str:
@@ -267,11 +269,12 @@ def test_key_is_required():
         mask("hello", key=b"")
 
 
-# ---- idempotence ---------------------------------------------------------------------------------------------
+# ---- idempotence ---------------------------------------------------------------------------------
 
 REALISTIC = [
     "user: my name is Priya Natarajan and my email is priya.n@example.com\nassistant: Thanks Priya, noted.",
-    "Deploy failed. Logs: DATABASE_URL=postgres://app:pa55w0rd!@10.0.3.17:5432/app (retry at 2025-02-01 10:00)",
+    "Deploy failed. Logs: DATABASE_URL=postgres://app:pa55w0rd!@10.0.3.17:5432/app "
+    "(retry at 2025-02-01 10:00)",
     "Call me on +49 30 901820 or write to jonas.weber@example.de; my colleague Anna Schmidt will join.",
     "Here is the key: sk-proj-"
     + "Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcD4fGh7jKl0nOp3rSt6vWx9zA"
@@ -315,7 +318,7 @@ def test_existing_placeholders_are_never_touched():
     assert "bob@example.com" not in res.text
 
 
-# ---- engine construction -------------------------------------------------------------------------------------
+# ---- engine construction -------------------------------------------------------------------------
 
 
 def test_analyzer_is_built_once_even_with_threads():

@@ -63,9 +63,12 @@ pem = st.builds(
 )
 SHAPED = openai | anthropic | aws_id | github | gitlab | slack | stripe | google | jwt | pem
 
-password_value = st.text(string.ascii_letters + string.digits + "!#%^&*-_+=", min_size=8, max_size=20).filter(
-    lambda s: any(c.isdigit() for c in s) and any(c.isalpha() for c in s)
-)
+# realistic chosen passwords: start with a letter or digit (a leading "=" would read as "password==x" code)
+password_value = st.builds(
+    lambda first, rest: first + rest,
+    st.sampled_from(string.ascii_letters + string.digits),
+    st.text(string.ascii_letters + string.digits + "!#%^&*-_+=@$.", min_size=7, max_size=19),
+).filter(lambda s: any(c.isdigit() for c in s) and any(c.isalpha() for c in s))
 # (template, value) pairs: the secret is the value given in context
 IN_CONTEXT = st.tuples(
     st.sampled_from(

@@ -69,7 +69,6 @@ class Command(BaseCommand):
 
     def _locomo_groups(self, path: Path, embedder) -> list[np.ndarray]:
         from bench.locomo import load_locomo, pair_exchanges  # the benchmark's loader and pairing
-
         from memory.textform import unit_text_form
 
         groups = []

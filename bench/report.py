@@ -1,0 +1,435 @@
+"""``bench/results/SUMMARY.md`` and the PNG plots beside it, from the JSON results of a bench run.
+
+Pure Python + matplotlib (Agg backend); no Django. ``python -m bench.report [--results DIR]`` rebuilds the summary
+from whatever JSON files are in the folder:
+
+- ``locomo*.json``: reports of ``bench_locomo`` (``{"runs": [...]}``) — merged, compared (online ÷ eager);
+- ``locomo_sweep*.json``: θ_sim sweeps;
+- ``scale*.json``: ``bench_scale`` reports;
+- ``pii*.json``: ``bench_pii`` reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+GOALS = {
+    "calls_ratio": 0.15,
+    "prompt_ratio": 0.15,
+    "search_p95_ms_100k": 60.0,
+    "hnsw_recall_100k": 0.95,
+    "api_ingest_4_clients": 100.0,
+    "bulk_import": 150.0,
+}
+
+
+def _load(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def collect(results: Path) -> dict[str, Any]:
+    out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "meta": None}
+    for path in sorted(results.glob("*.json")):
+        data = _load(path)
+        if not isinstance(data, dict):
+            continue
+        kind = data.get("benchmark")
+        if kind == "locomo":
+            for run in data.get("runs", []):
+                run = {**run, "_file": path.name}
+                out["locomo_runs"].append(run)
+        elif kind == "locomo_sweep":
+            out["sweeps"].append({**data, "_file": path.name})
+        elif kind == "scale":
+            out["scale"].append({**data, "_file": path.name})
+        elif path.name.startswith("pii") and "pii" in data:
+            out["pii"].append({**data, "_file": path.name})
+        elif path.name == "run.json":
+            out["meta"] = data
+    return out
+
+
+# --------------------------------------------------------------------------------------------------------
+# Formatting helpers.
+
+
+def _f(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _n(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.1f}" if abs(value) < 1000 else f"{value:,.0f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _ok(passed: bool | None) -> str:
+    return "–" if passed is None else ("met" if passed else "**missed**")
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(headers) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return lines
+
+
+# --------------------------------------------------------------------------------------------------------
+# Sections.
+
+
+def _locomo_rows(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per (run, search config)."""
+    rows = []
+    for run in runs:
+        c = run["construction"]
+        for name, stats in run["retrieval"].items():
+            er = stats["evidence_recall"]
+            rows.append({
+                "label": run["label"], "config": name, "conversations": len(run.get("conversations", [])),
+                "exchanges": run["exchanges"], "questions": stats["questions"], "batches": c["batches"],
+                "trigger_rate": c["trigger_rate_per_100"], "consolidated": c["consolidated_share"],
+                "calls100": c["llm_calls_per_100"], "prompt100": c["prompt_tokens_per_100"],
+                "completion100": c["completion_tokens_per_100"], "recall": er["overall"],
+                "by_category": er["by_category"], "answer_recall": stats["answer_recall"]["overall"],
+                "context_tokens": stats["context_tokens_per_query"],
+                "result_tokens": stats["result_tokens_per_query"],
+                "p50": (stats.get("search_latency_ms") or {}).get("p50"),
+                "judge": (stats.get("llm_judge_accuracy") or {}).get("overall"),
+                "wall": run["wall_seconds"]["total"], "endpoint": run.get("llm_endpoint"),
+                "equiv": (c.get("llm_equivalent") or {}).get("prompt_tokens"),
+                "equiv_calls": (c.get("llm_equivalent") or {}).get("llm_calls"),
+            })
+    return rows
+
+
+def _group_by_dataset(runs: list[dict[str, Any]]) -> dict[tuple, list[dict[str, Any]]]:
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for run in runs:
+        key = tuple(run.get("conversations", []))
+        groups.setdefault(key, []).append(run)
+    return groups
+
+
+def locomo_section(runs: list[dict[str, Any]], plots: dict[str, str]) -> list[str]:
+    from bench.locomo import compare
+
+    lines = ["## LoCoMo: construction cost and evidence recall", ""]
+    if not runs:
+        return [*lines, "_no LoCoMo results_", ""]
+    first = runs[0]
+    lines += [
+        f"Data `{Path(first['data']).name}`; embedding model `{first['embedding_model']}`, θ_sim "
+        f"{first['thresholds']['theta_sim']}, θ_count {first['thresholds']['theta_count']}; search budget 10/5/10 "
+        f"(flat: top-k exchanges only), context budget {first['search_token_budget']} tokens; queries "
+        f"{'masked like the stored text' if first.get('mask_queries', True) else 'raw'}. Pairing: "
+        f"{first['pairing']}. Token counts: offline `{first['construction']['tokenizer']}` on the real prompts "
+        "(the fake server's `usage` is computed the same way); completion tokens are the fake responder's "
+        "replies and are not representative of a real model.",
+        "",
+    ]
+    for conversations, group in _group_by_dataset(runs).items():
+        rows = _locomo_rows(group)
+        lines += [f"### {len(conversations)} conversation(s): {', '.join(conversations)}", ""]
+        lines += _table(
+            ["run", "search", "exch.", "batches", "triggers/100", "consolidated", "LLM calls/100",
+             "prompt tok/100", "compl. tok/100", "evidence recall", "c1 multi-hop", "c2 temporal",
+             "c3 open", "c4 single", "answer recall", "context tok/q", "all-hits tok/q", "wall s"],
+            [[r["label"], r["config"], _n(r["exchanges"]), _n(r["batches"]), _f(r["trigger_rate"], 1),
+              _f(r["consolidated"], 2), _f(r["calls100"], 1), _n(r["prompt100"]), _n(r["completion100"]),
+              _f(r["recall"]), _f(r["by_category"].get("1")), _f(r["by_category"].get("2")),
+              _f(r["by_category"].get("3")), _f(r["by_category"].get("4")), _f(r["answer_recall"]),
+              _n(r["context_tokens"]), _n(r["result_tokens"]), _n(r["wall"])] for r in rows])
+        lines.append("")
+        judged = [r for r in rows if r["judge"] is not None]
+        if judged:
+            lines += ["LLM-judge accuracy: " + ", ".join(f"{r['label']}/{r['config']} {_f(r['judge'])}"
+                                                      for r in judged), ""]
+        for r in rows:
+            if r["equiv"]:
+                lines += [f"`{r['label']}` makes no LLM calls; the LLM consolidator would have been sent about "
+                          f"{_n(r['equiv'])} prompt tokens in {r['equiv_calls']} calls for the same batches "
+                          f"({_n(r['equiv'] * 100 / r['exchanges'])} per 100 exchanges; estimate, see JSON).", ""]
+        comparison = compare(group)
+        ratio = comparison.get("online_vs_eager")
+        if ratio:
+            lines += [
+                f"**Online ÷ eager** (LLM consolidator, fake server): LLM calls **{_f(ratio['llm_calls_ratio'])}** "
+                f"(goal ≤ 0.15: {_ok(ratio['llm_calls_ratio'] <= GOALS['calls_ratio'])}), prompt tokens "
+                f"**{_f(ratio['prompt_tokens_ratio'])}** (goal ≤ 0.15: "
+                f"{_ok(ratio['prompt_tokens_ratio'] <= GOALS['prompt_ratio'])}), all tokens "
+                f"{_f(ratio['total_tokens_ratio'])}. The paper: 193.2K vs 1,520.8K tokens (0.127).", ""]
+        flat25 = next((r for r in rows if r["config"] == "flat_top25"), None)
+        extractive = next((r for r in rows if r["label"].startswith("online-extractive")), None)
+        if flat25 and extractive:
+            passed = (extractive["recall"] or 0) >= (flat25["recall"] or 0)
+            lines += [
+                f"**Extractive online vs flat top-25**: evidence recall {_f(extractive['recall'])} vs "
+                f"{_f(flat25['recall'])} (goal ≥: {_ok(passed)}); context tokens per query "
+                f"{_n(extractive['context_tokens'])} vs {_n(flat25['context_tokens'])} at the default budget, all "
+                f"hits rendered {_n(extractive['result_tokens'])} vs {_n(flat25['result_tokens'])} (goal: no more "
+                f"than flat top-25: {_ok((extractive['result_tokens'] or 0) <= (flat25['result_tokens'] or 0))}).",
+                ""]
+    if "cost_recall" in plots:
+        lines += [f"![cost vs recall]({plots['cost_recall']})", ""]
+    return lines
+
+
+def sweep_section(sweeps: list[dict[str, Any]], plots: dict[str, str]) -> list[str]:
+    if not sweeps:
+        return []
+    lines = ["## θ_sim trade-off", ""]
+    for sweep in sweeps:
+        lines += [f"Consolidator `{sweep['consolidator']}`, embedding model `{sweep['embedding_model']}`, θ_count "
+                  f"{sweep.get('theta_count')}, conversations: {sweep.get('conversations') or 'all'}.", ""]
+        lines += _table(["θ_sim", "triggers/100", "salience/100", "batches", "consolidated", "LLM calls/100",
+                         "prompt tok/100", "evidence recall", "answer recall", "context tok/q"],
+                        [[_f(p["theta_sim"], 2), _f(p["trigger_rate_per_100"], 1), _f(p["salience_rate_per_100"], 1),
+                          _n(p["batches"]), _f(p["consolidated_share"], 2), _f(p["llm_calls_per_100"], 1),
+                          _n(p["prompt_tokens_per_100"]), _f(p["evidence_recall"]), _f(p["answer_recall"]),
+                          _n(p["context_tokens_per_query"])] for p in sweep["points"]])
+        lines.append("")
+    if "sweep" in plots:
+        lines += [f"![θ_sim sweep]({plots['sweep']})", ""]
+    return lines
+
+
+def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[str]:
+    lines = ["## Throughput, latency and HNSW recall at scale", ""]
+    if not scales:
+        return [*lines, "_no scale results_", ""]
+    for scale in scales:
+        comp = scale.get("components") or {}
+        cache = scale.get("embedding_cache") or {}
+        load = (scale.get("load_average_start") or [None])[0]
+        lines += [
+            f"Embedder `{scale['embedding_model']}` ({comp.get('torch_threads')} torch threads, OMP_WAIT_POLICY "
+            f"{comp.get('omp_wait_policy') or 'default'}, OPENBLAS_NUM_THREADS "
+            f"{comp.get('openblas_threads') or 'default'}), {scale.get('cpus')} CPUs, load average {_f(load, 2)} at "
+            f"start (other processes share this machine). Texts: {scale['text_source']}. Layers: {scale['layers']}. "
+            f"Embeddings from the cache: {_n(cache.get('from_cache'))} of "
+            f"{_n((cache.get('from_cache') or 0) + (cache.get('computed') or 0))} "
+            f"({'read enabled' if cache.get('read') else 'not read: every vector computed'}).",
+            "",
+            f"Component rates on the same texts: **embedding only {_n(comp.get('embedding_only_per_second'))}/s**, "
+            f"masking only {_n(comp.get('masking_only_exchanges_per_second'))} exchanges/s (one process).",
+            "",
+        ]
+        rows = []
+        for e in scale["sizes"]:
+            http = {(r["clients"], r["exchanges_per_request"]): r for r in (e.get("http") or {}).get("runs", [])}
+            rss = e.get("rss") or {}
+            rows.append([
+                _n(e["size"]), _n(e["bulk_import"]["exchanges_per_second"]),
+                _n(e["bulk_import"].get("embeddings_from_cache")),
+                _f(e["search"]["p50_ms"], 1), _f(e["search"]["p95_ms"], 1), _f(e["search"]["p99_ms"], 1),
+                _f(e["search"].get("query_embedding_p50_ms"), 1),
+                _f(e["hnsw_recall"]["exchanges"]["recall_at_k"]), _f(e["hnsw_recall"]["episodes"]["recall_at_k"]),
+                _f(e["hnsw_recall"]["experiences"]["recall_at_k"]),
+                _n((http.get((1, 1)) or {}).get("exchanges_per_second")),
+                _n((http.get((4, 1)) or {}).get("exchanges_per_second")),
+                _n((http.get((1, 20)) or {}).get("exchanges_per_second")),
+                _n((http.get((4, 20)) or {}).get("exchanges_per_second")),
+                _n((rss.get("web") or {}).get("peak_tree_rss_mib")),
+                _n((rss.get("worker") or {}).get("peak_tree_rss_mib")),
+            ])
+        lines += _table(["exchanges", "bulk import /s", "cached vectors", "search p50 ms", "p95 ms", "p99 ms",
+                         "query embed p50 ms", "HNSW recall exch. @10", "episodes @5", "experiences @10",
+                         "API 1 client /s", "API 4 clients /s", "API 1×20/req /s", "API 4×20/req /s",
+                         "web RSS MiB", "worker RSS MiB"], rows)
+        lines.append("")
+        errors = [(e["size"], r) for e in scale["sizes"] for r in (e.get("http") or {}).get("runs", []) if r["errors"]]
+        for size, r in errors:
+            lines.append(f"- HTTP errors at {size}: {r['errors']} in the {r['clients']}-client run "
+                         f"({r['first_errors'][:1]})")
+        for e in scale["sizes"]:
+            cons = (e.get("http") or {}).get("consolidation")
+            if cons:
+                lines.append(f"- {e['size']}: consolidation requested through the API, run by the worker: {cons}")
+        lines.append("")
+        lines += goals_lines(scale)
+    if "latency" in plots:
+        lines += [f"![latency vs store size]({plots['latency']})", ""]
+    return lines
+
+
+def goals_lines(scale: dict[str, Any]) -> list[str]:
+    sizes = {e["size"]: e for e in scale["sizes"]}
+    big = sizes.get(100000) or (sizes[max(sizes)] if sizes else None)
+    if big is None:
+        return []
+    at = f"{big['size']:,}"
+    http = {(r["clients"], r["exchanges_per_request"]): r for r in (big.get("http") or {}).get("runs", [])}
+    best_bulk = max(e["bulk_import"]["exchanges_per_second"] or 0 for e in scale["sizes"]
+                    if not e["bulk_import"].get("embeddings_from_cache"))if any(
+        not e["bulk_import"].get("embeddings_from_cache") for e in scale["sizes"]) else None
+    p95 = big["search"]["p95_ms"]
+    recall = big["hnsw_recall"]["exchanges"]["recall_at_k"]
+    four = (http.get((4, 1)) or {}).get("exchanges_per_second")
+    four_batch = (http.get((4, 20)) or {}).get("exchanges_per_second")
+    comp = scale.get("components") or {}
+    lines = [f"Goals (at {at} exchanges{'' if big['size'] == 100000 else ' — the largest size run, not 100k'}):", ""]
+    lines.append(f"- search p95 ≤ 60 ms: {_f(p95, 1)} ms — {_ok(p95 <= GOALS['search_p95_ms_100k'] if p95 else None)}")
+    lines.append(f"- HNSW recall ≥ 0.95: {_f(recall)} — "
+                 f"{_ok(recall >= GOALS['hnsw_recall_100k'] if recall else None)}")
+    lines.append(f"- API ingest ≥ 100 exchanges/s with 4 clients: {_n(four)} one exchange per request — "
+                 f"{_ok(four >= GOALS['api_ingest_4_clients'] if four else None)}; {_n(four_batch)} with 20 per "
+                 "request")
+    lines.append(f"- bulk import ≥ 150 exchanges/s: {_n(best_bulk)} with every vector computed — "
+                 f"{_ok(best_bulk >= GOALS['bulk_import'] if best_bulk else None)} (embedding only: "
+                 f"{_n(comp.get('embedding_only_per_second'))}/s on this machine)")
+    lines.append("")
+    return lines
+
+
+def pii_section(piis: list[dict[str, Any]]) -> list[str]:
+    if not piis:
+        return []
+    lines = ["## PII masking (bench_pii)", ""]
+    for pii in piis:
+        report = pii.get("pii") or {}
+        overall = report.get("overall") or {}
+        tp = pii.get("throughput") or {}
+        lines += [f"`{Path(str(pii.get('data', ''))).name}`, {pii.get('records')} records: overall precision "
+                  f"{_f(overall.get('precision'))}, recall {_f(overall.get('recall'))}, F2 {_f(overall.get('f2'))}; "
+                  f"throughput {_n(tp.get('texts_per_second'))} texts/s (~300 characters, batches of "
+                  f"{tp.get('batch')}).", ""]
+        per_type = report.get("per_type") or {}
+        if per_type:
+            lines += _table(["type", "gold", "precision", "recall", "F2"],
+                            [[t, _n(r.get("gold")), _f(r.get("precision")), _f(r.get("recall")), _f(r.get("f2"))]
+                             for t, r in per_type.items()])
+            lines.append("")
+        secrets = (pii.get("secrets") or {}).get("overall")
+        if secrets:
+            lines += [f"Secrets set: precision {_f(secrets.get('precision'))}, recall {_f(secrets.get('recall'))}, "
+                      f"F2 {_f(secrets.get('f2'))}.", ""]
+    return lines
+
+
+# --------------------------------------------------------------------------------------------------------
+# Plots.
+
+
+def make_plots(data: dict[str, Any], results: Path) -> dict[str, str]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plots: dict[str, str] = {}
+    rows = _locomo_rows(data["locomo_runs"])
+    if rows:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for r in rows:
+            cost = r["prompt100"] + r["completion100"]
+            ax.scatter(cost, r["recall"] or 0, s=60)
+            ax.annotate(f"{r['label']}/{r['config']} ({r['conversations']} conv.)", (cost, r["recall"] or 0),
+                        textcoords="offset points", xytext=(5, 5), fontsize=7)
+        ax.set_xscale("symlog", linthresh=1000)
+        ax.set_xlabel("construction tokens per 100 exchanges (prompt + completion, symlog)")
+        ax.set_ylabel("evidence recall (LoCoMo cat. 1-4)")
+        ax.set_title("Construction cost vs evidence recall")
+        ax.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(results / "cost_vs_recall.png", dpi=120)
+        plt.close(fig)
+        plots["cost_recall"] = "cost_vs_recall.png"
+    for sweep in data["sweeps"][:1]:
+        points = sweep["points"]
+        if not points:
+            continue
+        fig, ax1 = plt.subplots(figsize=(7, 4.5))
+        thetas = [p["theta_sim"] for p in points]
+        ax1.plot(thetas, [p["prompt_tokens_per_100"] for p in points], "o-", color="tab:red", label="prompt tokens/100")
+        ax1.set_xlabel("θ_sim")
+        ax1.set_ylabel("prompt tokens per 100 exchanges", color="tab:red")
+        ax2 = ax1.twinx()
+        ax2.plot(thetas, [p["evidence_recall"] for p in points], "s-", color="tab:blue", label="evidence recall")
+        ax2.plot(thetas, [p["consolidated_share"] for p in points], "^--", color="tab:green",
+                 label="consolidated share")
+        ax2.set_ylabel("recall / share", color="tab:blue")
+        fig.legend(loc="upper right", fontsize=8)
+        ax1.set_title("θ_sim trade-off")
+        fig.tight_layout()
+        fig.savefig(results / "theta_sweep.png", dpi=120)
+        plt.close(fig)
+        plots["sweep"] = "theta_sweep.png"
+    sizes = [e for s in data["scale"] for e in s["sizes"]]
+    if sizes:
+        sizes.sort(key=lambda e: e["size"])
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        xs = [e["size"] for e in sizes]
+        for key, style in (("p50_ms", "o-"), ("p95_ms", "s-"), ("p99_ms", "^-")):
+            ax.plot(xs, [e["search"][key] for e in sizes], style, label=f"search {key[:3]}")
+        ax.axhline(60, color="grey", linestyle="--", linewidth=1, label="goal p95 60 ms")
+        ax.set_xscale("log")
+        ax.set_xlabel("exchanges in the store")
+        ax.set_ylabel("3-layer search latency (ms, query embedding included)")
+        ax.set_title("Search latency vs store size")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(results / "latency_vs_size.png", dpi=120)
+        plt.close(fig)
+        plots["latency"] = "latency_vs_size.png"
+    return plots
+
+
+# --------------------------------------------------------------------------------------------------------
+
+
+def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list[str] | None = None) -> Path:
+    data = collect(results)
+    plots = make_plots(data, results)
+    meta = data.get("meta") or {}
+    lines = [
+        "# RecMem benchmark summary",
+        "",
+        f"Generated {datetime.now(UTC).strftime('%Y-%m-%d %H:%M UTC')} by `python -m bench.run"
+        f"{' --profile ' + (profile or meta.get('profile', '')) if (profile or meta.get('profile')) else ''}` on "
+        f"{platform.machine()}, {meta.get('cpus', '?')} CPUs, Python {platform.python_version()}"
+        f"{'; wall ' + _n(meta.get('wall_seconds')) + ' s' if meta.get('wall_seconds') else ''}. "
+        "Numbers are measured, never edited; a missed goal is marked **missed**.",
+        "",
+    ]
+    for note in (notes or []) + (meta.get("notes") or []):
+        lines.append(f"> {note}")
+    if notes or meta.get("notes"):
+        lines.append("")
+    if meta.get("failures"):
+        lines += ["Failed steps: " + "; ".join(f"`{k}`: {v}" for k, v in meta["failures"].items()), ""]
+    lines += locomo_section(data["locomo_runs"], plots)
+    lines += sweep_section(data["sweeps"], plots)
+    lines += scale_section(data["scale"], plots)
+    lines += pii_section(data["pii"])
+    out = results / "SUMMARY.md"
+    out.write_text("\n".join(lines).rstrip() + "\n")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Rebuild bench/results/SUMMARY.md and plots from the JSON results")
+    parser.add_argument("--results", default=str(RESULTS_DIR))
+    args = parser.parse_args(argv)
+    print(write_summary(Path(args.results)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,223 @@
+"""Run the benchmark profiles: ``python -m bench.run --profile quick|full`` (``make bench`` / ``make bench-full``).
+
+Isolation: every step runs as ``manage.py`` subprocess with ``DJANGO_SETTINGS_MODULE=recmem_site.settings.base``,
+``RECMEM_HOME=bench/cache/home`` (git-ignored; ``--home`` to change) and ``DATABASE_URL`` / ``RECMEM_LLM_BASE_URL``
+removed from the environment, so a benchmark never touches the developer's data, database or paid endpoint. The
+embedded PostgreSQL of that home is started here, LoCoMo runs use database ``recmem_bench`` (one fresh project per
+run, deleted after it), the scale run gets a database of its own (``recmem_bench_scale``, dropped and recreated
+each time), and the server is stopped at the end.
+
+Profiles:
+
+- ``quick`` (< 20 min on 2 cores): LoCoMo dev, first two conversations: online (LLM consolidator on the fake
+  server), eager (Mem0-style, fake server), flat (top-10/25), online with the extractive consolidator; scale at
+  10k exchanges; the PII bench.
+- ``full``: the same on all dev conversations, a θ_sim sweep (0.5–0.7), scale at 10k and 100k, the PII bench.
+
+Results: ``bench/results/<step>.json``, ``bench/results/SUMMARY.md`` with PNG plots beside it, step logs in
+``bench/results/logs/``; earlier results are removed first so the summary never mixes runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "bench" / "results"
+DEFAULT_HOME = ROOT / "bench" / "cache" / "home"
+LOCOMO_DB = "recmem_bench"
+SCALE_DB = "recmem_bench_scale"
+
+PROFILES = {
+    "quick": {
+        "conversations": 2,
+        "locomo": [("locomo_online", ["--mode", "online", "--consolidator", "llm"]),
+                   ("locomo_eager", ["--mode", "eager", "--consolidator", "llm"]),
+                   ("locomo_flat", ["--mode", "flat"]),
+                   ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"])],
+        "sweep": None,
+        "scale": ["--exchanges", "10000", "--queries", "200", "--recall-queries", "100", "--http-single", "100",
+                  "--http-batch", "400"],
+        "timeout": 1800,
+    },
+    "full": {
+        "conversations": None,
+        "locomo": [("locomo_online", ["--mode", "online", "--consolidator", "llm"]),
+                   ("locomo_eager", ["--mode", "eager", "--consolidator", "llm"]),
+                   ("locomo_flat", ["--mode", "flat"]),
+                   ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"])],
+        "sweep": "0.5,0.55,0.6,0.65,0.7",
+        "scale": ["--exchanges", "10000,100000", "--queries", "300", "--recall-queries", "200"],
+        "timeout": 6 * 3600,
+    },
+}
+
+
+def bench_env(home: Path, database: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "RECMEM_LLM_BASE_URL", "RECMEM_LLM_API_KEY", "RECMEM_EMBEDDINGS_BASE_URL")}
+    env.update({
+        "DJANGO_SETTINGS_MODULE": "recmem_site.settings.base",
+        "RECMEM_HOME": str(home),
+        "RECMEM_DB_NAME": database,
+        "LOG_LEVEL": os.environ.get("BENCH_LOG_LEVEL", "WARNING"),
+        "PYTHONUNBUFFERED": "1",
+        "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    })
+    return env
+
+
+def run_step(name: str, args: list[str], *, env: dict[str, str], timeout: float, logs: Path) -> tuple[bool, float]:
+    """One ``manage.py`` step; output goes to ``logs/<name>.log`` and is echoed line by line."""
+    cmd = [sys.executable, str(ROOT / "manage.py"), *args]
+    print(f"\n== {name}: {' '.join(args)}", flush=True)
+    started = time.perf_counter()
+    timed_out = threading.Event()
+
+    def _kill() -> None:
+        timed_out.set()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+
+    with open(logs / f"{name}.log", "w") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                start_new_session=True)
+        watchdog = threading.Timer(timeout, _kill)
+        watchdog.start()
+        try:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                log.write(line)
+                log.flush()
+                if "Loading weights" not in line:
+                    print(f"   {line.rstrip()}", flush=True)
+            proc.wait()
+        except KeyboardInterrupt:
+            _kill()
+            proc.wait(30)
+            raise
+        finally:
+            watchdog.cancel()
+    if timed_out.is_set():
+        print(f"== {name}: stopped after the {timeout:.0f}s time limit", flush=True)
+    elapsed = time.perf_counter() - started
+    print(f"== {name}: exit {proc.returncode} after {elapsed:.0f}s", flush=True)
+    return proc.returncode == 0, elapsed
+
+
+def recreate_database(home: Path, name: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    from recmem_site import embedded_db
+
+    info = embedded_db.ensure_running(home, own=False)
+    with psycopg.connect(host=info.socket_dir, port=info.port, user="postgres", dbname="postgres",
+                         autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def clean_results() -> Path:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    for pattern in ("*.json", "*.png", "SUMMARY.md"):
+        for path in RESULTS.glob(pattern):
+            path.unlink()
+    logs = RESULTS / "logs"
+    shutil.rmtree(logs, ignore_errors=True)
+    logs.mkdir()
+    return logs
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the RecMem benchmarks (issue 5)")
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="quick")
+    parser.add_argument("--home", default=str(DEFAULT_HOME), help="RECMEM_HOME for the benchmark database")
+    parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")
+    parser.add_argument("--skip", default="", help="comma-separated steps to skip (locomo, sweep, scale, pii)")
+    args = parser.parse_args(argv)
+
+    profile = PROFILES[args.profile]
+    skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    home = Path(args.home).resolve()
+    home.mkdir(parents=True, exist_ok=True)
+    # This process only starts/stops the embedded server; it never configures Django on the developer's home.
+    os.environ["RECMEM_HOME"] = str(home)
+    os.environ.pop("DATABASE_URL", None)
+    logs = clean_results()
+    env = bench_env(home, LOCOMO_DB)
+    data = ["--data", args.data] if args.data else []
+    conversations = ["--conversations", str(profile["conversations"])] if profile["conversations"] else []
+    failures: dict[str, str] = {}
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    load_start = os.getloadavg()
+
+    from recmem_site import embedded_db
+
+    print(f"RecMem benchmarks, profile {args.profile}: home {home}, results {RESULTS}", flush=True)
+    try:
+        embedded_db.ensure_running(home, database=LOCOMO_DB, own=False)
+        ok, _ = run_step("migrate", ["migrate", "-v0"], env=env, timeout=600, logs=logs)
+        if not ok:
+            failures["migrate"] = "migrate failed (see logs/migrate.log)"
+            raise RuntimeError("migrate failed")
+        steps: list[tuple[str, list[str], dict[str, str]]] = []
+        if "locomo" not in skip:
+            for name, extra in profile["locomo"]:
+                steps.append((name, ["bench_locomo", *extra, *conversations, *data, "--json",
+                                     str(RESULTS / f"{name}.json")], env))
+        if profile["sweep"] and "sweep" not in skip:
+            steps.append(("locomo_sweep", ["bench_locomo", "--sweep", profile["sweep"], *conversations, *data,
+                                           "--json", str(RESULTS / "locomo_sweep.json")], env))
+        if "pii" not in skip:
+            steps.append(("pii", ["bench_pii", "--json", str(RESULTS / "pii.json")], env))
+        for name, step_args, step_env in steps:
+            ok, elapsed = run_step(name, step_args, env=step_env, timeout=profile["timeout"], logs=logs)
+            timings[name] = round(elapsed, 1)
+            if not ok:
+                failures[name] = f"exit code != 0 (see logs/{name}.log)"
+        if "scale" not in skip:
+            recreate_database(home, SCALE_DB)
+            scale_env = bench_env(home, SCALE_DB)
+            ok, _ = run_step("migrate_scale", ["migrate", "-v0"], env=scale_env, timeout=600, logs=logs)
+            if ok:
+                ok, elapsed = run_step("scale", ["bench_scale", *profile["scale"], *data, "--json",
+                                                 str(RESULTS / "scale.json")], env=scale_env,
+                                       timeout=profile["timeout"], logs=logs)
+                timings["scale"] = round(elapsed, 1)
+            if not ok:
+                failures["scale"] = "exit code != 0 (see logs/scale.log)"
+    except KeyboardInterrupt:
+        failures["interrupted"] = "Ctrl-C"
+    except Exception as exc:  # report whatever stopped the run, then still write the summary
+        failures.setdefault("run", f"{type(exc).__name__}: {exc}")
+    finally:
+        stopped = embedded_db.stop(home)
+        print(f"embedded PostgreSQL {'stopped' if stopped else 'was not running'}", flush=True)
+
+    wall = round(time.perf_counter() - started, 1)
+    meta = {"profile": args.profile, "wall_seconds": wall, "steps_seconds": timings, "failures": failures,
+            "cpus": os.cpu_count(), "load_average_start": list(load_start), "load_average_end": list(os.getloadavg()),
+            "notes": [f"Load average at start {load_start[0]:.2f}, at end {os.getloadavg()[0]:.2f} on "
+                      f"{os.cpu_count()} CPUs: this machine is shared, timings vary with other work on it."]}
+    (RESULTS / "run.json").write_text(json.dumps(meta, indent=2))
+    from bench.report import write_summary
+
+    summary = write_summary(RESULTS, profile=args.profile)
+    print(f"\nwrote {summary} ({wall:.0f}s in all){'; failures: ' + str(failures) if failures else ''}", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

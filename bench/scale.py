@@ -1,0 +1,774 @@
+"""Scale benchmark: bulk import, HTTP ingest, 3-layer search latency and HNSW recall at 10k / 100k / 1M exchanges.
+
+What it does (``python manage.py bench_scale --exchanges 10000,100000``), for each size in ascending order on one
+growing store (a new Project ``bench-scale-<id>``, deleted at the end unless ``keep_data``):
+
+1. **Bulk import** up to the size through the real service (``exchanges_ingest`` with 200 exchanges per call and
+   per session: masking, embedding, storing, recurrence trigger, audit). Texts are LoCoMo turns recombined: an
+   exchange pairs two turns drawn at random (fixed seed) from the dev set, timestamps one minute apart. Four agents
+   of one module write round-robin; every other session is module-scoped, the rest personal, so searches run
+   through the real visibility filter. The recurrence trigger runs with the configured consolidation mode
+   (default ``idle``: candidates are recorded, nothing is consolidated during the import).
+   Embeddings: with ``embedding_cache`` the vectors of text forms already seen in an earlier run are read from
+   ``bench/cache/embeddings/`` instead of being computed (the bench project's pseudonym key is fixed so masked
+   texts, hence text forms, repeat across runs); the report counts how many vectors came from the cache, and the
+   bulk-import rate is then not embedding-bound. New vectors are always appended to the cache.
+2. **Episode and experience layers**: filled synthetically to realistic ratios (one episode per 20 exchanges,
+   linked to them, embedded as their centroid; two experiences per 20 exchanges, each linked to one exchange and
+   embedded like it), so the three-layer search runs against three populated HNSW indexes and prefetches real
+   provenance links. Their text is not meaningful; they only exist for latency and recall.
+3. **Search latency**: p50 / p95 / p99 of ``memory_search`` (10/5/10, query embedding included) over LoCoMo
+   questions, after a warm-up; the query-embedding time alone is reported beside it.
+4. **HNSW recall**: per layer, the ids the search's vector query returns (same ``hnsw.ef_search`` and iterative
+   scan as ``memory_search``, over-fetch of max(3k, 30) re-sorted by distance) against the exact top-k computed by a
+   sequential scan (``SET LOCAL enable_indexscan = off``), recall@k averaged over the queries.
+5. **HTTP ingest** through the real web server: gunicorn on 127.0.0.1 with a random port and a django-q2 worker
+   (``manage.py qcluster``) started as subprocesses against the same database (as ``recmem run`` does); 1 and 4
+   concurrent clients, one exchange per request and 20 per request; then one consolidation run is requested
+   through the API so the worker does real work. Peak RSS of the web and worker process trees is sampled (sum of
+   the tree's processes, and the largest single process, with the kernel's VmHWM where available).
+6. **Embedding-only and masking-only rates** on the same texts (the two costs that bound bulk import on CPU).
+
+Loopback only; every loop is bounded by the sizes and counts given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import http.client
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from bench.locomo import bench_project_name, load_locomo, percentile, project_delete
+
+BULK_BATCH = 200
+EPISODE_EVERY = 20
+AGENTS = 4
+BENCH_HMAC_KEY = hashlib.sha256(b"recmem-bench-scale-pseudonyms").hexdigest()
+T0 = datetime(2023, 1, 1, 9, 0, tzinfo=UTC)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Texts.
+
+
+class TextSource:
+    """Deterministic exchanges made of LoCoMo turns recombined (fixed seed): exchange i is always the same."""
+
+    def __init__(self, data: Path, seed: int = 7) -> None:
+        turns = [t.text for c in load_locomo(data) for s in c.sessions for t in s.turns]
+        if not turns:
+            raise ValueError(f"no turns in {data}")
+        self.turns = turns
+        self.questions = [q.question for c in load_locomo(data) for q in c.qa if q.category in (1, 2, 3, 4)]
+        self.seed = seed
+
+    def exchange(self, i: int) -> tuple[str, str, datetime]:
+        rng = random.Random(self.seed * 1_000_003 + i)
+        return (self.turns[rng.randrange(len(self.turns))], self.turns[rng.randrange(len(self.turns))],
+                T0 + timedelta(minutes=i))
+
+    def queries(self, n: int) -> list[str]:
+        rng = random.Random(self.seed)
+        pool = list(self.questions)
+        rng.shuffle(pool)
+        return [pool[i % len(pool)] for i in range(n)]
+
+
+# --------------------------------------------------------------------------------------------------------
+# Embedding cache (text form → vector), append-only chunk files.
+
+
+class EmbeddingCache:
+    def __init__(self, directory: Path, model_id: str) -> None:
+        self.dir = directory / re.sub(r"[^A-Za-z0-9_.-]+", "_", model_id)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.index: dict[bytes, tuple[int, int]] = {}
+        self.chunks: list[np.ndarray] = []
+        self.pending_keys: list[bytes] = []
+        self.pending_vectors: list[list[float]] = []
+        for path in sorted(self.dir.glob("chunk-*.npz")):
+            with np.load(path) as data:
+                keys, vectors = data["keys"], data["vectors"]
+            chunk = len(self.chunks)
+            self.chunks.append(vectors)
+            for row, key in enumerate(keys):
+                self.index[bytes(key)] = (chunk, row)
+
+    @staticmethod
+    def key(text: str) -> bytes:
+        return hashlib.sha1(text.encode("utf-8")).digest()
+
+    def get(self, text: str) -> list[float] | None:
+        where = self.index.get(self.key(text))
+        if where is None:
+            return None
+        return self.chunks[where[0]][where[1]].tolist()
+
+    def put(self, text: str, vector: list[float]) -> None:
+        key = self.key(text)
+        if key in self.index:
+            return
+        self.pending_keys.append(key)
+        self.pending_vectors.append(vector)
+        if len(self.pending_keys) >= 20000:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.pending_keys:
+            return
+        keys = np.frombuffer(b"".join(self.pending_keys), dtype=np.uint8).reshape(-1, 20)
+        vectors = np.asarray(self.pending_vectors, dtype=np.float32)
+        number = len(list(self.dir.glob("chunk-*.npz")))
+        path = self.dir / f"chunk-{number:05d}-{uuid.uuid4().hex[:6]}.npz"
+        np.savez(path, keys=keys, vectors=vectors)
+        chunk = len(self.chunks)
+        self.chunks.append(vectors)
+        for row, key in enumerate(self.pending_keys):
+            self.index[key] = (chunk, row)
+        self.pending_keys, self.pending_vectors = [], []
+
+    def __len__(self) -> int:
+        return len(self.index) + len(self.pending_keys)
+
+
+class CountingEmbedder:
+    """Wraps the configured embedder: optional cache reads, cache writes, counts; remembers the last vectors."""
+
+    def __init__(self, inner: Any, cache: EmbeddingCache | None, read_cache: bool) -> None:
+        self.inner = inner
+        self.cache = cache
+        self.read_cache = read_cache
+        self.model_id = inner.model_id
+        self.dimensions = inner.dimensions
+        self.computed = 0
+        self.cached = 0
+        self.last: list[list[float]] = []
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        out: list[list[float] | None] = [None] * len(texts)
+        missing = []
+        for i, text in enumerate(texts):
+            vector = self.cache.get(text) if (self.cache is not None and self.read_cache) else None
+            if vector is None:
+                missing.append(i)
+            else:
+                out[i] = vector
+        if missing:
+            vectors = self.inner.embed([texts[i] for i in missing])
+            for i, vector in zip(missing, vectors, strict=True):
+                out[i] = vector
+                if self.cache is not None:
+                    self.cache.put(texts[i], vector)
+        self.computed += len(missing)
+        self.cached += len(texts) - len(missing)
+        self.last = out  # type: ignore[assignment]
+        return self.last
+
+    def embed_one(self, text: str) -> list[float]:
+        return self.embed([text])[0]
+
+
+@contextlib.contextmanager
+def ingest_embedder(embedder: CountingEmbedder) -> Iterator[None]:
+    """Route the ingest service's embedder through ``embedder`` (bulk fill only; search is untouched)."""
+    import memory.services.ingest as ingest
+
+    original = ingest.get_embedder
+    ingest.get_embedder = lambda: embedder
+    try:
+        yield
+    finally:
+        ingest.get_embedder = original
+
+
+# --------------------------------------------------------------------------------------------------------
+# The store.
+
+
+class Store:
+    """The bench project: agents, a module, the fill cursor."""
+
+    def __init__(self, project_name: str) -> None:
+        from agents.models import AgentRole
+        from agents.services import agent_create
+        from governance.models import PrivacyPolicy
+        from governance.services import privacy_policy_get
+
+        self.project_name = project_name
+        self.agents = [agent_create(project_name=project_name, name=f"writer-{i}", module_names=["shared"],
+                                    roles=[AgentRole.WRITER, AgentRole.READER, AgentRole.OPERATOR])
+                       for i in range(AGENTS)]
+        for a in self.agents:
+            a.refresh_from_db()
+        self.project = self.agents[0].project
+        self.module = self.agents[0].modules.get()
+        policy = privacy_policy_get(project=self.project)
+        # A fixed pseudonym key for the bench project: masked texts (and text forms) repeat across runs, so the
+        # embedding cache can hit. Same masking, only the key differs from a random one.
+        PrivacyPolicy.objects.filter(pk=policy.pk).update(hmac_key=BENCH_HMAC_KEY)
+        self.count = 0
+        self.sessions = 0
+
+    @property
+    def searcher(self):
+        return self.agents[0]
+
+
+def fill_to(store: Store, source: TextSource, target: int, embedder: CountingEmbedder,
+            log: Callable[[str], None]) -> dict[str, Any]:
+    """Bulk import until the store holds ``target`` exchanges; returns timing of this segment."""
+    from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
+
+    started = time.perf_counter()
+    first = store.count
+    computed0, cached0 = embedder.computed, embedder.cached
+    last_log = started
+    with ingest_embedder(embedder):
+        while store.count < target:
+            n = min(BULK_BATCH, target - store.count)
+            agent = store.agents[store.sessions % AGENTS]
+            module = store.module if store.sessions % 2 == 0 else None
+            items = []
+            for i in range(store.count, store.count + n):
+                user, assistant, when = source.exchange(i)
+                items.append(ExchangeIn(user=user, assistant=assistant, occurred_at=when))
+            session = session_create(agent=agent, external_id=f"bulk-{store.sessions}", module=module,
+                                     started_at=items[0].occurred_at)
+            result = exchanges_ingest(agent=agent, session=session, items=items)
+            layers_add(store=store, exchanges=result.exchanges, vectors=embedder.last)
+            session_close(agent=agent, session=session)
+            store.count += n
+            store.sessions += 1
+            now = time.perf_counter()
+            if now - last_log > 30:
+                rate = (store.count - first) / (now - started)
+                log(f"    bulk import {store.count}/{target} ({rate:.0f} exchanges/s)")
+                last_log = now
+    if embedder.cache is not None:
+        embedder.cache.flush()
+    elapsed = time.perf_counter() - started
+    added = store.count - first
+    return {"exchanges": added, "seconds": round(elapsed, 1),
+            "exchanges_per_second": round(added / elapsed, 1) if elapsed else None,
+            "embeddings_computed": embedder.computed - computed0, "embeddings_from_cache": embedder.cached - cached0,
+            "batch": BULK_BATCH}
+
+
+def _unit(vector) -> list[float]:
+    arr = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(arr)) or 1.0
+    return (arr / norm).tolist()
+
+
+def layers_add(*, store: Store, exchanges: list, vectors: list[list[float]]) -> None:
+    """Synthetic episodes and experiences for a bulk chunk (see module docstring, step 2)."""
+    from memory.models import Episode, EpisodeSource, Experience, ExperienceEvidence
+
+    if not exchanges:
+        return
+    scope = {"project_id": exchanges[0].project_id, "owner_agent_id": exchanges[0].owner_agent_id,
+             "module_id": exchanges[0].module_id, "scope": exchanges[0].scope}
+    episodes, sources, experiences, evidence = [], [], [], []
+    for start in range(0, len(exchanges), EPISODE_EVERY):
+        group = exchanges[start:start + EPISODE_EVERY]
+        group_vectors = vectors[start:start + EPISODE_EVERY]
+        episode = Episode(title=f"bench topic {store.count + start}", narrative=" ".join(
+            e.user_text[:80] for e in group[:3]), embedding=_unit(np.mean(group_vectors, axis=0)),
+            embedding_model=group[0].embedding_model, started_at=group[0].occurred_at,
+            ended_at=group[-1].occurred_at, **scope)
+        episodes.append(episode)
+        sources += [EpisodeSource(episode=episode, exchange=e) for e in group]
+        for pick in (0, len(group) // 2):
+            e, v = group[pick], group_vectors[pick]
+            experience = Experience(type="fact", subject="bench", statement=e.user_text[:200], embedding=v,
+                                    embedding_model=e.embedding_model, valid_from=e.occurred_at, **scope)
+            experiences.append(experience)
+            evidence.append(ExperienceEvidence(experience=experience, exchange=e))
+    Episode.objects.bulk_create(episodes)
+    EpisodeSource.objects.bulk_create(sources)
+    Experience.objects.bulk_create(experiences)
+    ExperienceEvidence.objects.bulk_create(evidence)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Search latency and HNSW recall.
+
+
+def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[str, Any]:
+    from memory.gateways.embeddings import get_embedder
+    from memory.selectors import SearchQuery, memory_search
+
+    embedder = get_embedder()
+    for q in queries[:warmup]:
+        memory_search(agent=store.searcher, query=SearchQuery(query=q))
+    latencies, embed_ms, hits = [], [], [0, 0, 0]
+    for q in queries:
+        t = time.perf_counter()
+        embedder.embed_one(q)
+        embed_ms.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        result = memory_search(agent=store.searcher, query=SearchQuery(query=q))
+        latencies.append((time.perf_counter() - t) * 1000)
+        for i, layer in enumerate((result.exchanges, result.episodes, result.experiences)):
+            hits[i] += len(layer)
+    return {
+        "queries": len(queries),
+        "p50_ms": _r(percentile(latencies, 50)), "p95_ms": _r(percentile(latencies, 95)),
+        "p99_ms": _r(percentile(latencies, 99)), "mean_ms": _r(sum(latencies) / len(latencies)),
+        "query_embedding_p50_ms": _r(percentile(embed_ms, 50)),
+        "hits_per_query": [round(h / len(queries), 2) for h in hits],
+        "budget": "k_sub=10, k_epi=5, k_sem=10",
+    }
+
+
+def _r(value: float | None) -> float | None:
+    return round(value, 2) if value is not None else None
+
+
+def hnsw_recall(store: Store, queries: list[str]) -> dict[str, Any]:
+    from django.conf import settings
+    from django.db import connection, transaction
+    from pgvector.django import CosineDistance
+
+    from memory.gateways.embeddings import get_embedder
+    from memory.selectors import HIDDEN_STATUSES, episodes_visible, exchanges_visible, experiences_visible
+
+    agent = store.searcher
+    layers = {
+        "exchanges": (lambda: exchanges_visible(agent=agent), 10),
+        "episodes": (lambda: episodes_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 5),
+        "experiences": (lambda: experiences_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 10),
+    }
+    vectors = get_embedder().embed(queries)
+    out: dict[str, Any] = {}
+    for name, (qs_fn, k) in layers.items():
+        recalls, strict, ann_ms, exact_ms = [], [], [], []
+        for vector in vectors:
+            fetch = max(k * 3, 30)
+            t = time.perf_counter()
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+                    cursor.execute("SET LOCAL hnsw.ef_search = %s",
+                                   [max(int(settings.RECMEM_HNSW_EF_SEARCH), 30, 40)])
+                rows = list(qs_fn().annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
+                            .values_list("id", "distance")[:fetch])
+            ann_ms.append((time.perf_counter() - t) * 1000)
+            t = time.perf_counter()
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL enable_indexscan = off")
+                    cursor.execute("SET LOCAL enable_indexonlyscan = off")
+                exact = [i for i, _ in qs_fn().annotate(distance=CosineDistance("embedding", vector))
+                         .order_by("distance").values_list("id", "distance")[:k]]
+            exact_ms.append((time.perf_counter() - t) * 1000)
+            if not exact:
+                continue
+            ann = [i for i, _ in sorted(rows, key=lambda r: r[1])[:k]]
+            recalls.append(len(set(ann) & set(exact)) / len(exact))
+            strict.append(len({i for i, _ in rows[:k]} & set(exact)) / len(exact))
+        out[name] = {"k": k, "recall_at_k": _r4(recalls), "recall_first_k_rows": _r4(strict),
+                     "ann_p50_ms": _r(percentile(ann_ms, 50)), "exact_p50_ms": _r(percentile(exact_ms, 50)),
+                     "queries": len(recalls)}
+    out["ef_search"] = max(int(settings.RECMEM_HNSW_EF_SEARCH), 30, 40)
+    out["method"] = ("search's vector query (iterative scan relaxed_order, over-fetch max(3k,30), re-sorted) vs "
+                     "exact top-k by sequential scan (SET LOCAL enable_indexscan = off)")
+    return out
+
+
+def _r4(values: list[float]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+# --------------------------------------------------------------------------------------------------------
+# Component rates.
+
+
+def component_rates(source: TextSource, n: int = 1000) -> dict[str, Any]:
+    """Embedding-only and masking-only throughput on the same kind of texts (one process)."""
+    from governance.privacy.engine import MaskingPolicy, mask_many
+    from memory.gateways.embeddings import get_embedder
+    from memory.textform import unit_text_form
+
+    texts = [source.exchange(10**9 + i) for i in range(n)]
+    forms = [unit_text_form(occurred_at=w, user=u, assistant=a) for u, a, w in texts]
+    embedder = get_embedder()
+    embedder.embed(forms[:8])
+    t = time.perf_counter()
+    embedder.embed(forms)
+    embed_s = time.perf_counter() - t
+    policy = MaskingPolicy.default()
+    raw = [x for u, a, _ in texts for x in (u, a)]
+    mask_many(raw[:4], policy=policy, key=b"k" * 32)
+    t = time.perf_counter()
+    for i in range(0, len(raw), 2 * BULK_BATCH):
+        mask_many(raw[i:i + 2 * BULK_BATCH], policy=policy, key=b"k" * 32)
+    mask_s = time.perf_counter() - t
+    return {"texts": n, "embedding_only_per_second": round(n / embed_s, 1),
+            "masking_only_exchanges_per_second": round(n / mask_s, 1), "embedding_batch": embedder.batch_size,
+            "embedder": embedder.model_id,
+            "torch_threads": _torch_threads(), "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
+            "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "")}
+
+
+def _torch_threads() -> int | None:
+    try:
+        import torch
+
+        return torch.get_num_threads()
+    except ImportError:  # pragma: no cover
+        return None
+
+
+# --------------------------------------------------------------------------------------------------------
+# Web server + worker, HTTP clients, RSS.
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Services:
+    """gunicorn + qcluster subprocesses on the configured database (as ``recmem run`` starts them)."""
+
+    def __init__(self, *, log_dir: Path, consolidation_mode: str) -> None:
+        from django.conf import settings
+        from django.db import connection
+
+        self.port = free_port()
+        self.log_dir = log_dir
+        log_dir.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE",
+                                                                      "recmem_site.settings.base"),
+               "RECMEM_HOME": str(settings.RECMEM_HOME), "RECMEM_DB_NAME": connection.settings_dict["NAME"],
+               "RECMEM_Q_SYNC": "0", "RECMEM_CONSOLIDATION_MODE": consolidation_mode, "RECMEM_LLM_BASE_URL": "",
+               "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"}
+        python = sys.executable
+        base = Path(settings.BASE_DIR)
+        web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+               "--workers", str(settings.RECMEM_WEB_WORKERS), "--threads", str(settings.RECMEM_WEB_THREADS),
+               "--timeout", "120", "--error-logfile", str(log_dir / "web.log")]
+        worker = [python, str(base / "manage.py"), "qcluster"]
+        self.web_workers = settings.RECMEM_WEB_WORKERS
+        self.web_threads = settings.RECMEM_WEB_THREADS
+        self.procs: dict[str, subprocess.Popen] = {}
+        connection.close()
+        for name, cmd in (("web", web), ("worker", worker)):
+            out = open(log_dir / f"{name}.out", "ab")  # noqa: SIM115 - lives as long as the child
+            self.procs[name] = subprocess.Popen(cmd, env=env, cwd=base, stdout=out, stderr=subprocess.STDOUT,
+                                                start_new_session=True)
+
+    def wait_healthy(self, timeout: float = 180) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for name, proc in self.procs.items():
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.log_dir}")
+            try:
+                status, _ = http_request(self.port, "GET", "/healthz", None, None)
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.5)
+        raise RuntimeError(f"web server not healthy after {timeout:.0f}s; see {self.log_dir}")
+
+    def stop(self) -> None:
+        for _name, proc in self.procs.items():
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for _name, proc in self.procs.items():
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+
+
+def http_request(port: int, method: str, path: str, body: Any, key: str | None,
+                 conn: http.client.HTTPConnection | None = None) -> tuple[int, Any]:
+    own = conn is None
+    conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    headers = {"Content-Type": "application/json"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    try:
+        conn.request(method, path, body=json.dumps(body) if body is not None else None, headers=headers)
+        response = conn.getresponse()
+        data = response.read()
+        try:
+            parsed = json.loads(data) if data else None
+        except ValueError:
+            parsed = data[:200]
+        return response.status, parsed
+    finally:
+        if own:
+            conn.close()
+
+
+class RssSampler:
+    """Samples the RSS of process trees (root + descendants) every ``interval`` seconds in a thread."""
+
+    def __init__(self, roots: dict[str, int], interval: float = 0.25) -> None:
+        self.roots = roots
+        self.interval = interval
+        self.peak_tree: dict[str, int] = dict.fromkeys(roots, 0)
+        self.peak_process: dict[str, int] = dict.fromkeys(roots, 0)
+        self.hwm: dict[str, int] = dict.fromkeys(roots, 0)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        import psutil
+
+        while not self._stop.is_set():
+            for name, pid in self.roots.items():
+                try:
+                    root = psutil.Process(pid)
+                    procs = [root, *root.children(recursive=True)]
+                except psutil.Error:
+                    continue
+                total = 0
+                for p in procs:
+                    try:
+                        rss = p.memory_info().rss
+                    except psutil.Error:
+                        continue
+                    total += rss
+                    self.peak_process[name] = max(self.peak_process[name], rss)
+                    self.hwm[name] = max(self.hwm[name], _vm_hwm(p.pid))
+                self.peak_tree[name] = max(self.peak_tree[name], total)
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> RssSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
+
+    def report(self) -> dict[str, Any]:
+        mib = 1024 * 1024
+        return {name: {"peak_tree_rss_mib": round(self.peak_tree[name] / mib, 1),
+                       "peak_process_rss_mib": round(self.peak_process[name] / mib, 1),
+                       "peak_process_vmhwm_mib": round(self.hwm[name] / mib, 1)} for name in self.roots}
+
+
+def _vm_hwm(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, total: int, clients: int,
+                per_request: int) -> dict[str, Any]:
+    """``clients`` threads post ``total`` exchanges (``per_request`` per request), each to its own session."""
+    errors: list[str] = []
+    latencies: list[float] = []
+    lock = threading.Lock()
+    per_client = total // clients
+
+    def client(c: int) -> None:
+        key = keys[c % len(keys)]
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        try:
+            status, body = http_request(port, "POST", "/api/v1/sessions",
+                                        {"external_id": f"http-{uuid.uuid4().hex[:10]}"}, key, conn)
+            if status != 201:
+                errors.append(f"session: {status} {body}")
+                return
+            session = body["id"]
+            base = offset + c * per_client
+            for start in range(0, per_client, per_request):
+                items = []
+                for i in range(base + start, base + min(start + per_request, per_client)):
+                    user, assistant, when = source.exchange(i)
+                    items.append({"user": user, "assistant": assistant, "occurred_at": when.isoformat()})
+                body = items[0] if per_request == 1 else {"exchanges": items}
+                t = time.perf_counter()
+                status, reply = http_request(port, "POST", f"/api/v1/sessions/{session}/exchanges", body, key, conn)
+                with lock:
+                    latencies.append((time.perf_counter() - t) * 1000)
+                if status != 201:
+                    with lock:
+                        errors.append(f"{status} {str(reply)[:200]}")
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    done = per_client * clients
+    return {"clients": clients, "exchanges_per_request": per_request, "exchanges": done,
+            "seconds": round(elapsed, 2), "exchanges_per_second": round(done / elapsed, 1) if elapsed else None,
+            "request_p50_ms": _r(percentile(latencies, 50)), "request_p95_ms": _r(percentile(latencies, 95)),
+            "errors": len(errors), "first_errors": errors[:3]}
+
+
+def http_phase(*, services: Services, store: Store, source: TextSource, offset: int, n_single: int,
+               n_batch: int, log: Callable[[str], None]) -> tuple[dict[str, Any], int]:
+    """HTTP ingest runs (1 and 4 clients, 1 and 20 exchanges per request) + one consolidation via the API."""
+    from agents.services import api_key_create
+
+    keys = [api_key_create(agent=a, name="bench-http").raw_key for a in store.agents]
+    # Warm-up: every gunicorn worker loads the masking engine and the embedding model on its first requests.
+    warm = http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=4 * 8, clients=4,
+                       per_request=1)
+    offset += warm["exchanges"]
+    runs = []
+    for clients, per_request, total in ((1, 1, n_single), (4, 1, n_single), (1, 20, n_batch), (4, 20, n_batch)):
+        total = max(clients * per_request, total - total % (clients * per_request))
+        r = http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=total, clients=clients,
+                        per_request=per_request)
+        offset += r["exchanges"]
+        runs.append(r)
+        log(f"    HTTP ingest {clients} client(s) × {per_request}/request: {r['exchanges_per_second']} exchanges/s "
+            f"(p50 {r['request_p50_ms']} ms, errors {r['errors']})")
+    # Give the worker real work: consolidate the pending candidates of one writer (extractive: no endpoint).
+    consolidation = request_consolidation(services=services, store=store, key=keys[0])
+    log(f"    consolidation via API: {consolidation}")
+    return {"warmup_exchanges": warm["exchanges"], "runs": runs, "consolidation": consolidation}, offset
+
+
+def request_consolidation(*, services: Services, store: Store, key: str, timeout: float = 300) -> dict[str, Any]:
+    from governance.models import ConsolidationBatch
+
+    agent = store.agents[0]
+    before = set(ConsolidationBatch.objects.filter(agent=agent).values_list("id", flat=True))
+    status, body = http_request(services.port, "POST", "/api/v1/consolidations/run", None, key)
+    if status != 202 or not (body or {}).get("queued"):
+        return {"queued": False, "status": status, "reply": body}
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        batch = ConsolidationBatch.objects.filter(agent=agent).exclude(id__in=before).order_by("-created_at").first()
+        if batch is not None and batch.status in ("succeeded", "failed"):
+            return {"queued": True, "pending_candidates": body.get("pending_candidates"), "status": batch.status,
+                    "consolidator": batch.consolidator, "seconds": round(time.monotonic() - started, 1),
+                    "exchanges": len((batch.summary or {}).get("exchanges", []))}
+        time.sleep(1)
+    return {"queued": True, "status": "timeout", "seconds": timeout}
+
+
+# --------------------------------------------------------------------------------------------------------
+# The run.
+
+
+def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_queries: int = 100,
+              http: bool = True, http_single: int = 200, http_batch: int = 800, embedding_cache: bool = False,
+              cache_dir: Path | None = None, consolidation_mode: str = "idle", keep_data: bool = False,
+              log: Callable[[str], None] = print) -> dict[str, Any]:
+    from django.conf import settings
+    from django.db import connection
+    from django.test.utils import override_settings
+
+    from memory.gateways.embeddings import get_embedder
+
+    sizes = sorted(set(sizes))
+    source = TextSource(data)
+    project_name = bench_project_name("scale")
+    cache_dir = cache_dir or Path(settings.BASE_DIR) / "bench" / "cache" / "embeddings"
+    inner = get_embedder()
+    cache = EmbeddingCache(cache_dir, inner.model_id)
+    embedder = CountingEmbedder(inner, cache, read_cache=embedding_cache)
+    report: dict[str, Any] = {
+        "benchmark": "scale", "project": project_name, "embedding_model": inner.model_id,
+        "embedding_cache": {"read": embedding_cache, "dir": str(cache.dir), "entries_at_start": len(cache)},
+        "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
+        "load_average_start": list(os.getloadavg()), "sizes": [],
+        "text_source": "LoCoMo dev turns recombined in pairs (seeded), timestamps one minute apart",
+        "layers": f"synthetic: 1 episode (centroid, linked to its {EPISODE_EVERY} exchanges) and 2 experiences "
+                  f"per {EPISODE_EVERY} exchanges",
+    }
+    log(f"scale benchmark: sizes {sizes}, project {project_name}, embedder {inner.model_id}, "
+        f"cache {'read+write' if embedding_cache else 'write only'} ({len(cache)} entries)")
+    started = time.perf_counter()
+    services = None
+    offset_http = 10**8  # HTTP texts never collide with bulk texts
+    with override_settings(RECMEM_CONSOLIDATION_MODE=consolidation_mode):
+        try:
+            report["components"] = component_rates(source)
+            log(f"  components: {report['components']}")
+            store = Store(project_name)
+            if http:
+                services = Services(log_dir=Path(settings.RECMEM_HOME) / "logs" / "bench-scale",
+                                    consolidation_mode=consolidation_mode)
+                services.wait_healthy()
+                report["web"] = {"workers": services.web_workers, "threads": services.web_threads,
+                                 "port": services.port}
+            query_texts = source.queries(queries)
+            recall_texts = source.queries(recall_queries)
+            for size in sizes:
+                log(f"  size {size}: bulk import from {store.count}")
+                entry: dict[str, Any] = {"size": size, "bulk_import": fill_to(store, source, size, embedder, log)}
+                log(f"    bulk import: {entry['bulk_import']}")
+                connection.close()
+                with connection.cursor() as cursor:
+                    cursor.execute("ANALYZE memory_exchange")
+                    cursor.execute("ANALYZE memory_episode")
+                    cursor.execute("ANALYZE memory_experience")
+                entry["search"] = search_latency(store, query_texts)
+                log(f"    search: {entry['search']}")
+                entry["hnsw_recall"] = hnsw_recall(store, recall_texts)
+                recall = {k: v["recall_at_k"] for k, v in entry["hnsw_recall"].items() if isinstance(v, dict)}
+                log(f"    HNSW recall@k: {recall}")
+                if services is not None:
+                    with RssSampler({"web": services.procs["web"].pid,
+                                     "worker": services.procs["worker"].pid}) as sampler:
+                        entry["http"], offset_http = http_phase(services=services, store=store, source=source,
+                                                                offset=offset_http, n_single=http_single,
+                                                                n_batch=http_batch, log=log)
+                    entry["rss"] = sampler.report()
+                    log(f"    RSS: {entry['rss']}")
+                entry["store"] = store_counts(project_name)
+                report["sizes"].append(entry)
+        finally:
+            if services is not None:
+                services.stop()
+            cache.flush()
+            if not keep_data:
+                log("  deleting the bench project ...")
+                project_delete(project_name)
+    report["embedding_cache"]["entries_at_end"] = len(cache)
+    report["embedding_cache"]["computed"] = embedder.computed
+    report["embedding_cache"]["from_cache"] = embedder.cached
+    report["wall_seconds"] = round(time.perf_counter() - started, 1)
+    report["load_average_end"] = list(os.getloadavg())
+    return report
+
+
+def store_counts(project_name: str) -> dict[str, int]:
+    from memory.models import Candidate, Episode, Exchange, Experience
+
+    return {"exchanges": Exchange.objects.filter(project__name=project_name).count(),
+            "episodes": Episode.objects.filter(project__name=project_name).count(),
+            "experiences": Experience.objects.filter(project__name=project_name).count(),
+            "candidates": Candidate.objects.filter(project__name=project_name).count()}

@@ -1,0 +1,71 @@
+"""Scale benchmark: bulk and HTTP ingest rates, 3-layer search latency, HNSW recall, peak RSS (issue 5).
+
+    python manage.py bench_scale --exchanges 10000,100000 --json bench/results/scale.json
+    python manage.py bench_scale --exchanges 1000000 --embedding-cache   # long; reuses cached vectors
+
+Writes into a new project ``bench-scale-<id>`` of the configured database (deleted at the end unless
+``--keep-data``); starts gunicorn and a qcluster worker on 127.0.0.1 (random port) against the same database for
+the HTTP part. See bench/scale.py for what is measured and how.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from memory.management.commands.bench_locomo import default_data_path
+
+
+def _sizes(value: str) -> list[int]:
+    try:
+        sizes = [int(float(v)) for v in value.replace("_", "").split(",") if v.strip()]
+    except ValueError as exc:
+        raise CommandError(f"--exchanges: not a list of integers: {value!r}") from exc
+    if not sizes or min(sizes) <= 0:
+        raise CommandError("--exchanges needs positive sizes")
+    return sizes
+
+
+class Command(BaseCommand):
+    help = "Bulk import + HTTP ingest + search latency + HNSW recall at the given store sizes."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--exchanges", default="10000", help="store sizes, e.g. 10000,100000,1000000")
+        parser.add_argument("--data", default=None, help="LoCoMo-format JSON whose turns are recombined")
+        parser.add_argument("--queries", type=int, default=200, help="search queries per size (latency)")
+        parser.add_argument("--recall-queries", type=int, default=100, help="queries per size for HNSW recall")
+        parser.add_argument("--http-single", type=int, default=200,
+                            help="exchanges posted one per request, per client count (1 and 4 clients)")
+        parser.add_argument("--http-batch", type=int, default=800,
+                            help="exchanges posted 20 per request, per client count")
+        parser.add_argument("--no-http", action="store_true", help="skip the web server / HTTP ingest part")
+        parser.add_argument("--embedding-cache", action="store_true",
+                            help="reuse vectors cached by earlier runs under bench/cache/embeddings/")
+        parser.add_argument("--consolidation-mode", default="idle", choices=["idle", "online", "off"],
+                            help="consolidation mode while importing (default idle: the trigger runs, no LLM)")
+        parser.add_argument("--keep-data", action="store_true")
+        parser.add_argument("--json", dest="json_out", default=None)
+
+    def handle(self, *args, **opts):
+        from bench.scale import run_scale
+
+        data = Path(opts["data"]) if opts["data"] else default_data_path()
+        if not data.exists():
+            raise CommandError(f"no LoCoMo data at {data} (pass --data or set RECMEM_DATASETS)")
+
+        def log(message: str) -> None:
+            self.stdout.write(message)
+            self.stdout.flush()
+
+        report = run_scale(sizes=_sizes(opts["exchanges"]), data=data, queries=opts["queries"],
+                           recall_queries=opts["recall_queries"], http=not opts["no_http"],
+                           http_single=opts["http_single"], http_batch=opts["http_batch"],
+                           embedding_cache=opts["embedding_cache"], consolidation_mode=opts["consolidation_mode"],
+                           keep_data=opts["keep_data"], log=log)
+        if opts["json_out"]:
+            out = Path(opts["json_out"])
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(report, indent=2, default=str))
+            log(f"wrote {out}")
