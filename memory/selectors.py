@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.http import Http404
 from django.utils import timezone
@@ -21,6 +21,7 @@ from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.tokens import count_tokens
 from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
+from memory.vectors import vector_search_params
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -215,10 +216,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     visibility = agent_visibility(agent=agent)
     now = timezone.now()
     with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-            cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(int(settings.RECMEM_HNSW_EF_SEARCH),
-                                                                 query.k_sub * 3, 40)])
+        vector_search_params(ef_search=max(int(settings.RECMEM_HNSW_EF_SEARCH), query.k_sub * 3, 40))
         ex_qs = exchanges_visible(agent=agent, visibility=visibility).select_related("session")
         ep_qs = episodes_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)
         xp_qs = experiences_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)

@@ -50,6 +50,7 @@ from memory.models import (
     Session,
 )
 from memory.thresholds import Thresholds, thresholds_for
+from memory.vectors import vector_search_params
 
 logger = logging.getLogger(__name__)
 
@@ -130,12 +131,6 @@ def _scoped_filter(*, agent: Agent, scope: str, module_id) -> Q:
     return q
 
 
-def _set_vector_search_params() -> None:
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(settings.RECMEM_HNSW_EF_SEARCH)])
-
-
 def _centroid(vectors: list) -> list[float]:
     arr = np.asarray([np.asarray(v, dtype=np.float32) for v in vectors])
     mean = arr.mean(axis=0)
@@ -145,7 +140,7 @@ def _centroid(vectors: list) -> list[float]:
 
 def _nearest_episode(*, agent, scope, module_id, vector) -> tuple[Episode, float] | None:
     with transaction.atomic():
-        _set_vector_search_params()
+        vector_search_params()
         row = (Episode.objects.filter(_scoped_filter(agent=agent, scope=scope, module_id=module_id),
                                       status=MemoryStatus.ACTIVE)
                .annotate(distance=CosineDistance("embedding", vector)).order_by("distance").first())
@@ -155,7 +150,7 @@ def _nearest_episode(*, agent, scope, module_id, vector) -> tuple[Episode, float
 def _related_experiences(*, agent, vector, thresholds: Thresholds, limit: int = 10) -> list[tuple[Experience, float]]:
     visibility = agent_visibility(agent=agent)
     with transaction.atomic():
-        _set_vector_search_params()
+        vector_search_params()
         rows = list(Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
                     .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:limit])
     return [(r, 1.0 - float(r.distance)) for r in rows if 1.0 - float(r.distance) >= thresholds.related]
@@ -212,7 +207,7 @@ def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -
     visibility = agent_visibility(agent=agent)
     for fact, vector in zip(facts, vectors, strict=True):
         with transaction.atomic():
-            _set_vector_search_params()
+            vector_search_params()
             similar = list(Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
                            .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:5])
         existing = [_existing_experience(e, 1.0 - float(e.distance)) for e in similar]
@@ -301,8 +296,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     draft = plan.draft
     evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
     # Dedup: a near-duplicate of the same type in the same scope merges evidence and gains confidence.
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+    vector_search_params()
     duplicate = (Experience.objects.filter(_scoped_filter(agent=agent, scope=topic.scope, module_id=topic.module_id),
                                            status=MemoryStatus.ACTIVE, type=draft.type)
                  .annotate(distance=CosineDistance("embedding", plan.embedding)).order_by("distance").first())

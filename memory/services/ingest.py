@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 from pgvector.django import CosineDistance
@@ -22,6 +22,7 @@ from memory.models import Candidate, Exchange, Scope, Session
 from memory.salience import salience_reason
 from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
+from memory.vectors import vector_search_params
 from recmem_site.exceptions import ApiError
 
 logger = logging.getLogger(__name__)
@@ -73,13 +74,6 @@ def session_close(*, agent: Agent, session: Session) -> Session:
         audit_record(action=AuditEvent.Action.UPDATE, object_type="session", object_id=session.pk,
                      project_id=session.project_id, actor_agent=agent, scope=session.scope, reason="closed")
     return session
-
-
-def _set_vector_search_params() -> None:
-    """Filtered HNSW scans return too few rows unless iterative scan is on; must be set in this transaction."""
-    with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(settings.RECMEM_HNSW_EF_SEARCH)])
 
 
 def recurrence_neighbours(*, exchange: Exchange, visibility, thresholds: Thresholds) -> list[tuple[Exchange, float]]:
@@ -157,7 +151,7 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
 
     thresholds = thresholds_for(model_id)
     visibility = agent_visibility(agent=agent)
-    _set_vector_search_params()
+    vector_search_params()
     for e in exchanges:
         if e.state != Exchange.State.RAW:
             continue

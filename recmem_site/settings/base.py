@@ -27,23 +27,20 @@ RECMEM_HOME = Path(env_str("RECMEM_HOME", str(BASE_DIR / ".recmem"))).expanduser
 LOG_DIR = Path(env_str("RECMEM_LOG_DIR", str(RECMEM_HOME / "logs")))
 
 
-def _secret_key() -> str:
-    """DJANGO_SECRET_KEY, else a random key persisted under RECMEM_HOME (stable across restarts)."""
-    key = env_str("DJANGO_SECRET_KEY")
-    if key:
-        return key
-    path = RECMEM_HOME / "secret_key"
+def _persisted_secret(name: str, generate) -> str:
+    """A random secret generated once and kept in RECMEM_HOME/<name> (mode 600): stable across restarts."""
+    path = RECMEM_HOME / name
     try:
         return path.read_text().strip()
     except FileNotFoundError:
         RECMEM_HOME.mkdir(parents=True, exist_ok=True)
-        key = secrets.token_urlsafe(50)
-        path.write_text(key)
+        value = generate()
+        path.write_text(value)
         path.chmod(0o600)
-        return key
+        return value
 
 
-SECRET_KEY = _secret_key()
+SECRET_KEY = env_str("DJANGO_SECRET_KEY") or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -258,22 +255,12 @@ RECMEM_PII_SPACY_MODEL = env_str("RECMEM_PII_SPACY_MODEL", "en_core_web_sm_vbspa
 def _vault_key() -> str:
     """RECMEM_VAULT_KEY (a Fernet key; share it across machines), "off" to disable the vault, else a key generated
     once and kept in RECMEM_HOME/vault_key (mode 600). Without the key, placeholders are irreversible."""
+    from cryptography.fernet import Fernet
+
     key = env_str("RECMEM_VAULT_KEY")
     if key.lower() == "off":
         return ""
-    if key:
-        return key
-    path = RECMEM_HOME / "vault_key"
-    try:
-        return path.read_text().strip()
-    except FileNotFoundError:
-        from cryptography.fernet import Fernet
-
-        RECMEM_HOME.mkdir(parents=True, exist_ok=True)
-        key = Fernet.generate_key().decode()
-        path.write_text(key)
-        path.chmod(0o600)
-        return key
+    return key or _persisted_secret("vault_key", lambda: Fernet.generate_key().decode())
 
 
 RECMEM_VAULT_KEY = _vault_key()
