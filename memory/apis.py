@@ -114,10 +114,16 @@ class SessionCloseApi(APIView):
 
 
 class ExchangeInSerializer(serializers.Serializer):
-    user = serializers.CharField(allow_blank=False, trim_whitespace=True)
-    assistant = serializers.CharField(allow_blank=False, trim_whitespace=True)
+    user = serializers.CharField(required=False, allow_blank=True, trim_whitespace=True, default="")
+    assistant = serializers.CharField(required=False, allow_blank=True, trim_whitespace=True, default="")
     occurred_at = serializers.DateTimeField(required=False)
     metadata = serializers.JSONField(required=False, default=dict)
+
+    def validate(self, attrs):
+        # One side may be missing (a turn nobody answered), but an exchange with no text at all is an error.
+        if not attrs["user"] and not attrs["assistant"]:
+            raise serializers.ValidationError({"user": "user and assistant texts are both empty"})
+        return attrs
 
     def validate_metadata(self, value):
         if not isinstance(value, dict):

@@ -70,9 +70,10 @@ def test_texts_are_masked_before_storage(api_client, make_agent):
 
 
 @pytest.mark.parametrize("item,code", [
-    ({"user": "", "assistant": "x"}, "invalid"),
-    ({"user": "   ", "assistant": "x"}, "invalid"),
-    ({"user": "x"}, "invalid"),
+    ({"user": "", "assistant": ""}, "invalid"),
+    ({"user": "   ", "assistant": " "}, "invalid"),
+    ({}, "invalid"),
+    ({"user": 42, "assistant": ["x"]}, "invalid"),
     ({"user": "x", "assistant": "y", "occurred_at": "not a time"}, "invalid"),
     ({"user": "x", "assistant": "y", "metadata": [1, 2]}, "invalid"),
 ])
