@@ -80,8 +80,8 @@ def test_replay_one_locomo_conversation_online(api_client, make_agent, settings,
     prompt_tokens = sum(c.prompt_tokens for c in calls)
     completion_tokens = sum(c.completion_tokens for c in calls)
     overall = sum(r[1] for r in rows) / len(rows)
-    by_category = {c: round(sum(r[1] for r in rows if r[0] == c) / max(1, sum(1 for r in rows if r[0] == c)), 3)
-                   for c in (1, 2, 3, 4)}
+    by_category = {c: round(sum(r[1] for r in rows if r[0] == c) / sum(1 for r in rows if r[0] == c), 3)
+                   for c in (1, 2, 3, 4) if any(r[0] == c for r in rows)}
     print(f"\nLoCoMo {conversation.sample_id} via the API, online mode, fake LLM server:\n"
           f"  exchanges {exchanges} ({conversation.turn_count} turns), batches {batches.count()} "
           f"({batches.filter(status='succeeded').count()} succeeded), trigger rate "

@@ -68,13 +68,12 @@ class Command(BaseCommand):
         return [np.asarray(v, dtype=np.float32) for v in groups.values()]
 
     def _locomo_groups(self, path: Path, embedder) -> list[np.ndarray]:
-        from bench.locomo import load_locomo, pair_exchanges  # the benchmark's loader and pairing
+        from bench.locomo import conversation_exchanges, load_locomo  # the benchmark's loader and pairing
         from memory.textform import unit_text_form
 
         groups = []
         for conversation in load_locomo(path):
-            units = pair_exchanges(conversation)
-            forms = [unit_text_form(occurred_at=u.occurred_at, user=u.user, assistant=u.assistant,
-                                    user_label=u.user_speaker, assistant_label=u.assistant_speaker) for u in units]
+            forms = [unit_text_form(occurred_at=session.started_at, user=pair.user, assistant=pair.assistant)
+                     for session, pairs in conversation_exchanges(conversation) for pair in pairs]
             groups.append(np.asarray(embedder.embed(forms), dtype=np.float32))
         return groups

@@ -178,3 +178,21 @@ def test_calibration_math():
     assert ripeness[6:].max() <= theta <= ripeness[:6].min()
     curve = coverage_curve(ripeness, [float(ripeness.min()), theta, float(ripeness.max()) + 0.01])
     assert curve[0]["ripe_share"] == 1.0 and curve[-1]["ripe_share"] == 0.0
+
+
+@pytest.mark.django_db
+def test_calibrate_thresholds_command_on_the_store(make_agent, settings, tmp_path):
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    settings.RECMEM_CONSOLIDATION_MODE = "off"
+    agent = make_agent(project="calib").agent
+    _ingest(agent, MARATHON_WAVE_1 + CHATTER)
+    out = StringIO()
+    call_command("calibrate_thresholds", "--project", "calib", "--json", str(tmp_path / "c.json"), stdout=out)
+    report = json.loads((tmp_path / "c.json").read_text())
+    assert report["units"] == 8 and report["model"] == "local:all-MiniLM-L6-v2"
+    assert 0.0 < report["theta_sim"] < 1.0 and report["coverage_curve"]
+    assert "θ_sim for 75% coverage" in out.getvalue()
