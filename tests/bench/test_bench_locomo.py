@@ -16,7 +16,8 @@ from memory.gateways.fake_openai import FakeOpenAIServer
 RUN_KEYS = {"benchmark", "mode", "consolidator", "label", "conversations", "turns", "exchanges", "construction",
             "retrieval", "primary", "wall_seconds", "thresholds", "embedding_model", "token_counting",
             "questions_scored", "unresolved_evidence_dropped", "llm_endpoint"}
-RETRIEVAL_KEYS = {"questions", "evidence_recall", "evidence_recall_exchanges_only", "answer_recall",
+RETRIEVAL_KEYS = {"questions", "evidence_recall", "evidence_recall_exchanges_only", "evidence_recall_in_context",
+                  "answer_recall",
                   "context_tokens_per_query", "result_tokens_per_query", "search_latency_ms", "hits_per_query"}
 
 
@@ -61,6 +62,9 @@ def test_three_modes_end_to_end(tmp_path, locomo_file):
     e = eager["construction"]
     assert e["by_purpose"]["eager_extract"]["calls"] == 8 and e["batches"] == 8
     assert e["llm_calls"] > c["llm_calls"] and e["consolidated_share"] == 1.0
+    single = e["single_update_estimate"]  # one update call per exchange instead of one per fact
+    assert e["by_purpose"]["eager_extract"]["calls"] <= single["llm_calls"] <= e["llm_calls"]
+    assert 0 < single["prompt_tokens"] <= e["prompt_tokens"]
 
     # flat: no consolidation at all, two search budgets
     f = flat["construction"]

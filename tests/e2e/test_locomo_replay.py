@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -88,6 +89,7 @@ def test_replay_one_locomo_conversation_online(api_client, make_agent, settings,
           f"{100 * batches.count() / exchanges:.1f} per 100 exchanges\n"
           f"  LLM calls {calls.count()} ({100 * calls.count() / exchanges:.1f} per 100 exchanges), prompt tokens "
           f"{prompt_tokens}, completion tokens {completion_tokens}\n"
+          f"  by purpose {dict(Counter(c.purpose for c in calls))}\n"
           f"  questions {len(rows)}, evidence recall@10/5/10 {overall:.3f}, by category {by_category}, "
           f"context tokens/query {sum(r[2] for r in rows) / len(rows):.0f}\n"
           f"  consolidated exchanges {Exchange.objects.filter(state='consolidated').count()}, "

@@ -57,6 +57,8 @@ class Command(BaseCommand):
         parser.add_argument("--llm-api-key", default="", help="default: $RECMEM_LLM_API_KEY or $OPENAI_API_KEY")
         parser.add_argument("--raw-queries", action="store_true",
                             help="search with the raw question instead of the question masked like stored text")
+        parser.add_argument("--no-salience", action="store_true",
+                            help="switch the salience override off (paper-faithful: recurrence triggers only)")
         parser.add_argument("--keep-data", action="store_true", help="keep the bench project after the run")
         parser.add_argument("--details", action="store_true", help="include per-question rows in the JSON")
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
@@ -76,7 +78,8 @@ class Command(BaseCommand):
         config = LocomoConfig(data=data, consolidator=opts["consolidator"], conversations=opts["conversations"],
                               theta_sim=opts["theta_sim"], llm_base_url=opts["llm_base_url"],
                               llm_model=opts["llm_model"], llm_api_key=api_key, judge_model=opts["judge_model"],
-                              mask_queries=not opts["raw_queries"], keep_data=opts["keep_data"],
+                              mask_queries=not opts["raw_queries"], salience=not opts["no_salience"],
+                              keep_data=opts["keep_data"],
                               details=opts["details"])
 
         def log(message: str) -> None:
@@ -116,7 +119,8 @@ def format_run(run: dict) -> str:
     for name, stats in run["retrieval"].items():
         er, ar = stats["evidence_recall"], stats["answer_recall"]
         cats = " ".join(f"c{k}={v}" for k, v in er["by_category"].items())
-        line = (f"  {name}: evidence recall {er['overall']} ({cats}), answer recall {ar['overall']}, context "
+        line = (f"  {name}: evidence recall {er['overall']} ({cats}), in context "
+                f"{stats['evidence_recall_in_context']['overall']}, answer recall {ar['overall']}, context "
                 f"tokens/query {stats['context_tokens_per_query']}, p50 {stats['search_latency_ms']['p50']:.1f} ms")
         if "llm_judge_accuracy" in stats:
             line += f", judge accuracy {stats['llm_judge_accuracy']['overall']}"

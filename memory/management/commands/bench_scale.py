@@ -6,6 +6,10 @@
 Writes into a new project ``bench-scale-<id>`` of the configured database (deleted at the end unless
 ``--keep-data``); starts gunicorn and a qcluster worker on 127.0.0.1 (random port) against the same database for
 the HTTP part. See bench/scale.py for what is measured and how.
+
+For 1M exchanges (hours, embedding-bound without ``--embedding-cache``) use a dedicated database
+(``RECMEM_DB_NAME=recmem_bench_scale``) with ``--keep-data`` and drop it afterwards, as ``bench.run`` does:
+deleting a project of that size through the ORM is slow.
 """
 
 from __future__ import annotations

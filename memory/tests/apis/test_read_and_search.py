@@ -99,3 +99,25 @@ def test_filtered_search_returns_full_k(api_client, make_agent):
     body = api_client.post("/api/v1/search", {"query": "databases", "k_sub": 10}, format="json",
                            **holder.headers).json()
     assert len(body["exchanges"]) == 10
+
+
+def test_operator_can_ask_for_a_run_now(api_client, make_agent, settings, django_capture_on_commit_callbacks):
+    from governance.models import ConsolidationBatch
+    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+
+    settings.RECMEM_CONSOLIDATION_MODE = "idle"
+    settings.RECMEM_LLM_BASE_URL = ""
+    writer = make_agent(roles=["writer", "reader"])
+    denied = api_client.post("/api/v1/consolidations/run", **writer.headers)
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "permission_denied"
+    operator = make_agent(roles=["writer", "reader", "operator"])
+    session = post_session(api_client, operator)
+    post_exchanges(api_client, operator, session["id"], [
+        {"user": u, "assistant": a, "occurred_at": at(days=i)} for i, (u, a) in enumerate(MARATHON_WAVE_1)])
+    assert ConsolidationBatch.objects.count() == 0  # idle mode: waits
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api_client.post("/api/v1/consolidations/run", **operator.headers)
+    assert response.status_code == 202 and response.json() == {"queued": True, "pending_candidates": 1}
+    assert ConsolidationBatch.objects.get().status == "succeeded"
+    listed = api_client.get("/api/v1/consolidations", **operator.headers).json()
+    assert listed["count"] == 1 and listed["results"][0]["consolidator"] == "extractive"
