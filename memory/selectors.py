@@ -100,42 +100,36 @@ class ListFilters:
     state: str | None = None
 
 
-def session_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Session]:
-    qs = sessions_visible(agent=agent)
-    if filters.status:
-        qs = qs.filter(status=filters.status)
-    if filters.scope:
-        qs = qs.filter(scope=filters.scope)
+def _apply(qs: QuerySet, filters: ListFilters, *, exact: dict[str, str], since: str, until: str) -> QuerySet:
+    """Equality filters (filter attribute → field) and a time window (``since`` on one field, ``until`` on another,
+    so an episode overlapping the window matches)."""
+    for attr, field_name in exact.items():
+        value = getattr(filters, attr)
+        if value:
+            qs = qs.filter(**{field_name: value})
     if filters.since:
-        qs = qs.filter(started_at__gte=filters.since)
+        qs = qs.filter(**{f"{since}__gte": filters.since})
     if filters.until:
-        qs = qs.filter(started_at__lt=filters.until)
+        qs = qs.filter(**{f"{until}__lt": filters.until})
+    return qs
+
+
+def session_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Session]:
+    qs = _apply(sessions_visible(agent=agent), filters, exact={"status": "status", "scope": "scope"},
+                since="started_at", until="started_at")
     return qs.order_by("-started_at", "id")
 
 
 def exchange_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Exchange]:
-    qs = exchanges_visible(agent=agent)
-    if filters.session:
-        qs = qs.filter(session_id=filters.session)
-    if filters.state:
-        qs = qs.filter(state=filters.state)
-    if filters.scope:
-        qs = qs.filter(scope=filters.scope)
-    if filters.since:
-        qs = qs.filter(occurred_at__gte=filters.since)
-    if filters.until:
-        qs = qs.filter(occurred_at__lt=filters.until)
+    qs = _apply(exchanges_visible(agent=agent), filters,
+                exact={"session": "session_id", "state": "state", "scope": "scope"},
+                since="occurred_at", until="occurred_at")
     return qs.order_by("occurred_at", "session_id", "turn_index")
 
 
 def episode_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Episode]:
     qs = episodes_visible(agent=agent).filter(status=filters.status or MemoryStatus.ACTIVE)
-    if filters.scope:
-        qs = qs.filter(scope=filters.scope)
-    if filters.since:
-        qs = qs.filter(ended_at__gte=filters.since)
-    if filters.until:
-        qs = qs.filter(started_at__lt=filters.until)
+    qs = _apply(qs, filters, exact={"scope": "scope"}, since="ended_at", until="started_at")
     return qs.order_by("-updated_at", "id")
 
 
