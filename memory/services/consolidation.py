@@ -37,6 +37,7 @@ from memory.consolidation.types import (
     Unit,
 )
 from memory.gateways.embeddings import get_embedder
+from memory.gateways.tokens import count_tokens
 from memory.models import (
     Candidate,
     Episode,
@@ -109,6 +110,7 @@ class TopicPlan:
     units: list[Exchange]
     scope: str
     module_id: uuid.UUID | None
+    episodic: bool = True  # salient one-offs of a run are refined together, without an episode
     merge_into: Episode | None = None
     episodes: list[EpisodeDraft] = field(default_factory=list)
     episode_embeddings: list[list[float]] = field(default_factory=list)
@@ -147,7 +149,7 @@ def _nearest_episode(*, agent, scope, module_id, vector) -> tuple[Episode, float
     return (row, 1.0 - float(row.distance)) if row is not None else None
 
 
-def _related_experiences(*, agent, vector, thresholds: Thresholds, limit: int = 10) -> list[tuple[Experience, float]]:
+def _related_experiences(*, agent, vector, thresholds: Thresholds, limit: int = 6) -> list[tuple[Experience, float]]:
     visibility = agent_visibility(agent=agent)
     with transaction.atomic():
         vector_search_params()
@@ -168,10 +170,14 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
     vectors = [e.embedding for e in topic.units]
     centroid = _centroid(vectors)
 
-    if not settings.RECMEM_ABLATE_EPISODES:
+    if topic.episodic and not settings.RECMEM_ABLATE_EPISODES:
         nearest = None if settings.RECMEM_ABLATE_MERGE else _nearest_episode(
             agent=agent, scope=topic.scope, module_id=topic.module_id, vector=centroid)
         merged = None
+        # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
+        # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
+        if nearest is not None and count_tokens(nearest[0].narrative) > settings.RECMEM_EPISODE_MAX_TOKENS:
+            nearest = None
         if nearest is not None and nearest[1] >= thresholds.merge:
             episode, sim = nearest
             merged = consolidator.merge_episode(
@@ -441,13 +447,25 @@ def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scop
 # --- the run ----------------------------------------------------------------------
 
 def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
-    topics = []
+    """One topic per recurrence (or eager) candidate; the salient one-offs of a run share one topic per scope,
+    refined in one call and without an episode (they are unrelated to each other by definition)."""
+    topics: list[TopicPlan] = []
+    salient: dict[tuple, TopicPlan] = {}
     for c in candidates:
         units = list(c.exchanges.select_related("session").order_by("session__started_at", "session_id",
                                                                      "turn_index"))
         if not units:
             continue
         trigger = c.trigger
+        if c.reason == Candidate.Reason.SALIENCE:
+            key = (trigger.scope, trigger.module_id)
+            if key not in salient:
+                salient[key] = TopicPlan(candidates=[], units=[], scope=trigger.scope, module_id=trigger.module_id,
+                                         episodic=False)
+                topics.append(salient[key])
+            salient[key].candidates.append(c)
+            salient[key].units.extend(u for u in units if u not in salient[key].units)
+            continue
         topics.append(TopicPlan(candidates=[c], units=units, scope=trigger.scope, module_id=trigger.module_id))
     return topics
 

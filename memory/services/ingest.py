@@ -131,7 +131,9 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
         for e in exchanges
     ])
     candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
-    if candidates and _mode() in ("online", "eager"):
+    # A salient one-off alone does not start a run: it waits for the agent's next run (a ripe topic, the idle
+    # tick or an explicit request), where all salient units are refined together in one call.
+    if any(c.reason != Candidate.Reason.SALIENCE for c in candidates) and _mode() in ("online", "eager"):
         from memory.tasks import consolidation_enqueue
 
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))

@@ -215,6 +215,8 @@ RECMEM_THETA_COUNT = env_int("RECMEM_THETA_COUNT", 0) or None
 RECMEM_MERGE_THRESHOLD = env_float("RECMEM_MERGE_THRESHOLD", 0) or None
 RECMEM_DEDUP_THRESHOLD = env_float("RECMEM_DEDUP_THRESHOLD", 0) or None
 RECMEM_SALIENCE = env_bool("RECMEM_SALIENCE", True)
+# Episodes longer than this are continued in a new episode rather than rewritten by another merge.
+RECMEM_EPISODE_MAX_TOKENS = env_int("RECMEM_EPISODE_MAX_TOKENS", 600)
 # Ablation switches (benchmarks): skip a layer of consolidation.
 RECMEM_ABLATE_EPISODES = env_bool("RECMEM_ABLATE_EPISODES", False)
 RECMEM_ABLATE_SEMANTIC = env_bool("RECMEM_ABLATE_SEMANTIC", False)

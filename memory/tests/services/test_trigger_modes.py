@@ -196,3 +196,53 @@ def test_calibrate_thresholds_command_on_the_store(make_agent, settings, tmp_pat
     assert report["units"] == 8 and report["model"] == "local:all-MiniLM-L6-v2"
     assert 0.0 < report["theta_sim"] < 1.0 and report["coverage_curve"]
     assert "θ_sim for 75% coverage" in out.getvalue()
+
+
+@pytest.mark.parametrize("text", [
+    "That must be fun! I just started agility classes.",
+    "Never been to an animal shelter before, but it must be great!",
+    "Always here to help! Let me know.",
+    "We'll keep going and never give up.",
+    "You must really enjoy having them around.",
+])
+def test_salience_is_quiet_on_casual_chat(text):
+    assert salience_reason(text, "Sure.") == ""
+
+
+@pytest.mark.parametrize("text", [
+    "Always run the tests before merging.",
+    "Please never share the staging password in chat.",
+    "Remember to always lock the door of the server room.",
+])
+def test_salience_catches_imperative_rules(text):
+    assert salience_reason(text, "Understood.") == "rule"
+
+
+@pytest.mark.django_db
+def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, django_capture_on_commit_callbacks):
+    from memory.consolidation.fake_responder import consolidation_responder
+    from memory.gateways.fake_openai import FakeOpenAIServer
+    from memory.gateways.llm import clear_llm_cache
+
+    settings.RECMEM_CONSOLIDATION_MODE = "online"
+    clear_llm_cache()
+    with FakeOpenAIServer(responder=consolidation_responder) as server:
+        settings.RECMEM_LLM_BASE_URL, settings.RECMEM_LLM_API_KEY = server.base_url, "k"
+        agent = make_agent().agent
+        with django_capture_on_commit_callbacks(execute=True):
+            _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted."),
+                            ("I'm allergic to peanuts, keep that in mind for recipes.", "Noted."),
+                            ("Always run the tests before merging.", "Will do.")])
+        assert Candidate.objects.filter(reason="salience", status="pending").count() == 3
+        assert ConsolidationBatch.objects.count() == 0  # one-offs alone start no run
+        with django_capture_on_commit_callbacks(execute=True):
+            _ingest(agent, MARATHON_WAVE_1, day0=10)  # a ripe topic starts a run that takes them along
+        batch = ConsolidationBatch.objects.get()
+        assert batch.status == "succeeded"
+        purposes = list(LLMCall.objects.values_list("purpose", flat=True))
+        assert purposes.count("semantic_refine") == 2  # one for the topic, one for all three one-offs
+        assert purposes.count("episode_write") + purposes.count("episode_merge") == 1  # no episode for one-offs
+        assert not Candidate.objects.filter(status="pending").exists()
+        salient_units = Exchange.objects.exclude(salience="")
+        assert set(salient_units.values_list("state", flat=True)) == {"consolidated"}
+    clear_llm_cache()
