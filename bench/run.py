@@ -15,7 +15,8 @@ Profiles:
 - ``full``: the same on all dev conversations, a θ_sim sweep (0.5–0.7), scale at 10k and 100k, the PII bench.
 
 Results: ``bench/results/<step>.json``, ``bench/results/SUMMARY.md`` with PNG plots beside it, step logs in
-``bench/results/logs/``; earlier results are removed first so the summary never mixes runs.
+``bench/results/logs/`` (the full profile: the same under ``bench/results/full/``); earlier results of the same
+folder are removed first so a summary never mixes runs.
 """
 
 from __future__ import annotations
@@ -44,21 +45,25 @@ PROFILES = {
         "locomo": [("locomo_online", ["--mode", "online", "--consolidator", "llm"]),
                    ("locomo_eager", ["--mode", "eager", "--consolidator", "llm"]),
                    ("locomo_flat", ["--mode", "flat"]),
-                   ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"])],
+                   ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"]),
+                   ("locomo_online_nosalience", ["--mode", "online", "--consolidator", "llm", "--no-salience"])],
         "sweep": None,
         "scale": ["--exchanges", "10000", "--queries", "200", "--recall-queries", "100", "--http-single", "100",
                   "--http-batch", "400"],
         "timeout": 1800,
+        "results": RESULTS,
     },
     "full": {
         "conversations": None,
         "locomo": [("locomo_online", ["--mode", "online", "--consolidator", "llm"]),
                    ("locomo_eager", ["--mode", "eager", "--consolidator", "llm"]),
                    ("locomo_flat", ["--mode", "flat"]),
-                   ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"])],
+                   ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"]),
+                   ("locomo_online_nosalience", ["--mode", "online", "--consolidator", "llm", "--no-salience"])],
         "sweep": "0.5,0.55,0.6,0.65,0.7",
         "scale": ["--exchanges", "10000,100000", "--queries", "300", "--recall-queries", "200"],
         "timeout": 6 * 3600,
+        "results": RESULTS / "full",
     },
 }
 
@@ -115,7 +120,8 @@ def run_step(name: str, args: list[str], *, env: dict[str, str], timeout: float,
     return proc.returncode == 0, elapsed
 
 
-def recreate_database(home: Path, name: str) -> None:
+def recreate_database(home: Path, name: str, *, create: bool = True) -> None:
+    """Drop the database ``name`` of the bench server (and create it empty again unless ``create`` is false)."""
     import psycopg
     from psycopg import sql
 
@@ -125,15 +131,17 @@ def recreate_database(home: Path, name: str) -> None:
     with psycopg.connect(host=info.socket_dir, port=info.port, user="postgres", dbname="postgres",
                          autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        if create:
+            conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-def clean_results() -> Path:
-    RESULTS.mkdir(parents=True, exist_ok=True)
+def clean_results(results: Path) -> Path:
+    """Remove earlier results of this folder (files only: ``full/`` below ``results/`` is kept)."""
+    results.mkdir(parents=True, exist_ok=True)
     for pattern in ("*.json", "*.png", "SUMMARY.md"):
-        for path in RESULTS.glob(pattern):
+        for path in results.glob(pattern):
             path.unlink()
-    logs = RESULTS / "logs"
+    logs = results / "logs"
     shutil.rmtree(logs, ignore_errors=True)
     logs.mkdir()
     return logs
@@ -145,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", default=str(DEFAULT_HOME), help="RECMEM_HOME for the benchmark database")
     parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")
     parser.add_argument("--skip", default="", help="comma-separated steps to skip (locomo, sweep, scale, pii)")
+    parser.add_argument("--results", default=None,
+                        help="results folder (default: bench/results for quick, bench/results/full for full)")
     args = parser.parse_args(argv)
 
     profile = PROFILES[args.profile]
@@ -154,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     # This process only starts/stops the embedded server; it never configures Django on the developer's home.
     os.environ["RECMEM_HOME"] = str(home)
     os.environ.pop("DATABASE_URL", None)
-    logs = clean_results()
+    results = Path(args.results).resolve() if args.results else profile["results"]
+    logs = clean_results(results)
     env = bench_env(home, LOCOMO_DB)
     data = ["--data", args.data] if args.data else []
     conversations = ["--conversations", str(profile["conversations"])] if profile["conversations"] else []
@@ -165,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from recmem_site import embedded_db
 
-    print(f"RecMem benchmarks, profile {args.profile}: home {home}, results {RESULTS}", flush=True)
+    print(f"RecMem benchmarks, profile {args.profile}: home {home}, results {results}", flush=True)
     try:
         embedded_db.ensure_running(home, database=LOCOMO_DB, own=False)
         ok, _ = run_step("migrate", ["migrate", "-v0"], env=env, timeout=600, logs=logs)
@@ -176,12 +187,12 @@ def main(argv: list[str] | None = None) -> int:
         if "locomo" not in skip:
             for name, extra in profile["locomo"]:
                 steps.append((name, ["bench_locomo", *extra, *conversations, *data, "--json",
-                                     str(RESULTS / f"{name}.json")], env))
+                                     str(results / f"{name}.json")], env))
         if profile["sweep"] and "sweep" not in skip:
             steps.append(("locomo_sweep", ["bench_locomo", "--sweep", profile["sweep"], *conversations, *data,
-                                           "--json", str(RESULTS / "locomo_sweep.json")], env))
+                                           "--json", str(results / "locomo_sweep.json")], env))
         if "pii" not in skip:
-            steps.append(("pii", ["bench_pii", "--json", str(RESULTS / "pii.json")], env))
+            steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
         for name, step_args, step_env in steps:
             ok, elapsed = run_step(name, step_args, env=step_env, timeout=profile["timeout"], logs=logs)
             timings[name] = round(elapsed, 1)
@@ -193,11 +204,12 @@ def main(argv: list[str] | None = None) -> int:
             ok, _ = run_step("migrate_scale", ["migrate", "-v0"], env=scale_env, timeout=600, logs=logs)
             if ok:
                 ok, elapsed = run_step("scale", ["bench_scale", *profile["scale"], *data, "--json",
-                                                 str(RESULTS / "scale.json")], env=scale_env,
+                                                 str(results / "scale.json"), "--keep-data"], env=scale_env,
                                        timeout=profile["timeout"], logs=logs)
                 timings["scale"] = round(elapsed, 1)
             if not ok:
                 failures["scale"] = "exit code != 0 (see logs/scale.log)"
+            recreate_database(home, SCALE_DB, create=False)  # the scale store is big: do not keep it
     except KeyboardInterrupt:
         failures["interrupted"] = "Ctrl-C"
     except Exception as exc:  # report whatever stopped the run, then still write the summary
@@ -211,10 +223,10 @@ def main(argv: list[str] | None = None) -> int:
             "cpus": os.cpu_count(), "load_average_start": list(load_start), "load_average_end": list(os.getloadavg()),
             "notes": [f"Load average at start {load_start[0]:.2f}, at end {os.getloadavg()[0]:.2f} on "
                       f"{os.cpu_count()} CPUs: this machine is shared, timings vary with other work on it."]}
-    (RESULTS / "run.json").write_text(json.dumps(meta, indent=2))
+    (results / "run.json").write_text(json.dumps(meta, indent=2))
     from bench.report import write_summary
 
-    summary = write_summary(RESULTS, profile=args.profile)
+    summary = write_summary(results, profile=args.profile)
     print(f"\nwrote {summary} ({wall:.0f}s in all){'; failures: ' + str(failures) if failures else ''}", flush=True)
     return 1 if failures else 0
 
