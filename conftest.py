@@ -61,3 +61,19 @@ def api_client():
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+@pytest.fixture
+def fake_llm(settings):
+    """The fake OpenAI-compatible server (plausible replies to every RecMem prompt) configured as the LLM endpoint;
+    the real `openai` client talks to it over HTTP."""
+    from memory.consolidation.fake_responder import consolidation_responder
+    from memory.gateways.fake_openai import FakeOpenAIServer
+    from memory.gateways.llm import clear_llm_cache
+
+    clear_llm_cache()
+    with FakeOpenAIServer(responder=consolidation_responder) as server:
+        settings.RECMEM_LLM_BASE_URL, settings.RECMEM_LLM_API_KEY = server.base_url, "test-key"
+        settings.RECMEM_LLM_MODEL, settings.RECMEM_LLM_TIMEOUT, settings.RECMEM_LLM_MAX_RETRIES = "fake-gpt", 10, 0
+        yield server
+    clear_llm_cache()

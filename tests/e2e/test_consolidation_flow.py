@@ -57,19 +57,11 @@ def _items(pairs, day0):
 @pytest.fixture(params=["llm", "extractive"])
 def consolidator(request, settings):
     settings.RECMEM_CONSOLIDATION_MODE = "online"
-    clear_llm_cache()
     if request.param == "extractive":
+        clear_llm_cache()
         settings.RECMEM_LLM_BASE_URL = ""
-        yield {"kind": "extractive", "server": None}
-    else:
-        with FakeOpenAIServer(responder=consolidation_responder) as server:
-            settings.RECMEM_LLM_BASE_URL = server.base_url
-            settings.RECMEM_LLM_API_KEY = "test-key"
-            settings.RECMEM_LLM_MODEL = "fake-gpt"
-            settings.RECMEM_LLM_TIMEOUT = 10
-            settings.RECMEM_LLM_MAX_RETRIES = 0
-            yield {"kind": "llm", "server": server}
-    clear_llm_cache()
+        return {"kind": "extractive", "server": None}
+    return {"kind": "llm", "server": request.getfixturevalue("fake_llm")}
 
 
 def _ingest(client, holder, session_id, pairs, day0, capture):

@@ -110,26 +110,19 @@ def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, setting
 
 
 @pytest.mark.django_db
-def test_eager_mode_calls_the_llm_on_every_exchange(make_agent, settings, django_capture_on_commit_callbacks):
-    from memory.consolidation.fake_responder import consolidation_responder
-    from memory.gateways.fake_openai import FakeOpenAIServer
-    from memory.gateways.llm import clear_llm_cache
-
+def test_eager_mode_calls_the_llm_on_every_exchange(make_agent, settings, fake_llm,
+                                                    django_capture_on_commit_callbacks):
     settings.RECMEM_CONSOLIDATION_MODE = "eager"
-    clear_llm_cache()
-    with FakeOpenAIServer(responder=consolidation_responder) as server:
-        settings.RECMEM_LLM_BASE_URL, settings.RECMEM_LLM_API_KEY = server.base_url, "k"
-        agent = make_agent().agent
-        statements = [("My sister Anna lives in Lisbon and works as a nurse.", "Nice, Lisbon is lovely."),
-                      ("I adopted a grey kitten called Ash last week.", "Congratulations on Ash!"),
-                      *CHATTER]
-        with django_capture_on_commit_callbacks(execute=True):
-            _ingest(agent, statements)
-        purposes = list(LLMCall.objects.values_list("purpose", flat=True))
-        assert purposes.count("eager_extract") == len(statements)  # one extraction per exchange, ripe or not
-        assert Experience.objects.filter(status="active").exists()
-        assert set(Exchange.objects.values_list("state", flat=True)) == {"consolidated"}
-    clear_llm_cache()
+    agent = make_agent().agent
+    statements = [("My sister Anna lives in Lisbon and works as a nurse.", "Nice, Lisbon is lovely."),
+                  ("I adopted a grey kitten called Ash last week.", "Congratulations on Ash!"),
+                  *CHATTER]
+    with django_capture_on_commit_callbacks(execute=True):
+        _ingest(agent, statements)
+    purposes = list(LLMCall.objects.values_list("purpose", flat=True))
+    assert purposes.count("eager_extract") == len(statements)  # one extraction per exchange, ripe or not
+    assert Experience.objects.filter(status="active").exists()
+    assert set(Exchange.objects.values_list("state", flat=True)) == {"consolidated"}
 
 
 @pytest.mark.django_db(transaction=True)
@@ -219,30 +212,23 @@ def test_salience_catches_imperative_rules(text):
 
 
 @pytest.mark.django_db
-def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, django_capture_on_commit_callbacks):
-    from memory.consolidation.fake_responder import consolidation_responder
-    from memory.gateways.fake_openai import FakeOpenAIServer
-    from memory.gateways.llm import clear_llm_cache
-
+def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, fake_llm,
+                                                        django_capture_on_commit_callbacks):
     settings.RECMEM_CONSOLIDATION_MODE = "online"
-    clear_llm_cache()
-    with FakeOpenAIServer(responder=consolidation_responder) as server:
-        settings.RECMEM_LLM_BASE_URL, settings.RECMEM_LLM_API_KEY = server.base_url, "k"
-        agent = make_agent().agent
-        with django_capture_on_commit_callbacks(execute=True):
-            _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted."),
-                            ("I'm allergic to peanuts, keep that in mind for recipes.", "Noted."),
-                            ("Always run the tests before merging.", "Will do.")])
-        assert Candidate.objects.filter(reason="salience", status="pending").count() == 3
-        assert ConsolidationBatch.objects.count() == 0  # one-offs alone start no run
-        with django_capture_on_commit_callbacks(execute=True):
-            _ingest(agent, MARATHON_WAVE_1, day0=10)  # a ripe topic starts a run that takes them along
-        batch = ConsolidationBatch.objects.get()
-        assert batch.status == "succeeded"
-        purposes = list(LLMCall.objects.values_list("purpose", flat=True))
-        assert purposes.count("semantic_refine") == 2  # one for the topic, one for all three one-offs
-        assert purposes.count("episode_write") + purposes.count("episode_merge") == 1  # no episode for one-offs
-        assert not Candidate.objects.filter(status="pending").exists()
-        salient_units = Exchange.objects.exclude(salience="")
-        assert set(salient_units.values_list("state", flat=True)) == {"consolidated"}
-    clear_llm_cache()
+    agent = make_agent().agent
+    with django_capture_on_commit_callbacks(execute=True):
+        _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted."),
+                        ("I'm allergic to peanuts, keep that in mind for recipes.", "Noted."),
+                        ("Always run the tests before merging.", "Will do.")])
+    assert Candidate.objects.filter(reason="salience", status="pending").count() == 3
+    assert ConsolidationBatch.objects.count() == 0  # one-offs alone start no run
+    with django_capture_on_commit_callbacks(execute=True):
+        _ingest(agent, MARATHON_WAVE_1, day0=10)  # a ripe topic starts a run that takes them along
+    batch = ConsolidationBatch.objects.get()
+    assert batch.status == "succeeded"
+    purposes = list(LLMCall.objects.values_list("purpose", flat=True))
+    assert purposes.count("semantic_refine") == 2  # one for the topic, one for all three one-offs
+    assert purposes.count("episode_write") + purposes.count("episode_merge") == 1  # no episode for one-offs
+    assert not Candidate.objects.filter(status="pending").exists()
+    salient_units = Exchange.objects.exclude(salience="")
+    assert set(salient_units.values_list("state", flat=True)) == {"consolidated"}
