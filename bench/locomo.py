@@ -24,7 +24,10 @@ dataset's time, closed after its last exchange), and one ``exchanges_ingest`` ca
 order — masking, embedding, storing and the recurrence trigger all run for real, and consolidation is enqueued
 on commit through django-q2's ``async_task``. The run forces django-q2 sync mode (``Conf.SYNC = True``) so the
 queued batch runs inline right after the commit: online consolidation happens exactly when a topic gets ripe,
-deterministically. The project is deleted at the end unless ``keep_data``.
+deterministically. In online mode, after a conversation's last session one more run is requested through
+``idle_run_request`` (what the idle tick or ``POST /consolidations/run`` would do later), so candidates that wait
+for the agent's next run (salient one-offs) are consolidated and their cost counted. The project is deleted at
+the end unless ``keep_data``.
 
 Scoring: for every question of categories 1–4 ``memory_search`` (the selector behind ``POST /search``, without
 the hit-count write so that rankings do not drift during the run) returns exchanges, episodes and experiences;
@@ -410,8 +413,12 @@ class Replayed:
     ingest_seconds: float
 
 
-def replay_conversation(*, project_name: str, conversation: Conversation, log: Callable[[str], None]) -> Replayed:
-    """Ingest one conversation through the real services, one exchange per call, in chronological order."""
+def replay_conversation(*, project_name: str, conversation: Conversation, log: Callable[[str], None],
+                        flush: bool = False) -> Replayed:
+    """Ingest one conversation through the real services, one exchange per call, in chronological order; with
+    ``flush``, request a consolidation run at the end for whatever is still pending (the API's "run now")."""
+    from django.db import transaction
+
     from agents.services import agent_create
     from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 
@@ -431,6 +438,13 @@ def replay_conversation(*, project_name: str, conversation: Conversation, log: C
             dia_map[str(result.exchanges[0].pk)] = ex.dia_ids
             count += 1
         session_close(agent=agent, session=db_session)
+    if flush:
+        # Candidates that did not start a run of their own (salient one-offs wait for the agent's next run) are
+        # consolidated now, as the idle tick or an operator request would later: their cost is counted too.
+        from memory.services.idle import idle_run_request
+
+        with transaction.atomic():
+            idle_run_request(agent=agent)
     elapsed = time.perf_counter() - started
     log(f"  {conversation.sample_id}: {count} exchanges from {conversation.turn_count} turns in {elapsed:.1f}s")
     return Replayed(conversation=conversation, agent=agent, dia_map=dia_map, exchanges=count, ingest_seconds=elapsed)
@@ -473,6 +487,7 @@ def construction_stats(*, project_name: str, exchanges: int) -> dict[str, Any]:
     for b in batches.exclude(started_at=None).exclude(finished_at=None).only("started_at", "finished_at"):
         consolidation_seconds += (b.finished_at - b.started_at).total_seconds()
     reasons = dict(Counter(Candidate.objects.filter(project=project).values_list("reason", flat=True)))
+    candidate_status = dict(Counter(Candidate.objects.filter(project=project).values_list("status", flat=True)))
     states = dict(Counter(Exchange.objects.filter(project=project).values_list("state", flat=True)))
     return {
         "llm_calls": calls,
@@ -489,6 +504,7 @@ def construction_stats(*, project_name: str, exchanges: int) -> dict[str, Any]:
         "batch_status": batch_status,
         "consolidation_seconds": round(consolidation_seconds, 2),
         "candidates": reasons,
+        "candidate_status": candidate_status,
         "trigger_rate_per_100": round(reasons.get("recurrence", 0) * per100, 2),
         "salience_rate_per_100": round(reasons.get("salience", 0) * per100, 2),
         "exchange_states": states,
@@ -769,8 +785,8 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
             f"{len(conversations)} conversation(s), embedder {embedder.model_id}, θ_sim={thresholds.theta_sim}, "
             f"θ_count={thresholds.theta_count}, project {project_name}")
         try:
-            replayed = [replay_conversation(project_name=project_name, conversation=c, log=log)
-                        for c in conversations]
+            replayed = [replay_conversation(project_name=project_name, conversation=c, log=log,
+                                            flush=config.mode == "online") for c in conversations]
             ingest_seconds = time.perf_counter() - started
             exchanges = sum(r.exchanges for r in replayed)
             construction = construction_stats(project_name=project_name, exchanges=exchanges)

@@ -8,7 +8,7 @@ comparable across models.
 Settings (all optional, read through ``django.conf.settings`` with these defaults):
 ``RECMEM_EMBEDDINGS_BACKEND`` ("local" | "openai" | "hashing", "local"), ``RECMEM_EMBEDDINGS_MODEL``
 ("text-embedding-3-small", openai only), ``RECMEM_EMBEDDINGS_DIMENSIONS`` (384),
-``RECMEM_EMBEDDINGS_BATCH_SIZE`` (64), ``RECMEM_EMBEDDINGS_BASE_URL`` / ``RECMEM_EMBEDDINGS_API_KEY``
+``RECMEM_EMBEDDINGS_BATCH_SIZE`` (0: 16 texts per forward pass locally, 64 per request to an endpoint), ``RECMEM_EMBEDDINGS_BASE_URL`` / ``RECMEM_EMBEDDINGS_API_KEY``
 (falling back to ``RECMEM_LLM_BASE_URL`` / ``RECMEM_LLM_API_KEY``), and ``RECMEM_LLM_TIMEOUT`` /
 ``RECMEM_LLM_MAX_RETRIES`` for the HTTP client.
 """
@@ -71,6 +71,11 @@ class EmbeddingGateway(abc.ABC):
     dimensions: int
     batch_size: int
 
+    @property
+    def chunk_size(self) -> int:
+        """How many texts one ``_embed_batch`` call receives (the request size for remote backends)."""
+        return self.batch_size
+
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed ``texts`` in order; one normalised vector per text. Raises ``EmbeddingError``."""
         if isinstance(texts, str):
@@ -78,8 +83,8 @@ class EmbeddingGateway(abc.ABC):
             raise TypeError("embed() takes a sequence of texts; use embed_one() for a single text")
         texts = list(texts)
         vectors: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
-            batch = texts[start : start + self.batch_size]
+        for start in range(0, len(texts), self.chunk_size):
+            batch = texts[start : start + self.chunk_size]
             try:
                 batch_vectors = self._embed_batch(batch)
             except EmbeddingError:
@@ -104,7 +109,7 @@ class EmbeddingGateway(abc.ABC):
 
     @abc.abstractmethod
     def _embed_batch(self, texts: list[str]) -> list[list[float]]:
-        """Embed one batch (at most ``batch_size`` texts); return normalised vectors."""
+        """Embed one chunk (at most ``chunk_size`` texts); return normalised vectors."""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.model_id}>"
@@ -208,9 +213,15 @@ class LocalEmbeddingGateway(EmbeddingGateway):
     The bundled model is loaded lazily on first use and shared by every gateway in the process (a custom
     ``model_path`` is loaded at once, to learn its width). Inputs longer than the model's window
     (256 word pieces for MiniLM) are truncated by the model.
+
+    Up to ``CHUNK`` texts go to one ``encode()`` call, which sorts them by length before cutting forward passes
+    of ``batch_size``: padding, not arithmetic, dominated when unsorted chunks of 64 were encoded one by one
+    (50 texts/s against 94 for chunks of 1,024 in passes of 16 on LoCoMo turn pairs, 2 cores).
     """
 
-    def __init__(self, *, model_path: str | Path | None = None, batch_size: int = 64) -> None:
+    CHUNK = 1024
+
+    def __init__(self, *, model_path: str | Path | None = None, batch_size: int = 16) -> None:
         if batch_size <= 0:
             raise ValueError("batch_size must be positive")
         self.batch_size = int(batch_size)
@@ -223,6 +234,10 @@ class LocalEmbeddingGateway(EmbeddingGateway):
             model = self.model
             dim_fn = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
             self.dimensions = int(dim_fn())
+
+    @property
+    def chunk_size(self) -> int:
+        return max(self.batch_size, self.CHUNK)
 
     @property
     def model(self) -> Any:
@@ -349,7 +364,8 @@ def _resolve_config(overrides: dict[str, Any]) -> dict[str, Any]:
         "model": pick("model", "RECMEM_EMBEDDINGS_MODEL", DEFAULT_OPENAI_MODEL),
         "model_path": overrides.get("model_path"),
         "dimensions": int(pick("dimensions", "RECMEM_EMBEDDINGS_DIMENSIONS", LOCAL_MODEL_DIMENSIONS)),
-        "batch_size": int(pick("batch_size", "RECMEM_EMBEDDINGS_BATCH_SIZE", 64)),
+        # 0 = the backend's own default: short forward passes for the local model, large requests for endpoints.
+        "batch_size": int(pick("batch_size", "RECMEM_EMBEDDINGS_BATCH_SIZE", 0)) or (16 if backend == "local" else 64),
         "base_url": pick("base_url", "RECMEM_EMBEDDINGS_BASE_URL", "RECMEM_LLM_BASE_URL", ""),
         "api_key": pick("api_key", "RECMEM_EMBEDDINGS_API_KEY", "RECMEM_LLM_API_KEY", ""),
         "timeout": float(pick("timeout", "RECMEM_LLM_TIMEOUT", 30.0)),
