@@ -7,8 +7,8 @@
 - :mod:`.fake_responder` answers the prompts plausibly for the fake OpenAI server in tests and benchmarks.
 
     consolidator = get_consolidator()          # LLM if RECMEM_LLM_BASE_URL is set, else extractive
-    episodes = consolidator.write_episodes(units=units, on_call=record)
-    items = consolidator.refine(episodes=episodes, units=units, related=related, on_call=record)
+    draft = consolidator.consolidate_topic(units=units, existing=nearest_or_none, related=related,
+                                           on_call=record)  # draft.episodes, draft.items, draft.merged
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from memory.consolidation.types import (
     ExistingEpisode,
     ExistingExperience,
     ExperienceDraft,
+    TopicDraft,
     Unit,
     order_units,
 )
@@ -41,6 +42,7 @@ __all__ = [
     "ExperienceDraft",
     "ExtractiveConsolidator",
     "LLMConsolidator",
+    "TopicDraft",
     "Unit",
     "get_consolidator",
     "get_eager_extractor",
@@ -50,16 +52,17 @@ __all__ = [
 _DEFAULT: Any = object()
 
 
-def get_consolidator(*, llm: Any = _DEFAULT, embedder: Any | None = None) -> Consolidator:
+def get_consolidator(*, llm: Any = _DEFAULT, embedder: Any | None = None, single_call: bool = True) -> Consolidator:
     """The LLM consolidator for ``llm`` (default: ``get_llm()`` from settings), or the extractive one when there
-    is no endpoint (``llm=None``). ``embedder`` only matters for the extractive consolidator."""
+    is no endpoint (``llm=None``). ``embedder`` only matters for the extractive consolidator, ``single_call``
+    (one ``topic_consolidate`` call per topic instead of episode + refine calls) only for the LLM one."""
     if llm is _DEFAULT:
         from memory.gateways.llm import get_llm
 
         llm = get_llm()
     if llm is None:
         return ExtractiveConsolidator(embedder=embedder)
-    return LLMConsolidator(llm)
+    return LLMConsolidator(llm, single_call=single_call)
 
 
 def get_eager_extractor(*, llm: Any = _DEFAULT) -> Any:

@@ -5,10 +5,12 @@
 It recognises which RecMem prompt a request carries (by the ``Prompt version: <name>@<n>`` marker of the system
 message), reads the rendered inputs back out of the user message and answers the way a cautious model would:
 episodes are the units grouped (a new group after a month's pause, at most 3) with a narrative of their first
-sentences; refinement returns one fact per unit quoting it (a preference/constraint when the wording says so), and
+sentences (``topic_consolidate`` answers as the episode and refine prompts would, in one reply); refinement
+returns one fact per unit quoting it (a preference/constraint when the wording says so), and
 marks a related experience as contradicted when the unit says "now prefer" / "no longer" / "anymore" about an
 overlapping subject; a merge always continues the episode; eager extraction returns the user's declarative
-sentences; an eager update is ADD unless an existing memory says exactly the same (NONE); an answer is the first
+sentences; an eager update lists every old memory (NONE unless a fact extends or changes it: UPDATE) and ADDs
+the facts not already held (equal words or ≥ 0.8 overlap); an answer is the first
 line of the memory context; the judge says CORRECT when the answer shares a content word with the gold answer.
 
 This lets end-to-end tests and benchmarks run the real HTTP path with realistic prompt sizes and zero cost.
@@ -16,6 +18,7 @@ This lets end-to-end tests and benchmarks run the real HTTP path with realistic 
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -32,7 +35,6 @@ _RELATED_RE = re.compile(
     r"\(confidence [0-9.]+, valid from [^)]*\)$",
     re.M,
 )
-_MEMORY_RE = re.compile(r"^\[(?P<id>[^\]]+)\] (?P<text>.*)$", re.M)
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+")
 _WORD_RE = re.compile(r"[a-z0-9]+")
 _STOP = frozenset(
@@ -181,6 +183,18 @@ def _semantic_refine(user: str) -> dict[str, Any]:
     return {"items": items}
 
 
+def _topic_consolidate(user: str) -> dict[str, Any]:
+    """Merge when an existing episode is shown (like ``episode_merge``), else write; items as ``semantic_refine``."""
+    if _section(user, "existing_episode"):
+        merged = _episode_merge(user)
+        episodes = [{"title": merged["title"], "narrative": merged["narrative"],
+                     "unit_ids": [u["id"] for u in parse_units(user)]}]
+        same = True
+    else:
+        episodes, same = _episode_write(user)["episodes"], False
+    return {"same_situation": same, "episodes": episodes, "items": _semantic_refine(user)["items"]}
+
+
 def _eager_extract(user: str) -> dict[str, Any]:
     conversation = _section(user, "conversation")
     user_line = re.search(r"^user: (.*)$", conversation, re.M)
@@ -193,12 +207,41 @@ def _normal(text: str) -> str:
     return " ".join(_WORD_RE.findall(text.lower()))
 
 
+def _json_section(user: str, tag: str) -> list[Any]:
+    try:
+        value = json.loads(_section(user, tag) or "[]")
+    except ValueError:
+        return []
+    return value if isinstance(value, list) else []
+
+
+def _same(a: str, b: str) -> bool:
+    """Equal normalised words, or a word overlap (Jaccard) of at least 0.8."""
+    words_a, words_b = set(_normal(a).split()), set(_normal(b).split())
+    return _normal(a) == _normal(b) or bool(
+        words_a and words_b and len(words_a & words_b) / len(words_a | words_b) >= 0.8)
+
+
 def _eager_update(user: str) -> dict[str, Any]:
-    fact = _section(user, "new_fact")
-    for match in _MEMORY_RE.finditer(_section(user, "existing_memories")):
-        if _normal(match.group("text")) == _normal(fact):
-            return {"event": "NONE", "target_id": match.group("id"), "text": match.group("text")}
-    return {"event": "ADD", "target_id": None, "text": fact}
+    """The whole new memory list: a fact already held leaves its memory at NONE; a fact that adds to a memory's
+    content words, or changes one ("now prefer", "no longer"...) while sharing a word with it, UPDATEs it; any other
+    fact is an ADD with the next free id. Old memories untouched stay NONE."""
+    old = [m for m in _json_section(user, "old_memory") if isinstance(m, dict) and "id" in m]
+    entries = [{"id": str(m["id"]), "text": str(m.get("text", "")), "event": "NONE"} for m in old]
+    next_id = max((int(e["id"]) for e in entries if e["id"].isdigit()), default=-1) + 1
+    for fact in (str(f) for f in _json_section(user, "new_facts") if str(f).strip()):
+        if any(_same(fact, e.get("old_memory", e["text"])) or _same(fact, e["text"]) for e in entries):
+            continue
+        words = _words(fact)
+        changed = any(cue in fact.lower() for cue in CHANGE_CUES)
+        target = next((e for e in entries if e["event"] == "NONE" and _words(e["text"])
+                       and (_words(e["text"]) < words or (changed and _words(e["text"]) & words))), None)
+        if target is not None:
+            target.update(event="UPDATE", old_memory=target["text"], text=fact)
+            continue
+        entries.append({"id": str(next_id), "text": fact, "event": "ADD"})
+        next_id += 1
+    return {"memory": entries}
 
 
 def _answer(user: str) -> dict[str, Any]:
@@ -216,6 +259,7 @@ def _judge(user: str) -> dict[str, Any]:
 
 
 _HANDLERS = {
+    "topic_consolidate": _topic_consolidate,
     "episode_write": _episode_write,
     "episode_merge": _episode_merge,
     "semantic_refine": _semantic_refine,

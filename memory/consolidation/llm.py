@@ -23,6 +23,7 @@ from memory.consolidation.types import (
     ExistingEpisode,
     ExistingExperience,
     ExperienceDraft,
+    TopicDraft,
     Unit,
     episode_bounds,
     unit_time,
@@ -116,15 +117,18 @@ def ask_json(
 
 
 class LLMConsolidator(BaseConsolidator):
-    """Consolidation by a chat model (purposes ``episode_merge``, ``episode_write``, ``semantic_refine``)."""
+    """Consolidation by a chat model: one ``topic_consolidate`` call per topic (episode written or merged, and
+    the typed items), or with ``single_call=False`` the separate ``episode_merge`` / ``episode_write`` and
+    ``semantic_refine`` calls (kept for comparison and for models that handle one long reply badly)."""
 
     kind = "llm"
     notice = ""
 
-    def __init__(self, llm: LLMGateway, *, max_tokens: int | None = None) -> None:
+    def __init__(self, llm: LLMGateway, *, max_tokens: int | None = None, single_call: bool = True) -> None:
         self.llm = llm
         self.model = str(getattr(llm, "model", "") or "")
         self.max_tokens = max_tokens
+        self.single_call = single_call
 
     def __repr__(self) -> str:
         return f"<LLMConsolidator {self.model}>"
@@ -162,17 +166,47 @@ class LLMConsolidator(BaseConsolidator):
         if not ordered:
             return []
         calls: list[LLMCallRecord] = []
+        data = self._ask(prompts.EPISODE_WRITE, _recorder(calls, on_call), units=prompts.render_units(ordered),
+                         unit_count=len(ordered))
+        return _episodes_or_raise(data.get("episodes") or [], ordered, calls)
 
-        def record(call: LLMCallRecord) -> None:
-            calls.append(call)
-            if on_call is not None:
-                on_call(call)
+    # -- one call per topic -----------------------------------------------------------------------------
 
-        data = self._ask(prompts.EPISODE_WRITE, record, units=prompts.render_units(ordered), unit_count=len(ordered))
-        try:
-            return assemble_episodes(data.get("episodes") or [], ordered)
-        except ConsolidationError as exc:  # a schema-valid but unusable reply: still paid for
-            raise ConsolidationError(str(exc), calls) from exc
+    def consolidate_topic(
+        self,
+        *,
+        units: list[Unit],
+        existing: ExistingEpisode | None,
+        related: list[ExistingExperience],
+        on_call: CallSink | None = None,
+    ) -> TopicDraft:
+        """Episodes and typed items of one topic from a single ``topic_consolidate`` reply."""
+        if not self.single_call:
+            return super().consolidate_topic(units=units, existing=existing, related=related, on_call=on_call)
+        ordered = self.order_units(units)
+        if not ordered:
+            return TopicDraft(episodes=[], items=[])
+        calls: list[LLMCallRecord] = []
+        data = self._ask(
+            prompts.TOPIC_CONSOLIDATE,
+            _recorder(calls, on_call),
+            existing_episode=prompts.render_existing_episode(existing),
+            unit_count=len(ordered),
+            units=prompts.render_units(ordered),
+            related=prompts.render_related(related),
+        )
+        raw_episodes = [e for e in data.get("episodes") or [] if isinstance(e, dict)]
+        first = raw_episodes[0] if raw_episodes else {}
+        narrative = str(first.get("narrative") or "").strip()
+        items = assemble_items(data.get("items") or [], ordered, related)
+        if existing is not None and data.get("same_situation") and narrative:
+            # The merged episode carries every new unit, whatever ids the reply listed.
+            title = _text(first.get("title")) or _text(existing.title) or _fallback_title(narrative)
+            started, ended = episode_bounds(ordered)
+            merged = EpisodeDraft(title=title, narrative=narrative, unit_ids=[u.id for u in ordered],
+                                  started_at=started, ended_at=ended)
+            return TopicDraft(episodes=[merged], items=items, merged=True)
+        return TopicDraft(episodes=_episodes_or_raise(raw_episodes, ordered, calls), items=items)
 
     # -- semantic refinement ----------------------------------------------------------------------------
 
@@ -197,6 +231,24 @@ class LLMConsolidator(BaseConsolidator):
         return assemble_items(data.get("items") or [], ordered, related)
 
 
+def _recorder(calls: list[LLMCallRecord], on_call: CallSink | None) -> CallSink:
+    """A call sink that also keeps the records, to attach them to an error raised after the call."""
+
+    def record(call: LLMCallRecord) -> None:
+        calls.append(call)
+        if on_call is not None:
+            on_call(call)
+
+    return record
+
+
+def _episodes_or_raise(raw: list[Any], ordered: list[Unit], calls: list[LLMCallRecord]) -> list[EpisodeDraft]:
+    try:
+        return assemble_episodes(raw, ordered)
+    except ConsolidationError as exc:  # a schema-valid but unusable reply: still paid for
+        raise ConsolidationError(str(exc), calls) from exc
+
+
 # --------------------------------------------------------------------------------------------------------
 # Semantic validation of replies (also used by tests and by other callers of the prompts).
 
@@ -217,16 +269,16 @@ def assemble_episodes(raw_episodes: list[Any], ordered: list[Unit]) -> list[Epis
     for raw in raw_episodes[:3]:
         if not isinstance(raw, dict):
             continue
+        narrative = str(raw.get("narrative") or "").strip()
+        title = _text(raw.get("title"))
+        if not narrative:  # skipped before claiming its units, so they still land in another episode
+            continue
         ids: list[str] = []
         for value in raw.get("unit_ids") or []:
             unit_id = _resolve_id(value, known)
             if unit_id is not None and unit_id not in assigned:
                 assigned.add(unit_id)
                 ids.append(unit_id)
-        narrative = str(raw.get("narrative") or "").strip()
-        title = _text(raw.get("title"))
-        if not narrative:
-            continue
         drafts.append((title or _fallback_title(narrative), narrative, ids))
     if not drafts:
         raise ConsolidationError("episode_write: the reply contained no usable episode")

@@ -37,6 +37,7 @@ __all__ = [
     "EPISODE_WRITE",
     "JUDGE",
     "SEMANTIC_REFINE",
+    "TOPIC_CONSOLIDATE",
     "TYPE_DEFINITIONS",
     "VERSION_MARKER_RE",
     "PromptTemplate",
@@ -45,6 +46,7 @@ __all__ = [
     "render",
     "render_conversation",
     "render_episode_drafts",
+    "render_existing_episode",
     "render_existing_episode_values",
     "render_existing_memories",
     "render_related",
@@ -312,21 +314,21 @@ Is this the same ongoing situation? If so, write the merged chronological narrat
 # --------------------------------------------------------------------------------------------------------
 # Semantic memory.
 
-SEMANTIC_REFINE = PromptTemplate(
-    name="semantic_refine",
-    version="semantic_refine@1",
-    system=f"""\
-You are the semantic memory curator of RecMem, a long-term memory shared by a team of LLM agents.
+_ITEM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "type": {"enum": list(EXPERIENCE_TYPES)},
+        "subject": {"type": "string"},
+        "statement": {"type": "string", "minLength": 1},
+        "evidence": {"type": "array", "items": {"type": "string"}},
+        "valid_from": {"type": ["string", "null"]},
+        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        "contradicts": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["type", "subject", "statement", "evidence"],
+}
 
-You receive (1) the episodes just written from a set of conversation units, (2) the units themselves, each one
-exchange with its id and time, and (3) related experiences that are already stored. Extract the durable, reusable
-knowledge in the units as typed items. Episodes summarise; your job is to recover the precise details that a
-summary loses (exact numbers, dates, names, quantities, titles, settings, steps) and to state each as a
-self-contained item that an agent can use later without reading the conversation.
-
-Item types (use exactly these names):
-{_TYPE_LIST}
-
+_ITEM_RULES = """\
 Fields of each item:
 - "type": one of the seven types above.
 - "subject": what the item is about, 1 to 4 lowercase words forming a noun phrase ("morning drink", "marathon
@@ -353,7 +355,24 @@ Rules:
 - Placeholders such as <PERSON_3f2a> or <EMAIL_ADDRESS_91bc> stand for masked values: copy them exactly and never
   guess what they hide.
 - Be faithful: nothing the units do not support; resolve relative dates ("last week") with the unit timestamps.
-- Usually one or two items per unit at most; fewer is fine. Reply {{"items": []}} if nothing is worth keeping.
+- Usually one or two items per unit at most; fewer is fine. Reply {"items": []} if nothing is worth keeping."""
+
+SEMANTIC_REFINE = PromptTemplate(
+    name="semantic_refine",
+    version="semantic_refine@1",
+    system=f"""\
+You are the semantic memory curator of RecMem, a long-term memory shared by a team of LLM agents.
+
+You receive (1) the episodes just written from a set of conversation units, (2) the units themselves, each one
+exchange with its id and time, and (3) related experiences that are already stored. Extract the durable, reusable
+knowledge in the units as typed items. Episodes summarise; your job is to recover the precise details that a
+summary loses (exact numbers, dates, names, quantities, titles, settings, steps) and to state each as a
+self-contained item that an agent can use later without reading the conversation.
+
+Item types (use exactly these names):
+{_TYPE_LIST}
+
+{_ITEM_RULES}
 
 Reply with one JSON object and nothing else, in this shape:
 {{"items": [{{"type": "preference", "subject": "morning drink", "statement": "The user prefers coffee over tea in \
@@ -382,24 +401,101 @@ Extract the typed items now. Reply in JSON.""",
             "items": {
                 "type": "array",
                 "maxItems": 100,
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "type": {"enum": list(EXPERIENCE_TYPES)},
-                        "subject": {"type": "string"},
-                        "statement": {"type": "string", "minLength": 1},
-                        "evidence": {"type": "array", "items": {"type": "string"}},
-                        "valid_from": {"type": ["string", "null"]},
-                        "confidence": {"type": "number", "minimum": 0, "maximum": 1},
-                        "contradicts": {"type": "array", "items": {"type": "string"}},
-                    },
-                    "required": ["type", "subject", "statement", "evidence"],
-                },
+                "items": _ITEM_SCHEMA,
             }
         },
         "required": ["items"],
     },
 )
+
+# --------------------------------------------------------------------------------------------------------
+# One call per topic: the episode (written, or merged into the nearest one) and the typed items together. Writing
+# and refining separately sent the units twice and two system prompts per topic (about 40 % of construction
+# tokens); one reply does both while the model has the units in view.
+
+TOPIC_CONSOLIDATE = PromptTemplate(
+    name="topic_consolidate",
+    version="topic_consolidate@1",
+    system="""\
+You are the memory consolidator of RecMem, a long-term memory shared by a team of LLM agents.
+
+Input: conversation units of one recurring topic (each unit = one exchange, user and assistant, with its time and
+id), possibly the most similar episode already in memory, and related experiences already stored. Reply with
+episodes and typed items together.
+
+Episodes: chronological narratives of one situation each (a project, trip, plan, problem, relationship,
+purchase), readable months later without the conversation: what happened, when, who, what was decided, what is
+open.
+- Existing episode given and the units continue the SAME situation (same project, trip, plan, problem or
+  activity, maybe weeks later; a shared word or theme is not enough): "same_situation": true and exactly one
+  episode, the existing one rewritten with the new units merged in time order, every old detail kept; when
+  something changed keep both versions ("first planned X; on 2023-06-02 switched to Y").
+- Otherwise "same_situation": false and 1 to 3 new episodes (one is usual; another only for a clearly different
+  situation). Every unit id in exactly one episode's "unit_ids", copied exactly.
+- Anchor events with absolute dates from the unit times; turn "yesterday", "next Friday" into dates. Keep names,
+  places, numbers, prices, times, titles, decisions, reasons, outcomes, plans. Only what the units say; who said
+  what (the user's statements vs the assistant's suggestions). Third person, past tense, plain prose, 60 to 250
+  words; title of 3 to 10 words without dates.
+
+Items: the durable knowledge an agent will need later, with the exact details a summary loses. Types:
+- fact: a stable truth about a person, thing, place, job, relationship, configuration or version;
+- event: something that happened or is scheduled at a specific time (always with the absolute date);
+- preference: what the user likes, dislikes, prefers or chooses;
+- constraint: a rule, limit or requirement (never/always/must, allergies, deadlines, budgets, policies);
+- lesson: something learned from an outcome that should change what is done next time;
+- pattern: a recurring behaviour, habit, routine or schedule;
+- procedure: ordered concrete steps that achieve a goal.
+Fields: "type"; "subject" (1 to 4 lowercase words; reuse a related experience's subject when it is about the same
+thing); "statement" (one self-contained third-person sentence with absolute dates and exact values); "evidence"
+(ids of supporting units, at least one); "valid_from" (YYYY-MM-DD: the event's date, else the first supporting
+unit's; null if unknown); "confidence" (0.9+ explicit, 0.6 to 0.8 implied; omit speculation); "contradicts" (ids
+of related experiences this item replaces because something changed; empty when it agrees or only refines).
+Skip greetings, small talk, unanswered questions and generic advice the user did not adopt. One idea per item, no
+duplicates, do not restate a related experience unless it changed; usually at most one or two items per unit.
+
+Both: placeholders such as <PERSON_3f2a> stand for masked values; copy them exactly, never guess or expand them.
+Invent nothing: no motives, outcomes, dates or knowledge the units do not give.
+
+Reply with one JSON object and nothing else:
+{"same_situation": false, "episodes": [{"title": "...", "narrative": "...", "unit_ids": ["<unit id>"]}],
+"items": [{"type": "preference", "subject": "morning drink", "statement": "The user prefers coffee over tea in the \
+morning.", "evidence": ["<unit id>"], "valid_from": "2023-05-08", "confidence": 0.9, "contradicts": []}]}""",
+    user_template="""\
+Most similar episode already in memory:
+${existing_episode}
+
+Conversation units of one recurring topic, in chronological order (${unit_count} units):
+<units>
+${units}
+</units>
+
+Related experiences already in memory:
+<related_experiences>
+${related}
+</related_experiences>
+
+Write the episodes and extract the typed items now. Reply in JSON.""",
+    schema={
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {
+            "same_situation": {"type": "boolean"},
+            "episodes": {"type": "array", "items": _EPISODE_ITEM_SCHEMA, "minItems": 1, "maxItems": 3},
+            "items": {"type": "array", "maxItems": 100, "items": _ITEM_SCHEMA},
+        },
+        "required": ["same_situation", "episodes", "items"],
+    },
+)
+
+
+def render_existing_episode(existing: ExistingEpisode | None) -> str:
+    """The ``existing_episode`` slot of ``TOPIC_CONSOLIDATE``: the episode in tags, or ``(none)``."""
+    if existing is None:
+        return "(none)"
+    values = render_existing_episode_values(existing)
+    return (f'<existing_episode id="{values["episode_id"]}">\nTitle: {values["episode_title"]}\n'
+            f'Narrative: {values["episode_narrative"]}\n</existing_episode>')
+
 
 # --------------------------------------------------------------------------------------------------------
 # The eager (Mem0-style) baseline: the LLM is called on every exchange.
@@ -467,59 +563,153 @@ Extract the relevant facts and preferences about the user from this conversation
     },
 )
 
+# Mem0-style update decision (mem0/memory/main.py ``_add_to_vector_store``): ONE call per exchange with all new facts
+# and the union of the memories most similar to them, renumbered "0", "1", ... The reply is the whole new memory
+# list. The rendered system message is 1,745 tokens (``count_tokens``, regex-approx-cl100k; the user part ~160 plus
+# the lists), the size of Mem0's DEFAULT_UPDATE_MEMORY_PROMPT (1,400-1,800), so the baseline's cost is realistic.
 EAGER_UPDATE = PromptTemplate(
     name="eager_update",
-    version="eager_update@1",
+    version="eager_update@2",
     system="""\
-You are a smart memory manager which controls the memory of a system. You can perform four operations:
-(1) ADD into the memory, (2) UPDATE the memory, (3) DELETE from the memory, and (4) NONE (no change).
+You are the memory manager of a personal assistant. The memory is a list of short, self-contained statements
+about the user and the people, places, things, plans and habits in the user's life. After every exchange, new
+facts are extracted from the conversation; your job is to merge them into the memory so that it stays correct,
+complete and free of duplicates.
 
-Compare a newly retrieved fact with the existing memories and decide one operation:
+You receive two inputs:
+- the current memory: the stored statements that are most similar to the new facts, each with a short id
+  ("0", "1", "2", ...); it is only the relevant part of the memory and it may be empty ("[]");
+- the new facts: short statements taken from the latest exchange, as a JSON list of strings.
 
-1. ADD: the fact is new information that is not present in the memories. Reply with "event": "ADD",
-   "target_id": null and "text": the fact as it should be stored.
-   Example: memories [1] "Is a software engineer"; new fact "Name is John" -> {"event": "ADD", "target_id": null,
-   "text": "Name is John"}
+You return the new memory: the complete list in which every entry of the current memory appears exactly once,
+with the operation you chose for it, followed by one entry for each new piece of information that must be
+added. Four operations are possible:
+- ADD: store a new fact as a new memory, under a new id;
+- UPDATE: change the text of an existing memory, keeping its id;
+- DELETE: remove an existing memory that a new fact shows to be no longer true;
+- NONE: leave an existing memory as it is.
 
-2. UPDATE: the fact is about the same thing as an existing memory but is more detailed or different. Reply with
-   "event": "UPDATE", "target_id": the id of that memory and "text": the updated memory, keeping the version with
-   the most information. Do not update when both say the same thing in other words.
-   Example: memories [2] "Likes to play cricket"; new fact "Loves to play cricket with friends" ->
-   {"event": "UPDATE", "target_id": "2", "text": "Loves to play cricket with friends"}
-   Example: memories [3] "Likes cheese pizza"; new fact "Loves cheese pizza" -> {"event": "NONE", "target_id": "3",
-   "text": "Likes cheese pizza"}
+How to choose the operation
 
-3. DELETE: the fact contradicts an existing memory, which is no longer true. Reply with "event": "DELETE",
-   "target_id": the id of the contradicted memory and "text": that memory's text.
-   Example: memories [4] "Loves cheese pizza"; new fact "Dislikes cheese pizza" -> {"event": "DELETE",
-   "target_id": "4", "text": "Loves cheese pizza"}
+1. ADD. A new fact carries information that no entry of the current memory holds: another person, another
+preference, another event, a subject the memory does not cover yet. Add it as a new entry with
+"event": "ADD" and a new id: the next number after the highest id of the current memory ("0" when the memory is
+empty), counting up by one for each further addition. Every entry of the current memory that the new facts leave
+untouched is still listed, unchanged, with "event": "NONE".
+Example:
+Current memory: [{"id": "0", "text": "Works as a nurse in Lisbon"}]
+New facts: ["Has a grey kitten called Ash", "Sister is called Anna"]
+New memory:
+{"memory": [
+  {"id": "0", "text": "Works as a nurse in Lisbon", "event": "NONE"},
+  {"id": "1", "text": "Has a grey kitten called Ash", "event": "ADD"},
+  {"id": "2", "text": "Sister is called Anna", "event": "ADD"}
+]}
 
-4. NONE: the fact is already present in the memories. Reply with "event": "NONE", "target_id": the id of the
-   memory that already holds it (or null) and "text": that memory's text.
+2. UPDATE. A new fact is about the same thing as an entry of the current memory and adds to it or changes it: a
+more precise detail, a new value of the same attribute, a change of plans, a later date. Rewrite that entry so
+that it holds the most complete and the most recent information, keep its id, set "event": "UPDATE" and copy its
+previous text into "old_memory". Merge rather than replace when both texts hold something worth keeping. A fact
+that only repeats the entry in other words ("Enjoys jazz" / "Likes jazz music") is not an update: choose NONE.
+Example:
+Current memory: [
+  {"id": "0", "text": "Likes hiking"},
+  {"id": "1", "text": "Plans a trip to Japan"},
+  {"id": "2", "text": "Drinks green tea in the morning"}
+]
+New facts: ["Likes hiking in the Alps with her brother", "Trip to Japan is booked for 2023-10-02"]
+New memory:
+{"memory": [
+  {"id": "0", "text": "Likes hiking in the Alps with her brother", "event": "UPDATE",
+   "old_memory": "Likes hiking"},
+  {"id": "1", "text": "Plans a trip to Japan, booked for 2023-10-02", "event": "UPDATE",
+   "old_memory": "Plans a trip to Japan"},
+  {"id": "2", "text": "Drinks green tea in the morning", "event": "NONE"}
+]}
 
-Rules:
-- Use only ids that appear in the existing memories; never invent an id.
-- Keep dates absolute and copy placeholders such as <PERSON_3f2a> exactly as written.
-- Reply with one JSON object with the keys "event", "target_id" and "text", and nothing else.""",
+3. DELETE. A new fact shows that an entry of the current memory is no longer true: the user stopped doing it,
+sold it, left it, cancelled it or changed their mind, or says that it was wrong in the first place. Set
+"event": "DELETE" on that entry and keep its text exactly as it was. When the new fact also says something of
+its own (what replaced the old state, when it ended), add that as a separate ADD entry with a new id. Delete only
+on a real contradiction, never because an entry looks old.
+Example:
+Current memory: [
+  {"id": "0", "text": "Owns a red Toyota"},
+  {"id": "1", "text": "Name is Maria"}
+]
+New facts: ["Sold her car on 2023-04-30 and now cycles to work"]
+New memory:
+{"memory": [
+  {"id": "0", "text": "Owns a red Toyota", "event": "DELETE"},
+  {"id": "1", "text": "Name is Maria", "event": "NONE"},
+  {"id": "2", "text": "Sold her car on 2023-04-30 and now cycles to work", "event": "ADD"}
+]}
+
+4. NONE. A new fact is already in the memory, in the same or in other words, or it is not worth remembering at
+all (a greeting, a question without an answer, generic advice). Leave the memory as it is: every entry keeps its
+id and its text with "event": "NONE", and nothing is added for that fact.
+Example:
+Current memory: [
+  {"id": "0", "text": "Is allergic to peanuts"},
+  {"id": "1", "text": "Lives in Oslo"}
+]
+New facts: ["Has a peanut allergy"]
+New memory:
+{"memory": [
+  {"id": "0", "text": "Is allergic to peanuts", "event": "NONE"},
+  {"id": "1", "text": "Lives in Oslo", "event": "NONE"}
+]}
+
+Rules
+- List every entry of the current memory exactly once, with its own id and one of the four events, and list
+  the additions after them. An empty current memory means that every new fact worth keeping is an ADD.
+- Use the ids of the current memory exactly as given for UPDATE, DELETE and NONE. Never invent an id for them
+  and never reuse an existing id for an ADD.
+- Several new facts about the same thing go into one entry; one new fact may update one entry and add another.
+- "old_memory" is given for UPDATE only: the previous text of the entry, copied exactly.
+- Write each text as a short, self-contained statement in the style of the facts. Keep names, numbers,
+  places, titles and times; add nothing that the facts and the memory do not say.
+- Dates: keep dates absolute ("on 2023-05-08", "in May 2023"). Never turn them into relative expressions such
+  as "last week" or "tomorrow", which become wrong as time passes.
+- Placeholders: the texts were masked for privacy. Tokens such as <PERSON_3f2a>, <EMAIL_ADDRESS_91bc> or
+  <LOCATION_0d1e> stand for real values. Copy them exactly, character for character; never guess what they
+  hide, never expand, translate, merge or drop them.
+- The examples above only show the format: never copy anything from them into the memory.
+- Reply with one JSON object with the key "memory" and nothing else: no explanations, no code fences.""",
     user_template="""\
-Existing memories, most similar first:
-<existing_memories>
+Current memory (the stored memories most similar to the new facts; "[]" when there are none):
+<old_memory>
 ${existing}
-</existing_memories>
+</old_memory>
 
-New fact:
-<new_fact>${fact}</new_fact>
+New facts retrieved from the latest exchange:
+<new_facts>
+${facts}
+</new_facts>
 
-Decide the operation for the new fact. Reply in JSON.""",
+Analyse the new facts and decide for each entry of the current memory and for each new fact whether it is
+added, updated, deleted or left unchanged. Return the complete new memory in this JSON structure only:
+{"memory": [{"id": "<id of the memory; a new id for an addition>", "text": "<content of the memory>",
+"event": "ADD|UPDATE|DELETE|NONE", "old_memory": "<previous text; UPDATE only>"}]}""",
     schema={
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "properties": {
-            "event": {"enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
-            "target_id": {"type": ["string", "null"]},
-            "text": {"type": "string"},
+            "memory": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "text": {"type": "string"},
+                        "event": {"enum": ["ADD", "UPDATE", "DELETE", "NONE"]},
+                        "old_memory": {"type": "string"},
+                    },
+                    "required": ["id", "text", "event"],
+                },
+            }
         },
-        "required": ["event", "target_id", "text"],
+        "required": ["memory"],
     },
 )
 
@@ -610,6 +800,7 @@ Label the generated answer. Reply in JSON.""",
 )
 
 ALL_TEMPLATES: tuple[PromptTemplate, ...] = (
+    TOPIC_CONSOLIDATE,
     EPISODE_WRITE,
     EPISODE_MERGE,
     SEMANTIC_REFINE,

@@ -24,6 +24,7 @@ __all__ = [
     "ExistingEpisode",
     "ExistingExperience",
     "ExperienceDraft",
+    "TopicDraft",
     "Unit",
     "episode_bounds",
     "order_units",
@@ -104,6 +105,16 @@ class ExperienceDraft:
     contradicts: list[str] = field(default_factory=list)
 
 
+@dataclass
+class TopicDraft:
+    """What one topic consolidates into: its episodes (``merged``: the single episode rewrites the existing one
+    it was compared with) and its typed items."""
+
+    episodes: list[EpisodeDraft]
+    items: list[ExperienceDraft]
+    merged: bool = False
+
+
 class ConsolidationError(Exception):
     """A consolidation step failed; ``calls`` holds the LLM call records already made (and paid for).
 
@@ -180,6 +191,15 @@ class Consolidator(Protocol):
         on_call: CallSink | None = None,
     ) -> list[ExperienceDraft]: ...
 
+    def consolidate_topic(
+        self,
+        *,
+        units: list[Unit],
+        existing: ExistingEpisode | None,
+        related: list[ExistingExperience],
+        on_call: CallSink | None = None,
+    ) -> TopicDraft: ...
+
 
 class BaseConsolidator:
     """Shared helpers of both implementations."""
@@ -189,3 +209,20 @@ class BaseConsolidator:
 
     def order_units(self, units: Iterable[Unit]) -> list[Unit]:
         return order_units(units)
+
+    def consolidate_topic(
+        self,
+        *,
+        units: list[Unit],
+        existing: ExistingEpisode | None,
+        related: list[ExistingExperience],
+        on_call: CallSink | None = None,
+    ) -> TopicDraft:
+        """Episodes (merged into ``existing`` when it is the same situation, else written) then typed items, as
+        separate steps; the LLM consolidator overrides this with a single call."""
+        merged = None
+        if existing is not None:
+            merged = self.merge_episode(existing=existing, units=units, on_call=on_call)  # type: ignore[attr-defined]
+        episodes = [merged] if merged is not None else self.write_episodes(units=units, on_call=on_call)  # type: ignore[attr-defined]
+        items = self.refine(episodes=episodes, units=units, related=related, on_call=on_call)  # type: ignore[attr-defined]
+        return TopicDraft(episodes=episodes, items=items, merged=merged is not None)

@@ -8,7 +8,8 @@ comparable across models.
 Settings (all optional, read through ``django.conf.settings`` with these defaults):
 ``RECMEM_EMBEDDINGS_BACKEND`` ("local" | "openai" | "hashing", "local"), ``RECMEM_EMBEDDINGS_MODEL``
 ("text-embedding-3-small", openai only), ``RECMEM_EMBEDDINGS_DIMENSIONS`` (384),
-``RECMEM_EMBEDDINGS_BATCH_SIZE`` (0: 16 texts per forward pass locally, 64 per request to an endpoint), ``RECMEM_EMBEDDINGS_BASE_URL`` / ``RECMEM_EMBEDDINGS_API_KEY``
+``RECMEM_EMBEDDINGS_BATCH_SIZE`` (0: 16 texts per forward pass locally, 64 per request to an endpoint),
+``RECMEM_EMBEDDINGS_BASE_URL`` / ``RECMEM_EMBEDDINGS_API_KEY``
 (falling back to ``RECMEM_LLM_BASE_URL`` / ``RECMEM_LLM_API_KEY``), and ``RECMEM_LLM_TIMEOUT`` /
 ``RECMEM_LLM_MAX_RETRIES`` for the HTTP client.
 """

@@ -68,7 +68,7 @@ def get_consolidator():
     choice = settings.RECMEM_CONSOLIDATOR
     if choice == "extractive":
         return build(llm=None, embedder=get_embedder())
-    consolidator = build(embedder=get_embedder())
+    consolidator = build(embedder=get_embedder(), single_call=settings.RECMEM_CONSOLIDATION_PROMPT != "split")
     if choice == "llm" and consolidator.kind != "llm":
         raise RuntimeError("RECMEM_CONSOLIDATOR=llm but no RECMEM_LLM_BASE_URL is configured")
     return consolidator
@@ -170,55 +170,73 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
     vectors = [e.embedding for e in topic.units]
     centroid = _centroid(vectors)
 
-    if topic.episodic and not settings.RECMEM_ABLATE_EPISODES:
+    episodic = topic.episodic and not settings.RECMEM_ABLATE_EPISODES
+    semantic = not settings.RECMEM_ABLATE_SEMANTIC
+    episode = None
+    existing = None
+    if episodic:
         nearest = None if settings.RECMEM_ABLATE_MERGE else _nearest_episode(
             agent=agent, scope=topic.scope, module_id=topic.module_id, vector=centroid)
-        merged = None
         # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
         # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
         if nearest is not None and count_tokens(nearest[0].narrative) > settings.RECMEM_EPISODE_MAX_TOKENS:
             nearest = None
         if nearest is not None and nearest[1] >= thresholds.merge:
             episode, sim = nearest
-            merged = consolidator.merge_episode(
-                existing=ExistingEpisode(id=str(episode.pk), title=episode.title, narrative=episode.narrative,
-                                         similarity=sim),
-                units=units, on_call=calls.append)
-            if merged is not None:
-                topic.merge_into = episode
-                topic.episodes = [merged]
-        if merged is None:
-            topic.episodes = consolidator.write_episodes(units=units, on_call=calls.append)
+            existing = ExistingEpisode(id=str(episode.pk), title=episode.title, narrative=episode.narrative,
+                                       similarity=sim)
+    related = []
+    if semantic:
+        related = [_existing_experience(e, s)
+                   for e, s in _related_experiences(agent=agent, vector=centroid, thresholds=thresholds)]
+
+    drafts = []
+    if episodic and semantic:  # the usual case: one consolidator step (one LLM call) for the whole topic
+        draft = consolidator.consolidate_topic(units=units, existing=existing, related=related, on_call=calls.append)
+        topic.merge_into = episode if draft.merged else None
+        topic.episodes, drafts = draft.episodes, draft.items
+    elif episodic:
+        merged = None
+        if existing is not None:
+            merged = consolidator.merge_episode(existing=existing, units=units, on_call=calls.append)
+            topic.merge_into = episode if merged is not None else None
+        topic.episodes = [merged] if merged is not None else consolidator.write_episodes(units=units,
+                                                                                           on_call=calls.append)
+    elif semantic:  # salient one-offs, or the episodes ablation
+        drafts = consolidator.refine(episodes=[], units=units, related=related, on_call=calls.append)
+    if topic.episodes:
         topic.episode_embeddings = embedder.embed([f"{d.title}\n{d.narrative}" for d in topic.episodes])
 
-    if not settings.RECMEM_ABLATE_SEMANTIC:
-        related = _related_experiences(agent=agent, vector=centroid, thresholds=thresholds)
-        drafts = consolidator.refine(episodes=topic.episodes, units=units,
-                                     related=[_existing_experience(e, s) for e, s in related], on_call=calls.append)
-        if drafts:
-            vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts])
-            topic.experiences = [ExperiencePlan(draft=d, embedding=v) for d, v in zip(drafts, vectors, strict=True)]
+    if drafts:
+        vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts])
+        topic.experiences = [ExperiencePlan(draft=d, embedding=v) for d, v in zip(drafts, vectors, strict=True)]
 
 
 def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
-    """Mem0-style baseline: extract facts from the exchange, then an update decision per fact."""
+    """Mem0-style baseline: one extraction call, then (if there are facts) one update call for all of them against
+    the 5 most similar memories of each fact; the texts to store are embedded here, outside the write."""
     from memory.consolidation import get_eager_extractor
 
     extractor = get_eager_extractor()
     unit = _unit(topic.units[0])
     facts = extractor.extract(unit, on_call=calls.append)
-    if not facts:
+    if not facts:  # Mem0 stops here: no update call
         return
     vectors = embedder.embed(facts)
     visibility = agent_visibility(agent=agent)
-    for fact, vector in zip(facts, vectors, strict=True):
-        with transaction.atomic():
-            vector_search_params()
-            similar = list(Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
-                           .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:5])
-        existing = [_existing_experience(e, 1.0 - float(e.distance)) for e in similar]
-        decision = extractor.decide(fact, existing, on_call=calls.append)
-        topic.eager_ops.append({"fact": fact, "embedding": vector, "decision": decision})
+    similar_by_fact = []
+    with transaction.atomic():
+        vector_search_params()
+        for vector in vectors:
+            rows = (Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
+                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:5])
+            similar_by_fact.append([_existing_experience(e, 1.0 - float(e.distance)) for e in rows])
+    ops = extractor.decide_all(facts, similar_by_fact, on_call=calls.append)
+    # The stored text may differ from the fact (a merged UPDATE): embed what is stored, reusing the facts' vectors.
+    known = dict(zip(facts, vectors, strict=True))
+    missing = sorted({op["text"] for op in ops if op["event"] != "DELETE" and op["text"] not in known})
+    known.update(zip(missing, embedder.embed(missing) if missing else [], strict=True))
+    topic.eager_ops = [{**op, "embedding": known[op["text"]] if op["event"] != "DELETE" else None} for op in ops]
 
 
 # --- writing (one transaction) -------------------------------------------------------------------------------------
@@ -410,20 +428,20 @@ def review_item_create(*, experience: Experience, batch, sessions: int) -> Revie
 
 
 def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scope_fields) -> None:
-    decision = op["decision"] or {}
-    event = str(decision.get("event", "ADD")).upper()
+    """One operation of the update call: UPDATE edits the memory in place, DELETE retires it (both versioned),
+    ADD creates it; an UPDATE whose memory has gone meanwhile is an addition, such a DELETE nothing."""
+    event, text = op["event"], op["text"]
     target = None
-    if decision.get("target_id") and _is_uuid(decision["target_id"]):
+    if op.get("target_id") and _is_uuid(op["target_id"]):
         target = Experience.objects.select_for_update().filter(
-            visibility_filter(agent_visibility(agent=agent)), pk=decision["target_id"],
+            visibility_filter(agent_visibility(agent=agent)), pk=op["target_id"],
             status=MemoryStatus.ACTIVE).first()
-    if event == "NONE":
+    if event == "DELETE" and target is None:
         return
     if event in ("UPDATE", "DELETE") and target is not None:
         memory_version_save(obj=target, batch=batch, reason=f"eager_{event.lower()}")
         if event == "UPDATE":
-            target.statement = decision.get("text") or op["fact"]
-            target.embedding = op["embedding"]
+            target.statement, target.embedding = text, op["embedding"]
         else:
             target.status = MemoryStatus.DELETED
         target.version += 1
@@ -433,15 +451,15 @@ def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scop
         summary["experiences_merged" if event == "UPDATE" else "experiences_superseded"].append(str(target.pk))
         audit.append({"action": AuditEvent.Action.UPDATE if event == "UPDATE" else AuditEvent.Action.DELETE,
                       "object_type": "experience", "object_id": target.pk, "reason": f"eager {event}",
-                      "source_ids": [unit.pk]})
+                      "source_ids": [unit.pk], "data": {"fact": op.get("fact", "")}})
         return
-    experience = Experience.objects.create(type="fact", subject=op["fact"][:80], statement=op["fact"],
+    experience = Experience.objects.create(type="fact", subject=text[:80], statement=text,
                                            embedding=op["embedding"], embedding_model=embedder_model,
                                            confidence=0.6, valid_from=unit.occurred_at, batch=batch, **scope_fields)
     ExperienceEvidence.objects.create(experience=experience, exchange=unit, batch=batch)
     summary["experiences_created"].append(str(experience.pk))
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
-                  "reason": "eager ADD", "source_ids": [unit.pk]})
+                  "reason": "eager ADD", "source_ids": [unit.pk], "data": {"fact": op.get("fact", "")}})
 
 
 # --- the run ----------------------------------------------------------------------

@@ -209,6 +209,9 @@ RECMEM_LLM_MAX_RETRIES = env_int("RECMEM_LLM_MAX_RETRIES", 2)
 RECMEM_CONSOLIDATION_MODE = env_str("RECMEM_CONSOLIDATION_MODE", "idle")
 # Which consolidator: "auto" (LLM when RECMEM_LLM_BASE_URL is set, else extractive), "llm", "extractive".
 RECMEM_CONSOLIDATOR = env_str("RECMEM_CONSOLIDATOR", "auto")
+# LLM prompts per topic: "topic" (one call writes or merges the episode and extracts the typed items) or "split"
+# (an episode call, then a refine call: about 1.5x the prompt tokens; for models weak at one long JSON reply).
+RECMEM_CONSOLIDATION_PROMPT = env_str("RECMEM_CONSOLIDATION_PROMPT", "topic")
 RECMEM_RECURRENCE_PRESET = env_str("RECMEM_RECURRENCE_PRESET", "")  # "chat" (0.7/5) or "task" (0.6/4)
 RECMEM_THETA_SIM = env_float("RECMEM_THETA_SIM", 0) or None
 RECMEM_THETA_COUNT = env_int("RECMEM_THETA_COUNT", 0) or None

@@ -110,7 +110,7 @@ def test_recurring_topic_consolidates_once(api_client, make_agent, consolidator,
         assert set(map(str, x.evidence.values_list("id", flat=True))) <= marathon_ids
     if consolidator["kind"] == "llm":
         calls = LLMCall.objects.filter(batch=batch)
-        assert {c.purpose for c in calls} >= {"episode_write", "semantic_refine"}
+        assert [c.purpose for c in calls] == ["topic_consolidate"]  # one call: episode and typed items
         assert batch.llm_call_count == calls.count() and batch.prompt_tokens > 0 and batch.completion_tokens > 0
         assert consolidator["server"].calls_by_path().get("/v1/chat/completions") == calls.count()
     else:

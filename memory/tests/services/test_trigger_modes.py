@@ -227,8 +227,8 @@ def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, fa
     batch = ConsolidationBatch.objects.get()
     assert batch.status == "succeeded"
     purposes = list(LLMCall.objects.values_list("purpose", flat=True))
-    assert purposes.count("semantic_refine") == 2  # one for the topic, one for all three one-offs
-    assert purposes.count("episode_write") + purposes.count("episode_merge") == 1  # no episode for one-offs
+    # One call for the topic (episode + items), one refine call for all three one-offs together (no episode).
+    assert sorted(purposes) == ["semantic_refine", "topic_consolidate"]
     assert not Candidate.objects.filter(status="pending").exists()
     salient_units = Exchange.objects.exclude(salience="")
     assert set(salient_units.values_list("state", flat=True)) == {"consolidated"}
