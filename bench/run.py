@@ -135,15 +135,34 @@ def recreate_database(home: Path, name: str, *, create: bool = True) -> None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-def clean_results(results: Path) -> Path:
-    """Remove earlier results of this folder (files only: ``full/`` below ``results/`` is kept)."""
+STEP_FILES = {"locomo": "locomo_*", "sweep": "locomo_sweep", "scale": "scale", "pii": "pii"}
+
+
+def _kept(path: Path, keep: set[str]) -> bool:
+    """Whether ``path`` (a result or its log) belongs to a skipped step, whose earlier result is kept."""
+    stem = path.stem
+    for step in keep:
+        pattern = STEP_FILES.get(step, "")
+        if step == "locomo" and stem.startswith("locomo_") and stem != "locomo_sweep":
+            return True
+        if pattern and stem == pattern:
+            return True
+    return False
+
+
+def clean_results(results: Path, keep: set[str] = frozenset()) -> Path:
+    """Remove earlier results of this folder (files only: ``full/`` below ``results/`` is kept), except those of
+    the skipped steps in ``keep``: ``--skip scale`` re-runs the rest and reports the last scale run beside it."""
     results.mkdir(parents=True, exist_ok=True)
+    logs = results / "logs"
     for pattern in ("*.json", "*.png", "SUMMARY.md"):
         for path in results.glob(pattern):
+            if not _kept(path, keep):
+                path.unlink()
+    logs.mkdir(exist_ok=True)
+    for path in logs.glob("*.log"):
+        if not _kept(path, keep):
             path.unlink()
-    logs = results / "logs"
-    shutil.rmtree(logs, ignore_errors=True)
-    logs.mkdir()
     return logs
 
 
@@ -165,7 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["RECMEM_HOME"] = str(home)
     os.environ.pop("DATABASE_URL", None)
     results = Path(args.results).resolve() if args.results else profile["results"]
-    logs = clean_results(results)
+    kept = {k for k in skip if any(results.glob(f"{STEP_FILES.get(k, '-')}.json"))}
+    logs = clean_results(results, keep=kept)
     env = bench_env(home, LOCOMO_DB)
     data = ["--data", args.data] if args.data else []
     conversations = ["--conversations", str(profile["conversations"])] if profile["conversations"] else []
@@ -221,8 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     wall = round(time.perf_counter() - started, 1)
     meta = {"profile": args.profile, "wall_seconds": wall, "steps_seconds": timings, "failures": failures,
             "cpus": os.cpu_count(), "load_average_start": list(load_start), "load_average_end": list(os.getloadavg()),
+            "kept_from_earlier_run": sorted(kept),
             "notes": [f"Load average at start {load_start[0]:.2f}, at end {os.getloadavg()[0]:.2f} on "
-                      f"{os.cpu_count()} CPUs: this machine is shared, timings vary with other work on it."]}
+                      f"{os.cpu_count()} CPUs: this machine is shared, timings vary with other work on it."]
+            + ([f"Skipped this time, results of an earlier run kept: {', '.join(sorted(kept))}."] if kept else [])}
     (results / "run.json").write_text(json.dumps(meta, indent=2))
     from bench.report import write_summary
 
