@@ -514,38 +514,6 @@ def construction_stats(*, project_name: str, exchanges: int) -> dict[str, Any]:
     }
 
 
-def eager_single_update_estimate(*, project_name: str, exchanges: int) -> dict[str, Any]:
-    """The eager baseline as the issue defines it: ONE update-decision call per exchange (Mem0 sends all facts of an
-    exchange to one update call); the implemented baseline makes one EAGER_UPDATE call per extracted fact.
-
-    Estimate from the measured calls: per exchange, the update calls collapse into one whose prompt holds the fixed
-    part (system prompt + template) once and every fact and memory list it was shown (memories not de-duplicated,
-    so an upper bound); extraction calls are counted as measured.
-    """
-    from django.db.models import Count, Sum
-
-    from memory.consolidation import prompts
-    from memory.gateways.tokens import count_messages
-    from memory.models import LLMCall
-
-    fixed = count_messages(prompts.render(prompts.EAGER_UPDATE, existing="", fact=""))
-    calls = LLMCall.objects.filter(project__name=project_name)
-    extract = calls.filter(purpose="eager_extract").aggregate(n=Count("id"), p=Sum("prompt_tokens"),
-                                                              c=Sum("completion_tokens"))
-    n_calls, prompt, completion = extract["n"] or 0, extract["p"] or 0, extract["c"] or 0
-    for row in (calls.filter(purpose="eager_update").values("batch_id")
-                .annotate(n=Count("id"), p=Sum("prompt_tokens"), c=Sum("completion_tokens"))):
-        n_calls += 1
-        prompt += (row["p"] or 0) - (row["n"] - 1) * fixed
-        completion += row["c"] or 0
-    per100 = (100.0 / exchanges) if exchanges else 0.0
-    return {"llm_calls": n_calls, "prompt_tokens": prompt, "completion_tokens": completion,
-            "llm_calls_per_100": round(n_calls * per100, 2), "prompt_tokens_per_100": round(prompt * per100, 1),
-            "completion_tokens_per_100": round(completion * per100, 1), "fixed_update_prompt_tokens": fixed,
-            "note": "estimate: one EAGER_UPDATE call per exchange instead of one per fact (fixed prompt part "
-                    "counted once per exchange; memory lists not de-duplicated: an upper bound)"}
-
-
 def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
     """For an extractive run: the prompt tokens the LLM consolidator would have been sent for the same batches.
 
@@ -792,9 +760,6 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
             construction = construction_stats(project_name=project_name, exchanges=exchanges)
             if config.consolidator == "extractive" and config.mode == "online":
                 construction["llm_equivalent"] = llm_equivalent_prompt_tokens(project_name=project_name)
-            if config.mode == "eager" and construction["llm_calls"]:
-                construction["single_update_estimate"] = eager_single_update_estimate(
-                    project_name=project_name, exchanges=exchanges)
             configs = search_configs(config)
             search_started = time.perf_counter()
             rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
@@ -883,18 +848,6 @@ def cost_ratios(online: dict[str, Any], eager: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def cost_ratios_single_update(online: dict[str, Any], eager: dict[str, Any]) -> dict[str, Any] | None:
-    """Online ÷ the eager baseline with one update call per exchange (the issue's definition; an estimate)."""
-    est = eager["construction"].get("single_update_estimate")
-    if not est or not est["llm_calls_per_100"] or not est["prompt_tokens_per_100"]:
-        return None
-    o = online["construction"]
-    return {"online": online["label"],
-            "llm_calls_ratio": round(o["llm_calls_per_100"] / est["llm_calls_per_100"], 4),
-            "prompt_tokens_ratio": round(o["prompt_tokens_per_100"] / est["prompt_tokens_per_100"], 4),
-            "note": est["note"]}
-
-
 def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """Online ÷ eager cost ratios (per online LLM run) and recall side by side, for the runs present."""
     by_label = {r["label"]: r for r in runs}
@@ -906,9 +859,6 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
         main = by_label.get("online-llm") or onlines[0]
         out["online_vs_eager"] = ratios[main["label"]]
         out["online_vs_eager_by_run"] = ratios
-        single = {r["label"]: cost_ratios_single_update(r, eager) for r in onlines}
-        if any(single.values()):
-            out["online_vs_eager_single_update_estimate"] = {k: v for k, v in single.items() if v}
     out["evidence_recall"] = {
         f"{label}:{name}": stats["evidence_recall"]["overall"]
         for label, r in by_label.items() for name, stats in r["retrieval"].items()}

@@ -177,12 +177,6 @@ def locomo_section(runs: list[dict[str, Any]], plots: dict[str, str]) -> list[st
                 f"**{_f(ratio['prompt_tokens_ratio'])}** (goal ≤ 0.15: "
                 f"{_ok(ratio['prompt_tokens_ratio'] <= GOALS['prompt_ratio'])}), all tokens "
                 f"{_f(ratio['total_tokens_ratio'])}. The paper: 193.2K vs 1,520.8K tokens (0.127).", ""]
-        for ratio in (comparison.get("online_vs_eager_single_update_estimate") or {}).values():
-            lines += [
-                f"Against an eager baseline with **one** update call per exchange (the issue's definition; the "
-                f"implemented baseline makes one per extracted fact) — an estimate from the measured calls: "
-                f"`{ratio['online']}` LLM calls {_f(ratio['llm_calls_ratio'])}, prompt tokens "
-                f"{_f(ratio['prompt_tokens_ratio'])}.", ""]
         flat25 = next((r for r in rows if r["config"] == "flat_top25"), None)
         extractive = next((r for r in rows if r["label"].startswith("online-extractive")), None)
         if flat25 and extractive:

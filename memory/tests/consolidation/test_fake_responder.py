@@ -6,6 +6,7 @@ import jsonschema
 import pytest
 
 from memory.consolidation import prompts
+from memory.consolidation.eager import render_facts, render_old_memory
 from memory.consolidation.fake_responder import consolidation_responder, parse_related, parse_units
 from memory.consolidation.types import EpisodeDraft
 
@@ -52,9 +53,21 @@ def test_every_template_gets_a_schema_valid_reply():
     facts = _ask(prompts.EAGER_EXTRACT, today="2023-05-08", conversation=prompts.render_conversation(UNITS[0]))
     assert facts == {"facts": ["I prefer tea in the morning."]}
 
-    update = _ask(prompts.EAGER_UPDATE, existing="[1] I prefer tea in the morning", fact="I prefer tea in the morning.")
-    assert update == {"event": "NONE", "target_id": "1", "text": "I prefer tea in the morning"}
-    assert _ask(prompts.EAGER_UPDATE, existing="(none)", fact="New.")["event"] == "ADD"
+    old = render_old_memory([make_experience("u-1", "preference", "tea", "I prefer tea in the morning"),
+                             make_experience("u-2", "fact", "job", "Works at <ORG_77aa>"),
+                             make_experience("u-3", "preference", "hiking", "Likes hiking")])
+    facts = ["I prefer tea in the morning.", "I no longer work at <ORG_77aa>.", "Likes hiking in the Alps.",
+             "My sister lives in Oslo."]
+    update = _ask(prompts.EAGER_UPDATE, existing=old, facts=render_facts(facts))
+    assert update == {"memory": [
+        {"id": "0", "text": "I prefer tea in the morning", "event": "NONE"},  # held already
+        {"id": "1", "text": "I no longer work at <ORG_77aa>.", "event": "UPDATE", "old_memory": "Works at <ORG_77aa>"},
+        {"id": "2", "text": "Likes hiking in the Alps.", "event": "UPDATE", "old_memory": "Likes hiking"},
+        {"id": "3", "text": "My sister lives in Oslo.", "event": "ADD"},
+    ]}
+    empty = _ask(prompts.EAGER_UPDATE, existing="[]", facts=render_facts(["New.", "Newer fact here."]))
+    assert empty == {"memory": [{"id": "0", "text": "New.", "event": "ADD"},
+                                {"id": "1", "text": "Newer fact here.", "event": "ADD"}]}
 
     answer = _ask(prompts.ANSWER, context="\n[2023-05-08] The user prefers tea.\nOther line", question="Drink?")
     assert answer == {"answer": "[2023-05-08] The user prefers tea."}
