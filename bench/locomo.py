@@ -517,15 +517,15 @@ def construction_stats(*, project_name: str, exchanges: int) -> dict[str, Any]:
 def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
     """For an extractive run: the prompt tokens the LLM consolidator would have been sent for the same batches.
 
-    Renders the real EPISODE_WRITE and SEMANTIC_REFINE prompts with each batch's units (and the episodes the batch
-    wrote; related experiences not included) and counts them offline. An estimate of the LLM cost of the same
+    Renders the real TOPIC_CONSOLIDATE prompt (one call per batch) with each batch's units; existing episodes and
+    related experiences are not included, so it is a lower bound. An estimate of the LLM cost of the same
     triggers, not a measurement.
     """
     from governance.models import ConsolidationBatch
     from memory.consolidation import prompts
-    from memory.consolidation.types import EpisodeDraft, Unit, order_units
+    from memory.consolidation.types import Unit, order_units
     from memory.gateways.tokens import count_messages
-    from memory.models import Episode, Exchange
+    from memory.models import Exchange
 
     calls = 0
     tokens = 0
@@ -537,17 +537,13 @@ def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
             Unit(id=str(e.pk), session_id=str(e.session_id), turn_index=e.turn_index, occurred_at=e.occurred_at,
                  user=e.user_text, assistant=e.assistant_text, session_started_at=e.session.started_at)
             for e in Exchange.objects.filter(pk__in=ids).select_related("session")])
-        rendered_units = prompts.render_units(units)
-        tokens += count_messages(prompts.render(prompts.EPISODE_WRITE, units=rendered_units,
-                                                unit_count=len(units)))
-        episodes = [EpisodeDraft(title=e.title, narrative=e.narrative, unit_ids=[u.id for u in units])
-                    for e in Episode.objects.filter(batch=batch)]
-        tokens += count_messages(prompts.render(prompts.SEMANTIC_REFINE, episodes=prompts.render_episode_drafts(
-            episodes), units=rendered_units, related=prompts.render_related([])))
-        calls += 2
+        tokens += count_messages(prompts.render(
+            prompts.TOPIC_CONSOLIDATE, existing_episode=prompts.render_existing_episode(None),
+            units=prompts.render_units(units), unit_count=len(units), related=prompts.render_related([])))
+        calls += 1
     return {"llm_calls": calls, "prompt_tokens": tokens,
-            "note": "estimate: EPISODE_WRITE + SEMANTIC_REFINE rendered with each extractive batch's units and "
-                    "episodes, counted offline; merge calls and related experiences not included"}
+            "note": "estimate: TOPIC_CONSOLIDATE rendered with each extractive batch's units, counted offline; "
+                    "existing episodes (merges) and related experiences not included"}
 
 
 # --------------------------------------------------------------------------------------------------------

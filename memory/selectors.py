@@ -253,35 +253,40 @@ def _day(value: datetime | None) -> str:
 
 
 def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
-    """A ready-to-inject text: experiences, then episodes, then raw exchanges, cut at ``budget`` tokens."""
-    sections: list[tuple[str, list[str]]] = [
+    """A ready-to-inject text: experiences, then episodes, then raw exchanges, within ``budget`` tokens.
+
+    Which hits get in is decided across layers by similarity to the query, greedily (a hit that does not fit is
+    skipped for a shorter later one): filling layer by layer let a few long episodes crowd out the exchanges
+    that held the answer (LoCoMo: evidence in the context 0.59 against 0.76 in the results, issue 5).
+    """
+    sections: list[tuple[str, list[tuple[float, str]]]] = [
         ("Known facts, preferences and rules:",
-         [f"- [{h.obj.type}] {h.obj.statement} (since {_day(h.obj.valid_from)}; confidence {h.obj.confidence:.2f})"
-          for h in result.experiences]),
+         [(h.similarity, f"- [{h.obj.type}] {h.obj.statement} (since {_day(h.obj.valid_from)}; confidence "
+                         f"{h.obj.confidence:.2f})") for h in result.experiences]),
         ("Episodes:",
-         [f"- {h.obj.title} ({_day(h.obj.started_at)} to {_day(h.obj.ended_at)}): {h.obj.narrative}"
+         [(h.similarity, f"- {h.obj.title} ({_day(h.obj.started_at)} to {_day(h.obj.ended_at)}): {h.obj.narrative}")
           for h in result.episodes]),
         ("Related past exchanges:",
-         [f"- [{h.obj.occurred_at.strftime('%Y-%m-%d %H:%M')}] user: {h.obj.user_text} | assistant: "
-          f"{h.obj.assistant_text}" for h in result.exchanges]),
+         [(h.similarity, f"- [{h.obj.occurred_at.strftime('%Y-%m-%d %H:%M')}] user: {h.obj.user_text} | assistant: "
+                         f"{h.obj.assistant_text}") for h in result.exchanges]),
     ]
-    lines: list[str] = []
+    order = sorted(((sim, s_i, i_i) for s_i, (_, items) in enumerate(sections) for i_i, (sim, _) in enumerate(items)),
+                   key=lambda t: (-t[0], t[1], t[2]))
+    taken: set[tuple[int, int]] = set()
+    opened: set[int] = set()
     used = 0
-    for header, items in sections:
-        if not items:
+    for _, s_i, i_i in order:
+        header_cost = 0 if s_i in opened else count_tokens(sections[s_i][0]) + 1
+        cost = count_tokens(sections[s_i][1][i_i][1]) + 1
+        if used + header_cost + cost > budget:
             continue
-        header_cost = count_tokens(header) + 1
-        if used + header_cost >= budget:
-            break
-        taken = []
-        for item in items:
-            cost = count_tokens(item) + 1
-            if used + header_cost + cost > budget:
-                continue  # a shorter later item may still fit
-            taken.append(item)
-            used += cost
-        if taken:
-            used += header_cost
-            lines.extend([header, *taken, ""])
+        taken.add((s_i, i_i))
+        opened.add(s_i)
+        used += header_cost + cost
+    lines: list[str] = []
+    for s_i, (header, items) in enumerate(sections):
+        chosen = [line for i_i, (_, line) in enumerate(items) if (s_i, i_i) in taken]
+        if chosen:
+            lines.extend([header, *chosen, ""])
     text = "\n".join(lines).strip()
     return text, used
