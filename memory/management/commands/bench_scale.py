@@ -15,6 +15,8 @@ deleting a project of that size through the ORM is slow.
 from __future__ import annotations
 
 import json
+import signal
+import sys
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
@@ -54,6 +56,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, **opts):
         from bench.scale import run_scale
+
+        # SIGTERM (a time limit, an operator) unwinds like Ctrl-C, so the web server and worker started for the
+        # HTTP phase are stopped by run_scale's cleanup instead of being left running.
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
         data = Path(opts["data"]) if opts["data"] else default_data_path()
         if not data.exists():
