@@ -22,6 +22,7 @@ import base64
 import collections
 import itertools
 import json
+import signal
 import socket
 import struct
 import sys
@@ -436,6 +437,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.replies_file:
         with open(args.replies_file, encoding="utf-8") as fh:
             server.script(*_load_replies(fh))
+    # Stop on Ctrl-C and on SIGTERM even when started from a background job (which inherits SIGINT ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     with server:
         print(server.base_url, flush=True)
         try:
