@@ -523,9 +523,10 @@ def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
     """
     from governance.models import ConsolidationBatch
     from memory.consolidation import prompts
-    from memory.consolidation.types import Unit, order_units
+    from memory.consolidation.types import order_units
     from memory.gateways.tokens import count_messages
     from memory.models import Exchange
+    from memory.services.consolidation import exchange_unit
 
     calls = 0
     tokens = 0
@@ -533,10 +534,7 @@ def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
         ids = (batch.summary or {}).get("exchanges") or []
         if not ids:
             continue
-        units = order_units([
-            Unit(id=str(e.pk), session_id=str(e.session_id), turn_index=e.turn_index, occurred_at=e.occurred_at,
-                 user=e.user_text, assistant=e.assistant_text, session_started_at=e.session.started_at)
-            for e in Exchange.objects.filter(pk__in=ids).select_related("session")])
+        units = order_units([exchange_unit(e) for e in Exchange.objects.filter(pk__in=ids).select_related("session")])
         tokens += count_messages(prompts.render(
             prompts.TOPIC_CONSOLIDATE, existing_episode=prompts.render_existing_episode(None),
             units=prompts.render_units(units), unit_count=len(units), related=prompts.render_related([])))

@@ -60,12 +60,18 @@ def _dedupe(facts: list[str]) -> list[str]:
     return result[:MAX_FACTS]
 
 
-def _per_fact(facts: list[str], similar: Sequence[Any]) -> list[list[ExistingExperience]]:
-    """``similar`` is either one list per fact or one list shared by all facts."""
+def _per_fact(facts: list[str], similar: Sequence[Any]) -> tuple[list[str], list[list[ExistingExperience]]]:
+    """The cleaned, non-empty facts and each one's similar memories; ``similar`` is either one list per fact (in
+    the order of ``facts``) or one list shared by all facts. Paired before empty facts are dropped, so the lists
+    stay with their facts."""
     if similar and all(isinstance(m, ExistingExperience) for m in similar):
-        return [list(similar) for _ in facts]
-    lists = [list(s) for s in similar]
-    return lists + [[] for _ in range(len(facts) - len(lists))]
+        lists = [list(similar) for _ in facts]
+    else:
+        lists = [list(s) for s in similar]
+        lists += [[] for _ in range(len(facts) - len(lists))]
+    pairs = [(_clean(f), memories) for f, memories in zip(facts, lists, strict=False)]
+    pairs = [(f, memories) for f, memories in pairs if f]
+    return [f for f, _ in pairs], [memories for _, memories in pairs]
 
 
 def similar_union(similar_by_fact: Sequence[Sequence[ExistingExperience]]) -> list[ExistingExperience]:
@@ -183,10 +189,10 @@ class EagerExtractor:
         """One update call for all ``facts`` against the union of their similar memories (one list per fact, or
         one shared list). Operations ``{"event": ADD|UPDATE|DELETE, "target_id": real id|None, "text": str,
         "fact": str}``; nothing for NONE. No facts, no call. Raises ConsolidationError."""
-        facts = [f for f in (_clean(f) for f in facts) if f]
+        facts, similar_by_fact = _per_fact(facts, similar)
         if not facts:
             return []
-        old = similar_union(_per_fact(facts, similar))
+        old = similar_union(similar_by_fact)
         data = ask_json(
             self.llm,
             prompts.EAGER_UPDATE,
@@ -223,10 +229,10 @@ class ExtractiveEagerExtractor:
     ) -> list[dict[str, Any]]:
         """The rules per fact against its own similar memories (a repeat is NONE, a contradiction an UPDATE,
         anything else an ADD); one operation per memory, zero calls."""
-        facts = [f for f in (_clean(f) for f in facts) if f]
+        facts, similar_by_fact = _per_fact(facts, similar)
         ops: list[dict[str, Any]] = []
         touched: set[str] = set()
-        for fact, memories in zip(facts, _per_fact(facts, similar), strict=True):
+        for fact, memories in zip(facts, similar_by_fact, strict=True):
             if any(_normalised(m.statement) == _normalised(fact) or _overlap(fact, m.statement) >= SAME_WORDS
                    for m in memories):
                 continue

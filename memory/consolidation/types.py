@@ -218,11 +218,18 @@ class BaseConsolidator:
         related: list[ExistingExperience],
         on_call: CallSink | None = None,
     ) -> TopicDraft:
-        """Episodes (merged into ``existing`` when it is the same situation, else written) then typed items, as
-        separate steps; the LLM consolidator overrides this with a single call."""
-        merged = None
+        """Episodes (:meth:`episodes_for`) then typed items, as separate steps; the LLM consolidator overrides this
+        with a single call."""
+        episodes, merged = self.episodes_for(units=units, existing=existing, on_call=on_call)
+        items = self.refine(episodes=episodes, units=units, related=related, on_call=on_call)  # type: ignore[attr-defined]
+        return TopicDraft(episodes=episodes, items=items, merged=merged)
+
+    def episodes_for(
+        self, *, units: list[Unit], existing: ExistingEpisode | None, on_call: CallSink | None = None
+    ) -> tuple[list[EpisodeDraft], bool]:
+        """``([merged], True)`` when the units continue ``existing``, else ``(new episodes, False)``."""
         if existing is not None:
             merged = self.merge_episode(existing=existing, units=units, on_call=on_call)  # type: ignore[attr-defined]
-        episodes = [merged] if merged is not None else self.write_episodes(units=units, on_call=on_call)  # type: ignore[attr-defined]
-        items = self.refine(episodes=episodes, units=units, related=related, on_call=on_call)  # type: ignore[attr-defined]
-        return TopicDraft(episodes=episodes, items=items, merged=merged is not None)
+            if merged is not None:
+                return [merged], True
+        return self.write_episodes(units=units, on_call=on_call), False  # type: ignore[attr-defined]

@@ -118,7 +118,8 @@ class TopicPlan:
     eager_ops: list[dict] = field(default_factory=list)
 
 
-def _unit(e: Exchange) -> Unit:
+def exchange_unit(e: Exchange) -> Unit:
+    """An exchange as the consolidators see it (its session must be loaded or loadable)."""
     return Unit(id=str(e.pk), session_id=str(e.session_id), turn_index=e.turn_index, occurred_at=e.occurred_at,
                 user=e.user_text, assistant=e.assistant_text, session_started_at=e.session.started_at)
 
@@ -149,13 +150,22 @@ def _nearest_episode(*, agent, scope, module_id, vector) -> tuple[Episode, float
     return (row, 1.0 - float(row.distance)) if row is not None else None
 
 
-def _related_experiences(*, agent, vector, thresholds: Thresholds, limit: int = 6) -> list[tuple[Experience, float]]:
+def _nearest_experiences(*, agent, vectors: list, limit: int) -> list[list[tuple[Experience, float]]]:
+    """The ``limit`` active experiences ``agent`` may see nearest to each vector, with their similarity."""
     visibility = agent_visibility(agent=agent)
+    found = []
     with transaction.atomic():
         vector_search_params()
-        rows = list(Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
+        for vector in vectors:
+            rows = (Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
                     .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:limit])
-    return [(r, 1.0 - float(r.distance)) for r in rows if 1.0 - float(r.distance) >= thresholds.related]
+            found.append([(r, 1.0 - float(r.distance)) for r in rows])
+    return found
+
+
+def _related_experiences(*, agent, vector, thresholds: Thresholds, limit: int = 6) -> list[tuple[Experience, float]]:
+    [rows] = _nearest_experiences(agent=agent, vectors=[vector], limit=limit)
+    return [(r, sim) for r, sim in rows if sim >= thresholds.related]
 
 
 def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
@@ -165,7 +175,7 @@ def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
 
 
 def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
-    units = [_unit(e) for e in topic.units]
+    units = [exchange_unit(e) for e in topic.units]
     units = consolidator.order_units(units)
     vectors = [e.embedding for e in topic.units]
     centroid = _centroid(vectors)
@@ -195,13 +205,9 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
         draft = consolidator.consolidate_topic(units=units, existing=existing, related=related, on_call=calls.append)
         topic.merge_into = episode if draft.merged else None
         topic.episodes, drafts = draft.episodes, draft.items
-    elif episodic:
-        merged = None
-        if existing is not None:
-            merged = consolidator.merge_episode(existing=existing, units=units, on_call=calls.append)
-            topic.merge_into = episode if merged is not None else None
-        topic.episodes = [merged] if merged is not None else consolidator.write_episodes(units=units,
-                                                                                           on_call=calls.append)
+    elif episodic:  # the semantic ablation
+        topic.episodes, merged = consolidator.episodes_for(units=units, existing=existing, on_call=calls.append)
+        topic.merge_into = episode if merged else None
     elif semantic:  # salient one-offs, or the episodes ablation
         drafts = consolidator.refine(episodes=[], units=units, related=related, on_call=calls.append)
     if topic.episodes:
@@ -218,19 +224,13 @@ def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -
     from memory.consolidation import get_eager_extractor
 
     extractor = get_eager_extractor()
-    unit = _unit(topic.units[0])
+    unit = exchange_unit(topic.units[0])
     facts = extractor.extract(unit, on_call=calls.append)
     if not facts:  # Mem0 stops here: no update call
         return
     vectors = embedder.embed(facts)
-    visibility = agent_visibility(agent=agent)
-    similar_by_fact = []
-    with transaction.atomic():
-        vector_search_params()
-        for vector in vectors:
-            rows = (Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
-                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:5])
-            similar_by_fact.append([_existing_experience(e, 1.0 - float(e.distance)) for e in rows])
+    similar_by_fact = [[_existing_experience(e, sim) for e, sim in rows]
+                       for rows in _nearest_experiences(agent=agent, vectors=vectors, limit=5)]
     ops = extractor.decide_all(facts, similar_by_fact, on_call=calls.append)
     # The stored text may differ from the fact (a merged UPDATE): embed what is stored, reusing the facts' vectors.
     known = dict(zip(facts, vectors, strict=True))

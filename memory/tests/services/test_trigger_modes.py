@@ -232,3 +232,23 @@ def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, fa
     assert not Candidate.objects.filter(status="pending").exists()
     salient_units = Exchange.objects.exclude(salience="")
     assert set(salient_units.values_list("state", flat=True)) == {"consolidated"}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("ablate,purposes,episodes,items", [
+    ("RECMEM_ABLATE_SEMANTIC", ["episode_write"], True, False),  # episodes only: merge-or-write, no items
+    ("RECMEM_ABLATE_EPISODES", ["semantic_refine"], False, True),  # items only: one refine call, no episode
+])
+def test_ablations_take_the_separate_steps(make_agent, settings, fake_llm, django_capture_on_commit_callbacks,
+                                           ablate, purposes, episodes, items):
+    from memory.models import Episode
+
+    settings.RECMEM_CONSOLIDATION_MODE = "online"
+    setattr(settings, ablate, True)
+    agent = make_agent().agent
+    with django_capture_on_commit_callbacks(execute=True):
+        _ingest(agent, MARATHON_WAVE_1)
+    assert ConsolidationBatch.objects.get().status == "succeeded"
+    assert list(LLMCall.objects.values_list("purpose", flat=True)) == purposes
+    assert Episode.objects.exists() is episodes
+    assert Experience.objects.exists() is items
