@@ -19,9 +19,10 @@ growing store (a new Project ``bench-scale-<id>``, deleted at the end unless ``k
    provenance links. Their text is not meaningful; they only exist for latency and recall.
 3. **Search latency**: p50 / p95 / p99 of ``memory_search`` (10/5/10, query embedding included) over LoCoMo
    questions, after a warm-up; the query-embedding time alone is reported beside it.
-4. **HNSW recall**: per layer, the ids the search's vector query returns (same ``hnsw.ef_search`` and iterative
-   scan as ``memory_search``, over-fetch of max(3k, 30) re-sorted by distance) against the exact top-k computed by a
-   sequential scan (``SET LOCAL enable_indexscan = off``), recall@k averaged over the queries.
+4. **HNSW recall**: per layer, the ids the search's vector query returns (same ``hnsw.ef_search``, iterative scan
+   and small-table exact scan as ``memory_search``, over-fetch of max(3k, 30) re-sorted by distance) against the
+   exact top-k computed by a sequential scan (``SET LOCAL enable_indexscan = off``), recall@k averaged over the
+   queries; also at each ``ef_sweep`` value, with the search latency at that value (the trade-off table).
 5. **HTTP ingest** through the real web server: gunicorn on 127.0.0.1 with a random port and a django-q2 worker
    (``manage.py qcluster``) started as subprocesses against the same database (as ``recmem run`` does); 1 and 4
    concurrent clients, one exchange per request and 20 per request; then one consolidation run is requested
@@ -103,6 +104,7 @@ class EmbeddingCache:
         self.chunks: list[np.ndarray] = []
         self.pending_keys: list[bytes] = []
         self.pending_vectors: list[list[float]] = []
+        self.pending_index: dict[bytes, int] = {}  # not yet flushed, but already readable
         for path in sorted(self.dir.glob("chunk-*.npz")):
             with np.load(path) as data:
                 keys, vectors = data["keys"], data["vectors"]
@@ -116,15 +118,18 @@ class EmbeddingCache:
         return hashlib.sha1(text.encode("utf-8")).digest()
 
     def get(self, text: str) -> list[float] | None:
-        where = self.index.get(self.key(text))
+        key = self.key(text)
+        where = self.index.get(key)
         if where is None:
-            return None
+            pending = self.pending_index.get(key)
+            return None if pending is None else self.pending_vectors[pending]
         return self.chunks[where[0]][where[1]].tolist()
 
     def put(self, text: str, vector: list[float]) -> None:
         key = self.key(text)
-        if key in self.index:
+        if key in self.index or key in self.pending_index:
             return
+        self.pending_index[key] = len(self.pending_keys)
         self.pending_keys.append(key)
         self.pending_vectors.append(vector)
         if len(self.pending_keys) >= 20000:
@@ -142,47 +147,127 @@ class EmbeddingCache:
         self.chunks.append(vectors)
         for row, key in enumerate(self.pending_keys):
             self.index[key] = (chunk, row)
-        self.pending_keys, self.pending_vectors = [], []
+        self.pending_keys, self.pending_vectors, self.pending_index = [], [], {}
 
     def __len__(self) -> int:
-        return len(self.index) + len(self.pending_keys)
+        return len(self.index) + len(self.pending_index)
+
+
+def form_parts(form: str) -> list[str]:
+    """The turn lines of a unit text form (``unit_text_form``) without its timestamp line."""
+    body = form.split("\n", 1)[1] if form.startswith("[") and "\n" in form else form
+    user, sep, assistant = body.partition("\nassistant: ")
+    return [user, sep.lstrip("\n") + assistant] if sep else [body]
 
 
 class CountingEmbedder:
-    """Wraps the configured embedder: optional cache reads, cache writes, counts; remembers the last vectors."""
+    """Wraps the configured embedder: optional cache reads, cache writes, counts; remembers the last vectors.
 
-    def __init__(self, inner: Any, cache: EmbeddingCache | None, read_cache: bool) -> None:
+    With ``compose`` (the 1M fast fill only), a text form missing from the cache is not encoded: its vector is the
+    normalised sum of the vectors of its two turn lines, weighted by √(words); each line is encoded once, then
+    cached. Exchanges recombine a few thousand LoCoMo turns, so this makes 1M distinct vectors from ~10k encodings;
+    ``compose_fidelity`` measures how close composed vectors are to real ones and the report states both counts.
+    """
+
+    def __init__(self, inner: Any, cache: EmbeddingCache | None, read_cache: bool, compose: bool = False) -> None:
         self.inner = inner
         self.cache = cache
         self.read_cache = read_cache
+        self.compose = compose
         self.model_id = inner.model_id
         self.dimensions = inner.dimensions
         self.computed = 0
         self.cached = 0
+        self.composed = 0
         self.last: list[list[float]] = []
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
-        out: list[list[float] | None] = [None] * len(texts)
-        missing = []
-        for i, text in enumerate(texts):
-            vector = self.cache.get(text) if (self.cache is not None and self.read_cache) else None
+    def _lookup(self, text: str) -> list[float] | None:
+        return self.cache.get(text) if (self.cache is not None and self.read_cache) else None
+
+    def _encode(self, texts: list[str]) -> list[list[float]]:
+        vectors = self.inner.embed(texts) if texts else []
+        if self.cache is not None:
+            for text, vector in zip(texts, vectors, strict=True):
+                self.cache.put(text, vector)
+        self.computed += len(texts)
+        return vectors
+
+    def composed_vectors(self, forms: list[str]) -> list[list[float]]:
+        """Normalised sum of the (cached or encoded) vectors of each form's turn lines."""
+        parts = [form_parts(f) for f in forms]
+        known: dict[str, list[float]] = {}
+        todo = []
+        for part in {p for ps in parts for p in ps}:
+            vector = self.cache.get(part) if self.cache is not None else None
             if vector is None:
-                missing.append(i)
+                todo.append(part)
             else:
-                out[i] = vector
-        if missing:
-            vectors = self.inner.embed([texts[i] for i in missing])
-            for i, vector in zip(missing, vectors, strict=True):
-                out[i] = vector
-                if self.cache is not None:
-                    self.cache.put(texts[i], vector)
-        self.computed += len(missing)
+                known[part] = vector
+        known.update(zip(todo, self._encode(todo), strict=True))
+        # Weighted by √(words): closest to the real vectors of the weightings tried (cosine 0.92 vs 0.91 unweighted).
+        return [_unit(np.sum([np.asarray(known[p]) * np.sqrt(max(len(p.split()), 1)) for p in ps], axis=0))
+                for ps in parts]
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        out: list[list[float] | None] = [self._lookup(t) for t in texts]
+        missing = [i for i, v in enumerate(out) if v is None]
         self.cached += len(texts) - len(missing)
+        if missing and self.compose:
+            vectors = self.composed_vectors([texts[i] for i in missing])
+            self.composed += len(missing)
+        elif missing:
+            vectors = self._encode([texts[i] for i in missing])
+        for i, vector in zip(missing, vectors if missing else [], strict=True):
+            out[i] = vector
         self.last = out  # type: ignore[assignment]
         return self.last
 
     def embed_one(self, text: str) -> list[float]:
         return self.embed([text])[0]
+
+
+@contextlib.contextmanager
+def masking_memo() -> Iterator[dict[str, int]]:
+    """Memoise masking per (key, text) during the 1M fast fill: identical input gives identical output, and the
+    exchanges recombine a few thousand turns, so each turn is analysed once. Counts hits and misses."""
+    from governance.privacy import engine
+
+    original = engine.mask_many
+    memo: dict[tuple[bytes, str], Any] = {}
+    counts = {"analysed": 0, "memoised": 0}
+
+    def mask_many(texts, *, policy=None, key, until_stable=False):
+        todo = sorted({t for t in texts if (key, t) not in memo})
+        for text, result in zip(todo, original(todo, policy=policy, key=key, until_stable=until_stable),
+                                strict=True):
+            memo[(key, text)] = result
+        counts["analysed"] += len(todo)
+        counts["memoised"] += len(texts) - len(todo)
+        return [memo[(key, t)] for t in texts]
+
+    engine.mask_many = mask_many
+    try:
+        yield counts
+    finally:
+        engine.mask_many = original
+
+
+def compose_fidelity(source: TextSource, embedder: CountingEmbedder, store: Store, n: int = 300) -> dict[str, Any]:
+    """Cosine between real and composed vectors of ``n`` exchange forms masked as the fill masks them (how
+    faithful the fast fill is)."""
+    from governance.services import texts_mask
+    from memory.textform import unit_text_form
+
+    texts = [source.exchange(2 * 10**9 + i) for i in range(n)]
+    masked = texts_mask(project=store.project, texts=[x for u, a, _ in texts for x in (u, a)])
+    forms = [unit_text_form(occurred_at=w, user=masked[2 * i], assistant=masked[2 * i + 1])
+             for i, (_, _, w) in enumerate(texts)]
+    real = np.asarray(embedder.inner.embed(forms), dtype=np.float32)
+    composed = np.asarray(embedder.composed_vectors(forms), dtype=np.float32)
+    cos = np.sum(real * composed, axis=1) / (np.linalg.norm(real, axis=1) * np.linalg.norm(composed, axis=1))
+    return {"pairs": n, "cosine_mean": round(float(cos.mean()), 4), "cosine_p5": round(float(np.percentile(cos, 5)), 4),
+            "method": "vector of a form not in the cache = normalised √(words)-weighted sum of the vectors of its "
+                        "two turn lines"}
 
 
 @contextlib.contextmanager
@@ -342,13 +427,23 @@ def _r(value: float | None) -> float | None:
     return round(value, 2) if value is not None else None
 
 
-def hnsw_recall(store: Store, queries: list[str]) -> dict[str, Any]:
+def search_ef(k: int = 10) -> int:
+    """The ``hnsw.ef_search`` memory_search sets for a layer budget of ``k`` (same formula)."""
+    from django.conf import settings
+
+    return max(int(settings.RECMEM_HNSW_EF_SEARCH), k * 3, 40)
+
+
+def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = ()) -> dict[str, Any]:
+    """Recall@k of the search's vector query against exact search, per layer, at the configured ``ef_search``
+    and at each of ``ef_values`` (the trade-off the default is chosen from)."""
     from django.conf import settings
     from django.db import connection, transaction
     from pgvector.django import CosineDistance
 
     from memory.gateways.embeddings import get_embedder
     from memory.selectors import HIDDEN_STATUSES, episodes_visible, exchanges_visible, experiences_visible
+    from memory.vectors import exact_scan_set, vector_search_params
 
     agent = store.searcher
     layers = {
@@ -356,21 +451,28 @@ def hnsw_recall(store: Store, queries: list[str]) -> dict[str, Any]:
         "episodes": (lambda: episodes_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 5),
         "experiences": (lambda: experiences_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 10),
     }
+    configured = search_ef()
+    efs = sorted({configured, *ef_values})
     vectors = get_embedder().embed(queries)
+
+    scans: dict[str, str] = {}
+
+    def ann(name: str, qs_fn, vector, fetch: int, ef: int) -> list[tuple[Any, float]]:
+        # The search's own settings: iterative scan, ef_search, and the exact scan of small tables.
+        with transaction.atomic():
+            vector_search_params(ef_search=ef)
+            qs = qs_fn()
+            scans[name] = "exact (small table)" if exact_scan_set(qs.model) else "hnsw"
+            return list(qs.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
+                        .values_list("id", "distance")[:fetch])
+
     out: dict[str, Any] = {}
     for name, (qs_fn, k) in layers.items():
-        recalls, strict, ann_ms, exact_ms = [], [], [], []
+        recalls: dict[int, list[float]] = {ef: [] for ef in efs}
+        ann_ms: dict[int, list[float]] = {ef: [] for ef in efs}
+        strict, exact_ms = [], []
+        fetch = max(k * 3, 30)
         for vector in vectors:
-            fetch = max(k * 3, 30)
-            t = time.perf_counter()
-            with transaction.atomic():
-                with connection.cursor() as cursor:
-                    cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-                    cursor.execute("SET LOCAL hnsw.ef_search = %s",
-                                   [max(int(settings.RECMEM_HNSW_EF_SEARCH), 30, 40)])
-                rows = list(qs_fn().annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
-                            .values_list("id", "distance")[:fetch])
-            ann_ms.append((time.perf_counter() - t) * 1000)
             t = time.perf_counter()
             with transaction.atomic():
                 with connection.cursor() as cursor:
@@ -381,15 +483,24 @@ def hnsw_recall(store: Store, queries: list[str]) -> dict[str, Any]:
             exact_ms.append((time.perf_counter() - t) * 1000)
             if not exact:
                 continue
-            ann = [i for i, _ in sorted(rows, key=lambda r: r[1])[:k]]
-            recalls.append(len(set(ann) & set(exact)) / len(exact))
-            strict.append(len({i for i, _ in rows[:k]} & set(exact)) / len(exact))
-        out[name] = {"k": k, "recall_at_k": _r4(recalls), "recall_first_k_rows": _r4(strict),
-                     "ann_p50_ms": _r(percentile(ann_ms, 50)), "exact_p50_ms": _r(percentile(exact_ms, 50)),
-                     "queries": len(recalls)}
-    out["ef_search"] = max(int(settings.RECMEM_HNSW_EF_SEARCH), 30, 40)
-    out["method"] = ("search's vector query (iterative scan relaxed_order, over-fetch max(3k,30), re-sorted) vs "
+            for ef in efs:
+                t = time.perf_counter()
+                rows = ann(name, qs_fn, vector, fetch, ef)
+                ann_ms[ef].append((time.perf_counter() - t) * 1000)
+                recalls[ef].append(len({i for i, _ in sorted(rows, key=lambda r: r[1])[:k]} & set(exact)) / len(exact))
+                if ef == configured:
+                    strict.append(len({i for i, _ in rows[:k]} & set(exact)) / len(exact))
+        out[name] = {"k": k, "scan": scans.get(name), "recall_at_k": _r4(recalls[configured]),
+                     "recall_first_k_rows": _r4(strict),
+                     "ann_p50_ms": _r(percentile(ann_ms[configured], 50)),
+                     "exact_p50_ms": _r(percentile(exact_ms, 50)), "queries": len(strict),
+                     "by_ef_search": {str(ef): {"recall_at_k": _r4(recalls[ef]),
+                                                "ann_p50_ms": _r(percentile(ann_ms[ef], 50))} for ef in efs}}
+    out["ef_search"] = configured
+    out["method"] = ("search's vector query (iterative scan relaxed_order, over-fetch max(3k,30), re-sorted; "
+                     "tables of at most RECMEM_EXACT_SEARCH_MAX_ROWS rows scanned exactly, as the search does) vs "
                      "exact top-k by sequential scan (SET LOCAL enable_indexscan = off)")
+    out["exact_search_max_rows"] = settings.RECMEM_EXACT_SEARCH_MAX_ROWS
     return out
 
 
@@ -685,12 +796,14 @@ def request_consolidation(*, services: Services, store: Store, key: str, timeout
 def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_queries: int = 100,
               http: bool = True, http_single: int = 200, http_batch: int = 800, embedding_cache: bool = False,
               cache_dir: Path | None = None, consolidation_mode: str = "idle", keep_data: bool = False,
+              fast_fill: bool = False, ef_sweep: tuple[int, ...] = (200, 400), component_texts: int = 1000,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
     from django.test.utils import override_settings
 
     from memory.gateways.embeddings import get_embedder
+    from memory.vectors import table_rows_forget
 
     sizes = sorted(set(sizes))
     source = TextSource(data)
@@ -698,10 +811,12 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     cache_dir = cache_dir or Path(settings.BASE_DIR) / "bench" / "cache" / "embeddings"
     inner = get_embedder()
     cache = EmbeddingCache(cache_dir, inner.model_id)
-    embedder = CountingEmbedder(inner, cache, read_cache=embedding_cache)
+    embedder = CountingEmbedder(inner, cache, read_cache=embedding_cache or fast_fill, compose=fast_fill)
     report: dict[str, Any] = {
         "benchmark": "scale", "project": project_name, "embedding_model": inner.model_id,
-        "embedding_cache": {"read": embedding_cache, "dir": str(cache.dir), "entries_at_start": len(cache)},
+        "embedding_cache": {"read": embedding_cache or fast_fill, "dir": str(cache.dir),
+                            "entries_at_start": len(cache)},
+        "fast_fill": fast_fill,
         "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
         "load_average_start": list(os.getloadavg()), "sizes": [],
         "text_source": "LoCoMo dev turns recombined in pairs (seeded), timestamps one minute apart",
@@ -709,15 +824,18 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                   f"per {EPISODE_EVERY} exchanges",
     }
     log(f"scale benchmark: sizes {sizes}, project {project_name}, embedder {inner.model_id}, "
-        f"cache {'read+write' if embedding_cache else 'write only'} ({len(cache)} entries)")
+        f"cache {'read+write' if embedding_cache or fast_fill else 'write only'} ({len(cache)} entries)")
     started = time.perf_counter()
     services = None
     offset_http = 10**8  # HTTP texts never collide with bulk texts
     with override_settings(RECMEM_CONSOLIDATION_MODE=consolidation_mode):
         try:
-            report["components"] = component_rates(source)
+            report["components"] = component_rates(source, n=component_texts)
             log(f"  components: {report['components']}")
             store = Store(project_name)
+            if fast_fill:
+                report["fast_fill_fidelity"] = compose_fidelity(source, embedder, store, n=min(300, component_texts))
+                log(f"  fast fill: composed vs real vectors {report['fast_fill_fidelity']}")
             if http:
                 services = Services(log_dir=Path(settings.RECMEM_HOME) / "logs" / "bench-scale",
                                     consolidation_mode=consolidation_mode)
@@ -726,18 +844,34 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                                  "port": services.port}
             query_texts = source.queries(queries)
             recall_texts = source.queries(recall_queries)
+            composed_before = 0
             for size in sizes:
                 log(f"  size {size}: bulk import from {store.count}")
-                entry: dict[str, Any] = {"size": size, "bulk_import": fill_to(store, source, size, embedder, log)}
+                with masking_memo() if fast_fill else contextlib.nullcontext() as masking:
+                    entry: dict[str, Any] = {"size": size,
+                                             "bulk_import": fill_to(store, source, size, embedder, log)}
+                if masking is not None:
+                    entry["bulk_import"]["masking"] = dict(masking)
+                entry["bulk_import"]["embeddings_composed"] = embedder.composed - composed_before
+                composed_before = embedder.composed
                 log(f"    bulk import: {entry['bulk_import']}")
                 connection.close()
                 with connection.cursor() as cursor:
                     cursor.execute("ANALYZE memory_exchange")
                     cursor.execute("ANALYZE memory_episode")
                     cursor.execute("ANALYZE memory_experience")
+                table_rows_forget()  # the search decides exact vs HNSW on these statistics
                 entry["search"] = search_latency(store, query_texts)
                 log(f"    search: {entry['search']}")
-                entry["hnsw_recall"] = hnsw_recall(store, recall_texts)
+                # The same latency at the other ef_search values of the sweep: the cost side of the recall table.
+                entry["search"]["by_ef_search"] = {}
+                for ef in ef_sweep:
+                    with override_settings(RECMEM_HNSW_EF_SEARCH=ef):
+                        timing = search_latency(store, query_texts)
+                        entry["search"]["by_ef_search"][str(search_ef())] = {
+                            k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms")}
+                log(f"    search by ef_search: {entry['search']['by_ef_search']}")
+                entry["hnsw_recall"] = hnsw_recall(store, recall_texts, ef_values=ef_sweep)
                 recall = {k: v["recall_at_k"] for k, v in entry["hnsw_recall"].items() if isinstance(v, dict)}
                 log(f"    HNSW recall@k: {recall}")
                 if services is not None:
@@ -760,6 +894,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     report["embedding_cache"]["entries_at_end"] = len(cache)
     report["embedding_cache"]["computed"] = embedder.computed
     report["embedding_cache"]["from_cache"] = embedder.cached
+    report["embedding_cache"]["composed"] = embedder.composed
     report["wall_seconds"] = round(time.perf_counter() - started, 1)
     report["load_average_end"] = list(os.getloadavg())
     return report

@@ -21,7 +21,7 @@ from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.tokens import count_tokens
 from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
-from memory.vectors import vector_search_params
+from memory.vectors import exact_scan_set, vector_search_params
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -199,6 +199,7 @@ def blended_score(*, similarity: float, when: datetime | None, confidence: float
 def _nearest(qs: QuerySet, vector: list[float], k: int) -> list[tuple[Any, float]]:
     if k <= 0:
         return []
+    exact_scan_set(qs.model)
     # Over-fetch so the blend can reorder near-ties; the iterative scan guarantees full k under filters.
     rows = qs.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[: max(k * 3, 30)]
     return [(r, 1.0 - float(r.distance)) for r in rows]

@@ -251,6 +251,8 @@ RECMEM_SEARCH_WEIGHTS = {
 }
 RECMEM_FRESHNESS_HALF_LIFE_DAYS = env_float("RECMEM_FRESHNESS_HALF_LIFE_DAYS", 30.0)
 RECMEM_HNSW_EF_SEARCH = env_int("RECMEM_HNSW_EF_SEARCH", 100)
+# Similarity queries on a table this small scan it exactly instead of walking HNSW (memory/vectors.py).
+RECMEM_EXACT_SEARCH_MAX_ROWS = env_int("RECMEM_EXACT_SEARCH_MAX_ROWS", 10000)
 RECMEM_MAX_MEMORIES = env_int("RECMEM_MAX_MEMORIES", 5000)
 
 # --- privacy --------------------------------------------------------------------------------------------------

@@ -49,6 +49,11 @@ class Command(BaseCommand):
         parser.add_argument("--no-http", action="store_true", help="skip the web server / HTTP ingest part")
         parser.add_argument("--embedding-cache", action="store_true",
                             help="reuse vectors cached by earlier runs under bench/cache/embeddings/")
+        parser.add_argument("--fast-fill", action="store_true",
+                            help="for 1M: memoise masking per turn and compose vectors missing from the cache from "
+                                 "turn vectors (reported; the bulk-import rate is then not a real-ingest rate)")
+        parser.add_argument("--ef-sweep", default="200,400",
+                            help="extra hnsw.ef_search values at which HNSW recall is also measured")
         parser.add_argument("--consolidation-mode", default="idle", choices=["idle", "online", "off"],
                             help="consolidation mode while importing (default idle: the trigger runs, no LLM)")
         parser.add_argument("--keep-data", action="store_true")
@@ -73,7 +78,8 @@ class Command(BaseCommand):
                            recall_queries=opts["recall_queries"], http=not opts["no_http"],
                            http_single=opts["http_single"], http_batch=opts["http_batch"],
                            embedding_cache=opts["embedding_cache"], consolidation_mode=opts["consolidation_mode"],
-                           keep_data=opts["keep_data"], log=log)
+                           keep_data=opts["keep_data"], fast_fill=opts["fast_fill"],
+                           ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:
             out = Path(opts["json_out"])
             out.parent.mkdir(parents=True, exist_ok=True)

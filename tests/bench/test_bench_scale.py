@@ -1,0 +1,74 @@
+"""bench_scale end to end at a tiny size: the code paths of the 100k and 1M runs (issue 5), HTTP part aside."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agents.models import Project
+from bench.report import write_summary
+from bench.scale import form_parts, run_scale
+from memory.textform import unit_text_form
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def quiet(message: str) -> None:
+    pass
+
+
+def test_form_parts_drop_the_timestamp_and_split_the_turns():
+    from datetime import UTC, datetime
+
+    form = unit_text_form(occurred_at=datetime(2023, 1, 1, 9, 0, tzinfo=UTC), user="hi there", assistant="hello")
+    assert form_parts(form) == ["user: hi there", "assistant: hello"]
+    assert form_parts("user: only") == ["user: only"]
+
+
+def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp_path, locomo_file):
+    report = run_scale(sizes=[120, 60], data=locomo_file, queries=4, recall_queries=3, http=False,
+                       cache_dir=tmp_path, fast_fill=True, consolidation_mode="off", ef_sweep=(200,),
+                       component_texts=20, log=quiet)
+
+    assert [e["size"] for e in report["sizes"]] == [60, 120]
+    turns = 14  # the tiny conversation's turns: each is masked once, its line embedded once
+    for entry in report["sizes"]:
+        bulk = entry["bulk_import"]
+        assert bulk["exchanges"] == 60 and bulk["embeddings_composed"] == 60
+        assert bulk["masking"]["analysed"] <= turns
+        assert bulk["masking"]["analysed"] + bulk["masking"]["memoised"] == 120
+        assert entry["search"]["hits_per_query"][0] == 10
+        assert set(entry["search"]["by_ef_search"]) == {"200"}
+        for layer in ("exchanges", "episodes", "experiences"):
+            recall = entry["hnsw_recall"][layer]
+            assert 0 <= recall["recall_at_k"] <= 1 and recall["queries"] == 3
+            assert recall["scan"] == "exact (small table)"  # 120 rows: below RECMEM_EXACT_SEARCH_MAX_ROWS
+            assert set(recall["by_ef_search"]) == {"100", "200"}
+    assert report["sizes"][1]["store"] == {"exchanges": 120, "episodes": 6, "experiences": 12, "candidates": 0}
+    cache = report["embedding_cache"]
+    assert cache["composed"] == 120 and cache["from_cache"] == 0
+    assert 0 < cache["computed"] <= 2 * turns  # turn lines only (user and assistant forms of each turn)
+    assert report["fast_fill_fidelity"]["cosine_mean"] > 0.7
+    assert not Project.objects.filter(name=report["project"]).exists()  # deleted without --keep-data
+
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "scale_1m.json").write_text(json.dumps(report, default=str))
+    summary = write_summary(results).read_text()
+    assert "**Fast fill**" in summary and "composed from the vectors of their two turn lines" in summary
+    assert "`hnsw.ef_search` trade-off" in summary and "| 120 | 200 |" in summary
+    assert "| exact / exact / exact |" in summary
+    assert "Goals (at" not in summary  # goals are judged on the run with every vector computed
+
+
+def test_embedding_cache_is_reused_by_a_later_run(tmp_path, locomo_file):
+    first = run_scale(sizes=[40], data=locomo_file, queries=2, recall_queries=2, http=False, cache_dir=tmp_path,
+                      consolidation_mode="idle", ef_sweep=(), component_texts=10, log=quiet)
+    assert first["embedding_cache"]["computed"] == 40 and first["embedding_cache"]["from_cache"] == 0
+    # A new project, a fixed pseudonym key: the same masked texts, so every vector comes from the cache.
+    second = run_scale(sizes=[40], data=locomo_file, queries=2, recall_queries=2, http=False, cache_dir=tmp_path,
+                       embedding_cache=True, consolidation_mode="idle", ef_sweep=(), component_texts=10, log=quiet)
+    assert second["embedding_cache"]["from_cache"] == 40 and second["embedding_cache"]["computed"] == 0
+    assert second["sizes"][0]["bulk_import"]["embeddings_from_cache"] == 40
+    assert second["sizes"][0]["store"]["exchanges"] == 40
