@@ -288,28 +288,37 @@ def ingest_embedder(embedder: CountingEmbedder) -> Iterator[None]:
 
 
 class Store:
-    """The bench project: agents, a module, the fill cursor."""
+    """The bench project: agents, a module, the fill cursor. ``existing``: continue a store an earlier run kept
+    (``--keep-data``), to re-measure it or grow it, instead of creating one."""
 
-    def __init__(self, project_name: str) -> None:
-        from agents.models import AgentRole
+    def __init__(self, project_name: str, existing: bool = False) -> None:
+        from agents.models import Agent, AgentRole
         from agents.services import agent_create
         from governance.models import PrivacyPolicy
         from governance.services import privacy_policy_get
+        from memory.models import Exchange, Session
 
         self.project_name = project_name
-        self.agents = [agent_create(project_name=project_name, name=f"writer-{i}", module_names=["shared"],
-                                    roles=[AgentRole.WRITER, AgentRole.READER, AgentRole.OPERATOR])
-                       for i in range(AGENTS)]
-        for a in self.agents:
-            a.refresh_from_db()
+        if existing:
+            self.agents = list(Agent.objects.filter(project__name=project_name, name__startswith="writer-")
+                               .order_by("name"))
+            if len(self.agents) != AGENTS:
+                raise ValueError(f"{project_name!r} is not a kept bench_scale store")
+        else:
+            self.agents = [agent_create(project_name=project_name, name=f"writer-{i}", module_names=["shared"],
+                                        roles=[AgentRole.WRITER, AgentRole.READER, AgentRole.OPERATOR])
+                           for i in range(AGENTS)]
+            for a in self.agents:
+                a.refresh_from_db()
         self.project = self.agents[0].project
         self.module = self.agents[0].modules.get()
         policy = privacy_policy_get(project=self.project)
         # A fixed pseudonym key for the bench project: masked texts (and text forms) repeat across runs, so the
         # embedding cache can hit. Same masking, only the key differs from a random one.
         PrivacyPolicy.objects.filter(pk=policy.pk).update(hmac_key=BENCH_HMAC_KEY)
-        self.count = 0
-        self.sessions = 0
+        # Bulk sessions only (the HTTP phase's texts and sessions are apart): the fill resumes where it stopped.
+        self.count = Exchange.objects.filter(project=self.project, session__external_id__startswith="bulk-").count()
+        self.sessions = Session.objects.filter(project=self.project, external_id__startswith="bulk-").count()
 
     @property
     def searcher(self):
@@ -796,8 +805,8 @@ def request_consolidation(*, services: Services, store: Store, key: str, timeout
 def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_queries: int = 100,
               http: bool = True, http_single: int = 200, http_batch: int = 800, embedding_cache: bool = False,
               cache_dir: Path | None = None, consolidation_mode: str = "idle", keep_data: bool = False,
-              fast_fill: bool = False, ef_sweep: tuple[int, ...] = (200, 400), component_texts: int = 1000,
-              log: Callable[[str], None] = print) -> dict[str, Any]:
+              fast_fill: bool = False, ef_sweep: tuple[int, ...] = (100, 300), component_texts: int = 1000,
+              project: str | None = None, log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
     from django.test.utils import override_settings
@@ -807,7 +816,8 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
 
     sizes = sorted(set(sizes))
     source = TextSource(data)
-    project_name = bench_project_name("scale")
+    project_name = project or bench_project_name("scale")
+    keep_data = keep_data or project is not None  # a store kept on purpose stays
     cache_dir = cache_dir or Path(settings.BASE_DIR) / "bench" / "cache" / "embeddings"
     inner = get_embedder()
     cache = EmbeddingCache(cache_dir, inner.model_id)
@@ -832,7 +842,8 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
         try:
             report["components"] = component_rates(source, n=component_texts)
             log(f"  components: {report['components']}")
-            store = Store(project_name)
+            store = Store(project_name, existing=project is not None)
+            report["resumed_from"] = store.count if project else None
             if fast_fill:
                 report["fast_fill_fidelity"] = compose_fidelity(source, embedder, store, n=min(300, component_texts))
                 log(f"  fast fill: composed vs real vectors {report['fast_fill_fidelity']}")

@@ -14,10 +14,11 @@ _rows_cache: dict[tuple[str, str], tuple[float, float]] = {}
 
 def vector_search_params(*, ef_search: int | None = None) -> None:
     """Filtered HNSW scans return too few rows unless iterative scan is on (pgvector ≥ 0.8); ``SET LOCAL`` only
-    lasts for the current transaction, so call this inside the transaction that runs the query."""
+    lasts for the current transaction, so call this inside the transaction that runs the query. Without
+    ``ef_search``: the write path's value (``RECMEM_HNSW_EF_SEARCH_WRITE``); searches pass their own."""
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(ef_search or settings.RECMEM_HNSW_EF_SEARCH)])
+        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(ef_search or settings.RECMEM_HNSW_EF_SEARCH_WRITE)])
 
 
 def table_rows(model: type[models.Model]) -> float:

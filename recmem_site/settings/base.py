@@ -250,7 +250,10 @@ RECMEM_SEARCH_WEIGHTS = {
     "hits": env_float("RECMEM_W_HITS", 0.02),
 }
 RECMEM_FRESHNESS_HALF_LIFE_DAYS = env_float("RECMEM_FRESHNESS_HALF_LIFE_DAYS", 30.0)
-RECMEM_HNSW_EF_SEARCH = env_int("RECMEM_HNSW_EF_SEARCH", 100)
+# hnsw.ef_search of agent searches (recall vs latency: bench_scale's ef_search table) and of the write path's
+# look-ups (recurrence check, consolidation), which only need neighbours above a threshold and run per exchange.
+RECMEM_HNSW_EF_SEARCH = env_int("RECMEM_HNSW_EF_SEARCH", 200)
+RECMEM_HNSW_EF_SEARCH_WRITE = env_int("RECMEM_HNSW_EF_SEARCH_WRITE", 100)
 # Similarity queries on a table this small scan it exactly instead of walking HNSW (memory/vectors.py).
 RECMEM_EXACT_SEARCH_MAX_ROWS = env_int("RECMEM_EXACT_SEARCH_MAX_ROWS", 10000)
 RECMEM_MAX_MEMORIES = env_int("RECMEM_MAX_MEMORIES", 5000)

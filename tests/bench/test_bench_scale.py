@@ -28,7 +28,7 @@ def test_form_parts_drop_the_timestamp_and_split_the_turns():
 
 def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp_path, locomo_file):
     report = run_scale(sizes=[120, 60], data=locomo_file, queries=4, recall_queries=3, http=False,
-                       cache_dir=tmp_path, fast_fill=True, consolidation_mode="off", ef_sweep=(200,),
+                       cache_dir=tmp_path, fast_fill=True, consolidation_mode="off", ef_sweep=(100,),
                        component_texts=20, log=quiet)
 
     assert [e["size"] for e in report["sizes"]] == [60, 120]
@@ -39,7 +39,7 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
         assert bulk["masking"]["analysed"] <= turns
         assert bulk["masking"]["analysed"] + bulk["masking"]["memoised"] == 120
         assert entry["search"]["hits_per_query"][0] == 10
-        assert set(entry["search"]["by_ef_search"]) == {"200"}
+        assert set(entry["search"]["by_ef_search"]) == {"100"}  # the configured 200 is entry["search"] itself
         for layer in ("exchanges", "episodes", "experiences"):
             recall = entry["hnsw_recall"][layer]
             assert 0 <= recall["recall_at_k"] <= 1 and recall["queries"] == 3
@@ -57,7 +57,8 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
     (results / "scale_1m.json").write_text(json.dumps(report, default=str))
     summary = write_summary(results).read_text()
     assert "**Fast fill**" in summary and "composed from the vectors of their two turn lines" in summary
-    assert "`hnsw.ef_search` trade-off" in summary and "| 120 | 200 |" in summary
+    assert "`hnsw.ef_search` trade-off" in summary
+    assert "| 120 | 100 |" in summary and "| 120 | 200 (default) |" in summary
     assert "| exact / exact / exact |" in summary
     assert "Goals (at" not in summary  # goals are judged on the run with every vector computed
 
@@ -72,3 +73,23 @@ def test_embedding_cache_is_reused_by_a_later_run(tmp_path, locomo_file):
     assert second["embedding_cache"]["from_cache"] == 40 and second["embedding_cache"]["computed"] == 0
     assert second["sizes"][0]["bulk_import"]["embeddings_from_cache"] == 40
     assert second["sizes"][0]["store"]["exchanges"] == 40
+
+
+def test_a_kept_store_is_re_measured_and_grown(tmp_path, locomo_file):
+    from bench.locomo import project_delete
+
+    first = run_scale(sizes=[40], data=locomo_file, queries=2, recall_queries=2, http=False, cache_dir=tmp_path,
+                      consolidation_mode="off", ef_sweep=(), component_texts=10, keep_data=True, log=quiet)
+    try:
+        again = run_scale(sizes=[40, 60], data=locomo_file, queries=2, recall_queries=2, http=False,
+                          cache_dir=tmp_path, consolidation_mode="off", ef_sweep=(), component_texts=10,
+                          project=first["project"], log=quiet)
+        assert again["project"] == first["project"] and again["resumed_from"] == 40
+        assert [e["bulk_import"]["exchanges"] for e in again["sizes"]] == [0, 20]  # 40 re-measured, then grown
+        assert again["sizes"][1]["store"]["exchanges"] == 60
+        assert Project.objects.filter(name=first["project"]).exists()  # a store kept on purpose stays
+        with pytest.raises(ValueError, match="not a kept bench_scale store"):
+            run_scale(sizes=[10], data=locomo_file, queries=1, recall_queries=1, http=False, cache_dir=tmp_path,
+                      ef_sweep=(), component_texts=10, project="no-such-project", log=quiet)
+    finally:
+        project_delete(first["project"])

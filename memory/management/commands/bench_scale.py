@@ -52,11 +52,14 @@ class Command(BaseCommand):
         parser.add_argument("--fast-fill", action="store_true",
                             help="for 1M: memoise masking per turn and compose vectors missing from the cache from "
                                  "turn vectors (reported; the bulk-import rate is then not a real-ingest rate)")
-        parser.add_argument("--ef-sweep", default="200,400",
+        parser.add_argument("--ef-sweep", default="100,300",
                             help="extra hnsw.ef_search values at which HNSW recall is also measured")
         parser.add_argument("--consolidation-mode", default="idle", choices=["idle", "online", "off"],
                             help="consolidation mode while importing (default idle: the trigger runs, no LLM)")
         parser.add_argument("--keep-data", action="store_true")
+        parser.add_argument("--project", default=None,
+                            help="continue the store of an earlier --keep-data run (its project name, printed at "
+                                 "the start): re-measure it, or grow it to larger sizes; it is kept")
         parser.add_argument("--json", dest="json_out", default=None)
 
     def handle(self, *args, **opts):
@@ -78,7 +81,7 @@ class Command(BaseCommand):
                            recall_queries=opts["recall_queries"], http=not opts["no_http"],
                            http_single=opts["http_single"], http_batch=opts["http_batch"],
                            embedding_cache=opts["embedding_cache"], consolidation_mode=opts["consolidation_mode"],
-                           keep_data=opts["keep_data"], fast_fill=opts["fast_fill"],
+                           keep_data=opts["keep_data"], fast_fill=opts["fast_fill"], project=opts["project"],
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:
             out = Path(opts["json_out"])
