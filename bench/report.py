@@ -227,13 +227,22 @@ def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[s
         if scale.get("fast_fill"):
             fid = scale.get("fast_fill_fidelity") or {}
             lines += [
-                f"**Fast fill** (the 1M run): masking memoised per turn text (identical input, identical output); "
+                f"**Fast fill** (how the 1M store is built): masking memoised per turn text (identical input, "
+                f"identical output); "
                 f"vectors from the cache where present ({_n(cache.get('from_cache'))}, real), the other "
                 f"{_n(cache.get('composed'))} composed from the vectors of their two turn lines ({fid.get('method')}; "
                 f"cosine to the real vector {_f(fid.get('cosine_mean'))} on average, 5th percentile "
                 f"{_f(fid.get('cosine_p5'))}, {fid.get('pairs')} pairs); consolidation mode during the import "
                 f"`{scale.get('consolidation_mode_during_import')}`. Its bulk-import rate is therefore not an ingest "
-                "rate, and the goals below are judged on the run with every vector computed.", ""]
+                "rate, and the goals below are judged on the run with every vector computed."
+                + (" No vector was composed in this run." if not cache.get("composed") else "")
+                + (f" It continued a store kept by an earlier run ({_n(scale['resumed_from'])} exchanges)."
+                   if scale.get("resumed_from") else ""), ""]
+        first = (scale["sizes"] or [{}])[0].get("hnsw_recall") or {}
+        exact_rows = first.get("exact_search_max_rows")
+        lines += [f"Search settings: `hnsw.ef_search` {first.get('ef_search')} (configured); "
+                  + (f"tables of at most {_n(exact_rows)} rows scanned exactly." if exact_rows is not None
+                     else "HNSW on every layer (run before the exact scan of small tables existed)."), ""]
         lines += [
             f"Embedder `{scale['embedding_model']}` ({comp.get('torch_threads')} torch threads, OMP_WAIT_POLICY "
             f"{comp.get('omp_wait_policy') or 'default'}, OPENBLAS_NUM_THREADS "
