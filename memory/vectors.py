@@ -46,7 +46,7 @@ def exact_scan_set(model: type[models.Model]) -> bool:
 
     When the whole table holds at most ``RECMEM_EXACT_SEARCH_MAX_ROWS`` rows, the rows a filter admits are fewer
     still, and a sequential scan over them costs about what the HNSW walk costs while being exact; HNSW under a
-    visibility filter loses recall on such small, crowded sets (bench_scale at 100k: 0.84–0.90 for the 5k-row
+    visibility filter can lose recall on such small, crowded sets (bench_scale at 100k: 0.84–0.90 for the 5k-row
     episode layer at ``ef_search`` 100). Unknown statistics (never analysed) keep the index.
     """
     rows = table_rows(model)
