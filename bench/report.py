@@ -308,7 +308,7 @@ def ef_lines(scale: dict[str, Any]) -> list[str]:
             layer = {name: (recall[name].get("by_ef_search") or {}).get(ef) or {}
                      for name in ("exchanges", "episodes", "experiences")}
             timing = by_search.get(ef) or {}
-            rows.append([_n(e["size"]), ef + (" (default)" if ef == configured else ""),
+            rows.append([_n(e["size"]), ef + (" (configured)" if ef == configured else ""),
                          _f(timing.get("p50_ms"), 1), _f(timing.get("p95_ms"), 1),
                          _f(layer["exchanges"].get("recall_at_k")), _f(layer["episodes"].get("recall_at_k")),
                          _f(layer["experiences"].get("recall_at_k")), _f(layer["exchanges"].get("ann_p50_ms"), 1),

@@ -255,7 +255,7 @@ RECMEM_FRESHNESS_HALF_LIFE_DAYS = env_float("RECMEM_FRESHNESS_HALF_LIFE_DAYS", 3
 RECMEM_HNSW_EF_SEARCH = env_int("RECMEM_HNSW_EF_SEARCH", 200)
 RECMEM_HNSW_EF_SEARCH_WRITE = env_int("RECMEM_HNSW_EF_SEARCH_WRITE", 100)
 # Similarity queries on a table this small scan it exactly instead of walking HNSW (memory/vectors.py): at 5k rows
-# an exact scan costs about what HNSW at ef_search 200 costs (6.0 vs 5.3 ms), at 10k 2.7 times as much (bench_scale).
+# an exact scan costs about what HNSW at ef_search 200 costs (6.6 vs 5.3 ms), at 10k twice as much (11.0 vs 5.5).
 RECMEM_EXACT_SEARCH_MAX_ROWS = env_int("RECMEM_EXACT_SEARCH_MAX_ROWS", 5000)
 RECMEM_MAX_MEMORIES = env_int("RECMEM_MAX_MEMORIES", 5000)
 

@@ -58,7 +58,7 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
     summary = write_summary(results).read_text()
     assert "**Fast fill**" in summary and "composed from the vectors of their two turn lines" in summary
     assert "`hnsw.ef_search` trade-off" in summary
-    assert "| 120 | 100 |" in summary and "| 120 | 200 (default) |" in summary
+    assert "| 120 | 100 |" in summary and "| 120 | 200 (configured) |" in summary
     assert "| exact / exact / exact |" in summary
     assert "Goals (at" not in summary  # goals are judged on the run with every vector computed
 
