@@ -436,13 +436,6 @@ def _r(value: float | None) -> float | None:
     return round(value, 2) if value is not None else None
 
 
-def search_ef(k: int = 10) -> int:
-    """The ``hnsw.ef_search`` memory_search sets for a layer budget of ``k`` (same formula)."""
-    from django.conf import settings
-
-    return max(int(settings.RECMEM_HNSW_EF_SEARCH), k * 3, 40)
-
-
 def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = ()) -> dict[str, Any]:
     """Recall@k of the search's vector query against exact search, per layer, at the configured ``ef_search``
     and at each of ``ef_values`` (the trade-off the default is chosen from)."""
@@ -452,7 +445,7 @@ def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = (
 
     from memory.gateways.embeddings import get_embedder
     from memory.selectors import HIDDEN_STATUSES, episodes_visible, exchanges_visible, experiences_visible
-    from memory.vectors import exact_scan_set, vector_search_params
+    from memory.vectors import exact_scan_set, search_ef, vector_search_params
 
     agent = store.searcher
     layers = {
@@ -460,7 +453,7 @@ def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = (
         "episodes": (lambda: episodes_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 5),
         "experiences": (lambda: experiences_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 10),
     }
-    configured = search_ef()
+    configured = search_ef(10)
     efs = sorted({configured, *ef_values})
     vectors = get_embedder().embed(queries)
 
@@ -812,7 +805,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     from django.test.utils import override_settings
 
     from memory.gateways.embeddings import get_embedder
-    from memory.vectors import table_rows_forget
+    from memory.vectors import search_ef, table_rows_forget
 
     sizes = sorted(set(sizes))
     source = TextSource(data)
@@ -821,11 +814,11 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     cache_dir = cache_dir or Path(settings.BASE_DIR) / "bench" / "cache" / "embeddings"
     inner = get_embedder()
     cache = EmbeddingCache(cache_dir, inner.model_id)
-    embedder = CountingEmbedder(inner, cache, read_cache=embedding_cache or fast_fill, compose=fast_fill)
+    read_cache = embedding_cache or fast_fill  # the fast fill always starts from the cached real vectors
+    embedder = CountingEmbedder(inner, cache, read_cache=read_cache, compose=fast_fill)
     report: dict[str, Any] = {
         "benchmark": "scale", "project": project_name, "embedding_model": inner.model_id,
-        "embedding_cache": {"read": embedding_cache or fast_fill, "dir": str(cache.dir),
-                            "entries_at_start": len(cache)},
+        "embedding_cache": {"read": read_cache, "dir": str(cache.dir), "entries_at_start": len(cache)},
         "fast_fill": fast_fill,
         "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
         "load_average_start": list(os.getloadavg()), "sizes": [],
@@ -834,7 +827,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                   f"per {EPISODE_EVERY} exchanges",
     }
     log(f"scale benchmark: sizes {sizes}, project {project_name}, embedder {inner.model_id}, "
-        f"cache {'read+write' if embedding_cache or fast_fill else 'write only'} ({len(cache)} entries)")
+        f"cache {'read+write' if read_cache else 'write only'} ({len(cache)} entries)")
     started = time.perf_counter()
     services = None
     offset_http = 10**8  # HTTP texts never collide with bulk texts
@@ -879,7 +872,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 for ef in ef_sweep:
                     with override_settings(RECMEM_HNSW_EF_SEARCH=ef):
                         timing = search_latency(store, query_texts)
-                        entry["search"]["by_ef_search"][str(search_ef())] = {
+                        entry["search"]["by_ef_search"][str(search_ef(10))] = {
                             k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms")}
                 log(f"    search by ef_search: {entry['search']['by_ef_search']}")
                 entry["hnsw_recall"] = hnsw_recall(store, recall_texts, ef_values=ef_sweep)

@@ -21,7 +21,7 @@ from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.tokens import count_tokens
 from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
-from memory.vectors import exact_scan_set, vector_search_params
+from memory.vectors import exact_scan_set, search_ef, vector_search_params
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -211,7 +211,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     visibility = agent_visibility(agent=agent)
     now = timezone.now()
     with transaction.atomic():
-        vector_search_params(ef_search=max(int(settings.RECMEM_HNSW_EF_SEARCH), query.k_sub * 3, 40))
+        vector_search_params(ef_search=search_ef(query.k_sub))
         ex_qs = exchanges_visible(agent=agent, visibility=visibility).select_related("session")
         ep_qs = episodes_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)
         xp_qs = experiences_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)

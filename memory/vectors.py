@@ -21,6 +21,11 @@ def vector_search_params(*, ef_search: int | None = None) -> None:
         cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(ef_search or settings.RECMEM_HNSW_EF_SEARCH_WRITE)])
 
 
+def search_ef(k: int) -> int:
+    """``hnsw.ef_search`` of a search whose layer budget is ``k``: the setting, but never below 3k (the over-fetch)."""
+    return max(int(settings.RECMEM_HNSW_EF_SEARCH), k * 3, 40)
+
+
 def table_rows(model: type[models.Model]) -> float:
     """The planner's row estimate for ``model``'s table (``pg_class.reltuples``; -1 before the first ANALYZE)."""
     key = (connection.alias, model._meta.db_table)
