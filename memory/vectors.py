@@ -15,9 +15,14 @@ _rows_cache: dict[tuple[str, str], tuple[float, float]] = {}
 def vector_search_params(*, ef_search: int | None = None) -> None:
     """Filtered HNSW scans return too few rows unless iterative scan is on (pgvector ≥ 0.8); ``SET LOCAL`` only
     lasts for the current transaction, so call this inside the transaction that runs the query. Without
-    ``ef_search``: the write path's value (``RECMEM_HNSW_EF_SEARCH_WRITE``); searches pass their own."""
+    ``ef_search``: the write path's value (``RECMEM_HNSW_EF_SEARCH_WRITE``); searches pass their own.
+
+    Parallel plans are off for these queries: the planner leaves the distance out of a parallel sort's cost, so at
+    high ``ef_search`` it picked a parallel exact scan over HNSW (bench_scale 10k, ef 600: 22 ms against 3 ms), and
+    on a small machine the workers take the cores that concurrent requests need."""
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+        cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
         cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(ef_search or settings.RECMEM_HNSW_EF_SEARCH_WRITE)])
 
 

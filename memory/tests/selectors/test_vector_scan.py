@@ -70,3 +70,71 @@ def test_search_answers_the_same_exact_or_approximate(agent, settings):
     approximate = memory_search(agent=agent, query=query)
     assert [h.obj.pk for h in exact.exchanges] == [h.obj.pk for h in approximate.exchanges]
     assert "kitten called Ash" in exact.exchanges[0].obj.user_text
+
+
+def _column_storage(table: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attstorage FROM pg_attribute WHERE attrelid = %s::regclass AND attname = 'embedding'",
+                       [table])
+        return cursor.fetchone()[0]
+
+
+def test_vectors_stay_in_the_row_and_distances_are_priced():
+    # 'm' (MAIN): an exact scan must not fetch every vector from TOAST (migration 0004).
+    assert {t: _column_storage(t) for t in ("memory_exchange", "memory_episode", "memory_experience")} == {
+        "memory_exchange": "m", "memory_episode": "m", "memory_experience": "m"}
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT procost FROM pg_proc WHERE oid = 'cosine_distance(vector, vector)'::regprocedure")
+        assert cursor.fetchone()[0] == 150  # migration 0005; the test database's role owns the extension
+
+
+def test_a_ten_thousand_row_store_is_searched_through_hnsw_at_the_default_ef(agent, settings):
+    """The 10k regression of issue 5: at ef_search 200 the planner priced a 5,000-row exact scan (then ~20 ms, vectors
+    in TOAST) below the HNSW walk (~3 ms). With inline vectors and a realistic distance cost it keeps the index."""
+    other = agent_create(project_name="scan", name="b")
+    template = Exchange.objects.filter(project=agent.project).first()
+    generated = {"id", "embedding", "turn_index", "owner_agent_id", "scope", "user_text", "assistant_text",
+                 "text_form"}
+    listed = ", ".join(f.column for f in Exchange._meta.concrete_fields if f.column not in generated)
+    # Texts of LoCoMo length (~300 characters each, hardly compressible): with them a row passes the 2 kB TOAST
+    # threshold, which is what moved the vectors out of the row before migration 0004.
+    text = "(SELECT string_agg(md5(g::text || '-' || i::text), ' ') FROM generate_series(1, 9) AS i)"
+    with connection.cursor() as cursor:
+        # Building the index once after the load takes seconds; 10,000 inserts into it take half a minute.
+        cursor.execute("SELECT pg_get_indexdef('exchange_embedding_hnsw'::regclass)")
+        index_definition = cursor.fetchone()[0]
+        cursor.execute("DROP INDEX exchange_embedding_hnsw")
+        # Half of the rows are another agent's personal memory: the visibility filter admits 5,000 of 10,000.
+        cursor.execute(
+            f"INSERT INTO memory_exchange (id, embedding, turn_index, owner_agent_id, scope, user_text, "
+            f"assistant_text, text_form, {listed}) "
+            f"SELECT gen_random_uuid(), ARRAY(SELECT random() - 0.5 FROM generate_series(1, 384) WHERE g > 0)::vector,"
+            f" 100 + g, CASE WHEN g %% 2 = 0 THEN %s ELSE %s END, CASE WHEN g %% 2 = 0 THEN 'personal' ELSE scope END,"
+            f" {text}, {text}, {text}, {listed} "
+            f"FROM memory_exchange, generate_series(1, 10000) AS g WHERE id = %s",
+            [other.pk, agent.pk, template.pk])
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # Django's deferred FK checks block CREATE INDEX otherwise
+        cursor.execute(index_definition)
+        cursor.execute("ANALYZE memory_exchange")
+    vectors.table_rows_forget()
+    assert vectors.table_rows(Exchange) > settings.RECMEM_EXACT_SEARCH_MAX_ROWS
+
+    from pgvector.django import CosineDistance
+
+    from agents.selectors import agent_visibility
+    from memory.gateways.embeddings import get_embedder
+    from memory.selectors import exchanges_visible
+
+    vector = get_embedder().embed_one("what is the cat's name?")
+    with transaction.atomic():
+        vectors.vector_search_params(ef_search=vectors.search_ef(10))
+        assert vectors.exact_scan_set(Exchange) is False
+        qs = (exchanges_visible(agent=agent, visibility=agent_visibility(agent=agent)).select_related("session")
+              .defer("embedding").annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:30])
+        sql, params = qs.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN " + sql, params)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "exchange_embedding_hnsw" in plan, [line for line in plan.splitlines() if "Scan" in line]
+    found = memory_search(agent=agent, query=SearchQuery(query="what is the cat's name?"))
+    assert len(found.exchanges) == 10 and all(h.obj.owner_agent_id == agent.pk for h in found.exchanges)
