@@ -619,23 +619,30 @@ def search_configs(config: LocomoConfig) -> list[SearchConfig]:
 UNLIMITED_BUDGET = 10**6
 
 
-def hits_in_context(result: Any, context: str) -> dict[str, list[Any]]:
-    """The hits of ``result`` whose line made it into ``context`` (the budget-limited block).
+def hits_in_context(result: Any, context: str) -> tuple[dict[str, list[Any]], dict[str, dict[str, int]]]:
+    """The hits of ``result`` whose line made it into ``context`` (the budget-limited block), and per layer the
+    tokens of all its hits' lines (``results``) and of those in the context (``context``).
 
     Each hit is rendered alone with the selector's own ``context_block`` and its line looked up in the context, so
     the bench never duplicates the context format.
     """
+    from memory.gateways.tokens import count_tokens
     from memory.selectors import SearchResult, context_block
 
     included: dict[str, list[Any]] = {}
+    tokens: dict[str, dict[str, int]] = {"results": {}, "context": {}}
     for layer in ("exchanges", "episodes", "experiences"):
         included[layer] = []
+        tokens["results"][layer] = tokens["context"][layer] = 0
         for hit in getattr(result, layer):
             text, _ = context_block(SearchResult(**{layer: [hit]}), UNLIMITED_BUDGET)
             lines = text.splitlines()
+            line_tokens = count_tokens(lines[1]) + 1 if len(lines) > 1 else 0
+            tokens["results"][layer] += line_tokens
             if len(lines) > 1 and lines[1] in context:
                 included[layer].append(hit)
-    return included
+                tokens["context"][layer] += line_tokens
+    return included, tokens
 
 
 def _covered(layers: dict[str, list[Any]], dia_map: dict[str, tuple[str, ...]]) -> set[str]:
@@ -669,7 +676,8 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
             covered = _covered({"exchanges": result.exchanges, "episodes": result.episodes,
                                 "experiences": result.experiences}, replayed.dia_map)
             context, context_tokens = context_block(result, budget)
-            in_context = _covered(hits_in_context(result, context), replayed.dia_map)
+            included, layer_tokens = hits_in_context(result, context)
+            in_context = _covered(included, replayed.dia_map)
             row = {
                 "conversation": replayed.conversation.sample_id,
                 "category": qa.category,
@@ -682,6 +690,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                 "answer_recall": answer_recall(gold_for_recall(qa), context),
                 "context_tokens": context_tokens,
                 "result_tokens": result.context_tokens,
+                "context_tokens_by_layer": layer_tokens,
                 "latency_ms": round(latency_ms, 2),
                 "hits": [len(result.exchanges), len(result.episodes), len(result.experiences)],
             }
@@ -705,6 +714,10 @@ def summarise_rows(rows: list[dict[str, Any]], *, with_answers: bool) -> dict[st
         "answer_recall": aggregate(rows, "answer_recall"),
         "context_tokens_per_query": _mean(r["context_tokens"] for r in rows),
         "result_tokens_per_query": _mean(r["result_tokens"] for r in rows),
+        # Where the tokens go, per layer: all hits' lines, and the lines in the context block (headers excluded).
+        "tokens_by_layer": {part: {layer: _mean(r["context_tokens_by_layer"][part][layer] for r in rows)
+                                   for layer in ("exchanges", "episodes", "experiences")}
+                            for part in ("results", "context")},
         "search_latency_ms": {"p50": percentile(latencies, 50), "p95": percentile(latencies, 95),
                               "mean": _mean(latencies)},
         "hits_per_query": {
