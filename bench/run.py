@@ -150,6 +150,9 @@ def _kept(path: Path, keep: set[str]) -> bool:
         pattern = STEP_FILES.get(step, "")
         if step == "locomo" and stem.startswith("locomo_") and stem != "locomo_sweep":
             return True
+        # Single scale runs saved beside the profile's own (scale_cached, scale_100k_defaults, ...) are scale results.
+        if step == "scale" and stem.startswith("scale_") and stem != "scale_1m":
+            return True
         if pattern and stem == pattern:
             return True
     return False

@@ -6,8 +6,8 @@ from bench.run import clean_results
 
 
 def test_clean_results_keeps_only_the_skipped_steps(tmp_path):
-    names = ["locomo_online.json", "locomo_eager.json", "locomo_sweep.json", "scale.json", "pii.json", "run.json",
-             "SUMMARY.md", "cost_vs_recall.png"]
+    names = ["locomo_online.json", "locomo_eager.json", "locomo_sweep.json", "scale.json", "scale_cached.json",
+             "scale_1m.json", "pii.json", "run.json", "SUMMARY.md", "cost_vs_recall.png"]
     for name in names:
         (tmp_path / name).write_text("{}")
     (tmp_path / "logs").mkdir()
@@ -18,7 +18,8 @@ def test_clean_results_keeps_only_the_skipped_steps(tmp_path):
 
     logs = clean_results(tmp_path, keep={"scale", "sweep"})
 
-    assert sorted(p.name for p in tmp_path.glob("*.*")) == ["locomo_sweep.json", "scale.json"]
+    # scale_cached: a single scale run saved beside the profile's; scale_1m is a step of its own, not skipped here.
+    assert sorted(p.name for p in tmp_path.glob("*.*")) == ["locomo_sweep.json", "scale.json", "scale_cached.json"]
     assert [p.name for p in logs.glob("*.log")] == ["scale.log"]
     assert (tmp_path / "full" / "scale.json").exists()
 
