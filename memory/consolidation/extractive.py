@@ -10,7 +10,8 @@ paraphrase or reason, it *selects* and lightly rewrites what the units say.
 - Episodes: units are grouped into 1-3 episodes (a new episode starts on low similarity, measured with the
   embedder when one is given, else by shared key terms at session changes; or after a long time gap); the
   narrative is the units' most informative sentences (entities, numbers, dates, first-person statements), dated
-  and in chronological order, rewritten in the third person; the title comes from the most frequent key terms.
+  and in chronological order, rewritten in the third person, within ``RECMEM_EXTRACTIVE_NARRATIVE_TOKENS`` per
+  write or merge (every unit's best sentence first); the title comes from the most frequent key terms.
 - Semantic items: rules over the parse classify sentences as preference, constraint, procedure, event, lesson,
   pattern or fact; the subject is the normalised head of the object/topic noun (a small lexicon maps e.g. tea and
   coffee to "drink", runs and jogging to "running"), the statement a third-person rewrite of the sentence.
@@ -42,6 +43,7 @@ from memory.consolidation.types import (
     unit_time,
 )
 from memory.gateways import _setting
+from memory.gateways.tokens import count_tokens
 
 __all__ = [
     "DEFAULT_SPACY_MODEL",
@@ -984,11 +986,41 @@ class _UnitParse:
         return user + assistant
 
 
-def _narrate(parses: list[_UnitParse], previous_date: str = "") -> str:
+# Tokens of a dated opener ("On 2023-05-08, ") in front of a unit's first clause.
+_OPENER_TOKENS = 8
+
+
+def _narrative_budget(units: list[list[tuple[str, float]]], max_tokens: int) -> list[set[str]]:
+    """Which clauses of each unit fit in ``max_tokens``: the best-scored clauses first (every unit's best clause
+    before any unit's second), the way a summary keeps the most informative statements and drops the rest."""
+    ranked = sorted(((rank, -score, u_i, clause) for u_i, clauses in enumerate(units)
+                     for rank, (clause, score) in enumerate(sorted(clauses, key=lambda c: -c[1]))),
+                    key=lambda t: (min(t[0], 1), t[1], t[2]))
+    chosen: list[set[str]] = [set() for _ in units]
+    used = 0
+    for _, _, u_i, clause in ranked:
+        cost = count_tokens(clause) + 1 + (0 if chosen[u_i] else _OPENER_TOKENS)
+        if used + cost <= max_tokens:
+            chosen[u_i].add(clause)
+            used += cost
+    return chosen
+
+
+def _narrate(parses: list[_UnitParse], previous_date: str = "", max_tokens: int | None = None) -> str:
+    """The units' key sentences as dated, third-person clauses in chronological order; with ``max_tokens``, only
+    the most informative clauses that fit in that many tokens (see :func:`_narrative_budget`)."""
+    units: list[list[tuple[str, float]]] = []
+    for parse in parses:
+        scores: dict[str, float] = {}
+        for sentence in parse.key_sentences():
+            clause = _clause(sentence)
+            scores[clause] = max(scores.get(clause, 0.0), sentence.score)
+        units.append(list(scores.items()))
+    keep = _narrative_budget(units, max_tokens) if max_tokens is not None else None
     parts: list[str] = []
     last_date = previous_date
-    for parse in parses:
-        clauses = list(dict.fromkeys(_clause(s) for s in parse.key_sentences()))
+    for u_i, parse in enumerate(parses):
+        clauses = [c for c, _ in units[u_i] if keep is None or c in keep[u_i]]
         if not clauses:
             continue
         day = _date_text(unit_time(parse.unit))
@@ -1109,6 +1141,7 @@ class ExtractiveConsolidator(BaseConsolidator):
         split_similarity: float = 0.3,
         max_gap: timedelta = timedelta(days=30),
         max_items_per_unit: int = 2,
+        narrative_max_tokens: int | None = None,
         spacy_model: str | None = None,
     ) -> None:
         self.embedder = embedder
@@ -1116,6 +1149,7 @@ class ExtractiveConsolidator(BaseConsolidator):
         self.split_similarity = split_similarity
         self.max_gap = max_gap
         self.max_items_per_unit = max_items_per_unit
+        self.narrative_max_tokens = int(narrative_max_tokens or _setting("RECMEM_EXTRACTIVE_NARRATIVE_TOKENS", 200))
         self.spacy_model = spacy_model or spacy_model_name()
         self.model = f"extractive:{self.spacy_model}"
         self._parser = _Parser(self.spacy_model)
@@ -1148,7 +1182,11 @@ class ExtractiveConsolidator(BaseConsolidator):
         if not old_terms & new_terms:
             return None
         dates = re.findall(r"\b(\d{4}-\d{2}-\d{2})\b", existing.narrative)
-        addition = _narrate(parses, previous_date=dates[-1] if dates else "")
+        # What is new gets the room the narrative has left, and at least a third of the budget: a merged episode
+        # grows by its most informative news until RECMEM_EPISODE_MAX_TOKENS starts a new one. (Refusing merges
+        # into a full narrative instead kept episodes shorter but split topics: LoCoMo evidence recall 0.82 → 0.78.)
+        room = max(self.narrative_max_tokens - count_tokens(existing.narrative), self.narrative_max_tokens // 3)
+        addition = _narrate(parses, previous_date=dates[-1] if dates else "", max_tokens=room)
         narrative = existing.narrative.rstrip()
         if addition:
             narrative = f"{narrative} {addition}" if narrative else _capitalise(addition)
@@ -1169,7 +1207,7 @@ class ExtractiveConsolidator(BaseConsolidator):
         segments = self._segment(parses)
         episodes = []
         for segment in segments:
-            narrative = _capitalise(_narrate(segment)) or " ".join(
+            narrative = _capitalise(_narrate(segment, max_tokens=self.narrative_max_tokens)) or " ".join(
                 f"On {_date_text(unit_time(p.unit)) or 'an unknown date'}, the user said: "
                 f'"{_clip(_one_line(p.unit.user))}"'
                 for p in segment

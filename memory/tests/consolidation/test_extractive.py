@@ -11,6 +11,7 @@ import pytest
 from memory.consolidation import get_consolidator
 from memory.consolidation.extractive import DEFAULT_SPACY_MODEL, ExtractiveConsolidator, spacy_model_name
 from memory.consolidation.types import EXPERIENCE_TYPES, ExistingEpisode, ExistingExperience
+from memory.gateways.tokens import count_tokens
 
 from .conftest import make_experience, make_unit
 
@@ -238,7 +239,9 @@ def test_embedder_splits_by_similarity_even_within_a_session(marathon_units):
     assert len(ExtractiveConsolidator().write_episodes(units=same_session + laptop)) == 1
 
 
-def test_merge_episode(extractive, marathon_units):
+def test_merge_episode(marathon_units):
+    # A budget with room for every new unit: this test is about how a merge appends (the budget is tested below).
+    extractive = ExtractiveConsolidator(narrative_max_tokens=1000)
     first = extractive.write_episodes(units=marathon_units[:3])[0]
     existing = ExistingEpisode(id="e1", title=first.title, narrative=first.narrative, similarity=0.75)
     new_units = marathon_units[3:]
@@ -260,3 +263,28 @@ def test_merge_episode(extractive, marathon_units):
         id="e2", title="Laptop repair", narrative="The SSD of the laptop failed.", similarity=0.9
     )
     assert extractive.merge_episode(existing=unrelated, units=new_units) is None
+
+
+def test_narratives_keep_the_most_informative_clauses_within_the_budget(marathon_units):
+    unlimited = ExtractiveConsolidator(narrative_max_tokens=10**6).write_episodes(units=marathon_units)[0]
+    budget = 120
+    capped_consolidator = ExtractiveConsolidator(narrative_max_tokens=budget)
+    capped = capped_consolidator.write_episodes(units=marathon_units)[0]
+    assert count_tokens(unlimited.narrative) > budget >= count_tokens(capped.narrative)
+    # The sources are the same: a shorter narrative drops sentences, not the units it summarises.
+    assert capped.unit_ids == unlimited.unit_ids
+    # Every unit's best clause comes before any unit's second one: the physio's rule survives, chat does not.
+    assert "never increase" in capped.narrative and "warm up properly" not in capped.narrative
+    dates = re.findall(r"On (\d{4}-\d{2}-\d{2}), ", capped.narrative)
+    assert len(dates) >= 2 and dates == sorted(dates)  # still chronological
+
+    # A merge adds the most informative news that fits in the room left (at least a third of the budget).
+    first = capped_consolidator.write_episodes(units=marathon_units[:3])[0]
+    existing = ExistingEpisode(id="e1", title=first.title, narrative=first.narrative, similarity=0.75)
+    merged = capped_consolidator.merge_episode(existing=existing, units=marathon_units[3:])
+    added = merged.narrative[len(first.narrative):]
+    added_dates = re.findall(r"On (\d{4}-\d{2}-\d{2}), ", added)
+    assert merged.narrative.startswith(first.narrative) and added_dates
+    assert all(day >= "2023-05-18" for day in added_dates)  # news only, from the merged units
+    assert merged.unit_ids == [u.id for u in marathon_units[3:]]
+    assert count_tokens(added) <= max(budget - count_tokens(first.narrative), budget // 3)
