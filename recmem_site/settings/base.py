@@ -221,8 +221,8 @@ RECMEM_SALIENCE = env_bool("RECMEM_SALIENCE", True)
 # Episodes longer than this are continued in a new episode rather than rewritten by another merge.
 RECMEM_EPISODE_MAX_TOKENS = env_int("RECMEM_EPISODE_MAX_TOKENS", 600)
 # The extractive consolidator's narrative budget per write or merge: episodes stay summaries (issue 5: uncapped,
-# the 5 episodes of a search took ~2,500 tokens, more than 25 raw exchanges).
-RECMEM_EXTRACTIVE_NARRATIVE_TOKENS = env_int("RECMEM_EXTRACTIVE_NARRATIVE_TOKENS", 200)
+# the 5 episodes of a search took ~2,500 tokens, more than 25 raw exchanges). 120: from the LoCoMo sweep in the README.
+RECMEM_EXTRACTIVE_NARRATIVE_TOKENS = env_int("RECMEM_EXTRACTIVE_NARRATIVE_TOKENS", 120)
 # Ablation switches (benchmarks): skip a layer of consolidation.
 RECMEM_ABLATE_EPISODES = env_bool("RECMEM_ABLATE_EPISODES", False)
 RECMEM_ABLATE_SEMANTIC = env_bool("RECMEM_ABLATE_SEMANTIC", False)
