@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.db import connection, transaction
 
@@ -48,15 +46,27 @@ def test_small_table_is_scanned_exactly_and_large_one_keeps_hnsw(agent, settings
     assert _indexscan() == "on"  # SET LOCAL: nothing leaks past the transaction
 
 
-def test_unknown_statistics_keep_the_index(settings):
+def test_tables_never_analysed_are_counted_up_to_the_limit(settings):
     from memory.models import Episode
 
-    settings.RECMEM_EXACT_SEARCH_MAX_ROWS = 10**9
-    # reltuples is -1 until a table's first ANALYZE: a bulk-loaded table may be big, so the index stays.
-    vectors._rows_cache[(connection.alias, Episode._meta.db_table)] = (-1.0, time.monotonic())
+    agent = agent_create(project_name="scan", name="fresh")
+    session = session_create(agent=agent, external_id="s")
+    exchanges_ingest(agent=agent, session=session, items=[ExchangeIn(user=t, assistant="Noted.") for t in TEXTS])
+    with connection.cursor() as cursor:
+        # Never analysed: no planner estimate (reltuples -1), as in a young store before autovacuum's first pass.
+        cursor.execute("UPDATE pg_class SET reltuples = -1 WHERE oid IN ('memory_exchange'::regclass, "
+                       "'memory_episode'::regclass)")
+    vectors.table_rows_forget()
     try:
+        settings.RECMEM_EXACT_SEARCH_MAX_ROWS = 3
+        assert vectors.table_rows(Exchange) == 4  # counted, but no further than the limit + 1
+        assert vectors.table_rows(Episode) == 0
         with transaction.atomic():
-            assert vectors.exact_scan_set(Episode) is False and _indexscan() == "on"
+            assert vectors.exact_scan_set(Exchange) is False and _indexscan() == "on"
+            assert vectors.exact_scan_set(Episode) is True and _indexscan() == "off"
+        vectors.table_rows_forget()
+        settings.RECMEM_EXACT_SEARCH_MAX_ROWS = len(TEXTS)
+        assert vectors.table_rows(Exchange) == len(TEXTS)
     finally:
         vectors.table_rows_forget()
 
