@@ -47,7 +47,8 @@ def table_rows(model: type[models.Model]) -> float:
         row = cursor.fetchone()
         rows = float(row[0]) if row and row[0] is not None else -1.0
         if rows < 0:
-            cursor.execute(f'SELECT count(*) FROM (SELECT 1 FROM "{table}" LIMIT %s) AS sample',
+            quoted = connection.ops.quote_name(table)
+            cursor.execute(f"SELECT count(*) FROM (SELECT 1 FROM {quoted} LIMIT %s) AS sample",
                            [int(settings.RECMEM_EXACT_SEARCH_MAX_ROWS) + 1])
             rows = float(cursor.fetchone()[0])
     _rows_cache[key] = (rows, now)

@@ -993,12 +993,12 @@ _OPENER_TOKENS = 8
 def _narrative_budget(units: list[list[tuple[str, float]]], max_tokens: int) -> list[set[str]]:
     """Which clauses of each unit fit in ``max_tokens``: the best-scored clauses first (every unit's best clause
     before any unit's second), the way a summary keeps the most informative statements and drops the rest."""
-    ranked = sorted(((rank, -score, u_i, clause) for u_i, clauses in enumerate(units)
-                     for rank, (clause, score) in enumerate(sorted(clauses, key=lambda c: -c[1]))),
-                    key=lambda t: (min(t[0], 1), t[1], t[2]))
+    # (0 for a unit's best clause, else 1; best score first; earlier unit first) — stable for equal keys.
+    candidates = [(min(rank, 1), -score, u_i, clause) for u_i, clauses in enumerate(units)
+                  for rank, (clause, score) in enumerate(sorted(clauses, key=lambda c: -c[1]))]
     chosen: list[set[str]] = [set() for _ in units]
     used = 0
-    for _, _, u_i, clause in ranked:
+    for _, _, u_i, clause in sorted(candidates, key=lambda t: t[:3]):
         cost = count_tokens(clause) + 1 + (0 if chosen[u_i] else _OPENER_TOKENS)
         if used + cost <= max_tokens:
             chosen[u_i].add(clause)
@@ -1006,9 +1006,9 @@ def _narrative_budget(units: list[list[tuple[str, float]]], max_tokens: int) -> 
     return chosen
 
 
-def _narrate(parses: list[_UnitParse], previous_date: str = "", max_tokens: int | None = None) -> str:
-    """The units' key sentences as dated, third-person clauses in chronological order; with ``max_tokens``, only
-    the most informative clauses that fit in that many tokens (see :func:`_narrative_budget`)."""
+def _narrate(parses: list[_UnitParse], *, max_tokens: int, previous_date: str = "") -> str:
+    """The units' key sentences as dated, third-person clauses in chronological order: the most informative
+    clauses that fit in ``max_tokens`` (see :func:`_narrative_budget`)."""
     units: list[list[tuple[str, float]]] = []
     for parse in parses:
         scores: dict[str, float] = {}
@@ -1016,11 +1016,11 @@ def _narrate(parses: list[_UnitParse], previous_date: str = "", max_tokens: int 
             clause = _clause(sentence)
             scores[clause] = max(scores.get(clause, 0.0), sentence.score)
         units.append(list(scores.items()))
-    keep = _narrative_budget(units, max_tokens) if max_tokens is not None else None
+    keep = _narrative_budget(units, max_tokens)
     parts: list[str] = []
     last_date = previous_date
     for u_i, parse in enumerate(parses):
-        clauses = [c for c, _ in units[u_i] if keep is None or c in keep[u_i]]
+        clauses = [c for c, _ in units[u_i] if c in keep[u_i]]
         if not clauses:
             continue
         day = _date_text(unit_time(parse.unit))
