@@ -1,15 +1,13 @@
-"""Reads for agents and keys, and the one place that decides what an agent may see."""
+"""Reads for agents and keys (what an agent may see is decided in :mod:`agents.visibility`)."""
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass
-
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from agents.keys import key_matches, key_parse_prefix
 from agents.models import Agent, ApiKey, Module
+from core.errors import ApplicationError
 
 
 class KeyRejected(Exception):
@@ -49,31 +47,9 @@ def agent_modules(*, agent: Agent) -> QuerySet[Module]:
     return agent.modules.all().order_by("name")
 
 
-@dataclass(frozen=True)
-class Visibility:
-    """What one agent may see: its project, itself, its modules.
-
-    Every read of memory goes through :func:`visibility_filter`; nothing else decides visibility.
-    """
-
-    project_id: uuid.UUID
-    agent_id: uuid.UUID
-    module_ids: frozenset[uuid.UUID]
-
-
-def agent_visibility(*, agent: Agent) -> Visibility:
-    module_ids = frozenset(agent.modules.values_list("id", flat=True))
-    return Visibility(project_id=agent.project_id, agent_id=agent.id, module_ids=module_ids)
-
-
-def visibility_filter(visibility: Visibility, *, prefix: str = "") -> Q:
-    """A Q object restricting a scoped model (fields project, scope, owner_agent, module) to what is visible.
-
-    personal: owner only; module: members of the module; project: everyone in the project.
-    """
-    p = f"{prefix}__" if prefix else ""
-    return Q(**{f"{p}project_id": visibility.project_id}) & (
-        Q(**{f"{p}scope": "personal", f"{p}owner_agent_id": visibility.agent_id})
-        | Q(**{f"{p}scope": "module", f"{p}module_id__in": list(visibility.module_ids)})
-        | Q(**{f"{p}scope": "project"})
-    )
+def agent_module_get(*, agent: Agent, name_or_id: str) -> Module:
+    """One of the agent's modules, by name or id; anything else (another agent's module included) is refused."""
+    found = next((m for m in agent.modules.all() if m.name == name_or_id or str(m.pk) == name_or_id), None)
+    if found is None:
+        raise ApplicationError("unknown module (not one of the agent's modules)", code="unknown_module")
+    return found

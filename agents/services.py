@@ -6,12 +6,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
 from agents.keys import key_generate, key_hash
 from agents.models import Agent, AgentRole, ApiKey, Module, Project
+from core.errors import ApplicationError, Conflict
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def project_get_or_create(*, name: str) -> Project:
     """The project called ``name``, created when missing."""
     name = name.strip()
     if not name:
-        raise ValidationError({"name": "project name must not be empty"})
+        raise ApplicationError("project name must not be empty", code="invalid_name")
     project, _ = Project.objects.get_or_create(name=name)
     return project
 
@@ -37,7 +37,7 @@ def module_get_or_create(*, project: Project, name: str) -> Module:
     """The module ``name`` of ``project``, created when missing."""
     name = name.strip()
     if not name:
-        raise ValidationError({"name": "module name must not be empty"})
+        raise ApplicationError("module name must not be empty", code="invalid_name")
     module, _ = Module.objects.get_or_create(project=project, name=name)
     return module
 
@@ -46,7 +46,7 @@ def _validate_roles(roles: Iterable[str]) -> list[str]:
     roles = list(dict.fromkeys(r.strip() for r in roles if r.strip()))
     unknown = [r for r in roles if r not in AgentRole.values]
     if unknown:
-        raise ValidationError({"roles": f"unknown roles {unknown}; known: {sorted(AgentRole.values)}"})
+        raise ApplicationError(f"unknown roles {unknown}; known: {sorted(AgentRole.values)}", code="unknown_role")
     return roles
 
 
@@ -62,9 +62,9 @@ def agent_create(
     project = project_get_or_create(name=project_name)
     name = name.strip()
     if not name:
-        raise ValidationError({"name": "agent name must not be empty"})
+        raise ApplicationError("agent name must not be empty", code="invalid_name")
     if Agent.objects.filter(project=project, name=name).exists():
-        raise ValidationError({"name": f"agent {name!r} already exists in project {project.name!r}"})
+        raise Conflict(f"agent {name!r} already exists in project {project.name!r}", code="duplicate_agent")
     agent = Agent.objects.create(project=project, name=name, roles=_validate_roles(roles))
     modules = [module_get_or_create(project=project, name=m) for m in module_names]
     if modules:
@@ -76,7 +76,7 @@ def agent_create(
 def api_key_create(*, agent: Agent, name: str = "", expires_at: datetime | None = None) -> IssuedKey:
     """Issue a new key for ``agent``; the raw key is returned once and only its digest is stored."""
     if expires_at is not None and expires_at <= timezone.now():
-        raise ValidationError({"expires_at": "expiry must be in the future"})
+        raise ApplicationError("expiry must be in the future", code="invalid_expiry")
     raw_key, prefix = key_generate()
     while ApiKey.objects.filter(prefix=prefix).exists():  # 62^8 prefixes: a clash is rare but possible
         raw_key, prefix = key_generate()

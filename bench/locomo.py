@@ -441,7 +441,7 @@ def replay_conversation(*, project_name: str, conversation: Conversation, log: C
     if flush:
         # Candidates that did not start a run of their own (salient one-offs wait for the agent's next run) are
         # consolidated now, as the idle tick or an operator request would later: their cost is counted too.
-        from memory.services.idle import idle_run_request
+        from memory.services.scheduling import idle_run_request
 
         with transaction.atomic():
             idle_run_request(agent=agent)
@@ -459,9 +459,9 @@ def construction_stats(*, project_name: str, exchanges: int) -> dict[str, Any]:
     from django.db.models import Count, Sum
 
     from agents.models import Project
-    from governance.models import ConsolidationBatch
+    from governance.models import ConsolidationBatch, LLMCall
     from memory.gateways.tokens import TOKENIZER_NAME
-    from memory.models import Candidate, Episode, Exchange, Experience, LLMCall, MemoryStatus
+    from memory.models import Candidate, Episode, Exchange, Experience, MemoryStatus
 
     project = Project.objects.get(name=project_name)
     per100 = (100.0 / exchanges) if exchanges else 0.0
@@ -658,7 +658,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     """Per search config, one row per scored question: recall numbers, tokens, latency (and answer/judge)."""
     from django.conf import settings
 
-    from governance.services import texts_mask
+    from governance.services.privacy import texts_mask
     from memory.selectors import SearchQuery, context_block, memory_search
 
     agent = replayed.agent

@@ -35,7 +35,6 @@ Loopback only; every loop is bounded by the sizes and counts given.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import http.client
 import json
@@ -49,7 +48,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -226,36 +225,32 @@ class CountingEmbedder:
         return self.embed([text])[0]
 
 
-@contextlib.contextmanager
-def masking_memo() -> Iterator[dict[str, int]]:
-    """Memoise masking per (key, text) during the 1M fast fill: identical input gives identical output, and the
-    exchanges recombine a few thousand turns, so each turn is analysed once. Counts hits and misses."""
-    from governance.privacy import engine
+class MemoisingMasker:
+    """Masking memoised per (key, text), passed to the ingest service during the 1M fast fill: identical input
+    gives identical output, and the exchanges recombine a few thousand turns, so each turn is analysed once.
+    Counts what it analysed and what it answered from memory."""
 
-    original = engine.mask_many
-    memo: dict[tuple[bytes, str], Any] = {}
-    counts = {"analysed": 0, "memoised": 0}
+    def __init__(self) -> None:
+        from governance.privacy.engine import mask_many
 
-    def mask_many(texts, *, policy=None, key, until_stable=False):
-        todo = sorted({t for t in texts if (key, t) not in memo})
-        for text, result in zip(todo, original(todo, policy=policy, key=key, until_stable=until_stable),
+        self._mask_many = mask_many
+        self._memo: dict[tuple[bytes, str], Any] = {}
+        self.counts = {"analysed": 0, "memoised": 0}
+
+    def __call__(self, texts, *, policy=None, key, until_stable=False):
+        todo = sorted({t for t in texts if (key, t) not in self._memo})
+        for text, result in zip(todo, self._mask_many(todo, policy=policy, key=key, until_stable=until_stable),
                                 strict=True):
-            memo[(key, text)] = result
-        counts["analysed"] += len(todo)
-        counts["memoised"] += len(texts) - len(todo)
-        return [memo[(key, t)] for t in texts]
-
-    engine.mask_many = mask_many
-    try:
-        yield counts
-    finally:
-        engine.mask_many = original
+            self._memo[(key, text)] = result
+        self.counts["analysed"] += len(todo)
+        self.counts["memoised"] += len(texts) - len(todo)
+        return [self._memo[(key, t)] for t in texts]
 
 
 def compose_fidelity(source: TextSource, embedder: CountingEmbedder, store: Store, n: int = 300) -> dict[str, Any]:
     """Cosine between real and composed vectors of ``n`` exchange forms masked as the fill masks them (how
     faithful the fast fill is)."""
-    from governance.services import texts_mask
+    from governance.services.privacy import texts_mask
     from memory.textform import unit_text_form
 
     texts = [source.exchange(2 * 10**9 + i) for i in range(n)]
@@ -270,19 +265,6 @@ def compose_fidelity(source: TextSource, embedder: CountingEmbedder, store: Stor
                         "two turn lines"}
 
 
-@contextlib.contextmanager
-def ingest_embedder(embedder: CountingEmbedder) -> Iterator[None]:
-    """Route the ingest service's embedder through ``embedder`` (bulk fill only; search is untouched)."""
-    import memory.services.ingest as ingest
-
-    original = ingest.get_embedder
-    ingest.get_embedder = lambda: embedder
-    try:
-        yield
-    finally:
-        ingest.get_embedder = original
-
-
 # --------------------------------------------------------------------------------------------------------
 # The store.
 
@@ -295,7 +277,7 @@ class Store:
         from agents.models import Agent, AgentRole
         from agents.services import agent_create
         from governance.models import PrivacyPolicy
-        from governance.services import privacy_policy_get
+        from governance.services.privacy import privacy_policy_get
         from memory.models import Exchange, Session
 
         self.project_name = project_name
@@ -326,35 +308,35 @@ class Store:
 
 
 def fill_to(store: Store, source: TextSource, target: int, embedder: CountingEmbedder,
-            log: Callable[[str], None]) -> dict[str, Any]:
-    """Bulk import until the store holds ``target`` exchanges; returns timing of this segment."""
+            log: Callable[[str], None], masker: MemoisingMasker | None = None) -> dict[str, Any]:
+    """Bulk import until the store holds ``target`` exchanges through the ingest service, with ``embedder`` (and
+    ``masker`` when given) as its gateways; returns timing of this segment."""
     from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 
     started = time.perf_counter()
     first = store.count
     computed0, cached0 = embedder.computed, embedder.cached
     last_log = started
-    with ingest_embedder(embedder):
-        while store.count < target:
-            n = min(BULK_BATCH, target - store.count)
-            agent = store.agents[store.sessions % AGENTS]
-            module = store.module if store.sessions % 2 == 0 else None
-            items = []
-            for i in range(store.count, store.count + n):
-                user, assistant, when = source.exchange(i)
-                items.append(ExchangeIn(user=user, assistant=assistant, occurred_at=when))
-            session = session_create(agent=agent, external_id=f"bulk-{store.sessions}", module=module,
-                                     started_at=items[0].occurred_at)
-            result = exchanges_ingest(agent=agent, session=session, items=items)
-            layers_add(store=store, exchanges=result.exchanges, vectors=embedder.last)
-            session_close(agent=agent, session=session)
-            store.count += n
-            store.sessions += 1
-            now = time.perf_counter()
-            if now - last_log > 30:
-                rate = (store.count - first) / (now - started)
-                log(f"    bulk import {store.count}/{target} ({rate:.0f} exchanges/s)")
-                last_log = now
+    while store.count < target:
+        n = min(BULK_BATCH, target - store.count)
+        agent = store.agents[store.sessions % AGENTS]
+        module = store.module if store.sessions % 2 == 0 else None
+        items = []
+        for i in range(store.count, store.count + n):
+            user, assistant, when = source.exchange(i)
+            items.append(ExchangeIn(user=user, assistant=assistant, occurred_at=when))
+        session = session_create(agent=agent, external_id=f"bulk-{store.sessions}", module=module,
+                                 started_at=items[0].occurred_at)
+        result = exchanges_ingest(agent=agent, session=session, items=items, embedder=embedder, masker=masker)
+        layers_add(store=store, exchanges=result.exchanges, vectors=embedder.last)
+        session_close(agent=agent, session=session)
+        store.count += n
+        store.sessions += 1
+        now = time.perf_counter()
+        if now - last_log > 30:
+            rate = (store.count - first) / (now - started)
+            log(f"    bulk import {store.count}/{target} ({rate:.0f} exchanges/s)")
+            last_log = now
     if embedder.cache is not None:
         embedder.cache.flush()
     elapsed = time.perf_counter() - started
@@ -444,14 +426,15 @@ def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = (
     from pgvector.django import CosineDistance
 
     from memory.gateways.embeddings import get_embedder
-    from memory.selectors import HIDDEN_STATUSES, episodes_visible, exchanges_visible, experiences_visible
+    from memory.models import Episode, Exchange, Experience
+    from memory.selectors import HIDDEN_STATUSES
     from memory.vectors import exact_scan_set, search_ef, vector_search_params
 
     agent = store.searcher
     layers = {
-        "exchanges": (lambda: exchanges_visible(agent=agent), 10),
-        "episodes": (lambda: episodes_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 5),
-        "experiences": (lambda: experiences_visible(agent=agent).exclude(status__in=HIDDEN_STATUSES), 10),
+        "exchanges": (lambda: Exchange.objects.visible_to(agent), 10),
+        "episodes": (lambda: Episode.objects.visible_to(agent).exclude(status__in=HIDDEN_STATUSES), 5),
+        "experiences": (lambda: Experience.objects.visible_to(agent).exclude(status__in=HIDDEN_STATUSES), 10),
     }
     configured = search_ef(10)
     efs = sorted({configured, *ef_values})
@@ -851,11 +834,11 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
             composed_before = 0
             for size in sizes:
                 log(f"  size {size}: bulk import from {store.count}")
-                with masking_memo() if fast_fill else contextlib.nullcontext() as masking:
-                    entry: dict[str, Any] = {"size": size,
-                                             "bulk_import": fill_to(store, source, size, embedder, log)}
-                if masking is not None:
-                    entry["bulk_import"]["masking"] = dict(masking)
+                masker = MemoisingMasker() if fast_fill else None
+                entry: dict[str, Any] = {"size": size,
+                                         "bulk_import": fill_to(store, source, size, embedder, log, masker=masker)}
+                if masker is not None:
+                    entry["bulk_import"]["masking"] = dict(masker.counts)
                 entry["bulk_import"]["embeddings_composed"] = embedder.composed - composed_before
                 composed_before = embedder.composed
                 log(f"    bulk import: {entry['bulk_import']}")

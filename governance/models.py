@@ -1,4 +1,4 @@
-"""Who may keep what, and undo: consolidation batches, audit trail, review queue, privacy policy and vault."""
+"""The floor under memory: the consolidation batch record and its LLM calls, the audit trail, privacy policy, vault."""
 
 from __future__ import annotations
 
@@ -47,6 +47,34 @@ class ConsolidationBatch(models.Model):
         return f"batch {str(self.id)[:8]} ({self.status})"
 
 
+class LLMCall(models.Model):
+    """One LLM (or remote embedding) call with its token usage, for cost accounting by purpose."""
+
+    id = models.BigAutoField(primary_key=True)
+    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.CASCADE, null=True, blank=True,
+                              related_name="calls")
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="+")
+    purpose = models.CharField(max_length=64, db_index=True)
+    model = models.CharField(max_length=120)
+    prompt_tokens = models.PositiveIntegerField(default=0)
+    completion_tokens = models.PositiveIntegerField(default=0)
+    tokens_source = models.CharField(max_length=16, default="api")
+    latency_ms = models.FloatField(default=0)
+    ok = models.BooleanField(default=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        # Moved from memory (the batch record owns its calls); the table keeps its name, no data moved.
+        db_table = "memory_llmcall"
+        ordering = ["-created_at"]
+        verbose_name = "LLM call"
+
+    def __str__(self) -> str:
+        return f"{self.purpose} {self.prompt_tokens}+{self.completion_tokens} tokens"
+
+
 class AuditEvent(models.Model):
     """Append-only record of every write and read: actor, scope, reason, source ids."""
 
@@ -87,40 +115,6 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_type} {self.object_id}"
-
-
-class ReviewItem(models.Model):
-    """A promotion to project scope waiting for a human decision in the admin."""
-
-    class Status(models.TextChoices):
-        PENDING = "pending"
-        APPROVED = "approved"
-        REJECTED = "rejected"
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
-    experience = models.ForeignKey("memory.Experience", on_delete=models.CASCADE, related_name="review_items")
-    proposed_scope = models.CharField(max_length=16, default="project")
-    proposed_statement = models.TextField()
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
-    evidence = models.JSONField(default=list, blank=True, help_text="source exchanges (masked) at proposal time")
-    similar = models.JSONField(default=list, blank=True, help_text="similar existing project rules")
-    corroborating_sessions = models.PositiveIntegerField(default=0)
-    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.SET_NULL, null=True, blank=True,
-                              related_name="review_items")
-    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
-                                   related_name="+")
-    decided_at = models.DateTimeField(null=True, blank=True)
-    decision_reason = models.TextField(blank=True, default="")
-    approved_experience = models.ForeignKey("memory.Experience", on_delete=models.SET_NULL, null=True, blank=True,
-                                            related_name="+")
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-
-    class Meta:
-        ordering = ["status", "-created_at"]
-
-    def __str__(self) -> str:
-        return f"review {self.proposed_statement[:60]} ({self.status})"
 
 
 def _new_hmac_key() -> str:

@@ -10,14 +10,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agents.authentication import HasRole, IsAgent
-from agents.models import Module
+from agents.visibility import Scope
+from core.errors import ApplicationError, TooLarge
 from memory import selectors
-from memory.models import Exchange, ExperienceType, MemoryStatus, Scope, Session
+from memory.models import Exchange, ExperienceType, MemoryStatus, Session
 from memory.serializers import BatchDetailOut, BatchOut, EpisodeOut, ExchangeOut, ExperienceOut, SessionOut
 from memory.services.edits import experience_delete, experience_update
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
+from memory.services.scheduling import idle_run_request
 from memory.services.search import read_record, search_query_mask, search_record
-from recmem_site.exceptions import ApiError
 
 
 def _paginated(request, view, queryset, serializer_class):
@@ -45,7 +46,7 @@ def _filters(request, allowed_status=None) -> selectors.ListFilters:
     serializer.is_valid(raise_exception=True)
     filters = serializer.to_filters()
     if filters.status and allowed_status is not None and filters.status not in allowed_status:
-        raise ApiError(f"status must be one of {sorted(allowed_status)}", code="invalid", status_code=400)
+        raise ApplicationError(f"status must be one of {sorted(allowed_status)}", code="invalid")
     return filters
 
 
@@ -76,11 +77,9 @@ class SessionListCreateApi(APIView):
         serializer = self.SessionCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        module = None
-        if data.get("module"):
-            module = _agent_module(request.user, data["module"])
         session = session_create(agent=request.user, external_id=data["external_id"],
-                                 started_at=data.get("started_at"), module=module, metadata=data["metadata"])
+                                 started_at=data.get("started_at"), module=data.get("module") or None,
+                                 metadata=data["metadata"])
         return Response(SessionOut(session).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(parameters=FILTER_PARAMS, responses=SessionOut(many=True), operation_id="sessions_list")
@@ -88,15 +87,6 @@ class SessionListCreateApi(APIView):
         filters = _filters(request, allowed_status=set(Session.Status.values))
         return _paginated(request, self, selectors.session_list(agent=request.user, filters=filters)
                           .select_related("module"), SessionOut)
-
-
-def _agent_module(agent, value: str) -> Module:
-    modules = agent.modules.all()
-    found = next((m for m in modules if m.name == value or str(m.pk) == value), None)
-    if found is None:
-        raise ApiError(f"unknown module {value!r} (not one of the agent's modules)", code="unknown_module",
-                       status_code=400)
-    return found
 
 
 class SessionDetailApi(APIView):
@@ -109,7 +99,7 @@ class SessionDetailApi(APIView):
 class SessionCloseApi(APIView):
     @extend_schema(request=None, responses=SessionOut, operation_id="sessions_close")
     def post(self, request, session_id):
-        session = selectors.session_get_writable(agent=request.user, session_id=session_id)
+        session = selectors.session_get_owned(agent=request.user, session_id=session_id)
         return Response(SessionOut(session_close(agent=request.user, session=session)).data)
 
 
@@ -144,28 +134,25 @@ class SessionExchangesApi(APIView):
                     "(at most RECMEM_MAX_BATCH_EXCHANGES, default 500).",
     )
     def post(self, request, session_id):
-        session = selectors.session_get_writable(agent=request.user, session_id=session_id)
+        session = selectors.session_get_owned(agent=request.user, session_id=session_id)
         payload = request.data
         if not isinstance(payload, dict):
-            raise ApiError("body must be a JSON object", code="invalid", status_code=400)
+            raise ApplicationError("body must be a JSON object", code="invalid")
         many = "exchanges" in payload
         raw = payload["exchanges"] if many else [payload]
         if not isinstance(raw, list) or not raw:
-            raise ApiError("exchanges must be a non-empty list", code="invalid", status_code=400)
+            raise ApplicationError("exchanges must be a non-empty list", code="invalid")
         limit = settings.RECMEM_MAX_BATCH_EXCHANGES
         if len(raw) > limit:
-            raise ApiError(f"at most {limit} exchanges per request (got {len(raw)})", code="too_many_exchanges",
-                           status_code=413)
+            raise TooLarge(f"at most {limit} exchanges per request (got {len(raw)})", code="too_many_exchanges")
         serializer = ExchangeInSerializer(data=raw, many=True)
         serializer.is_valid(raise_exception=True)
         max_chars = settings.RECMEM_MAX_TEXT_CHARS
         too_long = [i for i, item in enumerate(serializer.validated_data)
                     if len(item["user"]) > max_chars or len(item["assistant"]) > max_chars]
         if too_long:
-            raise ApiError(f"texts longer than {max_chars} characters", code="text_too_long", status_code=413,
+            raise TooLarge(f"texts longer than {max_chars} characters", code="text_too_long",
                            details={"indexes": too_long, "max_chars": max_chars})
-        if session.status == Session.Status.CLOSED:
-            raise ApiError("session is closed", code="session_closed", status_code=409)
         items = [ExchangeIn(**item) for item in serializer.validated_data]
         result = exchanges_ingest(agent=request.user, session=session, items=items)
         return Response({"exchanges": ExchangeOut(result.exchanges, many=True).data}, status=status.HTTP_201_CREATED)
@@ -330,8 +317,6 @@ class ConsolidationRequestApi(APIView):
         "queued": serializers.BooleanField(), "pending_candidates": serializers.IntegerField()})},
         operation_id="consolidations_request")
     def post(self, request):
-        from memory.services.idle import idle_run_request
-
         pending = idle_run_request(agent=request.user)
         return Response({"queued": pending > 0, "pending_candidates": pending}, status=status.HTTP_202_ACCEPTED)
 

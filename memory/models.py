@@ -1,24 +1,21 @@
 """What is remembered: sessions, exchanges (the subconscious layer), candidates, episodes and experiences.
 
 Every memory row is *scoped* (personal / module / project) and carries project, owner agent and module, so one
-selector (agents.selectors.visibility_filter) decides visibility for all of them.
+place (:meth:`agents.visibility.ScopedQuerySet.visible_to`) decides visibility for all of them.
 """
 
 from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
+from agents.visibility import Scope, ScopedQuerySet
+
 EMBEDDING_DIMENSIONS = 384  # one vector width across models (OpenAI models are asked for dimensions=384)
-
-
-class Scope(models.TextChoices):
-    PERSONAL = "personal"
-    MODULE = "module"
-    PROJECT = "project"
 
 
 class ScopedModel(models.Model):
@@ -26,6 +23,8 @@ class ScopedModel(models.Model):
     owner_agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
     module = models.ForeignKey("agents.Module", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     scope = models.CharField(max_length=16, choices=Scope.choices, default=Scope.PERSONAL)
+
+    objects = ScopedQuerySet.as_manager()
 
     class Meta:
         abstract = True
@@ -278,27 +277,37 @@ class MemoryVersion(models.Model):
         return f"v{self.version} ({self.reason})"
 
 
-class LLMCall(models.Model):
-    """One LLM (or remote embedding) call with its token usage, for cost accounting by purpose."""
+class ReviewItem(models.Model):
+    """A promotion to project scope waiting for a human decision in the admin."""
 
-    id = models.BigAutoField(primary_key=True)
-    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.CASCADE, null=True, blank=True,
-                              related_name="calls")
-    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, null=True, blank=True,
-                                related_name="+")
-    purpose = models.CharField(max_length=64, db_index=True)
-    model = models.CharField(max_length=120)
-    prompt_tokens = models.PositiveIntegerField(default=0)
-    completion_tokens = models.PositiveIntegerField(default=0)
-    tokens_source = models.CharField(max_length=16, default="api")
-    latency_ms = models.FloatField(default=0)
-    ok = models.BooleanField(default=True)
-    error = models.TextField(blank=True, default="")
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        APPROVED = "approved"
+        REJECTED = "rejected"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="review_items")
+    proposed_scope = models.CharField(max_length=16, default="project")
+    proposed_statement = models.TextField()
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
+    evidence = models.JSONField(default=list, blank=True, help_text="source exchanges (masked) at proposal time")
+    similar = models.JSONField(default=list, blank=True, help_text="similar existing project rules")
+    corroborating_sessions = models.PositiveIntegerField(default=0)
+    batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True, blank=True,
+                              related_name="review_items")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True, default="")
+    approved_experience = models.ForeignKey(Experience, on_delete=models.SET_NULL, null=True, blank=True,
+                                            related_name="+")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
-        ordering = ["-created_at"]
-        verbose_name = "LLM call"
+        # Moved from governance (memory owns every act on memory rows); the table keeps its name, no data moved.
+        db_table = "governance_reviewitem"
+        ordering = ["status", "-created_at"]
 
     def __str__(self) -> str:
-        return f"{self.purpose} {self.prompt_tokens}+{self.completion_tokens} tokens"
+        return f"review {self.proposed_statement[:60]} ({self.status})"

@@ -1,4 +1,4 @@
-"""Memory reads. Every read goes through agents.selectors.visibility_filter: one place decides visibility."""
+"""Memory reads. Every read of a scoped row goes through ``.visible_to(agent)``: one place decides visibility."""
 
 from __future__ import annotations
 
@@ -11,12 +11,12 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
-from django.http import Http404
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from agents.models import Agent
-from agents.selectors import Visibility, agent_visibility, visibility_filter
+from agents.visibility import agent_visibility
+from core.errors import NotFound
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.tokens import count_tokens
@@ -29,22 +29,6 @@ HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.R
 
 # --- visible querysets ----------------------------------------------------------------------
 
-def sessions_visible(*, agent: Agent) -> QuerySet[Session]:
-    return Session.objects.filter(visibility_filter(agent_visibility(agent=agent)))
-
-
-def exchanges_visible(*, agent: Agent, visibility: Visibility | None = None) -> QuerySet[Exchange]:
-    return Exchange.objects.filter(visibility_filter(visibility or agent_visibility(agent=agent)))
-
-
-def episodes_visible(*, agent: Agent, visibility: Visibility | None = None) -> QuerySet[Episode]:
-    return Episode.objects.filter(visibility_filter(visibility or agent_visibility(agent=agent)))
-
-
-def experiences_visible(*, agent: Agent, visibility: Visibility | None = None) -> QuerySet[Experience]:
-    return Experience.objects.filter(visibility_filter(visibility or agent_visibility(agent=agent)))
-
-
 def batches_visible(*, agent: Agent) -> QuerySet[ConsolidationBatch]:
     """An agent sees the consolidation batches that ran for it."""
     return ConsolidationBatch.objects.filter(project_id=agent.project_id, agent_id=agent.pk)
@@ -54,34 +38,34 @@ def _get_or_404(qs: QuerySet, pk: Any):
     try:
         uuid.UUID(str(pk))
     except ValueError:
-        raise Http404 from None
+        raise NotFound("not found") from None
     obj = qs.filter(pk=pk).first()
     if obj is None:
-        raise Http404
+        raise NotFound("not found")
     return obj
 
 
 def session_get(*, agent: Agent, session_id: Any) -> Session:
     """A session the agent may see, else 404 (also for another project's or another agent's personal one)."""
-    return _get_or_404(sessions_visible(agent=agent), session_id)
+    return _get_or_404(Session.objects.visible_to(agent), session_id)
 
 
-def session_get_writable(*, agent: Agent, session_id: Any) -> Session:
-    """Only the owner writes to a session."""
-    return _get_or_404(Session.objects.filter(owner_agent=agent), session_id)
+def session_get_owned(*, agent: Agent, session_id: Any) -> Session:
+    """Only the owner writes to a session; others get 404 even when they may read it."""
+    return _get_or_404(Session.objects.owned_by(agent), session_id)
 
 
 def exchange_get(*, agent: Agent, exchange_id: Any) -> Exchange:
-    return _get_or_404(exchanges_visible(agent=agent).select_related("session"), exchange_id)
+    return _get_or_404(Exchange.objects.visible_to(agent).select_related("session"), exchange_id)
 
 
 def episode_get(*, agent: Agent, episode_id: Any) -> Episode:
-    return _get_or_404(episodes_visible(agent=agent).prefetch_related(
+    return _get_or_404(Episode.objects.visible_to(agent).prefetch_related(
         Prefetch("sources", queryset=Exchange.objects.order_by("occurred_at", "turn_index"))), episode_id)
 
 
 def experience_get(*, agent: Agent, experience_id: Any) -> Experience:
-    return _get_or_404(experiences_visible(agent=agent).prefetch_related(
+    return _get_or_404(Experience.objects.visible_to(agent).prefetch_related(
         Prefetch("evidence", queryset=Exchange.objects.order_by("occurred_at", "turn_index"))), experience_id)
 
 
@@ -115,26 +99,26 @@ def _apply(qs: QuerySet, filters: ListFilters, *, exact: dict[str, str], since: 
 
 
 def session_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Session]:
-    qs = _apply(sessions_visible(agent=agent), filters, exact={"status": "status", "scope": "scope"},
+    qs = _apply(Session.objects.visible_to(agent), filters, exact={"status": "status", "scope": "scope"},
                 since="started_at", until="started_at")
     return qs.order_by("-started_at", "id")
 
 
 def exchange_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Exchange]:
-    qs = _apply(exchanges_visible(agent=agent), filters,
+    qs = _apply(Exchange.objects.visible_to(agent), filters,
                 exact={"session": "session_id", "state": "state", "scope": "scope"},
                 since="occurred_at", until="occurred_at")
     return qs.order_by("occurred_at", "session_id", "turn_index")
 
 
 def episode_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Episode]:
-    qs = episodes_visible(agent=agent).filter(status=filters.status or MemoryStatus.ACTIVE)
+    qs = Episode.objects.visible_to(agent).filter(status=filters.status or MemoryStatus.ACTIVE)
     qs = _apply(qs, filters, exact={"scope": "scope"}, since="ended_at", until="started_at")
     return qs.order_by("-updated_at", "id")
 
 
 def experience_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Experience]:
-    qs = experiences_visible(agent=agent).filter(status=filters.status or MemoryStatus.ACTIVE)
+    qs = Experience.objects.visible_to(agent).filter(status=filters.status or MemoryStatus.ACTIVE)
     if filters.type:
         qs = qs.filter(type=filters.type)
     if filters.scope:
@@ -212,9 +196,9 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     now = timezone.now()
     with transaction.atomic():
         vector_search_params(ef_search=search_ef(query.k_sub))
-        ex_qs = exchanges_visible(agent=agent, visibility=visibility).select_related("session")
-        ep_qs = episodes_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)
-        xp_qs = experiences_visible(agent=agent, visibility=visibility).exclude(status__in=HIDDEN_STATUSES)
+        ex_qs = Exchange.objects.visible_to(visibility).select_related("session")
+        ep_qs = Episode.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
+        xp_qs = Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
         if query.since:
             ex_qs = ex_qs.filter(occurred_at__gte=query.since)
             ep_qs = ep_qs.filter(ended_at__gte=query.since)

@@ -1,6 +1,6 @@
-"""One machine-readable error body for every API error.
+"""One machine-readable error body for every API error, and the one place where domain errors meet HTTP.
 
-``{"error": {"code": "...", "message": "...", "details": {...}}}`` with the HTTP status of the exception.
+``{"error": {"code": "...", "message": "...", "details": {...}}}`` with the HTTP status of the error's kind.
 """
 
 from __future__ import annotations
@@ -14,15 +14,20 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from core.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
 
-class ApiError(exceptions.APIException):
-    """A domain error raised by services with its own status and code (e.g. 409 session_closed)."""
+# The kind of a domain error decides its status; the first class in the error's MRO that is listed wins.
+STATUS_BY_KIND: dict[type[ApplicationError], int] = {
+    NotAllowed: status.HTTP_403_FORBIDDEN,
+    NotFound: status.HTTP_404_NOT_FOUND,
+    Conflict: status.HTTP_409_CONFLICT,
+    TooLarge: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    ApplicationError: status.HTTP_400_BAD_REQUEST,
+}
 
-    def __init__(self, message: str, *, code: str, status_code: int = 400, details: Any = None):
-        super().__init__(detail=message, code=code)
-        self.status_code = status_code
-        self.error_code = code
-        self.details = details
+
+def status_for(error: ApplicationError) -> int:
+    return next(STATUS_BY_KIND[kind] for kind in type(error).__mro__ if kind in STATUS_BY_KIND)
 
 
 def _message(detail: Any) -> str:
@@ -34,7 +39,16 @@ def _message(detail: Any) -> str:
     return str(detail)
 
 
+def _body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return {"error": body}
+
+
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    if isinstance(exc, ApplicationError):
+        return Response(_body(exc.code, exc.message, exc.details), status=status_for(exc))
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -46,21 +60,11 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if response is None:
         return None
 
-    if isinstance(exc, ApiError):
-        code, details = exc.error_code, exc.details
-    elif isinstance(exc, exceptions.ValidationError):
+    if isinstance(exc, exceptions.ValidationError):
         code, details = "invalid", exc.detail
-    elif isinstance(exc, exceptions.APIException):
-        codes = exc.get_codes()
+    else:
+        codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
         code = codes if isinstance(codes, str) else "error"
         details = None
-    else:  # pragma: no cover - DRF only returns responses for APIException
-        code, details = "error", None
-
-    body: dict[str, Any] = {"code": code, "message": _message(getattr(exc, "detail", str(exc)))}
-    if details is not None:
-        body["details"] = details
-    if response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE:
-        body.setdefault("code", "too_large")
-    response.data = {"error": body}
+    response.data = _body(code, _message(getattr(exc, "detail", str(exc))), details)
     return response

@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth.models import User
 
-from governance.models import AuditEvent, ConsolidationBatch, ReviewItem
-from memory.models import Experience
+from governance.models import AuditEvent, ConsolidationBatch
+from memory.models import Experience, ReviewItem
 from memory.tests.factories import at, make_memories, post_exchanges, post_session
 
 pytestmark = pytest.mark.django_db
@@ -27,8 +27,8 @@ def test_changelists_render(admin_client, make_agent, api_client):
 
     make_memories(Exchange.objects.get(pk=stored[0]["id"]))
     for model in ("agents/project", "agents/module", "agents/agent", "agents/apikey", "memory/session",
-                  "memory/exchange", "memory/episode", "memory/experience", "memory/candidate", "memory/llmcall",
-                  "governance/consolidationbatch", "governance/auditevent", "governance/reviewitem",
+                  "memory/exchange", "memory/episode", "memory/experience", "memory/candidate", "governance/llmcall",
+                  "governance/consolidationbatch", "governance/auditevent", "memory/reviewitem",
                   "governance/privacypolicy", "governance/vaultentry", "django_q/failure", "django_q/success",
                   "django_q/schedule"):
         response = admin_client.get(f"/admin/{model}/")
@@ -53,15 +53,15 @@ def test_review_decide_page_approves_with_edit(admin_client, make_agent, api_cli
     stored = post_exchanges(api_client, holder, session["id"], [{"user": "Always run the linter before merging",
                                                                   "assistant": "Will do.", "occurred_at": at()}])
     from memory.models import Exchange
-    from memory.services.consolidation import review_item_create
+    from memory.services.review import review_item_create
 
     _, experience = make_memories(Exchange.objects.get(pk=stored[0]["id"]))
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded")
     item = review_item_create(experience=experience, batch=batch, sessions=3)
-    page = admin_client.get(f"/admin/governance/reviewitem/{item.pk}/decide/")
+    page = admin_client.get(f"/admin/memory/reviewitem/{item.pk}/decide/")
     assert page.status_code == 200 and b"Always run the linter" in page.content
-    assert admin_client.get(f"/admin/governance/reviewitem/{item.pk}/change/").status_code == 200
-    response = admin_client.post(f"/admin/governance/reviewitem/{item.pk}/decide/",
+    assert admin_client.get(f"/admin/memory/reviewitem/{item.pk}/change/").status_code == 200
+    response = admin_client.post(f"/admin/memory/reviewitem/{item.pk}/decide/",
                                  {"statement": "Run the linter before every merge.", "reason": "team rule",
                                   "approve": "1"})
     assert response.status_code == 302

@@ -1,8 +1,8 @@
 import pytest
-from django.core.exceptions import ValidationError
 
 from agents.models import Agent, Module, Project
 from agents.services import agent_create, api_key_revoke, demo_agent_ensure
+from core.errors import ApplicationError
 
 
 @pytest.mark.django_db
@@ -19,9 +19,9 @@ def test_agent_create_creates_project_and_modules():
 @pytest.mark.django_db
 def test_agent_create_rejects_duplicates_and_unknown_roles():
     agent_create(project_name="p1", name="a1")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ApplicationError):
         agent_create(project_name="p1", name="a1")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ApplicationError):
         agent_create(project_name="p1", name="a3", roles=["superhero"])
     assert Agent.objects.count() == 1
 

@@ -2,11 +2,13 @@
 
 import pytest
 from django.contrib.auth.models import Permission, User
-from django.core.exceptions import PermissionDenied, ValidationError
 
-from governance.models import AuditEvent, ConsolidationBatch, ReviewItem, VaultEntry
-from governance.services import batch_rollback, review_approve, review_reject, texts_mask, vault_reveal
-from memory.models import Episode, Exchange, Experience
+from core.errors import ApplicationError, NotAllowed
+from governance.models import AuditEvent, ConsolidationBatch, VaultEntry
+from governance.services.privacy import texts_mask, vault_reveal
+from memory.models import Episode, Exchange, Experience, ReviewItem
+from memory.services.review import review_approve, review_item_create, review_reject
+from memory.services.rollback import batch_rollback
 from memory.tests.factories import at, post_exchanges, post_session
 from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
 
@@ -64,7 +66,7 @@ def test_rollback_restores_the_state_before_the_batch(consolidated):
     assert Exchange.objects.count() == 10  # raw exchanges are never deleted
     event = AuditEvent.objects.get(action="rollback")
     assert event.object_id == str(second.pk) and event.reason == "bad run" and event.data["restored"] >= 1
-    with pytest.raises(ValidationError):
+    with pytest.raises(ApplicationError):
         batch_rollback(batch=second)
 
 
@@ -104,8 +106,6 @@ def _rule(holder):
 
 def test_review_approve_with_edit_makes_a_project_rule(consolidated, api_client, make_agent):
     holder, first, _ = consolidated
-    from memory.services.consolidation import review_item_create
-
     source = _rule(holder)
     item = review_item_create(experience=source, batch=first, sessions=3)
     reviewer = User.objects.create_user("rev", password="x")
@@ -123,17 +123,15 @@ def test_review_approve_with_edit_makes_a_project_rule(consolidated, api_client,
     assert api_client.get(f"/api/v1/experiences/{rule.pk}", **peer.headers).status_code == 200
     assert api_client.get(f"/api/v1/experiences/{rule.pk}", **outsider.headers).status_code == 404
     assert AuditEvent.objects.filter(action="review", object_id=str(item.pk)).exists()
-    with pytest.raises(ValidationError):
+    with pytest.raises(ApplicationError):
         review_reject(item=item, user=reviewer, reason="too late")
 
 
 def test_review_reject_needs_a_reason(consolidated):
     holder, first, _ = consolidated
-    from memory.services.consolidation import review_item_create
-
     item = review_item_create(experience=_rule(holder), batch=first, sessions=3)
     reviewer = User.objects.create_user("rev", password="x")
-    with pytest.raises(ValidationError):
+    with pytest.raises(ApplicationError):
         review_reject(item=item, user=reviewer, reason=" ")
     review_reject(item=item, user=reviewer, reason="not general enough")
     item.refresh_from_db()
@@ -147,7 +145,7 @@ def test_vault_reveal_needs_permission_and_is_audited(make_agent):
     entry = VaultEntry.objects.filter(project=holder.agent.project, entity_type="PERSON").first()
     assert entry is not None and entry.placeholder in masked and "Jane" not in entry.ciphertext
     nobody = User.objects.create_user("nobody", password="x")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         vault_reveal(project=holder.agent.project, placeholder=entry.placeholder, user=nobody, reason="curious")
     assert not AuditEvent.objects.filter(action="reveal").exists()
     officer = User.objects.create_user("officer", password="x")

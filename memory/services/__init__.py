@@ -1,5 +1,10 @@
-"""Memory writes (HackSoft services): sessions, ingest, consolidation, edits."""
+"""Memory writes (HackSoft services), one module per act:
 
-from memory.services.ingest import ExchangeIn, IngestResult, exchanges_ingest, session_close, session_create
-
-__all__ = ["ExchangeIn", "IngestResult", "exchanges_ingest", "session_close", "session_create"]
+- :mod:`.ingest`: sessions, the write path (mask → embed → store → recurrence trigger);
+- :mod:`.consolidation`: a consolidation run (plan with the consolidator, then one write transaction);
+- :mod:`.versions`: the snapshot kept before a change, and its restore;
+- :mod:`.rollback`: undo of a whole batch;
+- :mod:`.review`: promotions to project scope and their decisions;
+- :mod:`.scheduling`: when runs are queued (online, retries, idle-time windows);
+- :mod:`.edits`: edits and deletes by agents; :mod:`.search`: hit counts and read audit of a search.
+"""

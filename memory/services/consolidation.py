@@ -20,14 +20,15 @@ from datetime import datetime
 import numpy as np
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from agents.models import Agent
-from agents.selectors import agent_visibility, visibility_filter
-from governance.models import AuditEvent, ConsolidationBatch, ReviewItem
-from governance.services import audit_record_many, batch_fail, batch_record_calls, batch_start
+from agents.visibility import Scope, ScopeKey, agent_visibility
+from governance.models import AuditEvent, ConsolidationBatch
+from governance.services.audit import audit_record_many
+from governance.services.batches import batch_fail, batch_record_calls, batch_start, batch_succeed
 from memory.consolidation.types import (
     ConsolidationError,
     EpisodeDraft,
@@ -46,10 +47,12 @@ from memory.models import (
     Experience,
     ExperienceEvidence,
     MemoryStatus,
-    MemoryVersion,
-    Scope,
+    ReviewItem,
     Session,
 )
+from memory.services.review import review_item_create
+from memory.services.scheduling import consolidation_retry_schedule
+from memory.services.versions import memory_version_save
 from memory.thresholds import Thresholds, thresholds_for
 from memory.vectors import vector_search_params
 
@@ -60,15 +63,16 @@ PROMOTION_MIN_SESSIONS = 3
 
 # --- the consolidator in use ----------------------------------------------------------------------
 
-def get_consolidator():
+def get_consolidator(*, embedder=None):
     """The LLM consolidator when an endpoint is configured (RECMEM_CONSOLIDATOR=auto|llm), else the extractive one
     (zero tokens, lower quality; /healthz and the batch record say which ran)."""
     from memory.consolidation import get_consolidator as build
 
+    embedder = embedder or get_embedder()
     choice = settings.RECMEM_CONSOLIDATOR
     if choice == "extractive":
-        return build(llm=None, embedder=get_embedder())
-    consolidator = build(embedder=get_embedder(), single_call=settings.RECMEM_CONSOLIDATION_PROMPT != "split")
+        return build(llm=None, embedder=embedder)
+    consolidator = build(embedder=embedder, single_call=settings.RECMEM_CONSOLIDATION_PROMPT != "split")
     if choice == "llm" and consolidator.kind != "llm":
         raise RuntimeError("RECMEM_CONSOLIDATOR=llm but no RECMEM_LLM_BASE_URL is configured")
     return consolidator
@@ -108,8 +112,7 @@ class ExperiencePlan:
 class TopicPlan:
     candidates: list[Candidate]
     units: list[Exchange]
-    scope: str
-    module_id: uuid.UUID | None
+    scope: ScopeKey  # where the topic's output lives, and where merge/dedup candidates are looked up
     episodic: bool = True  # salient one-offs of a run are refined together, without an episode
     merge_into: Episode | None = None
     episodes: list[EpisodeDraft] = field(default_factory=list)
@@ -124,16 +127,6 @@ def exchange_unit(e: Exchange) -> Unit:
                 user=e.user_text, assistant=e.assistant_text, session_started_at=e.session.started_at)
 
 
-def _scoped_filter(*, agent: Agent, scope: str, module_id) -> Q:
-    """Where the output of a topic lives, and where merge/dedup candidates are looked up."""
-    q = Q(project_id=agent.project_id, scope=scope)
-    if scope == Scope.PERSONAL:
-        q &= Q(owner_agent_id=agent.pk)
-    elif scope == Scope.MODULE:
-        q &= Q(module_id=module_id)
-    return q
-
-
 def _centroid(vectors: list) -> list[float]:
     arr = np.asarray([np.asarray(v, dtype=np.float32) for v in vectors])
     mean = arr.mean(axis=0)
@@ -141,11 +134,10 @@ def _centroid(vectors: list) -> list[float]:
     return (mean / norm).tolist()
 
 
-def _nearest_episode(*, agent, scope, module_id, vector) -> tuple[Episode, float] | None:
+def _nearest_episode(*, scope: ScopeKey, vector) -> tuple[Episode, float] | None:
     with transaction.atomic():
         vector_search_params()
-        row = (Episode.objects.filter(_scoped_filter(agent=agent, scope=scope, module_id=module_id),
-                                      status=MemoryStatus.ACTIVE)
+        row = (Episode.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
                .annotate(distance=CosineDistance("embedding", vector)).order_by("distance").first())
     return (row, 1.0 - float(row.distance)) if row is not None else None
 
@@ -157,7 +149,7 @@ def _nearest_experiences(*, agent, vectors: list, limit: int) -> list[list[tuple
     with transaction.atomic():
         vector_search_params()
         for vector in vectors:
-            rows = (Experience.objects.filter(visibility_filter(visibility), status=MemoryStatus.ACTIVE)
+            rows = (Experience.objects.visible_to(visibility).filter(status=MemoryStatus.ACTIVE)
                     .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:limit])
             found.append([(r, 1.0 - float(r.distance)) for r in rows])
     return found
@@ -185,8 +177,7 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
     episode = None
     existing = None
     if episodic:
-        nearest = None if settings.RECMEM_ABLATE_MERGE else _nearest_episode(
-            agent=agent, scope=topic.scope, module_id=topic.module_id, vector=centroid)
+        nearest = None if settings.RECMEM_ABLATE_MERGE else _nearest_episode(scope=topic.scope, vector=centroid)
         # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
         # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
         if nearest is not None and count_tokens(nearest[0].narrative) > settings.RECMEM_EPISODE_MAX_TOKENS:
@@ -241,28 +232,6 @@ def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -
 
 # --- writing (one transaction) -------------------------------------------------------------------------------------
 
-def _snapshot(obj) -> dict:
-    if isinstance(obj, Episode):
-        return {"title": obj.title, "narrative": obj.narrative, "status": obj.status, "version": obj.version,
-                "embedding": [float(x) for x in obj.embedding], "started_at": _iso(obj.started_at),
-                "ended_at": _iso(obj.ended_at)}
-    return {"type": obj.type, "subject": obj.subject, "statement": obj.statement, "status": obj.status,
-            "confidence": obj.confidence, "version": obj.version, "superseded_by": str(obj.superseded_by_id or ""),
-            "embedding": [float(x) for x in obj.embedding], "scope": obj.scope, "module": str(obj.module_id or ""),
-            "valid_from": _iso(obj.valid_from)}
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def memory_version_save(*, obj, batch, reason: str) -> MemoryVersion:
-    """Keep the state of an episode/experience before it changes (rollback and edit history use it)."""
-    kwargs = {"episode": obj} if isinstance(obj, Episode) else {"experience": obj}
-    return MemoryVersion.objects.create(version=obj.version, snapshot=_snapshot(obj), batch=batch, reason=reason,
-                                        **kwargs)
-
-
 def resolution_score(exp: Experience | None, *, verified: bool, statement: str, when: datetime | None,
                      newer: bool) -> float:
     """Who wins a contradiction: verified, specific, fresh, newer (DESIGN §3.3)."""
@@ -276,8 +245,8 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
                  summary: dict, audit: list) -> None:
     now = timezone.now()
     unit_ids = {str(u.pk): u for u in topic.units}
-    scope_fields = {"project_id": agent.project_id, "owner_agent": agent, "module_id": topic.module_id,
-                    "scope": topic.scope}
+    scope_fields = {"project_id": agent.project_id, "owner_agent": agent, "module_id": topic.scope.module_id,
+                    "scope": topic.scope.scope}
     episodes: list[Episode] = []
     for draft, vector in zip(topic.episodes, topic.episode_embeddings, strict=True):
         sources = [unit_ids[i] for i in draft.unit_ids if i in unit_ids] or list(topic.units)
@@ -321,8 +290,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
     # Dedup: a near-duplicate of the same type in the same scope merges evidence and gains confidence.
     vector_search_params()
-    duplicate = (Experience.objects.filter(_scoped_filter(agent=agent, scope=topic.scope, module_id=topic.module_id),
-                                           status=MemoryStatus.ACTIVE, type=draft.type)
+    duplicate = (Experience.objects.in_scope(topic.scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
                  .annotate(distance=CosineDistance("embedding", plan.embedding)).order_by("distance").first())
     # A contradiction is never a duplicate, however close the wording ("prefers morning" / "now prefers evening").
     if (duplicate is not None and 1.0 - float(duplicate.distance) >= thresholds.dedup
@@ -356,10 +324,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                   "source_ids": [e.pk for e in evidence], "data": {"type": draft.type}})
 
     # Contradictions: the winner by resolution score stays active, the loser is superseded (kept, linked).
-    visibility = agent_visibility(agent=agent)
-    for old in Experience.objects.select_for_update().filter(
-            visibility_filter(visibility), pk__in=[c for c in draft.contradicts if _is_uuid(c)],
-            status=MemoryStatus.ACTIVE):
+    for old in Experience.objects.select_for_update().visible_to(agent).filter(
+            pk__in=[c for c in draft.contradicts if _is_uuid(c)], status=MemoryStatus.ACTIVE):
         new_score = resolution_score(experience, verified=False, statement=experience.statement,
                                      when=experience.valid_from, newer=True)
         old_score = resolution_score(old, verified=old.verified, statement=old.statement,
@@ -414,28 +380,14 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
                   "source_ids": [experience.pk]})
 
 
-def review_item_create(*, experience: Experience, batch, sessions: int) -> ReviewItem:
-    evidence = [{"id": str(e.pk), "session": str(e.session_id), "occurred_at": _iso(e.occurred_at),
-                 "user": e.user_text[:500], "assistant": e.assistant_text[:500]}
-                for e in experience.evidence.order_by("occurred_at")[:20]]
-    similar = [{"id": str(s.pk), "statement": s.statement, "similarity": round(1 - float(s.distance), 3)}
-               for s in Experience.objects.filter(project_id=experience.project_id, scope=Scope.PROJECT,
-                                                  status=MemoryStatus.ACTIVE)
-               .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:5]]
-    return ReviewItem.objects.create(project_id=experience.project_id, experience=experience,
-                                     proposed_statement=experience.statement, evidence=evidence, similar=similar,
-                                     corroborating_sessions=sessions, batch=batch)
-
-
 def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scope_fields) -> None:
     """One operation of the update call: UPDATE edits the memory in place, DELETE retires it (both versioned),
     ADD creates it; an UPDATE whose memory has gone meanwhile is an addition, such a DELETE nothing."""
     event, text = op["event"], op["text"]
     target = None
     if op.get("target_id") and _is_uuid(op["target_id"]):
-        target = Experience.objects.select_for_update().filter(
-            visibility_filter(agent_visibility(agent=agent)), pk=op["target_id"],
-            status=MemoryStatus.ACTIVE).first()
+        target = Experience.objects.select_for_update().visible_to(agent).filter(
+            pk=op["target_id"], status=MemoryStatus.ACTIVE).first()
     if event == "DELETE" and target is None:
         return
     if event in ("UPDATE", "DELETE") and target is not None:
@@ -474,17 +426,16 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
                                                                      "turn_index"))
         if not units:
             continue
-        trigger = c.trigger
+        scope = ScopeKey.of(c.trigger)
         if c.reason == Candidate.Reason.SALIENCE:
-            key = (trigger.scope, trigger.module_id)
+            key = scope
             if key not in salient:
-                salient[key] = TopicPlan(candidates=[], units=[], scope=trigger.scope, module_id=trigger.module_id,
-                                         episodic=False)
+                salient[key] = TopicPlan(candidates=[], units=[], scope=scope, episodic=False)
                 topics.append(salient[key])
             salient[key].candidates.append(c)
             salient[key].units.extend(u for u in units if u not in salient[key].units)
             continue
-        topics.append(TopicPlan(candidates=[c], units=units, scope=trigger.scope, module_id=trigger.module_id))
+        topics.append(TopicPlan(candidates=[c], units=units, scope=scope))
     return topics
 
 
@@ -493,10 +444,11 @@ def _empty_summary() -> dict:
                             "experiences_merged", "experiences_superseded", "experiences_promoted", "review_items")}
 
 
-def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
-                      max_candidates: int = 50) -> ConsolidationBatch | None:
+def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, max_candidates: int = 50,
+                      embedder=None, consolidator=None) -> ConsolidationBatch | None:
     """Consolidate the agent's pending candidates in one batch. None when there is nothing to do or another run
-    for this agent holds the lock (that run will take the candidates)."""
+    for this agent holds the lock (that run will take the candidates). ``embedder`` and ``consolidator`` default
+    to the configured ones."""
     agent = Agent.objects.select_related("project").get(pk=agent_id)
     with agent_run_lock(agent.pk) as acquired:
         if not acquired:
@@ -508,7 +460,8 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
         candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
         if not candidates:
             return None
-        return _run(agent=agent, candidates=candidates, batch_id=batch_id or candidates[0].batch_id)
+        return _run(agent=agent, candidates=candidates, batch_id=batch_id or candidates[0].batch_id,
+                    embedder=embedder or get_embedder(), consolidator=consolidator)
 
 
 def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
@@ -525,11 +478,11 @@ def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
     return window
 
 
-def _run(*, agent: Agent, candidates: list[Candidate], batch_id) -> ConsolidationBatch:
+def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, consolidator) -> ConsolidationBatch:
     eager = all(c.reason == Candidate.Reason.EAGER for c in candidates)
-    embedder = get_embedder()
     thresholds = thresholds_for(embedder.model_id)
-    consolidator = None if eager else get_consolidator()
+    if not eager and consolidator is None:
+        consolidator = get_consolidator(embedder=embedder)
     kind = "eager" if eager else consolidator.kind
     batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent,
                         mode=settings.RECMEM_CONSOLIDATION_MODE, consolidator=kind)
@@ -554,7 +507,8 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id) -> Consolidatio
         if not isinstance(exc, ConsolidationError):
             logger.exception("consolidation planning failed for %s", agent)
         batch_fail(batch=batch, error=f"{type(exc).__name__}: {exc}", timings_ms=timings)
-        _schedule_retry(agent=agent, batch=batch, candidates=candidates)
+        if any(c.status == Candidate.Status.PENDING for c in candidates):
+            consolidation_retry_schedule(agent_id=agent.pk, batch=batch)
         return batch
     timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
     batch_record_calls(batch=batch, calls=calls)
@@ -581,9 +535,7 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
     # The replay cursor: sessions whose units this run consolidated.
     Session.objects.filter(pk__in={u.session_id for t in topics for u in t.units}).update(replayed_at=timezone.now())
     timings["write"] = round((time.perf_counter() - written) * 1000, 1)
-    ConsolidationBatch.objects.filter(pk=batch.pk).update(
-        status=ConsolidationBatch.Status.SUCCEEDED, summary=summary, timings_ms=timings, finished_at=timezone.now(),
-        error="")
+    batch_succeed(batch=batch, summary=summary, timings_ms=timings)
     audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": "consolidation_batch",
                   "object_id": batch.pk, "reason": "succeeded", "source_ids": summary["candidates"]})
     audit_record_many([{"project_id": agent.project_id, "actor_label": "system:consolidation", "batch": batch,
@@ -597,19 +549,6 @@ def _candidates_failed(*, candidates: list[Candidate], error: str) -> None:
         c.last_error = error[:2000]
         c.status = Candidate.Status.FAILED if c.attempts >= max_attempts else Candidate.Status.PENDING
         c.save(update_fields=["attempts", "last_error", "status"])
-
-
-def _schedule_retry(*, agent, batch, candidates) -> None:
-    """Bounded retry with a delay (django-q2 schedule); the same batch is re-run on the still-pending candidates."""
-    if not any(c.status == Candidate.Status.PENDING for c in candidates):
-        return
-    from django_q.models import Schedule
-
-    delay = settings.RECMEM_CONSOLIDATION_RETRY_DELAY * max(1, batch.attempts)
-    Schedule.objects.create(func="memory.tasks.consolidation_run_task", args=repr((str(agent.pk), str(batch.pk))),
-                            schedule_type=Schedule.ONCE, repeats=1,
-                            next_run=timezone.now() + timezone.timedelta(seconds=delay),
-                            name=f"retry:{batch.pk}:{batch.attempts}")
 
 
 def batch_retry(*, batch: ConsolidationBatch) -> ConsolidationBatch | None:

@@ -6,27 +6,28 @@ from django.db import transaction
 from django.utils import timezone
 
 from agents.models import Agent
+from agents.visibility import Scope
+from core.errors import Conflict, NotAllowed
 from governance.models import AuditEvent
-from governance.services import audit_record, texts_mask
+from governance.services.audit import audit_record
+from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import Experience, MemoryStatus
-from memory.services.consolidation import memory_version_save
-from recmem_site.exceptions import ApiError
+from memory.services.versions import memory_version_save
 
 
 def _check_writable(*, agent: Agent, experience: Experience) -> None:
     # Project rules change only through review; module items by members; personal ones by the owner.
-    if experience.scope == "project":
-        raise ApiError("project-scope items change only through the review queue", code="review_required",
-                       status_code=403)
+    if experience.scope == Scope.PROJECT:
+        raise NotAllowed("project-scope items change only through the review queue", code="review_required")
     if experience.status in (MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK):
-        raise ApiError(f"item is {experience.status}", code="not_editable", status_code=409)
+        raise Conflict(f"item is {experience.status}", code="not_editable")
 
 
 @transaction.atomic
 def experience_update(*, agent: Agent, experience: Experience, statement: str | None = None,
                       subject: str | None = None, confidence: float | None = None, verified: bool | None = None,
-                      reason: str = "") -> Experience:
+                      reason: str = "", embedder=None) -> Experience:
     """Edit an experience (the text is masked like any input); the previous version is kept."""
     _check_writable(agent=agent, experience=experience)
     experience = Experience.objects.select_for_update().get(pk=experience.pk)
@@ -36,7 +37,7 @@ def experience_update(*, agent: Agent, experience: Experience, statement: str | 
         masked = texts_mask(project=agent.project, texts=[statement or experience.statement,
                                                            subject or experience.subject])
         experience.statement, experience.subject = masked[0], masked[1][:300]
-        experience.embedding = get_embedder().embed_one(f"{experience.subject}: {experience.statement}")
+        experience.embedding = (embedder or get_embedder()).embed_one(f"{experience.subject}: {experience.statement}")
         changed["text"] = True
     if confidence is not None:
         experience.confidence = confidence

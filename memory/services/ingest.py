@@ -14,16 +14,19 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from agents.models import Agent, Module
-from agents.selectors import agent_visibility, visibility_filter
+from agents.selectors import agent_module_get
+from agents.visibility import Scope, Visibility, agent_visibility
+from core.errors import Conflict
 from governance.models import AuditEvent
-from governance.services import audit_record, audit_record_many, json_mask, texts_mask
+from governance.services.audit import audit_record, audit_record_many
+from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
-from memory.models import Candidate, Exchange, Scope, Session
+from memory.models import Candidate, Exchange, Session
 from memory.salience import salience_reason
+from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
 from memory.vectors import vector_search_params
-from recmem_site.exceptions import ApiError
 
 logger = logging.getLogger(__name__)
 
@@ -45,13 +48,13 @@ class IngestResult:
 
 @transaction.atomic
 def session_create(*, agent: Agent, external_id: str = "", started_at: datetime | None = None,
-                   module: Module | None = None, metadata: dict | None = None) -> Session:
-    """Open a session for ``agent``; with ``module`` (one of the agent's) what it produces is module-scoped."""
-    if module is not None and not agent.modules.filter(pk=module.pk).exists():
-        raise ApiError("module is not one of the agent's modules", code="unknown_module", status_code=400)
+                   module: Module | str | None = None, metadata: dict | None = None) -> Session:
+    """Open a session for ``agent``; with ``module`` (one of the agent's, or its name or id) what it produces is
+    module-scoped."""
+    if module is not None:
+        module = agent_module_get(agent=agent, name_or_id=module if isinstance(module, str) else str(module.pk))
     if external_id and Session.objects.filter(owner_agent=agent, external_id=external_id).exists():
-        raise ApiError(f"a session with external_id {external_id!r} already exists", code="duplicate_session",
-                       status_code=409)
+        raise Conflict(f"a session with external_id {external_id!r} already exists", code="duplicate_session")
     metadata = json_mask(project=agent.project, values=[metadata or {}])[0]
     session = Session.objects.create(
         project_id=agent.project_id, owner_agent=agent, module=module,
@@ -76,9 +79,10 @@ def session_close(*, agent: Agent, session: Session) -> Session:
     return session
 
 
-def recurrence_neighbours(*, exchange: Exchange, visibility, thresholds: Thresholds) -> list[tuple[Exchange, float]]:
+def recurrence_neighbours(*, exchange: Exchange, visibility: Visibility,
+                          thresholds: Thresholds) -> list[tuple[Exchange, float]]:
     """The top ``k = 2·θ_count`` visible neighbours of ``exchange`` with their cosine similarity."""
-    qs = (Exchange.objects.filter(visibility_filter(visibility)).exclude(pk=exchange.pk)
+    qs = (Exchange.objects.visible_to(visibility).exclude(pk=exchange.pk)
           .annotate(distance=CosineDistance("embedding", exchange.embedding))
           .order_by("distance").only("id", "state")[: thresholds.k])
     return [(n, 1.0 - float(n.distance)) for n in qs]
@@ -88,21 +92,29 @@ def _mode() -> str:
     return settings.RECMEM_CONSOLIDATION_MODE
 
 
-def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn]) -> IngestResult:
+def session_check_open(session: Session) -> None:
+    """Closed sessions accept no more exchanges."""
+    if session.status == Session.Status.CLOSED:
+        raise Conflict("session is closed", code="session_closed")
+
+
+def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn], embedder=None,
+                     masker: Masker | None = None) -> IngestResult:
     """Store exchanges (masked, embedded) in ``session`` and run the recurrence trigger on each.
 
     Masking and embedding happen before the transaction (they are the slow part); the write, the turn indexes
-    and the trigger are one transaction, so a failure stores nothing.
+    and the trigger are one transaction, so a failure stores nothing. ``embedder`` and ``masker`` default to the
+    configured gateways.
     """
-    if session.status == Session.Status.CLOSED:
-        raise ApiError("session is closed", code="session_closed", status_code=409)
+    session_check_open(session)
     now = timezone.now()
-    texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)])
+    texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)],
+                       masker=masker)
     masked = [(texts[2 * i], texts[2 * i + 1]) for i in range(len(items))]
-    metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items])
+    metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items], masker=masker)
     occurred = [item.occurred_at or now for item in items]
     forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
-    embedder = get_embedder()
+    embedder = embedder or get_embedder()
     vectors = embedder.embed(forms)
     return _store(agent=agent, session=session, masked=masked, metadata=metadata, occurred=occurred, forms=forms,
                   vectors=vectors, model_id=embedder.model_id)
@@ -111,8 +123,7 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn])
 @transaction.atomic
 def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id) -> IngestResult:
     session = Session.objects.select_for_update().get(pk=session.pk)
-    if session.status == Session.Status.CLOSED:
-        raise ApiError("session is closed", code="session_closed", status_code=409)
+    session_check_open(session)
     start = session.next_turn_index
     exchanges = Exchange.objects.bulk_create([
         Exchange(project_id=session.project_id, owner_agent=agent, module_id=session.module_id, scope=session.scope,
@@ -134,8 +145,6 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     # A salient one-off alone does not start a run: it waits for the agent's next run (a ripe topic, the idle
     # tick or an explicit request), where all salient units are refined together in one call.
     if any(c.reason != Candidate.Reason.SALIENCE for c in candidates) and _mode() in ("online", "eager"):
-        from memory.tasks import consolidation_enqueue
-
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
     return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
 

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from agents.models import Agent
 from governance.models import AuditEvent
-from governance.services import audit_record, texts_mask
+from governance.services.audit import audit_record
+from governance.services.privacy import texts_mask
 from memory.models import Episode, Exchange, Experience
 from memory.selectors import SearchResult
 

@@ -1,7 +1,7 @@
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from agents.services import agent_create, api_key_create
+from core.errors import ApplicationError
 
 
 class Command(BaseCommand):
@@ -19,8 +19,8 @@ class Command(BaseCommand):
             agent = agent_create(project_name=project, name=name, module_names=modules,
                                  roles=roles or ["writer", "reader"])
             issued = api_key_create(agent=agent, name="create_agent")
-        except ValidationError as exc:
-            raise CommandError("; ".join(exc.messages)) from None
+        except ApplicationError as exc:
+            raise CommandError(exc.message) from None
         self.stderr.write(f"created agent {agent} (id {agent.id}), roles {agent.roles}, "
                           f"modules {[m.name for m in agent.modules.all()]}; key prefix {issued.api_key.prefix}")
         self.stdout.write(issued.raw_key)

@@ -1,11 +1,11 @@
 from datetime import timedelta
 
-from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from agents.selectors import agent_get_by_name
 from agents.services import api_key_create
+from core.errors import ApplicationError
 
 
 class Command(BaseCommand):
@@ -24,7 +24,7 @@ class Command(BaseCommand):
         expires_at = timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None
         try:
             issued = api_key_create(agent=found, name=name, expires_at=expires_at)
-        except ValidationError as exc:
-            raise CommandError("; ".join(exc.messages)) from None
+        except ApplicationError as exc:
+            raise CommandError(exc.message) from None
         self.stderr.write(f"issued key {issued.api_key.prefix} for {found}")
         self.stdout.write(issued.raw_key)

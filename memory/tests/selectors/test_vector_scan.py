@@ -132,15 +132,13 @@ def test_a_ten_thousand_row_store_is_searched_through_hnsw_at_the_default_ef(age
 
     from pgvector.django import CosineDistance
 
-    from agents.selectors import agent_visibility
     from memory.gateways.embeddings import get_embedder
-    from memory.selectors import exchanges_visible
 
     vector = get_embedder().embed_one("what is the cat's name?")
     with transaction.atomic():
         vectors.vector_search_params(ef_search=vectors.search_ef(10))
         assert vectors.exact_scan_set(Exchange) is False
-        qs = (exchanges_visible(agent=agent, visibility=agent_visibility(agent=agent)).select_related("session")
+        qs = (Exchange.objects.visible_to(agent).select_related("session")
               .defer("embedding").annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:30])
         sql, params = qs.query.sql_with_params()
         with connection.cursor() as cursor:

@@ -12,9 +12,9 @@ from datetime import timedelta
 import numpy as np
 import pytest
 
-from governance.models import AuditEvent, ConsolidationBatch
+from governance.models import AuditEvent, ConsolidationBatch, LLMCall
 from memory.gateways.embeddings import get_embedder
-from memory.models import Experience, LLMCall, MemoryVersion
+from memory.models import Experience, MemoryVersion
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
 from memory.tests.factories import T0
 

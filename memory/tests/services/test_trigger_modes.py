@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 from django.utils import timezone
 
-from governance.models import ConsolidationBatch
+from governance.models import ConsolidationBatch, LLMCall
 from memory.calibration import coverage_curve, ripeness_similarities, theta_for_coverage
-from memory.models import Candidate, Exchange, Experience, LLMCall
+from memory.models import Candidate, Exchange, Experience
 from memory.salience import salience_reason
 from memory.services.consolidation import agent_run_lock, consolidation_run
-from memory.services.idle import idle_due, idle_runs_start
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
+from memory.services.scheduling import idle_due, idle_runs_start
 from memory.tests.factories import T0
 from memory.thresholds import thresholds_for
 from tests.e2e.test_consolidation_flow import CHATTER, MARATHON_WAVE_1

@@ -1,24 +1,46 @@
-"""When to consolidate in ``idle`` mode (REM-inspired): quiet agents, enough closed sessions or a day passed.
+"""When consolidation runs: the one place that queues it (online, retries, idle-time REM windows).
 
-An agent counts as idle after RECMEM_IDLE_MINUTES without writes. A run starts when it has pending candidates and
-≥ RECMEM_IDLE_MIN_CLOSED_SESSIONS sessions closed since its last run, or ≥ RECMEM_IDLE_MAX_HOURS passed, or an
-operator/agent asked. Cooldown between runs, a daily cap, and a random delay spread the load; the advisory lock
-in consolidation_run keeps it to one run per agent across workers and machines.
+django-q2 finds tasks by dotted path; the paths are spelled here and nowhere else (tests check they resolve).
+
+``idle`` mode: an agent counts as idle after RECMEM_IDLE_MINUTES without writes. A run starts when it has pending
+candidates and ≥ RECMEM_IDLE_MIN_CLOSED_SESSIONS sessions closed since its last run, or ≥ RECMEM_IDLE_MAX_HOURS
+passed, or an operator/agent asked. Cooldown between runs, a daily cap, and a random delay spread the load; the
+advisory lock in consolidation_run keeps it to one run per agent across workers and machines.
 """
 
 from __future__ import annotations
 
 import random
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django_q.models import Schedule
+from django_q.tasks import async_task
 
 from agents.models import Agent
 from governance.models import ConsolidationBatch
 from memory.models import Candidate, Session
+
+CONSOLIDATION_RUN_TASK = "memory.tasks.consolidation_run_task"
+IDLE_TICK_TASK = "memory.tasks.idle_consolidation_tick_task"
+
+
+def consolidation_enqueue(*, agent_id: uuid.UUID) -> None:
+    """Queue a consolidation run for the agent's pending candidates now (call it on commit of the write)."""
+    async_task(CONSOLIDATION_RUN_TASK, str(agent_id), task_name=f"consolidate:{agent_id}", group="consolidation")
+
+
+def consolidation_retry_schedule(*, agent_id: uuid.UUID, batch: ConsolidationBatch) -> None:
+    """A delayed re-run of ``batch`` (delay × attempt) for its still-pending candidates."""
+    delay = settings.RECMEM_CONSOLIDATION_RETRY_DELAY * max(1, batch.attempts)
+    Schedule.objects.create(func=CONSOLIDATION_RUN_TASK, args=repr((str(agent_id), str(batch.pk))),
+                            schedule_type=Schedule.ONCE, repeats=1,
+                            next_run=timezone.now() + timedelta(seconds=delay),
+                            name=f"retry:{batch.pk}:{batch.attempts}")
 
 
 def _pending(agent: Agent) -> int:
@@ -27,8 +49,6 @@ def _pending(agent: Agent) -> int:
 
 def idle_run_request(*, agent: Agent) -> int:
     """An explicit request: queue a run now (no idle wait, no jitter). Returns the pending candidate count."""
-    from memory.tasks import consolidation_enqueue
-
     pending = _pending(agent)
     if pending:
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
@@ -56,8 +76,6 @@ def idle_due(*, agent: Agent, now=None) -> bool:
 
 def idle_runs_start(*, now=None) -> int:
     """Scheduled tick: queue a delayed run for every agent whose idle trigger holds. Returns how many."""
-    from django_q.models import Schedule
-
     now = now or timezone.now()
     agent_ids = Candidate.objects.filter(status=Candidate.Status.PENDING).values_list("agent_id", flat=True)
     started = 0
@@ -70,7 +88,7 @@ def idle_runs_start(*, now=None) -> int:
             continue  # one already waiting for its delay
         Schedule.objects.update_or_create(
             name=name,
-            defaults={"func": "memory.tasks.consolidation_run_task", "args": repr((str(agent.pk),)),
+            defaults={"func": CONSOLIDATION_RUN_TASK, "args": repr((str(agent.pk),)),
                       "schedule_type": Schedule.ONCE, "repeats": 1,
                       "next_run": now + timedelta(seconds=random.randint(low, high))})
         started += 1

@@ -1,0 +1,126 @@
+"""Privacy writes: the project's masking policy, masking with the vault of originals, audited reveals."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from agents.models import Project
+from core.errors import ApplicationError, NotAllowed, NotFound
+from governance.models import AuditEvent, PrivacyPolicy, VaultEntry
+from governance.services.audit import audit_record
+
+# ``masker(texts, *, policy, key) -> [MaskResult]``: the engine's ``mask_many`` unless a caller passes another
+# (the scale benchmark memoises it per text during a fast fill).
+Masker = Callable[..., list[Any]]
+
+
+def privacy_policy_get(*, project: Project) -> PrivacyPolicy:
+    """The project's policy, created with the default masking policy on first use."""
+    from governance.privacy.engine import MaskingPolicy
+
+    policy = PrivacyPolicy.objects.filter(project=project).first()
+    if policy is not None:
+        return policy
+    default = MaskingPolicy.default()
+    policy, _ = PrivacyPolicy.objects.get_or_create(
+        project=project,
+        defaults={"mask_entities": sorted(default.mask_entities),
+                  "pseudonymise_entities": sorted(default.pseudonymise_entities),
+                  "score_threshold": default.score_threshold},
+    )
+    return policy
+
+
+def _masking_policy(policy: PrivacyPolicy):
+    from governance.privacy.engine import MaskingPolicy
+
+    default = MaskingPolicy.default()
+    return MaskingPolicy(mask_entities=frozenset(policy.mask_entities),
+                         pseudonymise_entities=frozenset(policy.pseudonymise_entities),
+                         never_mask=default.never_mask, score_threshold=policy.score_threshold)
+
+
+def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None = None) -> list[str]:
+    """Mask PII and secrets in ``texts`` with the project's policy; keep encrypted originals in the vault.
+
+    The only way text enters memory: the raw text never reaches the database, the embedder or an LLM.
+    """
+    from governance.privacy.engine import encrypt_value, mask_many
+
+    if not texts:
+        return []
+    policy = privacy_policy_get(project=project)
+    results = (masker or mask_many)(list(texts), policy=_masking_policy(policy), key=bytes.fromhex(policy.hmac_key))
+    vault_key = settings.RECMEM_VAULT_KEY
+    if policy.vault_enabled and vault_key:
+        originals: dict[str, tuple[str, str]] = {}
+        for result in results:
+            for entity in result.entities:
+                if not entity.is_secret and entity.placeholder not in originals:
+                    originals[entity.placeholder] = (entity.entity_type, entity.original)
+        if originals:
+            known = set(VaultEntry.objects.filter(project=project, placeholder__in=list(originals))
+                        .values_list("placeholder", flat=True))
+            VaultEntry.objects.bulk_create(
+                [VaultEntry(project=project, placeholder=ph, entity_type=etype,
+                            ciphertext=encrypt_value(value, vault_key))
+                 for ph, (etype, value) in originals.items() if ph not in known],
+                ignore_conflicts=True,
+            )
+    return [r.text for r in results]
+
+
+def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None) -> list[Any]:
+    """Mask every string inside JSON values (metadata): free text from agents is text like any other."""
+    strings: list[str] = []
+
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            strings.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+        elif isinstance(value, list):
+            for item in value:
+                collect(item)
+
+    for value in values:
+        collect(value)
+    if not strings:
+        return list(values)
+    masked = iter(texts_mask(project=project, texts=strings, masker=masker))
+
+    def rebuild(value: Any) -> Any:
+        if isinstance(value, str):
+            return next(masked)
+        if isinstance(value, dict):
+            return {k: rebuild(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rebuild(v) for v in value]
+        return value
+
+    return [rebuild(v) for v in values]
+
+
+@transaction.atomic
+def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
+    """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited."""
+    from governance.privacy.engine import decrypt_value
+
+    if not user.has_perm("governance.reveal_vaultentry"):
+        raise NotAllowed("revealing needs the 'reveal_vaultentry' permission", code="permission_denied")
+    if not reason.strip():
+        raise ApplicationError("a reason is required to reveal a value", code="reason_required")
+    if not settings.RECMEM_VAULT_KEY:
+        raise ApplicationError("no RECMEM_VAULT_KEY configured: placeholders are irreversible", code="no_vault_key")
+    entry = VaultEntry.objects.filter(project=project, placeholder=placeholder).first()
+    if entry is None:
+        raise NotFound("no vault entry for this placeholder")
+    value = decrypt_value(entry.ciphertext, settings.RECMEM_VAULT_KEY)
+    audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
+                 actor_user=user, reason=reason, data={"placeholder": placeholder})
+    return value
