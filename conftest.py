@@ -24,7 +24,7 @@ def _throwaway_embedded_database():
     from recmem_site import embedded_db
 
     connections.close_all()
-    home = str(settings.RECMEM_HOME)
+    home = str(settings.RECMEM.home)
     if settings.EMBEDDED_DATABASE and "recmem-test-" in home:
         embedded_db.stop(home)
         shutil.rmtree(home, ignore_errors=True)
@@ -73,7 +73,7 @@ def fake_llm(settings):
 
     clear_llm_cache()
     with FakeOpenAIServer(responder=consolidation_responder) as server:
-        settings.RECMEM_LLM_BASE_URL, settings.RECMEM_LLM_API_KEY = server.base_url, "test-key"
-        settings.RECMEM_LLM_MODEL, settings.RECMEM_LLM_TIMEOUT, settings.RECMEM_LLM_MAX_RETRIES = "fake-gpt", 10, 0
+        settings.RECMEM = settings.RECMEM.replace(llm_base_url=server.base_url, llm_api_key="test-key")
+        settings.RECMEM = settings.RECMEM.replace(llm_model="fake-gpt", llm_timeout=10, llm_max_retries=0)
         yield server
     clear_llm_cache()

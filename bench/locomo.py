@@ -65,6 +65,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from core.config import config
+
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 SCORED_CATEGORIES = (1, 2, 3, 4)
 DATE_FORMAT = "%I:%M %p on %d %B, %Y"
@@ -656,7 +658,6 @@ def _covered(layers: dict[str, list[Any]], dia_map: dict[str, tuple[str, ...]]) 
 def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], mask_queries: bool,
                           answerer: Answerer | None) -> dict[str, list[dict[str, Any]]]:
     """Per search config, one row per scored question: recall numbers, tokens, latency (and answer/judge)."""
-    from django.conf import settings
 
     from governance.services.privacy import texts_mask
     from memory.selectors import SearchQuery, context_block, memory_search
@@ -665,7 +666,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     questions = [q for q in replayed.conversation.qa if q.category in SCORED_CATEGORIES]
     texts = [q.question for q in questions]
     queries = texts_mask(project=agent.project, texts=texts) if (mask_queries and texts) else texts
-    budget = settings.RECMEM_SEARCH_TOKEN_BUDGET
+    budget = config().search_token_budget
     rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
     for qa, query in zip(questions, queries, strict=True):
         for cfg in configs:
@@ -735,7 +736,6 @@ def summarise_rows(rows: list[dict[str, Any]], *, with_answers: bool) -> dict[st
 
 def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Replay + evaluate one mode; returns the run's report (see ``bench_locomo --help``)."""
-    from django.conf import settings
 
     from memory.gateways.embeddings import get_embedder
     from memory.thresholds import thresholds_for
@@ -797,10 +797,10 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
         "embedding_model": embedder.model_id,
         "thresholds": asdict(thresholds),
         "llm_endpoint": endpoint,
-        "llm_model": settings.RECMEM_LLM_MODEL if endpoint != "none" else "",
+        "llm_model": config().llm_model if endpoint != "none" else "",
         "mask_queries": config.mask_queries,
         "salience": config.salience,
-        "search_token_budget": settings.RECMEM_SEARCH_TOKEN_BUDGET,
+        "search_token_budget": config().search_token_budget,
         "construction": construction,
         "retrieval": retrieval,
         "primary": configs[-1].name if config.mode == "flat" else configs[0].name,

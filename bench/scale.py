@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 
 from bench.locomo import bench_project_name, load_locomo, percentile, project_delete
+from core.config import config, config_override
 
 BULK_BATCH = 200
 EPISODE_EVERY = 20
@@ -421,7 +422,6 @@ def _r(value: float | None) -> float | None:
 def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = ()) -> dict[str, Any]:
     """Recall@k of the search's vector query against exact search, per layer, at the configured ``ef_search``
     and at each of ``ef_values`` (the trade-off the default is chosen from)."""
-    from django.conf import settings
     from django.db import connection, transaction
     from pgvector.django import CosineDistance
 
@@ -485,7 +485,7 @@ def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = (
     out["method"] = ("search's vector query (iterative scan relaxed_order, over-fetch max(3k,30), re-sorted; "
                      "tables of at most RECMEM_EXACT_SEARCH_MAX_ROWS rows scanned exactly, as the search does) vs "
                      "exact top-k by sequential scan (SET LOCAL enable_indexscan = off)")
-    out["exact_search_max_rows"] = settings.RECMEM_EXACT_SEARCH_MAX_ROWS
+    out["exact_search_max_rows"] = config().exact_search_max_rows
     return out
 
 
@@ -555,17 +555,17 @@ class Services:
         log_dir.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": os.environ.get("DJANGO_SETTINGS_MODULE",
                                                                       "recmem_site.settings.base"),
-               "RECMEM_HOME": str(settings.RECMEM_HOME), "RECMEM_DB_NAME": connection.settings_dict["NAME"],
+               "RECMEM_HOME": str(config().home), "RECMEM_DB_NAME": connection.settings_dict["NAME"],
                "RECMEM_Q_SYNC": "0", "RECMEM_CONSOLIDATION_MODE": consolidation_mode, "RECMEM_LLM_BASE_URL": "",
                "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"}
         python = sys.executable
         base = Path(settings.BASE_DIR)
         web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-               "--workers", str(settings.RECMEM_WEB_WORKERS), "--threads", str(settings.RECMEM_WEB_THREADS),
+               "--workers", str(config().web_workers), "--threads", str(config().web_threads),
                "--timeout", "120", "--error-logfile", str(log_dir / "web.log")]
         worker = [python, str(base / "manage.py"), "qcluster"]
-        self.web_workers = settings.RECMEM_WEB_WORKERS
-        self.web_threads = settings.RECMEM_WEB_THREADS
+        self.web_workers = config().web_workers
+        self.web_threads = config().web_threads
         self.procs: dict[str, subprocess.Popen] = {}
         connection.close()
         for name, cmd in (("web", web), ("worker", worker)):
@@ -785,7 +785,6 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
               project: str | None = None, log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
-    from django.test.utils import override_settings
 
     from memory.gateways.embeddings import get_embedder
     from memory.vectors import search_ef, table_rows_forget
@@ -814,7 +813,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     started = time.perf_counter()
     services = None
     offset_http = 10**8  # HTTP texts never collide with bulk texts
-    with override_settings(RECMEM_CONSOLIDATION_MODE=consolidation_mode):
+    with config_override(consolidation_mode=consolidation_mode):
         try:
             report["components"] = component_rates(source, n=component_texts)
             log(f"  components: {report['components']}")
@@ -824,7 +823,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 report["fast_fill_fidelity"] = compose_fidelity(source, embedder, store, n=min(300, component_texts))
                 log(f"  fast fill: composed vs real vectors {report['fast_fill_fidelity']}")
             if http:
-                services = Services(log_dir=Path(settings.RECMEM_HOME) / "logs" / "bench-scale",
+                services = Services(log_dir=Path(config().home) / "logs" / "bench-scale",
                                     consolidation_mode=consolidation_mode)
                 services.wait_healthy()
                 report["web"] = {"workers": services.web_workers, "threads": services.web_threads,
@@ -853,7 +852,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 # The same latency at the other ef_search values of the sweep: the cost side of the recall table.
                 entry["search"]["by_ef_search"] = {}
                 for ef in ef_sweep:
-                    with override_settings(RECMEM_HNSW_EF_SEARCH=ef):
+                    with config_override(hnsw_ef_search=ef):
                         timing = search_latency(store, query_texts)
                         entry["search"]["by_ef_search"][str(search_ef(10))] = {
                             k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms")}

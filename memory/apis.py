@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
@@ -11,6 +10,7 @@ from rest_framework.views import APIView
 
 from agents.authentication import HasRole, IsAgent
 from agents.visibility import Scope
+from core.config import config
 from core.errors import ApplicationError, TooLarge
 from memory import selectors
 from memory.models import Exchange, ExperienceType, MemoryStatus, Session
@@ -142,12 +142,12 @@ class SessionExchangesApi(APIView):
         raw = payload["exchanges"] if many else [payload]
         if not isinstance(raw, list) or not raw:
             raise ApplicationError("exchanges must be a non-empty list", code="invalid")
-        limit = settings.RECMEM_MAX_BATCH_EXCHANGES
+        limit = config().max_batch_exchanges
         if len(raw) > limit:
             raise TooLarge(f"at most {limit} exchanges per request (got {len(raw)})", code="too_many_exchanges")
         serializer = ExchangeInSerializer(data=raw, many=True)
         serializer.is_valid(raise_exception=True)
-        max_chars = settings.RECMEM_MAX_TEXT_CHARS
+        max_chars = config().max_text_chars
         too_long = [i for i, item in enumerate(serializer.validated_data)
                     if len(item["user"]) > max_chars or len(item["assistant"]) > max_chars]
         if too_long:

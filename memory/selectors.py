@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
@@ -16,6 +15,7 @@ from pgvector.django import CosineDistance
 
 from agents.models import Agent
 from agents.visibility import agent_visibility
+from core.config import config
 from core.errors import NotFound
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
@@ -169,12 +169,12 @@ def _freshness(when: datetime | None, now: datetime) -> float:
     if when is None:
         return 0.0
     age_days = max((now - when).total_seconds() / 86400, 0.0)
-    return 0.5 ** (age_days / settings.RECMEM_FRESHNESS_HALF_LIFE_DAYS)
+    return 0.5 ** (age_days / config().freshness_half_life_days)
 
 
 def blended_score(*, similarity: float, when: datetime | None, confidence: float, hits: int, now: datetime) -> float:
     """Similarity blended with freshness, confidence and hit count (weights: RECMEM_SEARCH_WEIGHTS)."""
-    w = settings.RECMEM_SEARCH_WEIGHTS
+    w = config().search_weights
     hit_term = min(1.0, math.log1p(hits) / math.log1p(100))
     return (w["similarity"] * similarity + w["freshness"] * _freshness(when, now)
             + w["confidence"] * confidence + w["hits"] * hit_term)
@@ -228,7 +228,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     provenance_only = Exchange.objects.only("id", "session_id", "occurred_at")
     prefetch_related_objects([h.obj for h in result.episodes], Prefetch("sources", queryset=provenance_only))
     prefetch_related_objects([h.obj for h in result.experiences], Prefetch("evidence", queryset=provenance_only))
-    budget = query.token_budget or settings.RECMEM_SEARCH_TOKEN_BUDGET
+    budget = query.token_budget or config().search_token_budget
     result.context, result.context_tokens = context_block(result, budget)
     return result
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from django.conf import settings
+from core.config import config
 
 PRESETS: dict[str, tuple[float, int]] = {"chat": (0.7, 5), "task": (0.6, 4)}
 
@@ -45,14 +45,14 @@ def thresholds_for(model_id: str) -> Thresholds:
         base = DEFAULT
         if model_id.startswith("hashing:"):  # the test fake: bag-of-words overlap scores lower
             base = Thresholds(theta_sim=0.45, theta_count=5, merge=0.45, dedup=0.85, related=0.2)
-    preset = getattr(settings, "RECMEM_RECURRENCE_PRESET", "")
+    preset = config().recurrence_preset
     if preset:
         sim, count = PRESETS[preset]
         base = replace(base, theta_sim=sim, theta_count=count)
     overrides = {
-        "theta_sim": getattr(settings, "RECMEM_THETA_SIM", None),
-        "theta_count": getattr(settings, "RECMEM_THETA_COUNT", None),
-        "merge": getattr(settings, "RECMEM_MERGE_THRESHOLD", None),
-        "dedup": getattr(settings, "RECMEM_DEDUP_THRESHOLD", None),
+        "theta_sim": config().theta_sim,
+        "theta_count": config().theta_count,
+        "merge": config().merge_threshold,
+        "dedup": config().dedup_threshold,
     }
     return replace(base, **{k: v for k, v in overrides.items() if v is not None})

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import time
 
-from django.conf import settings
 from django.db import connection, models
+
+from core.config import config
 
 # Planner statistics are refreshed by autovacuum, not per query: a per-process copy a minute old is as good.
 _ROWS_TTL_SECONDS = 60.0
@@ -23,12 +24,12 @@ def vector_search_params(*, ef_search: int | None = None) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
         cursor.execute("SET LOCAL max_parallel_workers_per_gather = 0")
-        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(ef_search or settings.RECMEM_HNSW_EF_SEARCH_WRITE)])
+        cursor.execute("SET LOCAL hnsw.ef_search = %s", [int(ef_search or config().hnsw_ef_search_write)])
 
 
 def search_ef(k: int) -> int:
     """``hnsw.ef_search`` of a search whose layer budget is ``k``: the setting, but never below 3k (the over-fetch)."""
-    return max(int(settings.RECMEM_HNSW_EF_SEARCH), k * 3, 40)
+    return max(int(config().hnsw_ef_search), k * 3, 40)
 
 
 def table_rows(model: type[models.Model]) -> float:
@@ -49,7 +50,7 @@ def table_rows(model: type[models.Model]) -> float:
         if rows < 0:
             quoted = connection.ops.quote_name(table)
             cursor.execute(f"SELECT count(*) FROM (SELECT 1 FROM {quoted} LIMIT %s) AS sample",
-                           [int(settings.RECMEM_EXACT_SEARCH_MAX_ROWS) + 1])
+                           [int(config().exact_search_max_rows) + 1])
             rows = float(cursor.fetchone()[0])
     _rows_cache[key] = (rows, now)
     return rows
@@ -69,7 +70,7 @@ def exact_scan_set(model: type[models.Model]) -> bool:
     episode layer at ``ef_search`` 100).
     """
     rows = table_rows(model)
-    exact = 0 <= rows <= settings.RECMEM_EXACT_SEARCH_MAX_ROWS
+    exact = 0 <= rows <= config().exact_search_max_rows
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_indexscan = off" if exact else "SET LOCAL enable_indexscan = on")
     return exact

@@ -18,6 +18,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from core.config import config
+
 SETTINGS = "recmem_site.settings.base"
 
 
@@ -81,7 +83,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     from recmem_site import embedded_db
 
-    home = Path(settings.RECMEM_HOME)
+    home = Path(config().home)
     home.mkdir(parents=True, exist_ok=True)
     log_dir = Path(settings.LOG_DIR)
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -113,10 +115,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
         connections.close_all()  # children open their own connections
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "RECMEM_HOME": str(home)}
-        host, port = args.host or settings.RECMEM_BIND_HOST, args.port or settings.RECMEM_BIND_PORT
+        host, port = args.host or config().bind_host, args.port or config().bind_port
         python = sys.executable
         web_cmd = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"{host}:{port}",
-                   "--workers", str(settings.RECMEM_WEB_WORKERS), "--threads", str(settings.RECMEM_WEB_THREADS),
+                   "--workers", str(config().web_workers), "--threads", str(config().web_threads),
                    "--timeout", "120", "--access-logfile", str(log_dir / "access.log"),
                    "--error-logfile", str(log_dir / "web.log")]
         worker_cmd = [python, str(Path(settings.BASE_DIR) / "manage.py"), "qcluster"]
@@ -175,7 +177,7 @@ def cmd_db(args: argparse.Namespace) -> int:
     if not settings.EMBEDDED_DATABASE:
         print("DATABASE_URL is set: the embedded server is not used", file=sys.stderr)
         return 1
-    home = settings.RECMEM_HOME
+    home = config().home
     if args.action == "start":
         info = embedded_db.ensure_running(home, database=settings.DATABASES["default"]["NAME"], own=False)
         print(f"running: pid {info.pid}, socket {info.socket_dir}")

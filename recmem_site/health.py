@@ -11,6 +11,8 @@ from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from core.config import config
+
 
 def _check_database() -> dict[str, Any]:
     with connection.cursor() as cursor:
@@ -48,8 +50,8 @@ def _check_queue() -> dict[str, Any]:
 def _consolidator() -> dict[str, Any]:
     from memory.gateways.llm import llm_configured
 
-    if settings.RECMEM_CONSOLIDATOR != "extractive" and llm_configured():
-        return {"ok": True, "kind": "llm", "model": settings.RECMEM_LLM_MODEL}
+    if config().consolidator != "extractive" and llm_configured():
+        return {"ok": True, "kind": "llm", "model": config().llm_model}
     return {"ok": True, "kind": "extractive",
             "note": "no LLM endpoint configured (RECMEM_LLM_BASE_URL): extractive consolidator, zero tokens"}
 

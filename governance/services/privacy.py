@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 
 from agents.models import Project
+from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
 from governance.models import AuditEvent, PrivacyPolicy, VaultEntry
 from governance.services.audit import audit_record
@@ -55,7 +55,7 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
         return []
     policy = privacy_policy_get(project=project)
     results = (masker or mask_many)(list(texts), policy=_masking_policy(policy), key=bytes.fromhex(policy.hmac_key))
-    vault_key = settings.RECMEM_VAULT_KEY
+    vault_key = config().vault_key
     if policy.vault_enabled and vault_key:
         originals: dict[str, tuple[str, str]] = {}
         for result in results:
@@ -115,12 +115,12 @@ def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> st
         raise NotAllowed("revealing needs the 'reveal_vaultentry' permission", code="permission_denied")
     if not reason.strip():
         raise ApplicationError("a reason is required to reveal a value", code="reason_required")
-    if not settings.RECMEM_VAULT_KEY:
+    if not config().vault_key:
         raise ApplicationError("no RECMEM_VAULT_KEY configured: placeholders are irreversible", code="no_vault_key")
     entry = VaultEntry.objects.filter(project=project, placeholder=placeholder).first()
     if entry is None:
         raise NotFound("no vault entry for this placeholder")
-    value = decrypt_value(entry.ciphertext, settings.RECMEM_VAULT_KEY)
+    value = decrypt_value(entry.ciphertext, config().vault_key)
     audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
                  actor_user=user, reason=reason, data={"placeholder": placeholder})
     return value

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memory.gateways import _setting
+from core.config import config
 
 __all__ = [
     "LOCAL_MODEL_DIMENSIONS",
@@ -347,30 +347,28 @@ def _resolve_config(overrides: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise TypeError(f"get_embedder() got unexpected overrides: {sorted(unknown)}")
 
-    def pick(key: str, *names_and_default: Any) -> Any:
+    conf = config()
+
+    def pick(key: str, *configured: Any) -> Any:
+        """The override, else the first configured value that is set."""
         if key in overrides:
             return overrides[key]
-        *names, default = names_and_default
-        for name in names:
-            value = _setting(name, None)
-            if value not in (None, ""):
-                return value
-        return default
+        return next((v for v in configured if v not in (None, "")), configured[-1])
 
-    backend = str(pick("backend", "RECMEM_EMBEDDINGS_BACKEND", "local")).lower()
+    backend = str(pick("backend", conf.embeddings_backend)).lower()
     if backend not in BACKENDS:
         raise EmbeddingError(f"unknown embeddings backend {backend!r}; expected one of {BACKENDS}")
     return {
         "backend": backend,
-        "model": pick("model", "RECMEM_EMBEDDINGS_MODEL", DEFAULT_OPENAI_MODEL),
+        "model": pick("model", conf.embeddings_model),
         "model_path": overrides.get("model_path"),
-        "dimensions": int(pick("dimensions", "RECMEM_EMBEDDINGS_DIMENSIONS", LOCAL_MODEL_DIMENSIONS)),
+        "dimensions": int(pick("dimensions", conf.embeddings_dimensions)),
         # 0 = the backend's own default: short forward passes for the local model, large requests for endpoints.
-        "batch_size": int(pick("batch_size", "RECMEM_EMBEDDINGS_BATCH_SIZE", 0)) or (16 if backend == "local" else 64),
-        "base_url": pick("base_url", "RECMEM_EMBEDDINGS_BASE_URL", "RECMEM_LLM_BASE_URL", ""),
-        "api_key": pick("api_key", "RECMEM_EMBEDDINGS_API_KEY", "RECMEM_LLM_API_KEY", ""),
-        "timeout": float(pick("timeout", "RECMEM_LLM_TIMEOUT", 30.0)),
-        "max_retries": int(pick("max_retries", "RECMEM_LLM_MAX_RETRIES", 2)),
+        "batch_size": int(pick("batch_size", conf.embeddings_batch_size)) or (16 if backend == "local" else 64),
+        "base_url": pick("base_url", conf.embeddings_base_url, conf.llm_base_url),
+        "api_key": pick("api_key", conf.embeddings_api_key, conf.llm_api_key),
+        "timeout": float(pick("timeout", conf.llm_timeout)),
+        "max_retries": int(pick("max_retries", conf.llm_max_retries)),
     }
 
 

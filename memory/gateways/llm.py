@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from memory.gateways import _setting
+from core.config import config
 from memory.gateways.tokens import count_messages, count_tokens
 
 __all__ = [
@@ -420,7 +420,7 @@ _OVERRIDES = ("base_url", "api_key", "model", "temperature", "timeout", "max_ret
 
 def llm_configured() -> bool:
     """True when an LLM endpoint is configured (``RECMEM_LLM_BASE_URL`` is set)."""
-    return bool(_setting("RECMEM_LLM_BASE_URL", ""))
+    return bool(config().llm_base_url)
 
 
 def get_llm(**overrides: Any) -> LLMGateway | None:
@@ -433,27 +433,28 @@ def get_llm(**overrides: Any) -> LLMGateway | None:
     unknown = set(overrides) - set(_OVERRIDES)
     if unknown:
         raise TypeError(f"get_llm() got unexpected overrides: {sorted(unknown)}")
-    config = {
-        "base_url": overrides.get("base_url", _setting("RECMEM_LLM_BASE_URL", "")) or "",
-        "api_key": overrides.get("api_key", _setting("RECMEM_LLM_API_KEY", "")) or "",
-        "model": overrides.get("model", _setting("RECMEM_LLM_MODEL", DEFAULT_MODEL)) or DEFAULT_MODEL,
-        "temperature": float(overrides.get("temperature", _setting("RECMEM_LLM_TEMPERATURE", 0.0))),
-        "timeout": float(overrides.get("timeout", _setting("RECMEM_LLM_TIMEOUT", 30.0))),
-        "max_retries": int(overrides.get("max_retries", _setting("RECMEM_LLM_MAX_RETRIES", 2))),
+    conf = config()
+    wanted = {
+        "base_url": overrides.get("base_url", conf.llm_base_url) or "",
+        "api_key": overrides.get("api_key", conf.llm_api_key) or "",
+        "model": overrides.get("model", conf.llm_model) or DEFAULT_MODEL,
+        "temperature": float(overrides.get("temperature", conf.llm_temperature)),
+        "timeout": float(overrides.get("timeout", conf.llm_timeout)),
+        "max_retries": int(overrides.get("max_retries", conf.llm_max_retries)),
         "retry_backoff": float(overrides.get("retry_backoff", 0.5)),
     }
-    if not config["base_url"]:
+    if not wanted["base_url"]:
         return None
-    key = tuple(sorted((k, str(v)) for k, v in config.items()))
+    key = tuple(sorted((k, str(v)) for k, v in wanted.items()))
     gateway = _LLMS.get(key)
     if gateway is not None:
         return gateway
     with _LLMS_LOCK:
         gateway = _LLMS.get(key)
         if gateway is None:
-            base_url = config.pop("base_url")
-            retry_backoff = config.pop("retry_backoff")
-            gateway = LLMGateway(base_url, retry_backoff=retry_backoff, **config)
+            base_url = wanted.pop("base_url")
+            retry_backoff = wanted.pop("retry_backoff")
+            gateway = LLMGateway(base_url, retry_backoff=retry_backoff, **wanted)
             _LLMS[key] = gateway
     return gateway
 

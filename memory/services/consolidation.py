@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 import numpy as np
-from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Count
 from django.utils import timezone
@@ -26,6 +25,7 @@ from pgvector.django import CosineDistance
 
 from agents.models import Agent
 from agents.visibility import Scope, ScopeKey, agent_visibility
+from core.config import config
 from governance.models import AuditEvent, ConsolidationBatch
 from governance.services.audit import audit_record_many
 from governance.services.batches import batch_fail, batch_record_calls, batch_start, batch_succeed
@@ -69,10 +69,10 @@ def get_consolidator(*, embedder=None):
     from memory.consolidation import get_consolidator as build
 
     embedder = embedder or get_embedder()
-    choice = settings.RECMEM_CONSOLIDATOR
+    choice = config().consolidator
     if choice == "extractive":
         return build(llm=None, embedder=embedder)
-    consolidator = build(embedder=embedder, single_call=settings.RECMEM_CONSOLIDATION_PROMPT != "split")
+    consolidator = build(embedder=embedder, single_call=config().consolidation_prompt != "split")
     if choice == "llm" and consolidator.kind != "llm":
         raise RuntimeError("RECMEM_CONSOLIDATOR=llm but no RECMEM_LLM_BASE_URL is configured")
     return consolidator
@@ -172,15 +172,15 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
     vectors = [e.embedding for e in topic.units]
     centroid = _centroid(vectors)
 
-    episodic = topic.episodic and not settings.RECMEM_ABLATE_EPISODES
-    semantic = not settings.RECMEM_ABLATE_SEMANTIC
+    episodic = topic.episodic and not config().ablate_episodes
+    semantic = not config().ablate_semantic
     episode = None
     existing = None
     if episodic:
-        nearest = None if settings.RECMEM_ABLATE_MERGE else _nearest_episode(scope=topic.scope, vector=centroid)
+        nearest = None if config().ablate_merge else _nearest_episode(scope=topic.scope, vector=centroid)
         # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
         # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
-        if nearest is not None and count_tokens(nearest[0].narrative) > settings.RECMEM_EPISODE_MAX_TOKENS:
+        if nearest is not None and count_tokens(nearest[0].narrative) > config().episode_max_tokens:
             nearest = None
         if nearest is not None and nearest[1] >= thresholds.merge:
             episode, sim = nearest
@@ -466,7 +466,7 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
 
 def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
     """At most RECMEM_IDLE_MAX_SESSIONS sessions replayed per run; the rest waits for the next run."""
-    limit = settings.RECMEM_IDLE_MAX_SESSIONS
+    limit = config().idle_max_sessions
     sessions: set = set()
     window = []
     for c in candidates:
@@ -485,7 +485,7 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
         consolidator = get_consolidator(embedder=embedder)
     kind = "eager" if eager else consolidator.kind
     batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent,
-                        mode=settings.RECMEM_CONSOLIDATION_MODE, consolidator=kind)
+                        mode=config().consolidation_mode, consolidator=kind)
     Candidate.objects.filter(pk__in=[c.pk for c in candidates]).update(batch=batch)
     calls: list = []
     timings: dict[str, float] = {}
@@ -543,7 +543,7 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
 
 
 def _candidates_failed(*, candidates: list[Candidate], error: str) -> None:
-    max_attempts = settings.RECMEM_CONSOLIDATION_MAX_ATTEMPTS
+    max_attempts = config().consolidation_max_attempts
     for c in candidates:
         c.attempts += 1
         c.last_error = error[:2000]

@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -16,6 +15,7 @@ from pgvector.django import CosineDistance
 from agents.models import Agent, Module
 from agents.selectors import agent_module_get
 from agents.visibility import Scope, Visibility, agent_visibility
+from core.config import config
 from core.errors import Conflict
 from governance.models import AuditEvent
 from governance.services.audit import audit_record, audit_record_many
@@ -89,7 +89,7 @@ def recurrence_neighbours(*, exchange: Exchange, visibility: Visibility,
 
 
 def _mode() -> str:
-    return settings.RECMEM_CONSOLIDATION_MODE
+    return config().consolidation_mode
 
 
 def session_check_open(session: Session) -> None:
@@ -173,7 +173,7 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
             candidates.append(_candidate_create(agent=agent, trigger=e, members=[*ripe, e],
                                                 reason=Candidate.Reason.RECURRENCE))
             continue
-        if settings.RECMEM_SALIENCE:
+        if config().salience:
             reason = salience_reason(e.user_text, e.assistant_text)
             if reason:
                 e.salience = reason

@@ -14,7 +14,6 @@ import random
 import uuid
 from datetime import timedelta
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -22,6 +21,7 @@ from django_q.models import Schedule
 from django_q.tasks import async_task
 
 from agents.models import Agent
+from core.config import config
 from governance.models import ConsolidationBatch
 from memory.models import Candidate, Session
 
@@ -36,7 +36,7 @@ def consolidation_enqueue(*, agent_id: uuid.UUID) -> None:
 
 def consolidation_retry_schedule(*, agent_id: uuid.UUID, batch: ConsolidationBatch) -> None:
     """A delayed re-run of ``batch`` (delay × attempt) for its still-pending candidates."""
-    delay = settings.RECMEM_CONSOLIDATION_RETRY_DELAY * max(1, batch.attempts)
+    delay = config().consolidation_retry_delay * max(1, batch.attempts)
     Schedule.objects.create(func=CONSOLIDATION_RUN_TASK, args=repr((str(agent_id), str(batch.pk))),
                             schedule_type=Schedule.ONCE, repeats=1,
                             next_run=timezone.now() + timedelta(seconds=delay),
@@ -58,20 +58,20 @@ def idle_run_request(*, agent: Agent) -> int:
 def idle_due(*, agent: Agent, now=None) -> bool:
     """Whether the idle-time trigger conditions hold for ``agent`` now."""
     now = now or timezone.now()
-    if agent.last_write_at and now - agent.last_write_at < timedelta(minutes=settings.RECMEM_IDLE_MINUTES):
+    if agent.last_write_at and now - agent.last_write_at < timedelta(minutes=config().idle_minutes):
         return False
     if not _pending(agent):
         return False
     runs = ConsolidationBatch.objects.filter(agent=agent, mode="idle")
     last = runs.aggregate(last=Max("started_at"))["last"]
-    if last and now - last < timedelta(minutes=settings.RECMEM_IDLE_COOLDOWN_MINUTES):
+    if last and now - last < timedelta(minutes=config().idle_cooldown_minutes):
         return False
-    if runs.filter(started_at__gte=now - timedelta(days=1)).count() >= settings.RECMEM_IDLE_DAILY_CAP:
+    if runs.filter(started_at__gte=now - timedelta(days=1)).count() >= config().idle_daily_cap:
         return False
-    if last is None or now - last >= timedelta(hours=settings.RECMEM_IDLE_MAX_HOURS):
+    if last is None or now - last >= timedelta(hours=config().idle_max_hours):
         return True
     closed = Session.objects.filter(owner_agent=agent, status=Session.Status.CLOSED, closed_at__gt=last).count()
-    return closed >= settings.RECMEM_IDLE_MIN_CLOSED_SESSIONS
+    return closed >= config().idle_min_closed_sessions
 
 
 def idle_runs_start(*, now=None) -> int:
@@ -79,7 +79,7 @@ def idle_runs_start(*, now=None) -> int:
     now = now or timezone.now()
     agent_ids = Candidate.objects.filter(status=Candidate.Status.PENDING).values_list("agent_id", flat=True)
     started = 0
-    low, high = (int(x) for x in settings.RECMEM_IDLE_JITTER_SECONDS)
+    low, high = (int(x) for x in config().idle_jitter_seconds)
     for agent in Agent.objects.filter(pk__in=set(agent_ids), is_active=True):
         if not idle_due(agent=agent, now=now):
             continue

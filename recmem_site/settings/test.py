@@ -15,9 +15,10 @@ if not os.environ.get("DATABASE_URL") and not os.environ.get("RECMEM_TEST_HOME_O
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-secret-key-not-for-production-0123456789abcdef")
 
 from recmem_site.settings.base import *  # noqa: E402,F403
-from recmem_site.settings.base import MIDDLEWARE, Q_CLUSTER  # noqa: E402
+from recmem_site.settings.base import MIDDLEWARE, Q_CLUSTER, RECMEM  # noqa: E402
 
 DEBUG = False
+RECMEM = RECMEM.replace(q_sync=True)
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {

@@ -20,7 +20,7 @@ def qcluster(transactional_db):
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "recmem_site.settings.base",
-        "RECMEM_HOME": str(settings.RECMEM_HOME),
+        "RECMEM_HOME": str(settings.RECMEM.home),
         "RECMEM_DB_NAME": connection.settings_dict["NAME"],  # the test database
         "RECMEM_Q_SYNC": "0",
         "RECMEM_Q_POLL": "0.1",

@@ -8,6 +8,7 @@ import threading
 
 import pytest
 
+from core.config import config_override
 from governance.privacy import engine
 from governance.privacy.engine import (
     MaskingPolicy,
@@ -354,9 +355,8 @@ def test_spacy_model_setting_defaults_without_django_settings():
     from django.conf import settings
 
     if settings.configured:
-        from django.test import override_settings
 
-        with override_settings(RECMEM_PII_SPACY_MODEL="some_model"):
+        with config_override(pii_spacy_model="some_model"):
             assert engine.spacy_model_name() == "some_model"
     else:
         assert engine.spacy_model_name() == engine.DEFAULT_SPACY_MODEL

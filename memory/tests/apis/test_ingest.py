@@ -1,8 +1,8 @@
 """Ingest API: sessions, exchanges, limits and errors (each bad request changes nothing)."""
 
 import pytest
-from django.test import override_settings
 
+from core.config import config_override
 from memory.models import Exchange, Session
 from memory.tests.factories import at, post_exchanges, post_session
 
@@ -89,12 +89,12 @@ def test_bad_exchanges_are_400_and_store_nothing(api_client, make_agent, item, c
 def test_limits_are_413(api_client, make_agent):
     holder = make_agent()
     session = post_session(api_client, holder)
-    with override_settings(RECMEM_MAX_TEXT_CHARS=100):
+    with config_override(max_text_chars=100):
         body = _error(api_client.post(f"/api/v1/sessions/{session['id']}/exchanges",
                                       {"user": "x" * 101, "assistant": "ok"}, format="json", **holder.headers),
                       413, "text_too_long")
         assert body["error"]["details"]["indexes"] == [0]
-    with override_settings(RECMEM_MAX_BATCH_EXCHANGES=3):
+    with config_override(max_batch_exchanges=3):
         _error(api_client.post(f"/api/v1/sessions/{session['id']}/exchanges",
                                {"exchanges": [{"user": "a", "assistant": "b"}] * 4}, format="json",
                                **holder.headers), 413, "too_many_exchanges")

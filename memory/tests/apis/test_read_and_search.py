@@ -105,8 +105,8 @@ def test_operator_can_ask_for_a_run_now(api_client, make_agent, settings, django
     from governance.models import ConsolidationBatch
     from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
 
-    settings.RECMEM_CONSOLIDATION_MODE = "idle"
-    settings.RECMEM_LLM_BASE_URL = ""
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
     writer = make_agent(roles=["writer", "reader"])
     denied = api_client.post("/api/v1/consolidations/run", **writer.headers)
     assert denied.status_code == 403 and denied.json()["error"]["code"] == "permission_denied"

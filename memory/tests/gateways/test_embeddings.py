@@ -8,7 +8,6 @@ import socket
 import openai
 import pytest
 
-from memory.gateways import _setting
 from memory.gateways.embeddings import (
     EmbeddingError,
     HashingEmbeddingGateway,
@@ -43,10 +42,6 @@ def _free_port() -> int:
 
 
 # -- settings helper -----------------------------------------------------------------------------------
-
-
-def test_setting_returns_default_for_unknown_names():
-    assert _setting("RECMEM_SURELY_NOT_A_SETTING", 42) == 42
 
 
 # -- hashing -------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from contextlib import nullcontext
 import jsonschema
 import pytest
 
+from core.config import config_override
 from memory.gateways.fake_openai import FakeOpenAIServer, FakeReply
 from memory.gateways.llm import (
     LLMCallRecord,
@@ -231,9 +232,8 @@ def _no_llm_settings():
     from django.conf import settings
 
     if settings.configured:
-        from django.test import override_settings
 
-        return override_settings(RECMEM_LLM_BASE_URL="")
+        return config_override(llm_base_url="")
     return nullcontext()
 
 

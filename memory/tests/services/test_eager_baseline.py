@@ -23,7 +23,7 @@ CHAT = "/v1/chat/completions"
 
 @pytest.fixture
 def eager_agent(make_agent, settings, fake_llm):
-    settings.RECMEM_CONSOLIDATION_MODE = "eager"
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="eager")
     return make_agent().agent
 
 

