@@ -347,9 +347,9 @@ def bench_settings(*, mode: str, consolidator: str, theta_sim: float | None = No
     """
     from django.test.utils import override_settings
 
-    from memory.consolidation.fake_responder import consolidation_responder
-    from memory.gateways.fake_openai import FakeOpenAIServer
     from memory.gateways.llm import clear_llm_cache
+    from testing.fake_openai import FakeOpenAIServer
+    from testing.fake_responder import consolidation_responder
 
     overrides: dict[str, Any] = {
         "RECMEM_CONSOLIDATION_MODE": "off" if mode == "flat" else mode,
@@ -522,8 +522,8 @@ def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
     triggers, not a measurement.
     """
     from governance.models import ConsolidationBatch
-    from memory.consolidation import prompts
-    from memory.consolidation.types import order_units
+    from memory.consolidators import prompts
+    from memory.consolidators.types import order_units
     from memory.gateways.tokens import count_messages
     from memory.models import Exchange
     from memory.services.consolidation import exchange_unit
@@ -569,7 +569,7 @@ class Answerer:
         entry["completion_tokens"] += call.completion_tokens
 
     def answer(self, *, question: str, context: str) -> str:
-        from memory.consolidation import prompts
+        from memory.consolidators import prompts
         from memory.gateways.llm import LLMError
 
         try:
@@ -583,7 +583,7 @@ class Answerer:
         return str(result.data.get("answer", "")).strip()
 
     def judge(self, *, question: str, gold: str, answer: str) -> bool:
-        from memory.consolidation import prompts
+        from memory.consolidators import prompts
         from memory.gateways.llm import LLMError
 
         try:

@@ -10,7 +10,6 @@ from contextlib import nullcontext
 import jsonschema
 import pytest
 
-from memory.gateways.fake_openai import FakeOpenAIServer, FakeReply
 from memory.gateways.llm import (
     LLMCallRecord,
     LLMError,
@@ -21,6 +20,7 @@ from memory.gateways.llm import (
     llm_configured,
 )
 from memory.gateways.tokens import count_messages, count_tokens
+from testing.fake_openai import FakeOpenAIServer, FakeReply
 
 CHAT = "/v1/chat/completions"
 
