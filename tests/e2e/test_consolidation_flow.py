@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 
 from governance.models import ConsolidationBatch, LLMCall
-from memory.consolidation.fake_responder import consolidation_responder
-from memory.gateways.fake_openai import FakeOpenAIServer
 from memory.gateways.llm import clear_llm_cache
 from memory.models import Candidate, Episode, Exchange, Experience
 from memory.tests.factories import at, post_exchanges, post_session
+from testing.fake_openai import FakeOpenAIServer
+from testing.fake_responder import consolidation_responder
 
 pytestmark = pytest.mark.django_db
 

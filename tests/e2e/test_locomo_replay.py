@@ -21,10 +21,10 @@ from bench.locomo import (
     load_locomo,
 )
 from governance.models import ConsolidationBatch, LLMCall
-from memory.consolidation.fake_responder import consolidation_responder
-from memory.gateways.fake_openai import FakeOpenAIServer
 from memory.gateways.llm import clear_llm_cache
 from memory.models import Exchange
+from testing.fake_openai import FakeOpenAIServer
+from testing.fake_responder import consolidation_responder
 
 DATA = Path(os.environ.get("RECMEM_DATASETS", Path(__file__).resolve().parents[3] / "shared" / "datasets"))
 LOCOMO = DATA / "locomo" / "locomo_dev.json"

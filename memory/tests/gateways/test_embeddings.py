@@ -17,8 +17,8 @@ from memory.gateways.embeddings import (
     hashing_vector,
     load_local_model,
 )
-from memory.gateways.fake_openai import FakeOpenAIServer
 from memory.gateways.tokens import count_tokens
+from testing.fake_openai import FakeOpenAIServer
 
 
 def _norm(vector: list[float]) -> float:

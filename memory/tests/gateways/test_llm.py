@@ -11,7 +11,6 @@ import jsonschema
 import pytest
 
 from core.config import config_override
-from memory.gateways.fake_openai import FakeOpenAIServer, FakeReply
 from memory.gateways.llm import (
     LLMCallRecord,
     LLMError,
@@ -22,6 +21,7 @@ from memory.gateways.llm import (
     llm_configured,
 )
 from memory.gateways.tokens import count_messages, count_tokens
+from testing.fake_openai import FakeOpenAIServer, FakeReply
 
 CHAT = "/v1/chat/completions"
 

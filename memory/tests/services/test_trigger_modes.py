@@ -236,15 +236,15 @@ def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, fa
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("ablate,purposes,episodes,items", [
-    ("RECMEM_ABLATE_SEMANTIC", ["episode_write"], True, False),  # episodes only: merge-or-write, no items
-    ("RECMEM_ABLATE_EPISODES", ["semantic_refine"], False, True),  # items only: one refine call, no episode
+    ("ablate_semantic", ["episode_write"], True, False),  # episodes only: merge-or-write, no items
+    ("ablate_episodes", ["semantic_refine"], False, True),  # items only: one refine call, no episode
 ])
 def test_ablations_take_the_separate_steps(make_agent, settings, fake_llm, django_capture_on_commit_callbacks,
                                            ablate, purposes, episodes, items):
     from memory.models import Episode
 
     settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
-    setattr(settings, ablate, True)
+    settings.RECMEM = settings.RECMEM.replace(**{ablate: True})
     agent = make_agent().agent
     with django_capture_on_commit_callbacks(execute=True):
         _ingest(agent, MARATHON_WAVE_1)

@@ -17,11 +17,11 @@ from pathlib import Path
 import openai
 import pytest
 
-from memory.gateways.fake_openai import FakeOpenAIServer, FakeReply
 from memory.gateways.tokens import count_messages, count_tokens
+from testing.fake_openai import FakeOpenAIServer, FakeReply
 
 CHAT = "/v1/chat/completions"
-PROJECT_ROOT = Path(__file__).resolve().parents[3]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -174,7 +174,7 @@ def test_stops_cleanly_and_releases_the_port():
 
 def test_runs_stand_alone_until_interrupted():
     process = subprocess.Popen(
-        [sys.executable, "-m", "memory.gateways.fake_openai", "--port", "0", "--reply", '{"stand": "alone"}'],
+        [sys.executable, "-m", "testing.fake_openai", "--port", "0", "--reply", '{"stand": "alone"}'],
         cwd=PROJECT_ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

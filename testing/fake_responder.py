@@ -1,4 +1,4 @@
-"""A plausible, schema-valid "LLM" for :class:`memory.gateways.fake_openai.FakeOpenAIServer`.
+"""A plausible, schema-valid "LLM" for :class:`testing.fake_openai.FakeOpenAIServer`.
 
     with FakeOpenAIServer(responder=consolidation_responder) as srv: ...
 
@@ -23,7 +23,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memory.consolidation.prompts import template_for_version
+from memory.consolidators.prompts import template_for_version
 
 __all__ = ["consolidation_responder", "parse_related", "parse_units"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from memory.consolidation import LLMConsolidator, get_consolidator
-from memory.consolidation.fake_responder import consolidation_responder
-from memory.consolidation.types import ConsolidationError, ExistingEpisode
+from memory.consolidators import LLMConsolidator, get_consolidator
+from memory.consolidators.types import ConsolidationError, ExistingEpisode
+from testing.fake_responder import consolidation_responder
 
 from .conftest import make_experience, make_unit
 

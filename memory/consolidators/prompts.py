@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from memory.consolidation.types import (
+from memory.consolidators.types import (
     EXPERIENCE_TYPES,
     EpisodeDraft,
     ExistingEpisode,

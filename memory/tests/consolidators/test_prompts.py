@@ -7,8 +7,8 @@ import re
 import jsonschema
 import pytest
 
-from memory.consolidation import prompts
-from memory.consolidation.types import EXPERIENCE_TYPES, EpisodeDraft
+from memory.consolidators import prompts
+from memory.consolidators.types import EXPERIENCE_TYPES, EpisodeDraft
 from memory.gateways.tokens import count_messages
 
 from .conftest import make_experience, make_unit

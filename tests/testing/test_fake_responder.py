@@ -5,12 +5,11 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
-from memory.consolidation import prompts
-from memory.consolidation.eager import render_facts, render_old_memory
-from memory.consolidation.fake_responder import consolidation_responder, parse_related, parse_units
-from memory.consolidation.types import EpisodeDraft
-
-from .conftest import make_experience, make_unit
+from memory.consolidators import prompts
+from memory.consolidators.eager import render_facts, render_old_memory
+from memory.consolidators.types import EpisodeDraft
+from memory.tests.consolidators.conftest import make_experience, make_unit
+from testing.fake_responder import consolidation_responder, parse_related, parse_units
 
 UNITS = [
     make_unit("a", 0, "I prefer tea in the morning. Any tips?", "Try green tea."),

@@ -3,21 +3,23 @@
 - :class:`LLMConsolidator` (``kind="llm"``) asks a chat model with the versioned prompts of :mod:`.prompts`;
 - :class:`ExtractiveConsolidator` (``kind="extractive"``) uses spaCy and rules: zero tokens, lower quality, the
   default only when no LLM endpoint is configured;
-- :mod:`.eager` is the Mem0-style baseline (an LLM call on every exchange) used by the benchmarks;
-- :mod:`.fake_responder` answers the prompts plausibly for the fake OpenAI server in tests and benchmarks.
+- :mod:`.eager` is the Mem0-style baseline (an LLM call on every exchange) used by the benchmarks.
 
     consolidator = get_consolidator()          # LLM if RECMEM_LLM_BASE_URL is set, else extractive
     draft = consolidator.consolidate_topic(units=units, existing=nearest_or_none, related=related,
                                            on_call=record)  # draft.episodes, draft.items, draft.merged
+
+The run that drives them (candidates, batches, writes) is :mod:`memory.services.consolidation`; the fake
+responder that answers these prompts in tests and benchmarks lives outside production code (``testing``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from memory.consolidation.extractive import ExtractiveConsolidator
-from memory.consolidation.llm import LLMConsolidator
-from memory.consolidation.types import (
+from memory.consolidators.extractive import ExtractiveConsolidator
+from memory.consolidators.llm import LLMConsolidator
+from memory.consolidators.types import (
     EXPERIENCE_TYPES,
     CallSink,
     ConsolidationError,
@@ -67,7 +69,7 @@ def get_consolidator(*, llm: Any = _DEFAULT, embedder: Any | None = None, single
 
 def get_eager_extractor(*, llm: Any = _DEFAULT) -> Any:
     """The eager (Mem0-style) baseline: LLM-backed when an endpoint is configured, else extractive."""
-    from memory.consolidation.eager import EagerExtractor, ExtractiveEagerExtractor
+    from memory.consolidators.eager import EagerExtractor, ExtractiveEagerExtractor
 
     if llm is _DEFAULT:
         from memory.gateways.llm import get_llm

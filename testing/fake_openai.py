@@ -12,7 +12,7 @@ vectors, float or base64), ``GET /v1/models``. Every request is recorded in ``sr
 
 Stand-alone, for pointing ``RECMEM_LLM_BASE_URL`` at it during development::
 
-    python -m memory.gateways.fake_openai --port 8099 [--reply '{"items": []}'] [--replies-file r.jsonl]
+    python -m testing.fake_openai --port 8099 [--reply '{"items": []}'] [--replies-file r.jsonl]
 """
 
 from __future__ import annotations

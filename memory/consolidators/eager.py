@@ -19,9 +19,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from memory.consolidation import prompts
-from memory.consolidation.llm import ask_json, clean_id
-from memory.consolidation.types import CallSink, ExistingExperience, Unit, unit_time
+from memory.consolidators import prompts
+from memory.consolidators.llm import ask_json, clean_id
+from memory.consolidators.types import CallSink, ExistingExperience, Unit, unit_time
 from memory.gateways.llm import LLMGateway
 
 __all__ = ["EAGER_EVENTS", "EagerExtractor", "ExtractiveEagerExtractor", "render_facts", "render_old_memory",
@@ -211,7 +211,7 @@ class ExtractiveEagerExtractor:
 
     def __init__(self, consolidator: Any | None = None, *, max_facts: int = 3) -> None:
         if consolidator is None:
-            from memory.consolidation.extractive import ExtractiveConsolidator
+            from memory.consolidators.extractive import ExtractiveConsolidator
 
             consolidator = ExtractiveConsolidator()
         self.consolidator = consolidator

@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.consolidation import LLMConsolidator, get_consolidator
-from memory.consolidation.fake_responder import consolidation_responder
-from memory.consolidation.llm import assemble_items
-from memory.consolidation.types import ConsolidationError, ExistingEpisode
-from memory.gateways.fake_openai import FakeReply
+from memory.consolidators import LLMConsolidator, get_consolidator
+from memory.consolidators.llm import assemble_items
+from memory.consolidators.types import ConsolidationError, ExistingEpisode
+from testing.fake_openai import FakeReply
+from testing.fake_responder import consolidation_responder
 
 from .conftest import make_experience, make_unit
 

@@ -13,8 +13,8 @@ import re
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from memory.consolidation import prompts
-from memory.consolidation.types import (
+from memory.consolidators import prompts
+from memory.consolidators.types import (
     EXPERIENCE_TYPES,
     BaseConsolidator,
     CallSink,

@@ -7,16 +7,16 @@ import json
 import jsonschema
 import pytest
 
-from memory.consolidation import get_eager_extractor, prompts
-from memory.consolidation.eager import (
+from memory.consolidators import get_eager_extractor, prompts
+from memory.consolidators.eager import (
     EagerExtractor,
     ExtractiveEagerExtractor,
     render_old_memory,
     similar_union,
 )
-from memory.consolidation.fake_responder import consolidation_responder
-from memory.consolidation.types import ConsolidationError
+from memory.consolidators.types import ConsolidationError
 from memory.gateways.tokens import count_tokens
+from testing.fake_responder import consolidation_responder
 
 from .conftest import make_experience, make_unit
 

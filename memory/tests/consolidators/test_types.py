@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from memory.consolidation import (
+from memory.consolidators import (
     ConsolidationError,
     Consolidator,
     ExtractiveConsolidator,

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.consolidation import get_consolidator
-from memory.consolidation.extractive import DEFAULT_SPACY_MODEL, ExtractiveConsolidator, spacy_model_name
-from memory.consolidation.types import EXPERIENCE_TYPES, ExistingEpisode, ExistingExperience
+from memory.consolidators import get_consolidator
+from memory.consolidators.extractive import DEFAULT_SPACY_MODEL, ExtractiveConsolidator, spacy_model_name
+from memory.consolidators.types import EXPERIENCE_TYPES, ExistingEpisode, ExistingExperience
 from memory.gateways.tokens import count_tokens
 
 from .conftest import make_experience, make_unit

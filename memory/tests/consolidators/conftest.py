@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory.consolidation.types import ExistingExperience, Unit
-from memory.gateways.fake_openai import FakeOpenAIServer
+from memory.consolidators.types import ExistingExperience, Unit
 from memory.gateways.llm import LLMGateway
+from testing.fake_openai import FakeOpenAIServer
 
 T0 = datetime(2023, 5, 8, 9, 0, tzinfo=UTC)
 

@@ -1,0 +1,201 @@
+"""Typed candidates from sentences: rules over the parse classify a user sentence as preference, constraint,
+event, lesson, pattern or fact (:func:`_classify`), choose its subject (:func:`_subject_for`), and find ordered
+how-tos in a unit (:func:`_procedure`)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from memory.consolidators.extractive.lexicons import (
+    _FACT_VERB_SUBJECTS,
+    _INLINE_STEP_RE,
+    _NUMBERED_LINE_RE,
+    _SEQUENCE_PREFIX_RE,
+    _STEP_LINE_RE,
+    CONSTRAINT_PHRASES,
+    CONSTRAINT_STRONG,
+    CONSTRAINT_WEAK_PHRASES,
+    HOWTO_CUES,
+    LESSON_PHRASES,
+    LESSON_WORDS,
+    PATTERN_PHRASES,
+    PATTERN_WORDS,
+    PREF_ADJ,
+    PREF_STRONG,
+    SEQUENCE_WORDS,
+)
+from memory.consolidators.extractive.parsing import (
+    _clip,
+    _first_person,
+    _is_placeholder,
+    _is_question,
+    _is_trivial,
+    _one_line,
+    _subject_is_i,
+    _term,
+    _words,
+)
+from memory.consolidators.extractive.rewriting import _has_time_expression
+from memory.consolidators.extractive.topics import _Profile, _subject_from_token, _topic_token, _trigger
+from memory.consolidators.types import Unit, unit_time
+
+
+@dataclass
+class _Candidate:
+    type: str
+    subject: str
+    statement: str
+    unit: Unit
+    confidence: float
+    valid_from: datetime | None
+    position: int
+    profile: _Profile | None = None
+    evidence: list[str] = field(default_factory=list)
+
+
+def _classify(span: Any) -> tuple[str, float, Any | None] | None:
+    """(type, confidence, trigger token) for a user sentence, or None when nothing durable is said."""
+    if _is_question(span) or len(_words(span)) < 3 or _is_trivial(span):
+        return None
+    lowered = f" {_one_line(span.text.lower())} "
+    lemmas = {t.lemma_.lower() for t in span}
+    lowers = {t.lower_ for t in span}
+    first_person = _first_person(span)
+    # lesson: something learned that should change what is done next time
+    if first_person and (lemmas & LESSON_WORDS or any(p in lowered for p in LESSON_PHRASES)):
+        return "lesson", 0.7, None
+    # constraint: rules, limits, allergies, deadlines ("always" alone is weaker: it may describe a habit)
+    if (
+        lowers & (CONSTRAINT_STRONG - {"always"})
+        or lemmas & {"allergic", "allergy", "deadline"}
+        or any(p in lowered for p in CONSTRAINT_PHRASES)
+    ):
+        return "constraint", 0.8, None
+    # preference: likes, dislikes, preferences of the user
+    trigger = _trigger(span)
+    if trigger is not None and (first_person or trigger.lower_ in PREF_ADJ):
+        desire = (
+            trigger.lemma_.lower() in ("like", "love")
+            and any(child.dep_ == "aux" and child.lemma_.lower() in ("would", "'d") for child in trigger.children)
+            and any(child.dep_ == "xcomp" and child.tag_ == "VB" for child in trigger.children)
+        )
+        if not desire:  # "I'd like to run a marathon" is an intention, not a preference
+            strong = trigger.lemma_.lower() in PREF_STRONG or trigger.lower_ in PREF_ADJ | {"rather"}
+            return "preference", 0.75 if strong else 0.65, trigger
+    if first_person and any(p in lowered for p in CONSTRAINT_WEAK_PHRASES):
+        return "constraint", 0.6, None
+    # pattern: habits and routines
+    habitual = lowers & PATTERN_WORDS or any(p in lowered for p in PATTERN_PHRASES)
+    if first_person and (habitual or ("always" in lowers and (" since " in lowered or lowers & {"we", "us"}))):
+        return "pattern", 0.6, None
+    if "always" in lowers:
+        return "constraint", 0.65, None
+    # event: something that happened or is planned at a specific time
+    if _has_time_expression(span):
+        tenses = {t.tag_ for t in span if t.pos_ in ("VERB", "AUX")}
+        dated = any(ent.label_ == "DATE" and any(c.isdigit() for c in ent.text) for ent in span.ents)
+        if tenses & {"VBD", "VBN"} or "MD" in tenses or "VBG" in tenses or dated:
+            if first_person or any(ent.label_ in ("PERSON", "ORG", "GPE", "EVENT") for ent in span.ents):
+                return "event", 0.75 if dated else 0.65, None
+    # fact: first-person declaratives with names, numbers or identity
+    if first_person:
+        has_entity = any(ent.label_ not in ("ORDINAL",) for ent in span.ents) or any(_is_placeholder(t) for t in span)
+        identity = any(
+            p in lowered
+            for p in (
+                " my name is ",
+                " i work ",
+                " i live ",
+                " i am a ",
+                " i'm a ",
+                " i have ",
+                " i own ",
+                " i study ",
+                " i moved ",
+                " my ",
+            )
+        )
+        if has_entity or identity or any(t.like_num for t in span):
+            return "fact", 0.6 if has_entity else 0.5, None
+    return None
+
+
+def _subject_for(kind: str, span: Any, trigger: Any | None) -> str:
+    if kind == "preference":
+        if trigger is not None and trigger.lower_ in PREF_ADJ and trigger.head.pos_ in ("NOUN", "PROPN"):
+            return _term(trigger.head)
+        return _subject_from_token(_topic_token(span, trigger))
+    if kind == "fact":
+        for tok in span:  # "my dog is called X" -> dog
+            if tok.dep_ in ("nsubj", "nsubjpass") and tok.pos_ in ("NOUN", "PROPN"):
+                if any(c.lower_ in ("my", "our") for c in tok.children):
+                    return _term(tok)
+        root = span.root
+        if root.lemma_.lower() in _FACT_VERB_SUBJECTS and _subject_is_i(root):
+            return _FACT_VERB_SUBJECTS[root.lemma_.lower()]
+    return _subject_from_token(_topic_token(span, None), fallback=_term(span.root))
+
+
+def _inline_steps(text: str) -> list[str]:
+    """Steps written on one line ("Step 1: ... Step 2: ..." or "1. ... 2. ..."), numbered 1, 2, 3... in order."""
+    markers = list(_INLINE_STEP_RE.finditer(text))
+    numbered = [(int(m.group(1) or m.group(2)), m) for m in markers]
+    expected, chosen = 1, []
+    for number, match in numbered:
+        if number == expected:
+            chosen.append(match)
+            expected += 1
+    if len(chosen) < 2:
+        return []
+    steps = []
+    for index, match in enumerate(chosen):
+        end = chosen[index + 1].start() if index + 1 < len(chosen) else len(text)
+        steps.append(_one_line(text[match.end() : end]))
+    return steps
+
+
+def _procedure(unit: Unit, role: str, doc: Any, user_text: str) -> _Candidate | None:
+    """An ordered how-to in the unit: numbered lines, first/then sequences or a run of imperatives."""
+    text = unit.user if role == "user" else unit.assistant
+    if role == "assistant" and not any(cue in user_text.lower() for cue in HOWTO_CUES):
+        return None
+    line_re = _STEP_LINE_RE if role == "assistant" else _NUMBERED_LINE_RE  # a user's bullets are rarely steps
+    steps = [_one_line(m.group(1)) for m in line_re.finditer(text or "")]
+    if len(steps) < 2:
+        steps = _inline_steps(text or "")
+    confidence = 0.7
+    if len(steps) < 2:
+        steps = []
+        sentences = [s for s in doc.sents if len(_words(s)) >= 2]
+        marked = [s for s in sentences if any(re.search(rf"\b{w}\b", s.text.lower()) for w in SEQUENCE_WORDS)]
+        if len(marked) >= 2 or any(
+            re.search(r"\bfirst\b", s.text.lower()) and re.search(r"\bthen\b", s.text.lower()) for s in marked
+        ):
+            steps = [_one_line(s.text) for s in sentences if s in marked or s.root.tag_ == "VB"]
+            confidence = 0.65
+        else:
+            run: list[Any] = []
+            best: list[Any] = []
+            for s in sentences:
+                imperative = s.root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in s.root.children)
+                run = [*run, s] if imperative else []
+                if len(run) > len(best):
+                    best = run
+            if len(best) >= 3:
+                steps = [_one_line(s.text) for s in best]
+                confidence = 0.6
+    steps = [_SEQUENCE_PREFIX_RE.sub("", s).rstrip(".;") for s in steps if s][:8]
+    if len(steps) < 2:
+        return None
+    return _Candidate(
+        type="procedure",
+        subject="",
+        statement="; ".join(_clip(s, 140) for s in steps),
+        unit=unit,
+        confidence=confidence,
+        valid_from=unit_time(unit),
+        position=-1,
+    )

@@ -1,0 +1,391 @@
+"""The extractive consolidator itself: groups units into episodes, writes or merges their narratives, and
+refines typed items with contradiction checks (see the package docstring)."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from core.config import config
+from memory.consolidators.extractive.classification import _Candidate, _classify, _procedure, _subject_for
+from memory.consolidators.extractive.lexicons import _INLINE_STEP_RE, _NUMBERED_LINE_RE, PLACEHOLDER_RE, TYPE_RANK
+from memory.consolidators.extractive.narrative import _capitalise, _date_text, _narrate, _title, _top_phrase
+from memory.consolidators.extractive.parsing import (
+    _category,
+    _clip,
+    _key_terms,
+    _one_line,
+    _Parser,
+    _term,
+    _UnitParse,
+    spacy_model_name,
+)
+from memory.consolidators.extractive.rewriting import _relative_date, _third_person
+from memory.consolidators.extractive.topics import _contradicts, _Profile, _profile
+from memory.consolidators.types import (
+    BaseConsolidator,
+    CallSink,
+    EpisodeDraft,
+    ExistingEpisode,
+    ExistingExperience,
+    ExperienceDraft,
+    Unit,
+    episode_bounds,
+    unit_time,
+)
+from memory.gateways.tokens import count_tokens
+
+
+def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    dot = math.fsum(x * y for x, y in zip(a, b, strict=False))
+    na = math.sqrt(math.fsum(x * x for x in a))
+    nb = math.sqrt(math.fsum(y * y for y in b))
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def _mean(vectors: Sequence[Sequence[float]]) -> list[float]:
+    return [math.fsum(col) / len(vectors) for col in zip(*vectors, strict=True)]
+
+
+def _overlap(a: Iterable[str], b: Iterable[str]) -> float:
+    set_a, set_b = set(a), set(b)
+    if not set_a or not set_b:
+        return 0.0
+    return len(set_a & set_b) / min(len(set_a), len(set_b))
+
+
+class ExtractiveConsolidator(BaseConsolidator):
+    """Deterministic consolidation from spaCy parses and rules (zero tokens, no network).
+
+    ``embedder`` (optional) is used to split units into episodes by similarity; without it, episodes are split at
+    session changes that share no key terms. ``merge_threshold``: minimum similarity of the existing episode for
+    a merge; ``split_similarity``: below it (cosine to the current episode) a unit starts a new episode;
+    ``max_gap``: a longer pause between units also starts a new episode (when the topic is not clearly shared).
+    """
+
+    kind = "extractive"
+    notice = "extractive consolidation (no LLM endpoint configured): zero tokens, lower quality than an LLM"
+
+    def __init__(
+        self,
+        embedder: Any | None = None,
+        *,
+        merge_threshold: float = 0.6,
+        split_similarity: float = 0.3,
+        max_gap: timedelta = timedelta(days=30),
+        max_items_per_unit: int = 2,
+        narrative_max_tokens: int | None = None,
+        spacy_model: str | None = None,
+    ) -> None:
+        self.embedder = embedder
+        self.merge_threshold = merge_threshold
+        self.split_similarity = split_similarity
+        self.max_gap = max_gap
+        self.max_items_per_unit = max_items_per_unit
+        self.narrative_max_tokens = int(narrative_max_tokens or config().extractive_narrative_tokens)
+        self.spacy_model = spacy_model or spacy_model_name()
+        self.model = f"extractive:{self.spacy_model}"
+        self._parser = _Parser(self.spacy_model)
+
+    def __repr__(self) -> str:
+        return f"<ExtractiveConsolidator {self.spacy_model}>"
+
+    # -- parsing ----------------------------------------------------------------------------------------
+
+    def _parse_units(self, units: Sequence[Unit]) -> list[_UnitParse]:
+        texts: list[str] = []
+        for unit in units:
+            texts.extend([unit.user or "", unit.assistant or ""])
+        docs = self._parser.parse_many(texts)
+        return [_UnitParse(unit, docs[2 * i], docs[2 * i + 1]) for i, unit in enumerate(units)]
+
+    # -- episodes ---------------------------------------------------------------------------------------
+
+    def merge_episode(
+        self, *, existing: ExistingEpisode, units: list[Unit], on_call: CallSink | None = None
+    ) -> EpisodeDraft | None:
+        ordered = self.order_units(units)
+        if not ordered or existing.similarity < self.merge_threshold:
+            return None
+        parses = self._parse_units(ordered)
+        old_terms = set(_key_terms(self._parser.parse(f"{existing.title}. {existing.narrative}")))
+        new_terms: set[str] = set()
+        for parse in parses:
+            new_terms |= set(parse.terms)
+        if not old_terms & new_terms:
+            return None
+        dates = re.findall(r"\b(\d{4}-\d{2}-\d{2})\b", existing.narrative)
+        # What is new gets the room the narrative has left, and at least a third of the budget: a merged episode
+        # grows by its most informative news until RECMEM_EPISODE_MAX_TOKENS starts a new one. (Refusing merges
+        # into a full narrative instead kept episodes shorter but split topics: LoCoMo evidence recall 0.82 → 0.78.)
+        room = max(self.narrative_max_tokens - count_tokens(existing.narrative), self.narrative_max_tokens // 3)
+        addition = _narrate(parses, previous_date=dates[-1] if dates else "", max_tokens=room)
+        narrative = existing.narrative.rstrip()
+        if addition:
+            narrative = f"{narrative} {addition}" if narrative else _capitalise(addition)
+        started, ended = episode_bounds(ordered)
+        return EpisodeDraft(
+            title=existing.title or _title(parses),
+            narrative=narrative,
+            unit_ids=[u.id for u in ordered],
+            started_at=started,
+            ended_at=ended,
+        )
+
+    def write_episodes(self, *, units: list[Unit], on_call: CallSink | None = None) -> list[EpisodeDraft]:
+        ordered = self.order_units(units)
+        if not ordered:
+            return []
+        parses = self._parse_units(ordered)
+        segments = self._segment(parses)
+        episodes = []
+        for segment in segments:
+            narrative = _capitalise(_narrate(segment, max_tokens=self.narrative_max_tokens)) or " ".join(
+                f"On {_date_text(unit_time(p.unit)) or 'an unknown date'}, the user said: "
+                f'"{_clip(_one_line(p.unit.user))}"'
+                for p in segment
+            )
+            started, ended = episode_bounds(p.unit for p in segment)
+            episodes.append(
+                EpisodeDraft(
+                    title=_title(segment),
+                    narrative=narrative,
+                    unit_ids=[p.unit.id for p in segment],
+                    started_at=started,
+                    ended_at=ended,
+                )
+            )
+        return episodes
+
+    def _segment(self, parses: list[_UnitParse]) -> list[list[_UnitParse]]:
+        """Group chronologically ordered units into at most 3 topical groups (not necessarily contiguous:
+        interleaved topics are told apart), each kept in chronological order."""
+        vectors: list[list[float]] | None = None
+        if self.embedder is not None and len(parses) > 1:
+            texts = [f"user: {_one_line(p.unit.user)}\nassistant: {_one_line(p.unit.assistant)}" for p in parses]
+            vectors = self.embedder.embed(texts)
+        groups: list[list[int]] = []
+        group_of: dict[int, int] = {}
+        for i, parse in enumerate(parses):
+            if not groups:
+                groups.append([i])
+                group_of[i] = 0
+                continue
+            previous = parses[i - 1].unit
+            scores = [self._group_similarity(parses, vectors, [i], group) for group in groups]
+            best = max(range(len(groups)), key=lambda g: (scores[g], -g))
+            last_time = unit_time(parses[groups[best][-1]].unit)
+            time = unit_time(parse.unit)
+            long_gap = last_time is not None and time is not None and _gap(last_time, time) > self.max_gap
+            if vectors is not None:
+                join = scores[best] >= self.split_similarity and not (long_gap and scores[best] < 0.5)
+                target = best
+            elif (
+                parse.unit.session_id == previous.session_id
+                or not parse.terms
+                or not any(parses[j].terms for j in groups[group_of[i - 1]])
+            ):
+                join, target = True, group_of[i - 1]  # without an embedder a session stays together
+            else:
+                join = scores[best] > 0.0 and not (long_gap and scores[best] < 0.2)
+                target = best
+            if join:
+                groups[target].append(i)
+                group_of[i] = target
+            else:
+                groups.append([i])
+                group_of[i] = len(groups) - 1
+        while len(groups) > 3:  # merge the two most similar groups until at most 3 remain
+            pairs = [(a, b) for a in range(len(groups)) for b in range(a + 1, len(groups))]
+            a, b = max(
+                pairs, key=lambda p: (self._group_similarity(parses, vectors, groups[p[0]], groups[p[1]]), -p[0], -p[1])
+            )
+            groups[a] = sorted(groups[a] + groups[b])
+            del groups[b]
+        groups.sort(key=lambda g: g[0])
+        return [[parses[i] for i in group] for group in groups]
+
+    @staticmethod
+    def _group_similarity(
+        parses: list[_UnitParse], vectors: list[list[float]] | None, a: list[int], b: list[int]
+    ) -> float:
+        if vectors is not None:
+            return _cosine(_mean([vectors[i] for i in a]), _mean([vectors[i] for i in b]))
+        terms_a: set[str] = set()
+        terms_b: set[str] = set()
+        for i in a:
+            terms_a |= set(parses[i].terms)
+        for i in b:
+            terms_b |= set(parses[i].terms)
+        return _overlap(terms_a, terms_b)
+
+    # -- semantic items ---------------------------------------------------------------------------------
+
+    def candidates(self, parse: _UnitParse) -> list[_Candidate]:
+        """Every typed candidate of one unit, best first (not yet capped)."""
+        unit = parse.unit
+        found: list[_Candidate] = []
+        seen_statements: set[str] = set()
+        for role, doc in (("user", parse.user_doc), ("assistant", parse.assistant_doc)):
+            procedure = _procedure(unit, role, doc, unit.user or "")
+            if procedure is not None:
+                procedure.subject = self._procedure_subject(parse, role)
+                procedure.statement = f"Steps for {procedure.subject}: {procedure.statement}."
+                found.append(procedure)
+                break
+        for sentence in parse.user_sentences:
+            span = sentence.span
+            classified = _classify(span)
+            if classified is None:
+                continue
+            kind, confidence, trigger = classified
+            if kind == "procedure":
+                continue
+            statement = _third_person(span)
+            valid_from = unit_time(unit)
+            if kind == "event":
+                when, note = _relative_date(span.text, unit_time(unit))
+                if note:
+                    statement = statement.rstrip(".!") + note + "."
+                if when is not None:
+                    valid_from = when
+            key = statement.lower()
+            if not statement or key in seen_statements:
+                continue
+            seen_statements.add(key)
+            subject = _subject_for(kind, span, trigger)
+            profile = _profile(span, subject) if kind in ("preference", "constraint") else None
+            found.append(
+                _Candidate(
+                    type=kind,
+                    subject=subject,
+                    statement=statement,
+                    unit=unit,
+                    confidence=confidence,
+                    valid_from=valid_from,
+                    position=sentence.position,
+                    profile=profile,
+                )
+            )
+        found.sort(key=lambda c: (-c.confidence, TYPE_RANK[c.type], c.position))
+        return found
+
+    def _procedure_subject(self, parse: _UnitParse, role: str) -> str:
+        """The topic of a how-to: what the user asked about when the assistant gave the steps; when the user
+        wrote the steps, their introduction, else the reply, else the steps themselves."""
+        if role == "assistant":
+            docs = [parse.user_doc, parse.assistant_doc]
+        else:
+            text = parse.unit.user or ""
+            first = _NUMBERED_LINE_RE.search(text) or _INLINE_STEP_RE.search(text)
+            intro = text[: first.start()] if first else ""
+            docs = [self._parser.parse(intro)] if len(intro.split()) >= 3 else []
+            docs += [parse.assistant_doc, parse.user_doc]
+        for doc in docs:
+            phrase = _top_phrase([doc])
+            if phrase:
+                return phrase if PLACEHOLDER_RE.search(phrase) else phrase.lower()
+        return "the task"
+
+    def _related_profiles(self, related: list[ExistingExperience]) -> list[tuple[ExistingExperience, _Profile, set]]:
+        """(experience, profile of its statement, normalised terms of its subject) for each related item."""
+        if not related:
+            return []
+        texts: list[str] = []
+        for exp in related:
+            texts.extend([exp.statement or "", exp.subject or ""])
+        docs = self._parser.parse_many(texts)
+        profiles = []
+        for i, exp in enumerate(related):
+            statement_doc, subject_doc = docs[2 * i], docs[2 * i + 1]
+            words = [t for t in subject_doc if not t.is_punct and not t.is_space]
+            subject_terms = {_term(t) for t in words if not t.is_stop}
+            subject_terms |= {_category(t) for t in subject_terms}
+            head = _category(_term(words[-1])) if words else ""
+            profile = _profile(statement_doc[:], head or None)
+            if head:
+                profile.head = head
+            profiles.append((exp, profile, subject_terms))
+        return profiles
+
+    def refine(
+        self,
+        *,
+        episodes: list[EpisodeDraft],
+        units: list[Unit],
+        related: list[ExistingExperience],
+        on_call: CallSink | None = None,
+    ) -> list[ExperienceDraft]:
+        ordered = self.order_units(units)
+        if not ordered:
+            return []
+        parses = self._parse_units(ordered)
+        related_profiles = self._related_profiles(related)
+        chosen: list[_Candidate] = []
+        by_statement: dict[tuple[str, str], _Candidate] = {}
+        for parse in parses:
+            kept = 0
+            for candidate in self.candidates(parse):
+                if kept >= self.max_items_per_unit:
+                    break
+                key = (candidate.type, candidate.statement.lower().rstrip("."))
+                previous = by_statement.get(key)
+                if previous is not None:
+                    if candidate.unit.id not in previous.evidence:
+                        previous.evidence.append(candidate.unit.id)
+                        previous.confidence = min(0.9, previous.confidence + 0.05)
+                    continue
+                candidate.evidence = [candidate.unit.id]
+                by_statement[key] = candidate
+                chosen.append(candidate)
+                kept += 1
+        drafts = []
+        for candidate in chosen:
+            contradicts: list[str] = []
+            if candidate.profile is not None:
+                for exp, profile, subject_terms in related_profiles:
+                    if exp.type != candidate.type:
+                        continue
+                    if _contradicts(candidate.profile, profile, exp.similarity, subject_terms):
+                        contradicts.append(exp.id)
+            drafts.append(
+                ExperienceDraft(
+                    type=candidate.type,
+                    subject=candidate.subject,
+                    statement=candidate.statement,
+                    evidence=list(candidate.evidence),
+                    valid_from=candidate.valid_from,
+                    confidence=round(candidate.confidence, 3),
+                    contradicts=contradicts,
+                )
+            )
+        return drafts
+
+    # -- single statements (the extractive eager baseline) ----------------------------------------------
+
+    def statements(self, unit: Unit, limit: int = 3) -> list[str]:
+        """The typed statements of one unit (no cap per type), for the eager baseline without an LLM."""
+        parse = self._parse_units([unit])[0]
+        return [c.statement for c in self.candidates(parse)[:limit]]
+
+    def contradicted(self, statement: str, existing: list[ExistingExperience]) -> list[str]:
+        """Ids of ``existing`` items that ``statement`` contradicts (same subject, other polarity or object)."""
+        if not existing:
+            return []
+        doc = self._parser.parse(statement)
+        new = _profile(doc[:])
+        result = []
+        for exp, profile, subject_terms in self._related_profiles(existing):
+            if _contradicts(new, profile, exp.similarity, subject_terms):
+                result.append(exp.id)
+        return result
+
+
+def _gap(a: datetime, b: datetime) -> timedelta:
+    try:
+        return abs(b - a)
+    except TypeError:  # naive vs aware
+        return abs(b.replace(tzinfo=None) - a.replace(tzinfo=None))
