@@ -4,9 +4,14 @@
   driven by ``python manage.py bench_locomo``.
 - :mod:`bench.scale` — bulk and HTTP ingest, search latency and HNSW recall at 10k / 100k / 1M exchanges;
   driven by ``python manage.py bench_scale``.
+- :mod:`bench.pii` — label mapping and scoring of the masking engine against labelled records (presidio-research
+  format, our secrets set); driven by ``python manage.py bench_pii``.
 - :mod:`bench.report` — ``bench/results/SUMMARY.md`` and the PNG plots from the JSON results.
 - :mod:`bench.run` — ``python -m bench.run --profile quick|full`` (``make bench`` / ``make bench-full``): runs
   everything against a private embedded PostgreSQL under ``bench/cache/home``, never the developer's data.
 
-Benchmarks are commands, not timed tests; ``tests/bench`` only checks that they work on tiny inputs.
+``bench`` is a Django app (:mod:`bench.apps`, listed last in ``INSTALLED_APPS``) so that its commands live here, in
+``bench/management/commands/``; no product app imports it (except ``calibrate_thresholds --locomo``, which reads
+the file with :mod:`bench.locomo`'s loader). Benchmarks are commands, not timed tests;
+``tests/bench`` only checks that they work on tiny inputs.
 """

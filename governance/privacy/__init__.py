@@ -2,8 +2,9 @@
 
 ``from governance.privacy import mask, mask_many, MaskingPolicy`` - names are imported lazily so that
 importing the package does not load Presidio/spaCy (several seconds) until masking is first used.
-See :mod:`governance.privacy.engine` for the interface and :mod:`governance.privacy.recognizers` for the
-custom recognizers; :mod:`governance.privacy.scoring` scores the engine against labelled records.
+See :mod:`governance.privacy.engine` for the interface, :mod:`governance.privacy.recognizers` for the
+custom recognizers and :mod:`governance.privacy.vault` for the Fernet encryption of originals (the PII bench's
+scoring lives in :mod:`bench.pii`).
 """
 
 from __future__ import annotations
@@ -23,10 +24,10 @@ _EXPORTS = {
     "normalise_value": "engine",
     "get_analyzer": "engine",
     "reset_analyzer": "engine",
-    "encrypt_value": "engine",
-    "decrypt_value": "engine",
-    "generate_vault_key": "engine",
-    "Vault": "engine",
+    "encrypt_value": "vault",
+    "decrypt_value": "vault",
+    "generate_vault_key": "vault",
+    "Vault": "vault",
     "SECRET_ENTITIES": "recognizers",
     "SECRET_KINDS": "recognizers",
     "find_secrets": "recognizers",

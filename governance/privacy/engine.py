@@ -8,7 +8,7 @@ Public interface::
     result.text       # "Mail <EMAIL_ADDRESS_91c0> or ask <PERSON_3f2a>; token <SECRET:github_token>"
     result.entities   # [MaskedEntity(...)], offsets into the *input* text; .original only in memory
 
-    token = encrypt_value(original, fernet_key); decrypt_value(token, fernet_key)
+    token = encrypt_value(original, fernet_key); decrypt_value(token, fernet_key)   # from .vault, re-exported
 
 Placeholders
     * PII: ``<ENTITY_TYPE_xxxx>`` where ``xxxx`` = first 4 hex chars of
@@ -83,6 +83,7 @@ from .recognizers import (
     secret_kind,
     trim_name_span,
 )
+from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
 
 logger = logging.getLogger(__name__)
 
@@ -866,49 +867,3 @@ def contains_pii(text: str, *, policy: MaskingPolicy | None = None, secrets_only
     policy = policy or MaskingPolicy.default()
     chosen = _resolve(text, _candidates(text, analyze(text, policy=policy), policy))
     return any(c.is_secret for c in chosen) if secrets_only else bool(chosen)
-
-
-# --------------------------------------------------------------------------------------------------
-# Vault helpers (no DB): Fernet encryption of originals
-# --------------------------------------------------------------------------------------------------
-
-
-def generate_vault_key() -> str:
-    from cryptography.fernet import Fernet
-
-    return Fernet.generate_key().decode()
-
-
-def _fernet(fernet_key: str | bytes):
-    from cryptography.fernet import Fernet
-
-    return Fernet(fernet_key.encode() if isinstance(fernet_key, str) else fernet_key)
-
-
-def encrypt_value(value: str, fernet_key: str | bytes) -> str:
-    return _fernet(fernet_key).encrypt(value.encode("utf-8")).decode("ascii")
-
-
-def decrypt_value(token: str, fernet_key: str | bytes) -> str:
-    """Raises ``cryptography.fernet.InvalidToken`` for a wrong key or a tampered token."""
-    return (
-        _fernet(fernet_key)
-        .decrypt(token.encode("ascii") if isinstance(token, str) else token)
-        .decode("utf-8")
-    )
-
-
-class Vault:
-    """Tiny object wrapper: ``Vault(key).encrypt(value)`` / ``.decrypt(token)``."""
-
-    def __init__(self, fernet_key: str | bytes):
-        self._fernet = _fernet(fernet_key)
-
-    def __repr__(self) -> str:
-        return "Vault(<key hidden>)"
-
-    def encrypt(self, value: str) -> str:
-        return self._fernet.encrypt(value.encode("utf-8")).decode("ascii")
-
-    def decrypt(self, token: str) -> str:
-        return self._fernet.decrypt(token.encode("ascii")).decode("utf-8")

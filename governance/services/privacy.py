@@ -49,7 +49,8 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
 
     The only way text enters memory: the raw text never reaches the database, the embedder or an LLM.
     """
-    from governance.privacy.engine import encrypt_value, mask_many
+    from governance.privacy.engine import mask_many
+    from governance.privacy.vault import encrypt_value
 
     if not texts:
         return []
@@ -109,7 +110,7 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
 @transaction.atomic
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
     """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited."""
-    from governance.privacy.engine import decrypt_value
+    from governance.privacy.vault import decrypt_value
 
     if not user.has_perm("governance.reveal_vaultentry"):
         raise NotAllowed("revealing needs the 'reveal_vaultentry' permission", code="permission_denied")

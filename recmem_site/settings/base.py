@@ -74,6 +74,9 @@ INSTALLED_APPS = [
     "agents",
     "memory",
     "governance",
+    # Evaluation: management commands bench_pii, bench_locomo, bench_scale; no models. Listed last, after the
+    # product apps; the product does not import it (calibrate_thresholds --locomo borrows its LoCoMo loader).
+    "bench",
 ]
 
 MIDDLEWARE = [

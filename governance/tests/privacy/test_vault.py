@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from cryptography.fernet import InvalidToken
 
-from governance.privacy.engine import Vault, decrypt_value, encrypt_value, generate_vault_key
+from governance.privacy.vault import Vault, decrypt_value, encrypt_value, generate_vault_key
 
 
 def test_round_trip_and_nondeterminism():

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-from governance.privacy.scoring import (
+from bench.pii import (
     LABEL_MAPPING,
     GoldSpan,
     Record,
@@ -17,9 +18,10 @@ from governance.privacy.scoring import (
     score,
 )
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 SECRETS_FILE = ROOT / "tests" / "data" / "secrets_labelled.json"
-DEV_FILE = ROOT.parent / "shared" / "datasets" / "presidio_research" / "synth_pii_dev.json"
+DATASETS = Path(os.environ.get("RECMEM_DATASETS", ROOT.parent / "shared" / "datasets"))  # as bench_pii
+DEV_FILE = DATASETS / "presidio_research" / "synth_pii_dev.json"
 
 
 def _rec(text, *spans, meta=None):

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.management.commands.bench_locomo import default_data_path
+from bench.management.commands.bench_locomo import default_data_path
 
 
 def _sizes(value: str) -> list[int]:

@@ -356,7 +356,7 @@ def score(
 
 def make_masker(policy: Any = None, key: bytes = b"recmem-bench") -> Callable[[list[str]], list[Any]]:
     """A ``masker`` for :func:`score`: :func:`~governance.privacy.engine.mask_many` with ``policy``."""
-    from .engine import MaskingPolicy, mask_many
+    from governance.privacy.engine import MaskingPolicy, mask_many
 
     pol = policy or MaskingPolicy.default()
 

@@ -42,7 +42,7 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=None, help="only the first N records (quick runs)")
 
     def handle(self, *args, data, secrets, json_out, throughput_texts, limit, **options):
-        from governance.privacy.scoring import SECRET_GROUP, format_report, load_presidio_research, make_masker, score
+        from bench.pii import SECRET_GROUP, format_report, load_presidio_research, make_masker, score
 
         data_path = Path(data) if data else default_datasets_dir() / "presidio_research" / "synth_pii_dev.json"
         if not data_path.exists():

@@ -1,0 +1,151 @@
+"""Contact and identity number recognizers: credit cards and phone numbers.
+
+:class:`LooseCardRecognizer` (Luhn-valid 12-19 digit numbers, incl. Mastercard 2-series, Maestro, JCB, Mir) and
+:class:`LoosePhoneRecognizer` (international/local layouts that ``phonenumbers`` does not accept without a
+region, gated by context words). E-mail, IBAN, IP, SSN and the other identity numbers come from Presidio's
+stock recognizers (see :func:`governance.privacy.engine.get_analyzer`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+
+from ._common import _result, _window
+
+# --------------------------------------------------------------------------------------------------
+# Credit cards: Luhn-valid 12-19 digits (the stock recognizer misses Mastercard 2-series, Maestro, JCB 2131,
+# Mir)
+# --------------------------------------------------------------------------------------------------
+
+_CARD_RE = re.compile(r"(?<![\d\w.\-/+])(?:\d[ \-]?){11,18}\d(?![\d\w]|[.\-/]\d)")
+_CARD_CONTEXT = re.compile(
+    r"card|credit|debit|\bcc\b|visa|master ?card|amex|american express|discover|jcb|diners|maestro|mir\b|"
+    r"unionpay|payment|billing|\bpan\b|expir"
+)
+_CARD_IIN = re.compile(
+    r"^(?:4|5[1-5]|222[1-9]|22[3-9]\d|2[3-6]\d\d|27[01]\d|2720|3[47]|6011|65|64[4-9]|35(?:2[89]|[3-8]\d)|"
+    r"2131|1800|30[0-5]|36|38|5[06-9]|6\d|220[0-4])"
+)
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = ord(ch) - 48
+        if i % 2 == 1:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return total % 10 == 0
+
+
+class LooseCardRecognizer(EntityRecognizer):
+    """CREDIT_CARD: Luhn-valid 12-19 digit numbers. Known issuer prefix -> 0.5, card context words -> +0.4."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(
+            supported_entities=["CREDIT_CARD"],
+            name="RecMemCardRecognizer",
+            supported_language=supported_language,
+        )
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        out = []
+        for m in _CARD_RE.finditer(text):
+            raw = m.group(0)
+            digits = re.sub(r"\D", "", raw)
+            if not (12 <= len(digits) <= 19) or not luhn_ok(digits) or len(set(digits)) < 2:
+                continue
+            groups = re.split(r"[ \-]", raw)
+            if len(groups) > 1 and any(len(g) < 3 for g in groups):
+                continue  # 12 34 56 ... looks like a phone number or a table, not a card
+            # issuer prefix alone is enough for 14-19 digits; 12-13 digit numbers need a card word nearby
+            score = 0.5 if _CARD_IIN.match(digits) and len(digits) >= 14 else 0.3
+            before, after = _window(text, m.start(), m.end(), 60, 25)
+            if _CARD_CONTEXT.search(before) or _CARD_CONTEXT.search(after):
+                score += 0.4
+            out.append(_result(self, "CREDIT_CARD", m.start(), m.end(), score))
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Phone numbers in international / local layouts, gated by context
+# --------------------------------------------------------------------------------------------------
+
+_PHONE_RE = re.compile(
+    r"(?<![\w+/.\-])(?:\+|00)?(?:\(\+?\d{1,4}\)|\d{1,5})(?:(?:[ .\-]|\s?\(0\)\s?)?(?:\(\d{1,5}\)|"
+    r"\d{1,6})){0,6}(?:\s?(?:x|ext\.?|extension)\s?\d{1,6})?(?![\w]|[.\-/]\d)"
+)
+_PHONE_CONTEXT = re.compile(
+    r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|"
+    r"signal|\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|"
+    r"extension"
+)
+_DATE_LIKE = re.compile(
+    r"^(?:\d{4}[.\-/ ]\d{1,2}[.\-/ ]\d{1,2}|\d{1,2}[.\-/ ]\d{1,2}[.\-/ ]\d{2,4}|(?:19|20)\d\d[ \-](?:19|"
+    r"20)\d\d|(?:19|20)\d\d)$"
+)
+_STREET_AHEAD_RE = re.compile(
+    r"[ \t]+(?:[A-ZÀ-ÞĀ-ſ][\w'’\-]*[ \t]+){0,3}?(?:Street|St|Road|Rd|Avenue|Ave|Boulevard|Blvd|Lane|Ln|"
+    r"Drive|Dr|Way|Court|Ct|Place|Pl|Square|Sq|Terrace|Crescent|Parkway|Highway)\b"
+)
+_IP_LIKE = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+_VERSION_LIKE = re.compile(r"^\d+(?:\.\d+){1,3}$")
+
+
+class LoosePhoneRecognizer(EntityRecognizer):
+    """PHONE_NUMBER in layouts ``phonenumbers`` rejects without a region (``60-56-85-91``, ``467 3395``,
+    ``+447700 921 916``, ``(37) 788-063``). 7-15 digits; ``+``/``00``/parentheses or 3+ groups give a base
+    score, a phone-ish word within 40 characters before / 16 after adds 0.4. Dates, IPs, versions rejected.
+    """
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(
+            supported_entities=["PHONE_NUMBER"],
+            name="RecMemPhoneRecognizer",
+            supported_language=supported_language,
+        )
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        out = []
+        for m in _PHONE_RE.finditer(text):
+            raw = m.group(0).rstrip(" .-")
+            main = re.split(r"\s?(?:x|ext\.?|extension)\s?\d", raw)[0]
+            digits = re.sub(r"\D", "", main)
+            if not 7 <= len(digits) <= 15:
+                continue
+            if _DATE_LIKE.match(main) or _IP_LIKE.match(main):
+                continue
+            if _VERSION_LIKE.match(main) and (
+                len(main.split(".")[0]) < 2 or min(map(len, main.split("."))) < 2
+            ):
+                continue  # 10.0.19045 is a version, 259.735.7502 a phone number
+            groups = [g for g in re.split(r"[ .\-()]+", main) if g]
+            intl = main.startswith(("+", "00", "("))
+            if intl or len(groups) >= 3:
+                score = 0.35
+            elif len(groups) == 2:
+                score = 0.2
+            else:
+                score = 0.15
+            if "." in main and not intl and len(groups) < 3:
+                continue
+            end = m.start() + len(raw)
+            if _STREET_AHEAD_RE.match(text, end) and len(re.findall(r"\d+", main)) <= 2:
+                continue  # "17031 2202 Rissik St": house numbers before a street name
+            before, after = _window(text, m.start(), end, 40, 16)
+            if _PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after):
+                score += 0.4
+            elif "+" in main or "(0)" in main:
+                score += 0.1
+            out.append(_result(self, "PHONE_NUMBER", m.start(), m.start() + len(raw), score))
+        return out
