@@ -11,7 +11,6 @@
   everything against a private embedded PostgreSQL under ``bench/cache/home``, never the developer's data.
 
 ``bench`` is a Django app (:mod:`bench.apps`, listed last in ``INSTALLED_APPS``) so that its commands live here, in
-``bench/management/commands/``; no product app imports it (except ``calibrate_thresholds --locomo``, which reads
-the file with :mod:`bench.locomo`'s loader). Benchmarks are commands, not timed tests;
+``bench/management/commands/``; no product app imports it. Benchmarks are commands, not timed tests;
 ``tests/bench`` only checks that they work on tiny inputs.
 """

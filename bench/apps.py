@@ -2,9 +2,8 @@ from django.apps import AppConfig
 
 
 class BenchConfig(AppConfig):
-    """Evaluation only (no models): installed for its management commands ``bench_pii``, ``bench_locomo`` and
-    ``bench_scale``. The product apps do not import it (one exception, at call time: the operator command
-    ``calibrate_thresholds --locomo`` reads a LoCoMo file with :mod:`bench.locomo`'s loader)."""
+    """Evaluation only (no models): installed for its management commands ``bench_pii``, ``bench_locomo``,
+    ``bench_scale`` and ``bench_calibrate``. The product apps do not import it."""
 
     name = "bench"
     verbose_name = "Benchmarks"

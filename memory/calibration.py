@@ -57,3 +57,28 @@ def distribution(ripeness: np.ndarray) -> dict[str, float]:
     if len(valid) == 0:
         return {}
     return {f"p{p}": round(float(np.percentile(valid, p)), 4) for p in (5, 10, 25, 50, 75, 90, 95)}
+
+
+def calibration_report(*, groups: Sequence[np.ndarray], model_id: str, source: str, theta_count: int,
+                       target_coverage: float, current_theta_sim: float) -> dict:
+    """The whole calibration of one store: the distribution, the coverage curve, θ_sim for the target."""
+    ripeness = ripeness_similarities(groups, theta_count)
+    theta = theta_for_coverage(ripeness, target_coverage)
+    curve = coverage_curve(ripeness, [round(x, 2) for x in np.arange(0.40, 0.91, 0.05)])
+    return {"model": model_id, "source": source, "units": int(sum(len(g) for g in groups)), "groups": len(groups),
+            "theta_count": theta_count, "target_coverage": target_coverage, "theta_sim": round(theta, 3),
+            "current_theta_sim": current_theta_sim, "ripeness_distribution": distribution(ripeness),
+            "coverage_curve": curve}
+
+
+def calibration_lines(report: dict) -> list[str]:
+    """The report as the commands print it."""
+    lines = [f"model {report['model']}: {report['units']} units in {report['groups']} groups ({report['source']}), "
+             f"θ_count={report['theta_count']}",
+             "ripeness similarity ((θ_count−1)-th neighbour): "
+             + ", ".join(f"{k}={v}" for k, v in report["ripeness_distribution"].items()),
+             "θ_sim  share of units that can make a topic ripe"]
+    lines += [f"{row['theta_sim']:.2f}   {row['ripe_share']:.3f}" for row in report["coverage_curve"]]
+    lines.append(f"θ_sim for {report['target_coverage']:.0%} coverage: {report['theta_sim']:.3f} "
+                 f"(configured: {report['current_theta_sim']})")
+    return lines

@@ -72,6 +72,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from core.config import config
+from core.process_cache import ProcessCache
 
 from .recognizers import (
     SECRET_ENTITIES,
@@ -304,10 +305,8 @@ def secret_placeholder(entity_type: str) -> str:
 # Engine (one per process)
 # --------------------------------------------------------------------------------------------------
 
-_ENGINE_LOCK = threading.Lock()
 _ANALYSIS_LOCK = threading.RLock()
-_ENGINE = None
-_ENGINE_MODEL: str | None = None
+_ENGINES: ProcessCache[Any] = ProcessCache()  # spaCy model name -> AnalyzerEngine
 _BLAS_CONTROLLER = None
 
 
@@ -568,25 +567,18 @@ def _build_analyzer(model_name: str):
 
 def get_analyzer():
     """The process-wide Presidio ``AnalyzerEngine`` (built on first use; thread-safe)."""
-    global _ENGINE, _ENGINE_MODEL
     model = spacy_model_name()
-    engine = _ENGINE
-    if engine is not None and _ENGINE_MODEL == model:
-        return engine
-    with _ENGINE_LOCK:
-        if _ENGINE is None or _ENGINE_MODEL != model:
-            logger.info("building PII analyzer with spaCy model %s", model)
-            _ENGINE = _build_analyzer(model)
-            _ENGINE_MODEL = model
-        return _ENGINE
+
+    def build():
+        logger.info("building PII analyzer with spaCy model %s", model)
+        return _build_analyzer(model)
+
+    return _ENGINES.get(model, build)
 
 
 def reset_analyzer() -> None:
     """Forget the cached engine (tests, or after changing RECMEM_PII_SPACY_MODEL)."""
-    global _ENGINE, _ENGINE_MODEL
-    with _ENGINE_LOCK:
-        _ENGINE = None
-        _ENGINE_MODEL = None
+    _ENGINES.clear()
 
 
 def supported_entities() -> list[str]:

@@ -74,8 +74,8 @@ INSTALLED_APPS = [
     "agents",
     "memory",
     "governance",
-    # Evaluation: management commands bench_pii, bench_locomo, bench_scale; no models. Listed last, after the
-    # product apps; the product does not import it (calibrate_thresholds --locomo borrows its LoCoMo loader).
+    # Evaluation: management commands bench_pii, bench_locomo, bench_scale, bench_calibrate; no models. Listed
+    # last, after the product apps; the product does not import it.
     "bench",
 ]
 

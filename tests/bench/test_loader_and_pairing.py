@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.locomo import Turn, conversation_exchanges, load_locomo, normalise_evidence, pair_turns
 
 KNOWN = {"D1:3", "D11:26", "D30:5", "D8:6", "D9:17"}
@@ -56,3 +58,24 @@ def test_pair_turns_with_repeated_speaker():
     turns = [Turn("D1:1", "A", "A: one"), Turn("D1:2", "A", "A: two"), Turn("D1:3", "B", "B: three")]
     pairs = pair_turns(turns, speaker_a="A", speaker_b="B")
     assert [p.dia_ids for p in pairs] == [("D1:1",), ("D1:2", "D1:3")]
+
+
+@pytest.mark.django_db
+def test_bench_calibrate_reads_a_locomo_file(tmp_path, settings, locomo_file):
+    """The LoCoMo calibration lives in the bench app (the product's calibrate_thresholds reads the database)."""
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    settings.RECMEM = settings.RECMEM.replace(embeddings_backend="hashing")
+    from memory.gateways.embeddings import clear_embedder_cache
+
+    clear_embedder_cache()
+    out = StringIO()
+    call_command("bench_calibrate", str(locomo_file), "--theta-count", "2", "--json", str(tmp_path / "c.json"),
+                 stdout=out)
+    clear_embedder_cache()
+    report = json.loads((tmp_path / "c.json").read_text())
+    assert report["source"].startswith("LoCoMo file") and report["units"] > 0
+    assert "θ_sim for 75% coverage" in out.getvalue()
