@@ -428,7 +428,7 @@ def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = (
     from memory.gateways.embeddings import get_embedder
     from memory.models import Episode, Exchange, Experience
     from memory.selectors import HIDDEN_STATUSES
-    from memory.vectors import exact_scan_set, search_ef, vector_search_params
+    from memory.vector_scan import exact_scan_set, search_ef, vector_search_params
 
     agent = store.searcher
     layers = {
@@ -787,7 +787,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     from django.db import connection
 
     from memory.gateways.embeddings import get_embedder
-    from memory.vectors import search_ef, table_rows_forget
+    from memory.vector_scan import search_ef, table_rows_forget
 
     sizes = sorted(set(sizes))
     source = TextSource(data)

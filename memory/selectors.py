@@ -21,7 +21,7 @@ from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.tokens import count_tokens
 from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
-from memory.vectors import exact_scan_set, search_ef, vector_search_params
+from memory.vector_scan import exact_scan_set, search_ef, vector_search_params
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)

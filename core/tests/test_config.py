@@ -93,3 +93,9 @@ def test_start_up_stops_on_a_bad_value_naming_it(argv, tmp_path):
     done = subprocess.run([sys.executable, *argv], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "RECMEM_IDLE_MINUTES='ten': expected a whole number" in done.stderr
+
+
+def test_every_variable_is_documented_in_the_readme():
+    readme = (REPO / "README.md").read_text()
+    missing = [env for env in Config.variables().values() if f"`{env}`" not in readme]
+    assert not missing, f"not in the README's configuration table: {missing}"

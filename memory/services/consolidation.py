@@ -54,7 +54,7 @@ from memory.services.review import review_item_create
 from memory.services.scheduling import consolidation_retry_schedule
 from memory.services.versions import memory_version_save
 from memory.thresholds import Thresholds, thresholds_for
-from memory.vectors import vector_search_params
+from memory.vector_scan import vector_search_params
 
 logger = logging.getLogger(__name__)
 

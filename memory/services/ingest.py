@@ -26,7 +26,7 @@ from memory.salience import salience_reason
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
-from memory.vectors import vector_search_params
+from memory.vector_scan import vector_search_params
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""pgvector query settings shared by every similarity query."""
+"""pgvector query plans shared by every similarity query: iterative scan, ef_search, exact scan of small tables."""
 
 from __future__ import annotations
 
