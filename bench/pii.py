@@ -37,6 +37,17 @@ Excluded / unmapped types are not scored: their gold spans are counted and repor
 plain URLs are kept by the default policy; job titles, ages and bare postcodes have no recognizer.
 Predictions of a scored type that overlap only such gold spans still count as false positives.
 
+Dev-read and dev-unread (:func:`dev_part`)
+    The dev set is split once, deterministically, by *template*: a record belongs to the **unread** part when
+    ``int(sha256("recmem-dev-split/" + str(template_id)), 16) % 100 < 40`` (records without a ``template_id`` are
+    split by their text instead). Rules may be written while reading the misses of the **read** part only; the
+    unread part is scored but never looked at record by record (``bench_pii`` keeps no missed examples for it),
+    and the goals apply to it. Splitting by template rather than by record means the unread part holds sentence
+    templates no rule was written against, which is what "unseen text" means for a template-generated set. The
+    salt and the 40 % were chosen (before any rule of issue 14 was written) so that every contact/identity type of
+    the dev set except the 5 US_DRIVER_LICENSE records appears in the unread part; the choice looked at type counts
+    only, never at a score.
+
 Secrets: records with ``entity_type: "SECRET"`` spans are positives; records with no span at all are
 hard negatives. ``negatives.secret_fp_rate`` is the share of negative records with any ``SECRET_*``
 prediction. If records carry ``metadata.kind``, recall is also reported per kind (``by_kind``).
@@ -44,6 +55,7 @@ prediction. If records carry ``metadata.kind``, recall is also reported per kind
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import defaultdict
@@ -135,6 +147,7 @@ class Record:
     text: str
     spans: tuple[GoldSpan, ...]
     metadata: Mapping[str, Any] | None = field(default=None, compare=False, hash=False)
+    template_id: Any = field(default=None, compare=False, hash=False)
 
     @property
     def is_negative(self) -> bool:
@@ -157,9 +170,29 @@ def _records_from(data: Iterable[Mapping[str, Any]]) -> list[Record]:
             )
         meta = item.get("metadata")
         out.append(
-            Record(text=text, spans=tuple(spans), metadata=meta if isinstance(meta, Mapping) else None)
+            Record(text=text, spans=tuple(spans), metadata=meta if isinstance(meta, Mapping) else None,
+                   template_id=item.get("template_id"))
         )
     return out
+
+
+DEV_SPLIT_SALT = "recmem-dev-split/"
+DEV_UNREAD_PERCENT = 40
+
+
+def dev_part(record: Record) -> str:
+    """``"unread"`` or ``"read"`` (see the module docstring): by a hash of the record's template (or text)."""
+    key = str(record.template_id) if record.template_id is not None else record.text
+    digest = hashlib.sha256((DEV_SPLIT_SALT + key).encode("utf-8")).hexdigest()
+    return "unread" if int(digest, 16) % 100 < DEV_UNREAD_PERCENT else "read"
+
+
+def split_dev(records: Sequence[Record]) -> dict[str, list[Record]]:
+    """``{"read": [...], "unread": [...]}`` in the records' order."""
+    parts: dict[str, list[Record]] = {"read": [], "unread": []}
+    for record in records:
+        parts[dev_part(record)].append(record)
+    return parts
 
 
 def load_presidio_research(path: str | Path) -> list[Record]:
@@ -220,6 +253,43 @@ def _prf(tp: int, n_pred: int, found: int, n_gold: int) -> dict[str, Any]:
     }
 
 
+TURN_SEPARATOR = "\n"
+
+
+def _turns(record: Record) -> list[str] | None:
+    """The turns of a conversation record (``metadata.turns``: user, assistant, next user, ... texts of one
+    session, in order); its ``full_text`` is the turns joined by :data:`TURN_SEPARATOR`."""
+    turns = record.metadata.get("turns") if record.metadata else None
+    if not turns:
+        return None
+    if TURN_SEPARATOR.join(turns) != record.text:
+        raise ValueError("a record's turns joined by a newline must equal its full_text")
+    return list(turns)
+
+
+class _Joined:
+    """The results of masking the turns of one conversation, as one result over the joined text."""
+
+    def __init__(self, turns: list[str], results: Sequence[Any]):
+        self.entities = []
+        texts = []
+        offset = 0
+        for turn, result in zip(turns, results, strict=True):
+            for etype, start, end in _pred_spans(result):
+                self.entities.append((etype, start + offset, end + offset))
+            texts.append(getattr(result, "text", turn))
+            offset += len(turn) + len(TURN_SEPARATOR)
+        self.text = TURN_SEPARATOR.join(texts)
+
+
+def _mask_turns(masker: Callable[..., Sequence[Any]], turns: list[str]) -> _Joined:
+    """A conversation's turns masked as the ingest path masks them (``masker.conversation`` when the masker
+    has it: the turns are one session's texts in order), else each turn on its own."""
+    conversation = getattr(masker, "conversation", None)
+    results = conversation(turns) if conversation is not None else masker(turns)
+    return _Joined(turns, list(results))
+
+
 def score(
     records: Sequence[Record],
     masker: Callable[[list[str]], Sequence[Any]],
@@ -228,26 +298,37 @@ def score(
     excluded: Mapping[str, str] = DEFAULT_EXCLUDED,
     only_types: Iterable[str] | None = None,
     batch_size: int = 512,
+    keep_examples: bool = True,
 ) -> dict[str, Any]:
     """Run ``masker`` over the record texts and compute overlap-matched precision / recall / F2.
 
     ``masker(list_of_texts)`` returns one result per text (see :func:`_pred_spans` for accepted shapes),
     e.g. ``make_masker()`` (``mask_many`` with the default policy). ``only_types`` restricts scoring to
     those of our types (e.g. ``{"SECRET"}`` for the secrets set); other predictions are then ignored.
-    Throughput is measured around the ``masker`` calls only.
+    Throughput is measured around the ``masker`` calls only. ``keep_examples=False`` keeps no text of any record
+    in the report (the dev-unread part: scored, never read record by record).
     """
     records = list(records)
     texts = [r.text for r in records]
-    predictions: list[Any] = []
+    predictions: list[Any] = [None] * len(records)
     elapsed = 0.0
-    for i in range(0, len(texts), batch_size):
-        chunk = texts[i : i + batch_size]
+    plain = [i for i, r in enumerate(records) if not _turns(r)]
+    for i in range(0, len(plain), batch_size):
+        idx = plain[i : i + batch_size]
+        chunk = [texts[j] for j in idx]
         t0 = time.perf_counter()
         out = list(masker(chunk))
         elapsed += time.perf_counter() - t0
         if len(out) != len(chunk):
             raise ValueError("masker returned a different number of results than texts")
-        predictions.extend(out)
+        for j, res in zip(idx, out, strict=True):
+            predictions[j] = res
+    for j, rec in enumerate(records):
+        turns = _turns(rec)
+        if turns:
+            t0 = time.perf_counter()
+            predictions[j] = _mask_turns(masker, turns)
+            elapsed += time.perf_counter() - t0
 
     only = {_pred_group(t) for t in only_types} if only_types is not None else None
     gold_n: dict[str, int] = defaultdict(int)
@@ -286,7 +367,7 @@ def score(
             has_secret = any(p[0] == SECRET_GROUP for p in preds)
             negatives_with_secret += has_secret
             negatives_with_any += bool(scored_preds)
-            if has_secret and len(negative_examples) < 20:
+            if keep_examples and has_secret and len(negative_examples) < 20:
                 negative_examples.append(
                     {"text": rec.text[:300], "predicted": [(t, rec.text[s:e]) for t, s, e in preds]}
                 )
@@ -307,7 +388,7 @@ def score(
             if kind:
                 by_kind[kind]["gold"] += 1
                 by_kind[kind]["found"] += hit
-            if not hit and len(missed_examples) < 500:
+            if keep_examples and not hit and len(missed_examples) < 500:
                 missed_examples.append({"type": mtype, "value": rec.text[gs:ge], "text": rec.text[:300]})
         for ptype, ps, pe in scored_preds:
             pred_n[ptype] += 1
@@ -352,6 +433,49 @@ def score(
             for k, v in sorted(by_kind.items())
         }
     return report
+
+
+def combine(reports: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One report from reports of disjoint record sets (counts summed, rates recomputed; no examples)."""
+    per_type: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    count_keys = ("gold", "found", "predicted", "true_positive_predictions", "fp_overlapping_unscored_gold",
+                  "leaked_verbatim")
+    for rep in reports:
+        for t, row in rep["per_type"].items():
+            for k in count_keys:
+                per_type[t][k] += row.get(k, 0)
+    rows = {}
+    for t in sorted(per_type):
+        c = per_type[t]
+        rows[t] = {**_prf(c["true_positive_predictions"], c["predicted"], c["found"], c["gold"]),
+                   "fp_overlapping_unscored_gold": c["fp_overlapping_unscored_gold"],
+                   "leaked_verbatim": c["leaked_verbatim"]}
+    tot = {k: sum(r[k] for r in rows.values()) for k in ("true_positive_predictions", "predicted", "found", "gold")}
+    negatives = sum(r["negatives"]["records"] for r in reports)
+    with_secret = sum(r["negatives"]["with_secret_prediction"] for r in reports)
+    seconds = sum(r["timing"]["seconds"] for r in reports)
+    n = sum(r["records"] for r in reports)
+    out: dict[str, Any] = {
+        "records": n,
+        "per_type": rows,
+        "overall": _prf(tot["true_positive_predictions"], tot["predicted"], tot["found"], tot["gold"]),
+        "negatives": {"records": negatives, "with_secret_prediction": with_secret,
+                      "secret_fp_rate": with_secret / negatives if negatives else None,
+                      "with_any_scored_prediction": sum(r["negatives"]["with_any_scored_prediction"]
+                                                        for r in reports), "examples": []},
+        "excluded": {"counts": {}, "reasons": {}}, "unmapped": {"counts": {}, "reason": UNMAPPED_REASON},
+        "missed_examples": [],
+        "timing": {"seconds": seconds, "texts_per_second": n / seconds if seconds > 0 else None, "mean_chars": 0},
+    }
+    kinds: dict[str, dict[str, int]] = defaultdict(lambda: {"gold": 0, "found": 0})
+    for rep in reports:
+        for k, v in (rep.get("by_kind") or {}).items():
+            kinds[k]["gold"] += v["gold"]
+            kinds[k]["found"] += v["found"]
+    if kinds:
+        out["by_kind"] = {k: {**v, "recall": v["found"] / v["gold"] if v["gold"] else None}
+                          for k, v in sorted(kinds.items())}
+    return out
 
 
 def make_masker(policy: Any = None, key: bytes = b"recmem-bench") -> Callable[[list[str]], list[Any]]:

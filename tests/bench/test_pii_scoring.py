@@ -12,10 +12,13 @@ from bench.pii import (
     LABEL_MAPPING,
     GoldSpan,
     Record,
+    combine,
+    dev_part,
     format_report,
     load_presidio_research,
     make_masker,
     score,
+    split_dev,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -137,8 +140,63 @@ def test_secrets_file_shape():
             assert s.entity_type == "SECRET" and r.text[s.start : s.end] == s.value
 
 
+def _section(name: str) -> list[Record]:
+    records = load_presidio_research(SECRETS_FILE)
+    if name == "labelled":
+        return [r for r in records if r.metadata.get("split") != "evasion"]
+    return [r for r in records if r.metadata.get("split") == name]
+
+
 def test_engine_meets_secret_targets_on_labelled_set():
-    rep = score(load_presidio_research(SECRETS_FILE), make_masker(), only_types={"SECRET"})
+    rep = score(_section("labelled"), make_masker(), only_types={"SECRET"})
     assert rep["per_type"]["SECRET"]["recall"] >= 0.98
     assert rep["negatives"]["secret_fp_rate"] <= 0.02
     assert rep["per_type"]["SECRET"]["leaked_verbatim"] <= 2
+
+
+def test_dev_split_is_by_template_and_deterministic():
+    a = Record(text="Call Anna", spans=(), template_id=7)
+    b = Record(text="Mail Bob", spans=(), template_id=7)
+    assert dev_part(a) == dev_part(b)  # one template, one part
+    records = [Record(text=f"t{i}", spans=(), template_id=i) for i in range(400)]
+    parts = split_dev(records)
+    assert parts == split_dev(records)
+    assert 0.3 < len(parts["unread"]) / len(records) < 0.5
+    assert {id(r) for r in parts["read"]}.isdisjoint(id(r) for r in parts["unread"])
+
+
+@pytest.mark.skipif(not DEV_FILE.exists(), reason="shared dataset not available")
+def test_dev_unread_part_is_fixed():
+    parts = split_dev(load_presidio_research(DEV_FILE))
+    # pinned so that nobody moves records between the parts after reading them
+    assert (len(parts["read"]), len(parts["unread"])) == (626, 435)
+
+
+def test_unread_scoring_keeps_no_text_and_combine_sums_counts():
+    records = [_rec("Anna Berg lives in Oslo", ("PERSON", 0, 9), ("GPE", 19, 23))]
+    rep = score(records, lambda texts: [[] for _ in texts], keep_examples=False)
+    assert rep["missed_examples"] == [] and "Anna" not in json.dumps(rep)
+    both = combine([rep, score(records, lambda texts: [[("PERSON", 0, 4)] for _ in texts])])
+    assert both["per_type"]["PERSON"]["gold"] == 2 and both["per_type"]["PERSON"]["found"] == 1
+    assert both["overall"]["recall"] == pytest.approx(1 / 4)
+
+
+def test_conversation_records_are_masked_turn_by_turn():
+    turns = ["key part ghp_AAAA", "BBBB1234xyz rest"]
+    rec = Record(text="\n".join(turns), spans=(GoldSpan("SECRET", 9, 17), GoldSpan("SECRET", 18, 29)),
+                 metadata={"turns": turns})
+    seen = []
+
+    def masker(texts):
+        seen.append(list(texts))
+        return [[("SECRET_X", 0, len(t))] if t.startswith("BBBB") else [] for t in texts]
+
+    rep = score([rec], masker, only_types={"SECRET"})
+    assert seen == [turns]
+    assert rep["per_type"]["SECRET"]["found"] == 1  # the tail (offset into the joined text), not the head
+
+    def conversation(texts):
+        return [[("SECRET_X", len(t) - 8, len(t))] if t.startswith("key") else [("SECRET_X", 0, 11)] for t in texts]
+
+    masker.conversation = conversation
+    assert score([rec], masker, only_types={"SECRET"})["per_type"]["SECRET"]["recall"] == 1.0

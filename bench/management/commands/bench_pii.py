@@ -42,7 +42,15 @@ class Command(BaseCommand):
         parser.add_argument("--limit", type=int, default=None, help="only the first N records (quick runs)")
 
     def handle(self, *args, data, secrets, json_out, throughput_texts, limit, **options):
-        from bench.pii import SECRET_GROUP, format_report, load_presidio_research, make_masker, score
+        from bench.pii import (
+            SECRET_GROUP,
+            combine,
+            format_report,
+            load_presidio_research,
+            make_masker,
+            score,
+            split_dev,
+        )
 
         data_path = Path(data) if data else default_datasets_dir() / "presidio_research" / "synth_pii_dev.json"
         if not data_path.exists():
@@ -53,16 +61,29 @@ class Command(BaseCommand):
         load_seconds = time.perf_counter() - started
 
         records = load_presidio_research(data_path)[:limit]
-        pii = score(records, masker)
-        self.stdout.write(format_report(pii, title=f"PII: {data_path.name} ({len(records)} records)"))
-        report = {"data": str(data_path), "records": len(records), "pii": pii, "engine_load_seconds": load_seconds}
+        parts = split_dev(records)
+        # The unread part is scored without keeping any of its texts: nobody reads its misses.
+        read = score(parts["read"], masker)
+        unread = score(parts["unread"], masker, keep_examples=False)
+        pii = combine([read, unread])
+        for name, rep in (("dev-read", read), ("dev-unread", unread), ("all", pii)):
+            self.stdout.write(format_report(rep, title=f"PII {name}: {data_path.name} ({rep['records']} records)"))
+        report = {"data": str(data_path), "records": len(records), "pii": pii, "pii_dev_read": read,
+                  "pii_dev_unread": unread, "engine_load_seconds": load_seconds}
 
         secrets_path = Path(secrets)
         if secrets_path.exists():
             secret_records = load_presidio_research(secrets_path)
-            sec = score(secret_records, masker, only_types={SECRET_GROUP})
-            self.stdout.write(format_report(sec, title=f"Secrets: {secrets_path.name} ({len(secret_records)} records)"))
-            report["secrets"] = sec
+            sections: dict[str, list] = {}
+            for r in secret_records:
+                sections.setdefault(str((r.metadata or {}).get("split", "tuning")), []).append(r)
+            by_section = {name: score(recs, masker, only_types={SECRET_GROUP}) for name, recs in sections.items()}
+            labelled = combine([rep for name, rep in by_section.items() if name != "evasion"])
+            for name, rep in (*by_section.items(), ("labelled (all but evasion)", labelled)):
+                self.stdout.write(format_report(rep, title=f"Secrets {name}: {secrets_path.name} "
+                                                           f"({rep['records']} records)"))
+            report["secrets"] = labelled
+            report["secrets_by_section"] = by_section
 
         texts = typical_exchanges([r.text for r in records], throughput_texts)
         t0 = time.perf_counter()
