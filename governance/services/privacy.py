@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -10,11 +11,11 @@ from django.db import transaction
 from agents.models import Project
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
-from governance.models import AuditEvent, PrivacyPolicy, VaultEntry
+from governance.models import AuditEvent, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.services.audit import audit_record
 
-# ``masker(texts, *, policy, key) -> [MaskResult]``: the engine's ``mask_many`` unless a caller passes another
-# (the scale benchmark memoises it per text during a fast fill).
+# ``masker(texts, *, policy, key, known_placeholders) -> [MaskResult]``: the engine's ``mask_many`` unless a caller
+# passes another (the scale benchmark memoises it per text during a fast fill).
 Masker = Callable[..., list[Any]]
 
 
@@ -41,53 +42,106 @@ def _masking_policy(policy: PrivacyPolicy):
     default = MaskingPolicy.default()
     return MaskingPolicy(mask_entities=frozenset(policy.mask_entities),
                          pseudonymise_entities=frozenset(policy.pseudonymise_entities),
-                         never_mask=default.never_mask, score_threshold=policy.score_threshold)
+                         never_mask=default.never_mask, score_threshold=policy.score_threshold,
+                         phone_region=policy.phone_region or config().pii_phone_region)
 
 
-def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None = None) -> list[str]:
-    """Mask PII and secrets in ``texts`` with the project's policy; keep encrypted originals in the vault.
+def _registered(project: Project) -> Callable[[set[str]], Any]:
+    """The pseudonym registry as the engine asks it: which of these keyed placeholders did the gateway write?"""
+    def known(placeholders: set[str]):
+        return PseudonymEntry.objects.filter(project=project, placeholder__in=sorted(placeholders)).values_list(
+            "placeholder", flat=True)
+    return known
 
-    The only way text enters memory: the raw text never reaches the database, the embedder or an LLM.
+
+def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None = None,
+               conversation_before: Sequence[str] | None = None) -> list[str]:
+    """Mask PII and secrets in ``texts`` with the project's policy; register the pseudonyms and keep encrypted
+    originals of non-secret values in the vault.
+
+    The only way text enters memory: the raw text never reaches the database, the embedder or an LLM. A placeholder
+    in the input is left alone only when the gateway wrote it for this project (the registry); anything else in
+    angle brackets is analysed. With ``conversation_before`` (the session's last stored texts, oldest first, possibly
+    empty) ``texts`` are consecutive turns of one session, and the tail of a secret split across turns is masked
+    too (:func:`governance.privacy.engine.continue_secrets`).
     """
     from governance.privacy.engine import mask_many
-    from governance.privacy.vault import encrypt_value
 
     if not texts:
         return []
     policy = privacy_policy_get(project=project)
-    results = (masker or mask_many)(list(texts), policy=_masking_policy(policy), key=bytes.fromhex(policy.hmac_key))
-    vault_key = config().vault_key
-    if policy.vault_enabled and vault_key:
-        originals: dict[str, tuple[str, str]] = {}
-        for result in results:
-            for entity in result.entities:
-                if not entity.is_secret and entity.placeholder not in originals:
-                    originals[entity.placeholder] = (entity.entity_type, entity.original)
-        if originals:
-            known = set(VaultEntry.objects.filter(project=project, placeholder__in=list(originals))
-                        .values_list("placeholder", flat=True))
-            VaultEntry.objects.bulk_create(
-                [VaultEntry(project=project, placeholder=ph, entity_type=etype,
-                            ciphertext=encrypt_value(value, vault_key))
-                 for ph, (etype, value) in originals.items() if ph not in known],
-                ignore_conflicts=True,
-            )
+    results = (masker or mask_many)(list(texts), policy=_masking_policy(policy), key=bytes.fromhex(policy.hmac_key),
+                                    known_placeholders=_registered(project))
+    if conversation_before is not None:
+        results = _continued(list(texts), results, conversation_before)
+    _remember(project=project, policy=policy, results=results)
     return [r.text for r in results]
 
 
+def _continued(texts: list[str], results: list[Any], before: Sequence[str]) -> list[Any]:
+    from governance.privacy.engine import continue_secrets, conversation_windows
+
+    chain = [i for i, t in enumerate(texts) if t and t.strip()]  # an empty side does not break a chain
+    windows: list[list[int | str] | None] = [None] * len(texts)
+    for position, refs in enumerate(conversation_windows(len(chain), before=[b for b in before if b])):
+        windows[chain[position]] = [chain[r] if isinstance(r, int) else r for r in refs]
+    return continue_secrets(texts, results, windows)
+
+
+def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]) -> None:
+    """Register every keyed placeholder (digest, no original) and vault the originals; never a secret."""
+    entries: dict[str, Any] = {}
+    for result in results:
+        for entity in result.entities:
+            if not entity.is_secret and entity.placeholder not in entries:
+                entries[entity.placeholder] = entity
+    if not entries:
+        return
+    PseudonymEntry.objects.bulk_create(
+        [PseudonymEntry(project=project, entity_type=e.entity_type, placeholder=ph, digest=e.digest)
+         for ph, e in entries.items() if e.digest],
+        ignore_conflicts=True,
+    )
+    vault_key = config().vault_key
+    if policy.vault_enabled and vault_key:
+        from governance.privacy.vault import encrypt_value
+
+        known = set(VaultEntry.objects.filter(project=project, placeholder__in=list(entries))
+                    .values_list("placeholder", flat=True))
+        VaultEntry.objects.bulk_create(
+            [VaultEntry(project=project, placeholder=ph, entity_type=e.entity_type,
+                        ciphertext=encrypt_value(e.original, vault_key))
+             for ph, e in entries.items() if ph not in known],
+            ignore_conflicts=True,
+        )
+
+
 def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None) -> list[Any]:
-    """Mask every string inside JSON values (metadata): free text from agents is text like any other."""
+    """Mask JSON values (metadata): agent input like any other text — object keys as well as values, and values of
+    every JSON type. Numbers and booleans are analysed as their JSON text (a card number sent as a number is still
+    a card number) and replaced by the masked text only when masking changes them; ``null`` carries nothing. Two
+    keys that mask to the same text are both kept (the second gets a `` (2)`` suffix): nothing is lost."""
     strings: list[str] = []
 
-    def collect(value: Any) -> None:
+    def scalar_text(value: Any) -> str | None:
         if isinstance(value, str):
-            strings.append(value)
-        elif isinstance(value, dict):
-            for item in value.values():
+            return value
+        if isinstance(value, bool | int | float):
+            return json.dumps(value)
+        return None
+
+    def collect(value: Any) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                strings.append(str(key))
                 collect(item)
         elif isinstance(value, list):
             for item in value:
                 collect(item)
+        else:
+            text = scalar_text(value)
+            if text is not None:
+                strings.append(text)
 
     for value in values:
         collect(value)
@@ -96,32 +150,52 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
     masked = iter(texts_mask(project=project, texts=strings, masker=masker))
 
     def rebuild(value: Any) -> Any:
-        if isinstance(value, str):
-            return next(masked)
         if isinstance(value, dict):
-            return {k: rebuild(v) for k, v in value.items()}
+            out: dict[str, Any] = {}
+            for _key, item in value.items():
+                new_key = next(masked)
+                item = rebuild(item)
+                unique, n = new_key, 2
+                while unique in out:
+                    unique, n = f"{new_key} ({n})", n + 1
+                out[unique] = item
+            return out
         if isinstance(value, list):
             return [rebuild(v) for v in value]
-        return value
+        text = scalar_text(value)
+        if text is None:
+            return value
+        result = next(masked)
+        return value if result == text else result
 
     return [rebuild(v) for v in values]
 
 
-@transaction.atomic
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
-    """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited."""
+    """The original value behind ``placeholder``; needs the vault's view and reveal permissions and a reason. Every
+    attempt is audited — a reveal, and a refused one (``data.outcome`` ``revealed`` / ``refused`` with the refusal's
+    code), so probing the vault leaves a trace."""
     from governance.privacy.vault import decrypt_value
 
-    if not user.has_perm("governance.reveal_vaultentry"):
-        raise NotAllowed("revealing needs the 'reveal_vaultentry' permission", code="permission_denied")
-    if not reason.strip():
-        raise ApplicationError("a reason is required to reveal a value", code="reason_required")
-    if not config().vault_key:
-        raise ApplicationError("no RECMEM_VAULT_KEY configured: placeholders are irreversible", code="no_vault_key")
     entry = VaultEntry.objects.filter(project=project, placeholder=placeholder).first()
-    if entry is None:
-        raise NotFound("no vault entry for this placeholder")
-    value = decrypt_value(entry.ciphertext, config().vault_key)
-    audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
-                 actor_user=user, reason=reason, data={"placeholder": placeholder})
+    refusal: ApplicationError | None = None
+    if not (user.has_perm("governance.view_vaultentry") and user.has_perm("governance.reveal_vaultentry")):
+        refusal = NotAllowed("revealing needs the 'view_vaultentry' and 'reveal_vaultentry' permissions",
+                             code="permission_denied")
+    elif not reason.strip():
+        refusal = ApplicationError("a reason is required to reveal a value", code="reason_required")
+    elif not config().vault_key:
+        refusal = ApplicationError("no RECMEM_VAULT_KEY configured: placeholders are irreversible", code="no_vault_key")
+    elif entry is None:
+        refusal = NotFound("no vault entry for this placeholder")
+    if refusal is not None:
+        # its own statement, outside any transaction the refusal unwinds
+        audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry",
+                     object_id=entry.pk if entry else "", project=project, actor_user=user, reason=reason,
+                     data={"placeholder": placeholder, "outcome": "refused", "code": refusal.code})
+        raise refusal
+    with transaction.atomic():
+        value = decrypt_value(entry.ciphertext, config().vault_key)
+        audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
+                     actor_user=user, reason=reason, data={"placeholder": placeholder, "outcome": "revealed"})
     return value

@@ -24,6 +24,11 @@ def _check_writable(*, agent: Agent, experience: Experience) -> None:
         raise Conflict(f"item is {experience.status}", code="not_editable")
 
 
+def _reason(agent: Agent, reason: str) -> str:
+    """An agent's reason is agent input: masked before it is stored in the audit trail."""
+    return texts_mask(project=agent.project, texts=[reason])[0] if reason and reason.strip() else ""
+
+
 @transaction.atomic
 def experience_update(*, agent: Agent, experience: Experience, statement: str | None = None,
                       subject: str | None = None, confidence: float | None = None, verified: bool | None = None,
@@ -49,8 +54,8 @@ def experience_update(*, agent: Agent, experience: Experience, statement: str | 
     experience.updated_at = timezone.now()
     experience.save()
     audit_record(action=AuditEvent.Action.UPDATE, object_type="experience", object_id=experience.pk,
-                 project_id=experience.project_id, actor_agent=agent, scope=experience.scope, reason=reason,
-                 data=changed)
+                 project_id=experience.project_id, actor_agent=agent, scope=experience.scope,
+                 reason=_reason(agent, reason), data=changed)
     return experience
 
 
@@ -65,5 +70,6 @@ def experience_delete(*, agent: Agent, experience: Experience, reason: str = "")
     experience.updated_at = timezone.now()
     experience.save(update_fields=["status", "version", "updated_at"])
     audit_record(action=AuditEvent.Action.DELETE, object_type="experience", object_id=experience.pk,
-                 project_id=experience.project_id, actor_agent=agent, scope=experience.scope, reason=reason)
+                 project_id=experience.project_id, actor_agent=agent, scope=experience.scope,
+                 reason=_reason(agent, reason))
     return experience

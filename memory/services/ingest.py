@@ -53,8 +53,12 @@ def session_create(*, agent: Agent, external_id: str = "", started_at: datetime 
     module-scoped."""
     if module is not None:
         module = agent_module_get(agent=agent, name_or_id=module if isinstance(module, str) else str(module.pk))
+    # The external id is agent input like any text: stored masked (the same value masks to the same text, so a
+    # duplicate is still a duplicate), and the error does not repeat it.
+    if external_id:
+        external_id = texts_mask(project=agent.project, texts=[external_id])[0]
     if external_id and Session.objects.filter(owner_agent=agent, external_id=external_id).exists():
-        raise Conflict(f"a session with external_id {external_id!r} already exists", code="duplicate_session")
+        raise Conflict("a session with this external_id already exists", code="duplicate_session")
     metadata = json_mask(project=agent.project, values=[metadata or {}])[0]
     session = Session.objects.create(
         project_id=agent.project_id, owner_agent=agent, module=module,
@@ -108,8 +112,12 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     """
     session_check_open(session)
     now = timezone.now()
+    # The session's last exchange (as stored, masked) is the window in which a secret split across exchanges is
+    # caught: the tail of a key whose head ended the previous exchange is masked too.
+    last = (Exchange.objects.filter(session=session).order_by("-turn_index")
+            .values_list("user_text", "assistant_text").first())
     texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)],
-                       masker=masker)
+                       masker=masker, conversation_before=list(last or ()))
     masked = [(texts[2 * i], texts[2 * i + 1]) for i in range(len(items))]
     metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items], masker=masker)
     occurred = [item.occurred_at or now for item in items]

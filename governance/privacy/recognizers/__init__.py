@@ -35,6 +35,8 @@ from .names import (
 )
 from .numbers import LooseCardRecognizer, LoosePhoneRecognizer, luhn_ok
 from .secrets import (
+    PLACEHOLDER_RE,
+    PSEUDONYM_HEX_CHARS,
     SECRET_ENTITIES,
     SECRET_KINDS,
     SECRET_PREFIX,
@@ -55,6 +57,8 @@ from .secrets import (
 )
 
 __all__ = [
+    "PLACEHOLDER_RE",
+    "PSEUDONYM_HEX_CHARS",
     "SECRET_ENTITIES",
     "SECRET_KINDS",
     "SECRET_PREFIX",

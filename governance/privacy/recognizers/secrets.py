@@ -19,6 +19,8 @@ Plain Python on top of ``presidio_analyzer`` (no Django, no NLP needed: :func:`f
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -146,7 +148,7 @@ _CODE_WORDS = frozenset(
 
 _PLACEHOLDER_RE = re.compile(
     r"(?i)^[<\[{]|^\$[A-Za-z_{(]|^[!@#%][A-Za-z_]+$|\$\{|\{\{|\}\}|\{[\w.]*\}|%\(\w+\)s|^%s$|your[_\- ]|"
-    r"[_\-]here$|placeholder|redacted|xxxx|\*\*\*|^(?:my|the|a|an)[_\- ]|^\.\.\.$"
+    r"[_\-]here$|placeholder|redacted|xxxx|\*\*\*|^(?:my|the|a|an)[_\- ][a-z_\- ]*$|^\.\.\.$"
 )
 _CODE_REF_RE = re.compile(r"^\(|\(|\)|^(?:env|os|process|settings|config|secrets|vault|ENV)[.\[:]")
 _CODE_ACCESS_RE = re.compile(r"\w[\[(]|[\])]$|^\w+(?:\.\w+)*\[|->|::|\.get$")
@@ -154,7 +156,30 @@ _DOTTED_REF_RE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _SNAKE_RE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _CAMEL_RE = re.compile(r"^[a-z]+(?:[A-Z][a-z]+)+$")
 _IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z_]*$")
-_PLACEHOLDER_TOKEN_RE = re.compile(r"<SECRET:[a-z0-9_]+>|<[A-Z][A-Z0-9_]*_[0-9a-f]{4,8}>")
+#: Hex characters of a keyed placeholder (``<PERSON_3f2a9c>``): 4 collide after a few hundred values of one type
+PSEUDONYM_HEX_CHARS = 6
+#: The exact grammar of what the gateway writes: ``<SECRET:kind>`` and ``<TYPE_xxxxxx>`` (6 lower-case hex). Whether
+#: a match is *accepted* as already masked (kind known; type known and, with a registry, registered) is decided by
+#: the engine (:func:`governance.privacy.engine.accepted_placeholders`); anything else is analysed like any text.
+_HEX6 = f"[0-9a-f]{{{PSEUDONYM_HEX_CHARS}}}"
+PLACEHOLDER_RE = re.compile(
+    r"<SECRET:(?P<kind>[a-z0-9_]{1,40})>|<(?P<etype>[A-Z][A-Z0-9_]{0,60}?)_(?P<hex>" + _HEX6 + ")>"
+)
+# the same grammar, restricted to known secret kinds (what a credential value may legitimately be replaced by)
+_PLACEHOLDER_TOKEN_RE = re.compile(
+    r"<SECRET:(?:" + "|".join(sorted(SECRET_KINDS, key=len, reverse=True)) + r")>"
+    r"|<[A-Z][A-Z0-9_]{0,60}?_" + _HEX6 + ">"
+)
+# "<your-api-key>", "[PASSWORD]", "{token}": a template slot made of words, not a value
+_TEMPLATE_SLOT_RE = re.compile(r"[A-Za-z][A-Za-z _.\-]{0,60}")
+_WRAPPERS = {"<": ">", "[": "]", "{": "}", "(": ")"}
+
+
+def unwrap(value: str) -> str:
+    """The inside of one pair of wrapping brackets (``<x>``, ``[x]``, ``{x}``, ``(x)``), else ``value``."""
+    if len(value) >= 3 and _WRAPPERS.get(value[0]) == value[-1] and value[1] not in "<[{(":
+        return value[1:-1]
+    return value
 
 
 def _has_symbol(value: str) -> bool:
@@ -185,6 +210,14 @@ def plausible_secret_value(
         return False
     if _PLACEHOLDER_TOKEN_RE.search(v):
         return False
+    inner = unwrap(v)
+    if inner is not v:
+        # a wrapped value: "<your-token>" is a template slot, "<Xk9!mm2Q>" a value in brackets
+        if _TEMPLATE_SLOT_RE.fullmatch(inner):
+            return False
+        v = inner.strip()
+        if len(v) < 3:
+            return False
     low = v.lower()
     if low in _CODE_WORDS or low.strip("_") in _CODE_WORDS:
         return False
@@ -241,7 +274,8 @@ _KEY_WORDS = (
 _KV_RE = _rx(
     r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]{0,60}?" + _KEY_WORDS + r")(?P<q1>[\"'`]?)"
     r"(?P<sp1>[ \t]*)(?P<sep>=>|:=|=|:)(?![=/])(?P<sp2>[ \t]*)"
-    r"(?:(?P<q2>[\"'`])(?P<qval>[^\"'`\n]{1,300})(?P=q2)|(?P<val>[^\s\"'`,;<>(){}\[\]]{3,300}))",
+    r"(?:(?P<q2>[\"'`])(?P<qval>[^\"'`\n]{1,300})(?P=q2)|(?P<bval><[^<>\s]{3,300}>)"
+    r"|(?P<val>[^\s\"'`,;<>(){}\[\]]{3,300}))",
     re.IGNORECASE,
 )
 
@@ -259,11 +293,12 @@ _MYSQL_P_RE = _rx(
 )
 
 _PROSE_RE = _rx(
-    r"\b(?P<key>password|passphrase|passcode|pwd|pin|token|api[ _-]?key|secret[ _-]?key|secret|"
+    r"\b(?P<key>password|passphrase|passcode|passwd|pwd|pin|token|api[ _-]?key|secret[ _-]?key|secret|"
     r"access[ _-]?key|(?:access|auth|bearer|api|bot|personal access|refresh) token|private key|key|"
-    r"credentials?)(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w.@/-]{1,40}?)?(?:\s+(?:is|was|are|"
+    r"credentials?)(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w.@/-]{1,40}?)?(?P<sep>\s+(?:is|was|are|"
     r"is now|was changed to|changed to|set to|reset to|to)\b|\s*(?:=|:|->|→|–|—))\s*:?\s*"
-    r"(?P<q>[\"'`“”‘’]?)(?P<val>[^\s\"'`“”‘’\[\](){}<>]{6,200}?)(?P=q)?(?=[\s\"'`“”‘’]|[.,;:!?)](?:\s|$)|$)",
+    r"(?:(?P<bval><[^<>\s]{3,200}>)|(?P<q>[\"'`“”‘’]?)(?P<val>[^\s\"'`“”‘’\[\](){}<>]{4,200}?)(?P=q)?)"
+    r"(?=[\s\"'`“”‘’]|[.,;:!?)](?:\s|$)|$)",
     re.I,
 )
 # "login admin / password s3cr3t!", "password hunter2!": a password-like word right after the word password
@@ -290,9 +325,11 @@ _AUTH_HEADER_RE = _rx(
     r"\b(?P<scheme>bearer|token|basic|digest|apikey|api-key)\s+(?P<val>[^\s\"'`<>\[\](){},;]{6,})", re.I
 )
 
+# The password may itself contain "@" (and ":"): the authority's LAST "@" ends the credentials, as URL parsers read
+# it ("redis://:a@000001@cache:6379/0" has the password "a@000001").
 _URL_CRED_RE = _rx(
-    r"\b(?P<scheme>[a-z][a-z0-9+.\-]{1,30})://(?P<cred>(?P<user>[^\s:/@\"'<>]*):(?P<pw>[^\s@/\"'<>]+))@"
-    r"(?P<host>[^\s/\"'<>:]+)",
+    r"\b(?P<scheme>[a-z][a-z0-9+.\-]{1,30})://(?P<cred>(?P<user>[^\s:/@\"'<>]*):(?P<pw>[^\s/\"'<>]+))@"
+    r"(?P<host>[^\s/\"'<>:@]+)",
     re.I,
 )
 
@@ -320,6 +357,8 @@ def _kv_validator(m: re.Match[str]) -> str | tuple[str, int, int] | None:
     key = m.group("key")
     if not _key_boundary_ok(key):
         return None
+    if m.group("bval") is not None:  # password=<Xk9!mm2Q>: judged inside the brackets ("<your-token>" is a slot)
+        return _kind_for_key(key) if plausible_secret_value(m.group("bval"), _bare_key(key)) else None
     quoted = m.group("qval") is not None
     value = m.group("qval") if quoted else m.group("val")
     sep = m.group("sep")
@@ -418,20 +457,61 @@ def _bare_password_validator(m: re.Match[str]) -> str | None:
     return "password"
 
 
+# Words that describe a credential rather than being one ("the password is wrong", "token: required"): the
+# closed classes of English (determiners, pronouns, auxiliaries, prepositions, conjunctions, negation) and the
+# predicates people use about a password's state. Participles (-ed, -ing) and adverbs (-ly) are state words too.
+_STATE_WORDS = frozenset(
+    """a an the this that these those my your our his her their its it me you we they he she i one some any no
+    not never now still also just already too very so then there here is are was were be been being am has have
+    had do does did will would can could should must may might shall and or but if for of to in on at by with
+    from into about as than like same different wrong incorrect correct right invalid valid expired required
+    missing empty blank weak strong short long good bad fine ok okay safe unsafe secure insecure new old default
+    hidden visible known unknown set unset mandatory optional temporary permanent simple complex easy hard
+    obvious public private personal shared sensitive case-sensitive below above attached enclosed included
+    different unchanged incomplete complete same-as identical available unavailable""".split()
+)
+
+
+def _state_word(word: str) -> bool:
+    low = word.lower()
+    return low in _STATE_WORDS or low in _CODE_WORDS or low.endswith(("ed", "ing", "ly"))
+
+
 def _prose_validator(m: re.Match[str]) -> str | None:
+    """``<credential word> is|=|: <value>``: the next token is the secret unless it describes the credential.
+
+    A password-like value (digits, symbols, inner capitals) always counts; a capitalised word counts after any
+    separator ("my db password is Rosebud": a name-shaped password must not become a PERSON and reach the vault); a
+    lower-case word counts after ``=`` or when it ends the clause ("my password is sunshine.", "password:
+    sunshine" but not "password: click the link") — unless it is a state word ("the password is wrong",
+    "token: required")."""
     key = m.group("key").lower()
-    value = m.group("val").rstrip(".,;:!?)")
-    if not plausible_secret_value(value, _bare_key(key), strict=True):
-        return None
+    wrapped = m.group("bval")
+    value = (wrapped or m.group("val")).rstrip(".,;:!?)")
     if key in ("key", "pin"):
-        if key == "pin" and not (value.isdigit() and 4 <= len(value) <= 8):
+        if not plausible_secret_value(value, _bare_key(key), strict=True):
             return None
-        if key == "key" and not looks_random(value, min_len=16):
+        inner = unwrap(value)
+        if key == "pin" and not (inner.isdigit() and 4 <= len(inner) <= 8):
+            return None
+        if key == "key" and not (looks_random(inner, min_len=16) or (len(inner) >= 16 and _HEX_RE.match(inner))):
             return None
         return "password" if key == "pin" else "api_key"
-    if key.startswith("pass") or key == "pwd":
-        return "password"
-    return _kind_for_key(key)
+    kind = "password" if key.startswith("pass") or key == "pwd" else _kind_for_key(key)
+    if plausible_secret_value(value, _bare_key(key), strict=True):
+        return kind
+    if wrapped or not plausible_secret_value(value, _bare_key(key)) or _state_word(value):
+        return None
+    if not value.isalpha():  # short values: "pin is 4821" is handled above, "password is a1b2" here
+        return kind if any(c.isdigit() for c in value) and any(c.isalpha() for c in value) else None
+    if value[0].isupper():
+        return kind
+    sep = m.group("sep").strip()
+    after = m.string[m.end("val") :]
+    clause_end = not after.strip() or re.match(r"\s*[\"'`”’]?\s*(?:[.!?;,]|\n|$)", after) is not None
+    if value.islower() and len(value) >= 5 and (sep == "=" or clause_end):
+        return kind
+    return None
 
 
 _B64TOKEN_RE = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
@@ -538,6 +618,67 @@ def _entropy_validator(m: re.Match[str]) -> str | None:
     if _DIGEST_PREFIX_RE.search(m.string[max(0, m.start() - 24) : m.start()]):
         return None  # SHA256:<base64> fingerprints, ssh-ed25519 AAAA... public keys, sha512-<b64> integrity
     return "high_entropy"
+
+
+# ---- forged placeholders, fragments ---------------------------------------------------------------------
+
+# "<SECRET:sk_live_...>", "<SECRET:openai_key sk-...>": a placeholder-like token whose kind is not one the gateway
+# writes declares its content a secret (a known kind is the gateway's own output and never matches here).
+_FORGED_SECRET_RE = _rx(r"<SECRET:(?P<val>[^<>\n]{1,300})>")
+# "<API_KEY_4f3c...>", "<PERSON_Xk9...>": the placeholder shape around a payload that is not 6 hex characters.
+_FORGED_KEYED_RE = _rx(
+    r"<(?P<key>[A-Z][A-Z0-9]*(?:_[A-Z][A-Z0-9]*)*)_(?P<val>[A-Za-z0-9+/=_\-]{7,300})>"
+)
+
+
+def _inner_kind(value: str) -> str | None:
+    found = find_secrets(value)
+    return max(found, key=lambda f: (f.score, f.end - f.start)).kind if found else None
+
+
+def _forged_secret_validator(m: re.Match[str]) -> str | None:
+    value = m.group("val").strip()
+    if value in SECRET_KINDS:
+        return None
+    return _inner_kind(value) or "secret"
+
+
+def _forged_keyed_validator(m: re.Match[str]) -> str | None:
+    key, value = m.group("key"), m.group("val")
+    if re.fullmatch(_HEX6, value):
+        return None  # the exact grammar: accepted or not by the engine, it carries 24 bits, no secret
+    inner = _inner_kind(value)
+    if inner:
+        return inner
+    if looks_random(value, min_len=16) or (len(value) >= 16 and _HEX_RE.match(value)):
+        return "high_entropy"
+    if re.search(_KEY_WORDS, key.lower()) and plausible_secret_value(value, quoted=True):
+        return _kind_for_key(key)
+    return None
+
+
+# A vendor prefix with a too-short body as the LAST token of a text: the head of a key split across texts
+# (its tail, in the next text, is masked by the engine's continuation rule). Kind by prefix.
+_FRAGMENT_KINDS = {
+    "sk-ant-": "anthropic_key", "sk-": "openai_key", "sk_": "stripe_key", "rk_": "stripe_key", "gh": "github_token",
+    "github_pat_": "github_token", "gl": "gitlab_token", "xox": "slack_token", "xapp-": "slack_token",
+    "akia": "aws_access_key", "asia": "aws_access_key", "aiza": "google_api_key", "hf_": "huggingface_token",
+    "npm_": "npm_token", "pypi-": "pypi_token", "gocspx-": "google_oauth", "ya29.": "google_oauth",
+}  # fmt: skip
+_FRAGMENT_RE = _rx(
+    r"(?<![\w-])(?P<frag>(?P<prefix>sk-ant-(?:[a-z]+\d*-)?|sk-(?:proj-|svcacct-|admin-)?|[sr]k_(?:live|test)_|"
+    r"gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt)-|xox[abposre]-|xapp-|AKIA|ASIA|AIza|hf_|npm_|pypi-|GOCSPX-|ya29\.)"
+    r"(?P<body>[A-Za-z0-9_\-]*))[\s\"'`).,;:!?]*\Z"
+)
+
+
+def _fragment_validator(m: re.Match[str]) -> str | None:
+    body, prefix = m.group("body"), m.group("prefix").lower()
+    if not body and prefix[-1] not in "-_.":
+        return None  # "... start with ASIA." names the prefix; "token ghp_" is the start of a value
+    if body and not (any(c.isdigit() for c in body) or any(c.isupper() for c in body)):
+        return None  # "sk-learn", "hf_hub"
+    return next((k for p, k in _FRAGMENT_KINDS.items() if prefix.startswith(p)), "token")
 
 
 SECRET_RULES: tuple[SecretRule, ...] = (
@@ -720,7 +861,7 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "mysql_p", "password", _MYSQL_P_RE, score=0.85, group="val", validator=_simple_value_validator(False)
     ),
-    SecretRule("prose", "password", _PROSE_RE, score=0.8, group="val", validator=_prose_validator),
+    SecretRule("prose", "password", _PROSE_RE, score=0.8, group="value", validator=_prose_validator),
     SecretRule(
         "bare_password",
         "password",
@@ -753,12 +894,17 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule(
         "high_entropy", "high_entropy", _ENTROPY_CANDIDATE_RE, score=0.6, validator=_entropy_validator
     ),
+    # -- forged placeholders and the head of a key split across texts
+    SecretRule("forged_secret_placeholder", "secret", _FORGED_SECRET_RE, score=1.0,
+               validator=_forged_secret_validator),
+    SecretRule("forged_placeholder", "high_entropy", _FORGED_KEYED_RE, score=1.0, validator=_forged_keyed_validator),
+    SecretRule("vendor_fragment", "token", _FRAGMENT_RE, score=0.9, group="frag", validator=_fragment_validator),
 )
 
 
 def _group_span(m: re.Match[str], group: int | str) -> tuple[int, int]:
-    if group == "value":
-        g = "qval" if m.group("qval") is not None else "val"
+    if group == "value":  # the first value alternative that matched: quoted, <bracketed>, bare
+        g = next(g for g in ("qval", "bval", "val") if g in m.re.groupindex and m.group(g) is not None)
         return m.span(g)
     return m.span(group)
 
@@ -821,11 +967,131 @@ _RULE_TRIGGERS: dict[str, tuple[str, ...]] = {
         "key", "secret", "token", "passw", "pwd", "credential", "auth", "bearer", "api", "access", "login",
         "signin", "sign-in",
     ),
+    "forged_secret_placeholder": ("<secret:",),
+    "forged_placeholder": ("<",),
+    "vendor_fragment": (
+        "sk-", "sk_", "rk_", "gh", "github_pat_", "gl", "xox", "xapp-", "akia", "asia", "aiza", "hf_", "npm_",
+        "pypi-", "gocspx-", "ya29.",
+    ),
 }  # fmt: skip
 
 
-def find_secrets(text: str, rules: Sequence[SecretRule] = SECRET_RULES) -> list[SecretFinding]:
-    """Run the secret rules on ``text`` (no NLP needed). Overlaps are kept; the engine resolves them."""
+# Characters that render as nothing (soft hyphen, zero-width space/joiners, bidi controls, word joiner, BOM): an
+# agent can split a key with them. The rules run on the text without them; spans are mapped back.
+_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+
+DECODE_DEPTH = 2  # base64 inside base64 is still read; deeper nesting is not
+_B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/_\-=])")
+_HEX_RUN_RE = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
+_PCT_RUN_RE = re.compile(r"[^\s\"'<>`]*%[0-9A-Fa-f]{2}[^\s\"'<>`]*")
+_PCT_BYTE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
+MAX_DECODED_RUN = 20_000
+
+
+def find_secrets(
+    text: str, rules: Sequence[SecretRule] = SECRET_RULES, *, decode_depth: int = DECODE_DEPTH
+) -> list[SecretFinding]:
+    """Run the secret rules on ``text`` (no NLP needed). Overlaps are kept; the engine resolves them.
+
+    Also read: the text without invisible characters (a key split by zero-width spaces), and decoded runs — base64
+    and hex runs that decode to printable text, percent-encoded runs — scanned again (``decode_depth`` levels): a
+    base64 or hex run whose decoded text holds a secret is a secret as a whole; in a percent-encoded run the span
+    of the decoded secret is mapped back onto the encoded characters."""
+    if _INVISIBLE_RE.search(text):
+        keep = [i for i, ch in enumerate(text) if not _INVISIBLE_RE.match(ch)]
+        clean = "".join(text[i] for i in keep)
+        return [
+            SecretFinding(f.kind, keep[f.start], keep[f.end - 1] + 1, f.score, f.rule)
+            for f in find_secrets(clean, rules, decode_depth=decode_depth)
+        ]
+    findings = _run_rules(text, rules)
+    if decode_depth > 0:
+        findings.extend(_decoded_findings(text, rules, decode_depth))
+    return findings
+
+
+def _printable(data: bytes) -> str | None:
+    if len(data) < 8:
+        return None
+    try:
+        decoded = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    ok = sum(1 for ch in decoded if ch.isprintable() or ch in "\n\r\t")
+    return decoded if ok >= 0.95 * len(decoded) else None
+
+
+def _b64_text(run: str) -> str | None:
+    body = run.rstrip("=")
+    if len(body) % 4 == 1 or len(body) > MAX_DECODED_RUN:
+        return None
+    urlsafe = "-" in body or "_" in body
+    if urlsafe and ("+" in body or "/" in body):
+        return None
+    try:
+        data = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_" if urlsafe else None, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _printable(data)
+
+
+def _percent_decode(run: str) -> tuple[str, list[tuple[int, int]]]:
+    """The decoded run and, for each decoded character, the span of the characters it came from."""
+    chars: list[str] = []
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(run):
+        m = _PCT_BYTE_RE.match(run, i)
+        if not m:
+            chars.append(run[i])
+            spans.append((i, i + 1))
+            i += 1
+            continue
+        j, data = i, bytearray()
+        while (m := _PCT_BYTE_RE.match(run, j)) is not None:
+            data.append(int(m.group(1), 16))
+            j = m.end()
+        decoded = data.decode("utf-8", errors="replace")
+        if len(decoded) == len(data):  # one character per byte: exact spans
+            chars.extend(decoded)
+            spans.extend((i + 3 * k, i + 3 * k + 3) for k in range(len(data)))
+        else:  # multi-byte characters: every character maps to the whole escaped run
+            chars.extend(decoded)
+            spans.extend((i, j) for _ in decoded)
+        i = j
+    return "".join(chars), spans
+
+
+def _decoded_findings(text: str, rules: Sequence[SecretRule], depth: int) -> list[SecretFinding]:
+    out: list[SecretFinding] = []
+    seen: set[tuple[int, int]] = set()
+
+    def whole_run(m: re.Match[str], decoded: str | None, rule: str) -> None:
+        if decoded is None or m.span() in seen:
+            return
+        found = find_secrets(decoded, rules, decode_depth=depth - 1)
+        if found:
+            seen.add(m.span())
+            best = max(found, key=lambda f: (f.score, f.end - f.start))
+            out.append(SecretFinding(best.kind, m.start(), m.end(), 0.95, rule))
+
+    for m in _HEX_RUN_RE.finditer(text):
+        if len(m.group(0)) <= MAX_DECODED_RUN:
+            whole_run(m, _printable(bytes.fromhex(m.group(0))), "decoded_hex")
+    for m in _B64_RUN_RE.finditer(text):
+        whole_run(m, _b64_text(m.group(0)), "decoded_base64")
+    if "%" in text:
+        for m in _PCT_RUN_RE.finditer(text):
+            decoded, spans = _percent_decode(m.group(0))
+            if len(spans) == len(m.group(0)):
+                continue  # nothing was escaped
+            for f in find_secrets(decoded, rules, decode_depth=depth - 1):
+                out.append(SecretFinding(f.kind, m.start() + spans[f.start][0], m.start() + spans[f.end - 1][1],
+                                         max(f.score, 0.9), "decoded_url"))
+    return out
+
+
+def _run_rules(text: str, rules: Sequence[SecretRule]) -> list[SecretFinding]:
     findings: list[SecretFinding] = []
     low = text.lower()
     for rule in rules:
