@@ -82,9 +82,12 @@ from .recognizers import (
     SECRET_KINDS,
     SECRET_PREFIX,
     build_custom_recognizers,
+    deobfuscate_email,
+    determiner_led,
     ensure_offline_tldextract,
     is_secret_entity,
     looks_random,
+    national_phone_spans,
     password_like,
     secret_entity,
     secret_kind,
@@ -302,6 +305,8 @@ def normalise_value(entity_type: str, value: str) -> str:
         return digits or v
     if entity_type in _ALNUM_ONLY:
         return re.sub(r"[^0-9a-z]", "", v) or v
+    if entity_type == "EMAIL_ADDRESS":
+        return deobfuscate_email(v)  # "anna [at] example [dot] com" is anna@example.com
     return v
 
 
@@ -445,9 +450,24 @@ def _nlp_engine_class():
     from spacy.attrs import IDX, LEMMA, LOWER
 
     class RecMemSpacyNlpEngine(SpacyNlpEngine):
-        """SpacyNlpEngine that never downloads a model and runs only the NER (plus what it listens to)."""
+        """SpacyNlpEngine that never downloads a model and runs only the NER (plus what it listens to).
+
+        The NER reads :func:`text_for_ner` (ALL-CAPS words in title case, same offsets); every recognizer still
+        reads the original text."""
 
         engine_name = "spacy"
+
+        def process_text(self, text: str, language: str) -> NlpArtifacts:
+            return self._doc_to_nlp_artifact(self.nlp[language](text_for_ner(text)), language)
+
+        def process_batch(self, texts, language, batch_size=1, n_process=1, as_tuples=False):
+            if as_tuples:
+                raise NotImplementedError("RecMem analyses plain texts")
+            texts = [str(t) for t in texts]
+            docs = self.nlp[language].pipe((text_for_ner(t) for t in texts), batch_size=batch_size,
+                                           n_process=n_process)
+            for text, doc in zip(texts, docs, strict=True):
+                yield text, self._doc_to_nlp_artifact(doc, language)
 
         def load(self) -> None:
             self.nlp = {}
@@ -502,6 +522,27 @@ def _nlp_engine_class():
     return RecMemSpacyNlpEngine
 
 
+_ALL_CAPS_WORD_RE = re.compile(r"\b[^\W\d_]{5,}\b")
+
+
+def text_for_ner(text: str) -> str:
+    """``text`` with ALL-CAPS words of 5+ letters in title case (``GREW UP IN KNIVSTA`` → ``Knivsta``), same length.
+
+    Case carries no information in an all-caps word, and the NER model learned names and places in title case: it
+    misses ``HELSINKI`` and finds ``Helsinki``. Shorter words are left alone (acronyms: ``HTTP``, ``JSON``)."""
+    if not any(c.isupper() for c in text):
+        return text
+
+    def title(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if not word.isupper():
+            return word
+        new = word[0] + word[1:].lower()
+        return new if len(new) == len(word) else word
+
+    return _ALL_CAPS_WORD_RE.sub(title, text)
+
+
 def _keep_only_ner(nlp) -> None:
     if "ner" not in nlp.pipe_names:
         return
@@ -517,6 +558,7 @@ def _keep_only_ner(nlp) -> None:
 
 def _build_analyzer(model_name: str):
     ensure_offline_tldextract()
+    import regex
     from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
     from presidio_analyzer.nlp_engine import NlpEngineProvider
     from presidio_analyzer.predefined_recognizers import (
@@ -547,9 +589,11 @@ def _build_analyzer(model_name: str):
     nlp_engine = provider.create_engine()
 
     registry = RecognizerRegistry(supported_languages=[LANGUAGE])
+    # IBANs typed in lower case are IBANs (the checksum is case-blind)
+    registry.add_recognizer(IbanRecognizer(supported_language=LANGUAGE,
+                                           regex_flags=regex.DOTALL | regex.MULTILINE | regex.IGNORECASE))
     for cls in (
         EmailRecognizer,
-        IbanRecognizer,
         IpRecognizer,
         UsSsnRecognizer,
         UsItinRecognizer,
@@ -703,6 +747,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
         etype = r.entity_type
         if etype not in active or r.score < policy.score_threshold:
             continue
+        if etype == "PERSON" and text[r.start : r.end].islower() and _from_ner_model(r):
+            continue  # the small model's guess on a lower-case word ("see metadata") is no evidence of a name
         pieces = [(r.start, r.end)]
         if etype in NER_ENTITY_TYPES and "\n" in text[r.start : r.end]:
             pieces = []
@@ -712,6 +758,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 pos += len(line) + 1
         for s, e in pieces:
             s, e = _trim(text, s, e, etype)
+            if etype in ("PERSON", "NRP") and (any(ch.isdigit() for ch in text[s:e]) or determiner_led(text[s:e])):
+                continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase
             if etype == "PERSON":
                 s, e = trim_name_span(text, s, e)
             if e - s < 2 and not etype.startswith(SECRET_PREFIX):
@@ -721,6 +769,11 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             if e > s:
                 out.append(_Candidate(etype, s, e, float(r.score)))
     return out
+
+
+def _from_ner_model(result: Any) -> bool:
+    meta = getattr(result, "recognition_metadata", None) or {}
+    return meta.get("recognizer_name") == "SpacyRecognizer"
 
 
 def _inside_word(text: str, start: int, end: int) -> bool:
@@ -940,11 +993,26 @@ def mask_many(
     return results
 
 
+@dataclass(frozen=True)
+class _Found:
+    """A finding of our own outside Presidio (the same fields :func:`_candidates` reads)."""
+
+    entity_type: str
+    start: int
+    end: int
+    score: float
+
+
 def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered: set[str] | None) -> list[MaskResult]:
     if len(texts) == 1:
         raw_all = [analyze(texts[0], policy=policy)]
     else:
         raw_all = analyze_many(texts, policy=policy)
+    if policy.phone_region and "PHONE_NUMBER" in policy.active_entities:
+        # the project's national phone formats (a per-policy region, so not a registered Presidio recognizer)
+        raw_all = [[*raw, *(_Found("PHONE_NUMBER", s, e, sc)
+                            for s, e, sc in national_phone_spans(t, policy.phone_region))] if t else raw
+                   for t, raw in zip(texts, raw_all, strict=True)]
     return [
         _apply(t, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)), key)
         if t

@@ -28,12 +28,22 @@ from presidio_analyzer import EntityRecognizer
 
 from .names import (
     PersonHeuristicRecognizer,
+    PlaceCueRecognizer,
+    ScriptNameRecognizer,
     StreetAddressRecognizer,
+    determiner_led,
     is_name_token,
     name_shaped,
     trim_name_span,
 )
-from .numbers import LooseCardRecognizer, LoosePhoneRecognizer, luhn_ok
+from .numbers import (
+    LooseCardRecognizer,
+    LoosePhoneRecognizer,
+    ObfuscatedEmailRecognizer,
+    deobfuscate_email,
+    luhn_ok,
+    national_phone_spans,
+)
 from .secrets import (
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
@@ -65,13 +75,18 @@ __all__ = [
     "SECRET_RULES",
     "LooseCardRecognizer",
     "LoosePhoneRecognizer",
+    "ObfuscatedEmailRecognizer",
     "PersonHeuristicRecognizer",
+    "PlaceCueRecognizer",
+    "ScriptNameRecognizer",
     "SecretFinding",
     "SecretRecognizer",
     "SecretRule",
     "StreetAddressRecognizer",
     "build_custom_recognizers",
     "class_change_ratio",
+    "determiner_led",
+    "deobfuscate_email",
     "ensure_offline_tldextract",
     "find_secrets",
     "is_name_token",
@@ -80,6 +95,7 @@ __all__ = [
     "looks_random",
     "luhn_ok",
     "name_shaped",
+    "national_phone_spans",
     "password_like",
     "plausible_secret_value",
     "secret_entity",
@@ -140,4 +156,7 @@ def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecog
         LoosePhoneRecognizer(supported_language=supported_language),
         StreetAddressRecognizer(supported_language=supported_language),
         PersonHeuristicRecognizer(supported_language=supported_language),
+        PlaceCueRecognizer(supported_language=supported_language),
+        ScriptNameRecognizer(supported_language=supported_language),
+        ObfuscatedEmailRecognizer(supported_language=supported_language),
     ]

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
+from spacy.lang.en.stop_words import STOP_WORDS as _SPACY_STOP_WORDS
 
 from ._common import _result
 
@@ -48,12 +49,16 @@ _CORE = (
     + r"|de|da|do|dos|das|del|della|di|la|le|e|von|van|z|d')[ \t]+){0,6}?\d{1,5}[A-Za-z]?\b"
     r"|(?:\b\d{1,6}[ \t]+)?\b" + _T + _STREET_SUFFIXED + r"[ \t]+\d{1,5}[A-Za-z]?\b"
     r"|\b\d{1,6}[ \t]+(?:\d{1,5}[ \t]+)?(?:" + _T + r"[ \t]+){1,3}\d{1,5}[A-Za-z]?\b(?![.,]\d)"
-    r"|\b(?:PSC|Unit|CMR)[ \t]+\d{3,5},?[ \t]+Box[ \t]+\d{3,5}"
-    r"|\b(?:USNS|USNV|USS|USCGC)[ \t]+" + _T + r"|\b(?:APO|FPO|DPO)[ \t]+(?:AA|AE|AP)[ \t]+\d{5}"
-    r"|\bP\.?[ \t]?O\.?[ \t]+Box[ \t]+\d{1,6})"
+    # a house number before a street type that comes first: "1812 Rue De La Gare"
+    r"|\b\d{1,6}[ \t]+(?:\d{1,5}[ \t]+)?(?:Rue|Rua|Via|Calle|Avenida|Chemin|Allée)(?:[ \t]+(?:" + _T
+    + r"|de|da|do|dos|das|del|della|di|la|le|du|des|l'|d')){1,6}"
+    # military and post-office boxes, in any case
+    r"|\b(?i:PSC|Unit|CMR)[ \t]+\d{3,5},?[ \t]+(?i:Box)[ \t]+\d{3,5}"
+    r"|\b(?i:USNS|USNV|USS|USCGC)[ \t]+[^\W\d_][\w'’.\-]*|\b(?i:APO|FPO|DPO)[ \t]+(?i:AA|AE|AP)[ \t]+\d{5}"
+    r"|\b(?i:P\.?[ \t]?O\.?[ \t]+Box)[ \t]+\d{1,6})"
 )
 _TAIL = (
-    r"(?:,[ \t]*"
+    r"(?:,?[ \t]+"
     + _T
     + r"(?:[ \t]+(?:"
     + _T
@@ -62,6 +67,23 @@ _TAIL = (
     + r"\)|[A-Z]{2}|de|del|la))*(?:[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?){0,3}"
 )
 _STREET_RE = re.compile(_CORE + _UNIT + _TAIL)
+# the number after the street, as most of Europe writes it: "Villacher Strasse 89" (its own pattern, run only when
+# one of its street words occurs: scanning every capitalised word for it is the costly part)
+_EURO_WORDS = ("strasse", "straße", "gasse", "weg", "platz", "allee", "ring", "damm", "ufer", "street", "road",
+               "avenue", "lane")
+_EURO_STREET_RE = re.compile(
+    r"\b(?:" + _T + r"[ \t]+){1,3}(?i:" + "|".join(_EURO_WORDS) + r")[ \t]+\d{1,5}[A-Za-z]?\b" + _UNIT + _TAIL
+)
+# a text with no capital letter at all: case carries no information, the same shapes in any case
+_STREET_RE_ANY_CASE = re.compile(_CORE + _UNIT + _TAIL, re.I)
+# "the corner of Kuusiku 7 and Alexander Flat": a place given by two streets
+_CORNER_PART = (
+    r"(?:(?:" + _T + r"|\d{1,5}[A-Za-z]?|[a-z]{1,4}\.|de|del|la|le|von|van)[ \t]+){0,4}?(?:" + _T + r"|\d{1,5})"
+)
+_CORNER_RE = re.compile(
+    r"\b(?:the[ \t]+)?corner[ \t]+of[ \t]+" + _CORNER_PART + r"[ \t]+(?:and|&)[ \t]+" + _CORNER_PART
+)
+_CORNER_RE_ANY_CASE = re.compile(_CORNER_RE.pattern, re.I)
 # following lines of a postal block: "Suite 838", "Tujetsch", ", CO", "Uruguay 64677", "53650", "KNIVSTA, nan
 # 18237"
 _BLOCK_LINE_RE = re.compile(
@@ -70,6 +92,55 @@ _BLOCK_LINE_RE = re.compile(
     r"\([^\W\d_]+\)))*,?(?:[ \t]+[A-Za-z]{2,3})?(?:[ \t]+[A-Z0-9]{2,4}[ \t]?\d{3,5}|[ \t]+\d{4,6})?|"
     r",?[ \t]*[A-Za-z]{2,3}|\d{4,6}|[A-Z]\d[A-Z][ \t]?\d[A-Z]\d)[ \t]*(?=\n|$)"
 )
+
+
+# An address written on one line with separators: "Anna Berg > Storgatan 12 > 114 51 Stockholm > Sweden"
+_SEPARATOR_RE = re.compile(r"[ \t]+[>|•·»][ \t]+")
+_POSTCODE_CITY_RE = re.compile(
+    r"(?:[A-Z]{1,2}\d[A-Z\d]?[ \t]?\d[A-Z]{2}|\d{3}[ \t]?\d{2}|\d{4,6}|[A-Z]{1,3}-?\d{3,5})[ \t]+[^\W\d_][\w'’.\-]*"
+    r"(?:[ \t]+[^\W\d_][\w'’.\-]*){0,2}|[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){0,2},?[ \t]+"
+    r"(?:[A-Z]{2}[ \t]+)?\d{4,6}"
+)
+
+
+_NAME_NUMBER_RE = re.compile(r"(?:[^\W\d_][\w'’.\-]*[ \t]+){1,3}\d{1,5}[A-Za-z]?")  # "Karlova 15"
+
+
+def separated_address_segments(text: str) -> list[tuple[int, int, str]]:
+    """Segments of one-line address blocks — lines of 3+ short parts joined by ``>``/``|``/``•`` of which one is a
+    street or a postcode + city — as ``(start, end, kind)`` with kind ``street``, ``postal``, ``name`` (name-shaped
+    words: the recipient when first, a place otherwise)."""
+    out: list[tuple[int, int, str]] = []
+    for line_m in re.finditer(r"[^\n]+", text):
+        line = line_m.group(0)
+        if len(_SEPARATOR_RE.findall(line)) < 2:
+            continue
+        bounds, pos = [], 0
+        for sep in _SEPARATOR_RE.finditer(line):
+            bounds.append((pos, sep.start()))
+            pos = sep.end()
+        bounds.append((pos, len(line)))
+        parts = []
+        for n, (a, b) in enumerate(bounds):
+            if n == 0 and ":" in line[a:b]:  # "Ship to: Anna Berg"
+                a = a + line[a:b].rindex(":") + 1
+            seg = line[a:b].strip(" \t,.;:")
+            if not seg or len(seg.split()) > 6:
+                parts = []
+                break
+            start = line_m.start() + a + line[a:b].index(seg)
+            if any(r.fullmatch(seg) for r in (_STREET_RE, _STREET_RE_ANY_CASE, _EURO_STREET_RE, _NAME_NUMBER_RE)):
+                kind = "street"
+            elif _POSTCODE_CITY_RE.fullmatch(seg):
+                kind = "postal"
+            elif all(w[0].isupper() or not w[0].isalpha() for w in seg.split()) and not any(c.isdigit() for c in seg):
+                kind = "name"
+            else:
+                kind = ""
+            parts.append((start, start + len(seg), kind))
+        if len(parts) >= 3 and any(k in ("street", "postal") for _, _, k in parts):
+            out.extend(p for p in parts if p[2])
+    return out
 
 
 class StreetAddressRecognizer(EntityRecognizer):
@@ -95,7 +166,21 @@ class StreetAddressRecognizer(EntityRecognizer):
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         out = []
-        for m in _STREET_RE.finditer(text):
+        any_case = not any(c.isupper() for c in text)
+        low = text.lower()
+        if "corner" in low:
+            for m in (_CORNER_RE_ANY_CASE if any_case else _CORNER_RE).finditer(text):
+                out.append(_result(self, "LOCATION", m.start(), m.end(), 0.9))
+        if any(w in low for w in _EURO_WORDS):
+            for m in _EURO_STREET_RE.finditer(text):
+                if "\n" not in m.group(0):
+                    out.append(_result(self, "LOCATION", m.start(), m.end(), 0.9))
+        if ">" in text or "|" in text or "•" in text or "·" in text or "»" in text:
+            segments = separated_address_segments(text)
+            for i, (s, e, kind) in enumerate(segments):
+                if kind != "name" or i > 0:  # the first name-shaped part is the recipient (a person)
+                    out.append(_result(self, "LOCATION", s, e, 0.9))
+        for m in (_STREET_RE_ANY_CASE if any_case else _STREET_RE).finditer(text):
             s, e = m.start(), m.end()
             if "\n" in text[s:e]:
                 continue
@@ -256,8 +341,10 @@ _RELATION_CUE = re.compile(
 )
 # introductions and sign-offs: one name word is enough
 _STRONG_CUE = re.compile(
-    r"(?:\b(?:my|his|her|their|your|maiden|first|last|full|middle|user|customer|contact)\s+name\s*(?:is|was|"
-    r"'s|:)|\bname\s*:|\bcall(?:s|ed)? me|\bsigned,?|\bregards,?|\bthanks,|\bcheers,|\bdear|\bsincerely,?|"
+    r"(?:\b(?:my|his|her|their|your|maiden|first|last|full|middle|user|customer|contact|family|given|sur|"
+    r"nick)\s*name\s*(?:is|was|'s|:)|\b(?:surname|forename|nickname)\b\s*(?:is|was|:)?|\bname\s*:|"
+    r"\bcall(?:s|ed)? me|\b(?:named|called)[ \t]+(?:him|her|them|me|us)|\bsigned,?|\bregards,?|\bthanks,|"
+    r"\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
     r"texted|emailed|messaged|married|hired|invited|visited|congratulated|greeted|introduced|promoted|"
     r"according to|on behalf of|ask|tell|ping|cc:?))[ \t]+",
@@ -290,7 +377,9 @@ _SPEAKER_RE = re.compile(
 _NAME_LINE_RE = re.compile(
     r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){1,3})[ \t]*$"
 )
-_LIST_ITEM_RE = re.compile(r"[^\W\d_][\w'’\-]*(?:[ \t]+(?!(?:and|or|und|et|y|&)\b)[^\W\d_][\w'’\-]*)?")
+_LIST_ITEM_RE = re.compile(
+    r"(?!(?:and|or|und|et|y)\b)[^\W\d_][\w'’\-]*(?:[ \t]+(?!(?:and|or|und|et|y|&)\b)[^\W\d_][\w'’\-]*)?"
+)
 _LIST_SEP_RE = re.compile(r"^\s*(?:,|,?\s+and|,?\s+&|,?\s+or)\s+$")
 _CONTACT_HINT_RE = re.compile(r"@|\d{3,}|\b(?:phone|mobile|tel|fax|e-?mail|address|suite|apt)\b", re.I)
 _SPACE_RE = re.compile(r"[ \t]*")
@@ -299,6 +388,16 @@ _LOWER_STOP = frozenset(
     their our this that these those in on at to for of from with by as not no yes ok please thanks thank hi
     hello hey here there now then just also too very really who what when where why how which everyone
     everybody someone somebody nobody anyone""".split()
+) | frozenset(_SPACY_STOP_WORDS)  # "name is: see metadata": "see" is a function word, not a first name
+
+# Determiners and possessives of the languages agents write in: a capitalised span that starts with one is a noun
+# phrase ("Meine Nummer", "Die Bahn", "Le Monde"), not a person's name.
+_DETERMINERS = frozenset(
+    """the a an my our your his her their its this that these those der die das den dem des ein eine einen einem
+    einer mein meine meinen meinem meiner dein deine unser unsere euer eure ihr ihre sein seine le la les un une
+    des mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs el los las una unos unas mi mis tu tus su
+    sus nuestro nuestra il lo gli uno mio mia miei mie tuo tua suo sua het een mijn jouw zijn haar ons onze o os
+    um uma meu minha""".split()
 )
 
 
@@ -407,15 +506,18 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if label in self.RELABEL and "\n" not in ent_text.strip() and name_shaped(words, min_words=2):
                 add(start, end, 0.86)
 
-        self._cues(text, add, places)
+        lower_text = not any(c.isupper() for c in text)  # case carries no information: read words as title case
+
+        def shaped(words: list[str], **kwargs) -> bool:
+            return name_shaped([w[:1].upper() + w[1:] for w in words] if lower_text else words, **kwargs)
+
+        self._cues(text, add, places, lower_text)
 
         for m in re.finditer(r"\b([^\W\d_][\w'’\-]+)[ \t]+([A-Z])\.?[ \t]+([^\W\d_][\w'’\-]+)", text):
             if name_shaped([m.group(1), m.group(2), m.group(3)], min_words=3):
                 add(m.start(), m.end(), 0.7)
 
-        speakers = [
-            m for m in _SPEAKER_RE.finditer(text) if name_shaped(m.group("name").split(), max_words=2)
-        ]
+        speakers = [m for m in _SPEAKER_RE.finditer(text) if shaped(m.group("name").split(), max_words=2)]
         if len(speakers) >= 2:
             for m in speakers:
                 add(m.start("name"), m.end("name"), 0.9)
@@ -423,30 +525,39 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         if text.count("\n") >= 2 and _CONTACT_HINT_RE.search(text):
             for m in _NAME_LINE_RE.finditer(text):
                 words = m.group("name").split()
-                if name_shaped(words, min_words=2) and not any(
+                if shaped(words, min_words=2) and not any(
                     ps <= m.start("name") < pe for ps, pe in places
                 ):
                     add(m.start("name"), m.end("name"), 0.7)
+
+        if ">" in text or "|" in text or "•" in text or "·" in text or "»" in text:
+            segments = separated_address_segments(text)
+            if segments and segments[0][2] == "name" and name_shaped(text[segments[0][0] : segments[0][1]].split(),
+                                                                     min_words=2):
+                add(segments[0][0], segments[0][1], 0.9)  # the recipient of a one-line address block
 
         self._lists(text, person_spans + list(found), add)
         self._consistency(text, person_spans + list(found), add)
         return [_result(self, "PERSON", s, e, score) for (s, e), score in found.items()]
 
     @staticmethod
-    def _cues(text: str, add, places: list[tuple[int, int]]) -> None:
+    def _cues(text: str, add, places: list[tuple[int, int]], lower_text: bool = False) -> None:
         for m in _HONORIFIC_CUE.finditer(text):
-            span = _leading_name(text, m.end(), min_words=1)
+            span = _leading_name(text, m.end(), min_words=1) or (_lower_name_after(text, m.end()) if lower_text
+                                                                 else None)
             if span:
                 add(*span, 0.9)
         for m in _RELATION_CUE.finditer(text):
-            span = _leading_name(text, m.end(), min_words=1, max_words=2)
+            span = _leading_name(text, m.end(), min_words=1, max_words=2) or (
+                _lower_name_after(text, m.end()) if lower_text else None)
             if span:
                 add(*span, 0.9)
         for m in _STRONG_CUE.finditer(text):
             span = _leading_name(text, m.end(), min_words=1)
             if span:
                 add(*span, 0.88)
-            elif re.search(r"name\s*(?:is|'s)|call(?:s|ed)? me", m.group(0), re.I):
+            elif lower_text or re.search(r"name\s*(?:is|was|'s|:)|call(?:s|ed)? me|named|called|surname|forename|"
+                                         r"nickname", m.group(0), re.I):
                 span = _lower_name_after(text, m.end())
                 if span:
                     add(*span, 0.88)
@@ -489,7 +600,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                     continue
                 for (s, e), it in zip(spans, r, strict=True):
                     if name_shaped(it.group(0).split(), max_words=2):
-                        add(s, e, 0.86 if has_person else 0.75)
+                        # a list after "founders:" is people: above the NER's guess that a surname is a place
+                        add(s, e, 0.86 if has_person or introduced else 0.75)
 
     @staticmethod
     def _consistency(text: str, persons: list[tuple[int, int]], add) -> None:
@@ -529,3 +641,215 @@ def _trim_span(text: str, start: int, end: int) -> tuple[int, int]:
     while start < end and (text[start].isspace() or text[start] in "\"'‘(“"):
         start += 1
     return start, end
+
+
+def determiner_led(span_text: str) -> bool:
+    """A span whose first word is a determiner or possessive ("Meine Nummer", "The Beatles"): a noun phrase."""
+    first = span_text.split(maxsplit=1)[0].strip(".,;:!?\"'’()").lower() if span_text.strip() else ""
+    return first in _DETERMINERS
+
+
+# --------------------------------------------------------------------------------------------------
+# Places after the verbs and prepositions English uses for places (LOCATION)
+# --------------------------------------------------------------------------------------------------
+
+_PLACE_CUE = re.compile(
+    r"\b(?:(?:born|grew up|raised|lives?|lived|living|resides?|resided|residing|settled|stays?|stayed|staying|based|"
+    r"located|headquartered|stationed|vacationing|holidaying|studied|studying)[ \t]+(?:in|at|near)|"
+    r"(?:moved|moving|relocated|relocating|travell?ed|travell?ing|flew|flying|drove|driving|trip|emigrated|"
+    r"immigrated|returned|returning|headed|heading|commuted?)[ \t]+(?:back[ \t]+)?(?:to|from)|"
+    r"(?:arrived|arriving|landed)[ \t]+(?:at|in)|(?:i'm|i am|we're|we are|is|are|was|were|comes?|came)[ \t]+from|"
+    r"(?:i'm|i am|we're|we are)[ \t]+(?:currently[ \t]+|now[ \t]+)?in)[ \t]+",
+    re.I,
+)
+_PLACE_TOKEN_RE = re.compile(r"[^\W\d_][\w'’.\-]*")
+_PLACE_PARTICLES = frozenset("de del della di da do dos das du des la le les el upon on am an im sur en y".split())
+_PLACE_STOP = frozenset(
+    w.lower()
+    for w in """I Me Him Her Them Us You It This That The A An My Our Your His Their Work Home School Bed Town
+    Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March April May June July August
+    September October November December Today Tomorrow Yesterday Here There Now Then Inc Inc. LLC Ltd Ltd. Corp
+    Corp. Corporation Company GmbH AG Group Holdings University College School Bank Solutions Systems
+    Technologies Software Labs Services""".split()
+)
+
+
+def _place_span(text: str, pos: int, *, lower_ok: bool) -> tuple[int, int] | None:
+    """1-3 place words (title case or ALL CAPS; lower case only in an all-lower-case text) joined by particles."""
+    i = _SPACE_RE.match(text, pos).end()
+    if text[i : i + 4].lower() == "the ":
+        i += 4
+    start = end = None
+    words = 0
+    while words < 3:
+        m = _PLACE_TOKEN_RE.match(text, i)
+        if not m:
+            break
+        tok = m.group(0).rstrip(".")
+        low = tok.lower()
+        if low in _PLACE_PARTICLES and start is not None:
+            j = _SPACE_RE.match(text, m.end()).end()
+            if j == m.end():
+                break
+            i = j
+            continue
+        if low in _PLACE_STOP or low in _SPACY_STOP_WORDS:
+            break
+        if not (tok[0].isupper() or (lower_ok and len(tok) >= 3)):
+            break
+        start = m.start() if start is None else start
+        end = m.start() + len(tok)
+        words += 1
+        j = _SPACE_RE.match(text, end).end()
+        if j == end or text[end : end + 1] in ",.;:!?":
+            break
+        i = j
+    return (start, end) if start is not None else None
+
+
+class PlaceCueRecognizer(EntityRecognizer):
+    """LOCATION after the phrases English uses for places: ``born in``, ``grew up in``, ``lives in``, ``moved
+    to``, ``travelled to``, ``returned to``, ``arrived at``, ``is from``, ``I'm in`` ... followed by 1-3 title-case
+    or ALL-CAPS words (joined by particles such as ``de``/``upon``; lower-case words only in a text with no capital
+    letter at all, where case carries no information). Score 0.87: above the NER's guess that an unfamiliar place
+    name is a person (0.85), below the person cues (0.88+)."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["LOCATION"], name="RecMemPlaceCues",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        lower_ok = not any(c.isupper() for c in text)
+        out = []
+        for m in _PLACE_CUE.finditer(text):
+            span = _place_span(text, m.end(), lower_ok=lower_ok)
+            if span and span[1] - span[0] >= 2:
+                out.append(_result(self, "LOCATION", span[0], span[1], 0.87))
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Names in other scripts (PERSON)
+# --------------------------------------------------------------------------------------------------
+
+# The most frequent Chinese surnames (simplified and traditional forms; ~100 cover about 85 % of people) and
+# compound ones; Korean surnames (a closed class: the first syllable of almost every name); common Japanese ones.
+_HAN_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪"
+    "范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜"
+    "倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲"
+    "房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商"
+    "刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝張劉陳楊黃趙吳孫馬鄭謝許韓馮鄧蕭葉蘇呂盧鍾譚陸賈鄒閻龍賀顧龔萬錢嚴湯溫莊聶"
+    "魯歐關蘭賴鄔邊欒鞏龐顏蔣"
+)
+_HAN_COMPOUND_SURNAMES = frozenset(
+    """欧阳 歐陽 司马 司馬 诸葛 諸葛 上官 东方 東方 夏侯 皇甫 尉迟 尉遲
+    公孙 公孫 令狐 慕容 宇文 长孙 長孫 端木 司徒 西门 西門""".split()
+)
+_JA_SURNAMES = frozenset(
+    """佐藤 鈴木 高橋 田中 伊藤 渡辺 山本 中村 小林 加藤 吉田 山田 佐々木
+    山口 松本 井上 木村 清水 山崎 池田 橋本 阿部 石川 山下 中島 石井 小川
+    前田 岡田 長谷川 藤田 後藤 近藤 村上 遠藤 青木 坂本 斉藤 斎藤 福田 太田
+    西村 藤井 金子 岡本 藤原 三浦 中野 中川 原田 松田 竹内 小野 田村 中山
+    和田 石田 森田 上田 内田 柴田 酒井 宮崎 横山 高木 安藤 宮本""".split()
+)
+_KO_SURNAMES = frozenset(
+    "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마"
+    "길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감음빈동온호범좌"
+)
+_HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HANGUL = r"\uac00-\ud7a3"
+_HAN_RUN_RE = re.compile(f"[{_HAN}]+")
+_HANGUL_WORD_RE = re.compile(f"(?<![{_HANGUL}])[{_HANGUL}]{{2,4}}(?![{_HANGUL}])")
+_ZH_CUE_RE = re.compile(
+    f"(?:我叫|名叫|叫做|我是|他是|她是|名字是|名字叫|姓名[:：]?\\s*|同事|朋友|老板|老闆|经理|經理|老师|老師|同学|同學|"
+    f"妻子|丈夫|太太|儿子|兒子|女儿|女兒|哥哥|姐姐|弟弟|妹妹|妈妈|媽媽|爸爸|客户|客戶|医生|醫生)(?=[{_HAN}])"
+)
+_ZH_TITLE_RE = re.compile(f"([{_HAN}]{{1,2}})(?:先生|女士|小姐|老师|老師|同学|同學|经理|經理|医生|醫生|教授)")
+_JA_TITLE_RE = re.compile(f"([{_HAN}\u30a0-\u30ff]{{1,4}})(?:さん|様|さま|くん|君|ちゃん|先生|氏)")
+_KO_TITLE_RE = re.compile(f"([{_HANGUL}]{{2,4}})[ \\t]?(?:씨|님|선생님)")
+# cased scripts other than Latin: Cyrillic, Greek, Armenian
+_CASED_WORD = "[\u0400-\u04ff\u0370-\u03ff\u0531-\u0587][\u0400-\u04ff\u0370-\u03ff\u0531-\u0587'’\\-]+"
+_CASED_NAME_RE = re.compile(f"(?<![\\w])({_CASED_WORD}(?:[ \\t]+{_CASED_WORD}){{1,2}})(?![\\w])")
+# caseless scripts written with spaces: Arabic, Hebrew, Devanagari and other Indic scripts, Thai, Georgian, Ethiopic
+_CASELESS = "\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f"
+_CASELESS_RUN_RE = re.compile(f"[{_CASELESS}]+(?:[ \\t]+[{_CASELESS}]+){{0,2}}")
+
+
+def _latin_share(text: str) -> float:
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return 0.0
+    return sum(1 for c in letters if c < "\u0250") / len(letters)
+
+
+def _han_name(run: str) -> int:
+    """Length of a surname-led name at the start of a Han run (0 when it does not start with a surname)."""
+    if run[:2] in _HAN_COMPOUND_SURNAMES:
+        return min(len(run), 4) if len(run) >= 3 else 0
+    if run[:3] in _JA_SURNAMES or run[:2] in _JA_SURNAMES:
+        return min(len(run), 4)
+    if run[0] in _HAN_SURNAMES and len(run) >= 2:
+        return min(len(run), 3)
+    return 0
+
+
+class ScriptNameRecognizer(EntityRecognizer):
+    """PERSON in scripts the English NER cannot read.
+
+    * Han (Chinese, Japanese kanji): a short run (2-4 characters) embedded in other text that starts with one of the
+      common surnames (the surnames are a small closed class); after an introduction (``我叫``, ``名字是``) the
+      surname and one or two given-name characters; a name before a title (``王先生``, ``田中さん``).
+    * Hangul: a 2-4 syllable word starting with a Korean surname, in text that is mostly Latin, or before
+      ``씨``/``님``.
+    * Cyrillic, Greek, Armenian (scripts with case): two or three capitalised words in a row.
+    * Arabic, Hebrew, Indic, Thai, Georgian, Ethiopic: a run of 1-3 words in a text that is mostly Latin script — in
+      English text a short run of another script is a name (or a place, a greeting) far more often than prose.
+    """
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["PERSON"], name="RecMemScriptNames",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        if all(c < "\u0370" for c in text):  # Latin only: nothing to do (the common case, kept cheap)
+            return []
+        out = []
+        latin = _latin_share(text) >= 0.6
+        for m in _HAN_RUN_RE.finditer(text):
+            run = m.group(0)
+            n = _han_name(run)
+            if n and len(run) <= 4:
+                out.append(_result(self, "PERSON", m.start(), m.start() + n, 0.86))
+        for m in _ZH_CUE_RE.finditer(text):
+            run = _HAN_RUN_RE.match(text, m.end())
+            n = _han_name(run.group(0)) if run else 0
+            if n:
+                out.append(_result(self, "PERSON", m.end(), m.end() + n, 0.9))
+        for m in _ZH_TITLE_RE.finditer(text):
+            name = m.group(1)
+            if name[-1] in _HAN_SURNAMES or name in _HAN_COMPOUND_SURNAMES:
+                s = m.end(1) - (1 if name[-1] in _HAN_SURNAMES and name not in _HAN_COMPOUND_SURNAMES else 2)
+                out.append(_result(self, "PERSON", s, m.end(), 0.9))
+        for m in _JA_TITLE_RE.finditer(text):
+            out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.85))
+        for m in _HANGUL_WORD_RE.finditer(text):
+            if m.group(0)[0] in _KO_SURNAMES and latin:
+                out.append(_result(self, "PERSON", m.start(), m.end(), 0.8))
+        for m in _KO_TITLE_RE.finditer(text):
+            if m.group(1)[0] in _KO_SURNAMES:
+                out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.9))
+        for m in _CASED_NAME_RE.finditer(text):
+            words = m.group(1).split()
+            if all(w[0].isupper() and not w.isupper() for w in words):
+                out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
+        if latin:
+            for m in _CASELESS_RUN_RE.finditer(text):
+                out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
+        return out

@@ -149,3 +149,116 @@ class LoosePhoneRecognizer(EntityRecognizer):
                 score += 0.1
             out.append(_result(self, "PHONE_NUMBER", m.start(), m.start() + len(raw), score))
         return out
+
+
+# --------------------------------------------------------------------------------------------------
+# E-mail addresses written to dodge a pattern: "anna dot berg at example dot com", "anna[at]example[dot]com"
+# --------------------------------------------------------------------------------------------------
+
+_AT = r"(?:[ \t]*[\[({<][ \t]*at[ \t]*[\])}>][ \t]*|[ \t]+at[ \t]+|[ \t]*@[ \t]*)"
+_DOT = r"(?:[ \t]*[\[({<][ \t]*dot[ \t]*[\])}>][ \t]*|[ \t]+dot[ \t]+|\.)"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9\-]{0,61}[A-Za-z0-9])?"
+_OBFUSCATED_EMAIL_RE = re.compile(
+    r"(?<![\w.\-])(?P<local>[A-Za-z0-9_%+\-]+(?:" + _DOT + r"[A-Za-z0-9_%+\-]+){0,3})" + _AT
+    + r"(?P<domain>" + _LABEL + r"(?:" + _DOT + _LABEL + r"){1,4})(?![\w\-])",
+    re.I,
+)
+_OBFUSCATION_RE = re.compile(r"[\[({<][ \t]*(?:at|dot)[ \t]*[\])}>]|[ \t]+(?:at|dot)[ \t]+", re.I)
+_MAIL_CONTEXT = re.compile(r"e-?mail|mail|contact|write|reach|address|inbox", re.I)
+
+
+def deobfuscate_email(value: str) -> str:
+    """``anna dot berg [at] example (dot) com`` → ``anna.berg@example.com`` (the same pseudonym as the plain
+    address)."""
+    value = re.sub(r"[ \t]*[\[({<][ \t]*at[ \t]*[\])}>][ \t]*|[ \t]+at[ \t]+|[ \t]*@[ \t]*", "@", value, flags=re.I)
+    return re.sub(r"[ \t]*[\[({<][ \t]*dot[ \t]*[\])}>][ \t]*|[ \t]+dot[ \t]+", ".", value, flags=re.I)
+
+
+def _public_suffix_ok(domain: str) -> bool:
+    from . import ensure_offline_tldextract
+
+    parts = ensure_offline_tldextract()(domain)
+    return bool(parts.suffix) and bool(parts.domain)
+
+
+class ObfuscatedEmailRecognizer(EntityRecognizer):
+    """EMAIL_ADDRESS written to dodge a pattern: ``[at]``/``(at)``/`` at `` for ``@`` and ``[dot]``/`` dot `` for
+    ``.`` (spaced or bracketed, any case). The domain must end in a real public suffix (the bundled list). A
+    bracketed ``[at]`` is enough; a spelled-out `` at `` needs a spelled-out `` dot `` too, or a mail word nearby
+    ("write to anna at example.com")."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["EMAIL_ADDRESS"], name="RecMemObfuscatedEmail",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        low = text.lower()
+        if "at" not in low or ("dot" not in low and "[" not in low and "(" not in low and "<" not in low
+                               and "{" not in low and "mail" not in low and "contact" not in low):
+            return []
+        out = []
+        for m in _OBFUSCATED_EMAIL_RE.finditer(text):
+            raw = m.group(0)
+            tokens = _OBFUSCATION_RE.findall(raw)
+            if not tokens:
+                continue  # a plain address: the stock recognizer's
+            bracketed = any(t.strip()[0] in "[({<" for t in tokens)
+            spelled_dot = any(t.strip().lower() == "dot" for t in tokens)
+            before = text[max(0, m.start() - 40) : m.start()]
+            if not (bracketed or spelled_dot or _MAIL_CONTEXT.search(before)):
+                continue
+            address = deobfuscate_email(raw)
+            if "@" not in address or not _public_suffix_ok(address.rsplit("@", 1)[1]):
+                continue
+            out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.9 if bracketed or spelled_dot else 0.6))
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# National phone formats of a region (no country code), validated by libphonenumber
+# --------------------------------------------------------------------------------------------------
+
+_NATIONAL_CANDIDATE_RE = re.compile(
+    r"(?<![\w+/.\-])\(?0?\d{1,5}\)?(?:[ .\-/]?\(?\d{1,5}\)?){1,5}(?![\w]|[.\-/]\d)"
+)
+
+
+def national_phone_spans(text: str, region: str) -> list[tuple[int, int, float]]:
+    """Numbers written in ``region``'s national format that libphonenumber validates for that region.
+
+    The layout must be a national one: where the region dials a trunk prefix ``0`` (most of the world: ``030
+    1234567`` in DE), the number starts with it; in the North American plan, three groups ``(415) 555-0134`` /
+    ``415-555-0134``. A bare run of digits is as likely an order number and is left to the context-gated
+    recognizer. Score 0.45, 0.75 with a phone word nearby."""
+    if not region or not any(c.isdigit() for c in text):
+        return []
+    import phonenumbers
+
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    trunk = metadata.national_prefix if metadata is not None else None
+    out = []
+    for m in _NATIONAL_CANDIDATE_RE.finditer(text):
+        raw = m.group(0).rstrip(" .-/")
+        digits = re.sub(r"\D", "", raw)
+        if not 6 <= len(digits) <= 13 or raw.isdigit() or _DATE_LIKE.match(raw) or _IP_LIKE.match(raw):
+            continue
+        groups = [g for g in re.split(r"[ .\-/()]+", raw) if g]
+        if trunk == "0":
+            if not digits.startswith("0"):
+                continue
+        elif not (len(digits) == 10 and len(groups) == 3 and [len(g) for g in groups] == [3, 3, 4]):
+            continue
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if not phonenumbers.is_valid_number_for_region(number, region):
+            continue
+        end = m.start() + len(raw)
+        before, after = _window(text, m.start(), end, 40, 16)
+        score = 0.75 if _PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after) else 0.45
+        out.append((m.start(), end, score))
+    return out

@@ -255,6 +255,8 @@ class SecretRule:
     score: float = 0.95
     group: int | str = 0
     validator: Callable[[re.Match[str]], str | bool | tuple[str, int, int] | None] | None = None
+    #: > 0: the pattern is anchored at the end of the text; only its last ``tail`` characters are searched
+    tail: int = 0
 
 
 def _rx(pattern: str, flags: int = 0) -> re.Pattern[str]:
@@ -898,7 +900,8 @@ SECRET_RULES: tuple[SecretRule, ...] = (
     SecretRule("forged_secret_placeholder", "secret", _FORGED_SECRET_RE, score=1.0,
                validator=_forged_secret_validator),
     SecretRule("forged_placeholder", "high_entropy", _FORGED_KEYED_RE, score=1.0, validator=_forged_keyed_validator),
-    SecretRule("vendor_fragment", "token", _FRAGMENT_RE, score=0.9, group="frag", validator=_fragment_validator),
+    SecretRule("vendor_fragment", "token", _FRAGMENT_RE, score=0.9, group="frag", validator=_fragment_validator,
+               tail=400),
 )
 
 
@@ -1098,7 +1101,8 @@ def _run_rules(text: str, rules: Sequence[SecretRule]) -> list[SecretFinding]:
         triggers = _RULE_TRIGGERS.get(rule.name)
         if triggers and not any(t in low for t in triggers):
             continue
-        for m in rule.pattern.finditer(text):
+        offset = max(0, len(text) - rule.tail) if rule.tail else 0
+        for m in rule.pattern.finditer(text, offset):
             kind: str | None = rule.kind
             start, end = _group_span(m, rule.group)
             if rule.validator is not None:
