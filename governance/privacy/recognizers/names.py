@@ -378,7 +378,7 @@ _NAME_LINE_RE = re.compile(
     r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){1,3})[ \t]*$"
 )
 _LIST_ITEM_RE = re.compile(
-    r"(?!(?:and|or|und|et|y)\b)[^\W\d_][\w'’\-]*(?:[ \t]+(?!(?:and|or|und|et|y|&)\b)[^\W\d_][\w'’\-]*)?"
+    r"(?<![\w'’\-])(?!(?:and|or|und|et|y)\b)[^\W\d_][\w'’\-]*(?:[ \t]+(?!(?:and|or|und|et|y|&)\b)[^\W\d_][\w'’\-]*)?"
 )
 _LIST_SEP_RE = re.compile(r"^\s*(?:,|,?\s+and|,?\s+&|,?\s+or)\s+$")
 _CONTACT_HINT_RE = re.compile(r"@|\d{3,}|\b(?:phone|mobile|tel|fax|e-?mail|address|suite|apt)\b", re.I)

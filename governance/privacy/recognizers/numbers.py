@@ -200,21 +200,31 @@ class ObfuscatedEmailRecognizer(EntityRecognizer):
                                and "{" not in low and "mail" not in low and "contact" not in low):
             return []
         out = []
-        for m in _OBFUSCATED_EMAIL_RE.finditer(text):
-            raw = m.group(0)
-            tokens = _OBFUSCATION_RE.findall(raw)
-            if not tokens:
-                continue  # a plain address: the stock recognizer's
-            bracketed = any(t.strip()[0] in "[({<" for t in tokens)
-            spelled_dot = any(t.strip().lower() == "dot" for t in tokens)
-            before = text[max(0, m.start() - 40) : m.start()]
-            if not (bracketed or spelled_dot or _MAIL_CONTEXT.search(before)):
-                continue
-            address = deobfuscate_email(raw)
-            if "@" not in address or not _public_suffix_ok(address.rsplit("@", 1)[1]):
-                continue
-            out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.9 if bracketed or spelled_dot else 0.6))
+        pos = 0
+        while (m := _OBFUSCATED_EMAIL_RE.search(text, pos)) is not None:
+            if self._accept(text, m):
+                out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), self._accept(text, m)))
+                pos = m.end()
+            else:  # "me at anna.berg at example.com": the address may start at a later word of a rejected match
+                nxt = re.search(r"[\s.\[({<]", text[m.start() :])
+                pos = m.start() + (nxt.end() if nxt else len(text) - m.start())
         return out
+
+    @staticmethod
+    def _accept(text: str, m: re.Match[str]) -> float:
+        raw = m.group(0)
+        tokens = _OBFUSCATION_RE.findall(raw)
+        if not tokens:
+            return 0.0  # a plain address: the stock recognizer's
+        bracketed = any(t.strip()[0] in "[({<" for t in tokens)
+        spelled_dot = any(t.strip().lower() == "dot" for t in tokens)
+        before = text[max(0, m.start() - 40) : m.start()]
+        if not (bracketed or spelled_dot or _MAIL_CONTEXT.search(before)):
+            return 0.0
+        address = deobfuscate_email(raw)
+        if "@" not in address or not _public_suffix_ok(address.rsplit("@", 1)[1]):
+            return 0.0
+        return 0.9 if bracketed or spelled_dot else 0.6
 
 
 # --------------------------------------------------------------------------------------------------
