@@ -112,7 +112,7 @@ def _schema_fields() -> dict[str, set[str]]:
 
     fields: dict[str, set[str]] = {}
     for path, operations in schema["paths"].items():
-        for method, op in operations.items():
+        for op in operations.values():
             if not path.startswith("/api/v1/"):
                 continue
             found = {f"{p['in']}:{p['name']}" for p in op.get("parameters", [])}
