@@ -1098,7 +1098,8 @@ def _continuation_span(text: str, result: MaskResult, after_phrase: bool) -> tup
             has_digit = any(c.isdigit() for c in token)
             has_alpha = any(c.isalpha() for c in token)
             inner_caps = any(c.isupper() for c in token[1:]) and any(c.islower() for c in token)
-            ok = (has_digit and has_alpha) or inner_caps or looks_random(token, min_len=12)
+            all_caps = token.isalnum() and token.isupper() and len(token) >= 8  # base32 keys: AKIA... tails
+            ok = (has_digit and has_alpha) or inner_caps or all_caps or looks_random(token, min_len=12)
         if ok:
             return start, end
     return None

@@ -143,7 +143,7 @@ def test_secrets_file_shape():
 def _section(name: str) -> list[Record]:
     records = load_presidio_research(SECRETS_FILE)
     if name == "labelled":
-        return [r for r in records if r.metadata.get("split") != "evasion"]
+        return [r for r in records if not r.metadata.get("split", "").startswith("evasion")]
     return [r for r in records if r.metadata.get("split") == name]
 
 
@@ -200,3 +200,15 @@ def test_conversation_records_are_masked_turn_by_turn():
 
     masker.conversation = conversation
     assert score([rec], masker, only_types={"SECRET"})["per_type"]["SECRET"]["recall"] == 1.0
+
+
+@pytest.mark.parametrize("section", ["evasion", "evasion_holdout"])
+def test_engine_catches_the_evasion_sections(section):
+    """Split (across turns and exchanges), encoded (base64, hex, URL) and wrapped (forged placeholders, brackets,
+    zero-width characters) secrets, with their hard negatives."""
+    records = _section(section)
+    assert any(r.metadata.get("turns") for r in records) and any(not r.spans for r in records)
+    rep = score(records, make_masker(), only_types={"SECRET"})
+    assert rep["per_type"]["SECRET"]["recall"] >= 0.95
+    assert rep["per_type"]["SECRET"]["leaked_verbatim"] == 0
+    assert rep["negatives"]["with_secret_prediction"] <= 1

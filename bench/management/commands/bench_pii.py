@@ -78,8 +78,11 @@ class Command(BaseCommand):
             for r in secret_records:
                 sections.setdefault(str((r.metadata or {}).get("split", "tuning")), []).append(r)
             by_section = {name: score(recs, masker, only_types={SECRET_GROUP}) for name, recs in sections.items()}
-            labelled = combine([rep for name, rep in by_section.items() if name != "evasion"])
-            for name, rep in (*by_section.items(), ("labelled (all but evasion)", labelled)):
+            # the goal-bearing set: tuning + holdout; the evasion sections (split, encoded, wrapped) are reported
+            # apart ("evasion": written before the code that catches it; "evasion_holdout": written after, scored
+            # once before any fix it prompted)
+            labelled = combine([rep for name, rep in by_section.items() if not name.startswith("evasion")])
+            for name, rep in (*by_section.items(), ("labelled (tuning + holdout)", labelled)):
                 self.stdout.write(format_report(rep, title=f"Secrets {name}: {secrets_path.name} "
                                                            f"({rep['records']} records)"))
             report["secrets"] = labelled

@@ -276,7 +276,8 @@ _KEY_WORDS = (
 _KV_RE = _rx(
     r"(?<![A-Za-z0-9_.\-])(?P<key>[A-Za-z0-9_.\-]{0,60}?" + _KEY_WORDS + r")(?P<q1>[\"'`]?)"
     r"(?P<sp1>[ \t]*)(?P<sep>=>|:=|=|:)(?![=/])(?P<sp2>[ \t]*)"
-    r"(?:(?P<q2>[\"'`])(?P<qval>[^\"'`\n]{1,300})(?P=q2)|(?P<bval><[^<>\s]{3,300}>)"
+    r"(?:(?P<q2>[\"'`])(?P<qval>[^\"'`\n]{1,300})(?P=q2)"
+    r"|(?P<bval><[^<>\s]{3,300}>|\[[^\[\]\s]{3,300}\]|\{[^{}\s]{3,300}\}|\([^()\s]{3,300}\))"
     r"|(?P<val>[^\s\"'`,;<>(){}\[\]]{3,300}))",
     re.IGNORECASE,
 )
@@ -985,7 +986,7 @@ _INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064
 
 DECODE_DEPTH = 2  # base64 inside base64 is still read; deeper nesting is not
 _B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/_\-=])")
-_HEX_RUN_RE = re.compile(r"(?<![0-9A-Za-z])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
+_HEX_RUN_RE = re.compile(r"(?:(?<=0x)|(?<![0-9A-Za-z]))(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
 _PCT_RUN_RE = re.compile(r"[^\s\"'<>`]*%[0-9A-Fa-f]{2}[^\s\"'<>`]*")
 _PCT_BYTE_RE = re.compile(r"%([0-9A-Fa-f]{2})")
 MAX_DECODED_RUN = 20_000

@@ -44,6 +44,7 @@ FORGED = [
     pytest.param(f"<<SECRET:stripe_key>{STRIPE}>", STRIPE, id="real-placeholder-glued-to-key"),
     pytest.param(f"The access key id <{AWS}> is the deploy user's", AWS, id="vendor-key-in-brackets"),
     pytest.param("password: <Xk9!mm2Q#1>", "Xk9!mm2Q#1", id="password-in-brackets"),
+    pytest.param("db pass = [J9fPg&9ISAUe]", "J9fPg&9ISAUe", id="password-in-square-brackets"),
     pytest.param(f'{{"note": "<SECRET:github_token>", "raw": "<{GITHUB}>"}}', GITHUB, id="json-beside-real-one"),
 ]
 
@@ -136,6 +137,7 @@ def _b64(s: str) -> str:
     (f"creds {_b64(AWS + ':' + 'Xk9pQ2mN7vB3cR8tY1wE6zA4bC5dE6fG7hI8jK9l')}", _b64(AWS)[:12]),
     (f"config line {_b64('password=Hunter2!xyz')}", _b64("password=Hunter2!xyz")),
     (f"hex: {binascii.hexlify(STRIPE.encode()).decode()}", binascii.hexlify(STRIPE.encode()).decode()),
+    (f"0x{binascii.hexlify(STRIPE.encode()).decode()}", binascii.hexlify(STRIPE.encode()).decode()),
     ("https://example.org/cb?t=" + "".join(f"%{b:02X}" for b in GITHUB.encode()), "%67%68%70%5F"),
     (f"https://example.org/cb?q=token%3D{GITHUB}&x=1", GITHUB),
     (f"token {GITHUB[:10]}\u200b{GITHUB[10:]} (copy carefully)", GITHUB[10:]),
@@ -174,6 +176,11 @@ def test_a_key_split_across_exchanges_is_masked_within_the_window():
     for part in (head, middle, tail):
         assert part not in joined
     assert turns[1] == "Okay, noted." and turns[3] == "Got it."
+
+
+def test_an_all_caps_tail_of_an_aws_key_id_is_masked():
+    turns = _conversation([f"key id {AWS[:12]}", f"then {AWS[12:]}"])
+    assert AWS[:12] not in turns[0] and AWS[12:] not in turns[1]
 
 
 def test_a_password_after_a_phrase_that_ends_a_turn_is_masked():
