@@ -1,5 +1,7 @@
 """Output serializers shared by the memory APIs (no logic: shape only)."""
 
+import uuid
+
 from rest_framework import serializers
 
 
@@ -44,6 +46,7 @@ class ProvenanceOut(serializers.Serializer):
 
 
 def provenance(exchanges, batch_id) -> dict:
+    """``exchanges``: the sources the caller may see (memory.selectors prefetches them)."""
     exchanges = list(exchanges)
     times = [e.occurred_at for e in exchanges]
     return {
@@ -69,7 +72,7 @@ class EpisodeOut(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
     def get_provenance(self, obj) -> ProvenanceOut:
-        return provenance(obj.sources.all(), obj.batch_id)
+        return provenance(obj.visible_sources, obj.batch_id)
 
 
 class ExperienceOut(serializers.Serializer):
@@ -82,15 +85,22 @@ class ExperienceOut(serializers.Serializer):
     confidence = serializers.FloatField()
     verified = serializers.BooleanField()
     valid_from = serializers.DateTimeField(allow_null=True)
-    superseded_by = serializers.UUIDField(source="superseded_by_id", allow_null=True)
-    episode = serializers.UUIDField(source="episode_id", allow_null=True)
+    superseded_by = serializers.SerializerMethodField()
+    episode = serializers.SerializerMethodField()
     version = serializers.IntegerField()
     hit_count = serializers.IntegerField()
     provenance = serializers.SerializerMethodField()
     updated_at = serializers.DateTimeField()
 
     def get_provenance(self, obj) -> ProvenanceOut:
-        return provenance(obj.evidence.all(), obj.batch_id)
+        return provenance(obj.visible_evidence, obj.batch_id)
+
+    # Ids of other items only when the caller may see them (memory.selectors annotates).
+    def get_superseded_by(self, obj) -> uuid.UUID | None:
+        return obj.superseded_by_id if obj.superseded_by_visible else None
+
+    def get_episode(self, obj) -> uuid.UUID | None:
+        return obj.episode_id if obj.episode_visible else None
 
 
 class LLMCallOut(serializers.Serializer):
@@ -124,5 +134,5 @@ class BatchOut(serializers.Serializer):
 
 
 class BatchDetailOut(BatchOut):
-    summary = serializers.JSONField()
+    summary = serializers.JSONField(source="visible_summary")
     calls = LLMCallOut(many=True, source="calls.all")

@@ -118,3 +118,69 @@ def test_other_project_sees_nothing(api_client, world):
     _assert_hidden(api_client, outsider, world["module"], "ops runbook restart queue worker")
     assert api_client.get(f"/api/v1/consolidations/{world['batch']}", **outsider.headers).status_code == 404
     assert _list_ids(api_client, outsider) == set()
+
+
+# --- consolidation never widens a scope (issue 12, observation 1) ----------------------------------------------
+
+# X1's personal exchanges on one topic, each carrying words that appear nowhere else (traceable if they leak).
+PERSONAL_MARATHON = [
+    ("I'm training for the autumn marathon with my hamstring physiotherapy. Can you make me a marathon training plan?",
+     "Sure, here is a 16-week marathon training plan with three runs a week and a long run on Sundays."),
+    ("For my marathon training plan, how long should this Sunday's long run be, given my fragile hamstring?",
+     "In week 3 of your marathon training plan the long run is 18 km at an easy pace."),
+    ("My hamstring hurts after the long run in my marathon training. Should I change the marathon plan?",
+     "Take two rest days, then resume the marathon training plan with a shorter long run."),
+    ("What should I eat before the long runs in my marathon training plan? I like porridge with blueberries.",
+     "Before long marathon training runs eat porridge and a banana two hours ahead."),
+]
+MODULE_MARATHON = ("For the marathon training plan, should the long runs be in the early morning before work?",
+                   "Morning runs fit the marathon training plan; do the long run early on Sunday.")
+PERSONAL_MARKERS = ("hamstring", "physiotherapy", "porridge", "blueberries")
+
+
+def _everything_seen(client, holder, queries):
+    """All text an agent gets back: lists, details of every listed item, search hits and the context block."""
+    texts = []
+    for url in ("/api/v1/sessions", "/api/v1/exchanges", "/api/v1/episodes", "/api/v1/experiences"):
+        body = client.get(url, **holder.headers).json()
+        texts.append(str(body["results"]))
+        for row in body["results"]:
+            detail = client.get(f"{url}/{row['id']}", **holder.headers)
+            assert detail.status_code == 200
+            texts.append(str(detail.json()))
+    for query in queries:
+        body = client.post("/api/v1/search", {"query": query}, format="json", **holder.headers).json()
+        texts.append(str(body))
+    return "\n".join(texts).lower()
+
+
+def test_personal_exchanges_never_reach_module_scope_through_consolidation(
+        api_client, make_agent, settings, django_capture_on_commit_callbacks):
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online", llm_base_url="")
+    x1 = make_agent(name="x1", modules=["m"])
+    x2 = make_agent(name="x2", modules=["m"])
+    personal = post_session(api_client, x1)["id"]
+    module = post_session(api_client, x1, module="m")["id"]
+    with django_capture_on_commit_callbacks(execute=True):
+        post_exchanges(api_client, x1, personal, [{"user": u, "assistant": a, "occurred_at": at(days=i)}
+                                                  for i, (u, a) in enumerate(PERSONAL_MARATHON)])
+    with django_capture_on_commit_callbacks(execute=True):
+        trigger = post_exchanges(api_client, x1, module, [
+            {"user": MODULE_MARATHON[0], "assistant": MODULE_MARATHON[1], "occurred_at": at(days=5)}])[0]
+    # the topic did ripen and was consolidated (so the test exercises the consolidation path) ...
+    batch = ConsolidationBatch.objects.get(agent=x1.agent)
+    assert batch.status == "succeeded" and batch.summary["episodes_created"], batch.error
+    assert trigger["id"] in batch.summary["exchanges"]
+    # ... but nothing it wrote from X1's personal text is module-scoped
+    from memory.models import Episode, Experience
+
+    for model in (Episode, Experience):
+        for row in model.objects.filter(scope="module"):
+            text = str([getattr(row, f, "") for f in ("title", "narrative", "subject", "statement")]).lower()
+            assert not [m for m in PERSONAL_MARKERS if m in text], (model.__name__, text)
+    seen = _everything_seen(api_client, x2, ["marathon training plan", "long run Sunday", "hamstring hurts",
+                                             "what to eat before long runs"])
+    assert "should the long runs be in the early morning" in seen  # X2 does see the module exchange
+    assert not [m for m in PERSONAL_MARKERS if m in seen]
+    # X1 still sees its own consolidated memory of the topic
+    assert "hamstring" in _everything_seen(api_client, x1, ["marathon training plan"])
