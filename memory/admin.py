@@ -140,13 +140,17 @@ class ReviewItemAdmin(admin.ModelAdmin):
         return format_html("<ul>{}</ul>", format_html_join(
             "", "<li>{} (similarity {})</li>", ((s["statement"], s["similarity"]) for s in obj.similar)))
 
-    @admin.display(description="diff against the closest rule")
+    @admin.display(description="diff against the closest item (conflict: the old item)")
     def diff_view(self, obj):
         import difflib
 
-        if not obj.similar:
+        if obj.kind == ReviewItem.Kind.CONFLICT:
+            closest = obj.other_experience.statement
+        elif obj.similar:
+            closest = obj.similar[0]["statement"]
+        else:
             return "new rule"
-        old, new = obj.similar[0]["statement"].split(), obj.proposed_statement.split()
+        old, new = closest.split(), obj.proposed_statement.split()
         parts = []
         for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=old, b=new).get_opcodes():
             if op in ("delete", "replace"):

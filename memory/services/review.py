@@ -68,13 +68,12 @@ def review_conflict_create(*, experience: Experience, other: Experience, batch) 
         project_id=experience.project_id, kind=ReviewItem.Kind.CONFLICT, experience=experience,
         other_experience=other, proposed_scope=other.scope, proposed_module_id=other.module_id,
         proposed_statement=experience.statement, evidence=_evidence(experience), other_evidence=_evidence(other),
-        similar=[{"id": str(other.pk), "statement": other.statement, "scope": other.scope,
-                  "confidence": other.confidence}],
         corroborating_sessions=sessions, batch=batch)
 
 
 def _pending(item: ReviewItem) -> ReviewItem:
-    item = ReviewItem.objects.select_for_update().select_related("experience", "other_experience").get(pk=item.pk)
+    item = (ReviewItem.objects.select_for_update(of=("self",)).select_related("experience", "other_experience")
+            .get(pk=item.pk))
     if item.status != ReviewItem.Status.PENDING:
         raise Conflict(f"review item is already {item.status}", code="already_decided")
     return item
