@@ -189,3 +189,10 @@ class ScopedQuerySet(models.QuerySet):
     def owned_by(self, agent: Agent) -> ScopedQuerySet:
         """Rows the agent owns, whatever their scope (only the owner writes to a session)."""
         return self.filter(project_id=agent.project_id, owner_agent_id=agent.pk)
+
+    def all_scopes_unscoped(self, *, why: str) -> ScopedQuerySet:
+        """Every row, in every scope and project: for system acts that are not an agent's read (rollback of a
+        batch, operator commands). ``why`` is required so each call site says why visibility does not apply."""
+        if not why.strip():
+            raise ValueError("say why this query is not restricted to what an agent may see")
+        return self.all()
