@@ -178,7 +178,7 @@ def test_a_module_topic_is_never_shown_its_writers_personal_items(api_client, ma
     personal = post_session(api_client, x)["id"]
     module = post_session(api_client, x, module="m")["id"]
     secret = post_exchanges(api_client, x, personal, [{
-        "user": "My marathon training plan is secretly paid by my employer Zantrix.", "assistant": "Noted.",
+        "user": "My marathon training plan is secretly paid by my employer, codeword plumquist.", "assistant": "Noted.",
         "occurred_at": at(days=-30)}])[0]
     shared = post_exchanges(api_client, x, module, [{
         "user": "The team marathon training plan has three runs a week.", "assistant": "Noted.",
@@ -193,11 +193,12 @@ def test_a_module_topic_is_never_shown_its_writers_personal_items(api_client, ma
     assert batch.status == "succeeded", batch.error
     prompts = str(fake_llm.bodies("/v1/chat/completions"))
     assert "three runs a week" in prompts  # the module's own items are shown (merge, related experiences)
-    assert "Zantrix" not in prompts
+    assert "plumquist" in str(Experience.objects.filter(scope="personal").values_list("statement"))
+    assert "plumquist" not in prompts
     from memory.models import Episode
 
-    assert not Episode.objects.filter(scope="module", narrative__icontains="Zantrix").exists()
-    assert not Experience.objects.filter(scope="module", statement__icontains="Zantrix").exists()
+    assert not Episode.objects.filter(scope="module", narrative__icontains="plumquist").exists()
+    assert not Experience.objects.filter(scope="module", statement__icontains="plumquist").exists()
 
 
 # --- conflicts: a person decides ---------------------------------------------------------------------------------
