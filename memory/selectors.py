@@ -105,21 +105,13 @@ def batch_get(*, agent: Agent, batch_id: Any) -> ConsolidationBatch:
     visibility = agent_visibility(agent=agent)
     summary = dict(batch.summary or {})
     for key, model in _SUMMARY_MODELS.items():
-        ids = [i for i in summary.get(key) or [] if _is_uuid(i)]
+        ids = summary.get(key) or []  # written by consolidation itself: ids only
         if key in summary:
             visible = {str(pk) for pk in model.objects.visible_to(visibility).filter(pk__in=ids)
                        .values_list("pk", flat=True)} if ids else set()
             summary[key] = [i for i in ids if i in visible]
     batch.visible_summary = summary
     return batch
-
-
-def _is_uuid(value: Any) -> bool:
-    try:
-        uuid.UUID(str(value))
-        return True
-    except ValueError:
-        return False
 
 
 @dataclass

@@ -336,6 +336,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     for old in Experience.objects.select_for_update().visible_throughout(topic.scope).filter(
             pk__in=[c for c in draft.contradicts if _is_uuid(c)], status=MemoryStatus.ACTIVE).order_by("created_at"):
         if ScopeKey.of(old) != topic.scope:
+            if experience.status != MemoryStatus.ACTIVE:  # lost within its own scope: nothing left to decide
+                continue
             item = review_conflict_create(experience=experience, other=old, batch=batch)
             if item is not None:
                 summary["review_items"].append(str(item.pk))
