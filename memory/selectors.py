@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -61,24 +61,32 @@ def exchange_get(*, agent: Agent, exchange_id: Any) -> Exchange:
 
 # --- provenance: only the source ids the caller may see ------------------------------------------------------------
 # An item's sources can be narrower than the item (a module rule approved from a personal item, data written before
-# the scope rule). The serializers read these attributes only (``visible_sources``, ``visible_evidence``,
-# ``superseded_by_visible``, ``episode_visible``), so an item fetched without them fails instead of leaking.
+# the scope rule). The serializers read only what these prefetches attach (``visible_sources``, ``visible_evidence``,
+# ``visible_superseded_by``, ``visible_episode``), so an item fetched without them fails instead of leaking. They
+# run on the rows returned only (a page, the search hits), never on the whole filtered table.
 
 def _provenance_exchanges(visibility: Visibility) -> QuerySet[Exchange]:
     return (Exchange.objects.visible_to(visibility).only("id", "session_id", "occurred_at")
             .order_by("occurred_at", "turn_index"))
 
 
+def _episode_prefetches(visibility: Visibility) -> list[Prefetch]:
+    return [Prefetch("sources", queryset=_provenance_exchanges(visibility), to_attr="visible_sources")]
+
+
+def _experience_prefetches(visibility: Visibility) -> list[Prefetch]:
+    return [Prefetch("evidence", queryset=_provenance_exchanges(visibility), to_attr="visible_evidence"),
+            Prefetch("superseded_by", queryset=Experience.objects.visible_to(visibility).only("id"),
+                     to_attr="visible_superseded_by"),
+            Prefetch("episode", queryset=Episode.objects.visible_to(visibility).only("id"), to_attr="visible_episode")]
+
+
 def episodes_with_provenance(qs: QuerySet[Episode], visibility: Visibility) -> QuerySet[Episode]:
-    return qs.prefetch_related(Prefetch("sources", queryset=_provenance_exchanges(visibility),
-                                        to_attr="visible_sources"))
+    return qs.prefetch_related(*_episode_prefetches(visibility))
 
 
 def experiences_with_provenance(qs: QuerySet[Experience], visibility: Visibility) -> QuerySet[Experience]:
-    return qs.prefetch_related(
-        Prefetch("evidence", queryset=_provenance_exchanges(visibility), to_attr="visible_evidence")).annotate(
-        superseded_by_visible=Exists(Experience.objects.visible_to(visibility).filter(pk=OuterRef("superseded_by_id"))),
-        episode_visible=Exists(Episode.objects.visible_to(visibility).filter(pk=OuterRef("episode_id"))))
+    return qs.prefetch_related(*_experience_prefetches(visibility))
 
 
 def episode_get(*, agent: Agent, episode_id: Any) -> Episode:
@@ -242,8 +250,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         vector_search_params(ef_search=search_ef(query.k_sub))
         ex_qs = Exchange.objects.visible_to(visibility).select_related("session")
         ep_qs = Episode.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
-        xp_qs = experiences_with_provenance(Experience.objects.visible_to(visibility), visibility).exclude(
-            status__in=HIDDEN_STATUSES)
+        xp_qs = Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
         if query.since:
             ex_qs = ex_qs.filter(occurred_at__gte=query.since)
             ep_qs = ep_qs.filter(ended_at__gte=query.since)
@@ -271,11 +278,8 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     )
     # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench: issue 5),
     # and only the sources the caller may see.
-    provenance_only = _provenance_exchanges(visibility)
-    prefetch_related_objects([h.obj for h in result.episodes],
-                             Prefetch("sources", queryset=provenance_only, to_attr="visible_sources"))
-    prefetch_related_objects([h.obj for h in result.experiences],
-                             Prefetch("evidence", queryset=provenance_only, to_attr="visible_evidence"))
+    prefetch_related_objects([h.obj for h in result.episodes], *_episode_prefetches(visibility))
+    prefetch_related_objects([h.obj for h in result.experiences], *_experience_prefetches(visibility))
     budget = query.token_budget or config().search_token_budget
     result.context, result.context_tokens = context_block(result, budget)
     return result

@@ -95,12 +95,12 @@ class ExperienceOut(serializers.Serializer):
     def get_provenance(self, obj) -> ProvenanceOut:
         return provenance(obj.visible_evidence, obj.batch_id)
 
-    # Ids of other items only when the caller may see them (memory.selectors annotates).
+    # Ids of other items only when the caller may see them (memory.selectors prefetches the visible ones).
     def get_superseded_by(self, obj) -> uuid.UUID | None:
-        return obj.superseded_by_id if obj.superseded_by_visible else None
+        return obj.visible_superseded_by.pk if obj.visible_superseded_by is not None else None
 
     def get_episode(self, obj) -> uuid.UUID | None:
-        return obj.episode_id if obj.episode_visible else None
+        return obj.visible_episode.pk if obj.visible_episode is not None else None
 
 
 class LLMCallOut(serializers.Serializer):
