@@ -164,7 +164,7 @@ STORAGES = {
 # --- REST API ---------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["agents.authentication.ApiKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["agents.authentication.IsAgent"],
+    "DEFAULT_PERMISSION_CLASSES": ["agents.authentication.HasRole"],
     "DEFAULT_SCHEMA_CLASS": "recmem_site.schema.AutoSchema",
     "EXCEPTION_HANDLER": "recmem_site.exceptions.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
