@@ -364,16 +364,33 @@ def pii_section(piis: list[dict[str, Any]]) -> list[str]:
                   f"{_f(overall.get('precision'))}, recall {_f(overall.get('recall'))}, F2 {_f(overall.get('f2'))}; "
                   f"throughput {_n(tp.get('texts_per_second'))} texts/s (~300 characters, batches of "
                   f"{tp.get('batch')}).", ""]
-        per_type = report.get("per_type") or {}
-        if per_type:
-            lines += _table(["type", "gold", "precision", "recall", "F2"],
-                            [[t, _n(r.get("gold")), _f(r.get("precision")), _f(r.get("recall")), _f(r.get("f2"))]
-                             for t, r in per_type.items()])
+        read, unread = pii.get("pii_dev_read"), pii.get("pii_dev_unread")
+        if read and unread:  # the goals apply to the unread part (bench/pii.py: dev_part)
+            rows = []
+            for t in sorted(set(read["per_type"]) | set(unread["per_type"])):
+                r, u = read["per_type"].get(t, {}), unread["per_type"].get(t, {})
+                rows.append([t, _n(r.get("gold")), _f(r.get("precision")), _f(r.get("recall")), _n(u.get("gold")),
+                             _f(u.get("precision")), _f(u.get("recall")), _f(u.get("f2"))])
+            lines += _table(["type", "read gold", "read P", "read R", "unread gold", "unread P", "unread R",
+                             "unread F2"], rows)
             lines.append("")
+        else:
+            per_type = report.get("per_type") or {}
+            if per_type:
+                lines += _table(["type", "gold", "precision", "recall", "F2"],
+                                [[t, _n(r.get("gold")), _f(r.get("precision")), _f(r.get("recall")),
+                                  _f(r.get("f2"))] for t, r in per_type.items()])
+                lines.append("")
         secrets = (pii.get("secrets") or {}).get("overall")
         if secrets:
-            lines += [f"Secrets set: precision {_f(secrets.get('precision'))}, recall {_f(secrets.get('recall'))}, "
-                      f"F2 {_f(secrets.get('f2'))}.", ""]
+            fp = (pii.get("secrets") or {}).get("negatives", {}).get("secret_fp_rate")
+            lines += [f"Secrets set (tuning + holdout): precision {_f(secrets.get('precision'))}, recall "
+                      f"{_f(secrets.get('recall'))}, F2 {_f(secrets.get('f2'))}, false-positive rate {_f(fp)}.", ""]
+        for name, section in (pii.get("secrets_by_section") or {}).items():
+            if name.startswith("evasion"):
+                o, neg = section["overall"], section["negatives"]
+                lines += [f"Secrets `{name}`: recall {_f(o.get('recall'))} ({o.get('found')}/{o.get('gold')}), "
+                          f"{neg.get('with_secret_prediction')}/{neg.get('records')} negatives flagged.", ""]
     return lines
 
 

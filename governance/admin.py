@@ -15,15 +15,8 @@ from governance.models import AuditEvent, LLMCall, PrivacyPolicy, PseudonymEntry
 from governance.services.privacy import vault_reveal
 
 
-@admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
-    """Append-only: no add, change or delete, even for superusers."""
-
-    list_display = ["created_at", "action", "object_type", "object_id", "project", "actor_agent", "actor_user",
-                    "actor_label", "scope", "reason"]
-    list_filter = ["action", "object_type", "project"]
-    search_fields = ["object_id", "reason", "actor_label"]
-    date_hierarchy = "created_at"
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """No add, change or delete, even for superusers."""
 
     def has_add_permission(self, request) -> bool:
         return False
@@ -33,6 +26,17 @@ class AuditEventAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(ReadOnlyAdmin):
+    """Append-only: no add, change or delete, even for superusers."""
+
+    list_display = ["created_at", "action", "object_type", "object_id", "project", "actor_agent", "actor_user",
+                    "actor_label", "scope", "reason"]
+    list_filter = ["action", "object_type", "project"]
+    search_fields = ["object_id", "reason", "actor_label"]
+    date_hierarchy = "created_at"
 
 
 @admin.register(PrivacyPolicy)
@@ -42,21 +46,12 @@ class PrivacyPolicyAdmin(admin.ModelAdmin):
 
 
 @admin.register(PseudonymEntry)
-class PseudonymEntryAdmin(admin.ModelAdmin):
+class PseudonymEntryAdmin(ReadOnlyAdmin):
     """The pseudonym registry, read-only: placeholders and keyed digests, never an original value."""
 
     list_display = ["placeholder", "entity_type", "project", "created_at"]
     list_filter = ["entity_type", "project"]
     search_fields = ["placeholder"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 class RevealForm(forms.Form):

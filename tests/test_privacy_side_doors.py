@@ -12,10 +12,10 @@ import logging
 
 import pytest
 from django.contrib.auth.models import Permission, User
-from django.db import connection
 
 from governance.models import AuditEvent, VaultEntry
 from memory.tests.factories import at, make_memories, post_exchanges, post_session
+from tests.test_privacy_write_paths import all_text_in_database as database_dump
 
 pytestmark = pytest.mark.django_db
 
@@ -23,16 +23,6 @@ GITHUB = "ghp_Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0Fe9Dc8"
 STRIPE = "sk_live_4eC39HqLyjWDarjtT1zdp7dc9Kx2"
 EMAIL = "olga.krylova@example.com"
 CARD = 4111111111111111
-
-
-def database_dump() -> str:
-    chunks = []
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'django_q%'")
-        for (table,) in cursor.fetchall():
-            cursor.execute(f'SELECT t::text FROM "{table}" t')
-            chunks.extend(row[0] for row in cursor.fetchall())
-    return "\n".join(chunks)
 
 
 def assert_nowhere(needles, *responses):

@@ -41,7 +41,8 @@ def _secret_core(secret: str) -> str:
     return secret.split("=", 1)[1] if secret.startswith("password=") else secret
 
 
-def _all_text_in_database() -> str:
+def all_text_in_database() -> str:
+    """Every row of every table (django-q's excepted) as text: what a full database dump would show."""
     chunks = []
     with connection.cursor() as cursor:
         cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'django_q%'")
@@ -85,7 +86,7 @@ def test_no_secret_or_email_survives_any_write_path(api_client, make_agent, befo
     responses = [response.content, edited.content, search.content,
                  api_client.get(f"/api/v1/exchanges/{exchange_id}", **headers).content,
                  api_client.get(f"/api/v1/sessions/{session['id']}", **headers).content]
-    stored = _all_text_in_database()
+    stored = all_text_in_database()
     for needle in (_secret_core(secret), email):
         assert needle not in stored
         for body in responses:

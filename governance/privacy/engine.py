@@ -523,6 +523,7 @@ def _nlp_engine_class():
 
 
 _ALL_CAPS_WORD_RE = re.compile(r"\b[^\W\d_]{5,}\b")
+_CAPS_RUN_RE = re.compile(r"[A-ZÀ-ÖØ-ÞΑ-ΩА-Я]{5}")
 
 
 def text_for_ner(text: str) -> str:
@@ -530,7 +531,7 @@ def text_for_ner(text: str) -> str:
 
     Case carries no information in an all-caps word, and the NER model learned names and places in title case: it
     misses ``HELSINKI`` and finds ``Helsinki``. Shorter words are left alone (acronyms: ``HTTP``, ``JSON``)."""
-    if not any(c.isupper() for c in text):
+    if not _CAPS_RUN_RE.search(text):  # the common case: no five capitals in a row, nothing to do
         return text
 
     def title(m: re.Match[str]) -> str:
@@ -648,6 +649,7 @@ def get_analyzer():
 def reset_analyzer() -> None:
     """Forget the cached engine (tests, or after changing RECMEM_PII_SPACY_MODEL)."""
     _ENGINES.clear()
+    _KEYED_TYPES.clear()
 
 
 def supported_entities() -> list[str]:
@@ -787,9 +789,13 @@ def _inside_word(text: str, start: int, end: int) -> bool:
 KnownPlaceholders = Callable[[set[str]], Iterable[str]]
 
 
+_KEYED_TYPES: ProcessCache[frozenset[str]] = ProcessCache()
+
+
 def keyed_placeholder_types() -> frozenset[str]:
     """Entity types the gateway writes keyed placeholders for (every non-secret type a recognizer supports)."""
-    return frozenset(t for t in get_analyzer().get_supported_entities(language=LANGUAGE) if not is_secret_entity(t))
+    return _KEYED_TYPES.get(spacy_model_name(), lambda: frozenset(
+        t for t in get_analyzer().get_supported_entities(language=LANGUAGE) if not is_secret_entity(t)))
 
 
 def accepted_placeholders(text: str, *, registered: set[str] | None = None) -> list[tuple[int, int]]:
@@ -799,6 +805,8 @@ def accepted_placeholders(text: str, *, registered: set[str] | None = None) -> l
     known type and exactly 6 lower-case hex characters — and, when ``registered`` is given (the project's pseudonym
     registry), only keyed placeholders in it. Anything else inside angle brackets is analysed like any text
     (``<SECRET:sk_live_…>`` is a forged wrapper around a key, not a mask)."""
+    if "<" not in text:
+        return []
     types = keyed_placeholder_types()
     spans = []
     for m in PLACEHOLDER_RE.finditer(text):

@@ -243,7 +243,7 @@ def national_phone_spans(text: str, region: str) -> list[tuple[int, int, float]]
     1234567`` in DE), the number starts with it; in the North American plan, three groups ``(415) 555-0134`` /
     ``415-555-0134``. A bare run of digits is as likely an order number and is left to the context-gated
     recognizer. Score 0.45, 0.75 with a phone word nearby."""
-    if not region or not any(c.isdigit() for c in text):
+    if not region or sum(c.isdigit() for c in text) < 6:
         return []
     import phonenumbers
 
