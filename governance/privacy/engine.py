@@ -5,20 +5,20 @@ Public interface::
     policy = MaskingPolicy.default()
     result = mask(text, policy=policy, key=project_secret_bytes)        # -> MaskResult
     results = mask_many(texts, policy=policy, key=project_secret_bytes) # batch (spaCy nlp.pipe)
-    result.text       # "Mail <EMAIL_ADDRESS_91c0> or ask <PERSON_3f2a>; token <SECRET:github_token>"
+    result.text       # "Mail <EMAIL_ADDRESS_91c0d2> or ask <PERSON_3f2a9c>; token <SECRET:github_token>"
     result.entities   # [MaskedEntity(...)], offsets into the *input* text; .original only in memory
 
     token = encrypt_value(original, fernet_key); decrypt_value(token, fernet_key)   # from .vault, re-exported
+    continue_secrets(texts, results, conversation_windows(len(texts)))  # a secret split across a session's turns
 
 Placeholders
-    * PII: ``<ENTITY_TYPE_xxxx>`` where ``xxxx`` = first 4 hex chars of
-      HMAC-SHA256(key, entity_type + "\\x1f" + normalised value). The same value under the same key
-      always gets the same placeholder (memory can still tell that two exchanges talk about the same
-      person); another key (another project) gives other placeholders. Normalisation: casefold, strip,
-      collapse whitespace; phone/card/SSN-like numbers keep digits only, IBAN/passport/licence keep
-      alphanumerics only. Four hex chars are 65,536 values per type, so two different values of one type
-      can collide in a large project: a vault should key originals by occurrence (exchange + offsets), not
-      by placeholder alone.
+    * PII: ``<ENTITY_TYPE_xxxxxx>`` where ``xxxxxx`` = first 6 hex chars of
+      HMAC-SHA256(key, entity_type + "\\x1f" + normalised value) (:func:`pseudonym_digest`, kept whole in
+      ``MaskedEntity.digest`` for the pseudonym registry). The same value under the same key always gets the
+      same placeholder (memory can still tell that two exchanges talk about the same person); another key
+      (another project) gives other placeholders. Normalisation: casefold, strip, collapse whitespace;
+      phone/card/SSN-like numbers keep digits only, IBAN/passport/licence keep alphanumerics only, obfuscated
+      e-mails are read as plain ones.
     * Secrets: ``<SECRET:kind>`` with no hash at all (nothing links or reverses them).
       ``MaskedEntity.original`` is the empty string for secrets: callers must not (and cannot) put secrets
       into a vault.
@@ -49,8 +49,10 @@ Engine
     Analysis is serialised by a lock (spaCy objects are not documented as thread-safe). Bulk paths use
     Presidio's ``BatchAnalyzerEngine`` (spaCy ``nlp.pipe``).
 
-Re-masking
-    Placeholders already present are never touched, and pattern-based detection is stable, so masking
+Re-masking and forged placeholders
+    Placeholders the gateway produced are never touched (:func:`accepted_placeholders`: the exact grammar, a known
+    kind or type, and — with ``known_placeholders``, the project's registry — a registered keyed placeholder);
+    anything else in angle brackets is analysed like any text. Pattern-based detection is stable, so masking
     masked text only ever adds masks. The NER is statistical: seeing ``<PERSON_3f2a>`` instead of a name it
     occasionally tags a neighbouring word it had left alone (about 1 % of the PII dev texts). Pass
     ``until_stable=True`` to re-analyse until nothing changes, which makes ``mask`` strictly idempotent.
