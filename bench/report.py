@@ -362,8 +362,10 @@ def pii_section(piis: list[dict[str, Any]]) -> list[str]:
         tp = pii.get("throughput") or {}
         lines += [f"`{Path(str(pii.get('data', ''))).name}`, {pii.get('records')} records: overall precision "
                   f"{_f(overall.get('precision'))}, recall {_f(overall.get('recall'))}, F2 {_f(overall.get('f2'))}; "
-                  f"throughput {_n(tp.get('texts_per_second'))} texts/s (~300 characters, batches of "
-                  f"{tp.get('batch')}).", ""]
+                  f"throughput {_n(tp.get('texts_per_second'))} texts/s"
+                  + (f", {_n(tp.get('texts_per_cpu_second'))} per CPU-second (load average "
+                     f"{tp.get('load_average'):.1f})" if tp.get("texts_per_cpu_second") else "")
+                  + f" (~300 characters, batches of {tp.get('batch')}).", ""]
         read, unread = pii.get("pii_dev_read"), pii.get("pii_dev_unread")
         if read and unread:  # the goals apply to the unread part (bench/pii.py: dev_part)
             rows = []
