@@ -1,0 +1,65 @@
+"""The OpenAPI schema tells the truth about errors and strictness.
+
+Every operation documents the error statuses it can answer, each with the one error body
+(``{"error": {"code", "message", "details"}}``); request objects say ``additionalProperties: false`` because unknown
+fields are refused (400).
+"""
+
+from __future__ import annotations
+
+from drf_spectacular.openapi import AutoSchema
+from rest_framework import serializers
+
+
+class ErrorOut(serializers.Serializer):
+    class ErrorBody(serializers.Serializer):
+        code = serializers.CharField(help_text="machine-readable, e.g. invalid, not_found, throttled")
+        message = serializers.CharField(help_text="what is wrong; never repeats the submitted value")
+        details = serializers.JSONField(required=False, help_text="field errors, limits, request_id (500)")
+
+    error = ErrorBody()
+
+
+ERROR_DESCRIPTIONS = {
+    "400": "invalid input (unknown field, wrong type, out of range, unstorable text, malformed JSON)",
+    "401": "missing, malformed, unknown, revoked or expired API key",
+    "403": "the agent lacks a role this operation needs",
+    "404": "no such object for this agent (foreign objects look the same)",
+    "409": "conflicts with the current state (closed session, duplicate)",
+    "413": "over a documented limit (body size, texts, batch size, metadata)",
+    "415": "the body is not application/json",
+    "429": "rate limit or quota reached (Retry-After says when to try again)",
+    "500": "unexpected error; details.request_id identifies it in the server log",
+}
+
+
+class RecMemAutoSchema(AutoSchema):
+    def _error_statuses(self) -> list[str]:
+        codes = ["401", "403", "429", "500"]
+        has_body = self.method in ("POST", "PUT", "PATCH")
+        if has_body or self.method == "DELETE" or self.get_override_parameters():
+            codes.append("400")
+        if "{" in self.path:
+            codes.append("404")
+        if has_body:
+            codes += ["409", "413", "415"]
+        return sorted(codes)
+
+    def _get_response_bodies(self, direction="response"):
+        responses = super()._get_response_bodies(direction)
+        if direction != "response":
+            return responses
+        for code in self._error_statuses():
+            if code not in responses:
+                response = self._get_response_for_code(ErrorOut, code, direction=direction)
+                response["description"] = ERROR_DESCRIPTIONS[code]
+                responses[code] = response
+        return responses
+
+
+def strict_request_objects(result, generator, request, public):
+    """Postprocessing hook: request bodies refuse unknown fields, so their schemas say so."""
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and schema.get("type") == "object":
+            schema.setdefault("additionalProperties", False)
+    return result
