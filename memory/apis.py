@@ -56,7 +56,7 @@ def _paginated(request, view, queryset, serializer_class, *, record: str | None 
 class _ListQuery(PageQuery):
     scope = StrictChoiceField(choices=Scope.choices, required=False)
     since = serializers.DateTimeField(required=False, help_text="ISO 8601")
-    until = serializers.DateTimeField(required=False, help_text="ISO 8601, after since")
+    until = serializers.DateTimeField(required=False, help_text="ISO 8601 (not after since: an empty window)")
 
     @classmethod
     def filters(cls, request) -> selectors.ListFilters:
@@ -269,14 +269,9 @@ class SearchApi(APIView):
         k_sem = StrictIntegerField(required=False, min_value=0, max_value=100, default=10)
         token_budget = StrictIntegerField(required=False, min_value=50, max_value=32000, allow_null=True)
         types = serializers.ListField(child=StrictChoiceField(choices=ExperienceType.choices), required=False,
-                                      allow_empty=False, max_length=len(ExperienceType.choices))
+                                      min_length=1, max_length=len(ExperienceType.choices))
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
-
-        def validate(self, attrs):
-            if attrs.get("since") and attrs.get("until") and attrs["since"] >= attrs["until"]:
-                raise serializers.ValidationError({"until": "until must be after since"})
-            return attrs
 
     class SearchOutputSerializer(serializers.Serializer):
         class ExchangeHit(ExchangeOut):

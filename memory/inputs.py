@@ -126,11 +126,6 @@ class PageQuery(QuerySerializer):
         fields["offset"] = StrictQueryInteger(required=False, min_value=0, max_value=MAX_OFFSET)
         return fields
 
-    def validate(self, attrs):
-        if attrs.get("since") and attrs.get("until") and attrs["since"] >= attrs["until"]:
-            raise serializers.ValidationError({"until": "must be after since"})
-        return attrs
-
 
 class StrictQueryInteger(serializers.IntegerField):
     """Digits only: ``1e3``, ``5.0`` and `` 5`` are refused instead of being read as something else."""

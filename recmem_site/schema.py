@@ -39,7 +39,7 @@ class RecMemAutoSchema(AutoSchema):
         has_body = self.method in ("POST", "PUT", "PATCH")
         if has_body or self.method == "DELETE" or self.get_override_parameters():
             codes.append("400")
-        if "{" in self.path:
+        if "{" in self.path or has_body:  # a path id, or an id or name in the body (a module), may be foreign
             codes.append("404")
         if has_body:
             codes += ["409", "413", "415"]

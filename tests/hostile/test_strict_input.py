@@ -194,7 +194,6 @@ def test_limit_is_honoured_up_to_the_maximum(api_client, holder, session_url):
                                  "/api/v1/consolidations?status=bogus", "/api/v1/sessions?type=fact",
                                  "/api/v1/episodes?state=raw", "/api/v1/exchanges?session=not-a-uuid",
                                  "/api/v1/exchanges?scope=everything", "/api/v1/sessions?since=yesterday",
-                                 "/api/v1/experiences?since=2024-02-01T00:00:00Z&until=2024-01-01T00:00:00Z",
                                  "/api/v1/exchanges?state=raw&state=candidate", "/api/v1/exchanges?cachebust=1"])
 def test_unknown_or_bad_query_parameters_are_400(api_client, holder, url):
     _error(api_client.get(url, **holder.headers), 400)
