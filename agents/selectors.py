@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from agents.keys import key_matches, key_parse_prefix
 from agents.models import Agent, ApiKey, Module
-from core.errors import ApplicationError, NotFound
+from core.errors import NotFound
 
 
 class KeyRejected(Exception):
@@ -32,6 +32,8 @@ def api_key_authenticate(*, raw_key: str) -> ApiKey:
         raise KeyRejected("API key expired", "expired_key")
     if not api_key.agent.is_active:
         raise KeyRejected("agent disabled", "agent_disabled")
+    if api_key.agent.project.archived_at is not None:
+        raise KeyRejected("project archived", "project_archived")
     return api_key
 
 

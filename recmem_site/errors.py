@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 import uuid
 
-from django.core.exceptions import RequestDataTooBig
-from django.http import JsonResponse
+from django.core.exceptions import BadRequest, PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.http import Http404, JsonResponse
 
 logger = logging.getLogger("recmem.errors")
 
@@ -59,8 +59,8 @@ class RequestIdMiddleware:
         return response
 
     def process_exception(self, request, exception):
-        if isinstance(exception, RequestDataTooBig):
-            return too_large_response()
+        if isinstance(exception, Http404 | PermissionDenied | BadRequest | SuspiciousOperation):
+            return None  # Django answers these through handler404/403/400 below (a too-large body among them)
         logger.error("unhandled %s on %s %s [request_id=%s]", type(exception).__name__, request.method,
                      request.path, request_id(request), exc_info=exception)
         return server_error_response(request)

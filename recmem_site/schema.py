@@ -57,9 +57,15 @@ class RecMemAutoSchema(AutoSchema):
         return responses
 
 
+NO_NUL = "^[^\\u0000]*$"
+
+
 def strict_request_objects(result, generator, request, public):
-    """Postprocessing hook: request bodies refuse unknown fields, so their schemas say so."""
+    """Postprocessing hook: request bodies refuse unknown fields and NUL characters, so their schemas say so."""
     for name, schema in result.get("components", {}).get("schemas", {}).items():
         if name.endswith("Request") and schema.get("type") == "object":
             schema.setdefault("additionalProperties", False)
+            for prop in schema.get("properties", {}).values():
+                if prop.get("type") == "string" and "format" not in prop and "enum" not in prop:
+                    prop.setdefault("pattern", NO_NUL)
     return result

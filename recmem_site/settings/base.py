@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -56,6 +57,9 @@ def _vault_key() -> str:
 
 
 RECMEM = RECMEM.replace(vault_key=_vault_key())
+# The audit chain's HMAC key: RECMEM_AUDIT_KEY, else generated once into RECMEM_HOME/audit_key (mode 600). Keep it
+# stable and share it across machines: with another key every event fails `manage.py audit_verify`.
+RECMEM = RECMEM.replace(audit_key=RECMEM.audit_key or _persisted_secret("audit_key", lambda: secrets.token_hex(32)))
 SECRET_KEY = RECMEM.secret_key or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
 DEBUG = RECMEM.debug
 ALLOWED_HOSTS = list(RECMEM.allowed_hosts)
@@ -71,6 +75,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "django_q",
+    "axes",
     "agents",
     "memory",
     "governance",
@@ -91,6 +96,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: refuses admin logins from a locked-out address or username.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "recmem_site.urls"
@@ -137,13 +144,29 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# One shared cache in the database: django-q2 cluster stats must be visible to every web process and machine.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "recmem_cache",
+# One cache shared by every web process and machine: django-q2 cluster stats and the API's rate-limit counters.
+# The database by default; Redis when REDIS_URL is set.
+if RECMEM.redis_url:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": RECMEM.redis_url}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "recmem_cache",
+            # One counter per client and window: culling at the default 300 entries would forget limits.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
     }
-}
+
+# Admin login lockout (django-axes): RECMEM_ADMIN_LOCKOUT_FAILURES failed logins lock the address and the username
+# for RECMEM_ADMIN_LOCKOUT_MINUTES (`manage.py axes_reset` lifts it); answered 429 with the JSON error body.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = RECMEM.admin_lockout_failures
+AXES_COOLOFF_TIME = timedelta(minutes=RECMEM.admin_lockout_minutes)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "recmem_site.security.admin_lockout_response"
+AXES_CLIENT_IP_CALLABLE = "recmem_site.security.client_ip"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -175,6 +198,10 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["recmem_site.parsers.StrictJSONParser"],
+    # Per API key here; per address and failed-key attempts in the authenticator (agents/throttling.py). Rates are
+    # RECMEM_RATE_*; the counters live in the shared cache below.
+    "DEFAULT_THROTTLE_CLASSES": ["agents.throttling.ApiKeyRateThrottle"],
+    "NUM_PROXIES": RECMEM.num_proxies,
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
