@@ -61,9 +61,21 @@ RECMEM = RECMEM.replace(vault_key=_vault_key())
 # stable and share it across machines: with another key every event fails `manage.py audit_verify`.
 RECMEM = RECMEM.replace(audit_key=RECMEM.audit_key or _persisted_secret("audit_key", lambda: secrets.token_hex(32)))
 SECRET_KEY = RECMEM.secret_key or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
-DEBUG = RECMEM.debug
+DEBUG = RECMEM.debug  # refused by Config unless RECMEM_HOST is a loopback address
 ALLOWED_HOSTS = list(RECMEM.allowed_hosts)
 CSRF_TRUSTED_ORIGINS = list(RECMEM.csrf_trusted_origins)
+
+# Production behind HTTPS (RECMEM_HTTPS=1; `manage.py check --deploy` is clean with it): redirect HTTP, HSTS, cookies
+# only over HTTPS, and trust the proxy's X-Forwarded-Proto (the proxy must set it and strip it from clients).
+if RECMEM.https:
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = RECMEM.hsts_seconds
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
