@@ -165,8 +165,9 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.db.DatabaseCache",
             "LOCATION": "recmem_cache",
-            # One counter per client and window: culling at the default 300 entries would forget limits.
-            "OPTIONS": {"MAX_ENTRIES": 100_000},
+            # Two live counters per client and limit: culling at the default 300 entries would forget limits of
+            # busy clients. Expired counters go first when the table passes this; every write counts the table.
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
         }
     }
 
