@@ -3,8 +3,8 @@
 - ``RequestIdMiddleware`` gives every request an id (``X-Request-ID`` on every response); an exception no handler
   took is logged with that id and its traceback, and answered ``500 {"error": {"code": "server_error", ...}}``
   without internals.
-- ``handler400/403/404/500`` (``recmem_site.urls``) replace Django's HTML error pages: a body over
-  RECMEM_MAX_REQUEST_BYTES is the documented 413, an unknown URL a JSON 404.
+- ``handler400/403/404/500`` (``recmem_site.urls``) and ``CSRF_FAILURE_VIEW`` replace Django's HTML error pages: a
+  body over RECMEM_MAX_REQUEST_BYTES is the documented 413, an unknown URL a JSON 404.
 """
 
 from __future__ import annotations
@@ -82,3 +82,7 @@ def page_not_found(request, exception=None):
 
 def server_error(request):
     return server_error_response(request)
+
+
+def csrf_failure(request, reason=""):
+    return error_response(403, "csrf_failed", "CSRF verification failed (admin forms need their CSRF cookie and token)")

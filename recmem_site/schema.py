@@ -10,6 +10,8 @@ from __future__ import annotations
 from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
+from core.config import config
+
 
 class ErrorOut(serializers.Serializer):
     class ErrorBody(serializers.Serializer):
@@ -61,8 +63,15 @@ NO_NUL = "^[^\\u0000]*$"
 
 
 def strict_request_objects(result, generator, request, public):
-    """Postprocessing hook: request bodies refuse unknown fields and NUL characters, so their schemas say so."""
-    for name, schema in result.get("components", {}).get("schemas", {}).items():
+    """Postprocessing hook: request bodies refuse unknown fields and NUL characters, so their schemas say so; the
+    ingest limits that answer 413 (configurable, so not on the serializers) are stated too."""
+    cfg = config()
+    schemas = result.get("components", {}).get("schemas", {})
+    for prop in ("user", "assistant"):
+        schemas.get("ExchangeInRequest", {}).get("properties", {}).get(prop, {})["maxLength"] = cfg.max_text_chars
+    schemas.get("ExchangeBatchInRequest", {}).get("properties", {}).get("exchanges", {})["maxItems"] = \
+        cfg.max_batch_exchanges
+    for name, schema in schemas.items():
         if name.endswith("Request") and schema.get("type") == "object":
             schema.setdefault("additionalProperties", False)
             for prop in schema.get("properties", {}).values():

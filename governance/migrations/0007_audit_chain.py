@@ -64,6 +64,9 @@ class Migration(migrations.Migration):
             name='project',
             field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='agents.project'),
         ),
+        # The updates below would leave deferred foreign-key checks pending, and PostgreSQL refuses to create the
+        # unique indexes on a table with pending trigger events: check them at once inside this migration.
+        migrations.RunSQL("SET CONSTRAINTS ALL IMMEDIATE", migrations.RunSQL.noop),
         migrations.RunPython(chain_existing_events, migrations.RunPython.noop),
         migrations.AddConstraint(
             model_name='auditevent',

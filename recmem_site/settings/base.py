@@ -113,6 +113,7 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "recmem_site.urls"
+CSRF_FAILURE_VIEW = "recmem_site.errors.csrf_failure"  # the JSON error body, like every other error
 WSGI_APPLICATION = "recmem_site.wsgi.application"
 ASGI_APPLICATION = "recmem_site.asgi.application"
 

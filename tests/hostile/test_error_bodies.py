@@ -71,3 +71,24 @@ def test_malformed_and_non_utf8_json_is_400(api_client, make_agent):
                                       **holder.headers)
         assert response.status_code == 400, body[:20]
         assert response.json()["error"]["code"] in ("parse_error", "too_deep", "invalid")
+
+
+def test_csrf_failure_is_json_403(make_agent):
+    client = Client(enforce_csrf_checks=True)
+    _json_error(client.post("/admin/login/", {"username": "a", "password": "b"}), 403, "csrf_failed")
+
+
+def test_schema_states_the_limits_and_error_bodies(client):
+    schema = client.get("/api/schema/?format=json").json()
+    components = schema["components"]["schemas"]
+    assert components["ExchangeInRequest"]["properties"]["user"]["maxLength"] == 20000
+    assert components["ExchangeBatchInRequest"]["properties"]["exchanges"]["maxItems"] == 500
+    assert components["ExchangeInRequest"]["additionalProperties"] is False
+    listing = schema["paths"]["/api/v1/exchanges"]["get"]
+    limit = next(p for p in listing["parameters"] if p["name"] == "limit")
+    assert limit["schema"]["minimum"] == 1 and limit["schema"]["maximum"] == 500
+    page = listing["responses"]["200"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+    assert set(components[page]["properties"]) == {"count", "next", "previous", "results"}
+    post = schema["paths"]["/api/v1/sessions/{session_id}/exchanges"]["post"]["responses"]
+    assert {"201", "400", "401", "403", "404", "409", "413", "415", "429", "500"} <= set(post)
+    assert post["413"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut")
