@@ -60,6 +60,7 @@ class RecMemAutoSchema(AutoSchema):
 
 
 NO_NUL = "^[^\\u0000]*$"
+NOT_BLANK = "\\S"
 
 
 def strict_request_objects(result, generator, request, public):
@@ -71,10 +72,15 @@ def strict_request_objects(result, generator, request, public):
         schemas.get("ExchangeInRequest", {}).get("properties", {}).get(prop, {})["maxLength"] = cfg.max_text_chars
     schemas.get("ExchangeBatchInRequest", {}).get("properties", {}).get("exchanges", {})["maxItems"] = \
         cfg.max_batch_exchanges
+    if "ExchangeInRequest" in schemas:  # one side may be missing, not both (whitespace alone counts as missing)
+        schemas["ExchangeInRequest"]["anyOf"] = [
+            {"required": [side], "properties": {side: {"pattern": NOT_BLANK}}} for side in ("user", "assistant")]
     for name, schema in schemas.items():
         if name.endswith("Request") and schema.get("type") == "object":
             schema.setdefault("additionalProperties", False)
             for prop in schema.get("properties", {}).values():
                 if prop.get("type") == "string" and "format" not in prop and "enum" not in prop:
                     prop.setdefault("pattern", NO_NUL)
+                    if prop.get("minLength", 0) >= 1:  # surrounding whitespace is trimmed before the check
+                        prop["allOf"] = [{"pattern": NOT_BLANK}]
     return result
