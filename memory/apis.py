@@ -8,7 +8,7 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents.authentication import HasRole, IsAgent
+from agents.models import AgentRole
 from agents.visibility import Scope
 from core.config import config
 from core.errors import ApplicationError, TooLarge
@@ -88,6 +88,8 @@ class ConsolidationListQuery(PageQuery):
 # --- sessions ----------------------------------------------------------------------
 
 class SessionListCreateApi(APIView):
+    required_roles = {"get": AgentRole.READER, "post": AgentRole.WRITER}
+
     class SessionCreateInputSerializer(StrictSerializer):
         external_id = StrictCharField(required=False, allow_blank=True, max_length=200, default="")
         started_at = serializers.DateTimeField(required=False)
@@ -113,6 +115,8 @@ class SessionListCreateApi(APIView):
 
 
 class SessionDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=SessionOut, operation_id="sessions_retrieve")
     def get(self, request, session_id):
         session = selectors.session_get(agent=request.user, session_id=session_id)
@@ -120,6 +124,8 @@ class SessionDetailApi(APIView):
 
 
 class SessionCloseApi(APIView):
+    required_roles = {"post": AgentRole.WRITER}
+
     @extend_schema(request=None, responses=SessionOut, operation_id="sessions_close")
     def post(self, request, session_id):
         session = selectors.session_get_owned(agent=request.user, session_id=session_id)
@@ -147,6 +153,8 @@ class ExchangeBatchInSerializer(StrictSerializer):
 
 
 class SessionExchangesApi(APIView):
+    required_roles = {"post": AgentRole.WRITER}
+
     @extend_schema(
         request=PolymorphicProxySerializer("ExchangesIn", serializers=[ExchangeInSerializer,
                                                                       ExchangeBatchInSerializer],
@@ -186,6 +194,8 @@ class SessionExchangesApi(APIView):
 # --- reads ----------------------------------------------------------------------
 
 class ExchangeListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=[ExchangeListQuery], responses=page_of(ExchangeOut), operation_id="exchanges_list")
     def get(self, request):
         filters = ExchangeListQuery.filters(request)
@@ -194,6 +204,8 @@ class ExchangeListApi(APIView):
 
 
 class ExchangeDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=ExchangeOut, operation_id="exchanges_retrieve")
     def get(self, request, exchange_id):
         exchange = selectors.exchange_get(agent=request.user, exchange_id=exchange_id)
@@ -202,14 +214,18 @@ class ExchangeDetailApi(APIView):
 
 
 class EpisodeListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=[EpisodeListQuery], responses=page_of(EpisodeOut), operation_id="episodes_list")
     def get(self, request):
         filters = EpisodeListQuery.filters(request)
-        qs = selectors.episode_list(agent=request.user, filters=filters).prefetch_related("sources")
+        qs = selectors.episode_list(agent=request.user, filters=filters)
         return _paginated(request, self, qs, EpisodeOut, record="episode_list")
 
 
 class EpisodeDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=EpisodeOut, operation_id="episodes_retrieve")
     def get(self, request, episode_id):
         episode = selectors.episode_get(agent=request.user, episode_id=episode_id)
@@ -218,15 +234,19 @@ class EpisodeDetailApi(APIView):
 
 
 class ExperienceListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=[ExperienceListQuery], responses=page_of(ExperienceOut),
                    operation_id="experiences_list")
     def get(self, request):
         filters = ExperienceListQuery.filters(request)
-        qs = selectors.experience_list(agent=request.user, filters=filters).prefetch_related("evidence")
+        qs = selectors.experience_list(agent=request.user, filters=filters)
         return _paginated(request, self, qs, ExperienceOut, record="experience_list")
 
 
 class ExperienceDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER, "patch": AgentRole.WRITER, "delete": AgentRole.WRITER}
+
     class UpdateSerializer(StrictSerializer):
         statement = StrictCharField(required=False, allow_blank=False, max_length=5000)
         subject = StrictCharField(required=False, allow_blank=False, max_length=300)
@@ -262,6 +282,8 @@ class ExperienceDetailApi(APIView):
 # --- search ----------------------------------------------------------------------
 
 class SearchApi(APIView):
+    required_roles = {"post": AgentRole.READER}
+
     class SearchInputSerializer(StrictSerializer):
         query = StrictCharField(allow_blank=False, max_length=4000)
         k_sub = StrictIntegerField(required=False, min_value=0, max_value=100, default=10)
@@ -322,6 +344,8 @@ class SearchApi(APIView):
 # --- consolidations ----------------------------------------------------------------------
 
 class ConsolidationListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=[ConsolidationListQuery], responses=page_of(BatchOut),
                    operation_id="consolidations_list")
     def get(self, request):
@@ -333,8 +357,7 @@ class ConsolidationListApi(APIView):
 class ConsolidationRequestApi(APIView):
     """An agent (operator role) asks for a consolidation run of its pending candidates now."""
 
-    permission_classes = [IsAgent, HasRole]
-    required_roles = ("operator",)
+    required_roles = {"post": AgentRole.OPERATOR}
 
     @extend_schema(request=None, responses={202: inline_serializer("ConsolidationQueued", {
         "queued": serializers.BooleanField(), "pending_candidates": serializers.IntegerField()})},
@@ -345,6 +368,8 @@ class ConsolidationRequestApi(APIView):
 
 
 class ConsolidationDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=BatchDetailOut, operation_id="consolidations_retrieve")
     def get(self, request, batch_id):
         return Response(BatchDetailOut(selectors.batch_get(agent=request.user, batch_id=batch_id)).data)

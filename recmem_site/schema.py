@@ -7,9 +7,9 @@ fields are refused (400).
 
 from __future__ import annotations
 
-from drf_spectacular.openapi import AutoSchema
 from rest_framework import serializers
 
+from agents.schema import RoleDocumentingSchema
 from core.config import config
 
 
@@ -25,7 +25,7 @@ class ErrorOut(serializers.Serializer):
 ERROR_DESCRIPTIONS = {
     "400": "invalid input (unknown field, wrong type, out of range, unstorable text, malformed JSON)",
     "401": "missing, malformed, unknown, revoked or expired API key",
-    "403": "the agent lacks a role this operation needs",
+    "403": "the agent lacks the role this operation needs (missing_role)",
     "404": "no such object for this agent (foreign objects look the same)",
     "409": "conflicts with the current state (closed session, duplicate)",
     "413": "over a documented limit (body size, texts, batch size, metadata)",
@@ -35,7 +35,9 @@ ERROR_DESCRIPTIONS = {
 }
 
 
-class RecMemAutoSchema(AutoSchema):
+class RecMemAutoSchema(RoleDocumentingSchema):
+    """Roles in each description (agents), and the error statuses with the error body."""
+
     def _error_statuses(self) -> list[str]:
         codes = ["401", "403", "429", "500"]
         has_body = self.method in ("POST", "PUT", "PATCH")

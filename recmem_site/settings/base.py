@@ -204,7 +204,8 @@ STORAGES = {
 # --- REST API ---------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["agents.authentication.ApiKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["agents.authentication.IsAgent"],
+    "DEFAULT_PERMISSION_CLASSES": ["agents.authentication.HasRole"],
+    # Roles in each operation's description (agents) and every error status with the error body (recmem_site).
     "DEFAULT_SCHEMA_CLASS": "recmem_site.schema.RecMemAutoSchema",
     "EXCEPTION_HANDLER": "recmem_site.exceptions.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",

@@ -92,3 +92,14 @@ def test_schema_states_the_limits_and_error_bodies(client):
     post = schema["paths"]["/api/v1/sessions/{session_id}/exchanges"]["post"]["responses"]
     assert {"201", "400", "401", "403", "404", "409", "413", "415", "429", "500"} <= set(post)
     assert post["413"]["content"]["application/json"]["schema"]["$ref"].endswith("/ErrorOut")
+
+
+@pytest.mark.parametrize("method,path", [("put", "/api/v1/search"), ("delete", "/api/v1/sessions"),
+                                         ("patch", "/api/v1/exchanges"), ("post", "/api/v1/agents/me")])
+def test_unsupported_methods_are_405_not_403(api_client, make_agent, method, path):
+    """An endpoint without a handler for the method answers 405 with Allow (schemathesis' unsupported-method
+    check); a method it implements without a declared role is still refused (roles fail closed)."""
+    holder = make_agent(roles=("writer", "reader", "operator"))
+    response = getattr(api_client, method)(path, {}, format="json", **holder.headers)
+    _json_error(response, 405, "method_not_allowed")
+    assert response["Allow"]
