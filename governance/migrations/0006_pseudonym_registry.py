@@ -6,9 +6,10 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    # After the audit chain (0007, merged first): one line of governance migrations, no merge migration.
     dependencies = [
         ("agents", "0001_initial"),
-        ("governance", "0004_llmcall_from_memory"),
+        ("governance", "0007_audit_chain"),
     ]
 
     operations = [

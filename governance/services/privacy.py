@@ -172,30 +172,33 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
 
 
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
-    """The original value behind ``placeholder``; needs the vault's view and reveal permissions and a reason. Every
-    attempt is audited — a reveal, and a refused one (``data.outcome`` ``revealed`` / ``refused`` with the refusal's
-    code), so probing the vault leaves a trace."""
+    """The original value behind ``placeholder``; needs the vault's view and reveal permissions and a reason, and every
+    reveal is audited — a refused one too (``reveal_refused``, with why), in its own transaction so the refusal cannot
+    roll it back."""
+    try:
+        return _vault_reveal(project=project, placeholder=placeholder, user=user, reason=reason)
+    except ApplicationError as exc:
+        audit_record(action=AuditEvent.Action.REVEAL_REFUSED, object_type="vault_entry", project=project,
+                     actor_user=user if getattr(user, "pk", None) else None, reason=reason,
+                     data={"placeholder": placeholder, "refused": exc.code})
+        raise
+
+
+@transaction.atomic
+def _vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
     from governance.privacy.vault import decrypt_value
 
-    entry = VaultEntry.objects.filter(project=project, placeholder=placeholder).first()
-    refusal: ApplicationError | None = None
     if not (user.has_perm("governance.view_vaultentry") and user.has_perm("governance.reveal_vaultentry")):
-        refusal = NotAllowed("revealing needs the 'view_vaultentry' and 'reveal_vaultentry' permissions",
-                             code="permission_denied")
-    elif not reason.strip():
-        refusal = ApplicationError("a reason is required to reveal a value", code="reason_required")
-    elif not config().vault_key:
-        refusal = ApplicationError("no RECMEM_VAULT_KEY configured: placeholders are irreversible", code="no_vault_key")
-    elif entry is None:
-        refusal = NotFound("no vault entry for this placeholder")
-    if refusal is not None:
-        # its own statement, outside any transaction the refusal unwinds
-        audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry",
-                     object_id=entry.pk if entry else "", project=project, actor_user=user, reason=reason,
-                     data={"placeholder": placeholder, "outcome": "refused", "code": refusal.code})
-        raise refusal
-    with transaction.atomic():
-        value = decrypt_value(entry.ciphertext, config().vault_key)
-        audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
-                     actor_user=user, reason=reason, data={"placeholder": placeholder, "outcome": "revealed"})
+        raise NotAllowed("revealing needs the 'view_vaultentry' and 'reveal_vaultentry' permissions",
+                         code="permission_denied")
+    if not reason.strip():
+        raise ApplicationError("a reason is required to reveal a value", code="reason_required")
+    if not config().vault_key:
+        raise ApplicationError("no RECMEM_VAULT_KEY configured: placeholders are irreversible", code="no_vault_key")
+    entry = VaultEntry.objects.filter(project=project, placeholder=placeholder).first()
+    if entry is None:
+        raise NotFound("no vault entry for this placeholder")
+    value = decrypt_value(entry.ciphertext, config().vault_key)
+    audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
+                 actor_user=user, reason=reason, data={"placeholder": placeholder})
     return value
