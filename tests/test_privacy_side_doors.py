@@ -267,8 +267,8 @@ def test_the_reveal_page_needs_the_vault_view_permission_and_refusals_are_audite
     assert client.get(url).status_code == 403
     response = client.post(url, {"reason": "curious"})
     assert response.status_code == 403 and b"Jane Fonda" not in response.content
-    refused = AuditEvent.objects.get(action="reveal")
-    assert refused.actor_user == staff and refused.data["outcome"] == "refused"
+    refused = AuditEvent.objects.get(action="reveal_refused")
+    assert refused.actor_user == staff and refused.data["refused"] == "permission_denied"
     staff.user_permissions.add(Permission.objects.get(codename="view_vaultentry"))
     client.force_login(User.objects.get(pk=staff.pk))
     assert client.get(url).status_code == 200
