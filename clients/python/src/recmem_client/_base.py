@@ -1,0 +1,136 @@
+"""What the sync and async clients share: configuration, request preparation, the retry policy, response parsing."""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from recmem_client import __version__
+from recmem_client._operations import Operation
+from recmem_client.errors import error_from_response, retry_after_seconds
+from recmem_client.models import Page, Request, Response
+
+logger = logging.getLogger("recmem_client")
+
+DEFAULT_URL = "http://localhost:8000"
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=5.0)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Retries with exponential backoff and full jitter.
+
+    Retried: connection errors and timeouts (the request may or may not have reached the server: every retry of a
+    write carries the same Idempotency-Key, so the server answers it with the first response instead of writing
+    twice), and the statuses in ``statuses`` (429 honours ``Retry-After`` up to ``max_retry_after`` seconds).
+    """
+
+    max_retries: int = 3
+    backoff: float = 0.5
+    backoff_max: float = 8.0
+    max_retry_after: float = 60.0
+    statuses: frozenset[int] = field(default_factory=lambda: frozenset({429, 502, 503, 504}))
+
+    def delay(self, attempt: int, response: httpx.Response | None = None) -> float | None:
+        """Seconds to wait before retry ``attempt + 1``, or None when the server asks for longer than we wait."""
+        if response is not None:
+            asked = retry_after_seconds(response)
+            if asked is not None:
+                return asked if asked <= self.max_retry_after else None
+        return random.uniform(0, min(self.backoff_max, self.backoff * (2 ** attempt)))
+
+
+def normalise_base_url(url: str) -> str:
+    """``http://host:8000``, ``http://host:8000/`` and ``http://host:8000/api/v1`` all name the same server."""
+    url = url.rstrip("/")
+    return url[: -len("/api/v1")] if url.endswith("/api/v1") else url
+
+
+@dataclass
+class Prepared:
+    method: str
+    url: str
+    params: dict[str, str]
+    json: dict[str, Any] | None
+    headers: dict[str, str]
+
+
+class BaseClient:
+    def __init__(self, base_url: str | None, api_key: str | None, *, timeout: float | httpx.Timeout | None,
+                 max_retries: int | None, retry: RetryPolicy | None, headers: dict[str, str] | None) -> None:
+        self.base_url = normalise_base_url(base_url or os.environ.get("RECMEM_URL") or DEFAULT_URL)
+        key = api_key if api_key is not None else os.environ.get("RECMEM_API_KEY", "")
+        if not key:
+            raise ValueError("an API key is needed: pass api_key=... or set RECMEM_API_KEY")
+        self._api_key = key
+        self.timeout = DEFAULT_TIMEOUT if timeout is None else (
+            timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout, connect=min(5.0, timeout)))
+        policy = retry or RetryPolicy()
+        if max_retries is not None:
+            policy = RetryPolicy(max_retries=max_retries, backoff=policy.backoff, backoff_max=policy.backoff_max,
+                                 max_retry_after=policy.max_retry_after, statuses=policy.statuses)
+        self.retry = policy
+        self._headers = {
+            "Authorization": f"Bearer {key}",
+            "Accept": "application/json",
+            "User-Agent": f"recmem-client/{__version__} httpx/{httpx.__version__}",
+            **(headers or {}),
+        }
+
+    def __repr__(self) -> str:  # never the key
+        return f"{type(self).__name__}(base_url={self.base_url!r}, key={self._api_key[:12]}…)"
+
+    def _prepare(self, op: Operation, *, path: dict[str, Any] | None, query: dict[str, str] | None,
+                 body: Request | None, idempotency_key: str | None) -> Prepared:
+        headers: dict[str, str] = {}
+        if op.writes:
+            # One key per logical write; every retry of this call re-sends the same one.
+            headers[IDEMPOTENCY_HEADER] = idempotency_key or str(uuid.uuid4())
+        if op.request is not None and body is not None and not isinstance(body, op.request):
+            raise TypeError(f"{op.id} takes a {op.request.__name__} body, not {type(body).__name__}")
+        return Prepared(op.method, self.base_url + op.url(**(path or {})), query or {},
+                        body.body() if body is not None else None, headers)
+
+    def _retry_delay(self, attempt: int, response: httpx.Response | None) -> float | None:
+        """The delay before the next attempt, or None when this outcome is final."""
+        if attempt >= self.retry.max_retries:
+            return None
+        if response is not None and response.status_code not in self.retry.statuses:
+            return None
+        return self.retry.delay(attempt, response)
+
+    @staticmethod
+    def _parse(op: Operation, response: httpx.Response, *, ambiguous: bool) -> Any:
+        if response.status_code >= 400:
+            if op.method == "DELETE" and response.status_code == 404 and ambiguous:
+                # An earlier attempt may have deleted it before its answer was lost: gone is what was asked.
+                logger.info("%s: 404 after an unanswered attempt; treating as deleted", op.id)
+                return None
+            raise error_from_response(response)
+        if op.response is None or response.status_code == 204:
+            return None
+        data = response.json()
+        if op.paginated:
+            return _page(op.response, data)
+        return op.response.model_validate(data)
+
+
+def _page(item: type[Response], data: Any) -> Page[Any]:
+    if isinstance(data, list):  # an unpaginated answer: one page holding everything
+        return Page[item](count=len(data), next=None, previous=None, results=data)  # type: ignore[valid-type]
+    return Page[item].model_validate(data)  # type: ignore[valid-type]
+
+
+def list_query(filters: dict[str, Any], *, limit: int | None, offset: int | None) -> dict[str, Any]:
+    return {**{k: v for k, v in filters.items() if v is not None}, "limit": limit, "offset": offset}
+
+
+def reason_args(reason: str) -> dict[str, Any]:
+    return {"reason": reason} if reason else {}
