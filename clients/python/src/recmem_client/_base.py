@@ -109,9 +109,10 @@ class BaseClient:
     @staticmethod
     def _parse(op: Operation, response: httpx.Response, *, ambiguous: bool) -> Any:
         if response.status_code >= 400:
-            if op.method == "DELETE" and response.status_code == 404 and ambiguous:
-                # An earlier attempt may have deleted it before its answer was lost: gone is what was asked.
-                logger.info("%s: 404 after an unanswered attempt; treating as deleted", op.id)
+            if op.method == "DELETE" and response.status_code in (404, 409) and ambiguous:
+                # An earlier attempt may have deleted it before its answer was lost, so this one finds it gone (404)
+                # or already deleted (409): gone is what was asked.
+                logger.info("%s: %d after an unanswered attempt; treating as deleted", op.id, response.status_code)
                 return None
             raise error_from_response(response)
         if op.response is None or response.status_code == 204:

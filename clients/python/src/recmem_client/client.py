@@ -86,7 +86,8 @@ class RecMem(BaseClient):
         while True:
             page: m.Page[Any] = self._call(op, query=list_query(filters, limit=page_size, offset=offset))
             for item in page.results:
-                # Lists are newest first: rows added while we page push older ones down a page; skip repeats.
+                # Offset paging: rows added to the front of a newest-first list while we page push older ones onto
+                # the next page again; skip what was already yielded.
                 if item.id not in seen:
                     seen.add(item.id)
                     yield item

@@ -264,8 +264,8 @@ class Page(Response, Generic[T]):
     """One page of a list: ``count`` items in all, ``results`` of this page; ``next``/``previous`` are URLs."""
 
     count: int
-    next: str | None
-    previous: str | None
+    next: str | None = None
+    previous: str | None = None
     results: list[T]
 
 
