@@ -1,4 +1,4 @@
-"""Fixtures of the client's tests: a live RecMem (``recmem_server``, from testing/pytest_live.py), a client per test
+"""Fixtures of the client's tests: a live RecMem (``recmem_server``, from tests/live.py), a client per test
 agent, a scripted proxy in front of the server, and an agent whose memory has been through a consolidation."""
 
 from __future__ import annotations
