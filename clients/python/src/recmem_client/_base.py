@@ -13,7 +13,7 @@ import httpx
 
 from recmem_client import __version__
 from recmem_client._operations import Operation
-from recmem_client.errors import error_from_response, retry_after_seconds
+from recmem_client.errors import APIConnectionError, APITimeoutError, error_from_response, retry_after_seconds
 from recmem_client.models import Page, Request, Response
 
 logger = logging.getLogger("recmem_client")
@@ -98,14 +98,6 @@ class BaseClient:
         return Prepared(op.method, self.base_url + op.url(**(path or {})), query or {},
                         body.body() if body is not None else None, headers)
 
-    def _retry_delay(self, attempt: int, response: httpx.Response | None) -> float | None:
-        """The delay before the next attempt, or None when this outcome is final."""
-        if attempt >= self.retry.max_retries:
-            return None
-        if response is not None and response.status_code not in self.retry.statuses:
-            return None
-        return self.retry.delay(attempt, response)
-
     @staticmethod
     def _parse(op: Operation, response: httpx.Response, *, ambiguous: bool) -> Any:
         if response.status_code >= 400:
@@ -121,6 +113,46 @@ class BaseClient:
         if op.paginated:
             return _page(op.response, data)
         return op.response.model_validate(data)
+
+
+class Attempts:
+    """The retry policy applied to one logical call, outcome by outcome; the sync and async clients only send and
+    sleep. Every attempt re-sends the same request, Idempotency-Key included."""
+
+    def __init__(self, client: BaseClient, op: Operation, request: httpx.Request) -> None:
+        self._client, self._op, self._request = client, op, request
+        self._attempt = 0
+        self._ambiguous = False  # an earlier attempt may have reached the server without its answer reaching us
+
+    def after_response(self, response: httpx.Response) -> float | None:
+        """Seconds to wait before the next attempt, or None when ``result(response)`` is final."""
+        if response.status_code not in self._client.retry.statuses:
+            return None
+        return self._next(response.status_code, response)
+
+    def after_error(self, exc: httpx.TransportError) -> float:
+        """Seconds to wait before the next attempt; raises the typed error when no attempt is left."""
+        timeout = isinstance(exc, httpx.TimeoutException)
+        self._ambiguous = self._ambiguous or not isinstance(exc, httpx.ConnectError)
+        delay = self._next(type(exc).__name__, None)
+        if delay is None:
+            error = (APITimeoutError(f"{self._op.id}: no answer within the timeout ({exc})", request=self._request)
+                     if timeout else
+                     APIConnectionError(f"{self._op.id}: {type(exc).__name__}: {exc}", request=self._request))
+            raise error from exc
+        return delay
+
+    def result(self, response: httpx.Response) -> Any:
+        return self._client._parse(self._op, response, ambiguous=self._ambiguous)
+
+    def _next(self, what: object, response: httpx.Response | None) -> float | None:
+        if self._attempt >= self._client.retry.max_retries:
+            return None
+        delay = self._client.retry.delay(self._attempt, response)
+        if delay is not None:
+            self._attempt += 1
+            logger.info("%s: attempt %d failed (%s); retrying in %.2fs", self._op.id, self._attempt, what, delay)
+        return delay
 
 
 def _page(item: type[Response], data: Any) -> Page[Any]:

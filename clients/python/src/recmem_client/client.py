@@ -19,9 +19,9 @@ from typing import Any
 import httpx
 
 from recmem_client import models as m
-from recmem_client._base import BaseClient, RetryPolicy, list_query, logger, reason_args
+from recmem_client._base import Attempts, BaseClient, RetryPolicy, list_query, reason_args
 from recmem_client._operations import OPERATIONS, Operation, query_params
-from recmem_client.errors import APIConnectionError, APITimeoutError, error_from_response
+from recmem_client.errors import error_from_response
 from recmem_client.sessions import BATCH_SIZE, SessionHandle, exchange_items
 
 Id = str | uuid.UUID
@@ -55,30 +55,18 @@ class RecMem(BaseClient):
                           idempotency_key=idempotency_key)
         request = self._http.build_request(p.method, p.url, params=p.params, json=p.json,
                                            headers={**self._headers, **p.headers}, timeout=self.timeout)
-        attempt, ambiguous = 0, False
-        failure: Exception | None = None
+        attempts = Attempts(self, op, request)
         while True:
-            response: httpx.Response | None = None
             try:
                 response = self._http.send(request)
-            except httpx.TimeoutException as exc:
-                failure = APITimeoutError(f"{op.id}: no answer within the timeout ({exc})", request=request)
-                ambiguous = True
             except httpx.TransportError as exc:
-                failure = APIConnectionError(f"{op.id}: {type(exc).__name__}: {exc}", request=request)
-                ambiguous = ambiguous or not isinstance(exc, httpx.ConnectError)
-            delay = self._retry_delay(attempt, response)
+                time.sleep(attempts.after_error(exc))  # raises when no attempt is left
+                continue
+            delay = attempts.after_response(response)
             if delay is None:
-                if response is None:
-                    assert failure is not None
-                    raise failure
-                return self._parse(op, response, ambiguous=ambiguous)
-            logger.info("%s: attempt %d failed (%s); retrying in %.2fs", op.id, attempt + 1,
-                        response.status_code if response is not None else failure, delay)
-            if response is not None:
-                response.close()
+                return attempts.result(response)
+            response.close()
             time.sleep(delay)
-            attempt += 1
 
     def _iterate(self, op: Operation, filters: dict[str, Any], page_size: int) -> Iterator[Any]:
         seen: set[Any] = set()
