@@ -100,6 +100,7 @@ class LiveServer:
         env.update({
             "DATABASE_URL": self.database,
             "RECMEM_HOME": str(self.home),
+            "HOME": str(self.home),  # gunicorn keeps its control socket under ~/.gunicorn: not the developer's
             "DJANGO_SECRET_KEY": "live-test-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
             "RECMEM_WEB_WORKERS": "1",
             "RECMEM_WEB_THREADS": "4",

@@ -5,7 +5,8 @@ Each request takes the next action of the script (then ``forward`` when the scri
 - ``"forward"``: pass the request to the server and its answer back;
 - ``"lose"``: pass the request to the server (it is processed), then drop the connection without answering — a
   response lost on the way back, the case where a blind retry would write twice;
-- ``("status", 503, {"Retry-After": "0"})``: answer that status without asking the server;
+- ``("status", 503, {"Retry-After": "0"})``: answer that status without asking the server (error code
+  ``unavailable``, or a fourth item);
 - ``("slow", seconds)``: pass the request on, then wait before answering (the client times out first).
 
 Every request is recorded as ``(method, path, headers, body)``.
@@ -14,6 +15,7 @@ Every request is recorded as ``(method, path, headers, body)``.
 from __future__ import annotations
 
 import http.client
+import json
 import threading
 import time
 import urllib.parse
@@ -37,8 +39,8 @@ class _Handler(BaseHTTPRequestHandler):
         action = proxy.next_action()
         proxy.record(self.command, self.path, dict(self.headers), body)
         if isinstance(action, tuple) and action[0] == "status":
-            _, status, headers = action
-            payload = b'{"error": {"code": "unavailable", "message": "scripted by the test proxy"}}'
+            status, headers, code = action[1], action[2], action[3] if len(action) > 3 else "unavailable"
+            payload = json.dumps({"error": {"code": code, "message": "scripted by the test proxy"}}).encode()
             self.send_response(status)
             for name, value in {**headers, "Content-Type": "application/json",
                                 "Content-Length": str(len(payload))}.items():

@@ -11,6 +11,7 @@ from recmem_client import (
     APIConnectionError,
     APITimeoutError,
     AsyncRecMem,
+    ConflictError,
     RateLimitError,
     RecMem,
     RetryPolicy,
@@ -81,6 +82,16 @@ def test_503_is_retried_after_backoff(proxy, recmem_agent):
     assert len(proxy.requests) == 3
 
 
+def test_a_busy_idempotency_key_is_retried_other_conflicts_are_not(proxy, recmem_agent):
+    mem = RecMem(proxy.url, api_key=recmem_agent.key, retry=FAST)
+    proxy.script(("status", 409, {}, "idempotency_busy"))
+    session = mem.sessions.create(external_id="busy")
+    assert session.external_id == "busy" and len(proxy.requests) == 2
+    with pytest.raises(ConflictError) as err:
+        mem.sessions.create(external_id="busy")  # duplicate_session: final
+    assert err.value.code == "duplicate_session" and len(proxy.requests) == 3
+
+
 def test_retries_give_up_with_a_typed_error(proxy, recmem_agent):
     mem = RecMem(proxy.url, api_key=recmem_agent.key, retry=RetryPolicy(max_retries=2, backoff=0.01))
     proxy.script(*[("status", 503, {})] * 5)
@@ -144,13 +155,27 @@ def test_delete_whose_answer_was_lost_is_done(proxy, recmem_agent, recmem_server
     from .conftest import consolidate_marathon
 
     direct = RecMem(recmem_server.url, api_key=recmem_agent.key, timeout=120)
-    target = consolidate_marathon(direct)[0]
+    target, other = consolidate_marathon(direct)[:2]
     mem = RecMem(proxy.url, api_key=recmem_agent.key, retry=FAST)
     proxy.script("lose")
     mem.experiences.delete(target.id, reason="obsolete")
     assert direct.experiences.get(target.id).status == "deleted"
-    deletes = [h for method, _, h, _ in proxy.requests if method == "DELETE"]
-    assert len(deletes) == 2 and _key(deletes[0]) == _key(deletes[1])
+    deletes = [(path, h, body) for method, path, h, body in proxy.requests if method == "DELETE"]
+    assert len(deletes) == 2 and _key(deletes[0][1]) == _key(deletes[1][1])
+    assert deletes[0][0].endswith("?reason=obsolete") and not deletes[0][2]  # DELETE_REASON_IN == "query"
+
+
+def test_the_delete_reason_can_move_to_the_body(proxy, recmem_agent, recmem_server, monkeypatch):
+    """The switch the schema-sync test asks for when the server reads the reason from a JSON body."""
+    from recmem_client import _operations
+
+    from .conftest import consolidate_marathon
+
+    target = consolidate_marathon(RecMem(recmem_server.url, api_key=recmem_agent.key, timeout=120))[0]
+    monkeypatch.setattr(_operations, "DELETE_REASON_IN", "body")
+    RecMem(proxy.url, api_key=recmem_agent.key).experiences.delete(target.id, reason="moved")
+    [(path, body)] = [(path, body) for method, path, _, body in proxy.requests if method == "DELETE"]
+    assert "?" not in path and json.loads(body) == {"reason": "moved"}
 
 
 @pytest.mark.anyio

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import random
@@ -29,14 +30,17 @@ class RetryPolicy:
 
     Retried: connection errors and timeouts (the request may or may not have reached the server: every retry of a
     write carries the same Idempotency-Key, so the server answers it with the first response instead of writing
-    twice), and the statuses in ``statuses`` (429 honours ``Retry-After`` up to ``max_retry_after`` seconds).
+    twice), the statuses in ``statuses`` (a 5xx rolled the request back; 429 honours ``Retry-After`` up to
+    ``max_retry_after`` seconds), and 409s whose code is in ``conflict_codes`` (the same key still being claimed by
+    an earlier attempt).
     """
 
     max_retries: int = 3
     backoff: float = 0.5
     backoff_max: float = 8.0
     max_retry_after: float = 60.0
-    statuses: frozenset[int] = field(default_factory=lambda: frozenset({429, 502, 503, 504}))
+    statuses: frozenset[int] = field(default_factory=lambda: frozenset({429, 500, 502, 503, 504}))
+    conflict_codes: frozenset[str] = field(default_factory=lambda: frozenset({"idempotency_busy"}))
 
     def delay(self, attempt: int, response: httpx.Response | None = None) -> float | None:
         """Seconds to wait before retry ``attempt + 1``, or None when the server asks for longer than we wait."""
@@ -74,8 +78,7 @@ class BaseClient:
             timeout if isinstance(timeout, httpx.Timeout) else httpx.Timeout(timeout, connect=min(5.0, timeout)))
         policy = retry or RetryPolicy()
         if max_retries is not None:
-            policy = RetryPolicy(max_retries=max_retries, backoff=policy.backoff, backoff_max=policy.backoff_max,
-                                 max_retry_after=policy.max_retry_after, statuses=policy.statuses)
+            policy = dataclasses.replace(policy, max_retries=max_retries)
         self.retry = policy
         self._headers = {
             "Authorization": f"Bearer {key}",
@@ -126,7 +129,11 @@ class Attempts:
 
     def after_response(self, response: httpx.Response) -> float | None:
         """Seconds to wait before the next attempt, or None when ``result(response)`` is final."""
-        if response.status_code not in self._client.retry.statuses:
+        policy = self._client.retry
+        if response.status_code == 409 and policy.conflict_codes:
+            if error_from_response(response).code not in policy.conflict_codes:
+                return None
+        elif response.status_code not in policy.statuses:
             return None
         return self._next(response.status_code, response)
 
@@ -164,6 +171,3 @@ def _page(item: type[Response], data: Any) -> Page[Any]:
 def list_query(filters: dict[str, Any], *, limit: int | None, offset: int | None) -> dict[str, Any]:
     return {**{k: v for k, v in filters.items() if v is not None}, "limit": limit, "offset": offset}
 
-
-def reason_args(reason: str) -> dict[str, Any]:
-    return {"reason": reason} if reason else {}

@@ -60,6 +60,7 @@ _OPS = [
     Operation("experiences_update", "PATCH", "/experiences/{experience_id}", 200, request=m.ExperienceUpdate,
               response=m.Experience),
     Operation("experiences_delete", "DELETE", "/experiences/{experience_id}", 204,
+              request=m.ExperienceDelete if DELETE_REASON_IN == "body" else None,
               query=("reason",) if DELETE_REASON_IN == "query" else ()),
     Operation("search", "POST", "/search", 200, request=m.SearchRequest, response=m.SearchResult),
     Operation("consolidations_list", "GET", "/consolidations", 200, response=m.Batch, query=(*PAGING, "status"),
@@ -69,6 +70,15 @@ _OPS = [
 ]
 
 OPERATIONS: dict[str, Operation] = {op.id: op for op in _OPS}
+
+
+def delete_reason(reason: str) -> dict[str, Any]:
+    """Keyword arguments of the client's ``_call`` that carry a delete's reason where the server reads it."""
+    if not reason:
+        return {}
+    if DELETE_REASON_IN == "body":
+        return {"body": m.ExperienceDelete(reason=reason)}
+    return {"query": {"reason": reason}}
 
 
 def query_params(op: Operation, values: dict[str, Any]) -> dict[str, str]:

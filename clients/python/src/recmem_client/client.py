@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 
 from recmem_client import models as m
-from recmem_client._base import Attempts, BaseClient, RetryPolicy, list_query, reason_args
-from recmem_client._operations import OPERATIONS, Operation, query_params
+from recmem_client._base import Attempts, BaseClient, RetryPolicy, list_query
+from recmem_client._operations import OPERATIONS, Operation, delete_reason, query_params
 from recmem_client.errors import error_from_response
 from recmem_client.sessions import BATCH_SIZE, SessionHandle, exchange_items
 
@@ -237,7 +237,7 @@ class Experiences(_Resource):
     def delete(self, experience_id: Id, *, reason: str = "", idempotency_key: str | None = None) -> None:
         """Delete (kept for audit, never retrieved again)."""
         self._client._call(OPERATIONS["experiences_delete"], path={"experience_id": experience_id},
-                           query=reason_args(reason), idempotency_key=idempotency_key)
+                           idempotency_key=idempotency_key, **delete_reason(reason))
 
 
 class Consolidations(_Resource):

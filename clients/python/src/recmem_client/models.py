@@ -170,6 +170,12 @@ class ExperienceUpdate(Request):
     reason: str = Field(default="", max_length=300)
 
 
+class ExperienceDelete(Request):
+    """The body of DELETE /experiences/{id} on servers that take the reason there (see _operations.DELETE_REASON_IN)."""
+
+    reason: str = Field(default="", max_length=300)
+
+
 # --- search --------------------------------------------------------------------------------------------------------
 
 class SearchRequest(Request):
@@ -264,8 +270,8 @@ class Page(Response, Generic[T]):
     """One page of a list: ``count`` items in all, ``results`` of this page; ``next``/``previous`` are URLs."""
 
     count: int
-    next: str | None = None
-    previous: str | None = None
+    next: str | None
+    previous: str | None
     results: list[T]
 
 
