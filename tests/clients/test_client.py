@@ -145,10 +145,14 @@ def test_over_the_limit_is_payload_too_large_with_details(mem):
     assert err.value.details["indexes"] == [0]
 
 
-def test_a_missing_role_is_permission_denied(mem):
+def test_a_missing_role_is_permission_denied(mem, recmem_server):
     with pytest.raises(PermissionDeniedError) as err:
         mem.consolidations.request()  # needs the operator role
-    assert err.value.status_code == 403
+    assert err.value.status_code == 403 and err.value.code == "missing_role"
+    reader = RecMem(recmem_server.url, api_key=recmem_server.agent(roles=("reader",)).key)
+    with pytest.raises(PermissionDeniedError) as err:
+        reader.sessions.create()
+    assert err.value.code == "missing_role" and "writer" in err.value.message
 
 
 def test_duplicate_external_id_is_a_conflict(mem):

@@ -75,6 +75,14 @@ async def test_stdio_remember_recall_list_rules_forget(recmem_server, recmem_age
     assert _wait(lambda: direct.sessions.get(session_id).status == "closed", 30)
 
 
+async def test_stdio_reports_a_missing_role_to_the_model(recmem_server):
+    reader = recmem_server.agent(roles=("reader",))
+    async with Client(_stdio(recmem_server.url, reader.key)) as client:
+        refused = await client.call_tool("remember", {"user": "note this", "assistant": "ok"})
+        assert refused.is_error and "403 missing_role" in _text(refused)
+        assert not (await client.call_tool("recall", {"query": "anything"})).is_error
+
+
 async def test_stdio_refuses_to_start_without_a_key(recmem_server):
     env = _stdio(recmem_server.url, None).env
     proc = subprocess.run([sys.executable, "-m", "recmem_mcp"], env=env, capture_output=True, text=True, timeout=60)
