@@ -29,6 +29,7 @@ from typing import Any
 
 from core.config import config
 from core.process_cache import ProcessCache
+from core.tracing import traced
 from memory.gateways.tokens import count_messages, count_tokens, message_text
 
 __all__ = [
@@ -215,6 +216,7 @@ class LLMGateway:
     def __repr__(self) -> str:
         return f"<LLMGateway {self.model} at {self.base_url}>"
 
+    @traced("recmem.llm", attributes=lambda kw: {"recmem.purpose": kw.get("purpose")})
     def complete_json(
         self,
         *,

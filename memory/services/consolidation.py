@@ -27,6 +27,7 @@ from agents.models import Agent
 from agents.visibility import Scope, ScopeKey, agent_visibility, scope_chain, scope_narrowest
 from core.config import config
 from core.errors import Limited
+from core.tracing import traced
 from governance.models import AuditEvent, ConsolidationBatch
 from governance.services.audit import audit_record_many
 from governance.services.batches import batch_fail, batch_record_calls, batch_start, batch_succeed
@@ -171,6 +172,7 @@ def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
                               similarity=sim)
 
 
+@traced("recmem.consolidation.plan", attributes=lambda kw: {"recmem.units": len(kw["topic"].units)})
 def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
     units = [exchange_unit(e) for e in topic.units]
     units = consolidator.order_units(units)
@@ -478,6 +480,8 @@ def _empty_summary() -> dict:
                             "experiences_merged", "experiences_superseded", "review_items")}
 
 
+@traced("recmem.consolidation", attributes=lambda kw: {"recmem.agent_id": kw.get("agent_id")},
+        on_result=lambda batch: {"recmem.batch_id": batch.pk if batch is not None else None})
 def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, max_candidates: int = 50,
                       embedder=None, consolidator=None) -> ConsolidationBatch | None:
     """Consolidate the agent's pending candidates in one batch. None when there is nothing to do or another run
@@ -558,6 +562,7 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
     return batch
 
 
+@traced("recmem.consolidation.write")
 @transaction.atomic
 def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written) -> None:
     summary = _empty_summary()
