@@ -203,6 +203,9 @@ Q_CLUSTER = {
     "poll": RECMEM.q_poll,
     "label": "Task queue",
     "sync": RECMEM.q_sync,
+    # Named queues: a cluster started with Q_CLUSTER_NAME=<name> serves only tasks queued for <name> (django-q2
+    # needs this key present to accept the variable).
+    "ALT_CLUSTERS": {},
 }
 if RECMEM.redis_url:
     Q_CLUSTER["redis"] = RECMEM.redis_url
