@@ -5,8 +5,8 @@ migrates, makes sure a demo agent exists, then starts gunicorn (the web server: 
 the same server a deployment uses; Django's runserver is single-process and meant for development only) and one
 django-q2 worker (``manage.py qcluster``), waits until ``/healthz`` says the web process that answers and the queue
 workers are warm (models loaded: the first request is as fast as the hundredth), prints the URLs and the demo key,
-and on Ctrl-C (or SIGTERM, or either child dying) stops web and worker together within RECMEM_STOP_GRACE, then
-the database.
+and on Ctrl-C (or SIGTERM, or the web server dying) stops web and worker together within RECMEM_STOP_GRACE, then
+the database. A worker that dies is started again (a few times, with a growing pause).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from core.config import config
 
 SETTINGS = "recmem_site.settings.base"
 READY_TIMEOUT = 300  # seconds for web and worker processes to load their models on a busy machine
+WORKER_RESTARTS = 5  # a worker that dies more often than this in five minutes stops `recmem run`
 
 
 def _setup_django() -> None:
@@ -165,11 +166,13 @@ def cmd_run(args: argparse.Namespace) -> int:
         host, port = args.host or config().bind_host, args.port or config().bind_port
         web_cmd = web_command(host=host, port=port, log_dir=log_dir)
         worker_cmd = worker_command(settings.BASE_DIR)
-        for name, cmd, log in (("web", web_cmd, "web.out"), ("worker", worker_cmd, "worker.log")):
+        def spawn(cmd: list[str], log: str) -> subprocess.Popen:
             out = open(log_dir / log, "ab")  # noqa: SIM115 - lives as long as the child
-            # Own process group: Ctrl-C reaches only this supervisor, which stops children in order.
-            procs.append((name, subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                                 cwd=settings.BASE_DIR, start_new_session=True)))
+            # Own process group: Ctrl-C reaches only this supervisor, which stops the children itself.
+            return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=settings.BASE_DIR,
+                                    start_new_session=True)
+
+        procs += [("web", spawn(web_cmd, "web.out")), ("worker", spawn(worker_cmd, "worker.log"))]
         base = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}"
         print("Starting web server and worker (each loads its models before it accepts work) ...", flush=True)
         if not _wait_ready(f"http://127.0.0.1:{port}/healthz" if host in ("0.0.0.0", "127.0.0.1")
@@ -189,11 +192,27 @@ def cmd_run(args: argparse.Namespace) -> int:
             "Press Ctrl-C to stop web server, worker and database.",
             flush=True,
         )
+        restarts: list[float] = []
         while not stopping:
-            for name, proc in procs:
-                if proc.poll() is not None:
-                    print(f"{name} exited with code {proc.returncode}; stopping (see {log_dir})", file=sys.stderr)
-                    stopping = True
+            for i, (name, proc) in enumerate(procs):
+                if proc.poll() is None:
+                    continue
+                recent = [t for t in restarts if t > time.monotonic() - 300]
+                if name == "worker" and len(recent) < WORKER_RESTARTS:
+                    # The worker died (killed, or the database went away under it): start it again. Batches it was
+                    # running resume: their lease passes and the reaper re-queues them.
+                    print(f"worker exited with code {proc.returncode}; starting it again (see {log_dir})",
+                          file=sys.stderr, flush=True)
+                    pause_until = time.monotonic() + min(30, 2 ** len(recent))
+                    while not stopping and time.monotonic() < pause_until:
+                        time.sleep(0.2)
+                    if stopping:
+                        break
+                    procs[i] = (name, spawn(worker_cmd, "worker.log"))
+                    restarts = [*recent, time.monotonic()]
+                    continue
+                print(f"{name} exited with code {proc.returncode}; stopping (see {log_dir})", file=sys.stderr)
+                stopping = True
             time.sleep(0.5)
         return 0
     finally:
