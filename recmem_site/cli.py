@@ -177,9 +177,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("Starting web server and worker (each loads its models before it accepts work) ...", flush=True)
         if not _wait_ready(f"http://127.0.0.1:{port}/healthz" if host in ("0.0.0.0", "127.0.0.1")
                            else f"{base}/healthz", READY_TIMEOUT, [p for _, p in procs], lambda: stopping):
-            if not stopping:
-                print(f"RecMem did not become ready in {READY_TIMEOUT}s; see {log_dir}/web.log and worker.log",
-                      file=sys.stderr)
+            if stopping:  # Ctrl-C during the start: an ordinary stop
+                return 0
+            print(f"RecMem did not become ready in {READY_TIMEOUT}s; see {log_dir}/web.log and worker.log",
+                  file=sys.stderr)
             return 1
         print(
             "\nRecMem is running\n"
