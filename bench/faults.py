@@ -198,7 +198,9 @@ class Client:
     latencies_ms: list[float] = field(default_factory=list)
     attempts: int = 0
     errors: dict[str, int] = field(default_factory=dict)
+    last_sent: float = 0.0
     ack_times: list[float] = field(default_factory=list)
+    sent_times: list[float] = field(default_factory=list)  # when the acknowledged attempt was sent
 
     def post(self, path: str, body: dict, idempotency_key: str | None = None,
              timeout: float = 15.0) -> tuple[int, dict | None]:
@@ -217,13 +219,15 @@ class Client:
             return 0, None
 
     def reliably(self, path: str, body: dict, *, give_up_after: float = 300.0) -> tuple[dict, float]:
-        """POST until acknowledged (same key every time); returns the body and the last attempt's latency."""
+        """POST until acknowledged (same key every time); returns the body and the last attempt's latency (its send
+        time is kept in ``last_sent``)."""
         key = str(uuid.uuid4())
         deadline = time.monotonic() + give_up_after
         delay = 0.2
         while True:
             self.attempts += 1
             started = time.perf_counter()
+            self.last_sent = time.monotonic()
             status, body_out = self.post(path, body, key)
             latency = (time.perf_counter() - started) * 1000
             if status in (200, 201, 202) and body_out is not None:
@@ -248,6 +252,7 @@ class Client:
         self.acknowledged.append(self.seq)
         self.latencies_ms.append(latency)
         self.ack_times.append(time.monotonic())
+        self.sent_times.append(self.last_sent)
         return latency
 
 
@@ -284,7 +289,8 @@ def run_clients(clients: list[Client], count: int, start_at: int = 0) -> list[st
 def integrity(home: Path, clients: list[Client]) -> dict[str, Any]:
     rows = sql_rows(home, "SELECT (metadata->>'bench_client')::int, (metadata->>'bench_seq')::int, count(*) "
                           "FROM memory_exchange WHERE metadata ? 'bench_client' GROUP BY 1, 2")
-    stored = {(c, s): n for c, s, n in rows}
+    indexes = {c.index for c in clients}
+    stored = {(c, s): n for c, s, n in rows if c in indexes}
     acknowledged = [(c.index, s) for c in clients for s in c.acknowledged]
     lost = [w for w in acknowledged if w not in stored]
     duplicated = sum(n - 1 for n in stored.values() if n > 1)
@@ -359,10 +365,12 @@ def worker_kill(service: Service, clients: list[Client], per_client: int) -> dic
     killed_at = time.monotonic()
     log(f"kill -9 of the worker with {len(running)} batch(es) running, {len(victims)} mid-call")
     service.start_worker()  # the supervisor starts it again
-    recovered = None
+    recovered = requeued = None
     while time.monotonic() - killed_at < 600:
         statuses = [r[0] for r in sql_rows(service.home, "SELECT status FROM governance_consolidationbatch "
                                                          "WHERE id::text = ANY(%s)", (running,))]
+        if requeued is None and statuses and all(s != "running" for s in statuses):
+            requeued = time.monotonic() - killed_at
         if statuses and all(s == "succeeded" for s in statuses):
             recovered = time.monotonic() - killed_at
             break
@@ -372,11 +380,13 @@ def worker_kill(service: Service, clients: list[Client], per_client: int) -> dic
     interrupted = sql_rows(service.home, "SELECT count(*), coalesce(sum(prompt_tokens), 0) FROM memory_llmcall "
                                          "WHERE error LIKE 'interrupted%'")[0]
     result = {"clients": len(clients), "writes_per_client": per_client, "batches_running_at_kill": len(running),
-              "batches_mid_call_at_kill": len(victims), "recover_seconds": round(recovered, 1) if recovered else None,
+              "batches_mid_call_at_kill": len(victims), "requeued_after_seconds": _r(requeued),
+              "recover_seconds": _r(recovered),
               "all_consolidated_after_seconds": round(settled, 1) if settled is not None else None,
               "interrupted_calls_recorded": interrupted[0], "interrupted_prompt_tokens": interrupted[1],
               "client_errors": [e for e in done if e != "end"], **integrity(service.home, clients)}
-    log(f"worker kill: recovered in {result['recover_seconds']}s; lost {result['lost']}, "
+    log(f"worker kill: re-queued after {result['requeued_after_seconds']}s, succeeded after "
+        f"{result['recover_seconds']}s; lost {result['lost']}, "
         f"duplicated {result['duplicated']}, duplicated episodes {result['duplicated_episodes']}")
     return result
 
@@ -392,15 +402,17 @@ def postgres_kill(service: Service, clients: list[Client], per_client: int, star
     os.kill(pid, signal.SIGKILL)
     killed_at = time.monotonic()
     log(f"kill -9 of PostgreSQL (postmaster {pid}) after {in_flight_acks} writes of this phase")
-    first_ack = None
-    all_back = None
+    first_ack = all_back = database_back = None
     last_start = 0.0
     while runner.is_alive() and time.monotonic() - killed_at < 600:
-        acks = [max((t for t in c.ack_times if t > killed_at), default=None) for c in clients]
-        if first_ack is None and any(acks):
-            first_ack = min(t for t in acks if t) - killed_at
-        if all_back is None and all(acks):
-            all_back = max(min(t for t in c.ack_times if t > killed_at) for c in clients) - killed_at
+        # acknowledged writes whose request was sent after the kill (not those that committed just before it)
+        after = [[a for a, sent in zip(c.ack_times, c.sent_times, strict=True) if sent > killed_at] for c in clients]
+        if first_ack is None and any(after):
+            first_ack = min(min(a) for a in after if a) - killed_at
+        if all_back is None and all(after):
+            all_back = max(min(a) for a in after) - killed_at
+        if database_back is None and service.postmaster_pid() not in (None, pid):
+            database_back = time.monotonic() - killed_at
         if service.worker.poll() is not None and time.monotonic() - last_start > 5:
             log(f"the worker exited ({service.worker.returncode}) while the database was away; starting it again")
             service.start_worker()
@@ -412,13 +424,15 @@ def postgres_kill(service: Service, clients: list[Client], per_client: int, star
         service.start_worker()
     settled = wait_consolidated(service.home, 600)
     result = {"clients": len(clients), "writes_per_client": per_client, "postmaster_killed": pid,
-              "postmaster_after": restarted, "first_ack_after_kill_seconds": _r(first_ack),
+              "postmaster_after": restarted, "database_back_after_seconds": _r(database_back),
+              "first_ack_after_kill_seconds": _r(first_ack),
               "all_clients_writing_after_seconds": _r(all_back),
               "all_consolidated_after_seconds": _r(settled),
               "worker_restarts": service.worker_starts - 1, "client_errors": done,
               "client_retries": sum(c.attempts for c in clients) - sum(len(c.acknowledged) for c in clients),
               "errors_seen_by_clients": _merge([c.errors for c in clients]), **integrity(service.home, clients)}
-    log(f"postgres kill: first write acknowledged {result['first_ack_after_kill_seconds']}s after the kill, "
+    log(f"postgres kill: database back after {result['database_back_after_seconds']}s, first write sent after "
+        f"the kill acknowledged after {result['first_ack_after_kill_seconds']}s, "
         f"all clients {result['all_clients_writing_after_seconds']}s; lost {result['lost']}, "
         f"duplicated {result['duplicated']}")
     return result

@@ -425,13 +425,16 @@ def faults_section(faults: list[dict[str, Any]]) -> list[str]:
         wk, pg = run.get("worker_kill") or {}, run.get("postgres_kill") or {}
         if wk.get("acknowledged") is not None:
             lines.append(f"- Worker: {wk.get('batches_running_at_kill')} batch(es) running at the kill "
-                         f"({wk.get('batches_mid_call_at_kill')} waiting for the LLM); time to recover = until all "
-                         f"of them succeeded (the same batches, re-queued by the reaper once their lease passed). "
+                         f"({wk.get('batches_mid_call_at_kill')} waiting for the LLM), re-queued by the reaper "
+                         f"{_n(wk.get('requeued_after_seconds'))} s after the kill (lease 20 s + the reaper's next "
+                         "tick; the worker was started again at once and loaded its models meanwhile); time to "
+                         "recover = until all of them succeeded (the same batches, resumed). "
                          f"Interrupted calls recorded: {wk.get('interrupted_calls_recorded')} "
                          f"({_n(wk.get('interrupted_prompt_tokens'))} prompt tokens, counted offline).")
         if pg.get("acknowledged") is not None:
-            lines.append(f"- PostgreSQL: the first write was acknowledged {_n(pg.get('first_ack_after_kill_seconds'))}"
-                         f" s after the kill, every client wrote again after "
+            lines.append(f"- PostgreSQL: the server was running again {_n(pg.get('database_back_after_seconds'))} s "
+                         f"after the kill; the first write sent after the kill was acknowledged after "
+                         f"{_n(pg.get('first_ack_after_kill_seconds'))} s, every client wrote again after "
                          f"{_n(pg.get('all_clients_writing_after_seconds'))} s (time to recover); the service's "
                          f"processes restarted the embedded server themselves on their next connection. Requests "
                          f"sent again by the clients: {_n(pg.get('client_retries'))}; worker restarts: "

@@ -9,8 +9,9 @@ consolidation of each queue worker ~55 s in "plan").
   recorded in the shared cache, where ``/healthz`` (``queue.workers_warm``) and ``recmem run`` see it.
 
 What is loaded: the embedder (and one encoding, which initialises torch's kernels), the masking engine (Presidio +
-spaCy NER, with one analysis), and for the queue worker the extractive consolidator's spaCy pipeline when it is the
-consolidator in use. RECMEM_WARM_UP=0 turns it off (models then load on first use).
+spaCy NER, with one analysis); for a web worker one ingest and one search rolled back (:func:`_dry_run`), for the
+queue worker the extractive consolidator's spaCy pipeline when it is the consolidator in use. RECMEM_WARM_UP=0 turns
+it off (models then load on first use).
 """
 
 from __future__ import annotations
@@ -68,11 +69,42 @@ def warm_up(*, role: str) -> dict[str, float]:
 
         _timed("embedder", timings, embedder)
         _timed("masker", timings, masker)
+        if role == "web":
+            _timed("dry_run", timings, _dry_run)
         if role == "worker" and _consolidator_kind() == "extractive":
             _timed("extractive_spacy", timings, extractive)
         _state.update(state="ready", ms=timings)
         logger.info("%s process %s warm in %.1f s: %s", role, os.getpid(), sum(timings.values()) / 1000, timings)
         return dict(timings)
+
+
+class _RolledBack(Exception):
+    pass
+
+
+def _dry_run() -> None:
+    """One ingest and one search in a throw-away project, rolled back: what a first request does beyond the models
+    (privacy policy, vault, the recurrence query, the audit trail; the database's pages and plans) is done once
+    here instead of in a client's first request. Nothing stays: not the project, not an exchange, not an audit row."""
+    import uuid
+
+    from django.db import connection, transaction
+
+    from agents.services import agent_create
+    from memory.selectors import SearchQuery, memory_search
+    from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
+
+    try:
+        with transaction.atomic():
+            agent = agent_create(project_name=f"warm-up-{uuid.uuid4()}", name="warm-up")
+            session = session_create(agent=agent)
+            exchanges_ingest(agent=agent, session=session, items=[ExchangeIn(user=SAMPLE, assistant="Noted.")])
+            memory_search(agent=agent, query=SearchQuery(query="marathon plan"))
+            raise _RolledBack
+    except _RolledBack:
+        pass
+    finally:
+        connection.close()  # this thread's connection; request threads open their own
 
 
 def _consolidator_kind() -> str:
