@@ -67,12 +67,19 @@ def warm_up(*, role: str) -> dict[str, float]:
             with nlp_lock:
                 nlp(SAMPLE)
 
-        _timed("embedder", timings, embedder)
-        _timed("masker", timings, masker)
+        try:
+            _timed("embedder", timings, embedder)
+            _timed("masker", timings, masker)
+            if role == "worker" and _consolidator_kind() == "extractive":
+                _timed("extractive_spacy", timings, extractive)
+        except Exception as exc:
+            _state.update(state="failed", error=f"{type(exc).__name__}: {exc}")
+            raise
         if role == "web":
-            _timed("dry_run", timings, _dry_run)
-        if role == "worker" and _consolidator_kind() == "extractive":
-            _timed("extractive_spacy", timings, extractive)
+            try:
+                _timed("dry_run", timings, _dry_run)
+            except Exception:  # the database is not there yet: the first request does this part
+                logger.warning("warm-up dry run skipped", exc_info=True)
         _state.update(state="ready", ms=timings)
         logger.info("%s process %s warm in %.1f s: %s", role, os.getpid(), sum(timings.values()) / 1000, timings)
         return dict(timings)
@@ -119,6 +126,8 @@ def readiness() -> dict[str, Any]:
     report: dict[str, Any] = {"pid": os.getpid(), "ready": state in ("ready", "lazy"), "warm_up": state}
     if state == "ready":
         report.update(role=_state["role"], warm_ms=dict(_state["ms"]))
+    elif state == "failed":
+        report["error"] = f"warm-up failed: {_state.get('error')}"
     elif state == "lazy":
         report["note"] = "no warm-up in this process: models load on first use"
     return report

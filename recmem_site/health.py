@@ -78,7 +78,7 @@ def _process() -> dict[str, Any]:
     report = readiness()
     report["ok"] = report["ready"]
     if not report["ready"]:
-        report["error"] = "warming up: loading the embedder and the masking engine"
+        report.setdefault("error", "warming up: loading the embedder and the masking engine")
     return report
 
 
