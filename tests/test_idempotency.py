@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from governance.models import IdempotencyKey
 from memory.models import Exchange, Session
-from memory.tests.factories import at, post_session
+from memory.tests.factories import at, post_session, refusing_inserts
 
 pytestmark = pytest.mark.django_db
 
@@ -120,17 +120,10 @@ def test_a_4xx_is_replayed_but_a_5xx_keeps_nothing(make_agent, api_client):
     assert bad.status_code == 400 and _post(api_client, holder, path, {"user": "", "assistant": ""},
                                             "bad-1").json() == bad.json()
     # a real database failure during the request (a trigger refuses new exchanges): 500, and the key is not kept
-    with connection.cursor() as cursor:
-        cursor.execute("""
-            CREATE FUNCTION recmem_test_refuse() RETURNS trigger AS $$
-            BEGIN RAISE EXCEPTION 'database is shutting down (test)'; END $$ LANGUAGE plpgsql;
-            CREATE TRIGGER recmem_test_refuse BEFORE INSERT ON memory_exchange
-            FOR EACH ROW EXECUTE FUNCTION recmem_test_refuse();""")
     client = APIClient(raise_request_exception=False)
-    failed = _post(client, holder, path, EXCHANGE, "retry-me")
+    with refusing_inserts("memory_exchange", "database is shutting down (test)"):
+        failed = _post(client, holder, path, EXCHANGE, "retry-me")
     assert failed.status_code == 500 and not IdempotencyKey.objects.filter(key="retry-me").exists()
-    with connection.cursor() as cursor:
-        cursor.execute("DROP TRIGGER recmem_test_refuse ON memory_exchange; DROP FUNCTION recmem_test_refuse();")
     retried = _post(client, holder, path, EXCHANGE, "retry-me")
     assert retried.status_code == 201 and "Idempotent-Replayed" not in retried
     assert Exchange.objects.count() == 1

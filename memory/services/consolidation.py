@@ -113,12 +113,17 @@ def agent_run_lock(agent_id: uuid.UUID) -> Iterator[bool]:
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
+def _scope_lock_key(key: ScopeKey) -> int:
+    owner = key.owner_agent_id if key.scope == Scope.PERSONAL else key.module_id if key.scope == Scope.MODULE else ""
+    text = f"recmem-scope:{key.project_id}:{Scope(key.scope).value}:{owner}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big", signed=True)
+
+
 def scope_write_lock(scopes) -> None:
     """Serialise the writes to each of ``scopes`` (transaction-level advisory locks, taken in one order so two
     batches never wait on each other crosswise): two batches writing to one scope — two agents of one module,
     two workers — see each other's rows and re-check their merge decisions under it."""
-    keys = sorted({int.from_bytes(hashlib.sha256(f"recmem-scope:{s}".encode()).digest()[:8], "big", signed=True)
-                   for s in scopes})
+    keys = sorted({_scope_lock_key(s) for s in scopes})
     with connection.cursor() as cursor:
         for key in keys:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])

@@ -8,12 +8,10 @@ The processes themselves (kill -9, the task timeout, two clusters) are in tests/
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.db.models.functions import Now
 from django_q.models import Schedule
 
@@ -21,8 +19,9 @@ from governance.models import ConsolidationBatch, LLMCall
 from governance.services.batches import INTERRUPTED, batch_call_sent, batch_start
 from memory.gateways.llm import clear_llm_cache
 from memory.models import Candidate, Episode, Exchange, Experience
-from memory.services.consolidation import agent_run_lock, consolidation_run
+from memory.services.consolidation import consolidation_run
 from memory.services.recovery import batches_reap
+from memory.tests.factories import agent_lock_held_elsewhere, on_each_llm_call, refusing_inserts
 from memory.tests.services.test_trigger_modes import _ingest
 from testing.fake_openai import FakeOpenAIServer, FakeReply
 from testing.fake_responder import consolidation_responder
@@ -41,29 +40,13 @@ def llm(settings):
     clear_llm_cache()
 
 
-@pytest.fixture
-def failing_episode_insert():
-    """A real database error in the write phase: a trigger refuses every new episode until the test drops it."""
-    with connection.cursor() as cursor:
-        cursor.execute("""
-            CREATE FUNCTION recmem_test_refuse() RETURNS trigger AS $$
-            BEGIN RAISE EXCEPTION 'could not extend file (test: disk full)'; END $$ LANGUAGE plpgsql;
-            CREATE TRIGGER recmem_test_refuse BEFORE INSERT ON memory_episode
-            FOR EACH ROW EXECUTE FUNCTION recmem_test_refuse();""")
-
-    def drop():
-        with connection.cursor() as cursor:
-            cursor.execute("DROP TRIGGER recmem_test_refuse ON memory_episode; DROP FUNCTION recmem_test_refuse();")
-
-    return drop
-
-
 @pytest.mark.django_db
-def test_a_write_phase_error_schedules_the_bounded_retry(make_agent, llm, failing_episode_insert):
+def test_a_write_phase_error_schedules_the_bounded_retry(make_agent, llm):
     """Observation 4(b): a database error in the write phase left the batch `running`, with no retry."""
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
-    batch = consolidation_run(agent_id=agent.pk)  # does not raise: the failure is recorded
+    with refusing_inserts("memory_episode", "could not extend file (test: disk full)"):
+        batch = consolidation_run(agent_id=agent.pk)  # does not raise: the failure is recorded
 
     assert batch.status == "failed" and batch.error.startswith("write: ") and "disk full" in batch.error
     candidate = Candidate.objects.get()
@@ -73,7 +56,7 @@ def test_a_write_phase_error_schedules_the_bounded_retry(make_agent, llm, failin
     assert set(Exchange.objects.values_list("state", flat=True)) == {"candidate"}  # nothing lost
     assert batch.llm_call_count == 1 and batch.prompt_tokens > 0  # the call made before the write is paid for
 
-    failing_episode_insert()  # the disk has room again: the scheduled retry (run here) writes the batch
+    # the disk has room again: the scheduled retry (run here) writes the batch
     retried = consolidation_run(agent_id=agent.pk, batch_id=batch.pk)
     assert retried.pk == batch.pk and retried.status == "succeeded" and retried.attempts == 2
     assert Episode.objects.count() == 1 and Candidate.objects.get().status == "done"
@@ -143,15 +126,8 @@ def test_each_call_is_recorded_when_sent_and_completed_when_answered(make_agent,
     """Observation 4(c), the cost side: a call is in the database before its reply arrives (a process killed while
     it waits still leaves the call and its prompt tokens), and is completed with the endpoint's usage after."""
     seen = []
-
-    def responder(request):
-        from django.db import connection as server_connection
-
-        seen.extend(LLMCall.objects.filter(in_flight=True).values("purpose", "prompt_tokens", "tokens_source"))
-        server_connection.close()
-        return consolidation_responder(request)
-
-    llm.responder = responder
+    llm.responder = on_each_llm_call(lambda: seen.extend(LLMCall.objects.filter(in_flight=True).values(
+        "purpose", "prompt_tokens", "tokens_source")), consolidation_responder)
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
     batch = consolidation_run(agent_id=agent.pk)
@@ -209,40 +185,36 @@ def test_the_reaper_leaves_a_live_run_alone(make_agent, llm):
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
     batch = _dead_batch(agent, with_call=False)
-    held, release = threading.Event(), threading.Event()
-
-    def live_run():
-        with agent_run_lock(agent.pk):
-            held.set()
-            release.wait(30)
-        connection.close()
-
-    thread = threading.Thread(target=live_run)
-    thread.start()
-    held.wait(30)
-    try:
+    with agent_lock_held_elsewhere(agent.pk):
         assert batches_reap() == []
         assert ConsolidationBatch.objects.get(pk=batch.pk).status == "running"
-    finally:
-        release.set()
-        thread.join()
     assert [b.pk for b in batches_reap()] == [batch.pk]
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_batch_requeued_while_it_runs_writes_nothing(make_agent, llm):
     """If the reaper took a batch away while its run was still planning, that run must not write it as well."""
-
-    def responder(request):
-        from django.db import connection as server_connection
-
-        ConsolidationBatch.objects.filter(status="running").update(status="pending", worker="")  # the reaper's act
-        server_connection.close()
-        return consolidation_responder(request)
-
-    llm.responder = responder
+    llm.responder = on_each_llm_call(  # the reaper's act, while the run waits for its reply
+        lambda: ConsolidationBatch.objects.filter(status="running").update(status="pending", worker=""),
+        consolidation_responder)
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
     batch = consolidation_run(agent_id=agent.pk)
     assert batch.status == "pending" and not Episode.objects.exists() and not Experience.objects.exists()
     assert Candidate.objects.get().status == "pending"
+
+
+def test_one_scope_one_write_lock():
+    import uuid
+
+    from agents.visibility import Scope, ScopeKey
+    from memory.services.consolidation import _scope_lock_key
+
+    project, module, a, b = (uuid.uuid4() for _ in range(4))
+    same = [ScopeKey(project_id=project, scope=Scope.MODULE, module_id=module),
+            ScopeKey(project_id=project, scope="module", module_id=module),
+            ScopeKey.for_scope(project_id=project, scope="module", module_id=module, owner_agent_id=a)]
+    assert len({_scope_lock_key(k) for k in same}) == 1  # the module's scope, whoever writes to it
+    personal = {_scope_lock_key(ScopeKey.for_scope(project_id=project, scope="personal", owner_agent_id=x))
+                for x in (a, b)}
+    assert len(personal) == 2 and not personal & {_scope_lock_key(same[0])}
