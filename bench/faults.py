@@ -363,16 +363,22 @@ def worker_kill(service: Service, clients: list[Client], per_client: int) -> dic
                                       "SELECT id::text FROM governance_consolidationbatch WHERE status = 'running'")]
     service.kill_worker()
     killed_at = time.monotonic()
+    killed_db = sql_rows(service.home, "SELECT now()")[0][0]
     log(f"kill -9 of the worker with {len(running)} batch(es) running, {len(victims)} mid-call")
     service.start_worker()  # the supervisor starts it again
     recovered = requeued = None
     while time.monotonic() - killed_at < 600:
         statuses = [r[0] for r in sql_rows(service.home, "SELECT status FROM governance_consolidationbatch "
                                                          "WHERE id::text = ANY(%s)", (running,))]
-        if requeued is None and statuses and all(s != "running" for s in statuses):
-            requeued = time.monotonic() - killed_at
         if statuses and all(s == "succeeded" for s in statuses):
-            recovered = time.monotonic() - killed_at
+            # On the database's clock: when the reaper re-queued them (audit trail) and when they succeeded.
+            requeued, recovered = sql_rows(service.home, """
+                SELECT extract(epoch FROM (SELECT max(created_at) FROM governance_auditevent
+                                           WHERE object_id = ANY(%s) AND reason LIKE 're-queued%%') - %s),
+                       extract(epoch FROM (SELECT max(finished_at) FROM governance_consolidationbatch
+                                           WHERE id::text = ANY(%s)) - %s)""", (running, killed_db, running,
+                                                                                 killed_db))[0]
+            requeued, recovered = (float(v) if v is not None else None for v in (requeued, recovered))
             break
         time.sleep(0.5)
     runner.join()

@@ -165,9 +165,12 @@ def on_queue_worker_spawn(sender: Any = None, proc_name: str = "", **kwargs: Any
     _queue_warm_up.start()
 
 
-def on_queue_task_start(sender: Any = None, **kwargs: Any) -> None:
-    """django-q ``pre_execute`` (before the task's timeout starts): a task waits until its worker is warm."""
-    if _queue_warm_up is not None:
+def on_queue_task_start(sender: Any = None, func: Any = None, task: dict | None = None, **kwargs: Any) -> None:
+    """django-q ``pre_execute`` (before the task's timeout starts): a consolidation waits until its worker is warm;
+    the ticks (reaper, idle scheduler) need no model and run at once."""
+    from memory.services.scheduling import CONSOLIDATION_RUN_TASK
+
+    if _queue_warm_up is not None and (task or {}).get("func") == CONSOLIDATION_RUN_TASK:
         _queue_warm_up.join()
 
 
