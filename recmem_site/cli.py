@@ -157,6 +157,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("Applying migrations ...", flush=True)
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
+        from memory.services.scheduling import maintenance_schedules_ensure
+
+        for name in maintenance_schedules_ensure():
+            print(f"  schedule {name} was missing: created again", flush=True)
         key = _demo_key(home)
 
         from django.db import connections

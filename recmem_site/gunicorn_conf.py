@@ -37,14 +37,20 @@ def post_worker_init(worker) -> None:
     threading.Thread(target=load, name="warm-up", daemon=True).start()
     while not done.wait(1.0):
         worker.notify()
-        if not worker.alive:  # asked to stop while warming: stop now
+        if not worker.alive:  # asked to stop while warming: stop now (not a boot failure)
             worker.log.info("stopping during warm-up")
-            sys.exit(0)
+            _leave()
 
 
 def worker_exit(server, worker) -> None:
     """Leave at once: tearing down an interpreter holding torch and spaCy takes seconds (measured 6 s on two cores)
-    and would eat the stop's grace period. Connections and files are released by the OS; logs are flushed first."""
+    and would eat the stop's grace period. Connections and files are released by the OS; logs are flushed first.
+    A worker that never booted exits the usual way, with the code that tells the master it could not boot."""
+    if worker.booted:
+        _leave()
+
+
+def _leave() -> None:
     import logging
     import os
 

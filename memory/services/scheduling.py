@@ -27,9 +27,22 @@ from memory.models import Candidate, Session
 
 CONSOLIDATION_RUN_TASK = "memory.tasks.consolidation_run_task"
 IDLE_TICK_TASK = "memory.tasks.idle_consolidation_tick_task"
+IDLE_SCHEDULE = "recmem:idle-consolidation-tick"  # every minute (memory migration 0003)
 # Every minute (governance migration 0006 creates the schedule): re-queue batches whose lease passed.
 REAPER_TICK_TASK = "memory.tasks.batch_reaper_tick_task"
 REAPER_SCHEDULE = "recmem:batch-reaper"
+
+
+def maintenance_schedules_ensure() -> list[str]:
+    """The every-minute ticks (idle scheduler, reaper) exist: migrations create them; `recmem run` puts back one that
+    was deleted (e.g. in the admin) at its next start. Returns the names it had to create."""
+    created = []
+    for name, func in ((IDLE_SCHEDULE, IDLE_TICK_TASK), (REAPER_SCHEDULE, REAPER_TICK_TASK)):
+        _, new = Schedule.objects.get_or_create(name=name, defaults={
+            "func": func, "schedule_type": Schedule.MINUTES, "minutes": 1, "repeats": -1})
+        if new:
+            created.append(name)
+    return created
 
 
 def consolidation_enqueue(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None) -> None:

@@ -66,7 +66,12 @@ class QCluster:
 
 @pytest.fixture
 def qclusters(transactional_db, tmp_path):
-    """Factory: ``qclusters("a", RECMEM_Q_WORKERS="2", ...)`` starts a cluster; all are stopped at the end."""
+    """Factory: ``qclusters("a", RECMEM_Q_WORKERS="2", ...)`` starts a cluster; all are stopped at the end. The
+    reaper and idle schedules are put back first: an earlier transactional test's flush removed what migrations
+    created (as `recmem run` puts them back at its start)."""
+    from memory.services.scheduling import maintenance_schedules_ensure
+
+    maintenance_schedules_ensure()
     started: list[QCluster] = []
 
     def start(name: str = "q", **env: str) -> QCluster:
