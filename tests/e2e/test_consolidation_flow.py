@@ -167,9 +167,11 @@ def test_failed_llm_reply_keeps_candidates_pending(api_client, make_agent, setti
 
         # the retry (here run at once) succeeds with a working endpoint and reuses the same batch
         server.responder = consolidation_responder
-        from memory.services.consolidation import batch_retry
+        from memory.services.recovery import batch_retry
 
-        retried = batch_retry(batch=batch)
+        with django_capture_on_commit_callbacks(execute=True):  # queued for a worker (here: run in-process)
+            batch_retry(batch=batch)
+        retried = ConsolidationBatch.objects.get()
         assert retried.pk == batch.pk and retried.status == "succeeded" and retried.attempts == 2
         assert Exchange.objects.filter(state="consolidated").count() == len(stored)
         assert Candidate.objects.get().status == "done"
