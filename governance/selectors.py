@@ -1,5 +1,5 @@
-"""Governance reads: walking the audit chains, the audit events an export asks for, and the pseudonym registry (keyed
-digests, never originals)."""
+"""Governance reads: walking the audit chains, the audit events an export asks for, batches whose lease expired, and
+the pseudonym registry (keyed digests, never originals)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Now
 
 from agents.models import Project
-from governance.models import AuditEvent, PrivacyPolicy, PseudonymEntry
+from governance.models import AuditEvent, ConsolidationBatch, PrivacyPolicy, PseudonymEntry
 from governance.services.audit import chain_of, event_hash
 
 
@@ -141,3 +142,8 @@ def pseudonym_lookup(*, project: Project, entity_type: str, value: str) -> str |
         return None
     digest = pseudonym_digest(entity_type, value, bytes.fromhex(policy.hmac_key))
     return pseudonyms_by_digest(project=project, digests=[digest]).get(digest)
+
+
+def batches_lease_expired() -> QuerySet[ConsolidationBatch]:
+    """Running batches whose process stopped renewing their lease (on the database's clock)."""
+    return ConsolidationBatch.objects.filter(status=ConsolidationBatch.Status.RUNNING, lease_expires_at__lt=Now())

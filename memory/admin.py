@@ -13,7 +13,7 @@ from core.errors import ApplicationError
 from governance.models import ConsolidationBatch
 from memory.models import Candidate, Episode, Exchange, Experience, MemoryVersion, ReviewItem, Session
 from memory.quotas import daily_token_quota, exchange_quota, tokens_today
-from memory.services.consolidation import batch_retry
+from memory.services.recovery import batch_retry
 from memory.services.review import review_approve, review_dismiss, review_reject
 from memory.services.rollback import batch_rollback
 
@@ -78,7 +78,7 @@ class ExperienceAdmin(ReadOnlyAdmin):
 @admin.register(ConsolidationBatch)
 class ConsolidationBatchAdmin(admin.ModelAdmin):
     list_display = ["id", "project", "agent", "mode", "consolidator", "status", "attempts", "llm_call_count",
-                    "prompt_tokens", "completion_tokens", "created_at"]
+                    "prompt_tokens", "completion_tokens", "created_at", "worker", "lease_expires_at"]
     list_filter = ["status", "mode", "consolidator", "project"]
     readonly_fields = [f.name for f in ConsolidationBatch._meta.fields]
     actions = ["rollback", "retry"]
@@ -95,11 +95,14 @@ class ConsolidationBatchAdmin(admin.ModelAdmin):
             except ApplicationError as exc:
                 self.message_user(request, f"{batch}: {exc.message}", messages.ERROR)
 
-    @admin.action(description="Retry selected failed batches now")
+    @admin.action(description="Retry now (failed or stalled batches)")
     def retry(self, request, queryset):
-        for batch in queryset.filter(status=ConsolidationBatch.Status.FAILED):
-            result = batch_retry(batch=batch)
-            self.message_user(request, f"Retried {batch}: {result.status if result else 'nothing pending'}.")
+        for batch in queryset:
+            try:
+                batch_retry(batch=batch, actor_user=request.user)
+                self.message_user(request, f"Queued {batch} for a worker with fresh attempts; refresh to follow it.")
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.WARNING)
 
 
 class ReviewDecisionForm(forms.Form):

@@ -11,6 +11,7 @@ from django.db import transaction
 from agents.models import Project
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
+from core.tracing import traced
 from governance.models import AuditEvent, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.services.audit import audit_record
 
@@ -54,6 +55,7 @@ def _registered(project: Project) -> Callable[[set[str]], Any]:
     return known
 
 
+@traced("recmem.mask", attributes=lambda kw: {"recmem.texts": len(kw["texts"])})
 def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None = None,
                conversation_before: Sequence[str] | None = None) -> list[str]:
     """Mask PII and secrets in ``texts`` with the project's policy; register the pseudonyms and keep encrypted
@@ -116,6 +118,7 @@ def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]
         )
 
 
+@traced("recmem.mask", attributes=lambda kw: {"recmem.values": len(kw["values"])})
 def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None) -> list[Any]:
     """Mask JSON values (metadata): agent input like any other text — object keys as well as values, and values of
     every JSON type. Numbers and booleans are analysed as their JSON text (a card number sent as a number is still

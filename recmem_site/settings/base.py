@@ -106,6 +106,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A POST with an Idempotency-Key runs in one transaction with its key (retries never write twice).
+    "recmem_site.idempotency.IdempotencyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: refuses admin logins from a locked-out address or username.
@@ -228,7 +230,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "recmem_site.schema.strict_request_objects"],
+                             "recmem_site.schema.strict_request_objects",
+                             "recmem_site.idempotency.openapi_idempotency_header"],
 }
 
 # --- queue (django-q2) ------------------------------------------------------------------------------------
@@ -246,6 +249,9 @@ Q_CLUSTER = {
     "poll": RECMEM.q_poll,
     "label": "Task queue",
     "sync": RECMEM.q_sync,
+    # Named queues: a cluster started with Q_CLUSTER_NAME=<name> serves only tasks queued for <name> (django-q2
+    # needs this key present to accept the variable).
+    "ALT_CLUSTERS": {},
 }
 if RECMEM.redis_url:
     Q_CLUSTER["redis"] = RECMEM.redis_url
