@@ -27,6 +27,10 @@ from memory.models import Candidate, Session
 
 CONSOLIDATION_RUN_TASK = "memory.tasks.consolidation_run_task"
 IDLE_TICK_TASK = "memory.tasks.idle_consolidation_tick_task"
+METRICS_TASK = "memory.tasks.governance_metrics_task"
+# Schedules that run every minute or hour keep no result when they succeed (the admin's task list would be nothing
+# but ticks); a failure is still kept. django-q2 reads this from the schedule's kwargs.
+QUIET_SCHEDULE_KWARGS = "q_options={'save': False}"
 
 
 def consolidation_enqueue(*, agent_id: uuid.UUID) -> None:

@@ -62,7 +62,8 @@ ALLOWED_HOSTS = list(RECMEM.allowed_hosts)
 CSRF_TRUSTED_ORIGINS = list(RECMEM.csrf_trusted_origins)
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin with the governance dashboard as its landing page (recmem_site/admin_site.py).
+    "recmem_site.apps.RecMemAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -70,6 +71,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    # Swagger UI and ReDoc from our own static files: offline, no CDN.
+    "drf_spectacular_sidecar",
+    # /metrics (its exporter view; our figures are a collector registered by governance.apps).
+    "django_prometheus",
     "django_q",
     "agents",
     "memory",
@@ -97,7 +102,8 @@ ASGI_APPLICATION = "recmem_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # The root page and the admin's dashboard page (recmem_site is not an app of its own).
+        "DIRS": [BASE_DIR / "recmem_site" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -182,6 +188,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Served from drf-spectacular-sidecar's static files: the default CDN gives a blank page offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- queue (django-q2) ------------------------------------------------------------------------------------
