@@ -399,7 +399,7 @@ class ValiditySampleAdmin(RecordAdmin):
         for sample in queryset.filter(verdict=ValiditySample.Verdict.PENDING):
             validity_judge(sample=sample, verdict=verdict, user=request.user)
             done += 1
-        self.message_user(request, f"Marked {done} items {verdict}"
+        self.message_user(request, f"Marked {done} item{'s' if done != 1 else ''} {verdict}"
                           + ("; they are sent to revalidation." if verdict != "accurate" else "."))
 
     @admin.action(description="Mark selected accurate")

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 PALETTE = ["#2f6fb3", "#d9822b", "#3f9c4f", "#a04bb0", "#c23b3b", "#6c757d"]
 WIDTH, HEIGHT = 460, 170
-LEFT, RIGHT, TOP, BOTTOM = 46, 12, 12, 34
+LEFT, RIGHT, TOP, BOTTOM = 46, 22, 12, 34
 
 
 @dataclass
@@ -84,6 +84,11 @@ def render(chart: Chart) -> SafeString:
             color = chart.series[0].color or PALETTE[0]
             parts.append(f'<polygon points="{" ".join(pts)}" fill="{color}" fill-opacity="0.15" stroke="none">'
                          '<title>95% confidence interval</title></polygon>')
+            for i in idx:  # whiskers: a lone day has an interval too
+                parts.append(f'<line x1="{x(i):.1f}" y1="{y(low[i]):.1f}" x2="{x(i):.1f}" y2="{y(high[i]):.1f}" '
+                             f'stroke="{color}" stroke-opacity="0.5" stroke-width="3">'
+                             f'<title>95% interval {escape(_fmt(low[i], chart.unit))}–'
+                             f'{escape(_fmt(high[i], chart.unit))}</title></line>')
     for k, s in enumerate(chart.series):
         color = s.color or PALETTE[k % len(PALETTE)]
         run: list[str] = []

@@ -17,7 +17,11 @@ DAYS = 30
 
 def _charts(project, *, days: int = DAYS) -> list[Chart]:
     today = timezone.localdate()
-    span = [today - timedelta(days=days - 1 - i) for i in range(days)]
+    first = (MetricDay.objects.filter(project=project, day__gte=today - timedelta(days=days - 1))
+             .order_by("day").values_list("day", flat=True).first())
+    # From the first stored day (at most `days` back, at least a week shown), so a young project fills the chart.
+    length = max(7, (today - first).days + 1) if first else 7
+    span = [today - timedelta(days=length - 1 - i) for i in range(length)]
     rows = {(r.day, r.scope): r for r in MetricDay.objects.filter(project=project, day__gte=span[0])}
 
     def column(field: str, scope: str = MetricDay.ALL, scale: float = 1.0) -> list[float | None]:

@@ -13,7 +13,8 @@ Definitions and formulas (the README's "Governance" section says the same for pe
 - **validity** = accurate / judged over the validity samples judged in the 28 days up to the day, with the 95 %
   Wilson score interval.
 - **cost and growth**: batches finished that day, failed ones, prompt and completion tokens, batch seconds (start to
-  finish), the backlog of pending candidates, and the stored exchanges and active episodes and experiences.
+  finish), the backlog of pending candidates (read while the day is today), and the stored exchanges and active
+  episodes and experiences.
 """
 
 from __future__ import annotations
@@ -203,7 +204,12 @@ def metrics_compute_day(*, project: Project, day: date, now: datetime | None = N
         if b.started_at and b.finished_at:
             everything.batch_seconds += max(0.0, (b.finished_at - b.started_at).total_seconds())
     everything.batch_seconds = round(everything.batch_seconds, 3)
-    everything.backlog = Candidate.objects.filter(project=project, status=Candidate.Status.PENDING).count()
+    # The backlog is a reading of "now": a past day keeps the reading taken while it was today.
+    if day >= timezone.localdate(now):
+        everything.backlog = Candidate.objects.filter(project=project, status=Candidate.Status.PENDING).count()
+    else:
+        everything.backlog = (MetricDay.objects.filter(project=project, day=day, scope=MetricDay.ALL)
+                              .values_list("backlog", flat=True).first() or 0)
 
     for model, field in ((Exchange, "exchanges_total"), (Episode, "episodes_active"),
                          (Experience, "experiences_active")):
