@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Re-install when pyproject.toml changes.
 STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml 2>/dev/null | cut -c1-12)
 
-.PHONY: run test lint bench bench-full clean-venv browser
+.PHONY: run test lint fuzz bench bench-full clean-venv browser
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ browser:
 	  else \
 	    echo "The browser tests (tests/browser) need chromium: run 'sudo apt-get install chromium' and 'make test' again."; \
 	  fi; }
+
+# The schemathesis run of make test, longer: RECMEM_FUZZ_EXAMPLES examples per operation (default 200).
+fuzz: $(STAMP)
+	RECMEM_FUZZ_EXAMPLES=$${RECMEM_FUZZ_EXAMPLES:-200} $(BIN)/python -m pytest -q tests/hostile/test_schemathesis.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

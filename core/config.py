@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import re
 import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -120,6 +121,17 @@ def _seconds_range(text: str) -> tuple[int, int]:
     return low, high
 
 
+def _rate(text: str) -> str:
+    """A rate limit ``N/period`` (period: s, min, h, day); ``off`` disables it (empty string)."""
+    value = text.strip().lower()
+    if value == "off":
+        return ""
+    match = re.fullmatch(r"(\d+)\s*/\s*(s|sec|second|m|min|minute|h|hour|d|day)", value)
+    if not match or int(match.group(1)) < 1:
+        raise ValueError("expected a rate such as 600/min (N/s, N/min, N/h or N/day, N >= 1) or 'off'")
+    return f"{int(match.group(1))}/{match.group(2)}"
+
+
 def _var(env: str, default: Any, parse: Callable[[str], Any] = _text, *, doc: str = "") -> Any:
     return field(default=default, metadata={"env": env, "parse": parse, "doc": doc})
 
@@ -201,9 +213,29 @@ class Config:
     idle_jitter_seconds: tuple[int, int] = _var("RECMEM_IDLE_JITTER_SECONDS", (60, 600), _seconds_range)
     idle_max_sessions: int = _var("RECMEM_IDLE_MAX_SESSIONS", 100, _number(int, 1))
     # Request limits.
-    max_text_chars: int = _var("RECMEM_MAX_TEXT_CHARS", 20000, _number(int, 1))
+    max_text_chars: int = _var("RECMEM_MAX_TEXT_CHARS", 20000, _number(int, 1, 500_000))  # spaCy: < 1M
     max_batch_exchanges: int = _var("RECMEM_MAX_BATCH_EXCHANGES", 500, _number(int, 1))
     max_request_bytes: int = _var("RECMEM_MAX_REQUEST_BYTES", 25 * 1024 * 1024, _number(int, 1024))
+    max_metadata_bytes: int = _var("RECMEM_MAX_METADATA_BYTES", 16 * 1024, _number(int, 2, 1024 * 1024))
+    max_metadata_depth: int = _var("RECMEM_MAX_METADATA_DEPTH", 5, _number(int, 1, 32))
+    max_metadata_keys: int = _var("RECMEM_MAX_METADATA_KEYS", 64, _number(int, 1, 10_000))
+    max_json_depth: int = _var("RECMEM_MAX_JSON_DEPTH", 16, _number(int, 4, 64))
+    max_page_size: int = _var("RECMEM_MAX_PAGE_SIZE", 500, _number(int, 1, 10_000))
+    # Abuse limits: rates per API key, per client address, and for failed key attempts (stricter); admin lockout.
+    rate_agent: str = _var("RECMEM_RATE_AGENT", "600/min", _rate)
+    rate_ip: str = _var("RECMEM_RATE_IP", "1200/min", _rate)
+    rate_failed_auth: str = _var("RECMEM_RATE_FAILED_AUTH", "20/min", _rate)
+    num_proxies: int = _var("RECMEM_NUM_PROXIES", 0, _number(int, 0, 10))
+    admin_lockout_failures: int = _var("RECMEM_ADMIN_LOCKOUT_FAILURES", 5, _number(int, 1, 1000))
+    admin_lockout_minutes: int = _var("RECMEM_ADMIN_LOCKOUT_MINUTES", 15, _number(int, 1))
+    # Per-project quotas (defaults; a project can set its own in the admin); 0 = unlimited.
+    quota_exchanges: int = _var("RECMEM_QUOTA_EXCHANGES", 1_000_000, _number(int, 0))
+    quota_daily_tokens: int = _var("RECMEM_QUOTA_DAILY_TOKENS", 5_000_000, _number(int, 0))
+    # The audit chain's HMAC key; empty: generated once into home/audit_key by the settings.
+    audit_key: str = _var("RECMEM_AUDIT_KEY", "")
+    # Production behind HTTPS: HSTS, SSL redirect, secure cookies, the proxy's X-Forwarded-Proto.
+    https: bool = _var("RECMEM_HTTPS", False, _bool)
+    hsts_seconds: int = _var("RECMEM_HSTS_SECONDS", 31_536_000, _number(int, 0))
     # Search: sizes, the ranking blend (similarity dominates; the rest breaks near-ties), the vector plan.
     search_k_sub: int = _var("RECMEM_SEARCH_K_SUB", 10, _number(int, 0, 100))
     search_k_epi: int = _var("RECMEM_SEARCH_K_EPI", 5, _number(int, 0, 50))
@@ -238,6 +270,9 @@ class Config:
                           "a task still running would be delivered twice")
         if self.consolidator == "llm" and not self.llm_base_url:
             errors.append("RECMEM_CONSOLIDATOR=llm needs RECMEM_LLM_BASE_URL")
+        if self.debug and not _is_loopback(self.bind_host):
+            errors.append(f"DJANGO_DEBUG=1 is refused unless RECMEM_HOST is a loopback address (got "
+                          f"{self.bind_host!r}): debug pages show settings and stack traces")
         if errors:
             raise ConfigError("; ".join(errors))
 
@@ -286,6 +321,18 @@ class Config:
     def variables(cls) -> dict[str, str]:
         """Field name -> environment variable (for the README table and its test)."""
         return {f.name: f.metadata["env"] for f in dataclasses.fields(cls)}
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    host = host.strip().strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _shown(env: str, text: str) -> str:

@@ -76,7 +76,13 @@ class LLMCall(models.Model):
 
 
 class AuditEvent(models.Model):
-    """Append-only record of every write and read: actor, scope, reason, source ids."""
+    """Append-only record of every write and read: actor, scope, reason, source ids.
+
+    Tamper-evident: events form one chain per project (``seq`` 1, 2, …); ``hash`` is an HMAC (RECMEM_AUDIT_KEY) over
+    the event's content, its ``seq`` and the previous event's hash, so an edited, deleted, inserted or re-ordered
+    event breaks the chain (``manage.py audit_verify``). Everything it points to is PROTECTed: a project, agent,
+    user or batch with audit events is archived or deactivated, never deleted.
+    """
 
     class Action(models.TextChoices):
         CREATE = "create"
@@ -89,13 +95,14 @@ class AuditEvent(models.Model):
         ROLLBACK = "rollback"
         READ = "read"
         REVEAL = "reveal"
+        REVEAL_REFUSED = "reveal_refused", "reveal refused"
         CONSOLIDATE = "consolidate"
 
     id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    actor_agent = models.ForeignKey("agents.Agent", on_delete=models.SET_NULL, null=True, blank=True,
+    project = models.ForeignKey("agents.Project", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    actor_agent = models.ForeignKey("agents.Agent", on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+")
-    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                    related_name="+")
     actor_label = models.CharField(max_length=200, blank=True, default="", help_text="e.g. system:consolidation")
     action = models.CharField(max_length=16, choices=Action.choices, db_index=True)
@@ -104,14 +111,23 @@ class AuditEvent(models.Model):
     scope = models.CharField(max_length=16, blank=True, default="")
     reason = models.CharField(max_length=300, blank=True, default="")
     source_ids = models.JSONField(default=list, blank=True)
-    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.SET_NULL, null=True, blank=True,
+    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.PROTECT, null=True, blank=True,
                               related_name="audit_events")
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+    seq = models.PositiveBigIntegerField(default=0, editable=False, help_text="position in the project's chain")
+    prev_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["object_type", "object_id"])]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "seq"], condition=models.Q(project__isnull=False),
+                                    name="audit_unique_seq_per_project"),
+            models.UniqueConstraint(fields=["seq"], condition=models.Q(project__isnull=True),
+                                    name="audit_unique_seq_without_project"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_type} {self.object_id}"

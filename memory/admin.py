@@ -12,6 +12,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
+from agents import admin as agents_admin
+from agents.models import Project
 from core.config import config
 from core.errors import ApplicationError
 from governance.models import ConsolidationBatch
@@ -25,6 +27,7 @@ from memory.models import (
     Session,
     ValiditySample,
 )
+from memory.quotas import daily_token_quota, exchange_quota, tokens_today
 from memory.selectors import review_item_details
 from memory.services.consolidation import batch_retry
 from memory.services.review import (
@@ -413,3 +416,24 @@ class ValiditySampleAdmin(RecordAdmin):
     @admin.action(description="Mark selected wrong (sends to revalidation)")
     def mark_wrong(self, request, queryset):
         self._judge(request, queryset, ValiditySample.Verdict.WRONG)
+
+
+# The project admin (agents) with what the project stores and spends against its quotas: memory knows the rows.
+class ProjectWithUsageAdmin(agents_admin.ProjectAdmin):
+    list_display = [*agents_admin.ProjectAdmin.list_display, "exchanges_stored", "tokens_used_today"]
+    readonly_fields = [*agents_admin.ProjectAdmin.readonly_fields, "exchanges_stored", "tokens_used_today"]
+
+    @admin.display(description="exchanges stored / quota")
+    def exchanges_stored(self, obj) -> str:
+        quota, stored = exchange_quota(obj), Exchange.objects.filter(project_id=obj.pk).count()
+        return f"{stored:,} / {quota:,}" if quota else f"{stored:,} (unlimited)"
+
+    @admin.display(description="tokens today / quota")
+    def tokens_used_today(self, obj) -> str:
+        quota = daily_token_quota(obj)
+        used = tokens_today(obj)
+        return f"{used:,} / {quota:,}" if quota else f"{used:,} (unlimited)"
+
+
+admin.site.unregister(Project)
+admin.site.register(Project, ProjectWithUsageAdmin)

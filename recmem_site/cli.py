@@ -114,8 +114,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         from django.db import connections
 
         connections.close_all()  # children open their own connections
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "RECMEM_HOME": str(home)}
         host, port = args.host or config().bind_host, args.port or config().bind_port
+        config().replace(bind_host=host)  # validated like RECMEM_HOST: DJANGO_DEBUG=1 only on a loopback address
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "RECMEM_HOME": str(home), "RECMEM_HOST": host}
         python = sys.executable
         web_cmd = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"{host}:{port}",
                    "--workers", str(config().web_workers), "--threads", str(config().web_threads),

@@ -27,3 +27,9 @@ urlpatterns = [
     # /metrics: Prometheus exposition (django-prometheus), with the governance figures (recmem_site/prometheus.py).
     path("", include("django_prometheus.urls")),
 ]
+
+# Django's own error pages (URL not found, a body over the size limit, a crash outside DRF) as JSON error bodies.
+handler400 = "recmem_site.errors.bad_request"
+handler403 = "recmem_site.errors.permission_denied"
+handler404 = "recmem_site.errors.page_not_found"
+handler500 = "recmem_site.errors.server_error"

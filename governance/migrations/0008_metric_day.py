@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('agents', '0001_initial'),
-        ('governance', '0004_llmcall_from_memory'),
+        ('governance', '0007_audit_chain'),
     ]
 
     operations = [

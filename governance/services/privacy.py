@@ -107,9 +107,20 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
     return [rebuild(v) for v in values]
 
 
-@transaction.atomic
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
-    """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited."""
+    """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited —
+    a refused one too (``reveal_refused``, with why), in its own transaction so the refusal cannot roll it back."""
+    try:
+        return _vault_reveal(project=project, placeholder=placeholder, user=user, reason=reason)
+    except ApplicationError as exc:
+        audit_record(action=AuditEvent.Action.REVEAL_REFUSED, object_type="vault_entry", project=project,
+                     actor_user=user if getattr(user, "pk", None) else None, reason=reason,
+                     data={"placeholder": placeholder, "refused": exc.code})
+        raise
+
+
+@transaction.atomic
+def _vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
     from governance.privacy.vault import decrypt_value
 
     if not user.has_perm("governance.reveal_vaultentry"):

@@ -26,6 +26,7 @@ from pgvector.django import CosineDistance
 from agents.models import Agent
 from agents.visibility import Scope, ScopeKey, agent_visibility, scope_chain, scope_narrowest
 from core.config import config
+from core.errors import Limited
 from governance.models import AuditEvent, ConsolidationBatch
 from governance.services.audit import audit_record_many
 from governance.services.batches import batch_fail, batch_record_calls, batch_start, batch_succeed
@@ -49,6 +50,7 @@ from memory.models import (
     MemoryStatus,
     Session,
 )
+from memory.quotas import token_quota_check
 from memory.services.review import (
     review_conflict_create,
     review_item_create,
@@ -499,6 +501,11 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
             pending = pending.filter(batch_id=batch_id)
         candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
         if not candidates:
+            return None
+        try:
+            token_quota_check(project=agent.project)
+        except Limited as exc:  # the candidates wait for tomorrow's runs
+            logger.warning("consolidation for %s skipped: %s", agent, exc.message)
             return None
         return _run(agent=agent, candidates=candidates, batch_id=batch_id or candidates[0].batch_id,
                     embedder=embedder or get_embedder(), consolidator=consolidator)

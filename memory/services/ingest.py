@@ -22,6 +22,7 @@ from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Session
+from memory.quotas import exchange_quota_check
 from memory.salience import salience_reason
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
@@ -109,6 +110,7 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     configured gateways.
     """
     session_check_open(session)
+    exchange_quota_check(project=agent.project, adding=len(items))
     now = timezone.now()
     texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)],
                        masker=masker)

@@ -24,6 +24,7 @@ from agents.models import Agent
 from core.config import config
 from governance.models import ConsolidationBatch
 from memory.models import Candidate, Session
+from memory.quotas import token_quota_check
 
 CONSOLIDATION_RUN_TASK = "memory.tasks.consolidation_run_task"
 IDLE_TICK_TASK = "memory.tasks.idle_consolidation_tick_task"
@@ -52,7 +53,9 @@ def _pending(agent: Agent) -> int:
 
 
 def idle_run_request(*, agent: Agent) -> int:
-    """An explicit request: queue a run now (no idle wait, no jitter). Returns the pending candidate count."""
+    """An explicit request: queue a run now (no idle wait, no jitter). Returns the pending candidate count; the
+    project's daily token quota used up is 429 with Retry-After."""
+    token_quota_check(project=agent.project)
     pending = _pending(agent)
     if pending:
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))

@@ -15,7 +15,7 @@ from django_q.brokers import get_broker
 from django_q.models import Schedule, Success
 from django_q.scheduler import scheduler
 
-from governance.models import AuditEvent
+from governance.services.audit import audit_record
 from memory.services.scheduling import IDLE_TICK_TASK
 from memory.tests.factories import make_memories, post_exchanges, post_session
 
@@ -76,11 +76,11 @@ def test_the_audit_list_fits_with_short_linked_ids_and_filters(client, make_agen
     from memory.models import Exchange
 
     _, experience = make_memories(Exchange.objects.get(pk=stored[0]["id"]))
-    AuditEvent.objects.create(action="update", object_type="experience", object_id=str(experience.pk),
-                              project=holder.agent.project, actor_agent=holder.agent, scope="personal",
-                              reason="a long reason " * 20)
-    AuditEvent.objects.create(action="review", object_type="review_item", object_id=str(uuid.uuid4()),
-                              project=holder.agent.project, actor_user=user, reason="approved")
+    audit_record(action="update", object_type="experience", object_id=str(experience.pk),
+                 project_id=holder.agent.project_id, actor_agent=holder.agent, scope="personal",
+                 reason="a long reason " * 20)
+    audit_record(action="review", object_type="review_item", object_id=str(uuid.uuid4()),
+                 project_id=holder.agent.project_id, actor_user=user, reason="approved")
     page = client.get("/admin/governance/auditevent/").content.decode()
     link = f'/admin/memory/experience/{experience.pk}/change/'
     assert link in page and f"<code>{str(experience.pk)[:8]}</code>" in page
