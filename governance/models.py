@@ -38,6 +38,11 @@ class ConsolidationBatch(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     rolled_back_at = models.DateTimeField(null=True, blank=True)
+    # The lease of a running batch: its process renews it (heartbeat); once it has passed, the process is taken
+    # for dead (killed, or stopped at the task timeout) and the reaper re-queues the batch.
+    lease_expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True, default="", help_text="host:pid of the process running it")
 
     class Meta:
         ordering = ["-created_at"]
@@ -63,6 +68,9 @@ class LLMCall(models.Model):
     latency_ms = models.FloatField(default=0)
     ok = models.BooleanField(default=True)
     error = models.TextField(blank=True, default="")
+    # Recorded when the request is sent (prompt tokens counted offline) and completed when the reply arrives, so a
+    # call whose process dies meanwhile still counts; the reaper marks such a call interrupted.
+    in_flight = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -131,6 +139,30 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_type} {self.object_id}"
+
+
+class IdempotencyKey(models.Model):
+    """The first response to a POST sent with an ``Idempotency-Key`` header, kept so that a retry with the same key
+    and body gets it again instead of writing twice (recmem_site/idempotency.py). Per agent; kept
+    RECMEM_IDEMPOTENCY_HOURS, then purged by the reaper tick."""
+
+    id = models.BigAutoField(primary_key=True)
+    agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=128)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body")
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=500)
+    status_code = models.PositiveSmallIntegerField(default=0)
+    content_type = models.CharField(max_length=100, blank=True, default="")
+    response_body = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["agent", "key"], name="idempotency_unique_key_per_agent")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.method} {self.path})"
 
 
 def _new_hmac_key() -> str:

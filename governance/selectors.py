@@ -1,4 +1,4 @@
-"""Governance reads: walking the audit chains, and the audit events an export asks for."""
+"""Governance reads: walking the audit chains, the audit events an export asks for, batches whose lease expired."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Now
 
 from agents.models import Project
-from governance.models import AuditEvent
+from governance.models import AuditEvent, ConsolidationBatch
 from governance.services.audit import chain_of, event_hash
 
 
@@ -114,3 +115,8 @@ def audit_export_rows(qs: QuerySet[AuditEvent]) -> Iterator[dict[str, Any]]:
             "reason": e.reason, "source_ids": e.source_ids, "batch": str(e.batch_id or ""), "data": e.data,
             "prev_hash": e.prev_hash, "hash": e.hash,
         }
+
+
+def batches_lease_expired() -> QuerySet[ConsolidationBatch]:
+    """Running batches whose process stopped renewing their lease (on the database's clock)."""
+    return ConsolidationBatch.objects.filter(status=ConsolidationBatch.Status.RUNNING, lease_expires_at__lt=Now())

@@ -29,7 +29,7 @@ from memory.models import (
 )
 from memory.quotas import daily_token_quota, exchange_quota, tokens_today
 from memory.selectors import review_item_details
-from memory.services.consolidation import batch_retry
+from memory.services.recovery import batch_retry
 from memory.services.review import (
     review_approve,
     review_decide_many,
@@ -132,7 +132,8 @@ class RollbackForm(forms.Form):
 @admin.register(ConsolidationBatch)
 class ConsolidationBatchAdmin(RecordAdmin):
     list_display = ["short_id", "project", "agent", "mode", "consolidator", "status", "attempts", "llm_call_count",
-                    "prompt_tokens", "completion_tokens", "created_at", "rollback_link"]
+                    "prompt_tokens", "completion_tokens", "created_at", "worker",
+                    "lease_expires_at", "rollback_link"]
     list_filter = ["status", "mode", "consolidator", "project"]
     search_fields = ["=id", "error"]
     readonly_fields = [f.name for f in ConsolidationBatch._meta.fields]
@@ -161,11 +162,14 @@ class ConsolidationBatchAdmin(RecordAdmin):
             return None
         return HttpResponseRedirect(reverse("admin:governance_consolidationbatch_rollback", args=[batches[0].pk]))
 
-    @admin.action(description="Retry selected failed batches now")
+    @admin.action(description="Retry now (failed or stalled batches)")
     def retry(self, request, queryset):
-        for batch in queryset.filter(status=ConsolidationBatch.Status.FAILED):
-            result = batch_retry(batch=batch)
-            self.message_user(request, f"Retried {batch}: {result.status if result else 'nothing pending'}.")
+        for batch in queryset:
+            try:
+                batch_retry(batch=batch, actor_user=request.user)
+                self.message_user(request, f"Queued {batch} for a worker with fresh attempts; refresh to follow it.")
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.WARNING)
 
     @admin.action(description="Release the exchanges the selected rolled-back batches hold")
     def release(self, request, queryset):

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import uuid
 
+from governance.services.idempotency import idempotency_keys_purge
 from memory.services.consolidation import consolidation_run
 from memory.services.metrics import metrics_compute
+from memory.services.recovery import batches_reap
 from memory.services.scheduling import idle_runs_start
 from memory.services.validity import validity_samples_weekly
 
@@ -27,3 +29,8 @@ def governance_metrics_task() -> int:
     """Scheduled every hour: this week's validity samples, then today's and yesterday's metric rows."""
     validity_samples_weekly()
     return metrics_compute(days=2)
+
+
+def batch_reaper_tick_task() -> dict[str, int]:
+    """Scheduled every minute: re-queue batches whose process died; forget expired idempotency keys."""
+    return {"reaped": len(batches_reap()), "idempotency_keys_purged": idempotency_keys_purge()}

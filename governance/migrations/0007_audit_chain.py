@@ -19,7 +19,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('agents', '0002_project_quotas_archive'),
-        ('governance', '0004_llmcall_from_memory'),
+        ('governance', '0006_batch_reaper_schedule'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

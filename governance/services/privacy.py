@@ -10,6 +10,7 @@ from django.db import transaction
 from agents.models import Project
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
+from core.tracing import traced
 from governance.models import AuditEvent, PrivacyPolicy, VaultEntry
 from governance.services.audit import audit_record
 
@@ -44,6 +45,7 @@ def _masking_policy(policy: PrivacyPolicy):
                          never_mask=default.never_mask, score_threshold=policy.score_threshold)
 
 
+@traced("recmem.mask", attributes=lambda kw: {"recmem.texts": len(kw["texts"])})
 def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None = None) -> list[str]:
     """Mask PII and secrets in ``texts`` with the project's policy; keep encrypted originals in the vault.
 
@@ -75,6 +77,7 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
     return [r.text for r in results]
 
 
+@traced("recmem.mask", attributes=lambda kw: {"recmem.values": len(kw["values"])})
 def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None) -> list[Any]:
     """Mask every string inside JSON values (metadata): free text from agents is text like any other."""
     strings: list[str] = []

@@ -111,6 +111,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A POST with an Idempotency-Key runs in one transaction with its key (retries never write twice).
+    "recmem_site.idempotency.IdempotencyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes requires: refuses admin logins from a locked-out address or username.
@@ -238,7 +240,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
-                             "recmem_site.schema.strict_request_objects"],
+                             "recmem_site.schema.strict_request_objects",
+                             "recmem_site.idempotency.openapi_idempotency_header"],
 }
 
 # --- queue (django-q2) ------------------------------------------------------------------------------------
@@ -256,6 +259,9 @@ Q_CLUSTER = {
     "poll": RECMEM.q_poll,
     "label": "Task queue",
     "sync": RECMEM.q_sync,
+    # Named queues: a cluster started with Q_CLUSTER_NAME=<name> serves only tasks queued for <name> (django-q2
+    # needs this key present to accept the variable).
+    "ALT_CLUSTERS": {},
 }
 if RECMEM.redis_url:
     Q_CLUSTER["redis"] = RECMEM.redis_url

@@ -8,14 +8,15 @@ from django.conf import settings
 from django.db import migrations, models
 
 IDLE_TICK = "recmem:idle-consolidation-tick"
+REAPER = "recmem:batch-reaper"
 METRICS = "recmem:governance-metrics"
 QUIET = "q_options={'save': False}"
 
 
 def forwards(apps, schema_editor):
     Schedule = apps.get_model("django_q", "Schedule")
-    # The idle tick keeps no result when it succeeds (the task list was nothing but ticks).
-    Schedule.objects.filter(name=IDLE_TICK).update(kwargs=QUIET)
+    # The every-minute ticks keep no result when they succeed (the task list was nothing but ticks).
+    Schedule.objects.filter(name__in=[IDLE_TICK, REAPER]).update(kwargs=QUIET)
     Schedule.objects.get_or_create(name=METRICS, defaults={
         "func": "memory.tasks.governance_metrics_task", "schedule_type": "H", "repeats": -1, "kwargs": QUIET})
     # Sessions behind existing proposals, so a rejected one is asked again only for a session it did not have.
@@ -31,7 +32,7 @@ def forwards(apps, schema_editor):
 
 def backwards(apps, schema_editor):
     Schedule = apps.get_model("django_q", "Schedule")
-    Schedule.objects.filter(name=IDLE_TICK).update(kwargs="")
+    Schedule.objects.filter(name__in=[IDLE_TICK, REAPER]).update(kwargs="")
     Schedule.objects.filter(name=METRICS).delete()
 
 
@@ -39,7 +40,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('agents', '0001_initial'),
-        ('governance', '0004_llmcall_from_memory'),
+        ('governance', '0006_batch_reaper_schedule'),
         ('django_q', '0018_task_success_index'),
         ('memory', '0008_reviewitem_kind_conflict'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
