@@ -10,7 +10,7 @@ CLIENT_VENV := .venv-client
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml 2>/dev/null | sha1sum | cut -c1-12)
 CLIENT_STAMP := $(CLIENT_VENV)/.installed-$(shell sha1sum clients/python/pyproject.toml 2>/dev/null | cut -c1-12)
 
-.PHONY: run test test-cluster lint fuzz bench bench-full clean-venv
+.PHONY: run test test-cluster lint fuzz bench bench-full clean-venv browser
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,8 +31,19 @@ $(CLIENT_STAMP): clients/python/pyproject.toml
 run: $(STAMP)
 	$(BIN)/recmem run
 
-test: $(STAMP) $(CLIENT_STAMP)
+test: $(STAMP) $(CLIENT_STAMP) browser
 	$(BIN)/python -m pytest
+
+# The admin's browser tests drive Debian's chromium (Playwright's Python API, executable_path): installed here when
+# missing and we are root; otherwise we say how (those tests then fail with the same hint, they never skip).
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Debian's chromium for the browser tests (tests/browser)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; \
+	  else \
+	    echo "The browser tests (tests/browser) need chromium: run 'sudo apt-get install chromium' and 'make test' again."; \
+	  fi; }
 
 # The schemathesis run of make test, longer: RECMEM_FUZZ_EXAMPLES examples per operation (default 200).
 fuzz: $(STAMP)

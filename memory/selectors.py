@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import uuid
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from django.db import transaction
@@ -17,7 +17,7 @@ from agents.models import Agent
 from agents.visibility import Visibility, agent_visibility
 from core.config import config
 from core.errors import NotFound
-from governance.models import ConsolidationBatch
+from governance.models import ConsolidationBatch, MetricDay
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.tokens import count_tokens
 from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
@@ -327,6 +327,141 @@ def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
             lines.extend([header, *chosen, ""])
     text = "\n".join(lines).strip()
     return text, used
+
+
+# --- governance metrics ------------------------------------------------------------------------------------------
+
+def metrics_list(*, project, since: date | None = None, until: date | None = None,
+                 scope: str | None = None) -> QuerySet[MetricDay]:
+    """The stored daily metric rows of ``project`` (oldest first), optionally within [since, until] and one scope."""
+    qs = MetricDay.objects.filter(project=project)
+    if since:
+        qs = qs.filter(day__gte=since)
+    if until:
+        qs = qs.filter(day__lte=until)
+    if scope:
+        qs = qs.filter(scope=scope)
+    return qs.order_by("day", "scope")
+
+
+def metrics_latest(*, project) -> dict[str, MetricDay]:
+    """The newest stored row of each scope of ``project`` (what /metrics and the dashboard show as "now")."""
+    latest: dict[str, MetricDay] = {}
+    for row in MetricDay.objects.filter(project=project).order_by("-day"):
+        latest.setdefault(row.scope, row)
+    return latest
+
+
+# --- the reviewer's view of one review item ----------------------------------------------------------------------
+
+def word_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """A word-level diff as (op, words) pairs, op in equal / delete / insert."""
+    import difflib
+
+    a, b = old.split(), new.split()
+    parts: list[tuple[str, str]] = []
+    for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op in ("delete", "replace"):
+            parts.append(("delete", " ".join(a[a1:a2])))
+        if op in ("insert", "replace"):
+            parts.append(("insert", " ".join(b[b1:b2])))
+        if op == "equal":
+            parts.append(("equal", " ".join(a[a1:a2])))
+    return parts
+
+
+@dataclass
+class ReviewDetails:
+    agents: list[str]
+    sessions: list[str]
+    first_at: str | None
+    last_at: str | None
+    closest: dict | None  # {"id", "statement", "similarity", "diff"} above the cut-off, else None
+    similar: list[dict]
+    conflicts: list[Any]  # other review items of kind conflict on the same item
+    previous: Any  # the earlier rejected proposal, when this one is asked again
+
+
+def review_similar(*, experience: Experience, target, limit: int = 5) -> list[dict]:
+    """Active items of scope ``target`` at least RECMEM_REVIEW_SIMILAR_MIN similar to ``experience``, nearest first:
+    what a reviewer compares a proposal with (below the cut-off an item is not "similar", it is noise)."""
+    cutoff = config().review_similar_min
+    rows = (Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE).exclude(pk=experience.pk)
+            .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:limit])
+    return [{"id": str(r.pk), "statement": r.statement, "type": r.type, "similarity": round(1 - float(r.distance), 3)}
+            for r in rows if 1 - float(r.distance) >= cutoff]
+
+
+def review_item_details(*, item) -> ReviewDetails:
+    """What a reviewer needs to decide one item: who proposed it and when, the closest existing rule above the
+    similarity cut-off (RECMEM_REVIEW_SIMILAR_MIN) with a word diff, open conflicts on the same item, and the
+    earlier rejection it follows. Read live, so the comparison is with the rules as they are now."""
+    from agents.visibility import ScopeKey
+    from memory.models import ReviewItem
+
+    evidence = item.evidence or []
+    agents = sorted({e.get("agent") or e.get("agent_id") or "?" for e in evidence})
+    sessions = sorted({e["session"] for e in evidence if e.get("session")})
+    times = sorted(e["occurred_at"] for e in evidence if e.get("occurred_at"))
+    if item.kind == ReviewItem.Kind.CONFLICT and item.other_experience is not None:
+        other = item.other_experience
+        closest = {"id": str(other.pk), "statement": other.statement, "similarity": None,
+                   "diff": word_diff(other.statement, item.proposed_statement)}
+        similar = []
+    else:
+        target = ScopeKey.for_scope(project_id=item.project_id, scope=item.proposed_scope,
+                                    module_id=item.proposed_module_id)
+        similar = review_similar(experience=item.experience, target=target)
+        closest = ({**similar[0], "diff": word_diff(similar[0]["statement"], item.proposed_statement)}
+                   if similar else None)
+    conflicts = list(ReviewItem.objects.filter(kind=ReviewItem.Kind.CONFLICT)
+                     .filter(Q(experience_id=item.experience_id) | Q(other_experience_id=item.experience_id))
+                     .exclude(pk=item.pk).select_related("experience", "other_experience"))
+    return ReviewDetails(agents=agents, sessions=sessions, first_at=times[0] if times else None,
+                         last_at=times[-1] if times else None, closest=closest, similar=similar,
+                         conflicts=conflicts, previous=item.previous)
+
+
+def governance_figures() -> dict:
+    """The figures of the dashboard's tiles and of /metrics, per project: pending reviews by kind, failed batches,
+    the backlog, the validity queue, held exchanges and the newest metric rows; and the queued tasks."""
+    from django.db.models import Count
+
+    from agents.models import Project
+    from memory.models import Candidate, ReviewItem, ValiditySample
+
+    def per_project(qs, *fields):
+        out: dict = {}
+        for row in qs.values("project_id", *fields).annotate(n=Count("pk")):
+            out[(row["project_id"], *(row[f] for f in fields))] = row["n"]
+        return out
+
+    pending = per_project(ReviewItem.objects.filter(status=ReviewItem.Status.PENDING), "kind")
+    failed = per_project(ConsolidationBatch.objects.filter(status=ConsolidationBatch.Status.FAILED))
+    backlog = per_project(Candidate.objects.filter(status=Candidate.Status.PENDING))
+    validity = per_project(ValiditySample.objects.filter(verdict=ValiditySample.Verdict.PENDING))
+    held = per_project(Exchange.objects.all_scopes_unscoped(why="dashboard counts across scopes").filter(
+        state=Exchange.State.HELD))
+    projects = []
+    for p in Project.objects.order_by("name"):
+        projects.append({
+            "project": p, "name": p.name,
+            "pending_promotions": pending.get((p.pk, ReviewItem.Kind.PROMOTION), 0),
+            "pending_conflicts": pending.get((p.pk, ReviewItem.Kind.CONFLICT), 0),
+            "failed_batches": failed.get((p.pk,), 0), "backlog": backlog.get((p.pk,), 0),
+            "validity_pending": validity.get((p.pk,), 0), "held": held.get((p.pk,), 0),
+            "latest": metrics_latest(project=p),
+        })
+    return {"projects": projects, "queued_tasks": _queued_tasks()}
+
+
+def _queued_tasks() -> int:
+    from django_q.brokers import get_broker
+
+    try:
+        return int(get_broker().queue_size() or 0)
+    except Exception:  # a broker that cannot say (or is down): the dashboard still renders
+        return 0
 
 
 # --- the health of consolidation (/healthz) ----------------------------------------------------------------------

@@ -138,6 +138,37 @@ class BatchDetailOut(BatchOut):
     calls = LLMCallOut(many=True, source="calls.all")
 
 
+class MetricDayOut(serializers.Serializer):
+    day = serializers.DateField()
+    scope = serializers.CharField()
+    searches = serializers.IntegerField()
+    returned = serializers.IntegerField()
+    returned_with_feedback = serializers.IntegerField()
+    used = serializers.IntegerField()
+    cited = serializers.IntegerField()
+    helpful_yes = serializers.IntegerField()
+    helpful_no = serializers.IntegerField()
+    hit_rate = serializers.FloatField(allow_null=True)
+    exchanges = serializers.IntegerField()
+    repetitions = serializers.IntegerField()
+    repetition_rate = serializers.FloatField(allow_null=True, help_text="per 100 exchanges")
+    validity_judged = serializers.IntegerField()
+    validity_accurate = serializers.IntegerField()
+    validity_rate = serializers.FloatField(allow_null=True)
+    validity_low = serializers.FloatField(allow_null=True)
+    validity_high = serializers.FloatField(allow_null=True)
+    batches = serializers.IntegerField()
+    batches_failed = serializers.IntegerField()
+    prompt_tokens = serializers.IntegerField()
+    completion_tokens = serializers.IntegerField()
+    batch_seconds = serializers.FloatField()
+    backlog = serializers.IntegerField()
+    exchanges_total = serializers.IntegerField()
+    episodes_active = serializers.IntegerField()
+    experiences_active = serializers.IntegerField()
+    computed_at = serializers.DateTimeField()
+
+
 _PAGES: dict[type, type] = {}
 
 

@@ -9,8 +9,10 @@ import uuid
 
 from governance.services.idempotency import idempotency_keys_purge
 from memory.services.consolidation import consolidation_run
+from memory.services.metrics import metrics_compute
 from memory.services.recovery import batches_reap
 from memory.services.scheduling import idle_runs_start
+from memory.services.validity import validity_samples_weekly
 
 
 def consolidation_run_task(agent_id: str, batch_id: str | None = None) -> str | None:
@@ -21,6 +23,12 @@ def consolidation_run_task(agent_id: str, batch_id: str | None = None) -> str | 
 def idle_consolidation_tick_task() -> int:
     """Scheduled every minute: start idle-time runs for agents whose trigger conditions hold."""
     return idle_runs_start()
+
+
+def governance_metrics_task() -> int:
+    """Scheduled every hour: this week's validity samples, then today's and yesterday's metric rows."""
+    validity_samples_weekly()
+    return metrics_compute(days=2)
 
 
 def batch_reaper_tick_task() -> dict[str, int]:

@@ -35,6 +35,8 @@ DECISIONS: dict[tuple[str, str], str | None] = {
     ("experience-detail", "patch"): AgentRole.WRITER,
     ("experience-detail", "delete"): AgentRole.WRITER,
     ("search", "post"): AgentRole.READER,
+    ("feedback", "post"): AgentRole.READER,  # feedback on one's own searches: whoever may search
+    ("metrics", "get"): AgentRole.OPERATOR,  # governance figures of the whole project
     ("consolidations", "get"): AgentRole.READER,
     ("consolidation-detail", "get"): AgentRole.READER,
     ("consolidations-run", "post"): AgentRole.OPERATOR,

@@ -62,11 +62,15 @@ from memory.models import (
     Experience,
     ExperienceEvidence,
     MemoryStatus,
-    ReviewItem,
     Session,
 )
 from memory.quotas import token_quota_check
-from memory.services.review import review_conflict_create, review_item_create
+from memory.services.review import (
+    review_conflict_create,
+    review_item_create,
+    review_promotion_due,
+    review_reopen_with_evidence,
+)
 from memory.services.scheduling import consolidation_retry_schedule
 from memory.services.versions import memory_version_save
 from memory.thresholds import Thresholds, thresholds_for
@@ -417,7 +421,8 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
     """Pattern mining: an item corroborated by ≥3 distinct sessions (or agents) is proposed one scope up — a
     personal item to its agent's module (only for an agent with exactly one module: otherwise "up" is ambiguous),
     a module item to the project. Scopes widen only through the review queue, never as a side effect: a person
-    decides. An item is proposed once per target (a rejected proposal is not asked again)."""
+    decides. An item is proposed once per target; a rejected proposal is asked again only when evidence from a new
+    session arrived (the new item shows the earlier rejection)."""
     if experience.status != MemoryStatus.ACTIVE or experience.scope == Scope.PROJECT:
         return
     stats = experience.evidence.aggregate(sessions=Count("session", distinct=True),
@@ -431,14 +436,17 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
             return
         module = modules[0]
     target = Scope.MODULE if module is not None else Scope.PROJECT
-    if ReviewItem.objects.filter(experience=experience, kind=ReviewItem.Kind.PROMOTION,
-                                 proposed_scope=target).exists():
+    if review_reopen_with_evidence(experience=experience) is not None:
+        return
+    due, previous = review_promotion_due(experience=experience, proposed_scope=target, proposed_module=module)
+    if not due:
         return
     item = review_item_create(experience=experience, batch=batch, sessions=stats["sessions"], proposed_scope=target,
-                              proposed_module=module)
+                              proposed_module=module, previous=previous)
     summary["review_items"].append(str(item.pk))
+    again = f"; asked again after rejection {previous.pk} (new evidence)" if previous else ""
     audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "review_item", "object_id": item.pk,
-                  "reason": f"proposed for {target} scope; corroborated by {stats['sessions']} sessions",
+                  "reason": f"proposed for {target} scope; corroborated by {stats['sessions']} sessions{again}",
                   "source_ids": [experience.pk]})
 
 

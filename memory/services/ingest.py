@@ -189,7 +189,11 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
         ripe = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.RAW]
         ripe = scope_chain([e, *ripe], key=ScopeKey.of, visibility=visibility)[1:]
         if len(ripe) + 1 >= thresholds.theta_count:
-            candidates.append(_candidate_create(agent=agent, trigger=e, members=[*ripe, e],
+            # Units a rollback held back never make a topic ripe (the next write would rebuild what a person
+            # undid); new evidence that ripens the topic by itself takes them along, and that releases them.
+            held = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.HELD]
+            members = scope_chain([e, *ripe, *held], key=ScopeKey.of, visibility=visibility)[1:] if held else ripe
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[*members, e],
                                                 reason=Candidate.Reason.RECURRENCE))
             continue
         if config().salience:
@@ -206,7 +210,7 @@ def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange
     candidate = Candidate.objects.create(project_id=trigger.project_id, agent=agent, trigger=trigger, reason=reason)
     candidate.exchanges.set(members)
     ids = [m.pk for m in members]
-    Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE)
+    Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE, held_batch=None)
     for m in members:
         m.state = Exchange.State.CANDIDATE
     return candidate

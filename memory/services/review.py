@@ -17,6 +17,7 @@ Every decision is audited and keeps the previous versions (rollback and history)
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -28,33 +29,85 @@ from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import Experience, ExperienceEvidence, MemoryStatus, ReviewItem
+from memory.selectors import review_similar
 from memory.services.versions import memory_version_save
+from memory.thresholds import thresholds_for
 
 
 def _evidence(experience: Experience) -> list[dict]:
-    """The item's source exchanges (masked, as stored) for the reviewer."""
-    return [{"id": str(e.pk), "session": str(e.session_id), "scope": e.scope,
+    """The item's source exchanges (masked, as stored) for the reviewer, with who wrote them and in which session."""
+    return [{"id": str(e.pk), "session": str(e.session_id), "scope": e.scope, "agent": e.owner_agent.name,
+             "agent_id": str(e.owner_agent_id),
              "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None,
              "user": e.user_text[:500], "assistant": e.assistant_text[:500]}
-            for e in experience.evidence.order_by("occurred_at")[:20]]
+            for e in experience.evidence.select_related("owner_agent").order_by("occurred_at")[:20]]
+
+
+def _sessions(experience: Experience) -> list[str]:
+    return sorted({str(s) for s in experience.evidence.values_list("session_id", flat=True)})
 
 
 def review_item_create(*, experience: Experience, batch, sessions: int, proposed_scope: str = Scope.PROJECT,
-                       proposed_module: Module | None = None) -> ReviewItem:
+                       proposed_module: Module | None = None, previous: ReviewItem | None = None) -> ReviewItem:
     """Propose ``experience`` one scope up (``proposed_scope``: module with ``proposed_module``, or project), with
     its evidence and the nearest active items already in that scope."""
     if proposed_scope == Scope.MODULE and proposed_module is None:
         raise ApplicationError("a promotion to module scope names the module", code="module_required")
     target = ScopeKey.for_scope(project_id=experience.project_id, scope=proposed_scope,
                                 module_id=proposed_module.pk if proposed_module else None)
-    similar = [{"id": str(s.pk), "statement": s.statement, "similarity": round(1 - float(s.distance), 3)}
-               for s in Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE)
-               .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:5]]
     return ReviewItem.objects.create(project_id=experience.project_id, kind=ReviewItem.Kind.PROMOTION,
                                      experience=experience, proposed_scope=proposed_scope,
                                      proposed_module=proposed_module, proposed_statement=experience.statement,
-                                     evidence=_evidence(experience), similar=similar,
+                                     evidence=_evidence(experience),
+                                     similar=review_similar(experience=experience, target=target),
+                                     evidence_sessions=_sessions(experience), previous=previous,
                                      corroborating_sessions=sessions, batch=batch)
+
+
+def review_promotion_due(*, experience: Experience, proposed_scope: str,
+                         proposed_module: Module | None) -> tuple[bool, ReviewItem | None]:
+    """Whether ``experience`` is to be proposed for ``proposed_scope`` now, and the earlier rejection to show.
+
+    A proposal is asked once: not while one waits; a rejected one (of this item, or of a near-identical statement
+    for the same scope) is remembered and asked again only when evidence from a session it did not have arrived.
+    An item waiting for more evidence is reopened by such evidence (see :func:`review_reopen_with_evidence`)."""
+    items = ReviewItem.objects.filter(experience=experience, kind=ReviewItem.Kind.PROMOTION,
+                                      proposed_scope=proposed_scope)
+    if items.filter(status__in=[ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE,
+                                ReviewItem.Status.APPROVED]).exists():
+        return False, None
+    dedup = thresholds_for(experience.embedding_model).dedup
+    rejected = (ReviewItem.objects.filter(project_id=experience.project_id, kind=ReviewItem.Kind.PROMOTION,
+                                          proposed_scope=proposed_scope, proposed_module=proposed_module,
+                                          status=ReviewItem.Status.REJECTED)
+                .annotate(distance=CosineDistance("experience__embedding", experience.embedding))
+                .filter(Q(experience=experience) | Q(distance__lte=1 - dedup)).order_by("-decided_at").first())
+    if rejected is None:
+        return True, None
+    new_sessions = set(_sessions(experience)) - set(rejected.evidence_sessions) - {
+        e["session"] for e in rejected.evidence}
+    return bool(new_sessions), rejected
+
+
+@transaction.atomic
+def review_reopen_with_evidence(*, experience: Experience) -> ReviewItem | None:
+    """A proposal set aside for more evidence comes back to the queue when a session it did not have corroborates
+    the item (its evidence and sessions refreshed)."""
+    item = (ReviewItem.objects.select_for_update().filter(experience=experience, kind=ReviewItem.Kind.PROMOTION,
+                                                          status=ReviewItem.Status.NEEDS_EVIDENCE).first())
+    if item is None:
+        return None
+    sessions = _sessions(experience)
+    if not set(sessions) - set(item.evidence_sessions):
+        return None
+    item.status = ReviewItem.Status.PENDING
+    item.evidence, item.evidence_sessions = _evidence(experience), sessions
+    item.corroborating_sessions = len(sessions)
+    item.save(update_fields=["status", "evidence", "evidence_sessions", "corroborating_sessions"])
+    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
+                 project_id=item.project_id, actor_label="system:consolidation", reason="reopened: new evidence",
+                 source_ids=[experience.pk], data={"sessions": len(sessions)})
+    return item
 
 
 def review_conflict_create(*, experience: Experience, other: Experience, batch) -> ReviewItem | None:
@@ -68,13 +121,14 @@ def review_conflict_create(*, experience: Experience, other: Experience, batch) 
         project_id=experience.project_id, kind=ReviewItem.Kind.CONFLICT, experience=experience,
         other_experience=other, proposed_scope=other.scope, proposed_module_id=other.module_id,
         proposed_statement=experience.statement, evidence=_evidence(experience), other_evidence=_evidence(other),
-        corroborating_sessions=sessions, batch=batch)
+        evidence_sessions=_sessions(experience), corroborating_sessions=sessions, batch=batch)
 
 
 def _pending(item: ReviewItem) -> ReviewItem:
     item = (ReviewItem.objects.select_for_update(of=("self",)).select_related("experience", "other_experience")
             .get(pk=item.pk))
-    if item.status != ReviewItem.Status.PENDING:
+    # One waiting for more evidence may still be decided by a person who has seen enough.
+    if item.status not in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE):
         raise Conflict(f"review item is already {item.status}", code="already_decided")
     return item
 
@@ -164,3 +218,34 @@ def review_dismiss(*, item: ReviewItem, user, reason: str = "") -> ReviewItem:
                  data={"kind": item.kind, "decision": "keep_both"},
                  source_ids=[item.experience_id, item.other_experience_id])
     return item
+
+
+@transaction.atomic
+def review_needs_evidence(*, item: ReviewItem, user, reason: str = "") -> ReviewItem:
+    """Set a proposal aside until a session it does not have yet corroborates it; then it is pending again."""
+    item = _pending(item)
+    if item.kind != ReviewItem.Kind.PROMOTION:
+        raise ApplicationError("only a promotion can wait for more evidence", code="not_a_promotion")
+    _decide(item, status=ReviewItem.Status.NEEDS_EVIDENCE, user=user, reason=reason)
+    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
+                 project_id=item.project_id, actor_user=user, reason=reason or "needs more evidence",
+                 data={"kind": item.kind, "decision": "needs_evidence"}, source_ids=[item.experience_id])
+    return item
+
+
+def review_decide_many(*, items, decision: str, user, reason: str) -> tuple[int, list[str]]:
+    """One decision with one reason for several items (bulk): each in its own transaction, so one that cannot be
+    decided (already decided meanwhile, reason missing) is reported and the others still go through."""
+    act = {"approve": lambda i: review_approve(item=i, user=user, reason=reason),
+           "reject": lambda i: review_reject(item=i, user=user, reason=reason),
+           "needs_evidence": lambda i: review_needs_evidence(item=i, user=user, reason=reason)}.get(decision)
+    if act is None:
+        raise ApplicationError(f"unknown decision {decision!r}", code="invalid")
+    done, errors = 0, []
+    for item in items:
+        try:
+            act(item)
+            done += 1
+        except ApplicationError as exc:
+            errors.append(f"{item.proposed_statement[:50]}: {exc.message}")
+    return done, errors

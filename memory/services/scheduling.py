@@ -32,15 +32,24 @@ IDLE_SCHEDULE = "recmem:idle-consolidation-tick"  # every minute (memory migrati
 # Every minute (governance migration 0006 creates the schedule): re-queue batches whose lease passed.
 REAPER_TICK_TASK = "memory.tasks.batch_reaper_tick_task"
 REAPER_SCHEDULE = "recmem:batch-reaper"
+METRICS_TASK = "memory.tasks.governance_metrics_task"
+METRICS_SCHEDULE = "recmem:governance-metrics"  # every hour (memory migration 0009)
+# Schedules that run every minute or hour keep no result when they succeed (the admin's task list would be nothing
+# but ticks); a failure is still kept. django-q2 reads this from the schedule's kwargs.
+QUIET_SCHEDULE_KWARGS = "q_options={'save': False}"
 
 
 def maintenance_schedules_ensure() -> list[str]:
-    """The every-minute ticks (idle scheduler, reaper) exist: migrations create them; `recmem run` puts back one that
-    was deleted (e.g. in the admin) at its next start. Returns the names it had to create."""
+    """The maintenance schedules (idle scheduler and reaper every minute, governance metrics every hour) exist:
+    migrations create them; `recmem run` puts back one that was deleted (e.g. in the admin) at its next start.
+    Returns the names it had to create."""
     created = []
-    for name, func in ((IDLE_SCHEDULE, IDLE_TICK_TASK), (REAPER_SCHEDULE, REAPER_TICK_TASK)):
+    for name, func, kind in ((IDLE_SCHEDULE, IDLE_TICK_TASK, Schedule.MINUTES),
+                             (REAPER_SCHEDULE, REAPER_TICK_TASK, Schedule.MINUTES),
+                             (METRICS_SCHEDULE, METRICS_TASK, Schedule.HOURLY)):
         _, new = Schedule.objects.get_or_create(name=name, defaults={
-            "func": func, "schedule_type": Schedule.MINUTES, "minutes": 1, "repeats": -1})
+            "func": func, "schedule_type": kind, "minutes": 1 if kind == Schedule.MINUTES else None, "repeats": -1,
+            "kwargs": QUIET_SCHEDULE_KWARGS})
         if new:
             created.append(name)
     return created

@@ -1,4 +1,5 @@
-"""The write side of a search: hit counts (retrieval hit rate) and the read audit."""
+"""The write side of a search: hit counts, the search log behind the hit rate (with the agent's feedback) and the
+read audit."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from django.db.models import F
 from django.utils import timezone
 
 from agents.models import Agent
+from core.errors import ApplicationError, NotFound
 from governance.models import AuditEvent
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
-from memory.models import Episode, Exchange, Experience
+from memory.models import Episode, Exchange, Experience, SearchLog, Session
 from memory.selectors import SearchResult
 
 
@@ -21,9 +23,15 @@ def search_query_mask(*, agent: Agent, query: str) -> str:
 
 
 @transaction.atomic
-def search_record(*, agent: Agent, query: str, result: SearchResult) -> None:
-    """Count a hit on every returned item and audit the read with the ids it returned."""
+def search_record(*, agent: Agent, query: str, result: SearchResult, session: Session | None = None) -> SearchLog:
+    """Count a hit on every returned item, keep the search log (its id is the ``search_id`` an agent gives back
+    with its feedback) and audit the read with the ids it returned."""
     now = timezone.now()
+    log = SearchLog.objects.create(
+        project_id=agent.project_id, agent=agent, session=session,
+        returned=[{"id": str(h.obj.pk), "layer": layer, "scope": h.obj.scope}
+                  for layer, hits in (("exchange", result.exchanges), ("episode", result.episodes),
+                                      ("experience", result.experiences)) for h in hits])
     for model, hits in ((Exchange, result.exchanges), (Episode, result.episodes), (Experience, result.experiences)):
         ids = [h.obj.pk for h in hits]
         if ids:
@@ -33,7 +41,30 @@ def search_record(*, agent: Agent, query: str, result: SearchResult) -> None:
                  source_ids=[h.obj.pk for hits in (result.exchanges, result.episodes, result.experiences)
                              for h in hits],
                  data={"exchanges": len(result.exchanges), "episodes": len(result.episodes),
-                       "experiences": len(result.experiences), "context_tokens": result.context_tokens})
+                       "experiences": len(result.experiences), "context_tokens": result.context_tokens,
+                       "search_id": str(log.pk)})
+    return log
+
+
+@transaction.atomic
+def search_feedback(*, agent: Agent, search_id, used_ids: list[str], helpful: bool | None) -> SearchLog:
+    """The agent says which returned memories it used and whether they helped (hit rate). Only its own searches;
+    every used id must be one the search returned. Given again, the later feedback replaces the earlier one."""
+    log = SearchLog.objects.select_for_update().filter(pk=search_id, agent=agent).first()
+    if log is None:
+        raise NotFound("no such search", code="not_found")
+    returned = {r["id"] for r in log.returned}
+    used = list(dict.fromkeys(str(i) for i in used_ids))
+    unknown = [i for i in used if i not in returned]
+    if unknown:
+        raise ApplicationError("used_ids must be ids this search returned", code="invalid",
+                               details={"unknown_ids": unknown[:20]})
+    log.used, log.helpful, log.feedback_at = used, helpful, timezone.now()
+    log.save(update_fields=["used", "helpful", "feedback_at"])
+    audit_record(action=AuditEvent.Action.UPDATE, object_type="search", object_id=log.pk,
+                 project_id=agent.project_id, actor_agent=agent, reason="feedback",
+                 source_ids=used, data={"helpful": helpful, "returned": len(returned)})
+    return log
 
 
 def read_record(*, agent: Agent, object_type: str, object_id, scope: str = "") -> None:

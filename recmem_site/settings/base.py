@@ -78,7 +78,8 @@ if RECMEM.https:
     CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin with the governance dashboard as its landing page (recmem_site/admin_site.py).
+    "recmem_site.apps.RecMemAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -86,6 +87,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    # Swagger UI and ReDoc from our own static files: offline, no CDN.
+    "drf_spectacular_sidecar",
+    # /metrics (its exporter view; our figures are a collector registered by governance.apps).
+    "django_prometheus",
     "django_q",
     "axes",
     "agents",
@@ -122,7 +127,8 @@ ASGI_APPLICATION = "recmem_site.asgi.application"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        # The root page and the admin's dashboard page (recmem_site is not an app of its own).
+        "DIRS": [BASE_DIR / "recmem_site" / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -229,6 +235,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Served from drf-spectacular-sidecar's static files: the default CDN gives a blank page offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "recmem_site.schema.strict_request_objects",
                              "recmem_site.idempotency.openapi_idempotency_header"],

@@ -1,0 +1,207 @@
+"""The reviewer's and auditor's paths in a real browser (issue 16): the dashboard, the decide page, bulk decisions,
+rollback preview and confirmation, vault reveal, Swagger UI — offline (every outside request is refused), at
+1400 × 900, with a screenshot of each page in tests/browser/screenshots/."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+from governance.models import ConsolidationBatch, VaultEntry
+from governance.services.privacy import texts_mask
+from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem, SearchLog, ValiditySample
+from memory.services.metrics import metrics_compute_day
+from memory.services.review import review_conflict_create, review_item_create
+from memory.services.validity import validity_judge, validity_sample_draw
+from memory.tests.factories import make_memories, post_exchanges, post_session
+from tests.browser.conftest import screenshot
+from tests.console.conftest import stored_rule
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PROPOSED = "Run the linter and the unit tests before every merge to main."
+CLOSE = "Run the linter before every merge to main."
+DAYS = 10
+
+
+def _day(offset: int) -> datetime:
+    return timezone.now() - timedelta(days=offset)
+
+
+def _history(api_client, holder, reviewer_user):
+    """Ten days of use: exchanges, searches (some with feedback), batches with tokens; metrics computed per day."""
+    project = holder.agent.project
+    session = post_session(api_client, holder, module="ops")["id"]
+    for offset in range(DAYS - 1, -1, -1):
+        stored = post_exchanges(api_client, holder, session, [
+            {"user": PROPOSED if offset % 3 == 0 else f"Day {offset}: I ran the linter before merging.",
+             "assistant": "Done."},
+            {"user": f"Day {offset}: the staging deploy went fine.", "assistant": "Good."},
+        ])
+        body = api_client.post("/api/v1/search", {"query": "what do we run before a merge?", "session": session},
+                               format="json", **holder.headers).json()
+        returned = [x["id"] for layer in ("exchanges", "episodes", "experiences") for x in body[layer]]
+        if offset % 2 == 0:
+            api_client.post("/api/v1/feedback", {"search_id": body["search_id"],
+                                                 "used_ids": returned[: 1 + offset % 3], "helpful": True},
+                            format="json", **holder.headers)
+        when = _day(offset)
+        Exchange.objects.filter(pk__in=[s["id"] for s in stored]).update(created_at=when)
+        SearchLog.objects.filter(pk=body["search_id"]).update(created_at=when)
+        ConsolidationBatch.objects.create(project=project, agent=holder.agent, status="succeeded",
+                                          prompt_tokens=2000 + 300 * offset, completion_tokens=400,
+                                          started_at=when - timedelta(seconds=5 + offset), finished_at=when)
+    samples = validity_sample_draw(project=project, size=4)
+    for i, sample in enumerate(samples[:3]):  # one stays in the queue
+        validity_judge(sample=sample, verdict="accurate" if i else "stale", user=reviewer_user)
+    for offset in range(DAYS - 1, -1, -1):
+        metrics_compute_day(project=project, day=timezone.localdate(_day(offset)))
+
+
+@pytest.fixture
+def governed(api_client, make_agent, logged_in):
+    from django.contrib.auth.models import User
+
+    holder = make_agent(name="planner", modules=["ops"])
+    rule = stored_rule(holder=holder, api_client=api_client, statement=PROPOSED,
+                       user_texts=[f"Merge {i}: linter and unit tests first." for i in range(3)])
+    Experience.objects.filter(pk=rule.pk).update(created_at=_day(DAYS + 2))  # known before the history below
+    stored_rule(holder=holder, api_client=api_client, statement=CLOSE, scope="project", module=None,
+                user_texts=["the linter runs before merges"])
+    batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded",
+                                              started_at=timezone.now(), finished_at=timezone.now())
+    Experience.objects.filter(pk=rule.pk).update(batch=batch)  # what the batch wrote
+    ExperienceEvidence.objects.filter(experience=rule).update(batch=batch)
+    Exchange.objects.filter(experiences=rule).update(consolidated_batch=batch)
+    promotion = review_item_create(experience=rule, batch=batch, sessions=3, proposed_scope="project")
+    others = [stored_rule(holder=holder, api_client=api_client, statement=f"Deploy window {i} is closed on Fridays.",
+                          user_texts=[f"window {i} closed"]) for i in range(2)]
+    bulk = [review_item_create(experience=o, batch=batch, sessions=3, proposed_scope="project") for o in others]
+    personal = post_session(api_client, holder)["id"]
+    note = post_exchanges(api_client, holder, personal, [{"user": "We deploy on Fridays now.", "assistant": "Ok."}])
+    _, new = make_memories(Exchange.objects.get(pk=note[0]["id"]))
+    review_conflict_create(experience=new, other=others[0], batch=batch)
+    ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="failed",
+                                      error="ConsolidationError: the LLM endpoint answered 503")
+    _history(api_client, holder, User.objects.get(username="reviewer"))
+    return {"holder": holder, "promotion": promotion, "bulk": bulk, "batch": batch}
+
+
+def _messages(page) -> str:
+    return page.inner_text("ul.messagelist")
+
+
+def test_dashboard(governed, logged_in):
+    page = logged_in
+    page.goto("/admin/")
+    assert page.inner_text("#tile-promotions .n") == "3"
+    assert page.inner_text("#tile-conflicts .n") == "1"
+    assert page.inner_text("#tile-failed .n") == "1"
+    assert page.locator(".rm-chart svg").count() == 6
+    assert page.locator(".rm-chart svg circle").count() > 20  # the ten days are plotted
+    assert "acme" in page.inner_text("#project-table")
+    # the page fits the screen: nothing wider than the 1400 px viewport
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1400
+    screenshot(page, "dashboard")
+    page.click("#tile-promotions")
+    page.wait_for_url("**/admin/memory/reviewitem/**")
+
+
+def test_decide_with_an_edit(governed, logged_in):
+    page, item = logged_in, governed["promotion"]
+    page.goto(f"/admin/memory/reviewitem/{item.pk}/decide/")
+    assert page.inner_text("#diff ins") == "and the unit tests"
+    facts = page.inner_text(".rm-facts")
+    for text in ("planner", "constraint", "module (ops)", "project"):
+        assert text in facts
+    assert page.locator(".rm-evidence a").count() >= 6  # sessions and exchanges, linked
+    screenshot(page, "review")
+    page.fill("#id_statement", "Run the linter and all unit tests before every merge to main.")
+    page.fill("#id_reason", "team-wide practice")
+    page.click("input[name=approve]")
+    page.wait_for_url("**/admin/memory/reviewitem/")
+    assert "Approved" in _messages(page)
+    item.refresh_from_db()
+    assert item.status == "approved"
+    assert item.approved_experience.statement == "Run the linter and all unit tests before every merge to main."
+
+
+def test_bulk_decide(governed, logged_in):
+    page, items = logged_in, governed["bulk"]
+    page.goto("/admin/memory/reviewitem/?kind__exact=promotion&status__exact=pending")
+    for item in items:
+        page.check(f"input.action-select[value='{item.pk}']")
+    page.select_option("select[name=action]", "bulk_reject")
+    page.click("button[name=index]")
+    page.wait_for_url("**/admin/memory/reviewitem/bulk/**")
+    assert page.locator("#bulk-items li").count() == 2
+    page.select_option("#id_decision", "reject")
+    page.fill("#id_reason", "windows are decided per team")
+    screenshot(page, "bulk_decide")
+    page.click("#bulk-form input[type=submit]")
+    page.wait_for_url("**/admin/memory/reviewitem/")
+    assert "Decided 2 of 2" in _messages(page)
+    assert {ReviewItem.objects.get(pk=i.pk).status for i in items} == {"rejected"}
+
+
+def test_rollback_preview_and_confirm(governed, logged_in):
+    page, batch = logged_in, governed["batch"]
+    ReviewItem.objects.filter(batch=batch, kind="conflict").update(batch=None)  # keep this batch's dependents simple
+    page.goto("/admin/governance/consolidationbatch/?status__exact=succeeded")
+    page.click(f"a[href='/admin/governance/consolidationbatch/{batch.pk}/rollback/']")
+    page.wait_for_url(f"**/{batch.pk}/rollback/")
+    preview = page.inner_text("#rollback-preview")
+    assert "will be held back" in preview and "pending review items of this batch will be closed" in preview
+    assert "Removed (1)" in preview and PROPOSED[:40] in preview
+    screenshot(page, "rollback_preview")
+    page.fill("#id_reason", "the linter rule came from a bad run")
+    page.click("#rollback-form input[type=submit]")
+    page.wait_for_url("**/admin/governance/consolidationbatch/")
+    assert "Rolled back" in _messages(page)
+    batch.refresh_from_db()
+    assert batch.status == "rolled_back"
+    assert set(ReviewItem.objects.filter(batch=batch).values_list("status", flat=True)) == {"rolled_back"}
+
+
+def test_vault_reveal(governed, logged_in):
+    page, holder = logged_in, governed["holder"]
+    masked = texts_mask(project=holder.agent.project, texts=["Call Jane Fonda tomorrow, please."])[0]
+    entry = next(e for e in VaultEntry.objects.filter(project=holder.agent.project, entity_type="PERSON")
+                 if e.placeholder in masked)
+    page.goto("/admin/governance/vaultentry/")
+    page.click(f"a[href='/admin/governance/vaultentry/{entry.pk}/reveal/']")
+    page.fill("#id_reason", "the customer asked for their record")
+    page.click("input[type=submit]")
+    page.wait_for_selector("text=Original value")
+    assert "Jane Fonda" in page.inner_text("#content")
+    screenshot(page, "vault_reveal")
+
+
+def test_validity_queue(governed, logged_in):
+    page = logged_in
+    page.goto("/admin/memory/validitysample/?verdict__exact=pending")
+    sample = ValiditySample.objects.get(verdict="pending")
+    assert sample.experience.statement[:40] in page.inner_text("#result_list")
+    page.check(f"input.action-select[value='{sample.pk}']")
+    page.select_option("select[name=action]", "mark_stale")
+    screenshot(page, "validity_queue")
+    page.click("button[name=index]")
+    assert "sent to revalidation" in _messages(page)
+    sample.refresh_from_db()
+    assert sample.verdict == "stale" and sample.experience.needs_revalidation
+
+
+def test_swagger_ui_renders_offline(page, transactional_db):
+    page.goto("/api/docs/")
+    page.wait_for_selector(".swagger-ui .info .title")
+    assert "RecMem API" in page.inner_text(".swagger-ui .info .title")
+    assert page.locator(".opblock").count() >= 15  # every operation is listed
+    screenshot(page, "swagger_ui")
+
+
+def test_root_page_and_view_site(page, transactional_db):
+    page.goto("/")
+    page.click("text=API documentation")
+    page.wait_for_selector(".swagger-ui .info .title")
