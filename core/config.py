@@ -181,7 +181,10 @@ class Config:
     q_sync: bool = _var("RECMEM_Q_SYNC", False, _bool)
     q_save_limit: int = _var("RECMEM_Q_SAVE_LIMIT", 1000, _number(int, -1))
     # Gateways.
-    embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "local", _choice("local", "openai", "hashing"))
+    embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "local",
+                                   _choice("local", "onnx", "onnx-int8", "static", "openai", "hashing"))
+    embeddings_threads: int = _var("RECMEM_EMBEDDINGS_THREADS", 0, _number(int, 0, 64))  # 0: one per core
+    models_dir: Path | None = _var("RECMEM_MODELS_DIR", None, _path)  # None: see memory.gateways.local_models
     embeddings_model: str = _var("RECMEM_EMBEDDINGS_MODEL", "text-embedding-3-small", _nonempty)
     embeddings_dimensions: int = _var("RECMEM_EMBEDDINGS_DIMENSIONS", EMBEDDING_DIMENSIONS,
                                       _number(int, EMBEDDING_DIMENSIONS, EMBEDDING_DIMENSIONS))

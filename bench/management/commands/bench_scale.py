@@ -56,6 +56,9 @@ class Command(BaseCommand):
                             help="extra hnsw.ef_search values at which HNSW recall is also measured")
         parser.add_argument("--consolidation-mode", default="idle", choices=["idle", "online", "off"],
                             help="consolidation mode while importing (default idle: the trigger runs, no LLM)")
+        parser.add_argument("--build-index-after", action="store_true",
+                            help="drop the HNSW indexes before each bulk fill and build them after it, timed "
+                                 "(index build time; a bulk fill without the graph to maintain is faster)")
         parser.add_argument("--keep-data", action="store_true")
         parser.add_argument("--project", default=None,
                             help="continue the store of an earlier --keep-data run (its project name, printed at "
@@ -82,6 +85,7 @@ class Command(BaseCommand):
                            http_single=opts["http_single"], http_batch=opts["http_batch"],
                            embedding_cache=opts["embedding_cache"], consolidation_mode=opts["consolidation_mode"],
                            keep_data=opts["keep_data"], fast_fill=opts["fast_fill"], project=opts["project"],
+                           build_index_after=opts["build_index_after"],
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:
             out = Path(opts["json_out"])
