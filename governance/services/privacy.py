@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 
 from agents.models import Project
+from core.batching import Coalescer
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
 from governance.models import AuditEvent, PrivacyPolicy, VaultEntry
@@ -16,6 +17,22 @@ from governance.services.audit import audit_record
 # ``masker(texts, *, policy, key) -> [MaskResult]``: the engine's ``mask_many`` unless a caller passes another
 # (the scale benchmark memoises it per text during a fast fill).
 Masker = Callable[..., list[Any]]
+
+
+def _mask_many_batch(key: tuple, texts: list[str]) -> list[Any]:
+    from governance.privacy.engine import mask_many
+
+    policy, hmac_key = key
+    return mask_many(texts, policy=policy, key=hmac_key)
+
+
+# Concurrent requests of one process with the same policy and key are analysed in one spaCy pass (issue 19).
+_MASKING = Coalescer(_mask_many_batch)
+
+
+def mask_coalesced(texts: Sequence[str], *, policy: Any, key: bytes) -> list[Any]:
+    """The engine's ``mask_many``, shared with the concurrent callers of this process (``core.batching``)."""
+    return _MASKING((policy, key), texts)
 
 
 def privacy_policy_get(*, project: Project) -> PrivacyPolicy:
@@ -49,13 +66,13 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
 
     The only way text enters memory: the raw text never reaches the database, the embedder or an LLM.
     """
-    from governance.privacy.engine import mask_many
     from governance.privacy.vault import encrypt_value
 
     if not texts:
         return []
     policy = privacy_policy_get(project=project)
-    results = (masker or mask_many)(list(texts), policy=_masking_policy(policy), key=bytes.fromhex(policy.hmac_key))
+    results = (masker or mask_coalesced)(list(texts), policy=_masking_policy(policy),
+                                         key=bytes.fromhex(policy.hmac_key))
     vault_key = config().vault_key
     if policy.vault_enabled and vault_key:
         originals: dict[str, tuple[str, str]] = {}

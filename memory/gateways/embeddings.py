@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from core.batching import Coalescer
 from core.config import config
 from core.process_cache import ProcessCache
 from memory.gateways.local_models import LOCAL_MODEL_NAME, bundled_model_path
@@ -81,6 +82,8 @@ class EmbeddingGateway(abc.ABC):
     model_id: str
     dimensions: int
     batch_size: int
+    # Local models: concurrent calls of one process share forward passes (core.batching; issue 19).
+    coalesce = False
 
     @property
     def chunk_size(self) -> int:
@@ -93,6 +96,18 @@ class EmbeddingGateway(abc.ABC):
             # A bare string is a Sequence[str] of characters: almost certainly a bug in the caller.
             raise TypeError("embed() takes a sequence of texts; use embed_one() for a single text")
         texts = list(texts)
+        if self.coalesce and texts:
+            return self._coalescer()(None, texts)
+        return self._embed_all(texts)
+
+    def _coalescer(self) -> Coalescer[str, list[float]]:
+        coalescer = self.__dict__.get("_coalescer_instance")
+        if coalescer is None:
+            coalescer = self.__dict__.setdefault("_coalescer_instance",
+                                                 Coalescer(lambda _key, texts: self._embed_all(texts)))
+        return coalescer
+
+    def _embed_all(self, texts: list[str]) -> list[list[float]]:
         vectors: list[list[float]] = []
         for start in range(0, len(texts), self.chunk_size):
             batch = texts[start : start + self.chunk_size]
@@ -218,6 +233,7 @@ class LocalEmbeddingGateway(EmbeddingGateway):
     """
 
     CHUNK = 1024
+    coalesce = True
 
     def __init__(self, *, model_path: str | Path | None = None, batch_size: int = 16) -> None:
         if batch_size <= 0:
@@ -269,6 +285,8 @@ class OnnxEmbeddingGateway(EmbeddingGateway):
 
     Texts are sorted by length and cut into forward passes of ``batch_size`` (padding, not arithmetic, is what
     unsorted batches pay for). Query-sized calls take ~3–5 ms against ~15–22 ms on torch (issue 19)."""
+
+    coalesce = True
 
     def __init__(self, *, quantized: bool = False, batch_size: int = 16, threads: int = 0) -> None:
         if batch_size <= 0:
