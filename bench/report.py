@@ -350,6 +350,7 @@ def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[s
                 lines.append(f"- {e['size']}: consolidation requested through the API, run by the worker: {cons}")
             lines += store_lines(e)
         lines.append("")
+        lines += layout_lines(scale)
         lines += ef_lines(scale)
         if not scale.get("fast_fill"):
             lines += goals_lines(scale)
@@ -357,6 +358,27 @@ def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[s
     if "latency" in plots:
         lines += [f"![latency vs store size]({plots['latency']})", ""]
     return lines
+
+
+def layout_lines(scale: dict[str, Any]) -> list[str]:
+    """API ingest per web layout (processes × threads) against the embedding + masking bound (issue 19)."""
+    comp = scale.get("components") or {}
+    emb, mask = comp.get("embedding_only_per_second"), comp.get("masking_only_exchanges_per_second")
+    bound = 1 / (1 / emb + 1 / mask) if emb and mask else None
+    rows = []
+    for e in scale["sizes"]:
+        for layout in e.get("http_layouts") or []:
+            for r in layout["http"]["runs"]:
+                rate = r["exchanges_per_second"]
+                rows.append([_n(e["size"]), f"{layout['workers']} × {layout['threads']}", str(r["clients"]),
+                             str(r["exchanges_per_request"]), _n(rate), _f(rate / bound, 2) if bound and rate else "–",
+                             _f(r["request_p50_ms"], 1), _n((layout["rss"].get("web") or {}).get("peak_tree_rss_mib"))])
+    if not rows:
+        return []
+    return [f"API ingest by web layout (gunicorn processes × threads; bound = embedding + masking only in one "
+            f"process, {_n(round(bound, 1)) if bound else '–'} exchanges/s in this run):", "",
+            *_table(["exchanges", "processes × threads", "clients", "exch./request", "API exch./s", "÷ bound",
+                     "request p50 ms", "web RSS MiB"], rows), ""]
 
 
 def store_lines(e: dict[str, Any]) -> list[str]:

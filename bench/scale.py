@@ -547,6 +547,66 @@ def _r4(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
+def halfvec_compare(store: Store, queries: list[str], ef: int | None = None) -> dict[str, Any]:
+    """The exchange layer with a half-precision index beside the float one, in one run: an HNSW index on
+    ``embedding::halfvec(384)`` (build time, size), then per query the float index's and the halfvec index's top-10
+    under the visibility filter, interleaved, each against the exact float top-10 (recall) and timed."""
+    from django.db import connection, transaction
+    from django.db.models.expressions import RawSQL
+    from pgvector.django import CosineDistance
+
+    from memory.gateways.embeddings import get_embedder
+    from memory.models import Exchange
+    from memory.vector_scan import search_ef, vector_search_params
+
+    ef = ef or search_ef(10)
+    dims = get_embedder().dimensions
+    with connection.cursor() as cursor:
+        t = time.perf_counter()
+        cursor.execute(f"CREATE INDEX IF NOT EXISTS bench_exchange_halfvec_hnsw ON memory_exchange USING hnsw "
+                       f"((embedding::halfvec({dims})) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)")
+        build = round(time.perf_counter() - t, 1)
+        cursor.execute("SELECT pg_relation_size('bench_exchange_halfvec_hnsw'), "
+                       "pg_relation_size('exchange_embedding_hnsw')")
+        half_size, float_size = cursor.fetchone()
+        cursor.execute("SELECT pg_prewarm('bench_exchange_halfvec_hnsw')")
+    agent = store.searcher
+    fetch = 30
+    recall: dict[str, list[float]] = {"float": [], "halfvec": []}
+    timing: dict[str, list[float]] = {"float": [], "halfvec": []}
+    try:
+        for vector in get_embedder().embed(queries):
+            literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL enable_indexscan = off")
+                exact = set(Exchange.objects.visible_to(agent)
+                            .annotate(distance=CosineDistance("embedding", vector))
+                            .order_by("distance").values_list("id", flat=True)[:10])
+            for kind in ("float", "halfvec"):
+                distance = (CosineDistance("embedding", vector) if kind == "float" else
+                            RawSQL(f"(embedding::halfvec({dims})) <=> %s::halfvec({dims})", [literal]))
+                t = time.perf_counter()
+                with transaction.atomic():
+                    vector_search_params(ef_search=ef)
+                    rows = list(Exchange.objects.visible_to(agent).annotate(distance=distance)
+                                .order_by("distance").values_list("id", flat=True)[:fetch])
+                timing[kind].append((time.perf_counter() - t) * 1000)
+                recall[kind].append(len(set(rows[:10]) & exact) / max(len(exact), 1))
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP INDEX IF EXISTS bench_exchange_halfvec_hnsw")
+    mib = 1024 * 1024
+    return {"ef_search": ef, "queries": len(queries),
+            "halfvec_index_build_seconds": build, "halfvec_index_mib": round(half_size / mib, 1),
+            "float_index_mib": round(float_size / mib, 1),
+            **{f"{kind}_recall_at_10": _r4(recall[kind]) for kind in recall},
+            **{f"{kind}_query_p50_ms": _r(percentile(timing[kind], 50)) for kind in timing},
+            **{f"{kind}_query_p95_ms": _r(percentile(timing[kind], 95)) for kind in timing},
+            "method": "exchange layer only, visibility filter and iterative scan as the search; recall of the top 10 "
+                      "of 30 fetched against the exact float top-10; the two indexes queried alternately"}
+
+
 # --------------------------------------------------------------------------------------------------------
 # Indexes, sizes, memory.
 
@@ -687,7 +747,8 @@ def free_port() -> int:
 class Services:
     """gunicorn + qcluster subprocesses on the configured database (as ``recmem run`` starts them)."""
 
-    def __init__(self, *, log_dir: Path, consolidation_mode: str) -> None:
+    def __init__(self, *, log_dir: Path, consolidation_mode: str, workers: int | None = None,
+                 threads: int | None = None) -> None:
         from django.conf import settings
         from django.db import connection
 
@@ -702,11 +763,11 @@ class Services:
         python = sys.executable
         base = Path(settings.BASE_DIR)
         web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-               "--workers", str(config().web_workers), "--threads", str(config().web_threads),
+               "--workers", str(workers or config().web_workers), "--threads", str(threads or config().web_threads),
                "--timeout", "120", "--error-logfile", str(log_dir / "web.log")]
         worker = [python, str(base / "manage.py"), "qcluster"]
-        self.web_workers = config().web_workers
-        self.web_threads = config().web_threads
+        self.web_workers = workers or config().web_workers
+        self.web_threads = threads or config().web_threads
         self.procs: dict[str, subprocess.Popen] = {}
         connection.close()
         for name, cmd in (("web", web), ("worker", worker)):
@@ -872,8 +933,10 @@ def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, 
 
 
 def http_phase(*, services: Services, store: Store, source: TextSource, offset: int, n_single: int,
-               n_batch: int, log: Callable[[str], None]) -> tuple[dict[str, Any], int]:
-    """HTTP ingest runs (1 and 4 clients, 1 and 20 exchanges per request) + one consolidation via the API."""
+               n_batch: int, log: Callable[[str], None], clients_list: tuple[int, ...] = (1, 4),
+               consolidate: bool = True) -> tuple[dict[str, Any], int]:
+    """HTTP ingest runs (each client count of ``clients_list``, 1 and 20 exchanges per request) + one consolidation
+    via the API."""
     from agents.services import api_key_create
 
     keys = [api_key_create(agent=a, name="bench-http").raw_key for a in store.agents]
@@ -882,7 +945,8 @@ def http_phase(*, services: Services, store: Store, source: TextSource, offset: 
                        per_request=1)
     offset += warm["exchanges"]
     runs = []
-    for clients, per_request, total in ((1, 1, n_single), (4, 1, n_single), (1, 20, n_batch), (4, 20, n_batch)):
+    plan = [(c, per_request, total) for per_request, total in ((1, n_single), (20, n_batch)) for c in clients_list]
+    for clients, per_request, total in plan:
         total = max(clients * per_request, total - total % (clients * per_request))
         r = http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=total, clients=clients,
                         per_request=per_request)
@@ -891,7 +955,7 @@ def http_phase(*, services: Services, store: Store, source: TextSource, offset: 
         log(f"    HTTP ingest {clients} client(s) × {per_request}/request: {r['exchanges_per_second']} exchanges/s "
             f"(p50 {r['request_p50_ms']} ms, errors {r['errors']})")
     # Give the worker real work: consolidate the pending candidates of one writer (extractive: no endpoint).
-    consolidation = request_consolidation(services=services, store=store, key=keys[0])
+    consolidation = request_consolidation(services=services, store=store, key=keys[0]) if consolidate else None
     log(f"    consolidation via API: {consolidation}")
     return {"warmup_exchanges": warm["exchanges"], "runs": runs, "consolidation": consolidation}, offset
 
@@ -923,7 +987,8 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
               http: bool = True, http_single: int = 200, http_batch: int = 800, embedding_cache: bool = False,
               cache_dir: Path | None = None, consolidation_mode: str = "idle", keep_data: bool = False,
               fast_fill: bool = False, ef_sweep: tuple[int, ...] = (100, 300), component_texts: int = 1000,
-              project: str | None = None, build_index_after: bool = False,
+              project: str | None = None, build_index_after: bool = False, halfvec: bool = False,
+              web_layouts: tuple[tuple[int, int], ...] = (), http_clients: tuple[int, ...] = (1, 4),
               log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
@@ -964,12 +1029,9 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
             if fast_fill:
                 report["fast_fill_fidelity"] = compose_fidelity(source, embedder, store, n=min(300, component_texts))
                 log(f"  fast fill: composed vs real vectors {report['fast_fill_fidelity']}")
+            layouts = web_layouts or ((config().web_workers, config().web_threads),)
             if http:
-                services = Services(log_dir=Path(config().home) / "logs" / "bench-scale",
-                                    consolidation_mode=consolidation_mode)
-                services.wait_healthy()
-                report["web"] = {"workers": services.web_workers, "threads": services.web_threads,
-                                 "port": services.port}
+                report["web"] = {"workers": layouts[0][0], "threads": layouts[0][1], "layouts": list(layouts)}
             query_texts = source.queries(queries)
             recall_texts = source.queries(recall_queries)
             composed_before = 0
@@ -1011,14 +1073,32 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 entry["hnsw_recall"] = hnsw_recall(store, recall_texts, ef_values=ef_sweep)
                 recall = {k: v["recall_at_k"] for k, v in entry["hnsw_recall"].items() if isinstance(v, dict)}
                 log(f"    HNSW recall@k: {recall}")
-                if services is not None:
-                    with RssSampler({"web": services.procs["web"].pid,
-                                     "worker": services.procs["worker"].pid}) as sampler:
-                        entry["http"], offset_http = http_phase(services=services, store=store, source=source,
-                                                                offset=offset_http, n_single=http_single,
-                                                                n_batch=http_batch, log=log)
-                    entry["rss"] = sampler.report()
-                    log(f"    RSS: {entry['rss']}")
+                if halfvec:
+                    entry["halfvec"] = halfvec_compare(store, recall_texts)
+                    log(f"    halfvec beside float: {entry['halfvec']}")
+                if http:
+                    # Each web layout (gunicorn processes × threads) in turn on the same store: one process
+                    # holding one copy of each model for all threads, or one copy per process.
+                    entry["http_layouts"] = []
+                    for n, (workers, threads) in enumerate(layouts):
+                        log(f"    web server: {workers} process(es) × {threads} threads")
+                        services = Services(log_dir=Path(config().home) / "logs" / "bench-scale",
+                                            consolidation_mode=consolidation_mode, workers=workers, threads=threads)
+                        try:
+                            services.wait_healthy()
+                            with RssSampler({"web": services.procs["web"].pid,
+                                             "worker": services.procs["worker"].pid}) as sampler:
+                                result, offset_http = http_phase(
+                                    services=services, store=store, source=source, offset=offset_http,
+                                    n_single=http_single, n_batch=http_batch, log=log, clients_list=http_clients,
+                                    consolidate=n == 0)
+                        finally:
+                            services.stop()
+                            services = None
+                        entry["http_layouts"].append({"workers": workers, "threads": threads, "http": result,
+                                                      "rss": sampler.report()})
+                        log(f"    RSS: {entry['http_layouts'][-1]['rss']}")
+                    entry["http"], entry["rss"] = entry["http_layouts"][0]["http"], entry["http_layouts"][0]["rss"]
                 entry["store"] = store_counts(project_name)
                 entry["memory"] = server_memory()
                 log(f"    memory: {entry['memory']}")

@@ -181,7 +181,7 @@ class Config:
     q_sync: bool = _var("RECMEM_Q_SYNC", False, _bool)
     q_save_limit: int = _var("RECMEM_Q_SAVE_LIMIT", 1000, _number(int, -1))
     # Gateways.
-    embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "local",
+    embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "onnx",
                                    _choice("local", "onnx", "onnx-int8", "static", "openai", "hashing"))
     embeddings_threads: int = _var("RECMEM_EMBEDDINGS_THREADS", 0, _number(int, 0, 64))  # 0: one per core
     models_dir: Path | None = _var("RECMEM_MODELS_DIR", None, _path)  # None: see memory.gateways.local_models

@@ -29,7 +29,7 @@ def test_form_parts_drop_the_timestamp_and_split_the_turns():
 def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp_path, locomo_file):
     report = run_scale(sizes=[120, 60], data=locomo_file, queries=4, recall_queries=3, http=False,
                        cache_dir=tmp_path, fast_fill=True, consolidation_mode="off", ef_sweep=(100,),
-                       component_texts=20, build_index_after=True, log=quiet)
+                       component_texts=20, build_index_after=True, halfvec=True, log=quiet)
 
     assert [e["size"] for e in report["sizes"]] == [60, 120]
     turns = 14  # the tiny conversation's turns: each is masked once, its line embedded once
@@ -45,6 +45,8 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
                                                      "experience_embedding_hnsw"}  # dropped, filled, built
         assert entry["storage"]["exchange_embedding_hnsw_mib"] > 0
         assert entry["memory"]["shared_buffers"] and entry["memory"]["bench_process_peak_rss_mib"] > 0
+        half = entry["halfvec"]
+        assert half["queries"] == 3 and half["halfvec_recall_at_10"] > 0.5 and half["halfvec_index_mib"] > 0
         for layer in ("exchanges", "episodes", "experiences"):
             recall = entry["hnsw_recall"][layer]
             assert 0 <= recall["recall_at_k"] <= 1 and recall["queries"] == 3
