@@ -5,10 +5,13 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agents.authentication import KEY_ONLY
 from agents.selectors import agent_modules
 
 
 class AgentMeApi(APIView):
+    required_roles = {"get": KEY_ONLY}
+
     class AgentMeOutputSerializer(serializers.Serializer):
         class ProjectSerializer(serializers.Serializer):
             id = serializers.UUIDField()

@@ -10,6 +10,7 @@ from rest_framework.permissions import BasePermission
 from agents.models import Agent
 from agents.selectors import KeyRejected, api_key_authenticate
 from agents.services import api_key_touch
+from core.errors import NotAllowed
 
 
 class KeyAuthFailed(exceptions.AuthenticationFailed):
@@ -41,19 +42,30 @@ class ApiKeyAuthentication(BaseAuthentication):
         return f'{self.keyword} realm="recmem"'
 
 
-class IsAgent(BasePermission):
-    """Only requests authenticated as an agent."""
-
-    def has_permission(self, request, view) -> bool:
-        return isinstance(request.user, Agent)
+KEY_ONLY = None  # in ``required_roles``: a valid API key is enough
 
 
 class HasRole(BasePermission):
-    """Requires every role listed in the view's ``required_roles``."""
+    """The default permission of every API view: an authenticated agent holding the role the view declares for the
+    request's method, ``required_roles = {"get": AgentRole.READER, "post": AgentRole.WRITER}`` (``KEY_ONLY``: a key
+    is enough). A method the view does not declare is refused (fail closed); HEAD follows GET, OPTIONS needs a key.
+    A missing role is a 403 ``missing_role`` naming it."""
 
     def has_permission(self, request, view) -> bool:
-        required = getattr(view, "required_roles", ())
-        return isinstance(request.user, Agent) and all(r in request.user.roles for r in required)
+        if not isinstance(request.user, Agent):
+            return False  # -> 401 not_authenticated
+        method = request.method.lower()
+        if method == "options":
+            return True
+        method = "get" if method == "head" else method
+        declared = getattr(view, "required_roles", {})
+        if method not in declared:
+            raise NotAllowed(f"no role is declared for {request.method} on this endpoint", code="missing_role")
+        role = declared[method]
+        if role is not KEY_ONLY and role not in request.user.roles:
+            raise NotAllowed(f"this endpoint needs the '{role}' role", code="missing_role",
+                             details={"required_role": str(role)})
+        return True
 
 
 class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):

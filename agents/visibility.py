@@ -3,13 +3,19 @@
 Every memory row (session, exchange, episode, experience) is *scoped*: ``personal`` (its owner agent only),
 ``module`` (the agents attached to its module) or ``project`` (every agent of the project). Reads go through
 :meth:`ScopedQuerySet.visible_to`; a query that deliberately does not is named ``…_unscoped`` and says why.
+
+The scope rule (what consolidation may write) lives here too: a scope is *narrower* than another when everyone who
+may see the first may also see the second (personal to X ⊑ module m when X is a member of m ⊑ project). Sources
+may be merged only when their scopes are pairwise comparable (a chain), and what is written from them lives in the
+narrowest one (:func:`scope_narrowest`), so its readers may see every source. Scopes widen only through review.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import models
 from django.db.models import Q
@@ -22,6 +28,9 @@ class Scope(models.TextChoices):
     PERSONAL = "personal"
     MODULE = "module"
     PROJECT = "project"
+
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,83 @@ class ScopeKey:
         return q
 
 
+def scope_narrower_or_equal(a: ScopeKey, b: ScopeKey, *, visibility: Visibility) -> bool:
+    """Whether everyone who may see scope ``a`` may also see scope ``b``. ``visibility`` is the agent whose personal
+    scope is involved: its modules decide personal ⊑ module. Another agent's personal scope is comparable only with
+    itself and the project (its modules are not known here: not comparable is the safe answer)."""
+    if a.project_id != b.project_id:
+        return False
+    if a == b or b.scope == Scope.PROJECT:
+        return True
+    return (a.scope == Scope.PERSONAL and b.scope == Scope.MODULE and a.owner_agent_id == visibility.agent_id
+            and b.module_id in visibility.module_ids)
+
+
+def scopes_comparable(a: ScopeKey, b: ScopeKey, *, visibility: Visibility) -> bool:
+    return scope_narrower_or_equal(a, b, visibility=visibility) or scope_narrower_or_equal(b, a, visibility=visibility)
+
+
+class IncomparableScopes(ValueError):
+    """Sources whose scopes do not form a chain (module m1 and module m2): they cannot be merged."""
+
+
+def scope_narrowest(keys: Iterable[ScopeKey], *, visibility: Visibility) -> ScopeKey:
+    """The scope of anything written from sources in ``keys``: the narrowest of them. Raises
+    :class:`IncomparableScopes` unless the keys are pairwise comparable."""
+    distinct = list(dict.fromkeys(keys))
+    if not distinct:
+        raise IncomparableScopes("no sources")
+    for i, a in enumerate(distinct):
+        for b in distinct[i + 1:]:
+            if not scopes_comparable(a, b, visibility=visibility):
+                raise IncomparableScopes(f"{a.scope} and {b.scope} sources cannot be merged")
+    return next(k for k in distinct if all(scope_narrower_or_equal(k, o, visibility=visibility) for o in distinct))
+
+
+def scope_chain(items: Iterable[T], *, key: Callable[[T], ScopeKey], visibility: Visibility) -> list[T]:
+    """The items (in their order, the first one always) whose scopes stay pairwise comparable with those already
+    taken: what may be merged with the first item."""
+    taken: list[T] = []
+    keys: list[ScopeKey] = []
+    for item in items:
+        k = key(item)
+        if all(scopes_comparable(k, other, visibility=visibility) for other in keys):
+            taken.append(item)
+            keys.append(k)
+    return taken
+
+
+def comparable_q(key: ScopeKey, visibility: Visibility) -> Q:
+    """A Q for the rows (of what ``visibility`` sees) whose scope is comparable with ``key``."""
+    project = Q(project_id=key.project_id, scope=Scope.PROJECT)
+    if key.scope == Scope.PROJECT:
+        return Q(project_id=key.project_id)
+    if key.scope == Scope.PERSONAL:
+        if key.owner_agent_id == visibility.agent_id:
+            return key.q() | project | Q(project_id=key.project_id, scope=Scope.MODULE,
+                                         module_id__in=list(visibility.module_ids))
+        return key.q() | project
+    q = key.q() | project
+    if key.module_id in visibility.module_ids:
+        q |= ScopeKey.for_scope(project_id=key.project_id, scope=Scope.PERSONAL,
+                                owner_agent_id=visibility.agent_id).q()
+    return q
+
+
+def visible_throughout_q(key: ScopeKey) -> Q:
+    """A Q for the rows every reader of scope ``key`` may see: the scopes that contain it. What consolidation shows
+    its consolidator for an output in ``key`` (an LLM may copy anything it is shown into the output)."""
+    project = Q(project_id=key.project_id, scope=Scope.PROJECT)
+    if key.scope == Scope.PROJECT:
+        return project
+    if key.scope == Scope.MODULE:
+        return key.q() | project
+    from agents.models import Module  # agents.models does not import this module; no cycle at call time
+
+    modules = Module.objects.filter(project_id=key.project_id, agents__id=key.owner_agent_id).values("id")
+    return key.q() | project | Q(project_id=key.project_id, scope=Scope.MODULE, module_id__in=modules)
+
+
 def visibility_q(visibility: Visibility, *, prefix: str = "") -> Q:
     """A Q restricting a scoped model (fields project, scope, owner_agent, module) to what is visible:
     personal to its owner, module to the module's members, project to everyone in the project."""
@@ -87,6 +173,14 @@ class ScopedQuerySet(models.QuerySet):
         visibility = agent if isinstance(agent, Visibility) else agent_visibility(agent=agent)
         return self.filter(visibility_q(visibility))
 
+    def mergeable_with(self, key: ScopeKey, visibility: Visibility) -> ScopedQuerySet:
+        """What ``visibility`` sees whose scope is comparable with ``key`` (may be merged with a row of ``key``)."""
+        return self.filter(visibility_q(visibility)).filter(comparable_q(key, visibility))
+
+    def visible_throughout(self, key: ScopeKey) -> ScopedQuerySet:
+        """Rows every reader of scope ``key`` may see (``key`` and the scopes containing it)."""
+        return self.filter(visible_throughout_q(key))
+
     def in_scope(self, key: ScopeKey) -> ScopedQuerySet:
         """Rows of exactly one scope. Narrower than any agent's visibility: consolidation compares, merges and
         writes within one scope, never across."""
@@ -95,3 +189,10 @@ class ScopedQuerySet(models.QuerySet):
     def owned_by(self, agent: Agent) -> ScopedQuerySet:
         """Rows the agent owns, whatever their scope (only the owner writes to a session)."""
         return self.filter(project_id=agent.project_id, owner_agent_id=agent.pk)
+
+    def all_scopes_unscoped(self, *, why: str) -> ScopedQuerySet:
+        """Every row, in every scope and project: for system acts that are not an agent's read (rollback of a
+        batch, operator commands). ``why`` is required so each call site says why visibility does not apply."""
+        if not why.strip():
+            raise ValueError("say why this query is not restricted to what an agent may see")
+        return self.all()

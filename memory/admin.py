@@ -11,7 +11,7 @@ from core.errors import ApplicationError
 from governance.models import ConsolidationBatch
 from memory.models import Candidate, Episode, Exchange, Experience, MemoryVersion, ReviewItem, Session
 from memory.services.consolidation import batch_retry
-from memory.services.review import review_approve, review_reject
+from memory.services.review import review_approve, review_dismiss, review_reject
 from memory.services.rollback import batch_rollback
 
 
@@ -101,42 +101,56 @@ class ConsolidationBatchAdmin(admin.ModelAdmin):
 
 class ReviewDecisionForm(forms.Form):
     statement = forms.CharField(widget=forms.Textarea(attrs={"rows": 3, "cols": 100}), required=False,
-                                help_text="edit before approving (leave as is to approve unchanged)")
-    reason = forms.CharField(required=False, help_text="required to reject")
+                                help_text="edit before approving / keeping the new one (leave as is to keep it)")
+    reason = forms.CharField(required=False, help_text="required to reject / to keep the old one")
 
 
 @admin.register(ReviewItem)
 class ReviewItemAdmin(admin.ModelAdmin):
-    list_display = ["proposed_statement", "project", "status", "corroborating_sessions", "created_at", "decided_by"]
-    list_filter = ["status", "project"]
-    readonly_fields = ["project", "experience", "proposed_scope", "proposed_statement", "status", "evidence_view",
-                       "similar_view", "diff_view", "corroborating_sessions", "batch", "decided_by", "decided_at",
-                       "decision_reason", "approved_experience", "created_at", "decide_link"]
-    exclude = ["evidence", "similar"]
+    list_display = ["proposed_statement", "kind", "project", "proposed_scope", "status", "corroborating_sessions",
+                    "created_at", "decided_by"]
+    list_filter = ["kind", "status", "project"]
+    readonly_fields = ["project", "kind", "experience", "other_experience", "proposed_scope", "proposed_module",
+                       "proposed_statement", "status", "evidence_view", "other_evidence_view", "similar_view",
+                       "diff_view", "corroborating_sessions", "batch", "decided_by", "decided_at", "decision_reason",
+                       "approved_experience", "created_at", "decide_link"]
+    exclude = ["evidence", "other_evidence", "similar"]
 
     def has_add_permission(self, request) -> bool:
         return False
 
+    @staticmethod
+    def _evidence_html(evidence):
+        return format_html("<ul>{}</ul>", format_html_join(
+            "", "<li>{} ({}) — user: {} | assistant: {}</li>",
+            ((e.get("occurred_at"), e.get("scope", ""), e.get("user"), e.get("assistant")) for e in evidence)))
+
     @admin.display(description="evidence")
     def evidence_view(self, obj):
-        return format_html("<ul>{}</ul>", format_html_join(
-            "", "<li>{} — user: {} | assistant: {}</li>",
-            ((e.get("occurred_at"), e.get("user"), e.get("assistant")) for e in obj.evidence)))
+        return self._evidence_html(obj.evidence)
 
-    @admin.display(description="similar project rules")
+    @admin.display(description="evidence of the other item (conflict)")
+    def other_evidence_view(self, obj):
+        return self._evidence_html(obj.other_evidence) if obj.kind == ReviewItem.Kind.CONFLICT else "—"
+
+    @admin.display(description="similar items in the proposed scope")
     def similar_view(self, obj):
         if not obj.similar:
             return "none"
         return format_html("<ul>{}</ul>", format_html_join(
             "", "<li>{} (similarity {})</li>", ((s["statement"], s["similarity"]) for s in obj.similar)))
 
-    @admin.display(description="diff against the closest rule")
+    @admin.display(description="diff against the closest item (conflict: the old item)")
     def diff_view(self, obj):
         import difflib
 
-        if not obj.similar:
+        if obj.kind == ReviewItem.Kind.CONFLICT:
+            closest = obj.other_experience.statement
+        elif obj.similar:
+            closest = obj.similar[0]["statement"]
+        else:
             return "new rule"
-        old, new = obj.similar[0]["statement"].split(), obj.proposed_statement.split()
+        old, new = closest.split(), obj.proposed_statement.split()
         parts = []
         for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=old, b=new).get_opcodes():
             if op in ("delete", "replace"):
@@ -151,30 +165,38 @@ class ReviewItemAdmin(admin.ModelAdmin):
     def decide_link(self, obj):
         if obj.status != ReviewItem.Status.PENDING:
             return obj.status
-        return format_html('<a class="button" href="{}">Approve / edit / reject</a>',
-                           reverse("admin:memory_reviewitem_decide", args=[obj.pk]))
+        label = "Keep new / keep old / keep both" if obj.kind == ReviewItem.Kind.CONFLICT else "Approve / edit / reject"
+        return format_html('<a class="button" href="{}">{}</a>', reverse("admin:memory_reviewitem_decide",
+                                                                       args=[obj.pk]), label)
 
     def get_urls(self):
         return [path("<uuid:pk>/decide/", self.admin_site.admin_view(self.decide_view),
                      name="memory_reviewitem_decide"), *super().get_urls()]
 
     def decide_view(self, request, pk):
-        item = get_object_or_404(ReviewItem, pk=pk)
+        item = get_object_or_404(ReviewItem.objects.select_related("experience", "other_experience",
+                                                                   "proposed_module"), pk=pk)
         if not self.has_change_permission(request, item):
             raise PermissionDenied
+        conflict = item.kind == ReviewItem.Kind.CONFLICT
         form = ReviewDecisionForm(request.POST or None, initial={"statement": item.proposed_statement})
         if request.method == "POST" and form.is_valid():
+            where = f"{item.proposed_scope} scope" + (f" ({item.proposed_module.name})" if item.proposed_module else "")
             try:
                 if "reject" in request.POST:
                     review_reject(item=item, user=request.user, reason=form.cleaned_data["reason"])
-                    self.message_user(request, "Rejected.")
+                    self.message_user(request, "Kept the old item." if conflict else "Rejected.")
+                elif "dismiss" in request.POST:
+                    review_dismiss(item=item, user=request.user, reason=form.cleaned_data["reason"])
+                    self.message_user(request, "Kept both items.")
                 else:
                     review_approve(item=item, user=request.user, edited_statement=form.cleaned_data["statement"],
                                    reason=form.cleaned_data["reason"])
-                    self.message_user(request, "Approved: the rule is now project-wide.")
+                    self.message_user(request, f"Kept the new statement: it now replaces the old item in {where}."
+                                      if conflict else f"Approved: the statement is now in {where}.")
                 return redirect("admin:memory_reviewitem_changelist")
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
-        context = {**self.admin_site.each_context(request), "item": item, "form": form, "title": "Review promotion",
-                   "opts": self.model._meta}
+        context = {**self.admin_site.each_context(request), "item": item, "form": form, "conflict": conflict,
+                   "title": "Review conflict" if conflict else "Review promotion", "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/decide.html", context)

@@ -8,7 +8,7 @@ from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents.authentication import HasRole, IsAgent
+from agents.models import AgentRole
 from agents.visibility import Scope
 from core.config import config
 from core.errors import ApplicationError, TooLarge
@@ -60,6 +60,8 @@ FILTER_PARAMS = [
 # --- sessions ----------------------------------------------------------------------
 
 class SessionListCreateApi(APIView):
+    required_roles = {"get": AgentRole.READER, "post": AgentRole.WRITER}
+
     class SessionCreateInputSerializer(serializers.Serializer):
         external_id = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
         started_at = serializers.DateTimeField(required=False)
@@ -90,6 +92,8 @@ class SessionListCreateApi(APIView):
 
 
 class SessionDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=SessionOut, operation_id="sessions_retrieve")
     def get(self, request, session_id):
         session = selectors.session_get(agent=request.user, session_id=session_id)
@@ -97,6 +101,8 @@ class SessionDetailApi(APIView):
 
 
 class SessionCloseApi(APIView):
+    required_roles = {"post": AgentRole.WRITER}
+
     @extend_schema(request=None, responses=SessionOut, operation_id="sessions_close")
     def post(self, request, session_id):
         session = selectors.session_get_owned(agent=request.user, session_id=session_id)
@@ -122,6 +128,8 @@ class ExchangeInSerializer(serializers.Serializer):
 
 
 class SessionExchangesApi(APIView):
+    required_roles = {"post": AgentRole.WRITER}
+
     @extend_schema(
         request=inline_serializer("ExchangesIn", {
             "user": serializers.CharField(required=False), "assistant": serializers.CharField(required=False),
@@ -161,6 +169,8 @@ class SessionExchangesApi(APIView):
 # --- reads ----------------------------------------------------------------------
 
 class ExchangeListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=[*FILTER_PARAMS, OpenApiParameter("session", str),
                                OpenApiParameter("state", str, enum=Exchange.State.values)],
                    responses=ExchangeOut(many=True), operation_id="exchanges_list")
@@ -170,6 +180,8 @@ class ExchangeListApi(APIView):
 
 
 class ExchangeDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=ExchangeOut, operation_id="exchanges_retrieve")
     def get(self, request, exchange_id):
         exchange = selectors.exchange_get(agent=request.user, exchange_id=exchange_id)
@@ -178,14 +190,18 @@ class ExchangeDetailApi(APIView):
 
 
 class EpisodeListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=FILTER_PARAMS, responses=EpisodeOut(many=True), operation_id="episodes_list")
     def get(self, request):
         filters = _filters(request, allowed_status=set(MemoryStatus.values))
-        qs = selectors.episode_list(agent=request.user, filters=filters).prefetch_related("sources")
+        qs = selectors.episode_list(agent=request.user, filters=filters)
         return _paginated(request, self, qs, EpisodeOut)
 
 
 class EpisodeDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=EpisodeOut, operation_id="episodes_retrieve")
     def get(self, request, episode_id):
         episode = selectors.episode_get(agent=request.user, episode_id=episode_id)
@@ -194,15 +210,19 @@ class EpisodeDetailApi(APIView):
 
 
 class ExperienceListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=[*FILTER_PARAMS, OpenApiParameter("type", str, enum=ExperienceType.values)],
                    responses=ExperienceOut(many=True), operation_id="experiences_list")
     def get(self, request):
         filters = _filters(request, allowed_status=set(MemoryStatus.values))
-        qs = selectors.experience_list(agent=request.user, filters=filters).prefetch_related("evidence")
+        qs = selectors.experience_list(agent=request.user, filters=filters)
         return _paginated(request, self, qs, ExperienceOut)
 
 
 class ExperienceDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER, "patch": AgentRole.WRITER, "delete": AgentRole.WRITER}
+
     class UpdateSerializer(serializers.Serializer):
         statement = serializers.CharField(required=False, allow_blank=False, max_length=5000)
         subject = serializers.CharField(required=False, allow_blank=False, max_length=300)
@@ -234,6 +254,8 @@ class ExperienceDetailApi(APIView):
 # --- search ----------------------------------------------------------------------
 
 class SearchApi(APIView):
+    required_roles = {"post": AgentRole.READER}
+
     class SearchInputSerializer(serializers.Serializer):
         query = serializers.CharField(allow_blank=False, max_length=4000)
         k_sub = serializers.IntegerField(required=False, min_value=0, max_value=100, default=10)
@@ -299,6 +321,8 @@ class SearchApi(APIView):
 # --- consolidations ----------------------------------------------------------------------
 
 class ConsolidationListApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(parameters=[OpenApiParameter("status", str), OpenApiParameter("limit", int),
                                OpenApiParameter("offset", int)],
                    responses=BatchOut(many=True), operation_id="consolidations_list")
@@ -310,8 +334,7 @@ class ConsolidationListApi(APIView):
 class ConsolidationRequestApi(APIView):
     """An agent (operator role) asks for a consolidation run of its pending candidates now."""
 
-    permission_classes = [IsAgent, HasRole]
-    required_roles = ("operator",)
+    required_roles = {"post": AgentRole.OPERATOR}
 
     @extend_schema(request=None, responses={202: inline_serializer("ConsolidationQueued", {
         "queued": serializers.BooleanField(), "pending_candidates": serializers.IntegerField()})},
@@ -322,6 +345,8 @@ class ConsolidationRequestApi(APIView):
 
 
 class ConsolidationDetailApi(APIView):
+    required_roles = {"get": AgentRole.READER}
+
     @extend_schema(responses=BatchDetailOut, operation_id="consolidations_retrieve")
     def get(self, request, batch_id):
         return Response(BatchDetailOut(selectors.batch_get(agent=request.user, batch_id=batch_id)).data)

@@ -278,21 +278,37 @@ class MemoryVersion(models.Model):
 
 
 class ReviewItem(models.Model):
-    """A promotion to project scope waiting for a human decision in the admin."""
+    """A decision for a person in the admin: a promotion one scope up (scopes widen only this way, DESIGN §5), or a
+    conflict between a new item and a contradicting item of a wider scope (both stay active until decided)."""
+
+    class Kind(models.TextChoices):
+        PROMOTION = "promotion"
+        CONFLICT = "conflict"
 
     class Status(models.TextChoices):
         PENDING = "pending"
-        APPROVED = "approved"
-        REJECTED = "rejected"
+        APPROVED = "approved", "approved (promotion) / new one kept (conflict)"
+        REJECTED = "rejected", "rejected (promotion) / old one kept (conflict)"
+        DISMISSED = "dismissed", "both kept (conflict)"
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
-    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="review_items")
-    proposed_scope = models.CharField(max_length=16, default="project")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PROMOTION, db_index=True)
+    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="review_items",
+                                   help_text="the item proposed (promotion) or the new, narrower item (conflict)")
+    other_experience = models.ForeignKey(Experience, on_delete=models.CASCADE, null=True, blank=True,
+                                         related_name="conflict_items",
+                                         help_text="conflict: the wider-scope item the new one contradicts")
+    proposed_scope = models.CharField(max_length=16, default="project",
+                                      help_text="where the statement goes if approved")
+    proposed_module = models.ForeignKey("agents.Module", on_delete=models.CASCADE, null=True, blank=True,
+                                        related_name="+", help_text="the module, when the proposed scope is module")
     proposed_statement = models.TextField()
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING, db_index=True)
     evidence = models.JSONField(default=list, blank=True, help_text="source exchanges (masked) at proposal time")
-    similar = models.JSONField(default=list, blank=True, help_text="similar existing project rules")
+    other_evidence = models.JSONField(default=list, blank=True,
+                                      help_text="conflict: the other item's source exchanges (masked)")
+    similar = models.JSONField(default=list, blank=True, help_text="similar existing items in the proposed scope")
     corroborating_sessions = models.PositiveIntegerField(default=0)
     batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="review_items")

@@ -14,7 +14,7 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from agents.models import Agent
-from agents.visibility import agent_visibility
+from agents.visibility import Visibility, agent_visibility
 from core.config import config
 from core.errors import NotFound
 from governance.models import ConsolidationBatch
@@ -59,18 +59,67 @@ def exchange_get(*, agent: Agent, exchange_id: Any) -> Exchange:
     return _get_or_404(Exchange.objects.visible_to(agent).select_related("session"), exchange_id)
 
 
+# --- provenance: only the source ids the caller may see ------------------------------------------------------------
+# An item's sources can be narrower than the item (a module rule approved from a personal item, data written before
+# the scope rule). The serializers read only what these prefetches attach (``visible_sources``, ``visible_evidence``,
+# ``visible_superseded_by``, ``visible_episode``), so an item fetched without them fails instead of leaking. They
+# run on the rows returned only (a page, the search hits), never on the whole filtered table.
+
+def _provenance_exchanges(visibility: Visibility) -> QuerySet[Exchange]:
+    return (Exchange.objects.visible_to(visibility).only("id", "session_id", "occurred_at")
+            .order_by("occurred_at", "turn_index"))
+
+
+def _episode_prefetches(visibility: Visibility) -> list[Prefetch]:
+    return [Prefetch("sources", queryset=_provenance_exchanges(visibility), to_attr="visible_sources")]
+
+
+def _experience_prefetches(visibility: Visibility) -> list[Prefetch]:
+    return [Prefetch("evidence", queryset=_provenance_exchanges(visibility), to_attr="visible_evidence"),
+            Prefetch("superseded_by", queryset=Experience.objects.visible_to(visibility).only("id"),
+                     to_attr="visible_superseded_by"),
+            Prefetch("episode", queryset=Episode.objects.visible_to(visibility).only("id"), to_attr="visible_episode")]
+
+
+def episodes_with_provenance(qs: QuerySet[Episode], visibility: Visibility) -> QuerySet[Episode]:
+    return qs.prefetch_related(*_episode_prefetches(visibility))
+
+
+def experiences_with_provenance(qs: QuerySet[Experience], visibility: Visibility) -> QuerySet[Experience]:
+    return qs.prefetch_related(*_experience_prefetches(visibility))
+
+
 def episode_get(*, agent: Agent, episode_id: Any) -> Episode:
-    return _get_or_404(Episode.objects.visible_to(agent).prefetch_related(
-        Prefetch("sources", queryset=Exchange.objects.order_by("occurred_at", "turn_index"))), episode_id)
+    visibility = agent_visibility(agent=agent)
+    return _get_or_404(episodes_with_provenance(Episode.objects.visible_to(visibility), visibility), episode_id)
 
 
 def experience_get(*, agent: Agent, experience_id: Any) -> Experience:
-    return _get_or_404(Experience.objects.visible_to(agent).prefetch_related(
-        Prefetch("evidence", queryset=Exchange.objects.order_by("occurred_at", "turn_index"))), experience_id)
+    visibility = agent_visibility(agent=agent)
+    return _get_or_404(experiences_with_provenance(Experience.objects.visible_to(visibility), visibility),
+                       experience_id)
+
+
+# What a batch summary lists, by the model its ids belong to (candidates are the agent's own).
+_SUMMARY_MODELS = {"exchanges": Exchange, "episodes_created": Episode, "episodes_merged": Episode,
+                   "experiences_created": Experience, "experiences_merged": Experience,
+                   "experiences_superseded": Experience, "experiences_promoted": Experience}
 
 
 def batch_get(*, agent: Agent, batch_id: Any) -> ConsolidationBatch:
-    return _get_or_404(batches_visible(agent=agent).prefetch_related("calls"), batch_id)
+    """A batch that ran for the agent, its summary (``visible_summary``) restricted to the ids the agent may see
+    now (it may have left a module since, or the batch predates the scope rule)."""
+    batch = _get_or_404(batches_visible(agent=agent).prefetch_related("calls"), batch_id)
+    visibility = agent_visibility(agent=agent)
+    summary = dict(batch.summary or {})
+    for key, model in _SUMMARY_MODELS.items():
+        ids = summary.get(key) or []  # written by consolidation itself: ids only
+        if key in summary:
+            visible = {str(pk) for pk in model.objects.visible_to(visibility).filter(pk__in=ids)
+                       .values_list("pk", flat=True)} if ids else set()
+            summary[key] = [i for i in ids if i in visible]
+    batch.visible_summary = summary
+    return batch
 
 
 @dataclass
@@ -112,13 +161,16 @@ def exchange_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Exchange]:
 
 
 def episode_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Episode]:
-    qs = Episode.objects.visible_to(agent).filter(status=filters.status or MemoryStatus.ACTIVE)
+    visibility = agent_visibility(agent=agent)
+    qs = Episode.objects.visible_to(visibility).filter(status=filters.status or MemoryStatus.ACTIVE)
     qs = _apply(qs, filters, exact={"scope": "scope"}, since="ended_at", until="started_at")
-    return qs.order_by("-updated_at", "id")
+    return episodes_with_provenance(qs, visibility).order_by("-updated_at", "id")
 
 
 def experience_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Experience]:
-    qs = Experience.objects.visible_to(agent).filter(status=filters.status or MemoryStatus.ACTIVE)
+    visibility = agent_visibility(agent=agent)
+    qs = experiences_with_provenance(Experience.objects.visible_to(visibility), visibility).filter(
+        status=filters.status or MemoryStatus.ACTIVE)
     if filters.type:
         qs = qs.filter(type=filters.type)
     if filters.scope:
@@ -230,10 +282,10 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         episodes=rank(episodes, lambda o: o.ended_at or o.updated_at, lambda o: 0.7, query.k_epi),
         experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem),
     )
-    # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench: issue 5).
-    provenance_only = Exchange.objects.only("id", "session_id", "occurred_at")
-    prefetch_related_objects([h.obj for h in result.episodes], Prefetch("sources", queryset=provenance_only))
-    prefetch_related_objects([h.obj for h in result.experiences], Prefetch("evidence", queryset=provenance_only))
+    # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench: issue 5),
+    # and only the sources the caller may see.
+    prefetch_related_objects([h.obj for h in result.episodes], *_episode_prefetches(visibility))
+    prefetch_related_objects([h.obj for h in result.experiences], *_experience_prefetches(visibility))
     budget = query.token_budget or config().search_token_budget
     result.context, result.context_tokens = context_block(result, budget)
     return result

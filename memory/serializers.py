@@ -1,5 +1,7 @@
 """Output serializers shared by the memory APIs (no logic: shape only)."""
 
+import uuid
+
 from rest_framework import serializers
 
 
@@ -44,6 +46,7 @@ class ProvenanceOut(serializers.Serializer):
 
 
 def provenance(exchanges, batch_id) -> dict:
+    """``exchanges``: the sources the caller may see (memory.selectors prefetches them)."""
     exchanges = list(exchanges)
     times = [e.occurred_at for e in exchanges]
     return {
@@ -69,7 +72,7 @@ class EpisodeOut(serializers.Serializer):
     updated_at = serializers.DateTimeField()
 
     def get_provenance(self, obj) -> ProvenanceOut:
-        return provenance(obj.sources.all(), obj.batch_id)
+        return provenance(obj.visible_sources, obj.batch_id)
 
 
 class ExperienceOut(serializers.Serializer):
@@ -82,15 +85,22 @@ class ExperienceOut(serializers.Serializer):
     confidence = serializers.FloatField()
     verified = serializers.BooleanField()
     valid_from = serializers.DateTimeField(allow_null=True)
-    superseded_by = serializers.UUIDField(source="superseded_by_id", allow_null=True)
-    episode = serializers.UUIDField(source="episode_id", allow_null=True)
+    superseded_by = serializers.SerializerMethodField()
+    episode = serializers.SerializerMethodField()
     version = serializers.IntegerField()
     hit_count = serializers.IntegerField()
     provenance = serializers.SerializerMethodField()
     updated_at = serializers.DateTimeField()
 
     def get_provenance(self, obj) -> ProvenanceOut:
-        return provenance(obj.evidence.all(), obj.batch_id)
+        return provenance(obj.visible_evidence, obj.batch_id)
+
+    # Ids of other items only when the caller may see them (memory.selectors prefetches the visible ones).
+    def get_superseded_by(self, obj) -> uuid.UUID | None:
+        return obj.visible_superseded_by.pk if obj.visible_superseded_by is not None else None
+
+    def get_episode(self, obj) -> uuid.UUID | None:
+        return obj.visible_episode.pk if obj.visible_episode is not None else None
 
 
 class LLMCallOut(serializers.Serializer):
@@ -124,5 +134,5 @@ class BatchOut(serializers.Serializer):
 
 
 class BatchDetailOut(BatchOut):
-    summary = serializers.JSONField()
+    summary = serializers.JSONField(source="visible_summary")
     calls = LLMCallOut(many=True, source="calls.all")

@@ -77,3 +77,55 @@ def test_audit_log_is_read_only(admin_client, make_agent):
     assert admin_client.get(f"/admin/governance/auditevent/{event.pk}/change/").status_code == 200
     assert admin_client.post(f"/admin/governance/auditevent/{event.pk}/delete/", {"post": "yes"}).status_code == 403
     assert AuditEvent.objects.filter(pk=event.pk).exists()
+
+
+def _conflict(api_client, make_agent):
+    """A personal item contradicting a module item of the same agent's module (as consolidation files it)."""
+    from memory.models import Exchange
+    from memory.services.review import review_conflict_create
+
+    holder = make_agent(modules=["ops"])
+    personal = post_session(api_client, holder)
+    module = post_session(api_client, holder, module="ops")
+    mine = post_exchanges(api_client, holder, personal["id"], [{"user": "We deploy on Fridays now",
+                                                               "assistant": "Ok.", "occurred_at": at()}])
+    shared = post_exchanges(api_client, holder, module["id"], [{"user": "Deploys happen on Tuesdays only",
+                                                               "assistant": "Ok.", "occurred_at": at()}])
+    _, new = make_memories(Exchange.objects.get(pk=mine[0]["id"]))
+    _, old = make_memories(Exchange.objects.get(pk=shared[0]["id"]))
+    batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded")
+    return review_conflict_create(experience=new, other=old, batch=batch), new, old
+
+
+@pytest.mark.parametrize("button,status,new_status,old_status,decision", [
+    ("approve", "approved", "superseded", "superseded", "keep_new"),
+    ("reject", "rejected", "superseded", "active", "keep_old"),
+    ("dismiss", "dismissed", "active", "active", "keep_both"),
+])
+def test_conflict_decide_page(admin_client, make_agent, api_client, button, status, new_status, old_status,
+                              decision):
+    item, new, old = _conflict(api_client, make_agent)
+    assert b"Keep new / keep old / keep both" in admin_client.get(
+        f"/admin/memory/reviewitem/{item.pk}/change/").content
+    page = admin_client.get(f"/admin/memory/reviewitem/{item.pk}/decide/")
+    assert page.status_code == 200
+    for text in (b"We deploy on Fridays now", b"Deploys happen on Tuesdays only", b"Keep the new one",
+                 b"Keep the old one", b"Keep both"):
+        assert text in page.content
+    if button == "reject":  # keeping the old one needs a reason, like any rejection
+        response = admin_client.post(f"/admin/memory/reviewitem/{item.pk}/decide/", {"reason": "", button: "1"},
+                                     follow=True)
+        assert "reason is required" in str([str(m) for m in response.context["messages"]])
+        item.refresh_from_db()
+        assert item.status == "pending"
+    response = admin_client.post(f"/admin/memory/reviewitem/{item.pk}/decide/",
+                                 {"statement": new.statement, "reason": "decided", button: "1"})
+    assert response.status_code == 302
+    item.refresh_from_db()
+    new.refresh_from_db()
+    old.refresh_from_db()
+    assert (item.status, new.status, old.status) == (status, new_status, old_status)
+    event = AuditEvent.objects.get(action="review", object_id=str(item.pk))
+    assert event.actor_user == admin_client.user and event.data["decision"] == decision
+    if button == "approve":  # the new statement replaces the old item in the old item's scope
+        assert (item.approved_experience.scope, item.approved_experience.module_id) == ("module", old.module_id)

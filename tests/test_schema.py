@@ -18,6 +18,12 @@ def test_openapi_schema_generates_without_warnings(tmp_path):
     assert "bearerAuth" in str(schema["components"].get("securitySchemes", {})) or schema["components"].get(
         "securitySchemes"
     )
+    # every API operation says which role it needs
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            if path.startswith("/api/v1/"):
+                assert "Needs " in operation.get("description", ""), (method, path)
+    assert "Needs the `operator` role" in schema["paths"]["/api/v1/consolidations/run"]["post"]["description"]
 
 
 @pytest.mark.django_db

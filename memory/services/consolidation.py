@@ -24,7 +24,7 @@ from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from agents.models import Agent
-from agents.visibility import Scope, ScopeKey, agent_visibility
+from agents.visibility import Scope, ScopeKey, agent_visibility, scope_chain, scope_narrowest
 from core.config import config
 from governance.models import AuditEvent, ConsolidationBatch
 from governance.services.audit import audit_record_many
@@ -50,7 +50,7 @@ from memory.models import (
     ReviewItem,
     Session,
 )
-from memory.services.review import review_item_create
+from memory.services.review import review_conflict_create, review_item_create
 from memory.services.scheduling import consolidation_retry_schedule
 from memory.services.versions import memory_version_save
 from memory.thresholds import Thresholds, thresholds_for
@@ -112,8 +112,9 @@ class ExperiencePlan:
 class TopicPlan:
     candidates: list[Candidate]
     units: list[Exchange]
-    scope: ScopeKey  # where the topic's output lives, and where merge/dedup candidates are looked up
+    scope: ScopeKey  # where the topic's output lives (the narrowest scope of its units), merge/dedup look-ups too
     episodic: bool = True  # salient one-offs of a run are refined together, without an episode
+    dropped: list[Exchange] = field(default_factory=list)  # members that may not be merged with the trigger
     merge_into: Episode | None = None
     episodes: list[EpisodeDraft] = field(default_factory=list)
     episode_embeddings: list[list[float]] = field(default_factory=list)
@@ -142,21 +143,23 @@ def _nearest_episode(*, scope: ScopeKey, vector) -> tuple[Episode, float] | None
     return (row, 1.0 - float(row.distance)) if row is not None else None
 
 
-def _nearest_experiences(*, agent, vectors: list, limit: int) -> list[list[tuple[Experience, float]]]:
-    """The ``limit`` active experiences ``agent`` may see nearest to each vector, with their similarity."""
-    visibility = agent_visibility(agent=agent)
+def _nearest_experiences(*, scope: ScopeKey, vectors: list, limit: int) -> list[list[tuple[Experience, float]]]:
+    """The ``limit`` active experiences nearest to each vector, with their similarity, among those every reader of
+    ``scope`` may see: the consolidator may copy what it is shown into an output in ``scope`` (a module item never
+    gets to see, and so to quote, its writer's personal items)."""
     found = []
     with transaction.atomic():
         vector_search_params()
         for vector in vectors:
-            rows = (Experience.objects.visible_to(visibility).filter(status=MemoryStatus.ACTIVE)
+            rows = (Experience.objects.visible_throughout(scope).filter(status=MemoryStatus.ACTIVE)
                     .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:limit])
             found.append([(r, 1.0 - float(r.distance)) for r in rows])
     return found
 
 
-def _related_experiences(*, agent, vector, thresholds: Thresholds, limit: int = 6) -> list[tuple[Experience, float]]:
-    [rows] = _nearest_experiences(agent=agent, vectors=[vector], limit=limit)
+def _related_experiences(*, scope: ScopeKey, vector, thresholds: Thresholds,
+                         limit: int = 6) -> list[tuple[Experience, float]]:
+    [rows] = _nearest_experiences(scope=scope, vectors=[vector], limit=limit)
     return [(r, sim) for r, sim in rows if sim >= thresholds.related]
 
 
@@ -189,7 +192,7 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
     related = []
     if semantic:
         related = [_existing_experience(e, s)
-                   for e, s in _related_experiences(agent=agent, vector=centroid, thresholds=thresholds)]
+                   for e, s in _related_experiences(scope=topic.scope, vector=centroid, thresholds=thresholds)]
 
     drafts = []
     if episodic and semantic:  # the usual case: one consolidator step (one LLM call) for the whole topic
@@ -221,7 +224,7 @@ def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -
         return
     vectors = embedder.embed(facts)
     similar_by_fact = [[_existing_experience(e, sim) for e, sim in rows]
-                       for rows in _nearest_experiences(agent=agent, vectors=vectors, limit=5)]
+                       for rows in _nearest_experiences(scope=topic.scope, vectors=vectors, limit=5)]
     ops = extractor.decide_all(facts, similar_by_fact, on_call=calls.append)
     # The stored text may differ from the fact (a merged UPDATE): embed what is stored, reusing the facts' vectors.
     known = dict(zip(facts, vectors, strict=True))
@@ -244,9 +247,13 @@ def resolution_score(exp: Experience | None, *, verified: bool, statement: str, 
 def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embedder_model: str,
                  summary: dict, audit: list) -> None:
     now = timezone.now()
+    if topic.dropped:  # back to raw: they may ripen with units of their own scope later
+        Exchange.objects.filter(pk__in=[u.pk for u in topic.dropped], state=Exchange.State.CANDIDATE).update(
+            state=Exchange.State.RAW)
     unit_ids = {str(u.pk): u for u in topic.units}
-    scope_fields = {"project_id": agent.project_id, "owner_agent": agent, "module_id": topic.scope.module_id,
-                    "scope": topic.scope.scope}
+    # A personal output belongs to the owner of that personal scope (always the agent: its units are its own).
+    scope_fields = {"project_id": agent.project_id, "owner_agent_id": topic.scope.owner_agent_id or agent.pk,
+                    "module_id": topic.scope.module_id, "scope": topic.scope.scope}
     episodes: list[Episode] = []
     for draft, vector in zip(topic.episodes, topic.episode_embeddings, strict=True):
         sources = [unit_ids[i] for i in draft.unit_ids if i in unit_ids] or list(topic.units)
@@ -323,9 +330,21 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
                   "source_ids": [e.pk for e in evidence], "data": {"type": draft.type}})
 
-    # Contradictions: the winner by resolution score stays active, the loser is superseded (kept, linked).
-    for old in Experience.objects.select_for_update().visible_to(agent).filter(
-            pk__in=[c for c in draft.contradicts if _is_uuid(c)], status=MemoryStatus.ACTIVE):
+    # Contradictions within the output's scope: the winner by resolution score stays active, the loser is
+    # superseded (kept, linked). With an item of a wider scope (all the consolidator was shown besides its own
+    # scope): a conflict for a person to decide, both stay active — one agent never removes what others share.
+    for old in Experience.objects.select_for_update().visible_throughout(topic.scope).filter(
+            pk__in=[c for c in draft.contradicts if _is_uuid(c)], status=MemoryStatus.ACTIVE).order_by("created_at"):
+        if ScopeKey.of(old) != topic.scope:
+            if experience.status != MemoryStatus.ACTIVE:  # lost within its own scope: nothing left to decide
+                continue
+            item = review_conflict_create(experience=experience, other=old, batch=batch)
+            if item is not None:
+                summary["review_items"].append(str(item.pk))
+                audit.append({"action": AuditEvent.Action.CREATE, "object_type": "review_item",
+                              "object_id": item.pk, "reason": f"conflict with {old.scope} item {old.pk}",
+                              "source_ids": [experience.pk, old.pk]})
+            continue
         new_score = resolution_score(experience, verified=False, statement=experience.statement,
                                      when=experience.valid_from, newer=True)
         old_score = resolution_score(old, verified=old.verified, statement=old.statement,
@@ -352,31 +371,31 @@ def _is_uuid(value: str) -> bool:
 
 
 def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) -> None:
-    """Pattern mining: corroborated by ≥3 distinct sessions (or agents) → one scope up; project needs review."""
+    """Pattern mining: an item corroborated by ≥3 distinct sessions (or agents) is proposed one scope up — a
+    personal item to its agent's module (only for an agent with exactly one module: otherwise "up" is ambiguous),
+    a module item to the project. Scopes widen only through the review queue, never as a side effect: a person
+    decides. An item is proposed once per target (a rejected proposal is not asked again)."""
     if experience.status != MemoryStatus.ACTIVE or experience.scope == Scope.PROJECT:
         return
     stats = experience.evidence.aggregate(sessions=Count("session", distinct=True),
                                           agents=Count("owner_agent", distinct=True))
     if max(stats["sessions"], stats["agents"]) < PROMOTION_MIN_SESSIONS:
         return
+    module = None
     if experience.scope == Scope.PERSONAL:
         modules = list(agent.modules.all()[:2])
-        if len(modules) == 1:  # one scope up is unambiguous only for an agent with exactly one module
-            memory_version_save(obj=experience, batch=batch, reason="promote")
-            experience.scope, experience.module = Scope.MODULE, modules[0]
-            experience.version += 1
-            experience.save(update_fields=["scope", "module", "version"])
-            summary["experiences_promoted"].append(str(experience.pk))
-            audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "experience",
-                          "object_id": experience.pk, "reason": f"corroborated by {stats['sessions']} sessions",
-                          "data": {"to": "module"}})
+        if len(modules) != 1:
+            return
+        module = modules[0]
+    target = Scope.MODULE if module is not None else Scope.PROJECT
+    if ReviewItem.objects.filter(experience=experience, kind=ReviewItem.Kind.PROMOTION,
+                                 proposed_scope=target).exists():
         return
-    if ReviewItem.objects.filter(experience=experience, status=ReviewItem.Status.PENDING).exists():
-        return
-    item = review_item_create(experience=experience, batch=batch, sessions=stats["sessions"])
+    item = review_item_create(experience=experience, batch=batch, sessions=stats["sessions"], proposed_scope=target,
+                              proposed_module=module)
     summary["review_items"].append(str(item.pk))
     audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "review_item", "object_id": item.pk,
-                  "reason": f"proposed for project scope; corroborated by {stats['sessions']} sessions",
+                  "reason": f"proposed for {target} scope; corroborated by {stats['sessions']} sessions",
                   "source_ids": [experience.pk]})
 
 
@@ -386,7 +405,8 @@ def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scop
     event, text = op["event"], op["text"]
     target = None
     if op.get("target_id") and _is_uuid(op["target_id"]):
-        target = Experience.objects.select_for_update().visible_to(agent).filter(
+        # Only items of the unit's own scope are changed: never a wider scope's (an UPDATE of one adds instead).
+        target = Experience.objects.select_for_update().in_scope(ScopeKey.for_scope(**scope_fields)).filter(
             pk=op["target_id"], status=MemoryStatus.ACTIVE).first()
     if event == "DELETE" and target is None:
         return
@@ -418,15 +438,26 @@ def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scop
 
 def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
     """One topic per recurrence (or eager) candidate; the salient one-offs of a run share one topic per scope,
-    refined in one call and without an episode (they are unrelated to each other by definition)."""
+    refined in one call and without an episode (they are unrelated to each other by definition).
+
+    A topic's output lives in the narrowest scope of all its units (agents.visibility: the scope rule). Members
+    that may not be merged with the trigger (a candidate from before the rule, or a module the agent has left
+    since) are dropped from the topic and become raw again."""
     topics: list[TopicPlan] = []
     salient: dict[tuple, TopicPlan] = {}
+    visibility = agent_visibility(agent=candidates[0].agent) if candidates else None
     for c in candidates:
         units = list(c.exchanges.select_related("session").order_by("session__started_at", "session_id",
                                                                      "turn_index"))
         if not units:
             continue
-        scope = ScopeKey.of(c.trigger)
+        others = [u for u in units if u.pk != c.trigger_id]
+        kept = {u.pk for u in scope_chain([c.trigger, *others], key=ScopeKey.of, visibility=visibility)}
+        dropped = [u for u in units if u.pk not in kept]
+        units = [u for u in units if u.pk in kept]
+        if not units:
+            continue
+        scope = scope_narrowest([ScopeKey.of(u) for u in units], visibility=visibility)
         if c.reason == Candidate.Reason.SALIENCE:
             key = scope
             if key not in salient:
@@ -434,14 +465,15 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
                 topics.append(salient[key])
             salient[key].candidates.append(c)
             salient[key].units.extend(u for u in units if u not in salient[key].units)
+            salient[key].dropped.extend(dropped)
             continue
-        topics.append(TopicPlan(candidates=[c], units=units, scope=scope))
+        topics.append(TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped))
     return topics
 
 
 def _empty_summary() -> dict:
     return {k: [] for k in ("candidates", "exchanges", "episodes_created", "episodes_merged", "experiences_created",
-                            "experiences_merged", "experiences_superseded", "experiences_promoted", "review_items")}
+                            "experiences_merged", "experiences_superseded", "review_items")}
 
 
 def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, max_candidates: int = 50,

@@ -14,7 +14,7 @@ from pgvector.django import CosineDistance
 
 from agents.models import Agent, Module
 from agents.selectors import agent_module_get
-from agents.visibility import Scope, Visibility, agent_visibility
+from agents.visibility import Scope, ScopeKey, Visibility, agent_visibility, scope_chain
 from core.config import config
 from core.errors import Conflict
 from governance.models import AuditEvent
@@ -81,10 +81,12 @@ def session_close(*, agent: Agent, session: Session) -> Session:
 
 def recurrence_neighbours(*, exchange: Exchange, visibility: Visibility,
                           thresholds: Thresholds) -> list[tuple[Exchange, float]]:
-    """The top ``k = 2·θ_count`` visible neighbours of ``exchange`` with their cosine similarity."""
-    qs = (Exchange.objects.visible_to(visibility).exclude(pk=exchange.pk)
+    """The top ``k = 2·θ_count`` neighbours of ``exchange`` that may be merged with it (visible, and in scopes
+    comparable with its scope: never another module's units for a module unit), with their cosine similarity."""
+    qs = (Exchange.objects.mergeable_with(ScopeKey.of(exchange), visibility).exclude(pk=exchange.pk)
           .annotate(distance=CosineDistance("embedding", exchange.embedding))
-          .order_by("distance").only("id", "state")[: thresholds.k])
+          .order_by("distance").only("id", "state", "project_id", "scope", "owner_agent_id", "module_id")
+          [: thresholds.k])
     return [(n, 1.0 - float(n.distance)) for n in qs]
 
 
@@ -167,8 +169,10 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
         if e.state != Exchange.State.RAW:
             continue
         neighbours = recurrence_neighbours(exchange=e, visibility=visibility, thresholds=thresholds)
-        # Units already consolidated or already waiting in a candidate do not count again.
+        # Units already consolidated or already waiting in a candidate do not count again; the members stay
+        # pairwise comparable (a personal unit may join module m1's or m2's units, never both).
         ripe = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.RAW]
+        ripe = scope_chain([e, *ripe], key=ScopeKey.of, visibility=visibility)[1:]
         if len(ripe) + 1 >= thresholds.theta_count:
             candidates.append(_candidate_create(agent=agent, trigger=e, members=[*ripe, e],
                                                 reason=Candidate.Reason.RECURRENCE))

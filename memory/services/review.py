@@ -1,4 +1,18 @@
-"""The review queue: promotions to project scope wait for a person (DESIGN §5); proposal and decisions here."""
+"""The review queue (DESIGN §5): a person decides every widening of a scope and every conflict across scopes.
+
+Two kinds of item:
+
+- **promotion**: an item corroborated often enough is proposed one scope up (personal → the agent's module,
+  module → project). *Approve* copies the statement (optionally edited) into the proposed scope as a verified
+  item and supersedes the proposing one by it; *reject* (a reason is required) leaves it where it is.
+- **conflict**: a new item contradicts an item of a wider scope (consolidation never lets a narrower item
+  supersede a wider one: one agent must not remove what others share). Both stay active until a person decides:
+  *keep the new one* (approve: the new statement, optionally edited, replaces the old item in the old item's
+  scope; both are superseded by the replacement), *keep the old one* (reject, a reason is required: the new item
+  is superseded by the old one), *keep both* (dismiss: nothing changes, the conflict is closed).
+
+Every decision is audited and keeps the previous versions (rollback and history).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
+from agents.models import Module
 from agents.visibility import Scope, ScopeKey
 from core.errors import ApplicationError, Conflict
 from governance.models import AuditEvent
@@ -16,73 +31,136 @@ from memory.models import Experience, ExperienceEvidence, MemoryStatus, ReviewIt
 from memory.services.versions import memory_version_save
 
 
-def review_item_create(*, experience: Experience, batch, sessions: int) -> ReviewItem:
-    """Queue ``experience`` for promotion to project scope, with its evidence and the nearest project rules."""
-    evidence = [{"id": str(e.pk), "session": str(e.session_id),
-                 "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None,
-                 "user": e.user_text[:500], "assistant": e.assistant_text[:500]}
-                for e in experience.evidence.order_by("occurred_at")[:20]]
-    project_rules = Experience.objects.in_scope(ScopeKey.for_scope(project_id=experience.project_id,
-                                                                   scope=Scope.PROJECT))
+def _evidence(experience: Experience) -> list[dict]:
+    """The item's source exchanges (masked, as stored) for the reviewer."""
+    return [{"id": str(e.pk), "session": str(e.session_id), "scope": e.scope,
+             "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None,
+             "user": e.user_text[:500], "assistant": e.assistant_text[:500]}
+            for e in experience.evidence.order_by("occurred_at")[:20]]
+
+
+def review_item_create(*, experience: Experience, batch, sessions: int, proposed_scope: str = Scope.PROJECT,
+                       proposed_module: Module | None = None) -> ReviewItem:
+    """Propose ``experience`` one scope up (``proposed_scope``: module with ``proposed_module``, or project), with
+    its evidence and the nearest active items already in that scope."""
+    if proposed_scope == Scope.MODULE and proposed_module is None:
+        raise ApplicationError("a promotion to module scope names the module", code="module_required")
+    target = ScopeKey.for_scope(project_id=experience.project_id, scope=proposed_scope,
+                                module_id=proposed_module.pk if proposed_module else None)
     similar = [{"id": str(s.pk), "statement": s.statement, "similarity": round(1 - float(s.distance), 3)}
-               for s in project_rules.filter(status=MemoryStatus.ACTIVE)
+               for s in Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE)
                .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:5]]
-    return ReviewItem.objects.create(project_id=experience.project_id, experience=experience,
-                                     proposed_statement=experience.statement, evidence=evidence, similar=similar,
+    return ReviewItem.objects.create(project_id=experience.project_id, kind=ReviewItem.Kind.PROMOTION,
+                                     experience=experience, proposed_scope=proposed_scope,
+                                     proposed_module=proposed_module, proposed_statement=experience.statement,
+                                     evidence=_evidence(experience), similar=similar,
                                      corroborating_sessions=sessions, batch=batch)
+
+
+def review_conflict_create(*, experience: Experience, other: Experience, batch) -> ReviewItem | None:
+    """A conflict: ``experience`` contradicts ``other``, an item of a wider scope. Both sides with their evidence;
+    None when the same conflict already waits for a decision."""
+    if ReviewItem.objects.filter(kind=ReviewItem.Kind.CONFLICT, experience=experience, other_experience=other,
+                                 status=ReviewItem.Status.PENDING).exists():
+        return None
+    sessions = experience.evidence.values("session").distinct().count()
+    return ReviewItem.objects.create(
+        project_id=experience.project_id, kind=ReviewItem.Kind.CONFLICT, experience=experience,
+        other_experience=other, proposed_scope=other.scope, proposed_module_id=other.module_id,
+        proposed_statement=experience.statement, evidence=_evidence(experience), other_evidence=_evidence(other),
+        corroborating_sessions=sessions, batch=batch)
+
+
+def _pending(item: ReviewItem) -> ReviewItem:
+    item = (ReviewItem.objects.select_for_update(of=("self",)).select_related("experience", "other_experience")
+            .get(pk=item.pk))
+    if item.status != ReviewItem.Status.PENDING:
+        raise Conflict(f"review item is already {item.status}", code="already_decided")
+    return item
+
+
+def _supersede(*, loser: Experience, winner: Experience, reason: str) -> None:
+    if loser.status != MemoryStatus.ACTIVE:
+        return
+    loser = Experience.objects.select_for_update().get(pk=loser.pk)
+    memory_version_save(obj=loser, batch=None, reason=reason)
+    loser.status, loser.superseded_by = MemoryStatus.SUPERSEDED, winner
+    loser.version += 1
+    loser.updated_at = timezone.now()
+    loser.save(update_fields=["status", "superseded_by", "version", "updated_at"])
+
+
+def _decide(item: ReviewItem, *, status: str, user, reason: str) -> None:
+    item.status = status
+    item.decided_by, item.decided_at, item.decision_reason = user, timezone.now(), reason
+    item.save()
 
 
 @transaction.atomic
 def review_approve(*, item: ReviewItem, user, edited_statement: str | None = None, reason: str = "",
                    embedder=None) -> ReviewItem:
-    """Approve a promotion: the rule becomes a project-scope experience (optionally edited); the proposing item
-    is superseded by it, so search returns the project rule once."""
-    item = ReviewItem.objects.select_for_update().select_related("experience").get(pk=item.pk)
-    if item.status != ReviewItem.Status.PENDING:
-        raise Conflict(f"review item is already {item.status}", code="already_decided")
+    """Approve: the statement (optionally edited, masked like any input) becomes a verified item in the proposed
+    scope; the proposing item — and for a conflict the old item too — is superseded by it, so search returns the
+    statement once."""
+    item = _pending(item)
     source = item.experience
     statement = item.proposed_statement
     if edited_statement and edited_statement.strip() and edited_statement.strip() != statement:
         statement = texts_mask(project=item.project, texts=[edited_statement.strip()])[0]
     embedding = (source.embedding if statement == source.statement
                  else (embedder or get_embedder()).embed_one(f"{source.subject}: {statement}"))
+    target = ScopeKey.for_scope(project_id=item.project_id, scope=item.proposed_scope,
+                                module_id=item.proposed_module_id)
+    # The episode link only when the episode is as visible as the new item (never a narrower one's id).
+    episode = source.episode if source.episode is not None and ScopeKey.of(source.episode) == target else None
     rule = Experience.objects.create(
-        project_id=item.project_id, owner_agent_id=source.owner_agent_id, module=None, scope=Scope.PROJECT,
-        type=source.type, subject=source.subject, statement=statement, embedding=embedding,
+        project_id=item.project_id, owner_agent_id=source.owner_agent_id, module_id=target.module_id,
+        scope=target.scope, type=source.type, subject=source.subject, statement=statement, embedding=embedding,
         embedding_model=source.embedding_model, confidence=max(source.confidence, 0.9), verified=True,
-        valid_from=source.valid_from, episode=source.episode)
+        valid_from=source.valid_from, episode=episode)
     ExperienceEvidence.objects.bulk_create(
         [ExperienceEvidence(experience=rule, exchange_id=ev.exchange_id) for ev in
          ExperienceEvidence.objects.filter(experience=source)], ignore_conflicts=True)
-    if source.status == MemoryStatus.ACTIVE:
-        memory_version_save(obj=source, batch=None, reason="promoted")
-        source.status, source.superseded_by = MemoryStatus.SUPERSEDED, rule
-        source.version += 1
-        source.save(update_fields=["status", "superseded_by", "version"])
-    item.status = ReviewItem.Status.APPROVED
-    item.decided_by, item.decided_at = user, timezone.now()
-    item.decision_reason = reason
+    _supersede(loser=source, winner=rule, reason="promoted" if item.kind == ReviewItem.Kind.PROMOTION else "conflict")
+    if item.kind == ReviewItem.Kind.CONFLICT:
+        _supersede(loser=item.other_experience, winner=rule, reason="conflict")
     item.approved_experience = rule
-    item.save()
+    _decide(item, status=ReviewItem.Status.APPROVED, user=user, reason=reason)
+    decision = "approved" if item.kind == ReviewItem.Kind.PROMOTION else "keep_new"
     audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
-                 project_id=item.project_id, actor_user=user, scope=Scope.PROJECT, reason=reason or "approved",
-                 source_ids=[source.pk, rule.pk],
-                 data={"decision": "approved", "edited": statement != item.proposed_statement})
+                 project_id=item.project_id, actor_user=user, scope=target.scope, reason=reason or decision,
+                 source_ids=[p for p in (source.pk, item.other_experience_id, rule.pk) if p],
+                 data={"kind": item.kind, "decision": decision, "edited": statement != item.proposed_statement})
     return item
 
 
 @transaction.atomic
 def review_reject(*, item: ReviewItem, user, reason: str) -> ReviewItem:
-    """Reject a promotion with a reason; the proposing item keeps its scope."""
+    """Reject, with a reason: a promotion leaves the item in its scope; a conflict keeps the old item and
+    supersedes the new one by it."""
     if not reason.strip():
         raise ApplicationError("a reason is required to reject", code="reason_required")
-    item = ReviewItem.objects.select_for_update().get(pk=item.pk)
-    if item.status != ReviewItem.Status.PENDING:
-        raise Conflict(f"review item is already {item.status}", code="already_decided")
-    item.status = ReviewItem.Status.REJECTED
-    item.decided_by, item.decided_at, item.decision_reason = user, timezone.now(), reason
-    item.save()
+    item = _pending(item)
+    if item.kind == ReviewItem.Kind.CONFLICT:
+        _supersede(loser=item.experience, winner=item.other_experience, reason="conflict")
+    _decide(item, status=ReviewItem.Status.REJECTED, user=user, reason=reason)
+    decision = "rejected" if item.kind == ReviewItem.Kind.PROMOTION else "keep_old"
     audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
-                 project_id=item.project_id, actor_user=user, reason=reason, data={"decision": "rejected"},
-                 source_ids=[item.experience_id])
+                 project_id=item.project_id, actor_user=user, reason=reason,
+                 data={"kind": item.kind, "decision": decision},
+                 source_ids=[p for p in (item.experience_id, item.other_experience_id) if p])
+    return item
+
+
+@transaction.atomic
+def review_dismiss(*, item: ReviewItem, user, reason: str = "") -> ReviewItem:
+    """Close a conflict keeping both items active (they do not really contradict, or both hold in their scopes)."""
+    item = _pending(item)
+    if item.kind != ReviewItem.Kind.CONFLICT:
+        raise ApplicationError("only a conflict can be closed keeping both", code="not_a_conflict")
+    _decide(item, status=ReviewItem.Status.DISMISSED, user=user, reason=reason)
+    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
+                 project_id=item.project_id, actor_user=user, reason=reason or "keep_both",
+                 data={"kind": item.kind, "decision": "keep_both"},
+                 source_ids=[item.experience_id, item.other_experience_id])
     return item

@@ -61,14 +61,16 @@ def batch_rollback(*, batch: ConsolidationBatch, actor_user=None, actor_agent: A
         target.save()
         restored += 1
     counts["restored"] = restored
-    counts["episodes_removed"] = Episode.objects.filter(batch=batch).exclude(
+    why = "a rollback reverts everything its batch wrote, in whatever scope it wrote it"
+    counts["episodes_removed"] = Episode.objects.all_scopes_unscoped(why=why).filter(batch=batch).exclude(
         status=MemoryStatus.ROLLED_BACK).update(status=MemoryStatus.ROLLED_BACK, updated_at=now)
-    counts["experiences_removed"] = Experience.objects.filter(batch=batch).exclude(
+    counts["experiences_removed"] = Experience.objects.all_scopes_unscoped(why=why).filter(batch=batch).exclude(
         status=MemoryStatus.ROLLED_BACK).update(status=MemoryStatus.ROLLED_BACK, updated_at=now)
     # Links this batch added to items that stay (merges, dedup) go away with it.
     EpisodeSource.objects.filter(batch=batch).exclude(episode__batch=batch).delete()
     ExperienceEvidence.objects.filter(batch=batch).exclude(experience__batch=batch).delete()
-    counts["exchanges_unconsolidated"] = Exchange.objects.filter(consolidated_batch=batch).update(
+    counts["exchanges_unconsolidated"] = Exchange.objects.all_scopes_unscoped(why=why).filter(
+        consolidated_batch=batch).update(
         state=Exchange.State.RAW, consolidated_batch=None)
     Candidate.objects.filter(batch=batch).update(status=Candidate.Status.DONE)
     ReviewItem.objects.filter(batch=batch, status=ReviewItem.Status.PENDING).update(

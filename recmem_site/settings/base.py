@@ -164,8 +164,8 @@ STORAGES = {
 # --- REST API ---------------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["agents.authentication.ApiKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["agents.authentication.IsAgent"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PERMISSION_CLASSES": ["agents.authentication.HasRole"],
+    "DEFAULT_SCHEMA_CLASS": "agents.schema.RoleDocumentingSchema",
     "EXCEPTION_HANDLER": "recmem_site.exceptions.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,

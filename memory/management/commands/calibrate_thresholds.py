@@ -49,7 +49,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, project, theta_count, target_coverage, json_out, **options):
         embedder = get_embedder()
-        qs = Exchange.objects.filter(embedding_model=embedder.model_id)
+        qs = Exchange.objects.all_scopes_unscoped(why="an operator calibrates on the whole store").filter(
+            embedding_model=embedder.model_id)
         if project:
             qs = qs.filter(project__name=project)
         groups: dict = {}

@@ -109,7 +109,7 @@ def test_operator_can_ask_for_a_run_now(api_client, make_agent, settings, django
     settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
     writer = make_agent(roles=["writer", "reader"])
     denied = api_client.post("/api/v1/consolidations/run", **writer.headers)
-    assert denied.status_code == 403 and denied.json()["error"]["code"] == "permission_denied"
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "missing_role"
     operator = make_agent(roles=["writer", "reader", "operator"])
     session = post_session(api_client, operator)
     post_exchanges(api_client, operator, session["id"], [
