@@ -2,27 +2,47 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Re-install when pyproject.toml changes.
-STAMP := $(VENV)/.installed-$(shell sha1sum pyproject.toml 2>/dev/null | cut -c1-12)
+# The packages for agents (clients/python: recmem-client, recmem_mcp, the adapters) in an environment of their own,
+# as an agent's project would have them: the examples and the OpenAI Agents SDK run there (that SDK's package is
+# named `agents`, like RecMem's app, so it cannot live in the product's environment).
+CLIENT_VENV := .venv-client
+# Re-install when a pyproject.toml changes.
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml 2>/dev/null | sha1sum | cut -c1-12)
+CLIENT_STAMP := $(CLIENT_VENV)/.installed-$(shell sha1sum clients/python/pyproject.toml 2>/dev/null | cut -c1-12)
 
-.PHONY: run test lint bench bench-full clean-venv
+.PHONY: run test test-cluster lint fuzz bench bench-full clean-venv
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# CPU torch first, pinned: an unpinned torch pulls a multi-GB CUDA build.
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
-	$(BIN)/python -m pip install --quiet -e ".[dev,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,bench]" -e "clients/python[mcp,langchain]"
 	# ONNX (fp32, int8) and static embedders built once from the installed MiniLM (no download; ~1 min).
 	$(BIN)/python -m memory.gateways.local_models prepare
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
+$(CLIENT_STAMP): clients/python/pyproject.toml
+	@test -x $(CLIENT_VENV)/bin/python || $(PYTHON) -m venv $(CLIENT_VENV)
+	$(CLIENT_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CLIENT_VENV)/bin/python -m pip install --quiet -e "clients/python[all]" "openai>=1.50,<4"
+	@rm -f $(CLIENT_VENV)/.installed-*
+	@touch $@
+
 run: $(STAMP)
 	$(BIN)/recmem run
 
-test: $(STAMP)
+test: $(STAMP) $(CLIENT_STAMP)
 	$(BIN)/python -m pytest
+
+# The schemathesis run of make test, longer: RECMEM_FUZZ_EXAMPLES examples per operation (default 200).
+fuzz: $(STAMP)
+	RECMEM_FUZZ_EXAMPLES=$${RECMEM_FUZZ_EXAMPLES:-200} $(BIN)/python -m pytest -q tests/hostile/test_schemathesis.py
+
+# Two web servers and two workers against one PostgreSQL over TCP and Redis (tests/cluster; ~5 min).
+test-cluster: $(STAMP)
+	$(BIN)/python -m pytest -m cluster tests/cluster
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -34,4 +54,4 @@ bench-full: $(STAMP)
 	$(BIN)/python -m bench.run --profile full
 
 clean-venv:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(CLIENT_VENV)

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 
 import pytest
 
+# A running RecMem for the tests of its clients (recmem_server, recmem_agent, recmem_llm).
+pytest_plugins = ["tests.live"]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _throwaway_embedded_database():

@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 
 from agents.models import Agent, ApiKey, Module, Project
-from agents.services import api_key_create, api_key_revoke
+from agents.services import api_key_create, api_key_revoke, project_archive
 
 
 class ModuleInline(admin.TabularInline):
@@ -11,9 +11,19 @@ class ModuleInline(admin.TabularInline):
 
 @admin.register(Project)
 class ProjectAdmin(admin.ModelAdmin):
-    list_display = ["name", "created_at"]
+    """Quota usage columns are added by memory's admin (memory/admin.py), which knows what is stored."""
+
+    list_display = ["name", "created_at", "exchange_quota", "daily_token_quota", "archived_at"]
     search_fields = ["name"]
+    readonly_fields = ["archived_at"]
     inlines = [ModuleInline]
+    actions = ["archive"]
+
+    @admin.action(description="Archive selected projects (their API keys stop working; the audit trail stays)")
+    def archive(self, request, queryset):
+        for project in queryset:
+            project_archive(project=project)
+        self.message_user(request, f"Archived {queryset.count()} project(s).")
 
 
 @admin.register(Module)

@@ -10,6 +10,7 @@ from rest_framework.permissions import BasePermission
 from agents.models import Agent
 from agents.selectors import KeyRejected, api_key_authenticate
 from agents.services import api_key_touch
+from agents.throttling import address_guard, failed_key_record
 from core.errors import NotAllowed
 
 
@@ -24,15 +25,18 @@ class ApiKeyAuthentication(BaseAuthentication):
     keyword = "Bearer"
 
     def authenticate(self, request):
+        address_guard(request)  # per-address rate and the failed-key lockout, before any key is looked up
         header = get_authorization_header(request).decode("latin-1").strip()
         if not header:
             return None  # -> 401 not_authenticated from the permission check
         parts = header.split()
         if len(parts) != 2 or parts[0].lower() != self.keyword.lower():
+            failed_key_record(request)
             raise KeyAuthFailed("Authorization header must be 'Bearer <api key>'", "malformed_header")
         try:
             api_key = api_key_authenticate(raw_key=parts[1])
         except KeyRejected as exc:
+            failed_key_record(request)
             raise KeyAuthFailed(str(exc), exc.code) from None
         api_key_touch(api_key=api_key)
         return api_key.agent, api_key
@@ -59,6 +63,8 @@ class HasRole(BasePermission):
             return True
         method = "get" if method == "head" else method
         declared = getattr(view, "required_roles", {})
+        if method not in declared and not hasattr(view, method):
+            return True  # the view has no handler: DRF answers 405 method_not_allowed (nothing runs)
         if method not in declared:
             raise NotAllowed(f"no role is declared for {request.method} on this endpoint", code="missing_role")
         role = declared[method]

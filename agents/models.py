@@ -16,6 +16,14 @@ class Project(models.Model):
     name = models.CharField(max_length=200, unique=True)
     description = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # Quotas (README: limits); empty: the RECMEM_QUOTA_* default, 0: unlimited.
+    exchange_quota = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="stored exchanges at most; empty: RECMEM_QUOTA_EXCHANGES, 0: unlimited")
+    daily_token_quota = models.PositiveBigIntegerField(
+        null=True, blank=True,
+        help_text="consolidation LLM tokens per UTC day; empty: RECMEM_QUOTA_DAILY_TOKENS, 0: unlimited")
+    # A project whose audit trail must stay is archived, never deleted: its keys stop working.
+    archived_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]

@@ -7,7 +7,7 @@ from django.utils import timezone
 
 from agents.keys import key_matches, key_parse_prefix
 from agents.models import Agent, ApiKey, Module
-from core.errors import ApplicationError
+from core.errors import NotFound
 
 
 class KeyRejected(Exception):
@@ -32,6 +32,8 @@ def api_key_authenticate(*, raw_key: str) -> ApiKey:
         raise KeyRejected("API key expired", "expired_key")
     if not api_key.agent.is_active:
         raise KeyRejected("agent disabled", "agent_disabled")
+    if api_key.agent.project.archived_at is not None:
+        raise KeyRejected("project archived", "project_archived")
     return api_key
 
 
@@ -51,5 +53,6 @@ def agent_module_get(*, agent: Agent, name_or_id: str) -> Module:
     """One of the agent's modules, by name or id; anything else (another agent's module included) is refused."""
     found = next((m for m in agent.modules.all() if m.name == name_or_id or str(m.pk) == name_or_id), None)
     if found is None:
-        raise ApplicationError("unknown module (not one of the agent's modules)", code="unknown_module")
+        # Like every object the agent may not see: 404 (another agent's module looks like no module at all).
+        raise NotFound("unknown module (not one of the agent's modules)", code="unknown_module")
     return found

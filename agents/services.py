@@ -103,6 +103,15 @@ def api_key_touch(*, api_key: ApiKey) -> None:
 
 
 @transaction.atomic
+def project_archive(*, project: Project) -> Project:
+    """Archive instead of delete (a project with an audit trail cannot be deleted): its keys answer 401."""
+    if project.archived_at is None:
+        project.archived_at = timezone.now()
+        project.save(update_fields=["archived_at"])
+    return project
+
+
+@transaction.atomic
 def demo_agent_ensure(*, project_name: str = "demo", agent_name: str = "demo-agent") -> tuple[Agent, IssuedKey | None]:
     """The demo agent for `recmem run`; a key is issued only when the agent is new."""
     existing = Agent.objects.filter(project__name=project_name, name=agent_name).first()

@@ -409,7 +409,12 @@ def project_delete(name: str) -> None:
     project = Project.objects.filter(name=name).first()
     if project is None:
         return
+    from governance.models import AuditEvent
+
     Schedule.objects.filter(name__startswith="retry:").delete()  # bench retries must not outlive the run
+    # A throwaway bench project: its audit chain goes with it (the product never deletes audit events; a project
+    # with events is PROTECTed and archived instead).
+    AuditEvent.objects.filter(project=project).delete()
     project.delete()
 
 

@@ -6,7 +6,8 @@ from whatever JSON files are in the folder:
 - ``locomo*.json``: reports of ``bench_locomo`` (``{"runs": [...]}``) — merged, compared (online ÷ eager);
 - ``locomo_sweep*.json``: θ_sim sweeps;
 - ``scale*.json``: ``bench_scale`` reports;
-- ``pii*.json``: ``bench_pii`` reports.
+- ``pii*.json``: ``bench_pii`` reports;
+- ``faults.json``: ``python -m bench.faults`` (kill -9 of worker and database; first ingest after a start).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ def _load(path: Path) -> Any:
 
 
 def collect(results: Path) -> dict[str, Any]:
-    out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "embedders": [], "meta": None}
+    out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "embedders": [], "faults": [],
+                           "meta": None}
     for path in sorted(results.glob("*.json")):
         data = _load(path)
         if not isinstance(data, dict):
@@ -54,6 +56,8 @@ def collect(results: Path) -> dict[str, Any]:
             out["scale"].append({**data, "_file": path.name})
         elif kind == "embedders":
             out["embedders"].append({**data, "_file": path.name})
+        elif kind == "faults":
+            out["faults"].append({**data, "_file": path.name})
         elif path.name.startswith("pii") and "pii" in data:
             out["pii"].append({**data, "_file": path.name})
         elif path.name == "run.json":
@@ -512,6 +516,65 @@ def pii_section(piis: list[dict[str, Any]]) -> list[str]:
 # Plots.
 
 
+def faults_section(faults: list[dict[str, Any]]) -> list[str]:
+    lines = ["## Faults: processes killed, writes lost or doubled, the first request after a start", ""]
+    if not faults:
+        return [*lines, "_no fault results_", ""]
+    for run in faults:
+        if run.get("error"):
+            lines += [f"`{run['_file']}`: **the run stopped**: {run['error']}", ""]
+        lines += [f"`{run['_file']}`: {run.get('clients')} concurrent clients (one agent each) writing through the "
+                  "API, every request with its own `Idempotency-Key` and sent again with it after an error or a "
+                  f"timeout; LLM consolidator on the fake endpoint, {run.get('llm_delay_seconds')} s per call; batch "
+                  f"lease 20 s, reaper every minute; {run.get('cpus')} CPUs, load average "
+                  f"{_f((run.get('load_average_start') or [None])[0], 2)} at start; "
+                  f"wall {_n(run.get('wall_seconds'))} s.", ""]
+        warm = run.get("warm_start") or {}
+        if warm:
+            lines += _table(["first ingest after start", "median ingest (next 40)", "ratio", "goal", "",
+                             "ready after start", "first request (session)"],
+                            [[f"{_n(warm['first_ingest_ms'])} ms", f"{_n(warm['median_ingest_ms'])} ms",
+                              _f(warm["ratio"], 2), f"≤ {_f(warm['goal_ratio'], 1)}", _ok(warm["ok"]),
+                              f"{_n(warm['ready_seconds'])} s", f"{_n(warm['first_request_ms'])} ms"]])
+            lines.append("")
+        rows = []
+        for key, label in (("worker_kill", "kill -9 of the queue worker mid-batch"),
+                           ("postgres_kill", "kill -9 of PostgreSQL mid-ingest")):
+            phase = run.get(key)
+            if not phase or "acknowledged" not in phase:
+                continue
+            recover = phase.get("recover_seconds") if key == "worker_kill" else phase.get(
+                "all_clients_writing_after_seconds")
+            rows.append([label, _n(phase["acknowledged"]), _n(phase["stored"]),
+                         f"{_n(phase['lost'])} {_ok(phase['lost'] == 0)}",
+                         f"{_n(phase['duplicated'])} {_ok(phase['duplicated'] == 0)}",
+                         _n(phase["duplicated_episodes"]), f"{_n(recover)} s",
+                         _n(phase.get("all_consolidated_after_seconds"))])
+        if rows:
+            lines += _table(["fault", "acknowledged writes", "stored", "lost", "duplicated", "duplicated episodes",
+                             "time to recover", "all consolidated after (s)"], rows)
+            lines.append("")
+        wk, pg = run.get("worker_kill") or {}, run.get("postgres_kill") or {}
+        if wk.get("acknowledged") is not None:
+            lines.append(f"- Worker: {wk.get('batches_running_at_kill')} batch(es) running at the kill "
+                         f"({wk.get('batches_mid_call_at_kill')} waiting for the LLM), re-queued by the reaper "
+                         f"{_n(wk.get('requeued_after_seconds'))} s after the kill (lease 20 s + the reaper's next "
+                         "tick; the worker was started again at once and loaded its models meanwhile); time to "
+                         "recover = until all of them succeeded (the same batches, resumed). "
+                         f"Interrupted calls recorded: {wk.get('interrupted_calls_recorded')} "
+                         f"({_n(wk.get('interrupted_prompt_tokens'))} prompt tokens, counted offline).")
+        if pg.get("acknowledged") is not None:
+            lines.append(f"- PostgreSQL: the server was running again {_n(pg.get('database_back_after_seconds'))} s "
+                         f"after the kill; the first write sent after the kill was acknowledged after "
+                         f"{_n(pg.get('first_ack_after_kill_seconds'))} s, every client wrote again after "
+                         f"{_n(pg.get('all_clients_writing_after_seconds'))} s (time to recover); the service's "
+                         f"processes restarted the embedded server themselves on their next connection. Requests "
+                         f"sent again by the clients: {_n(pg.get('client_retries'))}; worker restarts: "
+                         f"{pg.get('worker_restarts')}; errors seen by clients: {pg.get('errors_seen_by_clients')}.")
+        lines.append("")
+    return lines
+
+
 def make_plots(data: dict[str, Any], results: Path) -> dict[str, str]:
     import matplotlib
 
@@ -607,6 +670,7 @@ def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list
     lines += embedders_section(data["embedders"])
     lines += scale_section(data["scale"], plots)
     lines += pii_section(data["pii"])
+    lines += faults_section(data["faults"])
     out = results / "SUMMARY.md"
     out.write_text("\n".join(lines).rstrip() + "\n")
     return out

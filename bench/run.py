@@ -11,10 +11,11 @@ Profiles:
 
 - ``quick`` (< 20 min on 2 cores): LoCoMo dev, first two conversations: online (LLM consolidator on the fake
   server), eager (Mem0-style, fake server), flat (top-10/25), online with the extractive consolidator; the
-  embedding backends side by side (``bench_embedders``); scale at 10k exchanges; the PII bench.
+  embedding backends side by side (``bench_embedders``); scale at 10k exchanges; the PII bench; the fault bench
+  (``bench.faults``: kill -9 of worker and database, first ingest after a start).
 - ``full``: the same on all dev conversations, a θ_sim sweep (0.5–0.7), scale at 10k and 100k, scale at 1M with
   the fast fill (``scale_1m``: memoised masking, vectors beyond the cache composed from turn vectors), the PII
-  bench.
+  bench, the fault bench.
 
 Results: ``bench/results/<step>.json``, ``bench/results/SUMMARY.md`` with PNG plots beside it, step logs in
 ``bench/results/logs/`` (the full profile: the same under ``bench/results/full/``); earlier results of the same
@@ -91,8 +92,9 @@ def bench_env(home: Path, database: str) -> dict[str, str]:
 
 
 def run_step(name: str, args: list[str], *, env: dict[str, str], timeout: float, logs: Path) -> tuple[bool, float]:
-    """One ``manage.py`` step; output goes to ``logs/<name>.log`` and is echoed line by line."""
-    cmd = [sys.executable, str(ROOT / "manage.py"), *args]
+    """One ``manage.py`` step (or ``python -m <module>`` when ``args`` start with ``-m``); output goes to
+    ``logs/<name>.log`` and is echoed line by line."""
+    cmd = [sys.executable, *args] if args[:1] == ["-m"] else [sys.executable, str(ROOT / "manage.py"), *args]
     print(f"\n== {name}: {' '.join(args)}", flush=True)
     started = time.perf_counter()
     timed_out = threading.Event()
@@ -144,7 +146,7 @@ def recreate_database(home: Path, name: str, *, create: bool = True) -> None:
 
 
 STEP_FILES = {"locomo": "locomo_*", "sweep": "locomo_sweep", "embedders": "embedders", "scale": "scale",
-              "scale_1m": "scale_1m", "pii": "pii"}
+              "scale_1m": "scale_1m", "pii": "pii", "faults": "faults"}
 
 
 def _kept(path: Path, keep: set[str]) -> bool:
@@ -184,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", default=str(DEFAULT_HOME), help="RECMEM_HOME for the benchmark database")
     parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated steps to skip (locomo, sweep, embedders, scale, scale_1m, pii)")
+                        help="comma-separated steps to skip (locomo, sweep, embedders, scale, scale_1m, pii, faults)")
     parser.add_argument("--results", default=None,
                         help="results folder (default: bench/results for quick, bench/results/full for full)")
     args = parser.parse_args(argv)
@@ -229,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
                                         str(results / "embedders.json")], env))
         if "pii" not in skip:
             steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
+        if "faults" not in skip:  # its own home and database server: it kills them
+            steps.append(("faults", ["-m", "bench.faults", "--home", str(home.parent / "faults-home"), "--json",
+                                     str(results / "faults.json")], env))
         for name, step_args, step_env in steps:
             ok, elapsed = run_step(name, step_args, env=step_env, timeout=profile["timeout"], logs=logs)
             timings[name] = round(elapsed, 1)

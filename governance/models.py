@@ -38,6 +38,11 @@ class ConsolidationBatch(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     rolled_back_at = models.DateTimeField(null=True, blank=True)
+    # The lease of a running batch: its process renews it (heartbeat); once it has passed, the process is taken
+    # for dead (killed, or stopped at the task timeout) and the reaper re-queues the batch.
+    lease_expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    worker = models.CharField(max_length=200, blank=True, default="", help_text="host:pid of the process running it")
 
     class Meta:
         ordering = ["-created_at"]
@@ -63,6 +68,9 @@ class LLMCall(models.Model):
     latency_ms = models.FloatField(default=0)
     ok = models.BooleanField(default=True)
     error = models.TextField(blank=True, default="")
+    # Recorded when the request is sent (prompt tokens counted offline) and completed when the reply arrives, so a
+    # call whose process dies meanwhile still counts; the reaper marks such a call interrupted.
+    in_flight = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -76,7 +84,13 @@ class LLMCall(models.Model):
 
 
 class AuditEvent(models.Model):
-    """Append-only record of every write and read: actor, scope, reason, source ids."""
+    """Append-only record of every write and read: actor, scope, reason, source ids.
+
+    Tamper-evident: events form one chain per project (``seq`` 1, 2, …); ``hash`` is an HMAC (RECMEM_AUDIT_KEY) over
+    the event's content, its ``seq`` and the previous event's hash, so an edited, deleted, inserted or re-ordered
+    event breaks the chain (``manage.py audit_verify``). Everything it points to is PROTECTed: a project, agent,
+    user or batch with audit events is archived or deactivated, never deleted.
+    """
 
     class Action(models.TextChoices):
         CREATE = "create"
@@ -89,13 +103,14 @@ class AuditEvent(models.Model):
         ROLLBACK = "rollback"
         READ = "read"
         REVEAL = "reveal"
+        REVEAL_REFUSED = "reveal_refused", "reveal refused"
         CONSOLIDATE = "consolidate"
 
     id = models.BigAutoField(primary_key=True)
-    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
-    actor_agent = models.ForeignKey("agents.Agent", on_delete=models.SET_NULL, null=True, blank=True,
+    project = models.ForeignKey("agents.Project", on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    actor_agent = models.ForeignKey("agents.Agent", on_delete=models.PROTECT, null=True, blank=True,
                                     related_name="+")
-    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+    actor_user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True,
                                    related_name="+")
     actor_label = models.CharField(max_length=200, blank=True, default="", help_text="e.g. system:consolidation")
     action = models.CharField(max_length=16, choices=Action.choices, db_index=True)
@@ -104,17 +119,50 @@ class AuditEvent(models.Model):
     scope = models.CharField(max_length=16, blank=True, default="")
     reason = models.CharField(max_length=300, blank=True, default="")
     source_ids = models.JSONField(default=list, blank=True)
-    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.SET_NULL, null=True, blank=True,
+    batch = models.ForeignKey(ConsolidationBatch, on_delete=models.PROTECT, null=True, blank=True,
                               related_name="audit_events")
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+    seq = models.PositiveBigIntegerField(default=0, editable=False, help_text="position in the project's chain")
+    prev_hash = models.CharField(max_length=64, blank=True, default="", editable=False)
+    hash = models.CharField(max_length=64, blank=True, default="", editable=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["object_type", "object_id"])]
+        constraints = [
+            models.UniqueConstraint(fields=["project", "seq"], condition=models.Q(project__isnull=False),
+                                    name="audit_unique_seq_per_project"),
+            models.UniqueConstraint(fields=["seq"], condition=models.Q(project__isnull=True),
+                                    name="audit_unique_seq_without_project"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.action} {self.object_type} {self.object_id}"
+
+
+class IdempotencyKey(models.Model):
+    """The first response to a POST sent with an ``Idempotency-Key`` header, kept so that a retry with the same key
+    and body gets it again instead of writing twice (recmem_site/idempotency.py). Per agent; kept
+    RECMEM_IDEMPOTENCY_HOURS, then purged by the reaper tick."""
+
+    id = models.BigAutoField(primary_key=True)
+    agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=128)
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body")
+    method = models.CharField(max_length=8)
+    path = models.CharField(max_length=500)
+    status_code = models.PositiveSmallIntegerField(default=0)
+    content_type = models.CharField(max_length=100, blank=True, default="")
+    response_body = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, editable=False, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [models.UniqueConstraint(fields=["agent", "key"], name="idempotency_unique_key_per_agent")]
+
+    def __str__(self) -> str:
+        return f"{self.key} ({self.method} {self.path})"
 
 
 def _new_hmac_key() -> str:

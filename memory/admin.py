@@ -7,10 +7,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
+from agents import admin as agents_admin
+from agents.models import Project
 from core.errors import ApplicationError
 from governance.models import ConsolidationBatch
 from memory.models import Candidate, Episode, Exchange, Experience, MemoryVersion, ReviewItem, Session
-from memory.services.consolidation import batch_retry
+from memory.quotas import daily_token_quota, exchange_quota, tokens_today
+from memory.services.recovery import batch_retry
 from memory.services.review import review_approve, review_dismiss, review_reject
 from memory.services.rollback import batch_rollback
 
@@ -75,7 +78,7 @@ class ExperienceAdmin(ReadOnlyAdmin):
 @admin.register(ConsolidationBatch)
 class ConsolidationBatchAdmin(admin.ModelAdmin):
     list_display = ["id", "project", "agent", "mode", "consolidator", "status", "attempts", "llm_call_count",
-                    "prompt_tokens", "completion_tokens", "created_at"]
+                    "prompt_tokens", "completion_tokens", "created_at", "worker", "lease_expires_at"]
     list_filter = ["status", "mode", "consolidator", "project"]
     readonly_fields = [f.name for f in ConsolidationBatch._meta.fields]
     actions = ["rollback", "retry"]
@@ -92,11 +95,14 @@ class ConsolidationBatchAdmin(admin.ModelAdmin):
             except ApplicationError as exc:
                 self.message_user(request, f"{batch}: {exc.message}", messages.ERROR)
 
-    @admin.action(description="Retry selected failed batches now")
+    @admin.action(description="Retry now (failed or stalled batches)")
     def retry(self, request, queryset):
-        for batch in queryset.filter(status=ConsolidationBatch.Status.FAILED):
-            result = batch_retry(batch=batch)
-            self.message_user(request, f"Retried {batch}: {result.status if result else 'nothing pending'}.")
+        for batch in queryset:
+            try:
+                batch_retry(batch=batch, actor_user=request.user)
+                self.message_user(request, f"Queued {batch} for a worker with fresh attempts; refresh to follow it.")
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.WARNING)
 
 
 class ReviewDecisionForm(forms.Form):
@@ -200,3 +206,24 @@ class ReviewItemAdmin(admin.ModelAdmin):
         context = {**self.admin_site.each_context(request), "item": item, "form": form, "conflict": conflict,
                    "title": "Review conflict" if conflict else "Review promotion", "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/decide.html", context)
+
+
+# The project admin (agents) with what the project stores and spends against its quotas: memory knows the rows.
+class ProjectWithUsageAdmin(agents_admin.ProjectAdmin):
+    list_display = [*agents_admin.ProjectAdmin.list_display, "exchanges_stored", "tokens_used_today"]
+    readonly_fields = [*agents_admin.ProjectAdmin.readonly_fields, "exchanges_stored", "tokens_used_today"]
+
+    @admin.display(description="exchanges stored / quota")
+    def exchanges_stored(self, obj) -> str:
+        quota, stored = exchange_quota(obj), Exchange.objects.filter(project_id=obj.pk).count()
+        return f"{stored:,} / {quota:,}" if quota else f"{stored:,} (unlimited)"
+
+    @admin.display(description="tokens today / quota")
+    def tokens_used_today(self, obj) -> str:
+        quota = daily_token_quota(obj)
+        used = tokens_today(obj)
+        return f"{used:,} / {quota:,}" if quota else f"{used:,} (unlimited)"
+
+
+admin.site.unregister(Project)
+admin.site.register(Project, ProjectWithUsageAdmin)

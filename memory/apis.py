@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
@@ -12,49 +12,77 @@ from agents.models import AgentRole
 from agents.visibility import Scope
 from core.config import config
 from core.errors import ApplicationError, TooLarge
+from governance.models import ConsolidationBatch
 from memory import selectors
+from memory.inputs import (
+    MetadataField,
+    PageQuery,
+    QuerySerializer,
+    StrictBooleanField,
+    StrictCharField,
+    StrictChoiceField,
+    StrictFloatField,
+    StrictIntegerField,
+    StrictSerializer,
+)
 from memory.models import Exchange, ExperienceType, MemoryStatus, Session
-from memory.serializers import BatchDetailOut, BatchOut, EpisodeOut, ExchangeOut, ExperienceOut, SessionOut
+from memory.serializers import (
+    BatchDetailOut,
+    BatchOut,
+    EpisodeOut,
+    ExchangeOut,
+    ExperienceOut,
+    SessionOut,
+    page_of,
+)
 from memory.services.edits import experience_delete, experience_update
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_run_request
-from memory.services.search import read_record, search_query_mask, search_record
+from memory.services.search import list_record, read_record, search_query_mask, search_record
 
 
-def _paginated(request, view, queryset, serializer_class):
+def _paginated(request, view, queryset, serializer_class, *, record: str | None = None):
+    """One page of ``queryset`` in the ``{count, next, previous, results}`` envelope (limit and offset were
+    validated by the view's query serializer); ``record``: audit the list read under that object type."""
     paginator = LimitOffsetPagination()
+    paginator.max_limit = config().max_page_size
     page = paginator.paginate_queryset(queryset, request, view=view)
+    if record:
+        list_record(agent=request.user, object_type=record, object_ids=[o.pk for o in page],
+                    filters={k: str(v) for k, v in request.query_params.items()})
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
-class ListFilterSerializer(serializers.Serializer):
-    status = serializers.CharField(required=False)
-    scope = serializers.ChoiceField(choices=Scope.choices, required=False)
-    type = serializers.ChoiceField(choices=ExperienceType.choices, required=False)
-    state = serializers.ChoiceField(choices=Exchange.State.choices, required=False)
+class _ListQuery(PageQuery):
+    scope = StrictChoiceField(choices=Scope.choices, required=False)
+    since = serializers.DateTimeField(required=False, help_text="ISO 8601")
+    until = serializers.DateTimeField(required=False, help_text="ISO 8601 (not after since: an empty window)")
+
+    @classmethod
+    def filters(cls, request) -> selectors.ListFilters:
+        data = cls.parse(request)
+        return selectors.ListFilters(**{k: v for k, v in data.items() if k not in ("limit", "offset")})
+
+
+class SessionListQuery(_ListQuery):
+    status = StrictChoiceField(choices=Session.Status.choices, required=False)
+
+
+class ExchangeListQuery(_ListQuery):
     session = serializers.UUIDField(required=False)
-    since = serializers.DateTimeField(required=False)
-    until = serializers.DateTimeField(required=False)
-
-    def to_filters(self) -> selectors.ListFilters:
-        return selectors.ListFilters(**self.validated_data)
+    state = StrictChoiceField(choices=Exchange.State.choices, required=False)
 
 
-def _filters(request, allowed_status=None) -> selectors.ListFilters:
-    data = {k: v for k, v in request.query_params.items() if k not in ("limit", "offset")}
-    serializer = ListFilterSerializer(data=data)
-    serializer.is_valid(raise_exception=True)
-    filters = serializer.to_filters()
-    if filters.status and allowed_status is not None and filters.status not in allowed_status:
-        raise ApplicationError(f"status must be one of {sorted(allowed_status)}", code="invalid")
-    return filters
+class EpisodeListQuery(_ListQuery):
+    status = StrictChoiceField(choices=MemoryStatus.choices, required=False, help_text="default active")
 
 
-FILTER_PARAMS = [
-    OpenApiParameter("status", str), OpenApiParameter("scope", str, enum=Scope.values),
-    OpenApiParameter("since", str, description="ISO 8601"), OpenApiParameter("until", str, description="ISO 8601"),
-    OpenApiParameter("limit", int), OpenApiParameter("offset", int),
-]
+class ExperienceListQuery(EpisodeListQuery):
+    type = StrictChoiceField(choices=ExperienceType.choices, required=False)
+
+
+class ConsolidationListQuery(PageQuery):
+    status = StrictChoiceField(choices=ConsolidationBatch.Status.choices, required=False)
 
 
 # --- sessions ----------------------------------------------------------------------
@@ -62,17 +90,12 @@ FILTER_PARAMS = [
 class SessionListCreateApi(APIView):
     required_roles = {"get": AgentRole.READER, "post": AgentRole.WRITER}
 
-    class SessionCreateInputSerializer(serializers.Serializer):
-        external_id = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    class SessionCreateInputSerializer(StrictSerializer):
+        external_id = StrictCharField(required=False, allow_blank=True, max_length=200, default="")
         started_at = serializers.DateTimeField(required=False)
-        module = serializers.CharField(required=False, allow_null=True, max_length=200,
-                                       help_text="name or id of one of the agent's modules")
-        metadata = serializers.JSONField(required=False, default=dict)
-
-        def validate_metadata(self, value):
-            if not isinstance(value, dict):
-                raise serializers.ValidationError("metadata must be an object")
-            return value
+        module = StrictCharField(required=False, allow_null=True, max_length=200,
+                                 help_text="name or id of one of the agent's modules")
+        metadata = MetadataField(required=False, default=dict)
 
     @extend_schema(request=SessionCreateInputSerializer, responses={201: SessionOut}, operation_id="sessions_create")
     def post(self, request):
@@ -84,11 +107,11 @@ class SessionListCreateApi(APIView):
                                  metadata=data["metadata"])
         return Response(SessionOut(session).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=FILTER_PARAMS, responses=SessionOut(many=True), operation_id="sessions_list")
+    @extend_schema(parameters=[SessionListQuery], responses=page_of(SessionOut), operation_id="sessions_list")
     def get(self, request):
-        filters = _filters(request, allowed_status=set(Session.Status.values))
+        filters = SessionListQuery.filters(request)
         return _paginated(request, self, selectors.session_list(agent=request.user, filters=filters)
-                          .select_related("module"), SessionOut)
+                          .select_related("module"), SessionOut, record="session_list")
 
 
 class SessionDetailApi(APIView):
@@ -109,11 +132,13 @@ class SessionCloseApi(APIView):
         return Response(SessionOut(session_close(agent=request.user, session=session)).data)
 
 
-class ExchangeInSerializer(serializers.Serializer):
-    user = serializers.CharField(required=False, allow_blank=True, trim_whitespace=True, default="")
-    assistant = serializers.CharField(required=False, allow_blank=True, trim_whitespace=True, default="")
+class ExchangeInSerializer(StrictSerializer):
+    user = StrictCharField(required=False, allow_blank=True, trim_whitespace=True, default="",
+                           help_text="at most RECMEM_MAX_TEXT_CHARS characters (413 beyond)")
+    assistant = StrictCharField(required=False, allow_blank=True, trim_whitespace=True, default="",
+                                help_text="at most RECMEM_MAX_TEXT_CHARS characters (413 beyond)")
     occurred_at = serializers.DateTimeField(required=False)
-    metadata = serializers.JSONField(required=False, default=dict)
+    metadata = MetadataField(required=False, default=dict)
 
     def validate(self, attrs):
         # One side may be missing (a turn nobody answered), but an exchange with no text at all is an error.
@@ -121,21 +146,19 @@ class ExchangeInSerializer(serializers.Serializer):
             raise serializers.ValidationError({"user": "user and assistant texts are both empty"})
         return attrs
 
-    def validate_metadata(self, value):
-        if not isinstance(value, dict):
-            raise serializers.ValidationError("metadata must be an object")
-        return value
+
+class ExchangeBatchInSerializer(StrictSerializer):
+    exchanges = serializers.ListField(child=ExchangeInSerializer(), allow_empty=False,
+                                      help_text="at most RECMEM_MAX_BATCH_EXCHANGES (413 beyond)")
 
 
 class SessionExchangesApi(APIView):
     required_roles = {"post": AgentRole.WRITER}
 
     @extend_schema(
-        request=inline_serializer("ExchangesIn", {
-            "user": serializers.CharField(required=False), "assistant": serializers.CharField(required=False),
-            "occurred_at": serializers.DateTimeField(required=False),
-            "metadata": serializers.JSONField(required=False),
-            "exchanges": ExchangeInSerializer(many=True, required=False)}),
+        request=PolymorphicProxySerializer("ExchangesIn", serializers=[ExchangeInSerializer,
+                                                                      ExchangeBatchInSerializer],
+                                           resource_type_field_name=None),
         responses={201: inline_serializer("ExchangesOut", {"exchanges": ExchangeOut(many=True)})},
         operation_id="sessions_exchanges_create",
         description="One exchange `{user, assistant, occurred_at?, metadata?}` or `{\"exchanges\": [...]}` "
@@ -148,6 +171,8 @@ class SessionExchangesApi(APIView):
             raise ApplicationError("body must be a JSON object", code="invalid")
         many = "exchanges" in payload
         raw = payload["exchanges"] if many else [payload]
+        if many and set(payload) != {"exchanges"}:
+            raise ApplicationError("a batch body has only the field 'exchanges'", code="invalid")
         if not isinstance(raw, list) or not raw:
             raise ApplicationError("exchanges must be a non-empty list", code="invalid")
         limit = config().max_batch_exchanges
@@ -171,12 +196,11 @@ class SessionExchangesApi(APIView):
 class ExchangeListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(parameters=[*FILTER_PARAMS, OpenApiParameter("session", str),
-                               OpenApiParameter("state", str, enum=Exchange.State.values)],
-                   responses=ExchangeOut(many=True), operation_id="exchanges_list")
+    @extend_schema(parameters=[ExchangeListQuery], responses=page_of(ExchangeOut), operation_id="exchanges_list")
     def get(self, request):
-        filters = _filters(request)
-        return _paginated(request, self, selectors.exchange_list(agent=request.user, filters=filters), ExchangeOut)
+        filters = ExchangeListQuery.filters(request)
+        return _paginated(request, self, selectors.exchange_list(agent=request.user, filters=filters), ExchangeOut,
+                          record="exchange_list")
 
 
 class ExchangeDetailApi(APIView):
@@ -192,11 +216,11 @@ class ExchangeDetailApi(APIView):
 class EpisodeListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(parameters=FILTER_PARAMS, responses=EpisodeOut(many=True), operation_id="episodes_list")
+    @extend_schema(parameters=[EpisodeListQuery], responses=page_of(EpisodeOut), operation_id="episodes_list")
     def get(self, request):
-        filters = _filters(request, allowed_status=set(MemoryStatus.values))
+        filters = EpisodeListQuery.filters(request)
         qs = selectors.episode_list(agent=request.user, filters=filters)
-        return _paginated(request, self, qs, EpisodeOut)
+        return _paginated(request, self, qs, EpisodeOut, record="episode_list")
 
 
 class EpisodeDetailApi(APIView):
@@ -212,23 +236,26 @@ class EpisodeDetailApi(APIView):
 class ExperienceListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(parameters=[*FILTER_PARAMS, OpenApiParameter("type", str, enum=ExperienceType.values)],
-                   responses=ExperienceOut(many=True), operation_id="experiences_list")
+    @extend_schema(parameters=[ExperienceListQuery], responses=page_of(ExperienceOut),
+                   operation_id="experiences_list")
     def get(self, request):
-        filters = _filters(request, allowed_status=set(MemoryStatus.values))
+        filters = ExperienceListQuery.filters(request)
         qs = selectors.experience_list(agent=request.user, filters=filters)
-        return _paginated(request, self, qs, ExperienceOut)
+        return _paginated(request, self, qs, ExperienceOut, record="experience_list")
 
 
 class ExperienceDetailApi(APIView):
     required_roles = {"get": AgentRole.READER, "patch": AgentRole.WRITER, "delete": AgentRole.WRITER}
 
-    class UpdateSerializer(serializers.Serializer):
-        statement = serializers.CharField(required=False, allow_blank=False, max_length=5000)
-        subject = serializers.CharField(required=False, allow_blank=False, max_length=300)
-        confidence = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
-        verified = serializers.BooleanField(required=False)
-        reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=300)
+    class UpdateSerializer(StrictSerializer):
+        statement = StrictCharField(required=False, allow_blank=False, max_length=5000)
+        subject = StrictCharField(required=False, allow_blank=False, max_length=300)
+        confidence = StrictFloatField(required=False, min_value=0.0, max_value=1.0)
+        verified = StrictBooleanField(required=False)
+        reason = StrictCharField(required=False, allow_blank=True, default="", max_length=300)
+
+    class DeleteQuery(QuerySerializer):
+        reason = StrictCharField(required=False, allow_blank=True, default="", max_length=300)
 
     @extend_schema(responses=ExperienceOut, operation_id="experiences_retrieve")
     def get(self, request, experience_id):
@@ -244,10 +271,11 @@ class ExperienceDetailApi(APIView):
         updated = experience_update(agent=request.user, experience=experience, **serializer.validated_data)
         return Response(ExperienceOut(selectors.experience_get(agent=request.user, experience_id=updated.pk)).data)
 
-    @extend_schema(request=None, responses={204: None}, operation_id="experiences_delete")
+    @extend_schema(request=None, parameters=[DeleteQuery], responses={204: None}, operation_id="experiences_delete")
     def delete(self, request, experience_id):
         experience = selectors.experience_get(agent=request.user, experience_id=experience_id)
-        experience_delete(agent=request.user, experience=experience, reason=request.query_params.get("reason", ""))
+        reason = self.DeleteQuery.parse(request)["reason"]
+        experience_delete(agent=request.user, experience=experience, reason=reason)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -256,21 +284,16 @@ class ExperienceDetailApi(APIView):
 class SearchApi(APIView):
     required_roles = {"post": AgentRole.READER}
 
-    class SearchInputSerializer(serializers.Serializer):
-        query = serializers.CharField(allow_blank=False, max_length=4000)
-        k_sub = serializers.IntegerField(required=False, min_value=0, max_value=100, default=10)
-        k_epi = serializers.IntegerField(required=False, min_value=0, max_value=50, default=5)
-        k_sem = serializers.IntegerField(required=False, min_value=0, max_value=100, default=10)
-        token_budget = serializers.IntegerField(required=False, min_value=50, max_value=32000, allow_null=True)
-        types = serializers.ListField(child=serializers.ChoiceField(choices=ExperienceType.choices), required=False,
-                                      allow_empty=False)
+    class SearchInputSerializer(StrictSerializer):
+        query = StrictCharField(allow_blank=False, max_length=4000)
+        k_sub = StrictIntegerField(required=False, min_value=0, max_value=100, default=10)
+        k_epi = StrictIntegerField(required=False, min_value=0, max_value=50, default=5)
+        k_sem = StrictIntegerField(required=False, min_value=0, max_value=100, default=10)
+        token_budget = StrictIntegerField(required=False, min_value=50, max_value=32000, allow_null=True)
+        types = serializers.ListField(child=StrictChoiceField(choices=ExperienceType.choices), required=False,
+                                      min_length=1, max_length=len(ExperienceType.choices))
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
-
-        def validate(self, attrs):
-            if attrs.get("since") and attrs.get("until") and attrs["since"] >= attrs["until"]:
-                raise serializers.ValidationError({"until": "until must be after since"})
-            return attrs
 
     class SearchOutputSerializer(serializers.Serializer):
         class ExchangeHit(ExchangeOut):
@@ -323,12 +346,12 @@ class SearchApi(APIView):
 class ConsolidationListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(parameters=[OpenApiParameter("status", str), OpenApiParameter("limit", int),
-                               OpenApiParameter("offset", int)],
-                   responses=BatchOut(many=True), operation_id="consolidations_list")
+    @extend_schema(parameters=[ConsolidationListQuery], responses=page_of(BatchOut),
+                   operation_id="consolidations_list")
     def get(self, request):
-        qs = selectors.batch_list(agent=request.user, status=request.query_params.get("status"))
-        return _paginated(request, self, qs, BatchOut)
+        query = ConsolidationListQuery.parse(request)
+        qs = selectors.batch_list(agent=request.user, status=query.get("status"))
+        return _paginated(request, self, qs, BatchOut, record="consolidation_list")
 
 
 class ConsolidationRequestApi(APIView):

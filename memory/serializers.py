@@ -136,3 +136,19 @@ class BatchOut(serializers.Serializer):
 class BatchDetailOut(BatchOut):
     summary = serializers.JSONField(source="visible_summary")
     calls = LLMCallOut(many=True, source="calls.all")
+
+
+_PAGES: dict[type, type] = {}
+
+
+def page_of(item: type[serializers.Serializer]) -> type[serializers.Serializer]:
+    """The list envelope every list endpoint answers: ``{count, next, previous, results: [item]}``."""
+    if item not in _PAGES:
+        name = item.__name__.removesuffix("Out")
+        _PAGES[item] = type(f"Paginated{name}List", (serializers.Serializer,), {
+            "count": serializers.IntegerField(min_value=0),
+            "next": serializers.URLField(allow_null=True),
+            "previous": serializers.URLField(allow_null=True),
+            "results": item(many=True),
+        })
+    return _PAGES[item]

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import uuid
 
+from governance.services.idempotency import idempotency_keys_purge
 from memory.services.consolidation import consolidation_run
+from memory.services.recovery import batches_reap
 from memory.services.scheduling import idle_runs_start
 
 
@@ -19,3 +21,8 @@ def consolidation_run_task(agent_id: str, batch_id: str | None = None) -> str | 
 def idle_consolidation_tick_task() -> int:
     """Scheduled every minute: start idle-time runs for agents whose trigger conditions hold."""
     return idle_runs_start()
+
+
+def batch_reaper_tick_task() -> dict[str, int]:
+    """Scheduled every minute: re-queue batches whose process died; forget expired idempotency keys."""
+    return {"reaped": len(batches_reap()), "idempotency_keys_purged": idempotency_keys_purge()}

@@ -3,24 +3,30 @@
 ``recmem run`` is a small supervisor: it starts the embedded PostgreSQL (unless ``DATABASE_URL`` is set),
 migrates, makes sure a demo agent exists, then starts gunicorn (the web server: multi-process, production-grade,
 the same server a deployment uses; Django's runserver is single-process and meant for development only) and one
-django-q2 worker (``manage.py qcluster``), waits until ``/healthz`` answers, prints the URLs and the demo key,
-and on Ctrl-C (or SIGTERM, or either child dying) stops web, worker and database, in that order.
+django-q2 worker (``manage.py qcluster``), waits until ``/healthz`` says the web process that answers and the queue
+workers are warm (models loaded: the first request is as fast as the hundredth), prints the URLs and the demo key,
+and on Ctrl-C (or SIGTERM, or the web server dying) stops web and worker together within RECMEM_STOP_GRACE, then
+the database. A worker that dies is started again (a few times, with a growing pause).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 from core.config import config
 
 SETTINGS = "recmem_site.settings.base"
+READY_TIMEOUT = 300  # seconds for web and worker processes to load their models on a busy machine
+WORKER_RESTARTS = 5  # a worker that dies more often than this in five minutes stops `recmem run`
 
 
 def _setup_django() -> None:
@@ -47,31 +53,73 @@ def _demo_key(home: Path) -> str:
     return issued.raw_key
 
 
-def _wait_healthy(url: str, timeout: float, procs: list[subprocess.Popen]) -> bool:
+def web_command(*, host: str, port: int, log_dir: Path) -> list[str]:
+    """gunicorn as `recmem run` starts it (settings and warm-up hooks in recmem_site/gunicorn_conf.py)."""
+    return [sys.executable, "-m", "gunicorn", "recmem_site.wsgi:application", "-c", "python:recmem_site.gunicorn_conf",
+            "--bind", f"{host}:{port}", "--workers", str(config().web_workers), "--threads", str(config().web_threads),
+            "--access-logfile", str(log_dir / "access.log"), "--error-logfile", str(log_dir / "web.log")]
+
+
+def worker_command(base_dir: Path) -> list[str]:
+    return [sys.executable, str(Path(base_dir) / "manage.py"), "qcluster"]
+
+
+def health(url: str) -> dict | None:
+    """The /healthz body (whatever its status), or None when nothing answers."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as resp:  # noqa: S310 - loopback only
+            return json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        try:
+            return json.loads(exc.read())
+        except ValueError:
+            return None
+    except Exception:
+        return None
+
+
+def ready(body: dict | None, *, queue_workers: int) -> bool:
+    """Whether the first request will be fast: the web process that answered is healthy and warm, and the queue
+    workers are warm (each loads its models as it starts)."""
+    if body is None or body.get("status") not in ("ok", "degraded"):
+        return False
+    checks = body.get("checks", {})
+    if not checks.get("process", {}).get("ready"):
+        return False
+    return checks.get("queue", {}).get("workers_warm", 0) >= queue_workers
+
+
+def _wait_ready(url: str, timeout: float, procs: list[subprocess.Popen], is_stopping) -> bool:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not is_stopping():
         if any(p.poll() is not None for p in procs):
             return False
-        try:
-            with urllib.request.urlopen(url, timeout=5) as resp:  # noqa: S310 - loopback only
-                if resp.status == 200:
-                    return True
-        except Exception:
-            pass
+        if ready(health(url), queue_workers=config().q_workers):
+            return True
         time.sleep(0.5)
     return False
 
 
-def _terminate(proc: subprocess.Popen, name: str, timeout: float = 20) -> None:
-    if proc.poll() is not None:
-        return
-    proc.send_signal(signal.SIGTERM)  # the master stops its own children gracefully
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        print(f"  {name} did not stop in {timeout:.0f}s; killing it", flush=True)
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
+def stop_all(procs: list[tuple[str, subprocess.Popen]], grace: float) -> dict[str, str]:
+    """SIGTERM to every child at once, then wait: gunicorn finishes its requests within its graceful timeout (the
+    same grace), the worker its current task. A child still running after the grace (plus a margin for its own
+    shutdown) is killed; a consolidation batch cut off that way resumes after the next start (the reaper).
+    Returns how each stopped: "stopped" or "killed"."""
+    for _, proc in procs:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)  # the master stops its own children gracefully
+    deadline = time.monotonic() + grace + 5
+    outcome = {}
+    for name, proc in procs:
+        try:
+            proc.wait(max(0.0, deadline - time.monotonic()))
+            outcome[name] = "stopped"
+        except subprocess.TimeoutExpired:
+            print(f"  {name} did not stop within {grace:.0f}s; killing it", flush=True)
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            outcome[name] = "killed"
+    return outcome
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -114,29 +162,36 @@ def cmd_run(args: argparse.Namespace) -> int:
             blocks = sum(hnsw_prewarm().values())
             print(f"Vector indexes pre-warmed ({blocks * 8 // 1024} MiB)", flush=True)
         call_command("collectstatic", interactive=False, verbosity=0)
+        from memory.services.scheduling import maintenance_schedules_ensure
+
+        for name in maintenance_schedules_ensure():
+            print(f"  schedule {name} was missing: created again", flush=True)
         key = _demo_key(home)
 
         from django.db import connections
 
         connections.close_all()  # children open their own connections
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "RECMEM_HOME": str(home)}
         host, port = args.host or config().bind_host, args.port or config().bind_port
-        python = sys.executable
-        web_cmd = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"{host}:{port}",
-                   "--workers", str(config().web_workers), "--threads", str(config().web_threads),
-                   "--timeout", "120", "--access-logfile", str(log_dir / "access.log"),
-                   "--error-logfile", str(log_dir / "web.log")]
-        worker_cmd = [python, str(Path(settings.BASE_DIR) / "manage.py"), "qcluster"]
-        for name, cmd, log in (("web", web_cmd, "web.out"), ("worker", worker_cmd, "worker.log")):
+        config().replace(bind_host=host)  # validated like RECMEM_HOST: DJANGO_DEBUG=1 only on a loopback address
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "RECMEM_HOME": str(home), "RECMEM_HOST": host}
+        web_cmd = web_command(host=host, port=port, log_dir=log_dir)
+        worker_cmd = worker_command(settings.BASE_DIR)
+
+        def spawn(cmd: list[str], log: str) -> subprocess.Popen:
             out = open(log_dir / log, "ab")  # noqa: SIM115 - lives as long as the child
-            # Own process group: Ctrl-C reaches only this supervisor, which stops children in order.
-            procs.append((name, subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                                 cwd=settings.BASE_DIR, start_new_session=True)))
+            # Own process group: Ctrl-C reaches only this supervisor, which stops the children itself.
+            return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=settings.BASE_DIR,
+                                    start_new_session=True)
+
+        procs += [("web", spawn(web_cmd, "web.out")), ("worker", spawn(worker_cmd, "worker.log"))]
         base = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}"
-        if not _wait_healthy(f"http://127.0.0.1:{port}/healthz" if host in ("0.0.0.0", "127.0.0.1")
-                             else f"{base}/healthz", 90, [p for _, p in procs]):
-            if not stopping:
-                print(f"RecMem did not become healthy; see {log_dir}/web.log and worker.log", file=sys.stderr)
+        print("Starting web server and worker (each loads its models before it accepts work) ...", flush=True)
+        if not _wait_ready(f"http://127.0.0.1:{port}/healthz" if host in ("0.0.0.0", "127.0.0.1")
+                           else f"{base}/healthz", READY_TIMEOUT, [p for _, p in procs], lambda: stopping):
+            if stopping:  # Ctrl-C during the start: an ordinary stop
+                return 0
+            print(f"RecMem did not become ready in {READY_TIMEOUT}s; see {log_dir}/web.log and worker.log",
+                  file=sys.stderr)
             return 1
         print(
             "\nRecMem is running\n"
@@ -149,17 +204,32 @@ def cmd_run(args: argparse.Namespace) -> int:
             "Press Ctrl-C to stop web server, worker and database.",
             flush=True,
         )
+        restarts: list[float] = []
         while not stopping:
-            for name, proc in procs:
-                if proc.poll() is not None:
-                    print(f"{name} exited with code {proc.returncode}; stopping (see {log_dir})", file=sys.stderr)
-                    stopping = True
+            for i, (name, proc) in enumerate(procs):
+                if proc.poll() is None:
+                    continue
+                recent = [t for t in restarts if t > time.monotonic() - 300]
+                if name == "worker" and len(recent) < WORKER_RESTARTS:
+                    # The worker died (killed, or the database went away under it): start it again. Batches it was
+                    # running resume: their lease passes and the reaper re-queues them.
+                    print(f"worker exited with code {proc.returncode}; starting it again (see {log_dir})",
+                          file=sys.stderr, flush=True)
+                    pause_until = time.monotonic() + min(30, 2 ** len(recent))
+                    while not stopping and time.monotonic() < pause_until:
+                        time.sleep(0.2)
+                    if stopping:
+                        break
+                    procs[i] = (name, spawn(worker_cmd, "worker.log"))
+                    restarts = [*recent, time.monotonic()]
+                    continue
+                print(f"{name} exited with code {proc.returncode}; stopping (see {log_dir})", file=sys.stderr)
+                stopping = True
             time.sleep(0.5)
         return 0
     finally:
         print("\nStopping ...", flush=True)
-        for name, proc in procs:
-            _terminate(proc, name)
+        stop_all(procs, config().stop_grace)
         if settings.EMBEDDED_DATABASE:
             from django.db import connections
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from core.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
+from core.config import config
+from core.errors import ApplicationError, Conflict, Limited, NotAllowed, NotFound, TooLarge
 
 # The kind of a domain error decides its status; the first class in the error's MRO that is listed wins.
 STATUS_BY_KIND: dict[type[ApplicationError], int] = {
@@ -22,6 +23,7 @@ STATUS_BY_KIND: dict[type[ApplicationError], int] = {
     NotFound: status.HTTP_404_NOT_FOUND,
     Conflict: status.HTTP_409_CONFLICT,
     TooLarge: status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    Limited: status.HTTP_429_TOO_MANY_REQUESTS,
     ApplicationError: status.HTTP_400_BAD_REQUEST,
 }
 
@@ -48,7 +50,14 @@ def _body(code: str, message: str, details: Any = None) -> dict[str, Any]:
 
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     if isinstance(exc, ApplicationError):
-        return Response(_body(exc.code, exc.message, exc.details), status=status_for(exc))
+        response = Response(_body(exc.code, exc.message, exc.details), status=status_for(exc))
+        if isinstance(exc, Limited) and exc.retry_after is not None:
+            response["Retry-After"] = str(exc.retry_after)
+        return response
+    if isinstance(exc, RequestDataTooBig):  # Django refuses the body before DRF parses it: the documented 413
+        limit = config().max_request_bytes
+        return Response(_body("request_too_large", f"request body larger than {limit} bytes",
+                              {"max_bytes": limit}), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

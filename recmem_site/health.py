@@ -1,4 +1,9 @@
-"""`/healthz`: database, vector extension and queue; 200 when all pass, 503 naming the failing part."""
+"""`/healthz`: database, vector extension, queue, consolidation and this process's readiness.
+
+``status`` is ``ok`` (200), ``degraded`` (200: serving, but background consolidation needs an operator or is
+failing — see ``degraded`` and each part's ``problems``) or ``fail`` (503 naming the failing parts: do not route
+traffic here). README: "Health and readiness".
+"""
 
 from __future__ import annotations
 
@@ -37,12 +42,16 @@ def _check_queue() -> dict[str, Any]:
     broker = get_broker()
     if not broker.ping():
         return {"ok": False, "error": f"broker {broker.info()} does not answer"}
+    from memory.warmup import queue_workers_warm
+
     clusters = Stat.get_all(broker=broker) or []
+    workers = [(c.host, pid) for c in clusters for pid in (getattr(c, "workers", []) or [])]
     return {
         "ok": True,
         "broker": broker.info(),
         "queued": broker.queue_size(),
-        "workers_seen": sum(len(getattr(c, "workers", []) or []) for c in clusters),
+        "workers_seen": len(workers),
+        "workers_warm": queue_workers_warm(workers) if config().warm_up else len(workers),
         "clusters_seen": len(clusters),
     }
 
@@ -56,8 +65,25 @@ def _consolidator() -> dict[str, Any]:
             "note": "no LLM endpoint configured (RECMEM_LLM_BASE_URL): extractive consolidator, zero tokens"}
 
 
+def _consolidation() -> dict[str, Any]:
+    from memory.selectors import consolidation_health
+
+    return consolidation_health()
+
+
+def _process() -> dict[str, Any]:
+    """The process that answers: ready once its models are loaded (gunicorn workers warm up before accepting)."""
+    from memory.warmup import readiness
+
+    report = readiness()
+    report["ok"] = report["ready"]
+    if not report["ready"]:
+        report.setdefault("error", "warming up: loading the embedder and the masking engine")
+    return report
+
+
 CHECKS = {"database": _check_database, "vector": _check_vector, "queue": _check_queue,
-          "consolidator": _consolidator}
+          "consolidator": _consolidator, "consolidation": _consolidation, "process": _process}
 
 
 def health_report() -> tuple[bool, dict[str, Any]]:
@@ -83,5 +109,7 @@ def health_report() -> tuple[bool, dict[str, Any]]:
 def healthz(request):
     healthy, report = health_report()
     failing = [name for name, result in report.items() if not result["ok"]]
-    body = {"status": "ok" if healthy else "fail", "failing": failing, "checks": report}
+    degraded = [name for name, result in report.items() if result.get("degraded")]
+    status = "fail" if not healthy else "degraded" if degraded else "ok"
+    body = {"status": status, "failing": failing, "degraded": degraded, "checks": report}
     return JsonResponse(body, status=200 if healthy else 503)

@@ -18,3 +18,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema", authentication_classes=[],
                                                      permission_classes=[]), name="docs"),
 ]
+
+# Django's own error pages (URL not found, a body over the size limit, a crash outside DRF) as JSON error bodies.
+handler400 = "recmem_site.errors.bad_request"
+handler403 = "recmem_site.errors.permission_denied"
+handler404 = "recmem_site.errors.page_not_found"
+handler500 = "recmem_site.errors.server_error"

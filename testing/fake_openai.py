@@ -139,7 +139,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self._path()
-        self.server.fake._record(path, {})
+        self.server.fake._record(path, {}, dict(self.headers))
         if not self._authorised():
             return
         if path == "/v1/models":
@@ -150,7 +150,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         path = self._path()
         body = self._read_json()
-        self.server.fake._record(path, body if body is not None else {})
+        self.server.fake._record(path, body if body is not None else {}, dict(self.headers))
         if not self._authorised():
             return
         if body is None:
@@ -294,6 +294,7 @@ class FakeOpenAIServer:
         self.chat_model = chat_model
         self.verbose = verbose
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self._headers: list[tuple[str, dict[str, str]]] = []
         self._port = port
         self._queue: collections.deque[Reply] = collections.deque()
         self._lock = threading.Lock()
@@ -379,15 +380,22 @@ class FakeOpenAIServer:
         with self._lock:
             return [body for p, body in self.requests if p == path]
 
+    def headers(self, path: str) -> list[dict[str, str]]:
+        """HTTP headers of the requests received on ``path``, oldest first (e.g. which API key made each call)."""
+        with self._lock:
+            return [headers for p, headers in self._headers if p == path]
+
     def reset(self) -> None:
         """Forget recorded requests and queued replies."""
         with self._lock:
             self.requests.clear()
+            self._headers.clear()
             self._queue.clear()
 
-    def _record(self, path: str, body: dict[str, Any]) -> None:
+    def _record(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
         with self._lock:
             self.requests.append((path, body))
+            self._headers.append((path, headers or {}))
 
     def _next_reply(self, body: dict[str, Any]) -> Reply:
         with self._lock:

@@ -1,5 +1,7 @@
 """The layering of docs/architecture.md, checked on the code's own imports: apps import only downwards, nothing in
-the product imports the evaluation (bench) or the test fakes (testing), and tasks hold entry points only."""
+the product imports the evaluation (bench) or the test fakes (testing), tasks hold entry points only, and the
+packages for agents (the client, the MCP server, the examples) stand outside the product: they reach it over HTTP
+only, and the product never imports them."""
 
 from __future__ import annotations
 
@@ -10,6 +12,10 @@ REPO = Path(__file__).resolve().parent.parent
 # Lower index = lower floor. An app may import itself and anything below it.
 LAYERS = ["core", "agents", "governance", "memory", "testing", "recmem_site", "bench"]
 PRODUCT = ["core", "agents", "governance", "memory", "recmem_site"]
+# Outside the product, for agents: installed on their own (clients/python, `recmem-client`) or run as scripts.
+OUTSIDE = {"recmem_client": REPO / "clients/python/src/recmem_client",
+           "recmem_mcp": REPO / "clients/python/src/recmem_mcp",
+           "examples": REPO / "examples"}
 
 
 def _imports(path: Path) -> set[str]:
@@ -46,6 +52,39 @@ def test_the_product_never_imports_bench_or_the_fakes():
     wrong = [f"{path.relative_to(REPO)} imports {name}"
              for app in PRODUCT for path in _sources(app) for name in _imports(path) & {"bench", "testing"}]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_product_never_imports_the_packages_for_agents():
+    wrong = [f"{path.relative_to(REPO)} imports {name}"
+             for app in [*PRODUCT, "testing", "bench"] for path in _sources(app)
+             for name in _imports(path) & set(OUTSIDE)]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_packages_for_agents_reach_the_product_over_http_only():
+    assert all(folder.is_dir() for folder in OUTSIDE.values()), OUTSIDE
+    inside = set(LAYERS) - {"agents"}  # `agents` is also the OpenAI Agents SDK's package name (see below)
+    wrong = []
+    for folder in OUTSIDE.values():
+        for path in sorted(folder.rglob("*.py")):
+            names = _imports(path)
+            wrong += [f"{path.relative_to(REPO)} imports {name}" for name in names & inside]
+            wrong += [f"{path.relative_to(REPO)} imports RecMem's agents app" for name in _agents_imports(path)]
+    assert not wrong, "\n".join(wrong)
+
+
+def _agents_imports(path: Path) -> list[str]:
+    """Imports of RecMem's `agents` app (its modules), as opposed to the OpenAI Agents SDK's `agents` package."""
+    ours = {p.stem for p in (REPO / "agents").iterdir() if p.suffix == ".py" or p.is_dir()}
+    ours -= {"__init__", "__pycache__"}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            parts = node.module.split(".")
+            if parts[0] == "agents" and (len(parts) > 1 and parts[1] in ours
+                                         or len(parts) == 1 and {a.name for a in node.names} & ours):
+                found.append(node.module)
+    return found
 
 
 def test_no_import_circle_between_modules_of_different_apps():

@@ -1,11 +1,26 @@
-"""The audit trail: append-only events for every write and read (actor, scope, reason, source ids)."""
+"""The audit trail: append-only events for every write and read (actor, scope, reason, source ids), chained.
+
+Each project's events form a hash chain (events without a project form one more): appending takes a transaction
+advisory lock on the chain, numbers the events after the chain's head and sets ``hash = HMAC(RECMEM_AUDIT_KEY,
+content + seq + previous hash)``. The lock is held until the caller's transaction commits, so appends to one
+project's chain are serialised (appends to different projects are not). ``governance.selectors.audit_chain_verify``
+walks a chain back.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 from collections.abc import Iterable, Sequence
+from datetime import UTC
+from decimal import Decimal
 from typing import Any
 
+from django.db import connection, transaction
+
 from agents.models import Agent, Project
+from core.config import config
 from governance.models import AuditEvent
 
 
@@ -21,13 +36,93 @@ def _audit_row(*, action: str, object_type: str, object_id: Any = "", project: P
     )
 
 
+# --- the chain -----------------------------------------------------------------------------------------------
+
+def _canonical(value: Any) -> Any:
+    """JSON as PostgreSQL's jsonb gives it back: numbers as normalised decimals (jsonb turns 1e16 into
+    10000000000000000 and 1.0 stays 1.0), tagged so that the number 1 and the string "1" differ."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        return {"#": format(Decimal(str(value)).normalize(), "f")}
+    if isinstance(value, dict):
+        return {str(k): _canonical(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_canonical(v) for v in value]
+    return str(value)
+
+
+def event_content(event: AuditEvent) -> dict[str, Any]:
+    """What the hash covers: every field but the id and the hash itself."""
+    return {
+        "project": str(event.project_id or ""), "seq": event.seq, "prev": event.prev_hash,
+        "actor_agent": str(event.actor_agent_id or ""), "actor_user": str(event.actor_user_id or ""),
+        "actor_label": event.actor_label, "action": event.action, "object_type": event.object_type,
+        "object_id": event.object_id, "scope": event.scope, "reason": event.reason,
+        "source_ids": _canonical(event.source_ids), "batch": str(event.batch_id or ""),
+        "data": _canonical(event.data), "created_at": event.created_at.astimezone(UTC).isoformat(),
+    }
+
+
+def event_hash(event: AuditEvent, key: str | None = None) -> str:
+    payload = json.dumps(event_content(event), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hmac.new((key or config().audit_key).encode(), payload.encode("utf-8", "surrogatepass"),
+                    hashlib.sha256).hexdigest()
+
+
+def chain_of(project_id: Any, model=AuditEvent):
+    """One chain's events (``project_id`` None: the events without a project)."""
+    qs = model.objects.all()
+    return qs.filter(project__isnull=True) if project_id is None else qs.filter(project_id=project_id)
+
+
+def _lock_chain(project_id: Any) -> None:
+    digest = hashlib.sha256(f"recmem-audit:{project_id or ''}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)])
+
+
+def _chain(rows: list[AuditEvent]) -> None:
+    """Number and hash ``rows`` after their chains' heads (caller holds a transaction)."""
+    key = config().audit_key
+    by_chain: dict[Any, list[AuditEvent]] = {}
+    for row in rows:
+        by_chain.setdefault(row.project_id, []).append(row)
+    for project_id in sorted(by_chain, key=lambda p: str(p or "")):  # one lock order: no deadlock
+        _lock_chain(project_id)
+        seq, prev = chain_of(project_id).order_by("-seq").values_list("seq", "hash").first() or (0, "")
+        for row in by_chain[project_id]:
+            seq += 1
+            row.seq, row.prev_hash = seq, prev
+            row.hash = prev = event_hash(row, key)
+
+
+@transaction.atomic
 def audit_record(**fields: Any) -> AuditEvent:
     """Append one audit event (see AuditEvent for the fields). Audit rows are never updated or deleted."""
     event = _audit_row(**fields)
+    _chain([event])
     event.save()
     return event
 
 
+@transaction.atomic
 def audit_record_many(events: Sequence[dict[str, Any]]) -> list[AuditEvent]:
     """Append many audit events in one statement (bulk ingest and search)."""
-    return AuditEvent.objects.bulk_create([_audit_row(**e) for e in events])
+    rows = [_audit_row(**e) for e in events]
+    _chain(rows)
+    return AuditEvent.objects.bulk_create(rows)
+
+
+def audit_chain_rebuild(*, project_id: Any, model=AuditEvent) -> int:
+    """(Re)number and hash a whole chain in (created_at, id) order — only for the migration that introduced the
+    chain (``model``: its historical model): on a live chain it would launder tampering."""
+    rows = list(chain_of(project_id, model).order_by("created_at", "id"))
+    seq, prev = 0, ""
+    key = config().audit_key
+    for row in rows:
+        seq += 1
+        row.seq, row.prev_hash = seq, prev
+        row.hash = prev = event_hash(row, key)
+    model.objects.bulk_update(rows, ["seq", "prev_hash", "hash"], batch_size=1000)
+    return len(rows)

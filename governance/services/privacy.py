@@ -11,6 +11,7 @@ from agents.models import Project
 from core.batching import Coalescer
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
+from core.tracing import traced
 from governance.models import AuditEvent, PrivacyPolicy, VaultEntry
 from governance.services.audit import audit_record
 
@@ -61,6 +62,7 @@ def _masking_policy(policy: PrivacyPolicy):
                          never_mask=default.never_mask, score_threshold=policy.score_threshold)
 
 
+@traced("recmem.mask", attributes=lambda kw: {"recmem.texts": len(kw["texts"])})
 def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None = None) -> list[str]:
     """Mask PII and secrets in ``texts`` with the project's policy; keep encrypted originals in the vault.
 
@@ -92,6 +94,7 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
     return [r.text for r in results]
 
 
+@traced("recmem.mask", attributes=lambda kw: {"recmem.values": len(kw["values"])})
 def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None) -> list[Any]:
     """Mask every string inside JSON values (metadata): free text from agents is text like any other."""
     strings: list[str] = []
@@ -124,9 +127,20 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
     return [rebuild(v) for v in values]
 
 
-@transaction.atomic
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
-    """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited."""
+    """The original value behind ``placeholder``; needs the reveal permission, and every reveal is audited —
+    a refused one too (``reveal_refused``, with why), in its own transaction so the refusal cannot roll it back."""
+    try:
+        return _vault_reveal(project=project, placeholder=placeholder, user=user, reason=reason)
+    except ApplicationError as exc:
+        audit_record(action=AuditEvent.Action.REVEAL_REFUSED, object_type="vault_entry", project=project,
+                     actor_user=user if getattr(user, "pk", None) else None, reason=reason,
+                     data={"placeholder": placeholder, "refused": exc.code})
+        raise
+
+
+@transaction.atomic
+def _vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
     from governance.privacy.vault import decrypt_value
 
     if not user.has_perm("governance.reveal_vaultentry"):

@@ -31,6 +31,7 @@ from typing import Any
 from core.batching import Coalescer
 from core.config import config
 from core.process_cache import ProcessCache
+from core.tracing import traced
 from memory.gateways.local_models import LOCAL_MODEL_NAME, bundled_model_path
 
 __all__ = [
@@ -90,6 +91,7 @@ class EmbeddingGateway(abc.ABC):
         """How many texts one ``_embed_batch`` call receives (the request size for remote backends)."""
         return self.batch_size
 
+    @traced("recmem.embed")
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         """Embed ``texts`` in order; one normalised vector per text. Raises ``EmbeddingError``."""
         if isinstance(texts, str):

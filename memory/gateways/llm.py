@@ -18,17 +18,20 @@ Settings (optional, read through ``django.conf.settings``): ``RECMEM_LLM_BASE_UR
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import os
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from core.config import config
 from core.process_cache import ProcessCache
+from core.tracing import traced
 from memory.gateways.tokens import count_messages, count_tokens, message_text
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "LLMTimeout",
     "clear_llm_cache",
     "get_llm",
+    "llm_calls_watched",
     "llm_configured",
 ]
 
@@ -112,6 +116,26 @@ class LLMTimeout(LLMError):
 
 class LLMInvalidReply(LLMError):
     """The reply was not valid JSON for the schema, even after the repair round."""
+
+
+class CallWatcher(Protocol):
+    """Told when a request leaves for the endpoint, before any reply (its record follows through ``on_call``)."""
+
+    def call_sent(self, *, purpose: str, model: str, prompt_tokens: int) -> None: ...
+
+
+_WATCHER: contextvars.ContextVar[CallWatcher | None] = contextvars.ContextVar("llm_call_watcher", default=None)
+
+
+@contextlib.contextmanager
+def llm_calls_watched(watcher: CallWatcher) -> Iterator[None]:
+    """Within the block, ``watcher.call_sent`` hears of every request as it is sent: a consolidation run records
+    the call at once, so a call whose process is killed before the reply still counts (prompt tokens offline)."""
+    token = _WATCHER.set(watcher)
+    try:
+        yield
+    finally:
+        _WATCHER.reset(token)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -215,6 +239,7 @@ class LLMGateway:
     def __repr__(self) -> str:
         return f"<LLMGateway {self.model} at {self.base_url}>"
 
+    @traced("recmem.llm", attributes=lambda kw: {"recmem.purpose": kw.get("purpose")})
     def complete_json(
         self,
         *,
@@ -301,6 +326,9 @@ class LLMGateway:
             if retry:
                 delay = min(self.retry_backoff * 2 ** (retry - 1), MAX_BACKOFF_SECONDS)
                 time.sleep(delay * (1 - 0.25 * random.random()))
+            watcher = _WATCHER.get()
+            if watcher is not None:
+                watcher.call_sent(purpose=purpose, model=self.model, prompt_tokens=count_messages(conversation))
             started = time.perf_counter()
             try:
                 response = self._client.chat.completions.create(**kwargs)

@@ -2,7 +2,11 @@
 
 One run per agent at a time (a PostgreSQL advisory lock, so workers on several machines never duplicate work).
 All LLM work happens before the write transaction; the write is one transaction in which every row carries the
-batch id. An LLM failure records the calls, leaves the candidates pending (bounded attempts) and writes nothing.
+batch id, under an advisory lock per scope written, where the merge decisions are checked again (a topic planned
+against episodes another batch changed meanwhile is planned again). Every LLM call is recorded as it happens. A
+failure — of the LLM, the plan or the write — records the calls, leaves the candidates pending (bounded attempts,
+a delayed retry) and writes nothing. A running batch holds a lease its process renews; if the process dies, the
+reaper (memory/services/recovery.py) re-queues the batch.
 """
 
 from __future__ import annotations
@@ -19,16 +23,26 @@ from datetime import datetime
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
 from agents.models import Agent
 from agents.visibility import Scope, ScopeKey, agent_visibility, scope_chain, scope_narrowest
 from core.config import config
+from core.errors import Limited
+from core.tracing import traced
 from governance.models import AuditEvent, ConsolidationBatch
 from governance.services.audit import audit_record_many
-from governance.services.batches import batch_fail, batch_record_calls, batch_start, batch_succeed
+from governance.services.batches import (
+    batch_call_sent,
+    batch_fail,
+    batch_lease,
+    batch_owned,
+    batch_record_calls,
+    batch_start,
+    batch_succeed,
+)
 from memory.consolidators.types import (
     ConsolidationError,
     EpisodeDraft,
@@ -38,6 +52,7 @@ from memory.consolidators.types import (
     Unit,
 )
 from memory.gateways.embeddings import get_embedder
+from memory.gateways.llm import llm_calls_watched
 from memory.gateways.tokens import count_tokens
 from memory.models import (
     Candidate,
@@ -50,6 +65,7 @@ from memory.models import (
     ReviewItem,
     Session,
 )
+from memory.quotas import token_quota_check
 from memory.services.review import review_conflict_create, review_item_create
 from memory.services.scheduling import consolidation_retry_schedule
 from memory.services.versions import memory_version_save
@@ -100,6 +116,22 @@ def agent_run_lock(agent_id: uuid.UUID) -> Iterator[bool]:
                 cursor.execute("SELECT pg_advisory_unlock(%s)", [key])
 
 
+def _scope_lock_key(key: ScopeKey) -> int:
+    owner = key.owner_agent_id if key.scope == Scope.PERSONAL else key.module_id if key.scope == Scope.MODULE else ""
+    text = f"recmem-scope:{key.project_id}:{Scope(key.scope).value}:{owner}"
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big", signed=True)
+
+
+def scope_write_lock(scopes) -> None:
+    """Serialise the writes to each of ``scopes`` (transaction-level advisory locks, taken in one order so two
+    batches never wait on each other crosswise): two batches writing to one scope — two agents of one module,
+    two workers — see each other's rows and re-check their merge decisions under it."""
+    keys = sorted({_scope_lock_key(s) for s in scopes})
+    with connection.cursor() as cursor:
+        for key in keys:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
 # --- planning (reads + LLM, no writes) -------------------------------------------------------------------------------
 
 @dataclass
@@ -116,6 +148,7 @@ class TopicPlan:
     episodic: bool = True  # salient one-offs of a run are refined together, without an episode
     dropped: list[Exchange] = field(default_factory=list)  # members that may not be merged with the trigger
     merge_into: Episode | None = None
+    compared_with: tuple | None = None  # (id, version) of the episode the plan was offered to merge into
     episodes: list[EpisodeDraft] = field(default_factory=list)
     episode_embeddings: list[list[float]] = field(default_factory=list)
     experiences: list[ExperiencePlan] = field(default_factory=list)
@@ -141,6 +174,18 @@ def _nearest_episode(*, scope: ScopeKey, vector) -> tuple[Episode, float] | None
         row = (Episode.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
                .annotate(distance=CosineDistance("embedding", vector)).order_by("distance").first())
     return (row, 1.0 - float(row.distance)) if row is not None else None
+
+
+def _merge_target(*, scope: ScopeKey, vector, thresholds: Thresholds) -> tuple[Episode, float] | None:
+    """The episode of ``scope`` a topic centred on ``vector`` is offered to merge into, with its similarity."""
+    if config().ablate_merge:
+        return None
+    nearest = _nearest_episode(scope=scope, vector=vector)
+    # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
+    # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
+    if nearest is None or count_tokens(nearest[0].narrative) > config().episode_max_tokens:
+        return None
+    return nearest if nearest[1] >= thresholds.merge else None
 
 
 def _nearest_experiences(*, scope: ScopeKey, vectors: list, limit: int) -> list[list[tuple[Experience, float]]]:
@@ -169,6 +214,7 @@ def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
                               similarity=sim)
 
 
+@traced("recmem.consolidation.plan", attributes=lambda kw: {"recmem.units": len(kw["topic"].units)})
 def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
     units = [exchange_unit(e) for e in topic.units]
     units = consolidator.order_units(units)
@@ -180,15 +226,12 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
     episode = None
     existing = None
     if episodic:
-        nearest = None if config().ablate_merge else _nearest_episode(scope=topic.scope, vector=centroid)
-        # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
-        # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
-        if nearest is not None and count_tokens(nearest[0].narrative) > config().episode_max_tokens:
-            nearest = None
-        if nearest is not None and nearest[1] >= thresholds.merge:
-            episode, sim = nearest
+        found = _merge_target(scope=topic.scope, vector=centroid, thresholds=thresholds)
+        if found is not None:
+            episode, sim = found
             existing = ExistingEpisode(id=str(episode.pk), title=episode.title, narrative=episode.narrative,
                                        similarity=sim)
+        topic.compared_with = (episode.pk, episode.version) if episode is not None else None
     related = []
     if semantic:
         related = [_existing_experience(e, s)
@@ -476,24 +519,61 @@ def _empty_summary() -> dict:
                             "experiences_merged", "experiences_superseded", "review_items")}
 
 
+@traced("recmem.consolidation", attributes=lambda kw: {"recmem.agent_id": kw.get("agent_id")},
+        on_result=lambda batch: {"recmem.batch_id": batch.pk if batch is not None else None})
 def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, max_candidates: int = 50,
                       embedder=None, consolidator=None) -> ConsolidationBatch | None:
-    """Consolidate the agent's pending candidates in one batch. None when there is nothing to do or another run
-    for this agent holds the lock (that run will take the candidates). ``embedder`` and ``consolidator`` default
-    to the configured ones."""
+    """Consolidate the agent's pending candidates (those of ``batch_id`` only, when given) in one batch. None when
+    there is nothing to do or another run for this agent holds the lock (that run will take the candidates).
+    ``embedder`` and ``consolidator`` default to the configured ones.
+
+    In online and eager mode a topic that becomes ripe while the run holds the agent's lock is refused by the lock
+    (its task returns at once); so after releasing the lock the run looks again and consolidates what is waiting
+    right away, instead of leaving it to the next idle window. Looking after the release closes the race: a task
+    refused while the lock was held finds its candidates seen by this look.
+    """
     agent = Agent.objects.select_related("project").get(pk=agent_id)
-    with agent_run_lock(agent.pk) as acquired:
-        if not acquired:
-            logger.info("consolidation for %s already running elsewhere", agent)
-            return None
-        pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
-        if batch_id is not None:
-            pending = pending.filter(batch_id=batch_id)
-        candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
-        if not candidates:
-            return None
-        return _run(agent=agent, candidates=candidates, batch_id=batch_id or candidates[0].batch_id,
-                    embedder=embedder or get_embedder(), consolidator=consolidator)
+    first = None
+    for _ in range(MAX_FOLLOW_UP_RUNS):
+        with agent_run_lock(agent.pk) as acquired:
+            if not acquired:
+                logger.info("consolidation for %s already running elsewhere", agent)
+                return first
+            batch = _run_pending(agent=agent, batch_id=batch_id, max_candidates=max_candidates, embedder=embedder,
+                                 consolidator=consolidator)
+        first = first or batch
+        if batch is None or config().consolidation_mode not in ("online", "eager") or not candidates_waiting(
+                agent=agent):
+            return first
+        batch_id = None
+    return first
+
+
+MAX_FOLLOW_UP_RUNS = 20
+
+
+def candidates_waiting(*, agent: Agent) -> bool:
+    """Candidates that should run now: new ripe topics (a salient one-off alone waits for the agent's next run),
+    and those of a batch re-queued by the reaper. Candidates of a failed batch wait for its delayed retry."""
+    new = Q(batch__isnull=True) & ~Q(reason=Candidate.Reason.SALIENCE)
+    return Candidate.objects.filter(new | Q(batch__status=ConsolidationBatch.Status.PENDING), agent=agent,
+                                    status=Candidate.Status.PENDING).exists()
+
+
+def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator) -> ConsolidationBatch | None:
+    pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
+    if batch_id is not None:
+        pending = pending.filter(batch_id=batch_id)
+    candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
+    if not candidates:
+        return None
+    try:
+        token_quota_check(project=agent.project)
+    except Limited as exc:  # the candidates wait for tomorrow's runs
+        logger.warning("consolidation for %s skipped: %s", agent, exc.message)
+        return None
+    return _run(agent=agent, candidates=candidates, batch_id=batch_id or candidates[0].batch_id,
+                embedder=embedder or get_embedder(), consolidator=consolidator)
 
 
 def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
@@ -510,6 +590,45 @@ def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
     return window
 
 
+class _CallLog(list):
+    """The run's LLM calls, each recorded in the batch as it happens, outside the write transaction: when its
+    request is sent (the gateway's watcher) and again when its record arrives (``append``, the consolidators'
+    ``on_call``). The tokens of a call that reached the endpoint are kept even if the process dies later."""
+
+    def __init__(self, batch: ConsolidationBatch) -> None:
+        super().__init__()
+        self.batch = batch
+        self._sent = None
+
+    def call_sent(self, *, purpose: str, model: str, prompt_tokens: int) -> None:
+        self._sent = batch_call_sent(batch=self.batch, purpose=purpose, model=model, prompt_tokens=prompt_tokens)
+
+    def append(self, record) -> None:
+        super().append(record)
+        sent, self._sent = self._sent, None
+        batch_record_calls(batch=self.batch, calls=[record], sent=sent)
+
+    def add_unseen(self, records) -> None:
+        for record in records or []:
+            if not any(record is seen for seen in self):
+                self.append(record)
+
+
+class _StalePlan(Exception):
+    """Another batch changed an episode a topic's plan relied on (or wrote one it should merge into)."""
+
+    def __init__(self, topics: list[TopicPlan]) -> None:
+        super().__init__(f"{len(topics)} topic(s) planned against episodes that changed meanwhile")
+        self.topics = topics
+
+
+class _LeaseLost(Exception):
+    """The reaper re-queued this batch while it ran (its heartbeat stalled): the batch is someone else's now."""
+
+
+MAX_WRITE_ROUNDS = 3
+
+
 def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, consolidator) -> ConsolidationBatch:
     eager = all(c.reason == Candidate.Reason.EAGER for c in candidates)
     thresholds = thresholds_for(embedder.model_id)
@@ -519,40 +638,85 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
     batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent,
                         mode=config().consolidation_mode, consolidator=kind)
     Candidate.objects.filter(pk__in=[c.pk for c in candidates]).update(batch=batch)
-    calls: list = []
+    calls = _CallLog(batch)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     topics = _topics(candidates)
-    try:
+
+    def plan(topics: list[TopicPlan]) -> None:
         for topic in topics:
             if eager:
                 _plan_eager(agent=agent, embedder=embedder, thresholds=thresholds, topic=topic, calls=calls)
             else:
                 _plan_topic(agent=agent, consolidator=consolidator, embedder=embedder, thresholds=thresholds,
                             topic=topic, calls=calls)
-    except Exception as exc:  # the LLM (or anything in planning) failed: record, keep candidates pending
-        timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
-        extra = getattr(exc, "calls", None) or []
-        known = {id(c) for c in calls}
-        batch_record_calls(batch=batch, calls=calls + [c for c in extra if id(c) not in known])
-        _candidates_failed(candidates=candidates, error=f"{type(exc).__name__}: {exc}")
-        if not isinstance(exc, ConsolidationError):
-            logger.exception("consolidation planning failed for %s", agent)
-        batch_fail(batch=batch, error=f"{type(exc).__name__}: {exc}", timings_ms=timings)
-        if any(c.status == Candidate.Status.PENDING for c in candidates):
-            consolidation_retry_schedule(agent_id=agent.pk, batch=batch)
-        return batch
-    timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
-    batch_record_calls(batch=batch, calls=calls)
-    written = time.perf_counter()
-    _write(agent=agent, batch=batch, topics=topics, thresholds=thresholds, embedder_model=embedder.model_id,
-           timings=timings, written=written)
+
+    with batch_lease(batch), llm_calls_watched(calls):
+        phase = "plan"
+        try:
+            plan(topics)
+            timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
+            phase = "write"
+            for _ in range(MAX_WRITE_ROUNDS):
+                written = time.perf_counter()
+                try:
+                    _write(agent=agent, batch=batch, topics=topics, thresholds=thresholds,
+                           embedder_model=embedder.model_id, timings=timings, written=written)
+                    break
+                except _StalePlan as stale:  # rolled back: plan those topics again against what is there now
+                    logger.info("%s: %s; planning them again", batch, stale)
+                    phase = "plan"
+                    replanned = time.perf_counter()
+                    for topic in stale.topics:
+                        _plan_reset(topic)
+                    plan(stale.topics)
+                    timings["replan"] = timings.get("replan", 0) + round((time.perf_counter() - replanned) * 1000, 1)
+                    phase = "write"
+            else:
+                raise _StalePlan([])
+        except _LeaseLost:
+            logger.warning("%s was re-queued while it ran; leaving it to the new run", batch)
+        except Exception as exc:  # the LLM, planning or the write failed: record, keep candidates pending
+            timings.setdefault(phase, round((time.perf_counter() - started) * 1000, 1))
+            calls.add_unseen(getattr(exc, "calls", None))
+            if not isinstance(exc, ConsolidationError):
+                logger.exception("consolidation %s failed for %s", phase, agent)
+            consolidation_failed(agent=agent, batch=batch, candidates=candidates,
+                                 error=f"{phase}: {type(exc).__name__}: {exc}", timings=timings)
     batch.refresh_from_db()
     return batch
 
 
+def _plan_reset(topic: TopicPlan) -> None:
+    topic.merge_into, topic.compared_with = None, None
+    topic.episodes, topic.episode_embeddings, topic.experiences, topic.eager_ops = [], [], [], []
+
+
+def _stale_topics(topics: list[TopicPlan], thresholds: Thresholds) -> list[TopicPlan]:
+    """Topics whose merge decision no longer holds: the episode they were offered changed (another batch merged
+    into it, or it was rolled back), or an episode they would now be offered appeared. Checked under the scope
+    locks, before this batch writes anything."""
+    stale = []
+    for topic in topics:
+        if not topic.episodes:
+            continue
+        found = _merge_target(scope=topic.scope, vector=_centroid([u.embedding for u in topic.units]),
+                              thresholds=thresholds)
+        now = (found[0].pk, found[0].version) if found is not None else None
+        if now != topic.compared_with:
+            stale.append(topic)
+    return stale
+
+
+@traced("recmem.consolidation.write")
 @transaction.atomic
 def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written) -> None:
+    scope_write_lock(t.scope for t in topics)
+    if not batch_owned(batch=batch):
+        raise _LeaseLost()
+    stale = _stale_topics(topics, thresholds)
+    if stale:
+        raise _StalePlan(stale)
     summary = _empty_summary()
     audit: list[dict] = []
     for topic in topics:
@@ -574,16 +738,25 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
                         "scope": e.pop("scope", ""), **e} for e in audit])
 
 
-def _candidates_failed(*, candidates: list[Candidate], error: str) -> None:
+def candidates_attempt_failed(*, candidates: list[Candidate], error: str) -> None:
+    """One more failed attempt for each candidate; exhausted ones become ``failed`` (visible in /healthz)."""
     max_attempts = config().consolidation_max_attempts
     for c in candidates:
+        c.refresh_from_db(fields=["attempts", "status"])
         c.attempts += 1
         c.last_error = error[:2000]
         c.status = Candidate.Status.FAILED if c.attempts >= max_attempts else Candidate.Status.PENDING
         c.save(update_fields=["attempts", "last_error", "status"])
 
 
-def batch_retry(*, batch: ConsolidationBatch) -> ConsolidationBatch | None:
-    """Re-run a failed batch now (operator action): its candidates get one more attempt."""
-    Candidate.objects.filter(batch=batch, status=Candidate.Status.FAILED).update(status=Candidate.Status.PENDING)
-    return consolidation_run(agent_id=batch.agent_id, batch_id=batch.pk)
+@transaction.atomic
+def consolidation_failed(*, agent: Agent, batch: ConsolidationBatch, candidates: list[Candidate], error: str,
+                         timings: dict | None = None) -> None:
+    """A run that wrote nothing: the candidates keep their exchanges and get one more attempt, the batch is failed,
+    and the bounded retry is scheduled while attempts are left (else the batch stays failed for an operator)."""
+    candidates_attempt_failed(candidates=candidates, error=error)
+    left = any(c.status == Candidate.Status.PENDING for c in candidates)
+    batch_fail(batch=batch, error=error if left else f"{error} (attempts exhausted; retry from the admin)",
+               timings_ms=timings)
+    if left:
+        consolidation_retry_schedule(agent_id=agent.pk, batch=batch)

@@ -17,11 +17,13 @@ from agents.selectors import agent_module_get
 from agents.visibility import Scope, ScopeKey, Visibility, agent_visibility, scope_chain
 from core.config import config
 from core.errors import Conflict
+from core.tracing import traced
 from governance.models import AuditEvent
 from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Session
+from memory.quotas import exchange_quota_check
 from memory.salience import salience_reason
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
@@ -100,6 +102,8 @@ def session_check_open(session: Session) -> None:
         raise Conflict("session is closed", code="session_closed")
 
 
+@traced("recmem.ingest",
+        attributes=lambda kw: {"recmem.exchanges": len(kw["items"]), "recmem.session_id": kw["session"].pk})
 def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn], embedder=None,
                      masker: Masker | None = None) -> IngestResult:
     """Store exchanges (masked, embedded) in ``session`` and run the recurrence trigger on each.
@@ -109,6 +113,7 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     configured gateways.
     """
     session_check_open(session)
+    exchange_quota_check(project=agent.project, adding=len(items))
     now = timezone.now()
     texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)],
                        masker=masker)
@@ -122,6 +127,7 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
                   vectors=vectors, model_id=embedder.model_id)
 
 
+@traced("recmem.store")
 @transaction.atomic
 def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id) -> IngestResult:
     session = Session.objects.select_for_update().get(pk=session.pk)
@@ -151,6 +157,7 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
 
 
+@traced("recmem.trigger", on_result=lambda candidates: {"recmem.candidates": len(candidates)})
 def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[Candidate]:
     """Recurrence check (DESIGN §2 step 5) and salience override (step 6) for each new exchange, in order."""
     mode = _mode()

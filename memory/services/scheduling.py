@@ -24,21 +24,41 @@ from agents.models import Agent
 from core.config import config
 from governance.models import ConsolidationBatch
 from memory.models import Candidate, Session
+from memory.quotas import token_quota_check
 
 CONSOLIDATION_RUN_TASK = "memory.tasks.consolidation_run_task"
 IDLE_TICK_TASK = "memory.tasks.idle_consolidation_tick_task"
+IDLE_SCHEDULE = "recmem:idle-consolidation-tick"  # every minute (memory migration 0003)
+# Every minute (governance migration 0006 creates the schedule): re-queue batches whose lease passed.
+REAPER_TICK_TASK = "memory.tasks.batch_reaper_tick_task"
+REAPER_SCHEDULE = "recmem:batch-reaper"
 
 
-def consolidation_enqueue(*, agent_id: uuid.UUID) -> None:
-    """Queue a consolidation run for the agent's pending candidates now (call it on commit of the write)."""
-    async_task(CONSOLIDATION_RUN_TASK, str(agent_id), task_name=f"consolidate:{agent_id}", group="consolidation")
+def maintenance_schedules_ensure() -> list[str]:
+    """The every-minute ticks (idle scheduler, reaper) exist: migrations create them; `recmem run` puts back one that
+    was deleted (e.g. in the admin) at its next start. Returns the names it had to create."""
+    created = []
+    for name, func in ((IDLE_SCHEDULE, IDLE_TICK_TASK), (REAPER_SCHEDULE, REAPER_TICK_TASK)):
+        _, new = Schedule.objects.get_or_create(name=name, defaults={
+            "func": func, "schedule_type": Schedule.MINUTES, "minutes": 1, "repeats": -1})
+        if new:
+            created.append(name)
+    return created
+
+
+def consolidation_enqueue(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None) -> None:
+    """Queue a consolidation run for the agent's pending candidates (those of ``batch_id`` only, when given) now;
+    call it on commit of the write that made them pending."""
+    args = (str(agent_id),) if batch_id is None else (str(agent_id), str(batch_id))
+    async_task(CONSOLIDATION_RUN_TASK, *args, task_name=f"consolidate:{agent_id}", group="consolidation")
 
 
 def consolidation_retry_schedule(*, agent_id: uuid.UUID, batch: ConsolidationBatch) -> None:
-    """A delayed re-run of ``batch`` (delay × attempt) for its still-pending candidates."""
+    """A delayed re-run of ``batch`` (delay × attempt) for its still-pending candidates; the schedule row is
+    deleted once it has run (repeats=-1)."""
     delay = config().consolidation_retry_delay * max(1, batch.attempts)
     Schedule.objects.create(func=CONSOLIDATION_RUN_TASK, args=repr((str(agent_id), str(batch.pk))),
-                            schedule_type=Schedule.ONCE, repeats=1,
+                            schedule_type=Schedule.ONCE, repeats=-1,
                             next_run=timezone.now() + timedelta(seconds=delay),
                             name=f"retry:{batch.pk}:{batch.attempts}")
 
@@ -48,7 +68,9 @@ def _pending(agent: Agent) -> int:
 
 
 def idle_run_request(*, agent: Agent) -> int:
-    """An explicit request: queue a run now (no idle wait, no jitter). Returns the pending candidate count."""
+    """An explicit request: queue a run now (no idle wait, no jitter). Returns the pending candidate count; the
+    project's daily token quota used up is 429 with Retry-After."""
+    token_quota_check(project=agent.project)
     pending = _pending(agent)
     if pending:
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))

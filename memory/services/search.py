@@ -40,3 +40,9 @@ def read_record(*, agent: Agent, object_type: str, object_id, scope: str = "") -
     """Audit a detail read."""
     audit_record(action=AuditEvent.Action.READ, object_type=object_type, object_id=object_id,
                  project_id=agent.project_id, actor_agent=agent, scope=scope)
+
+
+def list_record(*, agent: Agent, object_type: str, object_ids, filters: dict[str, str]) -> None:
+    """Audit a list read with the ids of the page it returned and the filters asked for."""
+    audit_record(action=AuditEvent.Action.READ, object_type=object_type, project_id=agent.project_id,
+                 actor_agent=agent, source_ids=list(object_ids), data={"filters": filters})

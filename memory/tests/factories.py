@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from datetime import UTC, datetime, timedelta
+
+from django.db import connection
 
 from memory.gateways.embeddings import get_embedder
 from memory.models import Episode, EpisodeSource, Experience, ExperienceEvidence
@@ -41,3 +45,57 @@ def make_memories(exchange) -> tuple[Episode, Experience]:
                                            embedding_model=embedder.model_id, **scope)
     ExperienceEvidence.objects.create(experience=experience, exchange=exchange)
     return episode, experience
+
+
+@contextlib.contextmanager
+def refusing_inserts(table: str, message: str):
+    """A real database error: a trigger makes every INSERT into ``table`` fail with ``message`` inside the block."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"""
+            CREATE FUNCTION recmem_test_refuse() RETURNS trigger AS $$
+            BEGIN RAISE EXCEPTION '{message}'; END $$ LANGUAGE plpgsql;
+            CREATE TRIGGER recmem_test_refuse BEFORE INSERT ON {table}
+            FOR EACH ROW EXECUTE FUNCTION recmem_test_refuse();""")
+    try:
+        yield
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TRIGGER recmem_test_refuse ON {table}; DROP FUNCTION recmem_test_refuse();")
+
+
+@contextlib.contextmanager
+def agent_lock_held_elsewhere(agent_id):
+    """Another worker (here: another thread, with its own connection) runs a consolidation for the agent and holds
+    its lock while the block runs. Needs a transactional test."""
+    from memory.services.consolidation import agent_run_lock
+
+    held, release = threading.Event(), threading.Event()
+
+    def other_worker():
+        with agent_run_lock(agent_id) as acquired:
+            assert acquired
+            held.set()
+            release.wait(30)
+        connection.close()
+
+    thread = threading.Thread(target=other_worker)
+    thread.start()
+    held.wait(30)
+    try:
+        yield
+    finally:
+        release.set()
+        thread.join()
+
+
+def on_each_llm_call(action, reply):
+    """A fake-endpoint responder that first runs ``action()`` — in the server's thread, with its own database
+    connection, while the run waits for its reply — then answers with ``reply(request)``."""
+    def responder(request):
+        try:
+            action()
+        finally:
+            connection.close()
+        return reply(request)
+
+    return responder

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -56,10 +57,25 @@ def _vault_key() -> str:
 
 
 RECMEM = RECMEM.replace(vault_key=_vault_key())
+# The audit chain's HMAC key: RECMEM_AUDIT_KEY, else generated once into RECMEM_HOME/audit_key (mode 600). Keep it
+# stable and share it across machines: with another key every event fails `manage.py audit_verify`.
+RECMEM = RECMEM.replace(audit_key=RECMEM.audit_key or _persisted_secret("audit_key", lambda: secrets.token_hex(32)))
 SECRET_KEY = RECMEM.secret_key or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
-DEBUG = RECMEM.debug
+DEBUG = RECMEM.debug  # refused by Config unless RECMEM_HOST is a loopback address
 ALLOWED_HOSTS = list(RECMEM.allowed_hosts)
 CSRF_TRUSTED_ORIGINS = list(RECMEM.csrf_trusted_origins)
+
+# Production behind HTTPS (RECMEM_HTTPS=1; `manage.py check --deploy` is clean with it): redirect HTTP, HSTS, cookies
+# only over HTTPS, and trust the proxy's X-Forwarded-Proto (the proxy must set it and strip it from clients).
+if RECMEM.https:
+    SECURE_SSL_REDIRECT = True
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = RECMEM.hsts_seconds
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -71,6 +87,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "django_q",
+    "axes",
     "agents",
     "memory",
     "governance",
@@ -80,17 +97,25 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost: every response carries X-Request-ID; an exception nothing else handled is logged with it and
+    # answered with the JSON error body (recmem_site/errors.py).
+    "recmem_site.errors.RequestIdMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A POST with an Idempotency-Key runs in one transaction with its key (retries never write twice).
+    "recmem_site.idempotency.IdempotencyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes requires: refuses admin logins from a locked-out address or username.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "recmem_site.urls"
+CSRF_FAILURE_VIEW = "recmem_site.errors.csrf_failure"  # the JSON error body, like every other error
 WSGI_APPLICATION = "recmem_site.wsgi.application"
 ASGI_APPLICATION = "recmem_site.asgi.application"
 
@@ -134,13 +159,30 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# One shared cache in the database: django-q2 cluster stats must be visible to every web process and machine.
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
-        "LOCATION": "recmem_cache",
+# One cache shared by every web process and machine: django-q2 cluster stats and the API's rate-limit counters.
+# The database by default; Redis when REDIS_URL is set.
+if RECMEM.redis_url:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": RECMEM.redis_url}}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "recmem_cache",
+            # Two live counters per client and limit: culling at the default 300 entries would forget limits of
+            # busy clients. Expired counters go first when the table passes this; every write counts the table.
+            "OPTIONS": {"MAX_ENTRIES": 10_000},
+        }
     }
-}
+
+# Admin login lockout (django-axes): RECMEM_ADMIN_LOCKOUT_FAILURES failed logins lock the address and the username
+# for RECMEM_ADMIN_LOCKOUT_MINUTES (`manage.py axes_reset` lifts it); answered 429 with the JSON error body.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = RECMEM.admin_lockout_failures
+AXES_COOLOFF_TIME = timedelta(minutes=RECMEM.admin_lockout_minutes)
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "recmem_site.security.admin_lockout_response"
+AXES_CLIENT_IP_CALLABLE = "recmem_site.security.client_ip"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -165,13 +207,18 @@ STORAGES = {
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["agents.authentication.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["agents.authentication.HasRole"],
-    "DEFAULT_SCHEMA_CLASS": "agents.schema.RoleDocumentingSchema",
+    # Roles in each operation's description (agents) and every error status with the error body (recmem_site).
+    "DEFAULT_SCHEMA_CLASS": "recmem_site.schema.RecMemAutoSchema",
     "EXCEPTION_HANDLER": "recmem_site.exceptions.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 50,
     "UNAUTHENTICATED_USER": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["recmem_site.parsers.StrictJSONParser"],
+    # Per API key here; per address and failed-key attempts in the authenticator (agents/throttling.py). Rates are
+    # RECMEM_RATE_*; the counters live in the shared cache below.
+    "DEFAULT_THROTTLE_CLASSES": ["agents.throttling.ApiKeyRateThrottle"],
+    "NUM_PROXIES": RECMEM.num_proxies,
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
@@ -182,6 +229,9 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
+                             "recmem_site.schema.strict_request_objects",
+                             "recmem_site.idempotency.openapi_idempotency_header"],
 }
 
 # --- queue (django-q2) ------------------------------------------------------------------------------------
@@ -199,6 +249,9 @@ Q_CLUSTER = {
     "poll": RECMEM.q_poll,
     "label": "Task queue",
     "sync": RECMEM.q_sync,
+    # Named queues: a cluster started with Q_CLUSTER_NAME=<name> serves only tasks queued for <name> (django-q2
+    # needs this key present to accept the variable).
+    "ALT_CLUSTERS": {},
 }
 if RECMEM.redis_url:
     Q_CLUSTER["redis"] = RECMEM.redis_url

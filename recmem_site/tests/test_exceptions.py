@@ -47,7 +47,7 @@ def test_service_errors_reach_the_client_through_the_api(api_client, make_agent)
     again = api_client.post("/api/v1/sessions", {"external_id": "chat-1"}, format="json", **headers)
     assert again.status_code == 409 and again.json()["error"]["code"] == "duplicate_session"
     unknown = api_client.post("/api/v1/sessions", {"module": "not-mine"}, format="json", **headers)
-    assert unknown.status_code == 400 and unknown.json()["error"]["code"] == "unknown_module"
+    assert unknown.status_code == 404 and unknown.json()["error"]["code"] == "unknown_module"
     missing = api_client.get("/api/v1/sessions/00000000-0000-0000-0000-000000000000", **headers)
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
     closed = api_client.post(f"/api/v1/sessions/{first.json()['id']}/close", **headers)

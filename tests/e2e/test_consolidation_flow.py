@@ -15,21 +15,11 @@ from memory.models import Candidate, Episode, Exchange, Experience
 from memory.tests.factories import at, post_exchanges, post_session
 from testing.fake_openai import FakeOpenAIServer
 from testing.fake_responder import consolidation_responder
+from testing.scenarios import MARATHON
 
 pytestmark = pytest.mark.django_db
 
-MARATHON_WAVE_1 = [
-    ("I'm training for the Berlin marathon in September. Can you make me a marathon training plan?",
-     "Sure, here is a 16-week marathon training plan with three runs a week and a long run on Sundays."),
-    ("For my marathon plan, how long should this Sunday's long run be?",
-     "In week 3 of your marathon plan the long run is 18 km at an easy pace."),
-    ("My knee hurts after the long run in my marathon training. Should I change the plan?",
-     "Take two rest days, then resume the marathon plan with a shorter long run."),
-    ("What should I eat before the long runs in my marathon training plan?",
-     "Before long marathon training runs eat oatmeal and a banana two hours ahead."),
-    ("I prefer to do my marathon training runs in the early morning before work.",
-     "Morning runs fit your marathon plan; do the long run early on Sunday."),
-]
+MARATHON_WAVE_1 = MARATHON
 CHATTER = [
     ("What's a good name for a grey kitten?", "How about Smokey or Ash?"),
     ("Can you recommend a sci-fi novel?", "Try 'The Left Hand of Darkness' by Ursula K. Le Guin."),
@@ -177,9 +167,11 @@ def test_failed_llm_reply_keeps_candidates_pending(api_client, make_agent, setti
 
         # the retry (here run at once) succeeds with a working endpoint and reuses the same batch
         server.responder = consolidation_responder
-        from memory.services.consolidation import batch_retry
+        from memory.services.recovery import batch_retry
 
-        retried = batch_retry(batch=batch)
+        with django_capture_on_commit_callbacks(execute=True):  # queued for a worker (here: run in-process)
+            batch_retry(batch=batch)
+        retried = ConsolidationBatch.objects.get()
         assert retried.pk == batch.pk and retried.status == "succeeded" and retried.attempts == 2
         assert Exchange.objects.filter(state="consolidated").count() == len(stored)
         assert Candidate.objects.get().status == "done"

@@ -24,7 +24,7 @@ def test_create_session_personal_and_module(api_client, make_agent):
     module = post_session(api_client, holder, module="ops")
     assert module["scope"] == "module" and module["module"] == "ops"
     _error(api_client.post("/api/v1/sessions", {"module": "not-mine"}, format="json", **holder.headers),
-           400, "unknown_module")
+           404, "unknown_module")
     _error(api_client.post("/api/v1/sessions", {"external_id": "s-1"}, format="json", **holder.headers),
            409, "duplicate_session")
     _error(api_client.post("/api/v1/sessions", {"started_at": "yesterday"}, format="json", **holder.headers),

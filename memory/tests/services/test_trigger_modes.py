@@ -10,10 +10,10 @@ from governance.models import ConsolidationBatch, LLMCall
 from memory.calibration import coverage_curve, ripeness_similarities, theta_for_coverage
 from memory.models import Candidate, Exchange, Experience
 from memory.salience import salience_reason
-from memory.services.consolidation import agent_run_lock, consolidation_run
+from memory.services.consolidation import consolidation_run
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_due, idle_runs_start
-from memory.tests.factories import T0
+from memory.tests.factories import T0, agent_lock_held_elsewhere
 from memory.thresholds import thresholds_for
 from tests.e2e.test_consolidation_flow import CHATTER, MARATHON_WAVE_1
 
@@ -132,28 +132,9 @@ def test_one_run_per_agent(make_agent, settings):
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
     # another worker (here: another connection) holds the agent's lock: this run backs off and changes nothing
-    import threading
-
-    held, release = threading.Event(), threading.Event()
-
-    def other_worker():
-        from django.db import connection
-
-        with agent_run_lock(agent.pk) as acquired:
-            assert acquired
-            held.set()
-            release.wait(30)
-        connection.close()
-
-    thread = threading.Thread(target=other_worker)
-    thread.start()
-    held.wait(30)
-    try:
+    with agent_lock_held_elsewhere(agent.pk):
         assert consolidation_run(agent_id=agent.pk) is None
         assert Candidate.objects.get().status == "pending"
-    finally:
-        release.set()
-        thread.join()
     assert consolidation_run(agent_id=agent.pk).status == "succeeded"
 
 

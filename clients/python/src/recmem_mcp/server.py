@@ -1,0 +1,191 @@
+"""RecMem as a Model Context Protocol server (the official ``mcp`` SDK): tools ``remember``, ``recall``,
+``list_rules`` and ``forget``.
+
+Whose memory: every call acts as the agent whose API key it carries. Over stdio (one process per agent, started by
+the MCP client) the key comes from ``RECMEM_API_KEY``. Over streamable HTTP (one server for many agents) each request
+must carry its own ``Authorization: Bearer rmk_...`` header; the environment's key is never used there, and clients,
+connection pools and sessions are kept per key, so one agent's calls never run with another's key.
+
+"The current session": ``remember`` writes to a RecMem session opened on first use for this agent (and, over HTTP,
+for this MCP session when the client has one), or to the one named by its ``session`` argument; sessions this
+process opened are closed when it stops.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from recmem_client import AsyncRecMem, RecMemError
+from recmem_client.errors import APIStatusError, ConflictError
+
+logger = logging.getLogger("recmem_mcp")
+
+INSTRUCTIONS = (
+    "Long-term memory shared by your team of agents (RecMem). Call `recall` with the user's question before "
+    "answering anything that may depend on earlier conversations; call `remember` after each exchange worth "
+    "keeping (the user's message and your answer); `list_rules` shows the facts, preferences, constraints and "
+    "procedures you may rely on; `forget` deletes one of them that is wrong or obsolete. Personal data is masked "
+    "by the service before it is stored."
+)
+
+ExperienceType = Literal["fact", "event", "preference", "constraint", "lesson", "pattern", "procedure"]
+Scope = Literal["personal", "module", "project"]
+
+
+@dataclass
+class _Agent:
+    client: AsyncRecMem
+    sessions: dict[str, str] = field(default_factory=dict)  # conversation name -> RecMem session id
+
+
+class Memory:
+    """The per-key state behind the tools: one client per API key, the sessions it opened."""
+
+    def __init__(self, *, base_url: str, api_key: str | None, http: bool, timeout: float = 120.0) -> None:
+        self.base_url = base_url
+        self.http = http
+        self._env_key = None if http else api_key
+        self._timeout = timeout
+        self._agents: dict[str, _Agent] = {}
+
+    def key_for(self, ctx: Context | None) -> str:
+        if not self.http:
+            if not self._env_key:
+                raise ToolError("RECMEM_API_KEY is not set for this MCP server")
+            return self._env_key
+        headers = {k.lower(): v for k, v in ((ctx.headers or {}) if ctx is not None else {}).items()}
+        scheme, _, key = headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer" or not key.strip():
+            raise ToolError("send your RecMem API key as `Authorization: Bearer rmk_...` with every request")
+        return key.strip()
+
+    def agent(self, ctx: Context | None) -> _Agent:
+        key = self.key_for(ctx)
+        digest = hashlib.sha256(key.encode()).hexdigest()  # the raw key is not kept as a dictionary key
+        if digest not in self._agents:
+            self._agents[digest] = _Agent(AsyncRecMem(self.base_url, api_key=key, timeout=self._timeout))
+        return self._agents[digest]
+
+    async def session_id(self, agent: _Agent, ctx: Context | None, name: str | None) -> str:
+        conversation = name or _mcp_session(ctx) or ""
+        if conversation not in agent.sessions:
+            try:
+                created = await agent.client.sessions.create(external_id=name or "",
+                                                             metadata={"source": "mcp"})
+                agent.sessions[conversation] = str(created.id)
+            except ConflictError:
+                # A session of that name exists (an earlier process opened it): continue it if still open.
+                found = None
+                async for s in agent.client.sessions.iter(status="open"):
+                    if s.external_id == name:
+                        found = s
+                        break
+                if found is None:
+                    raise ToolError(f"session {name!r} exists and is closed; name a new one") from None
+                agent.sessions[conversation] = str(found.id)
+        return agent.sessions[conversation]
+
+    async def close(self) -> None:
+        for agent in self._agents.values():
+            for session_id in agent.sessions.values():
+                with contextlib.suppress(RecMemError):
+                    await agent.client.sessions.close(session_id)
+            await agent.client.close()
+        self._agents.clear()
+
+
+def _mcp_session(ctx: Context | None) -> str | None:
+    if ctx is None:
+        return None
+    return {k.lower(): v for k, v in (ctx.headers or {}).items()}.get("mcp-session-id")
+
+
+def _tool_error(exc: RecMemError) -> ToolError:
+    if isinstance(exc, APIStatusError):
+        return ToolError(f"RecMem refused ({exc.status_code} {exc.code}): {exc.message}")
+    return ToolError(f"RecMem is not reachable: {exc}")
+
+
+def build_server(*, base_url: str | None = None, api_key: str | None = None, http: bool = False) -> MCPServer:
+    """The MCP server. ``http`` selects how the key is found (the request's header, never the environment)."""
+    memory = Memory(base_url=base_url or os.environ.get("RECMEM_URL") or "http://localhost:8000",
+                    api_key=api_key if api_key is not None else os.environ.get("RECMEM_API_KEY"), http=http)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
+        try:
+            yield None
+        finally:
+            await memory.close()
+
+    server = MCPServer("recmem", instructions=INSTRUCTIONS, lifespan=lifespan)
+    server.memory = memory  # type: ignore[attr-defined] - for tests and embedding
+
+    @server.tool()
+    async def remember(user: str, assistant: str = "", session: str | None = None,
+                       ctx: Context | None = None) -> dict[str, Any]:
+        """Store one exchange of the current conversation in long-term memory: the user's message and your answer.
+        `session` names the conversation (optional; by default the current one). Personal data is masked before
+        storage. Returns what was stored."""
+        agent = memory.agent(ctx)
+        try:
+            session_id = await memory.session_id(agent, ctx, session)
+            stored = (await agent.client.sessions.add_exchanges(session_id, [{"user": user,
+                                                                               "assistant": assistant}]))[0]
+        except RecMemError as exc:
+            raise _tool_error(exc) from exc
+        return {"exchange_id": str(stored.id), "session_id": session_id, "turn_index": stored.turn_index,
+                "stored_user": stored.user, "stored_assistant": stored.assistant,
+                "consolidation_candidate": stored.candidate}
+
+    @server.tool()
+    async def recall(query: str, token_budget: int | None = None, types: list[ExperienceType] | None = None,
+                     ctx: Context | None = None) -> str:
+        """Search long-term memory and return a context block (relevant rules and facts, episodes, past exchanges)
+        to read before answering. `token_budget` caps its size (50-32000 tokens); `types` restricts experiences."""
+        agent = memory.agent(ctx)
+        try:
+            result = await agent.client.search(query, token_budget=token_budget, types=types)
+        except RecMemError as exc:
+            raise _tool_error(exc) from exc
+        return result.context or "Nothing in memory matches this query."
+
+    @server.tool()
+    async def list_rules(type: ExperienceType | None = None, scope: Scope | None = None, limit: int = 50,
+                         ctx: Context | None = None) -> list[dict[str, Any]]:
+        """List the typed memories you may rely on (facts, preferences, constraints, procedures, lessons…): your
+        own, your modules' and your project's approved rules, most recently updated first."""
+        agent = memory.agent(ctx)
+        limit = max(1, min(limit, 500))
+        rules = []
+        try:
+            async for e in agent.client.experiences.iter(type=type, scope=scope, page_size=min(limit, 100)):
+                rules.append({"id": str(e.id), "type": e.type, "scope": e.scope, "subject": e.subject,
+                              "statement": e.statement, "confidence": e.confidence, "verified": e.verified})
+                if len(rules) >= limit:
+                    break
+        except RecMemError as exc:
+            raise _tool_error(exc) from exc
+        return rules
+
+    @server.tool()
+    async def forget(experience_id: str, reason: str = "", ctx: Context | None = None) -> str:
+        """Delete one memory (an id from `list_rules` or `recall`) that is wrong or obsolete. Project rules change
+        only through human review; memories of other agents cannot be deleted."""
+        agent = memory.agent(ctx)
+        try:
+            await agent.client.experiences.delete(experience_id, reason=reason)
+        except RecMemError as exc:
+            raise _tool_error(exc) from exc
+        return f"Forgotten: {experience_id}"
+
+    return server

@@ -1,0 +1,122 @@
+"""Governance reads: walking the audit chains, the audit events an export asks for, batches whose lease expired."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.db.models.functions import Now
+
+from agents.models import Project
+from governance.models import AuditEvent, ConsolidationBatch
+from governance.services.audit import chain_of, event_hash
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """One chain walked: ``ok``, or the first broken link (its seq, event id and what is wrong)."""
+
+    project_id: Any
+    project_name: str
+    events: int
+    head_seq: int
+    head_hash: str
+    broken_seq: int | None = None
+    broken_event_id: int | None = None
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_seq is None
+
+
+def audit_chain_verify(*, project_id: Any) -> ChainReport:
+    """Walk one chain (``project_id`` None: the events without a project) in ``seq`` order and stop at the first
+    event whose number, link to the previous event or content hash does not hold."""
+    name = "(no project)"
+    if project_id is not None:
+        name = Project.objects.filter(pk=project_id).values_list("name", flat=True).first() or str(project_id)
+    expected, prev, count = 1, "", 0
+    fields = dict(project_id=project_id, project_name=name)
+    for event in chain_of(project_id).order_by("seq", "id").iterator(chunk_size=2000):
+        problem = ""
+        if event.seq > expected:
+            problem = (f"event {expected} is missing (deleted)" if event.seq == expected + 1 else
+                       f"events {expected}-{event.seq - 1} are missing (deleted)")
+        elif event.seq < expected:
+            problem = "sequence number repeated or moved (inserted or re-ordered event)"
+        elif event.prev_hash != prev:
+            problem = "link to the previous event broken (an event was removed, inserted or re-ordered)"
+        elif event_hash(event) != event.hash:
+            problem = "content does not match its hash (edited" + (
+                "; or RECMEM_AUDIT_KEY is not the key the chain was written with)" if expected == 1 else ")")
+        if problem:
+            return ChainReport(**fields, events=count, head_seq=expected - 1, head_hash=prev, broken_seq=event.seq,
+                               broken_event_id=event.pk, problem=problem)
+        prev, expected, count = event.hash, expected + 1, count + 1
+    return ChainReport(**fields, events=count, head_seq=expected - 1, head_hash=prev)
+
+
+def audit_chains() -> list[Any]:
+    """Every chain's project id (None for the events without a project), projects by name first."""
+    ids = set(AuditEvent.objects.values_list("project_id", flat=True).distinct())
+    names = dict(Project.objects.filter(pk__in=[i for i in ids if i is not None]).values_list("pk", "name"))
+    return sorted(ids, key=lambda i: (i is None, names.get(i, "")))
+
+
+def project_find(*, name_or_id: str) -> Project | None:
+    try:
+        return Project.objects.filter(pk=uuid.UUID(name_or_id)).first()
+    except ValueError:
+        return Project.objects.filter(name=name_or_id).first()
+
+
+def audit_events(*, project: Project | None = None, actor: str = "", action: str = "",
+                 since: datetime | None = None, until: datetime | None = None) -> QuerySet[AuditEvent]:
+    """Events for an export, chain order (project, seq). ``actor``: an agent's name or id, a user's username, or an
+    actor label such as ``system:consolidation``."""
+    qs = AuditEvent.objects.all()
+    if project is not None:
+        qs = qs.filter(project=project)
+    if actor:
+        match = Q(actor_agent__name=actor) | Q(actor_user__username=actor) | Q(actor_label=actor)
+        try:
+            match |= Q(actor_agent_id=uuid.UUID(actor))
+        except ValueError:
+            pass
+        qs = qs.filter(match)
+    if action:
+        qs = qs.filter(action=action)
+    if since:
+        qs = qs.filter(created_at__gte=since)
+    if until:
+        qs = qs.filter(created_at__lt=until)
+    return qs.select_related("project", "actor_agent", "actor_user").order_by("project__name", "project_id", "seq")
+
+
+EXPORT_FIELDS = ["id", "project", "project_name", "seq", "created_at", "action", "object_type", "object_id",
+                 "scope", "actor_agent", "actor_agent_name", "actor_user", "actor_label", "reason", "source_ids",
+                 "batch", "data", "prev_hash", "hash"]
+
+
+def audit_export_rows(qs: QuerySet[AuditEvent]) -> Iterator[dict[str, Any]]:
+    """One flat dict per event (the hash fields included: an export can be checked against the chain)."""
+    for e in qs.iterator(chunk_size=2000):
+        yield {
+            "id": e.pk, "project": str(e.project_id or ""), "project_name": e.project.name if e.project else "",
+            "seq": e.seq, "created_at": e.created_at.isoformat(), "action": e.action, "object_type": e.object_type,
+            "object_id": e.object_id, "scope": e.scope, "actor_agent": str(e.actor_agent_id or ""),
+            "actor_agent_name": e.actor_agent.name if e.actor_agent else "",
+            "actor_user": e.actor_user.get_username() if e.actor_user else "", "actor_label": e.actor_label,
+            "reason": e.reason, "source_ids": e.source_ids, "batch": str(e.batch_id or ""), "data": e.data,
+            "prev_hash": e.prev_hash, "hash": e.hash,
+        }
+
+
+def batches_lease_expired() -> QuerySet[ConsolidationBatch]:
+    """Running batches whose process stopped renewing their lease (on the database's clock)."""
+    return ConsolidationBatch.objects.filter(status=ConsolidationBatch.Status.RUNNING, lease_expires_at__lt=Now())

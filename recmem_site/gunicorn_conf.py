@@ -1,0 +1,60 @@
+"""gunicorn settings of ``recmem run`` (``gunicorn -c python:recmem_site.gunicorn_conf``): warm workers, a stop
+within the grace period.
+
+Each worker loads the embedder and the masking engine (memory/warmup.py) after the application and before its
+accept loop starts, so a worker that answers is warm and the first request is as fast as the hundredth. The load
+runs in a thread while the worker keeps telling the master it is alive, and a stop (Ctrl-C) during it is obeyed
+at once instead of after the load. Models are not loaded in the master and forked (``preload_app``): torch's
+thread pools do not survive a fork reliably.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+
+from core.config import config as recmem_config  # not `config`: gunicorn reads module names as settings
+
+graceful_timeout = recmem_config().stop_grace
+timeout = 120
+
+
+def post_worker_init(worker) -> None:
+    if not recmem_config().warm_up:
+        return
+    from memory.warmup import warm_up
+
+    done = threading.Event()
+
+    def load() -> None:
+        try:
+            warm_up(role="web")
+        except Exception:  # the worker still serves (models then load on first use); the failure is in the log
+            worker.log.exception("warm-up failed")
+        finally:
+            done.set()
+
+    threading.Thread(target=load, name="warm-up", daemon=True).start()
+    while not done.wait(1.0):
+        worker.notify()
+        if not worker.alive:  # asked to stop while warming: stop now (not a boot failure)
+            worker.log.info("stopping during warm-up")
+            _leave()
+
+
+def worker_exit(server, worker) -> None:
+    """Leave at once: tearing down an interpreter holding torch and spaCy takes seconds (measured 6 s on two cores)
+    and would eat the stop's grace period. Connections and files are released by the OS; logs are flushed first.
+    A worker that never booted exits the usual way, with the code that tells the master it could not boot."""
+    if worker.booted:
+        _leave()
+
+
+def _leave() -> None:
+    import logging
+    import os
+
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
