@@ -18,6 +18,8 @@ $(STAMP): pyproject.toml clients/python/pyproject.toml
 	# CPU torch first, pinned: an unpinned torch pulls a multi-GB CUDA build.
 	$(BIN)/python -m pip install --quiet "torch==2.13.0"
 	$(BIN)/python -m pip install --quiet -e ".[dev,bench]" -e "clients/python[mcp,langchain]"
+	# ONNX (fp32, int8) and static embedders built once from the installed MiniLM (no download; ~1 min).
+	$(BIN)/python -m memory.gateways.local_models prepare
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

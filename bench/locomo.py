@@ -311,6 +311,7 @@ class LocomoConfig:
     mode: str = "online"
     consolidator: str = "llm"
     conversations: int | None = None
+    only: tuple[str, ...] = ()  # sample ids (conv-43, …): the untuned split of issue 19, say
     theta_sim: float | None = None
     llm_base_url: str = ""
     llm_model: str = ""
@@ -324,6 +325,17 @@ class LocomoConfig:
     k_epi: int = 5
     k_sem: int = 10
     flat_ks: tuple[int, ...] = (10, 25)
+
+
+def select_conversations(config: LocomoConfig) -> list[Conversation]:
+    """The first ``conversations`` of the file, or the ones named in ``only`` (unknown names are an error)."""
+    if not config.only:
+        return load_locomo(config.data, config.conversations)
+    every = {c.sample_id: c for c in load_locomo(config.data)}
+    missing = [name for name in config.only if name not in every]
+    if missing:
+        raise ValueError(f"no conversation {missing} in {config.data}")
+    return [every[name] for name in config.only]
 
 
 @contextlib.contextmanager
@@ -748,7 +760,7 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
         raise ValueError(f"mode must be one of {MODES}")
     if config.consolidator not in CONSOLIDATORS:
         raise ValueError(f"consolidator must be one of {CONSOLIDATORS}")
-    conversations = load_locomo(config.data, config.conversations)
+    conversations = select_conversations(config)
     project_name = bench_project_name(f"locomo-{config.mode}")
     answerer = None
     if config.llm_base_url:

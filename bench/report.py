@@ -39,7 +39,8 @@ def _load(path: Path) -> Any:
 
 
 def collect(results: Path) -> dict[str, Any]:
-    out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "faults": [], "meta": None}
+    out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "embedders": [], "faults": [],
+                           "meta": None}
     for path in sorted(results.glob("*.json")):
         data = _load(path)
         if not isinstance(data, dict):
@@ -53,6 +54,8 @@ def collect(results: Path) -> dict[str, Any]:
             out["sweeps"].append({**data, "_file": path.name})
         elif kind == "scale":
             out["scale"].append({**data, "_file": path.name})
+        elif kind == "embedders":
+            out["embedders"].append({**data, "_file": path.name})
         elif kind == "faults":
             out["faults"].append({**data, "_file": path.name})
         elif path.name.startswith("pii") and "pii" in data:
@@ -217,6 +220,63 @@ def sweep_section(sweeps: list[dict[str, Any]], plots: dict[str, str]) -> list[s
     return lines
 
 
+def embedders_section(reports: list[dict[str, Any]]) -> list[str]:
+    """The embedding backends side by side (bench_embedders, issue 19)."""
+    if not reports:
+        return []
+    lines = ["## Embedding backends (bench_embedders)", ""]
+    for rep in reports:
+        ref = rep["reference"]
+        ref_rate = (rep["backends"].get(ref) or {}).get("texts_per_second")
+        load = (rep.get("load_average_start") or [None])[0]
+        lines += [f"`{rep['_file']}`: {_n(rep['exchanges'])} LoCoMo dev exchanges and {_n(rep['questions'])} "
+                  f"questions, every backend in one process one after the other ({rep.get('cpus')} CPUs, load "
+                  f"average {_f(load, 2)} at start, {_f((rep.get('load_average_end') or [None])[0], 2)} at the end: "
+                  "compare the ratios). Retrieval: flat exact top-k over each conversation's exchanges, raw text; "
+                  f"tuning conversations {', '.join(rep['tuning_conversations'])}, untuned "
+                  f"{', '.join(rep['untuned_conversations'])}. Masking alone: "
+                  f"{_n(rep.get('masking_only_exchanges_per_second'))} exchanges/s.", ""]
+        rows = []
+        for name, b in rep["backends"].items():
+            r = b["retrieval"]
+            rows.append([f"`{name}`", f"`{b['model_id']}`", _n(b["texts_per_second"]),
+                         _f(b["texts_per_second"] / ref_rate, 2) + "×" if ref_rate else "–",
+                         _f(b["query_p50_ms"], 2), _f(b["query_p95_ms"], 2),
+                         _n(b.get("embedding_plus_masking_exchanges_per_second")),
+                         f"{_f(r['tuning']['evidence_recall@10'])} / {_f(r['tuning']['evidence_recall@25'])}",
+                         f"{_f(r['untuned']['evidence_recall@10'])} / {_f(r['untuned']['evidence_recall@25'])}",
+                         _f(b.get("neighbour_overlap@10_with_reference")) if name != ref else "(reference)"])
+        lines += _table(["backend", "model id", "texts/s", "÷ reference", "query p50 ms", "query p95 ms",
+                         "embedding + masking exch./s", "recall @10 / @25 (tuning)", "recall @10 / @25 (untuned)",
+                         "neighbour overlap @10"], rows)
+        lines.append("")
+        rows = []
+        for name, b in rep["backends"].items():
+            t = b.get("thresholds") or {}
+            conf, cal = t.get("configured") or {}, t.get("calibrated_on_tuning") or {}
+            m = b.get("marathon") or {}
+            rows.append([f"`{name}`", f"{_f(conf.get('theta_sim'), 2)} / {_f(cal.get('theta_sim'), 3)}",
+                         f"{_f(conf.get('merge'), 2)} / {_f(cal.get('merge'), 3)}",
+                         f"{_f(conf.get('dedup'), 2)} / {_f(cal.get('dedup'), 3)}",
+                         _f(t.get("ripe_share_tuning_at_configured")), _f(t.get("ripe_share_untuned_at_configured")),
+                         f"{_f(m.get('within_topic_min'))} / {_f(m.get('to_chatter_max'))}",
+                         "yes" if m.get("ripe_at_fifth_unit") else "**no**"])
+        lines += [f"Thresholds (configured / calibrated on the tuning conversations: θ_sim at the reference's ripe "
+                  f"share {_f(rep.get('reference_ripe_share_tuning'))}, merge and dedup at equal selectivity), the "
+                  "share of units that can make a topic ripe at the configured θ_sim, and the e2e marathon "
+                  "scenario (lowest similarity within the topic / highest to chatter; ripe at its fifth unit):", "",
+                  *_table(["backend", "θ_sim", "merge", "dedup", "ripe share (tuning)", "ripe share (untuned)",
+                           "marathon within / to chatter", "marathon triggers"], rows), ""]
+        if rep.get("two_stage"):
+            rows = [[f"`{name}`", f"{_f(v['tuning']['evidence_recall@10'])} / {_f(v['tuning']['evidence_recall@25'])}",
+                     f"{_f(v['untuned']['evidence_recall@10'])} / {_f(v['untuned']['evidence_recall@25'])}"]
+                    for name, v in rep["two_stage"].items()]
+            lines += ["Two stages (static candidates re-scored by the reference's vectors):", "",
+                      *_table(["variant", "recall @10 / @25 (tuning)", "recall @10 / @25 (untuned)"], rows), "",
+                      rep.get("two_stage_note", ""), ""]
+    return lines
+
+
 def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[str]:
     lines = ["## Throughput, latency and HNSW recall at scale", ""]
     if not scales:
@@ -268,6 +328,7 @@ def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[s
                 _n(e["bulk_import"].get("embeddings_from_cache")),
                 _f(e["search"]["p50_ms"], 1), _f(e["search"]["p95_ms"], 1), _f(e["search"]["p99_ms"], 1),
                 _f(e["search"].get("query_embedding_p50_ms"), 1),
+                " / ".join(_f(e["search"].get(f"sql_{p}_ms"), 1) for p in ("p50", "p95", "p99")),
                 _f(e["hnsw_recall"]["exchanges"]["recall_at_k"]), _f(e["hnsw_recall"]["episodes"]["recall_at_k"]),
                 _f(e["hnsw_recall"]["experiences"]["recall_at_k"]),
                 _n((http.get((1, 1)) or {}).get("exchanges_per_second")),
@@ -278,7 +339,8 @@ def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[s
                 _n((rss.get("worker") or {}).get("peak_tree_rss_mib")),
             ])
         lines += _table(["exchanges", "bulk import /s", "cached vectors", "search p50 ms", "p95 ms", "p99 ms",
-                         "query embed p50 ms", "HNSW recall exch. @10", "episodes @5", "experiences @10",
+                         "query embed p50 ms", "SQL p50 / p95 / p99 ms", "HNSW recall exch. @10", "episodes @5",
+                         "experiences @10",
                          "API 1 client /s", "API 4 clients /s", "API 1×20/req /s", "API 4×20/req /s",
                          "web RSS MiB", "worker RSS MiB"], rows)
         lines.append("")
@@ -290,13 +352,78 @@ def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[s
             cons = (e.get("http") or {}).get("consolidation")
             if cons:
                 lines.append(f"- {e['size']}: consolidation requested through the API, run by the worker: {cons}")
+            lines += store_lines(e)
         lines.append("")
+        lines += layout_lines(scale)
         lines += ef_lines(scale)
         if not scale.get("fast_fill"):
             lines += goals_lines(scale)
+        lines += million_goals_lines(scale)
     if "latency" in plots:
         lines += [f"![latency vs store size]({plots['latency']})", ""]
     return lines
+
+
+def layout_lines(scale: dict[str, Any]) -> list[str]:
+    """API ingest per web layout (processes × threads) against the embedding + masking bound (issue 19)."""
+    comp = scale.get("components") or {}
+    emb, mask = comp.get("embedding_only_per_second"), comp.get("masking_only_exchanges_per_second")
+    bound = 1 / (1 / emb + 1 / mask) if emb and mask else None
+    rows = []
+    for e in scale["sizes"]:
+        for layout in e.get("http_layouts") or []:
+            for r in layout["http"]["runs"]:
+                rate = r["exchanges_per_second"]
+                rows.append([_n(e["size"]), f"{layout['workers']} × {layout['threads']}", str(r["clients"]),
+                             str(r["exchanges_per_request"]), _n(rate), _f(rate / bound, 2) if bound and rate else "–",
+                             _f(r["request_p50_ms"], 1), _n((layout["rss"].get("web") or {}).get("peak_tree_rss_mib"))])
+    if not rows:
+        return []
+    return [f"API ingest by web layout (gunicorn processes × threads; bound = embedding + masking only in one "
+            f"process, {_n(round(bound, 1)) if bound else '–'} exchanges/s in this run):", "",
+            *_table(["exchanges", "processes × threads", "clients", "exch./request", "API exch./s", "÷ bound",
+                     "request p50 ms", "web RSS MiB"], rows), ""]
+
+
+def store_lines(e: dict[str, Any]) -> list[str]:
+    """Index build, sizes, pre-warm and memory of one size (issue 19), where the run measured them."""
+    out = []
+    size = _n(e["size"])
+    build = {k: v for k, v in (e.get("index_build_seconds") or {}).items() if k.endswith("_hnsw")}
+    storage = e.get("storage") or {}
+    if build or storage:
+        layers = ("exchange", "episode", "experience")
+        text = (f"- {size}: HNSW index size exchanges / episodes / experiences "
+                + " / ".join(_n(storage.get(f"{n}_embedding_hnsw_mib")) for n in layers) + " MiB; tables "
+                + " / ".join(_n(storage.get(f"memory_{n}_mib")) for n in layers) + " MiB")
+        if build:
+            info = e["index_build_seconds"]
+            text += (f"; index build after the fill {' / '.join(_n(build.get(f'{n}_embedding_hnsw')) for n in layers)}"
+                     f" s (maintenance_work_mem {info.get('maintenance_work_mem')}, "
+                     f"{info.get('max_parallel_maintenance_workers')} parallel workers)")
+        out.append(text)
+    memory = e.get("memory") or {}
+    if memory:
+        out.append(f"- {size}: server shared_buffers {memory.get('shared_buffers')}, effective_cache_size "
+                   f"{memory.get('effective_cache_size')}, work_mem {memory.get('work_mem')}; PostgreSQL PSS "
+                   f"{_n(memory.get('postgres_pss_mib'))} MiB, benchmark process peak RSS "
+                   f"{_n(memory.get('bench_process_peak_rss_mib'))} MiB; HNSW pre-warm "
+                   f"{_n((e.get('prewarm') or {}).get('seconds'))} s")
+    return out
+
+
+def million_goals_lines(scale: dict[str, Any]) -> list[str]:
+    """Issue 19's goals at 1M exchanges: search p95 ≤ 30 ms end to end with exchange recall@10 ≥ 0.95, SQL ≤ 10 ms."""
+    big = [e for e in scale["sizes"] if e["size"] >= 1_000_000]
+    if not big:
+        return []
+    e = big[-1]
+    p95, sql = e["search"]["p95_ms"], e["search"].get("sql_p95_ms")
+    recall = e["hnsw_recall"]["exchanges"]["recall_at_k"]
+    return [f"Goals at {_n(e['size'])} exchanges (issue 19):", "",
+            f"- search p95 ≤ 30 ms end to end: {_f(p95, 1)} ms — {_ok(p95 <= 30 if p95 else None)}",
+            f"- exchange recall@10 ≥ 0.95: {_f(recall)} — {_ok(recall >= 0.95 if recall else None)}",
+            f"- pure SQL p95 ≤ 10 ms: {_f(sql, 1)} ms — {_ok(sql <= 10 if sql else None)}", ""]
 
 
 def ef_lines(scale: dict[str, Any]) -> list[str]:
@@ -348,6 +475,11 @@ def goals_lines(scale: dict[str, Any]) -> list[str]:
     lines.append(f"- API ingest ≥ 100 exchanges/s with 4 clients: {_n(four)} one exchange per request — "
                  f"{_ok(four >= GOALS['api_ingest_4_clients'] if four else None)}; {_n(four_batch)} with 20 per "
                  "request")
+    emb, mask = comp.get("embedding_only_per_second"), comp.get("masking_only_exchanges_per_second")
+    if emb and mask and four:
+        bound = 1 / (1 / emb + 1 / mask)
+        lines.append(f"- API ingest with 4 clients ÷ (embedding + masking only, {_n(round(bound, 1))} exchanges/s in "
+                     f"the same run) ≥ 0.9: {_f(four / bound, 2)} — {_ok(four / bound >= 0.9)} (issue 19)")
     lines.append(f"- bulk import ≥ 150 exchanges/s: {_n(best_bulk)} with every vector computed — "
                  f"{_ok(best_bulk >= GOALS['bulk_import'] if best_bulk else None)} (embedding only: "
                  f"{_n(comp.get('embedding_only_per_second'))}/s on this machine)")
@@ -554,6 +686,7 @@ def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list
         lines += ["Failed steps: " + "; ".join(f"`{k}`: {v}" for k, v in meta["failures"].items()), ""]
     lines += locomo_section(data["locomo_runs"], plots)
     lines += sweep_section(data["sweeps"], plots)
+    lines += embedders_section(data["embedders"])
     lines += scale_section(data["scale"], plots)
     lines += pii_section(data["pii"])
     lines += faults_section(data["faults"])

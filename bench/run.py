@@ -10,9 +10,9 @@ each time), and the server is stopped at the end.
 Profiles:
 
 - ``quick`` (< 20 min on 2 cores): LoCoMo dev, first two conversations: online (LLM consolidator on the fake
-  server), eager (Mem0-style, fake server), flat (top-10/25), online with the extractive consolidator; scale at
-  10k exchanges; the PII bench; the fault bench (``bench.faults``: kill -9 of worker and database, first ingest
-  after a start).
+  server), eager (Mem0-style, fake server), flat (top-10/25), online with the extractive consolidator; the
+  embedding backends side by side (``bench_embedders``); scale at 10k exchanges; the PII bench; the fault bench
+  (``bench.faults``: kill -9 of worker and database, first ingest after a start).
 - ``full``: the same on all dev conversations, a θ_sim sweep (0.5–0.7), scale at 10k and 100k, scale at 1M with
   the fast fill (``scale_1m``: memoised masking, vectors beyond the cache composed from turn vectors), the PII
   bench, the fault bench.
@@ -50,6 +50,7 @@ PROFILES = {
                    ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"]),
                    ("locomo_online_nosalience", ["--mode", "online", "--consolidator", "llm", "--no-salience"])],
         "sweep": None,
+        "embedders": ["--backends", "local,onnx,onnx-int8,static"],
         "scale": ["--exchanges", "10000", "--queries", "200", "--recall-queries", "100", "--http-single", "100",
                   "--http-batch", "400"],
         "timeout": 1800,
@@ -63,10 +64,13 @@ PROFILES = {
                    ("locomo_online_extractive", ["--mode", "online", "--consolidator", "extractive"]),
                    ("locomo_online_nosalience", ["--mode", "online", "--consolidator", "llm", "--no-salience"])],
         "sweep": "0.5,0.55,0.6,0.65,0.7",
+        "embedders": ["--backends", "local,onnx,onnx-int8,static"],
         "scale": ["--exchanges", "10000,100000", "--queries", "300", "--recall-queries", "200"],
-        # 1M with the fast fill (memoised masking, composed vectors; the report says so): ~1.5 h instead of ~9.
+        # 1M with the fast fill (memoised masking, composed exchange vectors, real episode and query vectors; the
+        # report says so), the indexes built after each fill: hours instead of ~9 h of real ingest.
         "scale_1m": ["--exchanges", "100000,1000000", "--fast-fill", "--no-http", "--consolidation-mode", "off",
-                     "--queries", "200", "--recall-queries", "100"],
+                     "--queries", "300", "--recall-queries", "200", "--build-index-after", "--ef-sweep",
+                     "100,300,400"],
         "timeout": 6 * 3600,
         "results": RESULTS / "full",
     },
@@ -141,8 +145,8 @@ def recreate_database(home: Path, name: str, *, create: bool = True) -> None:
             conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-STEP_FILES = {"locomo": "locomo_*", "sweep": "locomo_sweep", "scale": "scale", "scale_1m": "scale_1m",
-              "pii": "pii", "faults": "faults"}
+STEP_FILES = {"locomo": "locomo_*", "sweep": "locomo_sweep", "embedders": "embedders", "scale": "scale",
+              "scale_1m": "scale_1m", "pii": "pii", "faults": "faults"}
 
 
 def _kept(path: Path, keep: set[str]) -> bool:
@@ -182,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--home", default=str(DEFAULT_HOME), help="RECMEM_HOME for the benchmark database")
     parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated steps to skip (locomo, sweep, scale, scale_1m, pii, faults)")
+                        help="comma-separated steps to skip (locomo, sweep, embedders, scale, scale_1m, pii, faults)")
     parser.add_argument("--results", default=None,
                         help="results folder (default: bench/results for quick, bench/results/full for full)")
     args = parser.parse_args(argv)
@@ -222,6 +226,9 @@ def main(argv: list[str] | None = None) -> int:
         if profile["sweep"] and "sweep" not in skip:
             steps.append(("locomo_sweep", ["bench_locomo", "--sweep", profile["sweep"], *conversations, *data,
                                            "--json", str(results / "locomo_sweep.json")], env))
+        if profile.get("embedders") and "embedders" not in skip:
+            steps.append(("embedders", ["bench_embedders", *profile["embedders"], *data, "--json",
+                                        str(results / "embedders.json")], env))
         if "pii" not in skip:
             steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
         if "faults" not in skip:  # its own home and database server: it kills them

@@ -13,12 +13,15 @@ growing store (a new Project ``bench-scale-<id>``, deleted at the end unless ``k
    ``bench/cache/embeddings/`` instead of being computed (the bench project's pseudonym key is fixed so masked
    texts, hence text forms, repeat across runs); the report counts how many vectors came from the cache, and the
    bulk-import rate is then not embedding-bound. New vectors are always appended to the cache.
-2. **Episode and experience layers**: filled synthetically to realistic ratios (one episode per 20 exchanges,
-   linked to them, embedded as their centroid; two experiences per 20 exchanges, each linked to one exchange and
-   embedded like it), so the three-layer search runs against three populated HNSW indexes and prefetches real
-   provenance links. Their text is not meaningful; they only exist for latency and recall.
+2. **Episode and experience layers**: filled to realistic ratios and shapes: each bulk chunk is cut into topic
+   groups of 20 exchanges (a seed and its 19 most similar exchanges of the chunk, ``topic_groups``); one episode per
+   group, linked to its exchanges, titled and narrated from its members' user lines and embedded from that text
+   as consolidation embeds an episode (a real encoding, also in the fast fill); two experiences per group, each a
+   member's user line, with that line's vector. (Until issue 19 an episode was the centroid of 20 random
+   exchanges: at 1M such centroids were nearly identical, which no consolidated store looks like.)
 3. **Search latency**: p50 / p95 / p99 of ``memory_search`` (10/5/10, query embedding included) over LoCoMo
-   questions, after a warm-up; the query-embedding time alone is reported beside it.
+   questions, after a warm-up; the query-embedding time alone and the pure vector part (``layers_nearest``: the
+   three layers' SQL with the visibility filter, from a vector already computed) are reported beside it.
 4. **HNSW recall**: per layer, the ids the search's vector query returns (same ``hnsw.ef_search``, iterative scan
    and small-table exact scan as ``memory_search``, over-fetch of max(3k, 30) re-sorted by distance) against the
    exact top-k computed by a sequential scan (``SET LOCAL enable_indexscan = off``), recall@k averaged over the
@@ -192,6 +195,24 @@ class CountingEmbedder:
         self.computed += len(texts)
         return vectors
 
+    def encode(self, texts: list[str]) -> list[list[float]]:
+        """Real vectors of ``texts`` (from the cache when allowed, else encoded and cached)."""
+        out = [self._lookup(t) for t in texts]
+        missing = [i for i, v in enumerate(out) if v is None]
+        for i, vector in zip(missing, self._encode([texts[i] for i in missing]), strict=True):
+            out[i] = vector
+        return out  # type: ignore[return-value]
+
+    def statement_vectors(self, lines: list[str]) -> list[list[float]]:
+        """Vectors of experience statements given as turn lines (``user: …``): with the fast fill the line's own
+        vector from the cache (the statement is that line's text, at most 200 characters of it), else encoded."""
+        if not self.compose:
+            return self.encode(lines)
+        known = {line: self.cache.get(line) for line in set(lines)} if self.cache is not None else {}
+        todo = [line for line, v in known.items() if v is None]
+        known.update(zip(todo, self._encode(todo), strict=True))
+        return [known[line] for line in lines]
+
     def composed_vectors(self, forms: list[str]) -> list[list[float]]:
         """Normalised sum of the (cached or encoded) vectors of each form's turn lines."""
         parts = [form_parts(f) for f in forms]
@@ -329,7 +350,7 @@ def fill_to(store: Store, source: TextSource, target: int, embedder: CountingEmb
         session = session_create(agent=agent, external_id=f"bulk-{store.sessions}", module=module,
                                  started_at=items[0].occurred_at)
         result = exchanges_ingest(agent=agent, session=session, items=items, embedder=embedder, masker=masker)
-        layers_add(store=store, exchanges=result.exchanges, vectors=embedder.last)
+        layers_add(store=store, exchanges=result.exchanges, vectors=embedder.last, embedder=embedder)
         session_close(agent=agent, session=session)
         store.count += n
         store.sessions += 1
@@ -354,28 +375,55 @@ def _unit(vector) -> list[float]:
     return (arr / norm).tolist()
 
 
-def layers_add(*, store: Store, exchanges: list, vectors: list[list[float]]) -> None:
-    """Synthetic episodes and experiences for a bulk chunk (see module docstring, step 2)."""
+def topic_groups(vectors: np.ndarray, size: int) -> list[list[int]]:
+    """Indexes of ``vectors`` cut into groups of ``size`` by topic: each group is an unassigned vector (in order)
+    and its ``size - 1`` most similar unassigned ones. Consolidation writes one episode per recurring topic; grouping
+    by similarity keeps that property where random groups made episodes that are all alike (their centroids tend to
+    the store's mean: at 1M the 2nd and the 50th nearest episode lay at cosine distances 0.032 and 0.040)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    free = np.ones(len(vectors), dtype=bool)
+    sims = vectors @ vectors.T
+    groups = []
+    for seed in range(len(vectors)):
+        if not free[seed]:
+            continue
+        row = np.where(free, sims[seed], -np.inf)
+        row[seed] = np.inf
+        take = np.argsort(-row)[:size]
+        take = [int(i) for i in take if free[i]]
+        free[take] = False
+        groups.append(take)
+    return groups
+
+
+def layers_add(*, store: Store, exchanges: list, vectors: list[list[float]], embedder: CountingEmbedder) -> None:
+    """Episodes and experiences for a bulk chunk (see module docstring, step 2): one episode per topic group of
+    ``EPISODE_EVERY`` exchanges, embedded from its own text as consolidation embeds an episode (title and narrative);
+    two experiences per group, each the user line of one member, with that line's vector."""
     from memory.models import Episode, EpisodeSource, Experience, ExperienceEvidence
 
     if not exchanges:
         return
     scope = {"project_id": exchanges[0].project_id, "owner_agent_id": exchanges[0].owner_agent_id,
              "module_id": exchanges[0].module_id, "scope": exchanges[0].scope}
+    groups = [[exchanges[i] for i in g] for g in topic_groups(np.asarray(vectors), EPISODE_EVERY)]
+    titles = [g[0].user_text[:60] for g in groups]
+    narratives = [" ".join(e.user_text[:160] for e in g[:4]) for g in groups]
+    episode_vectors = embedder.encode([f"{t}\n{n}" for t, n in zip(titles, narratives, strict=True)])
+    picks = [(g[0], g[len(g) // 2]) if len(g) > 1 else (g[0],) for g in groups]
+    statements = [e.user_text[:200] for pair in picks for e in pair]
+    experience_vectors = iter(embedder.statement_vectors([f"user: {t}" for t in statements]))
     episodes, sources, experiences, evidence = [], [], [], []
-    for start in range(0, len(exchanges), EPISODE_EVERY):
-        group = exchanges[start:start + EPISODE_EVERY]
-        group_vectors = vectors[start:start + EPISODE_EVERY]
-        episode = Episode(title=f"bench topic {store.count + start}", narrative=" ".join(
-            e.user_text[:80] for e in group[:3]), embedding=_unit(np.mean(group_vectors, axis=0)),
-            embedding_model=group[0].embedding_model, started_at=group[0].occurred_at,
-            ended_at=group[-1].occurred_at, **scope)
+    for group, title, narrative, vector, pair in zip(groups, titles, narratives, episode_vectors, picks, strict=True):
+        episode = Episode(title=title, narrative=narrative, embedding=vector,
+                          embedding_model=group[0].embedding_model, started_at=min(e.occurred_at for e in group),
+                          ended_at=max(e.occurred_at for e in group), **scope)
         episodes.append(episode)
         sources += [EpisodeSource(episode=episode, exchange=e) for e in group]
-        for pick in (0, len(group) // 2):
-            e, v = group[pick], group_vectors[pick]
-            experience = Experience(type="fact", subject="bench", statement=e.user_text[:200], embedding=v,
-                                    embedding_model=e.embedding_model, valid_from=e.occurred_at, **scope)
+        for e in pair:
+            experience = Experience(type="fact", subject="bench", statement=e.user_text[:200],
+                                    embedding=next(experience_vectors), embedding_model=e.embedding_model,
+                                    valid_from=e.occurred_at, **scope)
             experiences.append(experience)
             evidence.append(ExperienceEvidence(experience=experience, exchange=e))
     Episode.objects.bulk_create(episodes)
@@ -390,16 +438,19 @@ def layers_add(*, store: Store, exchanges: list, vectors: list[list[float]]) -> 
 
 def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[str, Any]:
     from memory.gateways.embeddings import get_embedder
-    from memory.selectors import SearchQuery, memory_search
+    from memory.selectors import SearchQuery, layers_nearest, memory_search
 
     embedder = get_embedder()
     for q in queries[:warmup]:
         memory_search(agent=store.searcher, query=SearchQuery(query=q))
-    latencies, embed_ms, hits = [], [], [0, 0, 0]
+    latencies, embed_ms, sql_ms, hits = [], [], [], [0, 0, 0]
     for q in queries:
         t = time.perf_counter()
-        embedder.embed_one(q)
+        vector = embedder.embed_one(q)
         embed_ms.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        layers_nearest(agent=store.searcher, query=SearchQuery(query=q), vector=vector)
+        sql_ms.append((time.perf_counter() - t) * 1000)
         t = time.perf_counter()
         result = memory_search(agent=store.searcher, query=SearchQuery(query=q))
         latencies.append((time.perf_counter() - t) * 1000)
@@ -410,6 +461,9 @@ def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[s
         "p50_ms": _r(percentile(latencies, 50)), "p95_ms": _r(percentile(latencies, 95)),
         "p99_ms": _r(percentile(latencies, 99)), "mean_ms": _r(sum(latencies) / len(latencies)),
         "query_embedding_p50_ms": _r(percentile(embed_ms, 50)),
+        "query_embedding_p95_ms": _r(percentile(embed_ms, 95)),
+        "sql_p50_ms": _r(percentile(sql_ms, 50)), "sql_p95_ms": _r(percentile(sql_ms, 95)),
+        "sql_p99_ms": _r(percentile(sql_ms, 99)),
         "hits_per_query": [round(h / len(queries), 2) for h in hits],
         "budget": "k_sub=10, k_epi=5, k_sem=10",
     }
@@ -493,6 +547,153 @@ def _r4(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
+def halfvec_compare(store: Store, queries: list[str], ef: int | None = None) -> dict[str, Any]:
+    """The exchange layer with a half-precision index beside the float one, in one run: an HNSW index on
+    ``embedding::halfvec(384)`` (build time, size), then per query the float index's and the halfvec index's top-10
+    under the visibility filter, interleaved, each against the exact float top-10 (recall) and timed."""
+    from django.db import connection, transaction
+    from django.db.models.expressions import RawSQL
+    from pgvector.django import CosineDistance
+
+    from memory.gateways.embeddings import get_embedder
+    from memory.models import Exchange
+    from memory.vector_scan import search_ef, vector_search_params
+
+    ef = ef or search_ef(10)
+    dims = get_embedder().dimensions
+    with connection.cursor() as cursor:
+        t = time.perf_counter()
+        cursor.execute(f"CREATE INDEX IF NOT EXISTS bench_exchange_halfvec_hnsw ON memory_exchange USING hnsw "
+                       f"((embedding::halfvec({dims})) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)")
+        build = round(time.perf_counter() - t, 1)
+        cursor.execute("SELECT pg_relation_size('bench_exchange_halfvec_hnsw'), "
+                       "pg_relation_size('exchange_embedding_hnsw')")
+        half_size, float_size = cursor.fetchone()
+        cursor.execute("SELECT pg_prewarm('bench_exchange_halfvec_hnsw')")
+    agent = store.searcher
+    fetch = 30
+    recall: dict[str, list[float]] = {"float": [], "halfvec": []}
+    timing: dict[str, list[float]] = {"float": [], "halfvec": []}
+    try:
+        for vector in get_embedder().embed(queries):
+            literal = "[" + ",".join(repr(float(x)) for x in vector) + "]"
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL enable_indexscan = off")
+                exact = set(Exchange.objects.visible_to(agent)
+                            .annotate(distance=CosineDistance("embedding", vector))
+                            .order_by("distance").values_list("id", flat=True)[:10])
+            for kind in ("float", "halfvec"):
+                distance = (CosineDistance("embedding", vector) if kind == "float" else
+                            RawSQL(f"(embedding::halfvec({dims})) <=> %s::halfvec({dims})", [literal]))
+                t = time.perf_counter()
+                with transaction.atomic():
+                    vector_search_params(ef_search=ef)
+                    rows = list(Exchange.objects.visible_to(agent).annotate(distance=distance)
+                                .order_by("distance").values_list("id", flat=True)[:fetch])
+                timing[kind].append((time.perf_counter() - t) * 1000)
+                recall[kind].append(len(set(rows[:10]) & exact) / max(len(exact), 1))
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP INDEX IF EXISTS bench_exchange_halfvec_hnsw")
+    mib = 1024 * 1024
+    return {"ef_search": ef, "queries": len(queries),
+            "halfvec_index_build_seconds": build, "halfvec_index_mib": round(half_size / mib, 1),
+            "float_index_mib": round(float_size / mib, 1),
+            **{f"{kind}_recall_at_10": _r4(recall[kind]) for kind in recall},
+            **{f"{kind}_query_p50_ms": _r(percentile(timing[kind], 50)) for kind in timing},
+            **{f"{kind}_query_p95_ms": _r(percentile(timing[kind], 95)) for kind in timing},
+            "method": "exchange layer only, visibility filter and iterative scan as the search; recall of the top 10 "
+                      "of 30 fetched against the exact float top-10; the two indexes queried alternately"}
+
+
+# --------------------------------------------------------------------------------------------------------
+# Indexes, sizes, memory.
+
+HNSW_INDEXES = ("exchange_embedding_hnsw", "episode_embedding_hnsw", "experience_embedding_hnsw")
+LAYER_TABLES = ("memory_exchange", "memory_episode", "memory_experience")
+
+
+def hnsw_drop() -> dict[str, str]:
+    """Drop the three HNSW indexes (index name → its definition, to build it again after a bulk fill: one build
+    is several times faster than maintaining the graph row by row, and its time is what ``index_build`` reports)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(%s)", [list(HNSW_INDEXES)])
+        definitions = dict(cursor.fetchall())
+        for name in definitions:
+            cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
+    return definitions
+
+
+def hnsw_build(definitions: dict[str, str]) -> dict[str, Any]:
+    """Build the dropped indexes again, timing each (the server's maintenance_work_mem and parallel workers)."""
+    from django.db import connection
+
+    out: dict[str, Any] = {}
+    with connection.cursor() as cursor:
+        for name, definition in definitions.items():
+            t = time.perf_counter()
+            cursor.execute(definition)
+            out[name] = round(time.perf_counter() - t, 1)
+        cursor.execute("SHOW maintenance_work_mem")
+        out["maintenance_work_mem"] = cursor.fetchone()[0]
+        cursor.execute("SHOW max_parallel_maintenance_workers")
+        out["max_parallel_maintenance_workers"] = int(cursor.fetchone()[0])
+    return out
+
+
+def storage_sizes() -> dict[str, Any]:
+    """MiB of each layer's table (heap + TOAST) and of its HNSW index."""
+    from django.db import connection
+
+    mib = 1024 * 1024
+    out: dict[str, Any] = {}
+    with connection.cursor() as cursor:
+        for table in LAYER_TABLES:
+            cursor.execute("SELECT pg_table_size(to_regclass(%s))", [table])
+            out[f"{table}_mib"] = round((cursor.fetchone()[0] or 0) / mib, 1)
+        for index in HNSW_INDEXES:
+            cursor.execute("SELECT pg_relation_size(to_regclass(%s))", [index])
+            out[f"{index}_mib"] = round((cursor.fetchone()[0] or 0) / mib, 1)
+    return out
+
+
+def server_memory() -> dict[str, Any]:
+    """The database server's memory settings and its processes' proportional set size (shared buffers counted
+    once), and this process's peak RSS."""
+    import psutil
+    from django.db import connection
+
+    out: dict[str, Any] = {}
+    with connection.cursor() as cursor:
+        for name in ("shared_buffers", "effective_cache_size", "maintenance_work_mem", "work_mem"):
+            cursor.execute(f"SHOW {name}")
+            out[name] = cursor.fetchone()[0]
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = psutil.Process(cursor.fetchone()[0])
+    try:
+        root = backend.parent()
+        pss = sum(_pss(p.pid) for p in [root, *root.children()])
+        out["postgres_pss_mib"] = round(pss / (1024 * 1024), 1)
+    except psutil.Error:  # an external server: not ours to measure
+        pass
+    out["bench_process_peak_rss_mib"] = round(_vm_hwm(os.getpid()) / (1024 * 1024), 1)
+    return out
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
 # --------------------------------------------------------------------------------------------------------
 # Component rates.
 
@@ -546,7 +747,8 @@ def free_port() -> int:
 class Services:
     """gunicorn + qcluster subprocesses on the configured database (as ``recmem run`` starts them)."""
 
-    def __init__(self, *, log_dir: Path, consolidation_mode: str) -> None:
+    def __init__(self, *, log_dir: Path, consolidation_mode: str, workers: int | None = None,
+                 threads: int | None = None) -> None:
         from django.conf import settings
         from django.db import connection
 
@@ -563,11 +765,11 @@ class Services:
         python = sys.executable
         base = Path(settings.BASE_DIR)
         web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
-               "--workers", str(config().web_workers), "--threads", str(config().web_threads),
+               "--workers", str(workers or config().web_workers), "--threads", str(threads or config().web_threads),
                "--timeout", "120", "--error-logfile", str(log_dir / "web.log")]
         worker = [python, str(base / "manage.py"), "qcluster"]
-        self.web_workers = config().web_workers
-        self.web_threads = config().web_threads
+        self.web_workers = workers or config().web_workers
+        self.web_threads = threads or config().web_threads
         self.procs: dict[str, subprocess.Popen] = {}
         connection.close()
         for name, cmd in (("web", web), ("worker", worker)):
@@ -733,8 +935,10 @@ def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, 
 
 
 def http_phase(*, services: Services, store: Store, source: TextSource, offset: int, n_single: int,
-               n_batch: int, log: Callable[[str], None]) -> tuple[dict[str, Any], int]:
-    """HTTP ingest runs (1 and 4 clients, 1 and 20 exchanges per request) + one consolidation via the API."""
+               n_batch: int, log: Callable[[str], None], clients_list: tuple[int, ...] = (1, 4),
+               consolidate: bool = True) -> tuple[dict[str, Any], int]:
+    """HTTP ingest runs (each client count of ``clients_list``, 1 and 20 exchanges per request) + one consolidation
+    via the API."""
     from agents.services import api_key_create
 
     keys = [api_key_create(agent=a, name="bench-http").raw_key for a in store.agents]
@@ -743,7 +947,8 @@ def http_phase(*, services: Services, store: Store, source: TextSource, offset: 
                        per_request=1)
     offset += warm["exchanges"]
     runs = []
-    for clients, per_request, total in ((1, 1, n_single), (4, 1, n_single), (1, 20, n_batch), (4, 20, n_batch)):
+    plan = [(c, per_request, total) for per_request, total in ((1, n_single), (20, n_batch)) for c in clients_list]
+    for clients, per_request, total in plan:
         total = max(clients * per_request, total - total % (clients * per_request))
         r = http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=total, clients=clients,
                         per_request=per_request)
@@ -752,7 +957,7 @@ def http_phase(*, services: Services, store: Store, source: TextSource, offset: 
         log(f"    HTTP ingest {clients} client(s) × {per_request}/request: {r['exchanges_per_second']} exchanges/s "
             f"(p50 {r['request_p50_ms']} ms, errors {r['errors']})")
     # Give the worker real work: consolidate the pending candidates of one writer (extractive: no endpoint).
-    consolidation = request_consolidation(services=services, store=store, key=keys[0])
+    consolidation = request_consolidation(services=services, store=store, key=keys[0]) if consolidate else None
     log(f"    consolidation via API: {consolidation}")
     return {"warmup_exchanges": warm["exchanges"], "runs": runs, "consolidation": consolidation}, offset
 
@@ -784,12 +989,14 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
               http: bool = True, http_single: int = 200, http_batch: int = 800, embedding_cache: bool = False,
               cache_dir: Path | None = None, consolidation_mode: str = "idle", keep_data: bool = False,
               fast_fill: bool = False, ef_sweep: tuple[int, ...] = (100, 300), component_texts: int = 1000,
-              project: str | None = None, log: Callable[[str], None] = print) -> dict[str, Any]:
+              project: str | None = None, build_index_after: bool = False, halfvec: bool = False,
+              web_layouts: tuple[tuple[int, int], ...] = (), http_clients: tuple[int, ...] = (1, 4),
+              log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
 
     from memory.gateways.embeddings import get_embedder
-    from memory.vector_scan import search_ef, table_rows_forget
+    from memory.vector_scan import hnsw_prewarm, search_ef, table_rows_forget
 
     sizes = sorted(set(sizes))
     source = TextSource(data)
@@ -824,20 +1031,22 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
             if fast_fill:
                 report["fast_fill_fidelity"] = compose_fidelity(source, embedder, store, n=min(300, component_texts))
                 log(f"  fast fill: composed vs real vectors {report['fast_fill_fidelity']}")
+            layouts = web_layouts or ((config().web_workers, config().web_threads),)
             if http:
-                services = Services(log_dir=Path(config().home) / "logs" / "bench-scale",
-                                    consolidation_mode=consolidation_mode)
-                services.wait_healthy()
-                report["web"] = {"workers": services.web_workers, "threads": services.web_threads,
-                                 "port": services.port}
+                report["web"] = {"workers": layouts[0][0], "threads": layouts[0][1], "layouts": list(layouts)}
             query_texts = source.queries(queries)
             recall_texts = source.queries(recall_queries)
             composed_before = 0
             for size in sizes:
                 log(f"  size {size}: bulk import from {store.count}")
                 masker = MemoisingMasker() if fast_fill else None
+                definitions = hnsw_drop() if build_index_after and store.count < size else {}
                 entry: dict[str, Any] = {"size": size,
                                          "bulk_import": fill_to(store, source, size, embedder, log, masker=masker)}
+                if definitions:
+                    log("    building the HNSW indexes ...")
+                    entry["index_build_seconds"] = hnsw_build(definitions)
+                    log(f"    index build: {entry['index_build_seconds']}")
                 if masker is not None:
                     entry["bulk_import"]["masking"] = dict(masker.counts)
                 entry["bulk_import"]["embeddings_composed"] = embedder.composed - composed_before
@@ -849,6 +1058,10 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                     cursor.execute("ANALYZE memory_episode")
                     cursor.execute("ANALYZE memory_experience")
                 table_rows_forget()  # the search decides exact vs HNSW on these statistics
+                entry["storage"] = storage_sizes()
+                t = time.perf_counter()
+                entry["prewarm"] = {"blocks": hnsw_prewarm(), "seconds": round(time.perf_counter() - t, 1)}
+                log(f"    storage: {entry['storage']}; pre-warmed in {entry['prewarm']['seconds']} s")
                 entry["search"] = search_latency(store, query_texts)
                 log(f"    search: {entry['search']}")
                 # The same latency at the other ef_search values of the sweep: the cost side of the recall table.
@@ -862,15 +1075,35 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 entry["hnsw_recall"] = hnsw_recall(store, recall_texts, ef_values=ef_sweep)
                 recall = {k: v["recall_at_k"] for k, v in entry["hnsw_recall"].items() if isinstance(v, dict)}
                 log(f"    HNSW recall@k: {recall}")
-                if services is not None:
-                    with RssSampler({"web": services.procs["web"].pid,
-                                     "worker": services.procs["worker"].pid}) as sampler:
-                        entry["http"], offset_http = http_phase(services=services, store=store, source=source,
-                                                                offset=offset_http, n_single=http_single,
-                                                                n_batch=http_batch, log=log)
-                    entry["rss"] = sampler.report()
-                    log(f"    RSS: {entry['rss']}")
+                if halfvec:
+                    entry["halfvec"] = halfvec_compare(store, recall_texts)
+                    log(f"    halfvec beside float: {entry['halfvec']}")
+                if http:
+                    # Each web layout (gunicorn processes × threads) in turn on the same store: one process
+                    # holding one copy of each model for all threads, or one copy per process.
+                    entry["http_layouts"] = []
+                    for n, (workers, threads) in enumerate(layouts):
+                        log(f"    web server: {workers} process(es) × {threads} threads")
+                        services = Services(log_dir=Path(config().home) / "logs" / "bench-scale",
+                                            consolidation_mode=consolidation_mode, workers=workers, threads=threads)
+                        try:
+                            services.wait_healthy()
+                            with RssSampler({"web": services.procs["web"].pid,
+                                             "worker": services.procs["worker"].pid}) as sampler:
+                                result, offset_http = http_phase(
+                                    services=services, store=store, source=source, offset=offset_http,
+                                    n_single=http_single, n_batch=http_batch, log=log, clients_list=http_clients,
+                                    consolidate=n == 0)
+                        finally:
+                            services.stop()
+                            services = None
+                        entry["http_layouts"].append({"workers": workers, "threads": threads, "http": result,
+                                                      "rss": sampler.report()})
+                        log(f"    RSS: {entry['http_layouts'][-1]['rss']}")
+                    entry["http"], entry["rss"] = entry["http_layouts"][0]["http"], entry["http_layouts"][0]["rss"]
                 entry["store"] = store_counts(project_name)
+                entry["memory"] = server_memory()
+                log(f"    memory: {entry['memory']}")
                 report["sizes"].append(entry)
         finally:
             if services is not None:

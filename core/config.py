@@ -131,6 +131,17 @@ def _seconds_range(text: str) -> tuple[int, int]:
     return low, high
 
 
+def _pg_memory(text: str) -> str:
+    """A PostgreSQL memory size such as 512MB or 4GB; empty: sized from the machine's memory."""
+    value = text.strip().replace(" ", "")
+    if not value:
+        return ""
+    match = re.fullmatch(r"(\d+)(kB|MB|GB|TB)", value)
+    if not match or int(match.group(1)) <= 0:
+        raise ValueError("expected a PostgreSQL memory size such as 512MB or 4GB (units kB, MB, GB, TB)")
+    return value
+
+
 def _rate(text: str) -> str:
     """A rate limit ``N/period`` (period: s, min, h, day); ``off`` disables it (empty string)."""
     value = text.strip().lower()
@@ -162,6 +173,12 @@ class Config:
     database_url: str = _var("DATABASE_URL", "")
     db_name: str = _var("RECMEM_DB_NAME", "recmem", _nonempty)
     db_conn_max_age: int = _var("DB_CONN_MAX_AGE", 60, _number(int, 0))
+    # The embedded server's memory ("" = sized from the machine's memory, recmem_site.embedded_db.memory_settings).
+    db_shared_buffers: str = _var("RECMEM_DB_SHARED_BUFFERS", "", _pg_memory)
+    db_effective_cache_size: str = _var("RECMEM_DB_EFFECTIVE_CACHE_SIZE", "", _pg_memory)
+    db_maintenance_work_mem: str = _var("RECMEM_DB_MAINTENANCE_WORK_MEM", "", _pg_memory)
+    db_work_mem: str = _var("RECMEM_DB_WORK_MEM", "", _pg_memory)
+    db_prewarm: bool = _var("RECMEM_DB_PREWARM", True, _bool)
     secret_key: str = _var("DJANGO_SECRET_KEY", "")
     debug: bool = _var("DJANGO_DEBUG", False, _bool)
     allowed_hosts: tuple[str, ...] = _var("DJANGO_ALLOWED_HOSTS", ("localhost", "127.0.0.1", "[::1]", "testserver"),
@@ -187,7 +204,10 @@ class Config:
     q_sync: bool = _var("RECMEM_Q_SYNC", False, _bool)
     q_save_limit: int = _var("RECMEM_Q_SAVE_LIMIT", 1000, _number(int, -1))
     # Gateways.
-    embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "local", _choice("local", "openai", "hashing"))
+    embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "onnx",
+                                   _choice("local", "onnx", "onnx-int8", "static", "openai", "hashing"))
+    embeddings_threads: int = _var("RECMEM_EMBEDDINGS_THREADS", 0, _number(int, 0, 64))  # 0: one per core
+    models_dir: Path | None = _var("RECMEM_MODELS_DIR", None, _path)  # None: see memory.gateways.local_models
     embeddings_model: str = _var("RECMEM_EMBEDDINGS_MODEL", "text-embedding-3-small", _nonempty)
     embeddings_dimensions: int = _var("RECMEM_EMBEDDINGS_DIMENSIONS", EMBEDDING_DIMENSIONS,
                                       _number(int, EMBEDDING_DIMENSIONS, EMBEDDING_DIMENSIONS))

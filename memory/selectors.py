@@ -241,11 +241,11 @@ def _nearest(qs: QuerySet, vector: list[float], k: int) -> list[tuple[Any, float
     return [(r, 1.0 - float(r.distance)) for r in rows]
 
 
-def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
-    """Three layers (exchanges, episodes, experiences) of what ``agent`` may see, ranked, with a context block."""
-    vector = get_embedder().embed_one(query.query)
-    visibility = agent_visibility(agent=agent)
-    now = timezone.now()
+def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
+                   visibility: Visibility | None = None) -> tuple[list, list, list]:
+    """The vector part of a search (what ``bench_scale`` times as "pure SQL"): per layer, the over-fetched nearest
+    rows the agent may see, with their similarity, in one transaction."""
+    visibility = visibility or agent_visibility(agent=agent)
     with transaction.atomic():
         vector_search_params(ef_search=search_ef(query.k_sub))
         ex_qs = Exchange.objects.visible_to(visibility).select_related("session")
@@ -262,9 +262,17 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         if query.types:
             xp_qs = xp_qs.filter(type__in=query.types)
         # Vectors are never returned: not loading them keeps pgvector's text parsing out of the latency.
-        exchanges = _nearest(ex_qs.defer("embedding"), vector, query.k_sub)
-        episodes = _nearest(ep_qs.defer("embedding"), vector, query.k_epi)
-        experiences = _nearest(xp_qs.defer("embedding"), vector, query.k_sem)
+        return (_nearest(ex_qs.defer("embedding"), vector, query.k_sub),
+                _nearest(ep_qs.defer("embedding"), vector, query.k_epi),
+                _nearest(xp_qs.defer("embedding"), vector, query.k_sem))
+
+
+def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
+    """Three layers (exchanges, episodes, experiences) of what ``agent`` may see, ranked, with a context block."""
+    vector = get_embedder().embed_one(query.query)
+    visibility = agent_visibility(agent=agent)
+    now = timezone.now()
+    exchanges, episodes, experiences = layers_nearest(agent=agent, query=query, vector=vector, visibility=visibility)
 
     def rank(rows, when, conf, k) -> list[Hit]:
         hits = [Hit(obj=o, similarity=s, score=blended_score(similarity=s, when=when(o), confidence=conf(o),

@@ -156,6 +156,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             embedded_db.ensure_running(home, database=settings.DATABASES["default"]["NAME"], own=False)
         print("Applying migrations ...", flush=True)
         call_command("migrate", interactive=False, verbosity=0)
+        if config().db_prewarm:
+            from memory.vector_scan import hnsw_prewarm
+
+            blocks = sum(hnsw_prewarm().values())
+            print(f"Vector indexes pre-warmed ({blocks * 8 // 1024} MiB)", flush=True)
         call_command("collectstatic", interactive=False, verbosity=0)
         from memory.services.scheduling import maintenance_schedules_ensure
 

@@ -55,3 +55,34 @@ def test_owner_process_stops_its_server_at_exit(home, tmp_path):
     assert result.returncode == 0, result.stderr
     assert int(result.stdout.strip().splitlines()[-1]) > 0
     assert embedded_db.status(home) is None
+
+
+def test_memory_settings_are_sized_from_the_machine_and_overridable(settings):
+    gib = 1024 ** 3
+    assert embedded_db.memory_settings(24 * gib) == {"shared_buffers": "6144MB", "effective_cache_size": "18432MB",
+                                                     "maintenance_work_mem": "1536MB", "work_mem": "48MB"}
+    small = embedded_db.memory_settings(gib // 2)  # the floors: never below PostgreSQL's own defaults
+    assert small["shared_buffers"] == "128MB" and small["maintenance_work_mem"] == "64MB"
+    assert embedded_db.memory_settings(512 * gib)["shared_buffers"] == "8192MB"  # the ceiling
+    settings.RECMEM = settings.RECMEM.replace(db_shared_buffers="1GB", db_work_mem="16MB")
+    chosen = embedded_db.memory_settings(24 * gib)
+    assert chosen["shared_buffers"] == "1GB" and chosen["work_mem"] == "16MB"
+    assert chosen["maintenance_work_mem"] == "1536MB"
+
+
+def test_a_started_server_runs_with_the_sized_memory_settings(home, settings):
+    """The embedded server's default shared_buffers (128 MB) kept a large store's HNSW index on disk (issue 19)."""
+    settings.RECMEM = settings.RECMEM.replace(db_shared_buffers="256MB", db_work_mem="24MB")
+    home.mkdir()
+    info = embedded_db.ensure_running(home, database="recmem")
+    wanted = embedded_db.memory_settings()
+    with _connect(info) as conn:
+        for name, value in wanted.items():
+            shown = conn.execute(f"SELECT pg_size_bytes(current_setting('{name}'))").fetchone()[0]
+            assert shown == conn.execute("SELECT pg_size_bytes(%s)", [value]).fetchone()[0], name
+    assert wanted["shared_buffers"] == "256MB" and wanted["work_mem"] == "24MB"
+    embedded_db.stop(home)
+    # A restart keeps them (ALTER SYSTEM wrote postgresql.auto.conf) without another restart of its own.
+    again = embedded_db.ensure_running(home, database="recmem")
+    with _connect(again) as conn:
+        assert conn.execute("SHOW shared_buffers").fetchone()[0] == "256MB"

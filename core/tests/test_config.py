@@ -40,6 +40,8 @@ def test_values_are_parsed_to_their_types():
     ("RECMEM_PORT", "70000", "must be at most 65535"),
     ("RECMEM_LLM_BASE_URL", "localhost:8099", "expected an http(s) URL"),
     ("RECMEM_EMBEDDINGS_DIMENSIONS", "768", "must be at most 384"),
+    ("RECMEM_DB_SHARED_BUFFERS", "4 gigs", "expected a PostgreSQL memory size"),
+    ("RECMEM_DB_WORK_MEM", "0MB", "expected a PostgreSQL memory size"),
     ("TIME_ZONE", "Mars/Olympus", "unknown time zone"),
 ])
 def test_a_bad_value_names_the_variable(env, value, says):

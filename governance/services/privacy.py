@@ -9,6 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from agents.models import Project
+from core.batching import Coalescer
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
 from core.tracing import traced
@@ -18,6 +19,24 @@ from governance.services.audit import audit_record
 # ``masker(texts, *, policy, key, known_placeholders) -> [MaskResult]``: the engine's ``mask_many`` unless a caller
 # passes another (the scale benchmark memoises it per text during a fast fill).
 Masker = Callable[..., list[Any]]
+
+
+def _mask_many_batch(key: tuple, items: list[tuple[str, Any]]) -> list[Any]:
+    from governance.privacy.engine import mask_many
+
+    policy, hmac_key, _ = key
+    # One project per batch (the key holds its HMAC key), so any caller's registry answers for all of them.
+    return mask_many([text for text, _ in items], policy=policy, key=hmac_key, known_placeholders=items[0][1])
+
+
+# Concurrent requests of one process with the same policy and key are analysed in one spaCy pass (issue 19).
+_MASKING = Coalescer(_mask_many_batch)
+
+
+def mask_coalesced(texts: Sequence[str], *, policy: Any, key: bytes,
+                   known_placeholders: Callable[[set[str]], Any] | None = None) -> list[Any]:
+    """The engine's ``mask_many``, shared with the concurrent callers of this process (``core.batching``)."""
+    return _MASKING((policy, key, known_placeholders is None), [(text, known_placeholders) for text in texts])
 
 
 def privacy_policy_get(*, project: Project) -> PrivacyPolicy:
@@ -67,13 +86,12 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
     empty) ``texts`` are consecutive turns of one session, and the tail of a secret split across turns is masked
     too (:func:`governance.privacy.engine.continue_secrets`).
     """
-    from governance.privacy.engine import mask_many
 
     if not texts:
         return []
     policy = privacy_policy_get(project=project)
-    results = (masker or mask_many)(list(texts), policy=_masking_policy(policy), key=bytes.fromhex(policy.hmac_key),
-                                    known_placeholders=_registered(project))
+    results = (masker or mask_coalesced)(list(texts), policy=_masking_policy(policy),
+                                         key=bytes.fromhex(policy.hmac_key), known_placeholders=_registered(project))
     if conversation_before is not None:
         results = _continued(list(texts), results, conversation_before)
     _remember(project=project, policy=policy, results=results)

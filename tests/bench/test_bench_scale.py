@@ -29,7 +29,7 @@ def test_form_parts_drop_the_timestamp_and_split_the_turns():
 def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp_path, locomo_file):
     report = run_scale(sizes=[120, 60], data=locomo_file, queries=4, recall_queries=3, http=False,
                        cache_dir=tmp_path, fast_fill=True, consolidation_mode="off", ef_sweep=(100,),
-                       component_texts=20, log=quiet)
+                       component_texts=20, build_index_after=True, halfvec=True, log=quiet)
 
     assert [e["size"] for e in report["sizes"]] == [60, 120]
     turns = 14  # the tiny conversation's turns: each is masked once, its line embedded once
@@ -40,6 +40,13 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
         assert bulk["masking"]["analysed"] + bulk["masking"]["memoised"] == 120
         assert entry["search"]["hits_per_query"][0] == 10
         assert set(entry["search"]["by_ef_search"]) == {"100"}  # the configured 200 is entry["search"] itself
+        assert 0 < entry["search"]["sql_p50_ms"] <= entry["search"]["sql_p99_ms"]
+        assert set(entry["index_build_seconds"]) >= {"exchange_embedding_hnsw", "episode_embedding_hnsw",
+                                                     "experience_embedding_hnsw"}  # dropped, filled, built
+        assert entry["storage"]["exchange_embedding_hnsw_mib"] > 0
+        assert entry["memory"]["shared_buffers"] and entry["memory"]["bench_process_peak_rss_mib"] > 0
+        half = entry["halfvec"]
+        assert half["queries"] == 3 and half["halfvec_recall_at_10"] > 0.5 and half["halfvec_index_mib"] > 0
         for layer in ("exchanges", "episodes", "experiences"):
             recall = entry["hnsw_recall"][layer]
             assert 0 <= recall["recall_at_k"] <= 1 and recall["queries"] == 3
@@ -48,7 +55,8 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
     assert report["sizes"][1]["store"] == {"exchanges": 120, "episodes": 6, "experiences": 12, "candidates": 0}
     cache = report["embedding_cache"]
     assert cache["composed"] == 120 and cache["from_cache"] == 0
-    assert 0 < cache["computed"] <= 2 * turns  # turn lines only (user and assistant forms of each turn)
+    # Turn lines (user and assistant forms of each turn) and each episode's own text (6 topic groups of 20).
+    assert 0 < cache["computed"] <= 2 * turns + 6
     assert report["fast_fill_fidelity"]["cosine_mean"] > 0.7
     assert not Project.objects.filter(name=report["project"]).exists()  # deleted without --keep-data
 
@@ -63,10 +71,26 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
     assert "Goals (at" not in summary  # goals are judged on the run with every vector computed
 
 
+def test_episodes_group_similar_exchanges():
+    import numpy as np
+
+    from bench.scale import topic_groups
+
+    rng = np.random.default_rng(3)
+    centres = rng.normal(size=(3, 16))
+    vectors = np.concatenate([c + 0.05 * rng.normal(size=(4, 16)) for c in centres])[[0, 4, 8, 1, 5, 9, 2, 6, 10,
+                                                                                       3, 7, 11]]
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    groups = topic_groups(vectors, 4)
+    assert sorted(i for g in groups for i in g) == list(range(12))  # every exchange in exactly one episode
+    assert [sorted(g) for g in groups] == [[0, 3, 6, 9], [1, 4, 7, 10], [2, 5, 8, 11]]  # by topic, not by order
+
+
 def test_embedding_cache_is_reused_by_a_later_run(tmp_path, locomo_file):
     first = run_scale(sizes=[40], data=locomo_file, queries=2, recall_queries=2, http=False, cache_dir=tmp_path,
                       consolidation_mode="idle", ef_sweep=(), component_texts=10, log=quiet)
-    assert first["embedding_cache"]["computed"] == 40 and first["embedding_cache"]["from_cache"] == 0
+    # 40 exchanges, then 2 episodes (their own text) and 4 experience statements.
+    assert first["embedding_cache"]["computed"] == 46 and first["embedding_cache"]["from_cache"] == 0
     # A new project, a fixed pseudonym key: the same masked texts, so every vector comes from the cache.
     second = run_scale(sizes=[40], data=locomo_file, queries=2, recall_queries=2, http=False, cache_dir=tmp_path,
                        embedding_cache=True, consolidation_mode="idle", ef_sweep=(), component_texts=10, log=quiet)

@@ -46,6 +46,8 @@ class Command(BaseCommand):
         parser.add_argument("--consolidator", choices=["llm", "extractive"], default="llm",
                             help="llm (fake server unless --llm-base-url) or extractive (zero tokens)")
         parser.add_argument("--conversations", type=int, default=None, help="only the first N conversations")
+        parser.add_argument("--only", default="",
+                            help="only these conversations (sample ids, e.g. conv-43,conv-44,conv-47)")
         parser.add_argument("--theta-sim", type=float, default=None, help="override θ_sim for this run")
         parser.add_argument("--sweep", default=None,
                             help="comma-separated θ_sim values: online trade-off curve instead of --mode")
@@ -76,6 +78,7 @@ class Command(BaseCommand):
         api_key = opts["llm_api_key"] or os.environ.get("RECMEM_LLM_API_KEY", "") or os.environ.get(
             "OPENAI_API_KEY", "")
         config = LocomoConfig(data=data, consolidator=opts["consolidator"], conversations=opts["conversations"],
+                              only=tuple(c.strip() for c in opts["only"].split(",") if c.strip()),
                               theta_sim=opts["theta_sim"], llm_base_url=opts["llm_base_url"],
                               llm_model=opts["llm_model"], llm_api_key=api_key, judge_model=opts["judge_model"],
                               mask_queries=not opts["raw_queries"], salience=not opts["no_salience"],

