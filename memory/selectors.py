@@ -204,8 +204,15 @@ class SearchQuery:
 @dataclass
 class Hit:
     obj: Any
-    similarity: float
-    score: float
+    similarity: float  # cosine of the query and the item's vector
+    score: float  # the ranking blend (relevance, freshness, confidence, hits)
+    # cosine + RECMEM_SEARCH_LEXICAL_WEIGHT × the lexical match (hybrid search); what the context block orders by
+    relevance: float | None = None
+    expanded_from: Any = None  # a session neighbour brought in by this exchange hit (context expansion)
+
+    def __post_init__(self) -> None:
+        if self.relevance is None:
+            self.relevance = self.similarity
 
 
 @dataclass
@@ -225,29 +232,57 @@ def _freshness(when: datetime | None, now: datetime) -> float:
 
 
 def blended_score(*, similarity: float, when: datetime | None, confidence: float, hits: int, now: datetime) -> float:
-    """Similarity blended with freshness, confidence and hit count (weights: RECMEM_SEARCH_WEIGHTS)."""
+    """Relevance (``similarity``: the cosine, plus the lexical match in hybrid search) blended with freshness,
+    confidence and hit count (weights: RECMEM_SEARCH_WEIGHTS)."""
     w = config().search_weights
     hit_term = min(1.0, math.log1p(hits) / math.log1p(100))
     return (w["similarity"] * similarity + w["freshness"] * _freshness(when, now)
             + w["confidence"] * confidence + w["hits"] * hit_term)
 
 
-def _nearest(qs: QuerySet, vector: list[float], k: int) -> list[tuple[Any, float]]:
+@dataclass
+class Nearest:
+    obj: Any
+    similarity: float
+    lexical: float = 0.0  # share of the query's IDF the row's words match (0 in vector-only search)
+
+
+def _nearest(qs: QuerySet, vector: list[float], k: int, lexemes: list[str] | None = None) -> list[Nearest]:
+    """The over-fetched nearest rows of ``qs`` by cosine and, with ``lexemes``, the best lexical matches beside them
+    (both under the same filter: ``qs`` is already the visible rows)."""
     if k <= 0:
         return []
+    from memory.lexical import lexical_query
+
     exact_scan_set(qs.model)
+    fetch = max(k * 3, 30)
     # Over-fetch so the blend can reorder near-ties; the iterative scan guarantees full k under filters.
-    rows = qs.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[: max(k * 3, 30)]
-    return [(r, 1.0 - float(r.distance)) for r in rows]
+    annotated = qs.annotate(distance=CosineDistance("embedding", vector))
+    lexical = lexical_query(qs, lexemes) if lexemes else None
+    if lexical is None:
+        return [Nearest(r, 1.0 - float(r.distance)) for r in annotated.order_by("distance")[:fetch]]
+    annotated = annotated.annotate(lexical=lexical.score_expression())
+    rows = list(annotated.order_by("distance")[:fetch])
+    seen = {r.pk for r in rows}
+    # Rows whose words match the query but whose vectors lie farther (an illness, a country named in the question
+    # lose to close chit-chat by cosine alone): the full-text half, GIN-indexed.
+    rows += [r for r in lexical.matching(annotated).order_by("-lexical", "distance")[:fetch] if r.pk not in seen]
+    return [Nearest(r, 1.0 - float(r.distance), float(r.lexical)) for r in rows]
 
 
 def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
-                   visibility: Visibility | None = None) -> tuple[list, list, list]:
-    """The vector part of a search (what ``bench_scale`` times as "pure SQL"): per layer, the over-fetched nearest
-    rows the agent may see, with their similarity, in one transaction."""
+                   visibility: Visibility | None = None, lexical: bool | None = None) -> tuple[list, list, list]:
+    """The retrieval part of a search (what ``bench_scale`` times as "pure SQL"): per layer, the over-fetched
+    nearest rows the agent may see with their similarity and, in hybrid search (``RECMEM_SEARCH_LEXICAL_WEIGHT``
+    > 0), the rows that match the query's words best, in one transaction."""
+    from memory.lexical import query_lexemes
+
     visibility = visibility or agent_visibility(agent=agent)
+    if lexical is None:
+        lexical = config().search_lexical_weight > 0
     with transaction.atomic():
         vector_search_params(ef_search=search_ef(query.k_sub))
+        lexemes = query_lexemes(query.query) if lexical else None
         ex_qs = Exchange.objects.visible_to(visibility).select_related("session")
         ep_qs = Episode.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
         xp_qs = Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
@@ -261,10 +296,43 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
             xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
         if query.types:
             xp_qs = xp_qs.filter(type__in=query.types)
-        # Vectors are never returned: not loading them keeps pgvector's text parsing out of the latency.
-        return (_nearest(ex_qs.defer("embedding"), vector, query.k_sub),
-                _nearest(ep_qs.defer("embedding"), vector, query.k_epi),
-                _nearest(xp_qs.defer("embedding"), vector, query.k_sem))
+        # Vectors and tsvectors are never returned: not loading them keeps their parsing out of the latency.
+        return (_nearest(ex_qs.defer("embedding", "search_vector"), vector, query.k_sub, lexemes),
+                _nearest(ep_qs.defer("embedding", "search_vector"), vector, query.k_epi, lexemes),
+                _nearest(xp_qs.defer("embedding", "search_vector"), vector, query.k_sem, lexemes))
+
+
+def _neighbours(hits: list[Hit], visibility: Visibility, n: int) -> list[Hit]:
+    """Context expansion for multi-hop questions: the session neighbours (±1 exchange) of the ``n`` best exchange
+    hits that are not hits themselves, each ranked just below the hit that brought it. The context block takes
+    them only where its budget allows."""
+    if n <= 0 or not hits:
+        return []
+    have = {h.obj.pk for h in hits}
+    wanted: dict[tuple[Any, int], Hit] = {}
+    for hit in hits[:n]:
+        for turn in (hit.obj.turn_index - 1, hit.obj.turn_index + 1):
+            wanted.setdefault((hit.obj.session_id, turn), hit)
+    if not wanted:
+        return []
+    condition = Q()
+    for session_id, turn in wanted:
+        condition |= Q(session_id=session_id, turn_index=turn)
+    rows = (Exchange.objects.visible_to(visibility).filter(condition).select_related("session")
+            .defer("embedding", "search_vector"))
+    out = []
+    for row in rows:
+        parent = wanted[(row.session_id, row.turn_index)]
+        if row.pk in have:
+            continue
+        have.add(row.pk)
+        out.append(Hit(obj=row, similarity=parent.similarity, score=parent.score - 1e-3,
+                       relevance=parent.relevance - NEIGHBOUR_MARGIN, expanded_from=parent.obj.pk))
+    return sorted(out, key=lambda h: -h.relevance)
+
+
+# A neighbour goes into the context after hits clearly more relevant than its parent (tuned on the dev split).
+NEIGHBOUR_MARGIN = 0.05
 
 
 def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
@@ -273,17 +341,28 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     visibility = agent_visibility(agent=agent)
     now = timezone.now()
     exchanges, episodes, experiences = layers_nearest(agent=agent, query=query, vector=vector, visibility=visibility)
+    weight = config().search_lexical_weight
 
-    def rank(rows, when, conf, k) -> list[Hit]:
-        hits = [Hit(obj=o, similarity=s, score=blended_score(similarity=s, when=when(o), confidence=conf(o),
-                                                              hits=o.hit_count, now=now)) for o, s in rows]
+    def rank(rows: list[Nearest], when, conf, k, *, worth=lambda o: 1.0, floor: float | None = None) -> list[Hit]:
+        hits = []
+        for n in rows:
+            relevance = (n.similarity + weight * n.lexical) * worth(n.obj)
+            if floor is not None and relevance < floor:
+                continue
+            hits.append(Hit(obj=n.obj, similarity=n.similarity, relevance=relevance,
+                            score=blended_score(similarity=relevance, when=when(n.obj), confidence=conf(n.obj),
+                                                hits=n.obj.hit_count, now=now)))
         return sorted(hits, key=lambda h: -h.score)[:k]
 
     result = SearchResult(
         exchanges=rank(exchanges, lambda o: o.occurred_at, lambda o: 0.5, query.k_sub),
         episodes=rank(episodes, lambda o: o.ended_at or o.updated_at, lambda o: 0.7, query.k_epi),
-        experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem),
+        # An experience's relevance is scaled by how much it says (greetings and reassurance say little), and
+        # those below the floor are left out: fewer than k, the budget goes to the other layers.
+        experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem,
+                         worth=lambda o: 0.5 + 0.5 * o.informativeness, floor=config().experience_floor or None),
     )
+    result.exchanges += _neighbours(result.exchanges, visibility, config().search_expand)
     # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench: issue 5),
     # and only the sources the caller may see.
     prefetch_related_objects([h.obj for h in result.episodes], *_episode_prefetches(visibility))
@@ -300,19 +379,20 @@ def _day(value: datetime | None) -> str:
 def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
     """A ready-to-inject text: experiences, then episodes, then raw exchanges, within ``budget`` tokens.
 
-    Which hits get in is decided across layers by similarity to the query, greedily (a hit that does not fit is
+    Which hits get in is decided across layers by relevance to the query (cosine, plus the lexical match in hybrid
+    search), greedily (a hit that does not fit is
     skipped for a shorter later one): filling layer by layer let a few long episodes crowd out the exchanges
     that held the answer (LoCoMo: evidence in the context 0.59 against 0.76 in the results, issue 5).
     """
     sections: list[tuple[str, list[tuple[float, str]]]] = [
         ("Known facts, preferences and rules:",
-         [(h.similarity, f"- [{h.obj.type}] {h.obj.statement} (since {_day(h.obj.valid_from)}; confidence "
+         [(h.relevance, f"- [{h.obj.type}] {h.obj.statement} (since {_day(h.obj.valid_from)}; confidence "
                          f"{h.obj.confidence:.2f})") for h in result.experiences]),
         ("Episodes:",
-         [(h.similarity, f"- {h.obj.title} ({_day(h.obj.started_at)} to {_day(h.obj.ended_at)}): {h.obj.narrative}")
+         [(h.relevance, f"- {h.obj.title} ({_day(h.obj.started_at)} to {_day(h.obj.ended_at)}): {h.obj.narrative}")
           for h in result.episodes]),
         ("Related past exchanges:",
-         [(h.similarity, f"- [{h.obj.occurred_at.strftime('%Y-%m-%d %H:%M')}] user: {h.obj.user_text} | assistant: "
+         [(h.relevance, f"- [{h.obj.occurred_at.strftime('%Y-%m-%d %H:%M')}] user: {h.obj.user_text} | assistant: "
                          f"{h.obj.assistant_text}") for h in result.exchanges]),
     ]
     order = sorted(((sim, s_i, i_i) for s_i, (_, items) in enumerate(sections) for i_i, (sim, _) in enumerate(items)),

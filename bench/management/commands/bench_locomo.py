@@ -61,6 +61,14 @@ class Command(BaseCommand):
                             help="search with the raw question instead of the question masked like stored text")
         parser.add_argument("--no-salience", action="store_true",
                             help="switch the salience override off (paper-faithful: recurrence triggers only)")
+        parser.add_argument("--seed", type=int, default=1,
+                            help="the bench project's pseudonym key is derived from it: same seed, same run")
+        parser.add_argument("--variant", default="",
+                            help="a name for this run's settings (an ablation: RECMEM_SEARCH_LEXICAL_WEIGHT=0 …), "
+                                 "kept in the report and the summary")
+        parser.add_argument("--flat-as-configured", action="store_true",
+                            help="flat mode searches with the configured search (hybrid, expansion) instead of "
+                                 "plain top-k by cosine")
         parser.add_argument("--keep-data", action="store_true", help="keep the bench project after the run")
         parser.add_argument("--details", action="store_true", help="include per-question rows in the JSON")
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
@@ -82,7 +90,8 @@ class Command(BaseCommand):
                               theta_sim=opts["theta_sim"], llm_base_url=opts["llm_base_url"],
                               llm_model=opts["llm_model"], llm_api_key=api_key, judge_model=opts["judge_model"],
                               mask_queries=not opts["raw_queries"], salience=not opts["no_salience"],
-                              keep_data=opts["keep_data"],
+                              keep_data=opts["keep_data"], seed=opts["seed"], variant=opts["variant"],
+                              flat_plain=not opts["flat_as_configured"],
                               details=opts["details"])
 
         def log(message: str) -> None:
