@@ -680,7 +680,9 @@ def hits_in_context(result: Any, context: str) -> tuple[dict[str, list[Any]], di
     for layer in ("exchanges", "episodes", "experiences"):
         included[layer] = []
         tokens["results"][layer] = tokens["context"][layer] = 0
-        for hit in getattr(result, layer):
+        # The exchange layer's lines include the session neighbours the search offered the context (expansion).
+        hits = [*result.exchanges, *result.neighbours] if layer == "exchanges" else getattr(result, layer)
+        for hit in hits:
             text, _ = context_block(SearchResult(**{layer: [hit]}), UNLIMITED_BUDGET)
             lines = text.splitlines()
             line_tokens = count_tokens(lines[1]) + 1 if len(lines) > 1 else 0
@@ -718,7 +720,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
             result = memory_search(agent=agent, query=SearchQuery(query=query, k_sub=cfg.k_sub, k_epi=cfg.k_epi,
                                                                   k_sem=cfg.k_sem, token_budget=UNLIMITED_BUDGET))
             latency_ms = (time.perf_counter() - started) * 1000
-            covered = _covered({"exchanges": result.exchanges, "episodes": result.episodes,
+            covered = _covered({"exchanges": [*result.exchanges, *result.neighbours], "episodes": result.episodes,
                                 "experiences": result.experiences}, replayed.dia_map)
             context, context_tokens = context_block(result, budget)
             included, layer_tokens = hits_in_context(result, context)
@@ -738,6 +740,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                 "context_tokens_by_layer": layer_tokens,
                 "latency_ms": round(latency_ms, 2),
                 "hits": [len(result.exchanges), len(result.episodes), len(result.experiences)],
+                "neighbours": len(result.neighbours),
             }
             if answerer is not None:
                 answer = answerer.answer(question=qa.question, context=context)
@@ -768,6 +771,7 @@ def summarise_rows(rows: list[dict[str, Any]], *, with_answers: bool) -> dict[st
         "hits_per_query": {
             layer: _mean(r["hits"][i] for r in rows) for i, layer in enumerate(("exchanges", "episodes",
                                                                                 "experiences"))},
+        "neighbours_per_query": _mean(r.get("neighbours", 0) for r in rows),
     }
     if with_answers:
         out["llm_judge_accuracy"] = aggregate(rows, "correct")

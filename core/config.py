@@ -231,6 +231,9 @@ class Config:
     dedup_threshold: float | None = _var("RECMEM_DEDUP_THRESHOLD", None, _optional(_unit()))
     salience: bool = _var("RECMEM_SALIENCE", True, _bool)
     episode_max_tokens: int = _var("RECMEM_EPISODE_MAX_TOKENS", 600, _number(int, 1))
+    # An episode stays one situation (issue 15): at most this many source exchanges, and a topic merges into it only
+    # when the centroid of its sources is at least θ_merge similar to the topic's; otherwise a new episode opens.
+    episode_max_sources: int = _var("RECMEM_EPISODE_MAX_SOURCES", 20, _number(int, 1))
     extractive_narrative_tokens: int = _var("RECMEM_EXTRACTIVE_NARRATIVE_TOKENS", 120, _number(int, 1))
     ablate_episodes: bool = _var("RECMEM_ABLATE_EPISODES", False, _bool)
     ablate_semantic: bool = _var("RECMEM_ABLATE_SEMANTIC", False, _bool)

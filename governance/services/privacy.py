@@ -95,7 +95,20 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
     if conversation_before is not None:
         results = _continued(list(texts), results, conversation_before)
     _remember(project=project, policy=policy, results=results)
-    return [r.text for r in results]
+    masked = [r.text for r in results]
+    if config().pii_registry_gazetteer and policy.pseudonymise_entities:
+        masked = _registered_values(project=project, policy=policy, texts=masked)
+    return masked
+
+
+def _registered_values(*, project: Project, policy: PrivacyPolicy, texts: list[str]) -> list[str]:
+    """One name, one placeholder: values pseudonymised before in the project (this call's texts included) get
+    their placeholder wherever they appear again, also where the NER model missed them (keyed digests only)."""
+    from governance.privacy.gazetteer import apply_registered
+    from governance.selectors import pseudonyms_by_digest
+
+    return apply_registered(texts, entity_types=policy.pseudonymise_entities, key=bytes.fromhex(policy.hmac_key),
+                            lookup=lambda digests: pseudonyms_by_digest(project=project, digests=digests))
 
 
 def _continued(texts: list[str], results: list[Any], before: Sequence[str]) -> list[Any]:

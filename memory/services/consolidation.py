@@ -54,6 +54,7 @@ from memory.consolidators.types import (
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.llm import llm_calls_watched
 from memory.gateways.tokens import count_tokens
+from memory.informativeness import informativeness
 from memory.models import (
     Candidate,
     Episode,
@@ -189,7 +190,23 @@ def _merge_target(*, scope: ScopeKey, vector, thresholds: Thresholds) -> tuple[E
     # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
     if nearest is None or count_tokens(nearest[0].narrative) > config().episode_max_tokens:
         return None
-    return nearest if nearest[1] >= thresholds.merge else None
+    if nearest[1] < thresholds.merge or not _coherent(episode=nearest[0], vector=vector, thresholds=thresholds):
+        return None
+    return nearest
+
+
+def _coherent(*, episode: Episode, vector, thresholds: Thresholds) -> bool:
+    """Would the episode stay one situation with this topic? Its sources are bounded (RECMEM_EPISODE_MAX_SOURCES)
+    and the centroid of their vectors must be as close to the topic's centroid as a merge requires: the episode's
+    own text drifts towards whatever it absorbed (LoCoMo: 9 of 49 episodes held half of all source links, up to
+    54 each, their narratives a mix of situations)."""
+    sources = list(EpisodeSource.objects.filter(episode=episode).values_list("exchange__embedding", flat=True)
+                   [: config().episode_max_sources + 1])
+    if len(sources) >= config().episode_max_sources:
+        return False
+    if not sources:
+        return True
+    return float(np.dot(_centroid(sources), _centroid([vector]))) >= thresholds.merge
 
 
 def _nearest_experiences(*, scope: ScopeKey, vectors: list, limit: int) -> list[list[tuple[Experience, float]]]:
@@ -368,6 +385,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     experience = Experience.objects.create(
         type=draft.type, subject=draft.subject[:300], statement=draft.statement, embedding=plan.embedding,
         embedding_model=embedder_model, confidence=max(0.05, min(0.99, draft.confidence)),
+        informativeness=informativeness(draft.statement),
         valid_from=draft.valid_from or max(e.occurred_at for e in evidence), episode=episode, batch=batch,
         **scope_fields)
     ExperienceEvidence.objects.bulk_create(
@@ -478,7 +496,8 @@ def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scop
         return
     experience = Experience.objects.create(type="fact", subject=text[:80], statement=text,
                                            embedding=op["embedding"], embedding_model=embedder_model,
-                                           confidence=0.6, valid_from=unit.occurred_at, batch=batch, **scope_fields)
+                                           confidence=0.6, informativeness=informativeness(text),
+                                           valid_from=unit.occurred_at, batch=batch, **scope_fields)
     ExperienceEvidence.objects.create(experience=experience, exchange=unit, batch=batch)
     summary["experiences_created"].append(str(experience.pk))
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,

@@ -12,6 +12,7 @@ from governance.models import AuditEvent
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
+from memory.informativeness import informativeness
 from memory.models import Experience, MemoryStatus
 from memory.services.versions import memory_version_save
 
@@ -42,6 +43,7 @@ def experience_update(*, agent: Agent, experience: Experience, statement: str | 
         masked = texts_mask(project=agent.project, texts=[statement or experience.statement,
                                                            subject or experience.subject])
         experience.statement, experience.subject = masked[0], masked[1][:300]
+        experience.informativeness = informativeness(experience.statement)
         experience.embedding = (embedder or get_embedder()).embed_one(f"{experience.subject}: {experience.statement}")
         changed["text"] = True
     if confidence is not None:

@@ -28,6 +28,7 @@ from governance.models import AuditEvent
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
+from memory.informativeness import informativeness
 from memory.models import Experience, ExperienceEvidence, MemoryStatus, ReviewItem
 from memory.selectors import review_similar
 from memory.services.versions import memory_version_save
@@ -170,6 +171,7 @@ def review_approve(*, item: ReviewItem, user, edited_statement: str | None = Non
     rule = Experience.objects.create(
         project_id=item.project_id, owner_agent_id=source.owner_agent_id, module_id=target.module_id,
         scope=target.scope, type=source.type, subject=source.subject, statement=statement, embedding=embedding,
+        informativeness=informativeness(statement),
         embedding_model=source.embedding_model, confidence=max(source.confidence, 0.9), verified=True,
         valid_from=source.valid_from, episode=episode)
     ExperienceEvidence.objects.bulk_create(

@@ -28,7 +28,7 @@ def memory_snapshot(obj: Episode | Experience) -> dict[str, Any]:
     return {"type": obj.type, "subject": obj.subject, "statement": obj.statement, "status": obj.status,
             "confidence": obj.confidence, "version": obj.version, "superseded_by": str(obj.superseded_by_id or ""),
             "embedding": [float(x) for x in obj.embedding], "scope": obj.scope, "module": str(obj.module_id or ""),
-            "valid_from": _iso(obj.valid_from)}
+            "valid_from": _iso(obj.valid_from), "informativeness": obj.informativeness}
 
 
 def memory_restore(obj: Episode | Experience, snapshot: dict[str, Any]) -> None:

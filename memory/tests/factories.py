@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from django.db import connection
 
 from memory.gateways.embeddings import get_embedder
+from memory.informativeness import informativeness
 from memory.models import Episode, EpisodeSource, Experience, ExperienceEvidence
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
@@ -42,7 +43,8 @@ def make_memories(exchange) -> tuple[Episode, Experience]:
                                      ended_at=exchange.occurred_at, **scope)
     EpisodeSource.objects.create(episode=episode, exchange=exchange)
     experience = Experience.objects.create(type="fact", subject="topic", statement=exchange.user_text, embedding=vec,
-                                           embedding_model=embedder.model_id, **scope)
+                                           embedding_model=embedder.model_id,
+                                           informativeness=informativeness(exchange.user_text), **scope)
     ExperienceEvidence.objects.create(experience=experience, exchange=exchange)
     return episode, experience
 

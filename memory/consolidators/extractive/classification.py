@@ -41,6 +41,7 @@ from memory.consolidators.extractive.parsing import (
 from memory.consolidators.extractive.rewriting import _has_time_expression
 from memory.consolidators.extractive.topics import _Profile, _subject_from_token, _topic_token, _trigger
 from memory.consolidators.types import Unit, unit_time
+from memory.informativeness import is_boilerplate
 
 
 @dataclass
@@ -58,8 +59,8 @@ class _Candidate:
 
 def _classify(span: Any) -> tuple[str, float, Any | None] | None:
     """(type, confidence, trigger token) for a user sentence, or None when nothing durable is said."""
-    if _is_question(span) or len(_words(span)) < 3 or _is_trivial(span):
-        return None
+    if _is_question(span) or len(_words(span)) < 3 or _is_trivial(span) or is_boilerplate(span.text):
+        return None  # greetings, thanks, support and small talk are not memories (issue 15)
     lowered = f" {_one_line(span.text.lower())} "
     lemmas = {t.lemma_.lower() for t in span}
     lowers = {t.lower_ for t in span}
@@ -67,9 +68,10 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
     # lesson: something learned that should change what is done next time
     if first_person and (lemmas & LESSON_WORDS or any(p in lowered for p in LESSON_PHRASES)):
         return "lesson", 0.7, None
-    # constraint: rules, limits, allergies, deadlines ("always" alone is weaker: it may describe a habit)
+    # constraint: rules, limits, allergies, deadlines — earned by a rule form ("never" and "must" in a story told in
+    # the past are not rules: "I never thought I'd paint again"); "always" alone is weaker: it may describe a habit
     if (
-        lowers & (CONSTRAINT_STRONG - {"always"})
+        (lowers & (CONSTRAINT_STRONG - {"always"}) and _rule_form(span))
         or lemmas & {"allergic", "allergy", "deadline"}
         or any(p in lowered for p in CONSTRAINT_PHRASES)
     ):
@@ -91,7 +93,7 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
     habitual = lowers & PATTERN_WORDS or any(p in lowered for p in PATTERN_PHRASES)
     if first_person and (habitual or ("always" in lowers and (" since " in lowered or lowers & {"we", "us"}))):
         return "pattern", 0.6, None
-    if "always" in lowers:
+    if "always" in lowers and _rule_form(span):
         return "constraint", 0.65, None
     # event: something that happened or is planned at a specific time
     if _has_time_expression(span):
@@ -121,6 +123,14 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         if has_entity or identity or any(t.like_num for t in span):
             return "fact", 0.6 if has_entity else 0.5, None
     return None
+
+
+def _rule_form(span: Any) -> bool:
+    """A rule's grammar: a modal ("must", "can't"), an imperative, or the present tense — not a past narrative."""
+    tags = {t.tag_ for t in span if t.pos_ in ("VERB", "AUX")}
+    if "VBD" in tags:
+        return False
+    return bool(tags & {"MD", "VBP", "VBZ"}) or span.root.tag_ == "VB"
 
 
 def _subject_for(kind: str, span: Any, trigger: Any | None) -> str:

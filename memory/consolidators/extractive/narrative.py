@@ -22,6 +22,7 @@ from memory.consolidators.extractive.parsing import (
 from memory.consolidators.extractive.rewriting import _relative_date, _third_person
 from memory.consolidators.types import unit_time
 from memory.gateways.tokens import count_tokens
+from memory.informativeness import is_boilerplate
 
 
 def _date_text(value: datetime | None) -> str:
@@ -132,7 +133,8 @@ def _ranked_phrases(weighted_docs: Iterable[tuple[int, Any]]) -> list[str]:
             if not (root.is_alpha or _is_placeholder(root)):
                 continue
             phrase = _phrase(chunk)
-            if not phrase:
+            # A title names the situation by its content words: a name alone (a placeholder) or a greeting does not.
+            if not phrase or all(w.startswith("<") for w in phrase.split()) or is_boilerplate(chunk.sent.text):
                 continue
             heads[head] += weight
             phrases.setdefault(head, Counter())[phrase] += weight
