@@ -384,9 +384,9 @@ def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
     """A ready-to-inject text: experiences, then episodes, then raw exchanges, within ``budget`` tokens.
 
     Which hits get in is decided across layers by relevance to the query (cosine, plus the lexical match in hybrid
-    search), greedily (a hit that does not fit is
-    skipped for a shorter later one): filling layer by layer let a few long episodes crowd out the exchanges
-    that held the answer (LoCoMo: evidence in the context 0.59 against 0.76 in the results, issue 5).
+    search), greedily (a hit that does not fit is skipped for a shorter later one): filling layer by layer let a few
+    long episodes crowd out the exchanges that held the answer (LoCoMo: evidence in the context 0.59 against 0.76 in
+    the results, issue 5). A session neighbour (context expansion) gets in only after the hit that brought it.
     """
     sections: list[tuple[str, list[tuple[float, str]]]] = [
         ("Known facts, preferences and rules:",
@@ -401,10 +401,16 @@ def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
     ]
     order = sorted(((sim, s_i, i_i) for s_i, (_, items) in enumerate(sections) for i_i, (sim, _) in enumerate(items)),
                    key=lambda t: (-t[0], t[1], t[2]))
+    exchange_section = len(sections) - 1
+    position = {h.obj.pk: i for i, h in enumerate(result.exchanges)} if result.neighbours else {}
+    # item index in the exchange section → index of the hit that brought it (a neighbour's line needs its parent's)
+    parent_of = {len(result.exchanges) + i: position.get(h.expanded_from) for i, h in enumerate(result.neighbours)}
     taken: set[tuple[int, int]] = set()
     opened: set[int] = set()
     used = 0
     for _, s_i, i_i in order:
+        if s_i == exchange_section and i_i in parent_of and (s_i, parent_of[i_i]) not in taken:
+            continue
         header_cost = 0 if s_i in opened else count_tokens(sections[s_i][0]) + 1
         cost = count_tokens(sections[s_i][1][i_i][1]) + 1
         if used + header_cost + cost > budget:

@@ -35,7 +35,8 @@ Lookup = Callable[[Iterable[str]], dict[str, str]]
 
 def _spans(text: str) -> list[tuple[int, int]]:
     """Every run of up to three consecutive capitalised words (separated by single spaces), as (start, end)."""
-    words = [m for m in _WORD_RE.finditer(text) if m.group(0)[0].isupper()]
+    # Names hold no digits: "D25" of a turn id "D25:4" is never a candidate.
+    words = [m for m in _WORD_RE.finditer(text) if m.group(0)[0].isupper() and not any(c.isdigit() for c in m.group(0))]
     runs: list[list[re.Match]] = []
     for m in words:
         if runs and text[runs[-1][-1].end():m.start()] == " ":
