@@ -332,6 +332,8 @@ class LocomoConfig:
     # Flat is the plain baseline: top-k raw exchanges by cosine, no full-text half, no neighbours — unless asked to
     # search as configured (``--flat-as-configured``: hybrid search over raw exchanges, an ablation).
     flat_plain: bool = True
+    with_flat: bool = False  # online/eager runs also score flat top-k on their own exchange layer
+    search_variants: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
 
 
 def select_conversations(config: LocomoConfig) -> list[Conversation]:
@@ -653,13 +655,43 @@ class SearchConfig:
     k_sub: int
     k_epi: int
     k_sem: int
+    # RecMem settings this search runs with (``core.config`` fields): a search ablation on the same store
+    overrides: tuple[tuple[str, Any], ...] = ()
+
+
+# The plain baseline: top-k raw exchanges by cosine (no full-text half, no neighbours).
+PLAIN_SEARCH = (("search_lexical_weight", 0.0), ("search_expand", 0))
 
 
 def search_configs(config: LocomoConfig) -> list[SearchConfig]:
+    flat = [SearchConfig(f"flat_top{k}", k, 0, 0, PLAIN_SEARCH if config.flat_plain else ()) for k in config.flat_ks]
     if config.mode == "flat":
-        return [SearchConfig(f"flat_top{k}", k, 0, 0) for k in config.flat_ks]
-    return [SearchConfig(f"recmem_{config.k_sub}_{config.k_epi}_{config.k_sem}", config.k_sub, config.k_epi,
-                         config.k_sem)]
+        return flat
+    name = f"recmem_{config.k_sub}_{config.k_epi}_{config.k_sem}"
+    configs = [SearchConfig(name, config.k_sub, config.k_epi, config.k_sem)]
+    # Search ablations need no second replay: the same store searched with other settings.
+    configs += [SearchConfig(f"{name}@{variant}", config.k_sub, config.k_epi, config.k_sem, overrides)
+                for variant, overrides in config.search_variants]
+    # The exchange layer does not depend on consolidation: flat top-k on the same store is the flat mode's search.
+    return configs + (flat if config.with_flat else [])
+
+
+def parse_search_variant(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    """``name:field=value,field=value`` (fields of ``core.config.Config``, values cast to the field's type)."""
+    from core.config import config as current
+
+    name, _, settings = text.partition(":")
+    if not name.strip() or not settings.strip():
+        raise ValueError(f"a search variant is name:field=value,…, not {text!r}")
+    overrides = []
+    for part in settings.split(","):
+        field_name, _, value = part.partition("=")
+        field_name = field_name.strip()
+        if not hasattr(current(), field_name):
+            raise ValueError(f"no setting {field_name!r}")
+        kind = type(getattr(current(), field_name))
+        overrides.append((field_name, value.strip() in ("1", "true", "True") if kind is bool else kind(value)))
+    return name.strip(), tuple(overrides)
 
 
 UNLIMITED_BUDGET = 10**6
@@ -714,11 +746,14 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     queries = texts_mask(project=agent.project, texts=texts) if (mask_queries and texts) else texts
     budget = recmem_config().search_token_budget
     rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
+    from core.config import config_override
+
     for qa, query in zip(questions, queries, strict=True):
         for cfg in configs:
             started = time.perf_counter()
-            result = memory_search(agent=agent, query=SearchQuery(query=query, k_sub=cfg.k_sub, k_epi=cfg.k_epi,
-                                                                  k_sem=cfg.k_sem, token_budget=UNLIMITED_BUDGET))
+            with config_override(**dict(cfg.overrides)) if cfg.overrides else contextlib.nullcontext():
+                result = memory_search(agent=agent, query=SearchQuery(
+                    query=query, k_sub=cfg.k_sub, k_epi=cfg.k_epi, k_sem=cfg.k_sem, token_budget=UNLIMITED_BUDGET))
             latency_ms = (time.perf_counter() - started) * 1000
             covered = _covered({"exchanges": [*result.exchanges, *result.neighbours], "episodes": result.episodes,
                                 "experiences": result.experiences}, replayed.dia_map)
@@ -861,6 +896,7 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
         "construction": construction,
         "retrieval": retrieval,
         "primary": configs[-1].name if config.mode == "flat" else configs[0].name,
+        "search_variants": {f"{configs[0].name}@{name}": dict(o) for name, o in config.search_variants},
         "wall_seconds": {"total": round(time.perf_counter() - started, 1), "ingest": round(ingest_seconds, 1),
                          "search": round(search_seconds, 1),
                          "ingest_ms_per_exchange": round(ingest_seconds * 1000 / exchanges, 1) if exchanges else 0},

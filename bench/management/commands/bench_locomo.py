@@ -33,6 +33,15 @@ def _floats(value: str) -> list[float]:
         raise CommandError(f"not a list of numbers: {value!r}") from exc
 
 
+def _variants(values: list[str]) -> list:
+    from bench.locomo import parse_search_variant
+
+    try:
+        return [parse_search_variant(v) for v in values]
+    except ValueError as exc:
+        raise CommandError(str(exc)) from exc
+
+
 class Command(BaseCommand):
     help = "Replay LoCoMo through the real write path and score construction cost and retrieval (issue 5)."
 
@@ -69,6 +78,11 @@ class Command(BaseCommand):
         parser.add_argument("--flat-as-configured", action="store_true",
                             help="flat mode searches with the configured search (hybrid, expansion) instead of "
                                  "plain top-k by cosine")
+        parser.add_argument("--with-flat", action="store_true",
+                            help="online/eager: also score flat top-10/25 (plain cosine) on the run's own exchanges")
+        parser.add_argument("--search-variant", action="append", default=[],
+                            help="name:field=value,… — also search the same store with these settings (an "
+                                 "ablation, e.g. vector-only:search_lexical_weight=0); repeatable")
         parser.add_argument("--keep-data", action="store_true", help="keep the bench project after the run")
         parser.add_argument("--details", action="store_true", help="include per-question rows in the JSON")
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
@@ -91,7 +105,8 @@ class Command(BaseCommand):
                               llm_model=opts["llm_model"], llm_api_key=api_key, judge_model=opts["judge_model"],
                               mask_queries=not opts["raw_queries"], salience=not opts["no_salience"],
                               keep_data=opts["keep_data"], seed=opts["seed"], variant=opts["variant"],
-                              flat_plain=not opts["flat_as_configured"],
+                              flat_plain=not opts["flat_as_configured"], with_flat=opts["with_flat"],
+                              search_variants=tuple(_variants(opts["search_variant"])),
                               details=opts["details"])
 
         def log(message: str) -> None:

@@ -1,0 +1,71 @@
+"""One name, one placeholder (issue 15): the pseudonym registry as a gazetteer, keyed lookups only."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from agents.services import agent_create
+from governance.privacy.engine import pseudonym, pseudonym_digest
+from governance.privacy.gazetteer import apply_registered
+from governance.services.privacy import json_mask, privacy_policy_get, texts_mask
+
+pytestmark = pytest.mark.django_db
+
+# The NER model finds the name in the question but not after a speaker tag with a comma (measured: it stays clear
+# there without the registry) — the LoCoMo pattern of issue 15 (373 of 437 stored mentions clear, 66 of 93
+# questions masked).
+FOUND = "When did Caroline go to the support group?"
+MISSED = "Melanie: Caroline, that sounds great!"
+
+
+def test_a_name_pseudonymised_once_gets_its_placeholder_where_the_ner_misses_it(settings):
+    project = agent_create(project_name="gaz", name="a").project
+    key = bytes.fromhex(privacy_policy_get(project=project).hmac_key)
+    placeholder = pseudonym("PERSON", "Caroline", key)
+    settings.RECMEM = settings.RECMEM.replace(pii_registry_gazetteer=False)
+    [first] = texts_mask(project=project, texts=[FOUND])
+    assert placeholder in first
+    [before] = texts_mask(project=project, texts=[MISSED])
+    assert "Caroline" in before  # the defect: the same name stays clear where the model misses it
+    settings.RECMEM = settings.RECMEM.replace(pii_registry_gazetteer=True)
+    [after] = texts_mask(project=project, texts=[MISSED])
+    assert "Caroline" not in after and placeholder in after
+    # queries and metadata go through the same gateway: the same placeholder there too
+    [query] = texts_mask(project=project, texts=["what did caroline's friend Caroline paint?"])
+    assert query.count(placeholder) == 1 and "caroline's" in query  # capitalised occurrences only
+    [meta] = json_mask(project=project, values=[{"with": "Caroline", "turn": "D25:4"}])
+    assert meta == {"with": placeholder, "turn": "D25:4"}  # an id-like value is no name
+
+
+def test_names_registered_in_the_same_call_apply_to_its_other_texts():
+    project = agent_create(project_name="gaz", name="a").project
+    masked = texts_mask(project=project, texts=[MISSED, FOUND])
+    assert "Caroline" not in masked[0]
+    key = bytes.fromhex(privacy_policy_get(project=project).hmac_key)
+    assert pseudonym("PERSON", "Caroline", key) in masked[0]
+
+
+def test_another_projects_registry_does_not_apply():
+    first = agent_create(project_name="gaz-1", name="a").project
+    second = agent_create(project_name="gaz-2", name="a").project
+    texts_mask(project=first, texts=[FOUND])
+    [other] = texts_mask(project=second, texts=[MISSED])
+    assert "Caroline" in other  # nothing registered in this project: the registry is per project (and keyed)
+
+
+def test_the_registry_is_asked_by_keyed_digest_only():
+    asked: list[str] = []
+    key = b"k" * 32
+    known = {pseudonym_digest("PERSON", "Jon Snow", key): "<PERSON_aaaaaa>",
+             pseudonym_digest("PERSON", "May", key): "<PERSON_bbbbbb>"}
+
+    def lookup(digests):
+        asked.extend(digests)
+        return {d: known[d] for d in digests if d in known}
+
+    out = apply_registered(["Then Jon Snow's sister met <PERSON_cccccc> in May. May I ask? Room D25:4",
+                            "jon snow"], entity_types=["PERSON", "LOCATION"], key=key, lookup=lookup)
+    assert out == ["Then <PERSON_aaaaaa>'s sister met <PERSON_cccccc> in May. May I ask? Room D25:4", "jon snow"]
+    assert asked and all(re.fullmatch(r"[0-9a-f]{64}", d) for d in asked)  # never a value in clear
