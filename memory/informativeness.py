@@ -71,7 +71,7 @@ def boilerplate_share(text: str) -> float:
 def is_boilerplate(text: str) -> bool:
     """A statement that is mostly greeting, thanks, support or small talk, or says nothing concrete."""
     terms = set(content_terms(text))
-    return len(terms) < 2 or (bool(_BOILERPLATE_RE.search(text or "")) and len(terms) < 4)
+    return not terms or (bool(_BOILERPLATE_RE.search(text or "")) and len(terms) < 4)
 
 
 def informativeness(text: str) -> float:

@@ -126,11 +126,14 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
 
 
 def _rule_form(span: Any) -> bool:
-    """A rule's grammar: a modal ("must", "can't"), an imperative, or the present tense — not a past narrative."""
+    """A rule's grammar: a modal ("must", "can't"; also reported: "she said I must"), an imperative, or the
+    present tense — not a past narrative ("I never thought I would paint again")."""
     tags = {t.tag_ for t in span if t.pos_ in ("VERB", "AUX")}
+    if any(t.tag_ == "MD" and t.lower_ not in ("would", "could", "'d", "might") for t in span):
+        return True
     if "VBD" in tags:
         return False
-    return bool(tags & {"MD", "VBP", "VBZ"}) or span.root.tag_ == "VB"
+    return bool(tags & {"VBP", "VBZ"}) or span.root.tag_ == "VB"
 
 
 def _subject_for(kind: str, span: Any, trigger: Any | None) -> str:

@@ -290,3 +290,40 @@ def test_narratives_keep_the_most_informative_clauses_within_the_budget(marathon
     assert all(day >= "2023-05-18" for day in added_dates)  # news only, from the merged units
     assert merged.unit_ids == [u.id for u in marathon_units[3:]]
     assert count_tokens(added) <= max(budget - count_tokens(first.narrative), budget // 3)
+
+
+# Issue 15: what LoCoMo's extractive run kept as experiences (324 for three conversations, most of them reassurance
+# or a one-line greeting typed as a constraint).
+BOILERPLATE = [
+    ("I'm always here for you, you know that!", "Thanks, that means a lot to me!"),
+    ("Hey Melanie, good to see you! How have you been?", "Great to hear from you!"),
+    ("I'm so proud of you, you got this!", "Thank you so much for the support!"),
+    ("You can do it, hang in there, I believe in you!", "Thanks!"),
+]
+
+
+@pytest.mark.parametrize(("user", "assistant"), BOILERPLATE)
+def test_greetings_thanks_and_support_are_not_experiences(extractive, user, assistant):
+    assert extractive.refine(episodes=[], units=[make_unit("b", 0, user, assistant)], related=[]) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("I never thought I would paint again after the accident.", None),  # a story, not a rule
+    ("I always loved the smell of the sea when I was a kid.", None),
+    ("I never eat peanuts because I am allergic.", "constraint"),
+    ("I must submit the grant report by Friday.", "constraint"),
+    ("I always take the stairs at work.", "constraint"),
+])
+def test_a_constraint_needs_a_rule_form(extractive, text, expected):
+    items = extractive.refine(episodes=[], units=[make_unit("c", 0, text)], related=[])
+    assert ("constraint" in {i.type for i in items}) == (expected == "constraint"), [(i.type, i.statement)
+                                                                                     for i in items]
+
+
+def test_titles_are_made_of_content_words_not_greetings_or_names(extractive):
+    units = [make_unit("t1", 0, "Hey <PERSON_ab12cd>! Good to see you, <PERSON_ab12cd>!", "Hi <PERSON_0f0f0f>!"),
+             make_unit("t2", 0.1, "<PERSON_ab12cd> and I adopted a puppy from the animal shelter.",
+                       "A puppy from the shelter, how lovely."),
+             make_unit("t3", 0.2, "The puppy chewed my shoes at the shelter picnic.", "Puppies do that.")]
+    [episode] = extractive.write_episodes(units=units)
+    assert "<" not in episode.title and "puppy" in episode.title.lower(), episode.title
