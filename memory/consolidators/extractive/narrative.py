@@ -122,6 +122,9 @@ def _ranked_phrases(weighted_docs: Iterable[tuple[int, Any]]) -> list[str]:
     """Noun phrases of the documents, one per head term, most frequent head first (ties: alphabetical)."""
     heads: Counter[str] = Counter()
     phrases: dict[str, Counter[str]] = {}
+    weighted_docs = list(weighted_docs)
+    # Who speaks ("Caroline: …", the way LoCoMo and many transcripts tag a turn) is not what the turn is about.
+    speakers = {doc[0].lower_ for _, doc in weighted_docs if len(doc) > 1 and doc[1].text == ":"}
     for weight, doc in weighted_docs:
         for chunk in doc.noun_chunks:
             root = chunk.root
@@ -133,8 +136,11 @@ def _ranked_phrases(weighted_docs: Iterable[tuple[int, Any]]) -> list[str]:
             if not (root.is_alpha or _is_placeholder(root)):
                 continue
             phrase = _phrase(chunk)
-            # A title names the situation by its content words: a name alone (a placeholder) or a greeting does not.
-            if not phrase or all(w.startswith("<") for w in phrase.split()) or is_boilerplate(chunk.sent.text):
+            # A title names the situation by its content words: a person's name alone (a placeholder, or a name the
+            # masking left: a speaker tag) or a greeting does not.
+            if not phrase or is_boilerplate(chunk.sent.text) or all(
+                    _is_placeholder(t) or t.ent_type_ == "PERSON" or t.lower_ in speakers
+                    for t in chunk if not (t.is_stop or t.is_punct)):
                 continue
             heads[head] += weight
             phrases.setdefault(head, Counter())[phrase] += weight
