@@ -201,6 +201,89 @@ def locomo_section(runs: list[dict[str, Any]], plots: dict[str, str]) -> list[st
     return lines
 
 
+UNTUNED = ("conv-43", "conv-44", "conv-47")  # never tuned on (issue 15): reported beside the tuning split
+
+
+def _mean_sd(values: list[float]) -> str:
+    import statistics
+
+    values = [v for v in values if v is not None]
+    if not values:
+        return "–"
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return f"{mean:.3f}" if mean < 10 else f"{mean:,.0f}"
+    sd = statistics.stdev(values)
+    return f"{mean:.3f} ± {sd:.3f}" if mean < 10 else f"{mean:,.0f} ± {sd:,.0f}"
+
+
+def repeats_section(runs: list[dict[str, Any]]) -> list[str]:
+    """Mean ± sample standard deviation over the runs that differ only in their seed (the pseudonym key), per split,
+    run and search; then issue 15's goals on the untuned split."""
+    import statistics
+
+    seeded = [r for r in runs if r.get("seed") is not None]
+    if not seeded:
+        return []
+    groups: dict[tuple, list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for run in seeded:
+        split = "untuned" if tuple(run.get("conversations", [])) == UNTUNED else ", ".join(run.get("conversations", []))
+        for name, stats in run["retrieval"].items():
+            key = (split, run["label"], run.get("variant") or "", name)
+            groups.setdefault(key, []).append((run, stats))
+    lines = ["## LoCoMo over repeated runs (issue 15)", "",
+             "Each row: mean ± sample standard deviation over the runs listed (seeds: each seed fixes the bench "
+             "project's pseudonym key, so a run is reproducible and the seeds show the spread the key causes). "
+             "`@name` rows search the same store with one setting changed (ablation); `flat_top*` rows of an "
+             "online run are plain top-k by cosine over that run's own exchange layer (what flat mode searches).", ""]
+    rows = []
+    for (split, label, variant, name), members in sorted(groups.items()):
+        def pick(f, members=members):
+            return [f(s) for _, s in members]
+        rows.append([split, label + (f" ({variant})" if variant else ""), name,
+                     ",".join(str(r.get("seed")) for r, _ in members),
+                     _mean_sd(pick(lambda s: s["evidence_recall"]["overall"])),
+                     *[_mean_sd(pick(lambda s, c=c: s["evidence_recall"]["by_category"].get(c))) for c in "1234"],
+                     _mean_sd(pick(lambda s: (s.get("evidence_recall_in_context") or {}).get("overall"))),
+                     _mean_sd(pick(lambda s: s["answer_recall"]["overall"])),
+                     _mean_sd(pick(lambda s: s["context_tokens_per_query"])),
+                     _mean_sd(pick(lambda s: s["result_tokens_per_query"]))])
+    lines += _table(["split", "run", "search", "seeds", "evidence recall", "c1", "c2", "c3", "c4", "in context",
+                     "answer recall", "context tok/q", "all-hits tok/q"], rows)
+    lines.append("")
+    # Goals on the untuned split: the extractive run's default search against flat top-25 of the same stores.
+    ext = [(r, s) for (split, label, _, name), m in groups.items() if split == "untuned"
+           and label == "online-extractive" and "@" not in name and name.startswith("recmem") for r, s in m]
+    flat = [(r, s) for (split, label, _, name), m in groups.items() if split == "untuned"
+            and name == "flat_top25" and label == "online-extractive" for r, s in m]
+    if ext and flat:
+        def mean(items, f):
+            return statistics.fmean(f(s) for _, s in items)
+        er = mean(ext, lambda s: s["evidence_recall"]["overall"])
+        c1 = mean(ext, lambda s: s["evidence_recall"]["by_category"]["1"])
+        fr = mean(flat, lambda s: s["evidence_recall"]["overall"])
+        ct, fct = (mean(ext, lambda s: s["context_tokens_per_query"]),
+                   mean(flat, lambda s: s["context_tokens_per_query"]))
+        ar = mean(ext, lambda s: s["answer_recall"]["overall"])
+        far = mean(flat, lambda s: s["answer_recall"]["overall"])
+        lines += ["**Issue 15 goals on the untuned conversations** (means over the seeds above):", "",
+                  f"- extractive evidence recall {er:.3f} (goal ≥ 0.80: {_ok(er >= 0.80)}); category 1 {c1:.3f} "
+                  f"(goal ≥ 0.68: {_ok(c1 >= 0.68)});",
+                  f"- {er - fr:+.3f} against flat top-25 ({fr:.3f}; goal ≥ +0.05: {_ok(er - fr >= 0.05)}) with "
+                  f"{ct:,.0f} context tokens per query against {fct:,.0f} (goal: no more: {_ok(ct <= fct)});",
+                  f"- answer recall {ar:.3f} against flat top-25's {far:.3f} (goal ≥: {_ok(ar >= far)}).", ""]
+    onl = [r for r in seeded if tuple(r.get("conversations", [])) == UNTUNED and r["label"] == "online-llm"]
+    eag = [r for r in seeded if tuple(r.get("conversations", [])) == UNTUNED and r["label"] == "eager-llm"]
+    if onl and eag:
+        eager_prompt = statistics.fmean(r["construction"]["prompt_tokens_per_100"] for r in eag)
+        ratios = [r["construction"]["prompt_tokens_per_100"] / eager_prompt for r in onl]
+        lines += [f"- LLM online ÷ eager prompt tokens on the untuned conversations: {_mean_sd(ratios)} "
+                  f"(online seeds {','.join(str(r['seed']) for r in onl)}, eager seeds "
+                  f"{','.join(str(r['seed']) for r in eag)}; goal ≤ 0.10: "
+                  f"{_ok(statistics.fmean(ratios) <= 0.10)}).", ""]
+    return lines
+
+
 def sweep_section(sweeps: list[dict[str, Any]], plots: dict[str, str]) -> list[str]:
     if not sweeps:
         return []
@@ -685,6 +768,7 @@ def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list
     if meta.get("failures"):
         lines += ["Failed steps: " + "; ".join(f"`{k}`: {v}" for k, v in meta["failures"].items()), ""]
     lines += locomo_section(data["locomo_runs"], plots)
+    lines += repeats_section(data["locomo_runs"])
     lines += sweep_section(data["sweeps"], plots)
     lines += embedders_section(data["embedders"])
     lines += scale_section(data["scale"], plots)
