@@ -62,7 +62,7 @@ _GENERIC_MESSAGES = {
     "incorrect_type": "incorrect type",
     "no_match": "no matching object",
 }
-# A top-level body key or query parameter name of this shape is a field name, not a value (it is kept in errors).
+# A body key (outside metadata) or query parameter name of this shape is a field name, not a value (kept in errors).
 _FIELD_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 REDACTED = "[value]"
 MIN_SCRUBBED_CHARS = 4
@@ -80,26 +80,27 @@ def _generic(detail: Any) -> Any:
 
 
 def submitted_values(request: Any, path_kwargs: dict | None = None) -> list[str]:
-    """Every value the request carried — body leaves of every JSON type, keys below the top level (metadata keys),
-    top-level keys and query names that are not field-shaped, query values, path parameters — longest first."""
+    """Every value the request carried — body leaves of every JSON type, every key inside a ``metadata`` object,
+    other keys and query names that are not field-shaped, query values, path parameters — longest first. Field
+    names (``user``, ``assistant`` of an exchange) stay, so an error can still say which field is wrong."""
     found: set[str] = set()
 
-    def walk(value: Any, top: bool) -> None:
+    def walk(value: Any, free: bool) -> None:  # free: inside metadata, where keys are the agent's data
         if isinstance(value, dict):
             for key, item in value.items():
-                if not (top and _FIELD_NAME_RE.fullmatch(str(key))):
+                if free or not _FIELD_NAME_RE.fullmatch(str(key)):
                     found.add(str(key))
-                walk(item, False)
+                walk(item, free or key == "metadata")
         elif isinstance(value, list | tuple):
             for item in value:
-                walk(item, False)
+                walk(item, free)
         elif isinstance(value, str):
             found.add(value)
         elif isinstance(value, int | float) and not isinstance(value, bool):
             found.add(str(value))
 
     if request is not None:
-        walk(getattr(request, "_full_data", None), True)  # the parsed body, if DRF parsed one (never re-parsed here)
+        walk(getattr(request, "_full_data", None), False)  # the parsed body, if DRF parsed one (never re-parsed here)
         query = getattr(request, "query_params", None) or getattr(request, "GET", None)
         if query is not None:
             for key, values in query.lists():

@@ -23,6 +23,7 @@ from governance.services.idempotency import (
     idempotency_key_check,
 )
 from recmem_site.exceptions import status_for
+from recmem_site.log_redaction import redact_target
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -68,8 +69,9 @@ class IdempotencyMiddleware:
         fingerprint = idempotency_fingerprint(method=request.method, path=request.path, body=request.body)
         with transaction.atomic():
             try:
+                # the path as the access log writes it: ids an agent sent in it are agent input
                 record = idempotency_claim(agent=agent, key=key, fingerprint=fingerprint, method=request.method,
-                                           path=request.path)
+                                           path=redact_target(request.path))
             except ApplicationError as exc:
                 return _error(exc)
             if record.status_code:
