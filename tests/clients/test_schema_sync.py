@@ -134,7 +134,7 @@ class Walker:
                 return
             self.value(f"{where}[]", node["items"], typing.get_args(inner)[0], request=request, optional=False)
             return
-        expected = {("string", "uuid"): uuid.UUID, ("string", "date-time"): dt.datetime,
+        expected = {("string", "uuid"): uuid.UUID, ("string", "date-time"): dt.datetime, ("string", "date"): dt.date,
                     ("integer", None): int, ("integer", "int64"): int, ("integer", "int32"): int,
                     ("number", "double"): float, ("number", "float"): float, ("number", None): float,
                     ("boolean", None): bool}.get((kind, fmt))

@@ -101,10 +101,11 @@ class RecMem(BaseClient):
 
     def search(self, query: str, *, k_sub: int | None = None, k_epi: int | None = None, k_sem: int | None = None,
                token_budget: int | None = None, types: list[m.ExperienceType] | None = None,
-               since: datetime | None = None, until: datetime | None = None) -> m.SearchResult:
+               since: datetime | None = None, until: datetime | None = None,
+               session: Id | None = None) -> m.SearchResult:
         """Ranked hits of the three layers (exchanges, episodes, experiences) and the ``context`` block."""
         body = m.SearchRequest(query=query, **_given(k_sub=k_sub, k_epi=k_epi, k_sem=k_sem, token_budget=token_budget,
-                                                     types=types, since=since, until=until))
+                                                     types=types, since=since, until=until, session=session))
         return self._call(OPERATIONS["search"], body=body)
 
     def feedback(self, search_id: Id, used_ids: list[Id], *, helpful: bool | None = None,

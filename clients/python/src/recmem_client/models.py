@@ -188,6 +188,7 @@ class SearchRequest(Request):
     types: list[ExperienceType] | None = None
     since: datetime | None = None
     until: datetime | None = None
+    session: uuid.UUID | None = None  # the session this search serves (the server's hit-rate proxy looks there)
 
 
 class ExchangeHit(Exchange):
