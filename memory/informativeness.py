@@ -27,7 +27,7 @@ sure sounds sound totally definitely absolutely always never feel feels feeling 
 like love loved get got go going gonna want wanna let lets let's say said tell told make made thing things
 stuff something anything everything nothing someone anyone everyone one ones way really time day today glad
 proud care hope hoping wish guess mean means keep kind sort bit little big best better super true truly
-user assistant
+user assistant thankful grateful blessed excited sad sorry
 """.split())
 
 # Greetings, thanks, reassurance and support, small talk: what a conversation is made of between its facts.
@@ -40,7 +40,8 @@ _BOILERPLATE_RE = re.compile(
     r"you can do (?:it|this)|hang in there|keep (?:it up|going|pushing)|i believe in you|"
     r"(?:so |really )?(?:happy|glad) for you|sounds? (?:great|awesome|amazing|fun|good|lovely|wonderful)|"
     r"that'?s (?:great|awesome|amazing|so cool|cool|wonderful|fantastic|lovely)|means (?:a lot|so much)|"
-    r"(?:i'?m|i am) (?:so )?sorry (?:to hear|for)|you'?re (?:welcome|amazing|awesome|the best)|"
+    r"(?:i'?m|i am) (?:so )?sorry (?:to hear|for)|"
+    r"you(?:'re| are) (?:so )?(?:welcome|amazing|awesome|the best|kind|sweet)|"
     r"no worries|no problem|my pleasure|good luck|all the best|best of luck|wish(?:ing)? you)\b",
     re.IGNORECASE,
 )
