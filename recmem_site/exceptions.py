@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -131,6 +132,18 @@ def scrub(value: Any, needles: list[str]) -> Any:
     return value
 
 
+DATABASE_RETRY_AFTER = 5  # seconds: the database is restarting or unreachable, not broken
+
+
+def database_unavailable() -> Response:
+    """503 while the database cannot be reached (restart, failover, network): a state to wait out and retry, not a
+    server error; nothing of the request was written (its transaction did not commit)."""
+    response = Response(_body("database_unavailable", "the database is unavailable; retry shortly", None),
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
+
+
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     response = _handle(exc, context)
     if response is not None:
@@ -148,6 +161,8 @@ def _handle(exc: Exception, context: dict) -> Response | None:
         limit = config().max_request_bytes
         return Response(_body("request_too_large", f"request body larger than {limit} bytes",
                               {"max_bytes": limit}), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, OperationalError | InterfaceError):  # unreachable or restarting, not a bug of ours
+        return database_unavailable()
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
