@@ -15,8 +15,10 @@ from memory.services.scheduling import idle_runs_start
 from memory.services.validity import validity_samples_weekly
 
 
-def consolidation_run_task(agent_id: str, batch_id: str | None = None) -> str | None:
-    batch = consolidation_run(agent_id=uuid.UUID(agent_id), batch_id=uuid.UUID(batch_id) if batch_id else None)
+def consolidation_run_task(agent_id: str, batch_id: str | None = None, run: str = "online") -> str | None:
+    """``run``: online, idle (queued by the idle scheduler) or manual (an explicit request)."""
+    batch = consolidation_run(agent_id=uuid.UUID(agent_id), batch_id=uuid.UUID(batch_id) if batch_id else None,
+                              run=run if run in ("online", "idle", "manual") else "online")
     return str(batch.pk) if batch is not None else None
 
 
