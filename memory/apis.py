@@ -80,6 +80,7 @@ class EpisodeListQuery(_ListQuery):
 
 class ExperienceListQuery(EpisodeListQuery):
     type = StrictChoiceField(choices=ExperienceType.choices, required=False)
+    tag = StrictCharField(required=False, max_length=40, help_text="only items carrying this tag")
 
 
 class ConsolidationListQuery(PageQuery):
@@ -303,6 +304,8 @@ class SearchApi(APIView):
         token_budget = StrictIntegerField(required=False, min_value=50, max_value=32000, allow_null=True)
         types = serializers.ListField(child=StrictChoiceField(choices=ExperienceType.choices), required=False,
                                       min_length=1, max_length=len(ExperienceType.choices))
+        tags = serializers.ListField(child=StrictCharField(max_length=40), required=False, min_length=1,
+                                     max_length=5, help_text="experiences carrying any of these tags")
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
         session = serializers.UUIDField(required=False, help_text="the agent's session this search serves (the "

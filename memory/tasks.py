@@ -9,6 +9,7 @@ import uuid
 
 from governance.services.idempotency import idempotency_keys_purge
 from memory.services.consolidation import consolidation_run
+from memory.services.lifecycle import memory_lifecycle_tick
 from memory.services.metrics import metrics_compute
 from memory.services.recovery import batches_reap
 from memory.services.scheduling import idle_runs_start
@@ -28,7 +29,9 @@ def idle_consolidation_tick_task() -> int:
 
 
 def governance_metrics_task() -> int:
-    """Scheduled every hour: this week's validity samples, then today's and yesterday's metric rows."""
+    """Scheduled every hour: revalidation flags and archiving (memory/services/lifecycle.py), this week's validity
+    samples, then today's and yesterday's metric rows."""
+    memory_lifecycle_tick()
     validity_samples_weekly()
     return metrics_compute(days=2)
 

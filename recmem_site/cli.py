@@ -188,8 +188,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         def spawn(cmd: list[str], log: str, child_env: dict | None = None) -> subprocess.Popen:
             out = open(log_dir / log, "ab")  # noqa: SIM115 - lives as long as the child
             # Own process group: Ctrl-C reaches only this supervisor, which stops the children itself.
-            return subprocess.Popen(cmd, env=child_env or env, stdout=out, stderr=subprocess.STDOUT, cwd=settings.BASE_DIR,
-                                    start_new_session=True)
+            return subprocess.Popen(cmd, env=child_env or env, stdout=out, stderr=subprocess.STDOUT,
+                                    cwd=settings.BASE_DIR, start_new_session=True)
 
         procs += [("web", spawn(web_cmd, "web.out")), ("worker", spawn(worker_cmd, "worker.log"))]
         idle_env = idle_worker_env(env)

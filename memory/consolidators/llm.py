@@ -23,10 +23,10 @@ from memory.consolidators.types import (
     ExistingEpisode,
     ExistingExperience,
     ExperienceDraft,
-    normalise_tags,
     TopicDraft,
     Unit,
     episode_bounds,
+    normalise_tags,
     unit_time,
 )
 from memory.gateways.llm import LLMCallRecord, LLMError, LLMGateway

@@ -8,7 +8,6 @@ Texts are already PII-masked; placeholders such as ``<PERSON_3f2a>`` are kept ve
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime

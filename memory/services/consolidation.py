@@ -23,7 +23,7 @@ from datetime import datetime
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -62,6 +62,7 @@ from memory.models import (
     Experience,
     ExperienceEvidence,
     MemoryStatus,
+    ReviewItem,
     Session,
 )
 from memory.quotas import token_quota_check
@@ -439,10 +440,6 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
     session arrived (the new item shows the earlier rejection)."""
     if experience.status != MemoryStatus.ACTIVE or experience.scope == Scope.PROJECT:
         return
-    stats = experience.evidence.aggregate(sessions=Count("session", distinct=True),
-                                          agents=Count("owner_agent", distinct=True))
-    if max(stats["sessions"], stats["agents"]) < PROMOTION_MIN_SESSIONS:
-        return
     module = None
     if experience.scope == Scope.PERSONAL:
         modules = list(agent.modules.all()[:2])
@@ -450,6 +447,10 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
             return
         module = modules[0]
     target = Scope.MODULE if module is not None else Scope.PROJECT
+    stats = pattern_evidence(experience=experience)
+    if not pattern_holds(experience=experience, stats=stats, target=ScopeKey.for_scope(
+            project_id=experience.project_id, scope=target, module_id=module.pk if module else None)):
+        return
     if review_reopen_with_evidence(experience=experience) is not None:
         return
     due, previous = review_promotion_due(experience=experience, proposed_scope=target, proposed_module=module)
@@ -462,6 +463,50 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
     audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "review_item", "object_id": item.pk,
                   "reason": f"proposed for {target} scope; corroborated by {stats['sessions']} sessions{again}",
                   "source_ids": [experience.pk]})
+
+
+PROMOTION_MIN_AGENTS = 2  # a module item goes to the project only when more than one agent found it
+
+
+def pattern_evidence(*, experience: Experience) -> dict:
+    """The independent support of an item: distinct sessions and agents among its evidence, and how many of those
+    sessions hold evidence on the item's topic (an exchange at least as similar to the statement as θ_related)."""
+    thresholds = thresholds_for(experience.embedding_model)
+    on_topic: set = set()
+    sessions: set = set()
+    agents: set = set()
+    for session_id, owner_id, distance in experience.evidence.annotate(
+            distance=CosineDistance("embedding", experience.embedding)).values_list("session_id", "owner_agent_id",
+                                                                                    "distance"):
+        sessions.add(session_id)
+        agents.add(owner_id)
+        if 1.0 - float(distance) >= thresholds.related:
+            on_topic.add(session_id)
+    return {"sessions": len(sessions), "agents": len(agents), "on_topic_sessions": len(on_topic)}
+
+
+def pattern_conflicts(*, experience: Experience, target: ScopeKey) -> list[Experience]:
+    """Active items of the target scope the item would conflict with: a pending conflict review of its own, or an
+    item of the same type and subject that says something else (not a near-duplicate)."""
+    if ReviewItem.objects.filter(kind=ReviewItem.Kind.CONFLICT, status=ReviewItem.Status.PENDING).filter(
+            Q(experience=experience) | Q(other_experience=experience)).exists():
+        return [experience]
+    thresholds = thresholds_for(experience.embedding_model)
+    same_subject = (Experience.objects.in_scope(target)
+                    .filter(status=MemoryStatus.ACTIVE, type=experience.type, subject__iexact=experience.subject)
+                    .annotate(distance=CosineDistance("embedding", experience.embedding)))
+    return [x for x in same_subject if 1.0 - float(x.distance) < thresholds.dedup]
+
+
+def pattern_holds(*, experience: Experience, stats: dict, target: ScopeKey) -> bool:
+    """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions;
+    from module to project also ≥2 distinct agents), the same topic (≥3 of those sessions hold evidence on the
+    item's topic), and no conflict with active items of the target scope."""
+    if stats["sessions"] < PROMOTION_MIN_SESSIONS or stats["on_topic_sessions"] < PROMOTION_MIN_SESSIONS:
+        return False
+    if target.scope == Scope.PROJECT and experience.scope == Scope.MODULE and stats["agents"] < PROMOTION_MIN_AGENTS:
+        return False
+    return not pattern_conflicts(experience=experience, target=target)
 
 
 def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scope_fields) -> None:

@@ -26,16 +26,16 @@ from memory.consolidators.extractive.parsing import (
 from memory.consolidators.extractive.rewriting import _relative_date, _third_person
 from memory.consolidators.extractive.topics import _contradicts, _Profile, _profile
 from memory.consolidators.types import (
+    SESSION_PASS_TYPES,
     BaseConsolidator,
     CallSink,
     EpisodeDraft,
     ExistingEpisode,
     ExistingExperience,
-    SESSION_PASS_TYPES,
     ExperienceDraft,
     Unit,
-    normalise_tags,
     episode_bounds,
+    normalise_tags,
     unit_time,
 )
 from memory.gateways.tokens import count_tokens
