@@ -363,6 +363,17 @@ Rules:
 - Be faithful: nothing the units do not support; resolve relative dates ("last week") with the unit timestamps.
 - Usually one or two items per unit at most; fewer is fine. Reply {"items": []} if nothing is worth keeping."""
 
+# The units and the related experiences, as the refinement and the session pass show them.
+_UNITS_AND_RELATED = """\
+<units>
+${units}
+</units>
+
+Related experiences already in memory:
+<related_experiences>
+${related}
+</related_experiences>"""
+
 SEMANTIC_REFINE = PromptTemplate(
     name="semantic_refine",
     version="semantic_refine@2",
@@ -390,14 +401,7 @@ ${episodes}
 </episodes>
 
 Conversation units, in chronological order:
-<units>
-${units}
-</units>
-
-Related experiences already in memory:
-<related_experiences>
-${related}
-</related_experiences>
+""" + _UNITS_AND_RELATED + """
 
 Extract the typed items now. Reply in JSON.""",
     schema={
@@ -441,14 +445,7 @@ the tests avoids the missing-table failures the user hit on 2023-05-08.", "evide
 "valid_from": "2023-05-08", "confidence": 0.8, "contradicts": [], "tags": ["testing"]}}]}}""",
     user_template="""\
 Conversation units of one session, in chronological order:
-<units>
-${units}
-</units>
-
-Related experiences already in memory:
-<related_experiences>
-${related}
-</related_experiences>
+""" + _UNITS_AND_RELATED + """
 
 Extract the lessons, procedures and preferences now. Reply in JSON.""",
     schema={

@@ -184,13 +184,8 @@ FAILURES_AND_FIXES = [
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("llm", [True, False], ids=["llm", "extractive"])
-def test_repeated_failures_and_fixes_become_lessons_and_procedures(make_agent, settings, request, llm):
+def test_repeated_failures_and_fixes_become_lessons_and_procedures(make_agent, settings, either_consolidator):
     """Observed: the types lesson, pattern and procedure were never produced in a live run."""
-    if llm:
-        request.getfixturevalue("fake_llm")
-    else:
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
     settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
     agent = make_agent().agent
     for day, (user, assistant) in enumerate(FAILURES_AND_FIXES):

@@ -42,13 +42,8 @@ def idle(settings):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("llm", [True, False], ids=["llm", "extractive"])
-def test_a_lesson_stated_once_is_distilled_by_the_replay(make_agent, idle, request, llm):
+def test_a_lesson_stated_once_is_distilled_by_the_replay(make_agent, idle, either_consolidator):
     """Observed: only ripe or salient candidates were replayed; a lesson stated once was never distilled."""
-    if llm:
-        request.getfixturevalue("fake_llm")
-    else:
-        idle.RECMEM = idle.RECMEM.replace(llm_base_url="")
     agent = make_agent().agent
     session = _session(agent, [*CHAT, LESSON])
     assert not Candidate.objects.exists()  # not ripe, not salient
