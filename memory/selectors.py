@@ -305,7 +305,7 @@ def _day(value: datetime | None) -> str:
 
 def _revalidate(experience) -> str:
     # Not corroborated for long (or judged stale/wrong): shown as such rather than used as a plain fact.
-    return "; needs revalidation" if experience.needs_revalidation else ""
+    return "; needs revalidation" if getattr(experience, "needs_revalidation", False) else ""
 
 
 def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
