@@ -83,6 +83,7 @@ class Run:
 
 def test_recmem_run_is_warm_when_it_says_running_and_stops_within_the_grace(tmp_path):
     home, port = tmp_path / "home", _free_port()
+    first = second = None
     try:
         # Ctrl-C while web server and worker are still loading their models: both stop at once, nobody is killed.
         first = Run(home, port)
@@ -122,6 +123,9 @@ def test_recmem_run_is_warm_when_it_says_running_and_stops_within_the_grace(tmp_
         assert "Shutting down: Master" in web_log
         assert "has stopped" in (home / "logs" / "worker.log").read_text()
     finally:
+        for run in (first, second):  # a failed assertion must not leave `recmem run` and its children running
+            if run is not None and run.proc.poll() is None:
+                run.interrupt()
         subprocess.run([sys.executable, "-m", "recmem_site.cli", "db", "stop"], cwd=ROOT, capture_output=True,
                        env={**os.environ, "DJANGO_SETTINGS_MODULE": "recmem_site.settings.base",
                             "RECMEM_HOME": str(home)})
