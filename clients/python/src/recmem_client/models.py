@@ -154,8 +154,8 @@ class Experience(Response):
     status: str
     confidence: float
     verified: bool
-    needs_revalidation: bool = False
-    tags: list[str] = Field(default_factory=list)
+    needs_revalidation: bool
+    tags: list[str]
     valid_from: datetime | None
     superseded_by: uuid.UUID | None
     episode: uuid.UUID | None
