@@ -83,10 +83,14 @@ class TextSource:
         self.questions = [q.question for c in load_locomo(data) for q in c.qa if q.category in (1, 2, 3, 4)]
         self.seed = seed
 
-    def exchange(self, i: int) -> tuple[str, str, datetime]:
+    def exchange_turns(self, i: int) -> tuple[int, int, datetime]:
+        """Exchange ``i`` as the indexes of its user and assistant turns in ``turns``, and its time."""
         rng = random.Random(self.seed * 1_000_003 + i)
-        return (self.turns[rng.randrange(len(self.turns))], self.turns[rng.randrange(len(self.turns))],
-                T0 + timedelta(minutes=i))
+        return rng.randrange(len(self.turns)), rng.randrange(len(self.turns)), T0 + timedelta(minutes=i)
+
+    def exchange(self, i: int) -> tuple[str, str, datetime]:
+        user, assistant, when = self.exchange_turns(i)
+        return self.turns[user], self.turns[assistant], when
 
     def queries(self, n: int) -> list[str]:
         rng = random.Random(self.seed)
@@ -436,6 +440,44 @@ def layers_add(*, store: Store, exchanges: list, vectors: list[list[float]], emb
 # Search latency and HNSW recall.
 
 
+class CpuClock:
+    """CPU time and run-queue wait of this process (all threads: the embedder's included) and of its database
+    backend, from the kernel's scheduler statistics (``/proc/<pid>/task/*/schedstat``: nanoseconds on a CPU, waiting
+    for one). On a machine shared with other work the wall time of a query is its CPU time plus the time it waited for
+    a core; both are reported so a latency can be judged apart from the load (issue 19)."""
+
+    def __init__(self) -> None:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            self.pids = (os.getpid(), cursor.fetchone()[0])
+
+    @staticmethod
+    def _read(pid: int) -> tuple[int, int]:
+        cpu = wait = 0
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            return 0, 0
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as fh:
+                    on_cpu, waiting, _ = fh.read().split()
+            except (OSError, ValueError):
+                continue
+            cpu += int(on_cpu)
+            wait += int(waiting)
+        return cpu, wait
+
+    def sample(self) -> tuple[int, int]:
+        cpu = wait = 0
+        for pid in self.pids:
+            c, w = self._read(pid)
+            cpu, wait = cpu + c, wait + w
+        return cpu, wait
+
+
 def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[str, Any]:
     from memory.gateways.embeddings import get_embedder
     from memory.selectors import SearchQuery, layers_nearest, memory_search
@@ -443,17 +485,26 @@ def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[s
     embedder = get_embedder()
     for q in queries[:warmup]:
         memory_search(agent=store.searcher, query=SearchQuery(query=q))
+    clock = CpuClock()
     latencies, embed_ms, sql_ms, hits = [], [], [], [0, 0, 0]
+    cpu_ms, wait_ms, sql_cpu_ms = [], [], []
+    load_start = list(os.getloadavg())
     for q in queries:
         t = time.perf_counter()
         vector = embedder.embed_one(q)
         embed_ms.append((time.perf_counter() - t) * 1000)
+        c0, _ = clock.sample()
         t = time.perf_counter()
         layers_nearest(agent=store.searcher, query=SearchQuery(query=q), vector=vector)
         sql_ms.append((time.perf_counter() - t) * 1000)
+        c1, w1 = clock.sample()
+        sql_cpu_ms.append((c1 - c0) / 1e6)
         t = time.perf_counter()
         result = memory_search(agent=store.searcher, query=SearchQuery(query=q))
         latencies.append((time.perf_counter() - t) * 1000)
+        c2, w2 = clock.sample()
+        cpu_ms.append((c2 - c1) / 1e6)
+        wait_ms.append((w2 - w1) / 1e6)
         for i, layer in enumerate((result.exchanges, result.episodes, result.experiences)):
             hits[i] += len(layer)
     return {
@@ -466,6 +517,13 @@ def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[s
         "sql_p99_ms": _r(percentile(sql_ms, 99)),
         "hits_per_query": [round(h / len(queries), 2) for h in hits],
         "budget": "k_sub=10, k_epi=5, k_sem=10",
+        # CPU time of the search (this process + its database backend) and the time it waited for a core.
+        "cpu_p50_ms": _r(percentile(cpu_ms, 50)), "cpu_p95_ms": _r(percentile(cpu_ms, 95)),
+        "cpu_p99_ms": _r(percentile(cpu_ms, 99)), "runqueue_wait_p50_ms": _r(percentile(wait_ms, 50)),
+        "runqueue_wait_p95_ms": _r(percentile(wait_ms, 95)),
+        "sql_cpu_p50_ms": _r(percentile(sql_cpu_ms, 50)), "sql_cpu_p95_ms": _r(percentile(sql_cpu_ms, 95)),
+        "sql_cpu_p99_ms": _r(percentile(sql_cpu_ms, 99)),
+        "load_average_start": load_start, "load_average_end": list(os.getloadavg()),
     }
 
 
@@ -627,12 +685,47 @@ def hnsw_drop() -> dict[str, str]:
     return definitions
 
 
-def hnsw_build(definitions: dict[str, str]) -> dict[str, Any]:
-    """Build the dropped indexes again, timing each (the server's maintenance_work_mem and parallel workers)."""
+def hnsw_build_memory_mb(rows: int, dims: int) -> int:
+    """``maintenance_work_mem`` (MB) under which the HNSW graph of ``rows`` vectors fits while it is built (pgvector
+    builds several times faster in memory, and warns when the graph stops fitting): each element holds its vector and
+    its neighbour lists (m = 16: 32 on layer 0), ~1 kB beside the vector; capped at a quarter of the machine."""
+    from recmem_site.embedded_db import machine_memory_bytes
+
+    need = rows * (dims * 4 + 1024) * 1.2 / (1024 * 1024)
+    return int(max(64, min(need, machine_memory_bytes() / 4 / (1024 * 1024))))
+
+
+def vacuum_analyze() -> float:
+    """VACUUM ANALYZE the three layers after a bulk fill (visibility map and hint bits set once, statistics fresh)."""
     from django.db import connection
+
+    t = time.perf_counter()
+    with connection.cursor() as cursor:
+        for table in LAYER_TABLES:
+            cursor.execute(f"VACUUM ANALYZE {table}")
+    return round(time.perf_counter() - t, 1)
+
+
+def hnsw_build(definitions: dict[str, str], parallel_workers: int = 2) -> dict[str, Any]:
+    """Build the dropped indexes again, timing each: ``maintenance_work_mem`` raised for this session where the
+    server's is smaller than the largest graph (``hnsw_build_memory_mb``), ``parallel_workers`` maintenance workers."""
+    from django.db import connection
+
+    from memory.models import EMBEDDING_DIMENSIONS
 
     out: dict[str, Any] = {}
     with connection.cursor() as cursor:
+        rows = 0
+        for table in LAYER_TABLES:
+            cursor.execute(f"SELECT count(*) FROM {table}")
+            rows = max(rows, cursor.fetchone()[0])
+        cursor.execute("SELECT pg_size_bytes(current_setting('maintenance_work_mem')) / (1024 * 1024)")
+        server_mb = int(cursor.fetchone()[0])
+        wanted = hnsw_build_memory_mb(rows, EMBEDDING_DIMENSIONS)
+        if wanted > server_mb:
+            cursor.execute(f"SET maintenance_work_mem = '{wanted}MB'")
+        cursor.execute(f"SET max_parallel_maintenance_workers = {int(parallel_workers)}")
+        out["server_maintenance_work_mem_mb"] = server_mb
         for name, definition in definitions.items():
             t = time.perf_counter()
             cursor.execute(definition)
@@ -641,6 +734,8 @@ def hnsw_build(definitions: dict[str, str]) -> dict[str, Any]:
         out["maintenance_work_mem"] = cursor.fetchone()[0]
         cursor.execute("SHOW max_parallel_maintenance_workers")
         out["max_parallel_maintenance_workers"] = int(cursor.fetchone()[0])
+        cursor.execute("RESET maintenance_work_mem")
+        cursor.execute("RESET max_parallel_maintenance_workers")
     return out
 
 
@@ -921,6 +1016,7 @@ def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, 
             conn.close()
 
     threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
+    load_start = list(os.getloadavg())
     started = time.perf_counter()
     for t in threads:
         t.start()
@@ -931,7 +1027,8 @@ def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, 
     return {"clients": clients, "exchanges_per_request": per_request, "exchanges": done,
             "seconds": round(elapsed, 2), "exchanges_per_second": round(done / elapsed, 1) if elapsed else None,
             "request_p50_ms": _r(percentile(latencies, 50)), "request_p95_ms": _r(percentile(latencies, 95)),
-            "errors": len(errors), "first_errors": errors[:3]}
+            "errors": len(errors), "first_errors": errors[:3],
+            "load_average_start": load_start, "load_average_end": list(os.getloadavg())}
 
 
 def http_phase(*, services: Services, store: Store, source: TextSource, offset: int, n_single: int,
@@ -991,7 +1088,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
               fast_fill: bool = False, ef_sweep: tuple[int, ...] = (100, 300), component_texts: int = 1000,
               project: str | None = None, build_index_after: bool = False, halfvec: bool = False,
               web_layouts: tuple[tuple[int, int], ...] = (), http_clients: tuple[int, ...] = (1, 4),
-              log: Callable[[str], None] = print) -> dict[str, Any]:
+              bulk_copy: bool = False, log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
 
@@ -1005,17 +1102,18 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     cache_dir = cache_dir or Path(settings.BASE_DIR) / "bench" / "cache" / "embeddings"
     inner = get_embedder()
     cache = EmbeddingCache(cache_dir, inner.model_id)
-    read_cache = embedding_cache or fast_fill  # the fast fill always starts from the cached real vectors
+    # The fast fill and the COPY fill always start from the cached real vectors.
+    read_cache = embedding_cache or fast_fill or bulk_copy
     embedder = CountingEmbedder(inner, cache, read_cache=read_cache, compose=fast_fill)
     report: dict[str, Any] = {
         "benchmark": "scale", "project": project_name, "embedding_model": inner.model_id,
         "embedding_cache": {"read": read_cache, "dir": str(cache.dir), "entries_at_start": len(cache)},
-        "fast_fill": fast_fill,
+        "fast_fill": fast_fill, "bulk_copy": bulk_copy,
         "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
         "load_average_start": list(os.getloadavg()), "sizes": [],
         "text_source": "LoCoMo dev turns recombined in pairs (seeded), timestamps one minute apart",
-        "layers": f"synthetic: 1 episode (centroid, linked to its {EPISODE_EVERY} exchanges) and 2 experiences "
-                  f"per {EPISODE_EVERY} exchanges",
+        "layers": f"synthetic: per topic group of {EPISODE_EVERY} similar exchanges (topic_groups) 1 episode linked "
+                  f"to them, embedded from its title and narrative, and 2 experiences (a member's user line)",
     }
     log(f"scale benchmark: sizes {sizes}, project {project_name}, embedder {inner.model_id}, "
         f"cache {'read+write' if read_cache else 'write only'} ({len(cache)} entries)")
@@ -1028,7 +1126,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
             log(f"  components: {report['components']}")
             store = Store(project_name, existing=project is not None)
             report["resumed_from"] = store.count if project else None
-            if fast_fill:
+            if fast_fill or bulk_copy:
                 report["fast_fill_fidelity"] = compose_fidelity(source, embedder, store, n=min(300, component_texts))
                 log(f"  fast fill: composed vs real vectors {report['fast_fill_fidelity']}")
             layouts = web_layouts or ((config().web_workers, config().web_threads),)
@@ -1037,19 +1135,32 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
             query_texts = source.queries(queries)
             recall_texts = source.queries(recall_queries)
             composed_before = 0
+            bank = None
             for size in sizes:
                 log(f"  size {size}: bulk import from {store.count}")
-                masker = MemoisingMasker() if fast_fill else None
-                definitions = hnsw_drop() if build_index_after and store.count < size else {}
-                entry: dict[str, Any] = {"size": size,
-                                         "bulk_import": fill_to(store, source, size, embedder, log, masker=masker)}
+                entry: dict[str, Any] = {"size": size, "load_average_start": list(os.getloadavg())}
+                masker = MemoisingMasker() if fast_fill and not bulk_copy else None
+                growing = store.count < size
+                definitions = hnsw_drop() if (build_index_after or bulk_copy) and growing else {}
+                if bulk_copy:
+                    from bench.bulkfill import TurnBank, fill_copy
+
+                    if bank is None and growing:
+                        bank = TurnBank(source=source, store=store, embedder=embedder, log=log)
+                        report["turn_bank"] = bank.report()
+                    entry["bulk_import"] = (fill_copy(store=store, source=source, target=size, bank=bank,
+                                                      embedder=embedder, log=log) if growing else {"exchanges": 0})
+                    if growing:
+                        entry["vacuum_analyze_seconds"] = vacuum_analyze()
+                else:
+                    entry["bulk_import"] = fill_to(store, source, size, embedder, log, masker=masker)
                 if definitions:
                     log("    building the HNSW indexes ...")
                     entry["index_build_seconds"] = hnsw_build(definitions)
                     log(f"    index build: {entry['index_build_seconds']}")
                 if masker is not None:
                     entry["bulk_import"]["masking"] = dict(masker.counts)
-                entry["bulk_import"]["embeddings_composed"] = embedder.composed - composed_before
+                entry["bulk_import"].setdefault("embeddings_composed", embedder.composed - composed_before)
                 composed_before = embedder.composed
                 log(f"    bulk import: {entry['bulk_import']}")
                 connection.close()
@@ -1070,7 +1181,9 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                     with config_override(hnsw_ef_search=ef):
                         timing = search_latency(store, query_texts)
                         entry["search"]["by_ef_search"][str(search_ef(10))] = {
-                            k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms")}
+                            k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "sql_p95_ms",
+                                                   "cpu_p50_ms", "cpu_p95_ms", "sql_cpu_p95_ms",
+                                                   "runqueue_wait_p95_ms")}
                 log(f"    search by ef_search: {entry['search']['by_ef_search']}")
                 entry["hnsw_recall"] = hnsw_recall(store, recall_texts, ef_values=ef_sweep)
                 recall = {k: v["recall_at_k"] for k, v in entry["hnsw_recall"].items() if isinstance(v, dict)}
@@ -1103,6 +1216,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                     entry["http"], entry["rss"] = entry["http_layouts"][0]["http"], entry["http_layouts"][0]["rss"]
                 entry["store"] = store_counts(project_name)
                 entry["memory"] = server_memory()
+                entry["load_average_end"] = list(os.getloadavg())
                 log(f"    memory: {entry['memory']}")
                 report["sizes"].append(entry)
         finally:

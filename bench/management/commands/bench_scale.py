@@ -69,6 +69,10 @@ class Command(BaseCommand):
         parser.add_argument("--fast-fill", action="store_true",
                             help="for 1M: memoise masking per turn and compose vectors missing from the cache from "
                                  "turn vectors (reported; the bulk-import rate is then not a real-ingest rate)")
+        parser.add_argument("--bulk-copy", action="store_true",
+                            help="for 1M: write the store with COPY (texts masked once per turn, exchange vectors "
+                                 "composed from real turn-line vectors, real episode vectors; bench/bulkfill.py), "
+                                 "HNSW indexes built once after the fill")
         parser.add_argument("--ef-sweep", default="100,300",
                             help="extra hnsw.ef_search values at which HNSW recall is also measured")
         parser.add_argument("--consolidation-mode", default="idle", choices=["idle", "online", "off"],
@@ -106,7 +110,7 @@ class Command(BaseCommand):
                            embedding_cache=opts["embedding_cache"], consolidation_mode=opts["consolidation_mode"],
                            keep_data=opts["keep_data"], fast_fill=opts["fast_fill"], project=opts["project"],
                            build_index_after=opts["build_index_after"], halfvec=opts["halfvec"],
-                           web_layouts=_layouts(opts["web_layouts"]),
+                           web_layouts=_layouts(opts["web_layouts"]), bulk_copy=opts["bulk_copy"],
                            http_clients=tuple(_sizes(opts["http_clients"])),
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:
