@@ -177,3 +177,31 @@ def test_bulk_copy_writes_the_rows_the_fast_fill_writes(tmp_path, locomo_file):
         assert ExperienceEvidence.objects.get(experience=experience).exchange.user_text == experience.statement
     finally:
         project_delete(report["project"])
+
+
+def test_scheduling_priority_reaches_every_thread_and_the_backend_and_is_put_back():
+    import os
+    import threading
+
+    from django.db import connection
+
+    from bench.scale import scheduling_priority
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait)  # a second thread, as the embedder's pool is
+    helper.start()
+    try:
+        before = os.getpriority(os.PRIO_PROCESS, helper.native_id)
+        with scheduling_priority(before + 3) as applied:
+            assert applied["backend_pid"] == backend and applied["threads"] >= 2
+            assert os.getpriority(os.PRIO_PROCESS, helper.native_id) == before + 3
+            assert os.getpriority(os.PRIO_PROCESS, backend) == before + 3
+        if os.geteuid() == 0:  # lowering a nice value again needs the privilege
+            assert os.getpriority(os.PRIO_PROCESS, helper.native_id) == before
+            assert os.getpriority(os.PRIO_PROCESS, backend) == before
+    finally:
+        stop.set()
+        helper.join()
