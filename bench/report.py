@@ -465,6 +465,24 @@ def million_goals_lines(scale: dict[str, Any]) -> list[str]:
              f"- search p95 ≤ 30 ms end to end: {_f(p95, 1)} ms — {_ok(p95 <= 30 if p95 else None)}",
              f"- exchange recall@10 ≥ 0.95: {_f(recall)} — {_ok(recall >= 0.95 if recall else None)}",
              f"- pure SQL p95 ≤ 10 ms: {_f(sql, 1)} ms — {_ok(sql <= 10 if sql else None)}"]
+    layers = {n: e["hnsw_recall"][n] for n in ("exchanges", "episodes", "experiences")}
+    if layers["exchanges"].get("recall_at_k_ties") is not None:
+        lines.append("- recall@k by ids / counting rows tied with the k-th exact distance / ε-recall (ε 0.01, rows "
+                     "within 1 % of that distance), and the distance from the k-th to the 3k-th exact neighbour "
+                     "(how crowded the neighbourhood is): "
+                     + "; ".join(f"{n} {_f(r['recall_at_k'])} / {_f(r.get('recall_at_k_ties'))} / "
+                                 f"{_f(r.get('recall_at_k_eps_0_01'))}, gap {_f(r.get('exact_gap_k_to_3k'), 4)}"
+                                 for n, r in layers.items()))
+    prioritised = e.get("search_prioritised")
+    if prioritised:
+        lines.append(
+            f"- the same searches with the benchmark process and its database backend at nice "
+            f"{prioritised.get('nice')} (ahead of the other work on the machine): search p50 / p95 / p99 "
+            f"{_f(prioritised.get('p50_ms'), 1)} / {_f(prioritised.get('p95_ms'), 1)} / "
+            f"{_f(prioritised.get('p99_ms'), 1)} ms, SQL p95 {_f(prioritised.get('sql_p95_ms'), 1)} ms, CPU p95 "
+            f"{_f(prioritised.get('cpu_p95_ms'), 1)} ms (SQL {_f(prioritised.get('sql_cpu_p95_ms'), 1)}), waiting "
+            f"for a core p95 {_f(prioritised.get('runqueue_wait_p95_ms'), 1)} ms, load average "
+            f"{_f((prioritised.get('load_average_start') or [None])[0], 2)}")
     if search.get("cpu_p95_ms") is not None:
         load = [(search.get(k) or [None])[0] for k in ("load_average_start", "load_average_end")]
         lines.append(
