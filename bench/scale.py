@@ -480,11 +480,28 @@ class CpuClock:
 
 class scheduling_priority:  # noqa: N801 - used as a context manager, like contextlib's
     """Run the block with every thread of this process and its database backend at nice value ``nice`` (negative:
-    ahead of other work; needs the privilege), then put the previous values back. Reports what it applied to."""
+    ahead of other work; needs the privilege), then put the previous values back. Reports what it applied to.
+
+    With the kernel's autogroups on (``/proc/sys/kernel/sched_autogroup_enabled``), the scheduler first shares the
+    CPUs between sessions and a thread's nice value only counts inside its session: the nice value of the two
+    sessions (this process's, the database server's) is then set as well (``/proc/<pid>/autogroup``)."""
 
     def __init__(self, nice: int) -> None:
         self.nice = nice
         self.before: dict[int, int] = {}
+        self.groups_before: dict[int, int] = {}
+
+    @staticmethod
+    def _autogroup(pid: int) -> int | None:
+        try:
+            with open(f"/proc/{pid}/autogroup", encoding="ascii") as fh:
+                return int(fh.read().split()[-1])
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def _set_autogroup(self, pid: int, nice: int) -> None:
+        with open(f"/proc/{pid}/autogroup", "w", encoding="ascii") as fh:
+            fh.write(str(nice))
 
     def __enter__(self) -> dict[str, Any]:
         from django.db import connection
@@ -500,7 +517,25 @@ class scheduling_priority:  # noqa: N801 - used as a context manager, like conte
             except OSError as exc:
                 self.__exit__()
                 raise RuntimeError(f"cannot set nice {self.nice} on {tid}: {exc}") from exc
-        return {"nice": self.nice, "threads": len(tids) - 1, "backend_pid": backend}
+        autogroups = False
+        try:
+            with open("/proc/sys/kernel/sched_autogroup_enabled", encoding="ascii") as fh:
+                autogroups = fh.read().strip() == "1"
+        except OSError:
+            pass
+        if autogroups:
+            for pid in (os.getpid(), backend):
+                value = self._autogroup(pid)
+                if value is None:
+                    continue
+                try:
+                    self._set_autogroup(pid, self.nice)
+                    self.groups_before[pid] = value
+                except OSError as exc:
+                    self.__exit__()
+                    raise RuntimeError(f"cannot set the autogroup nice {self.nice} of {pid}: {exc}") from exc
+        return {"nice": self.nice, "threads": len(tids) - 1, "backend_pid": backend,
+                "autogroups": sorted(self.groups_before)}
 
     def __exit__(self, *exc: object) -> None:
         for tid, value in self.before.items():
@@ -508,6 +543,11 @@ class scheduling_priority:  # noqa: N801 - used as a context manager, like conte
                 os.setpriority(os.PRIO_PROCESS, tid, value)
             except OSError:
                 pass  # a thread that has ended
+        for pid, value in self.groups_before.items():
+            try:
+                self._set_autogroup(pid, value)
+            except OSError:
+                pass
 
 
 def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[str, Any]:
