@@ -387,9 +387,10 @@ def layout_lines(scale: dict[str, Any]) -> list[str]:
                              load])
     if not rows:
         return []
-    each = " before, ".join(_n(round(b, 1)) for b in bounds) + (" after the HTTP runs" if len(bounds) > 1 else "")
+    each = (f" (the mean of {_n(round(bounds[0], 1))} before and {_n(round(bounds[1], 1))} after the HTTP runs)"
+            if len(bounds) > 1 else "")
     return [f"API ingest by web layout (gunicorn processes × threads; bound = embedding + masking only in one "
-            f"process, {_n(round(bound, 1)) if bound else '–'} exchanges/s in this run ({each})):", "",
+            f"process, {_n(round(bound, 1)) if bound else '–'} exchanges/s in this run{each}):", "",
             *_table(["exchanges", "processes × threads", "clients", "exch./request", "API exch./s", "÷ bound",
                      "request p50 ms", "web RSS MiB", "load average start → end"], rows), ""]
 

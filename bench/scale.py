@@ -1237,7 +1237,8 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                         bank = TurnBank(source=source, store=store, embedder=embedder, log=log)
                         report["turn_bank"] = bank.report()
                     entry["bulk_import"] = (fill_copy(store=store, source=source, target=size, bank=bank,
-                                                      embedder=embedder, log=log) if growing else {"exchanges": 0})
+                                                      embedder=embedder, log=log) if growing
+                                            else {"exchanges": 0, "seconds": 0.0, "exchanges_per_second": None})
                     if growing:
                         entry["vacuum_analyze_seconds"] = vacuum_analyze()
                 else:

@@ -175,6 +175,18 @@ def test_bulk_copy_writes_the_rows_the_fast_fill_writes(tmp_path, locomo_file):
                            get_embedder().embed([f"{episode.title}\n{episode.narrative}"])[0], atol=1e-4)
         experience = Experience.objects.filter(project__name=project).first()
         assert ExperienceEvidence.objects.get(experience=experience).exchange.user_text == experience.statement
+
+        # The kept store measured again (nothing written), and both runs in the summary.
+        again = run_scale(sizes=[250], data=locomo_file, queries=2, recall_queries=2, http=False, cache_dir=tmp_path,
+                          bulk_copy=True, consolidation_mode="off", ef_sweep=(), component_texts=10,
+                          project=project, log=quiet)
+        assert again["sizes"][0]["bulk_import"]["exchanges"] == 0 and "index_build_seconds" not in again["sizes"][0]
+        results = tmp_path / "results"
+        results.mkdir()
+        (results / "scale_1m.json").write_text(json.dumps(report, default=str))
+        (results / "scale_1m_again.json").write_text(json.dumps(again, default=str))
+        summary = write_summary(results).read_text()
+        assert summary.count("**COPY fill** to 250") == 1 and "Goals at" not in summary  # 1M goals only at 1M
     finally:
         project_delete(report["project"])
 
