@@ -545,9 +545,11 @@ def goals_lines(scale: dict[str, Any]) -> list[str]:
     lines.append(f"- API ingest ≥ 100 exchanges/s with 4 clients: {_n(four)} one exchange per request — "
                  f"{_ok(four >= GOALS['api_ingest_4_clients'] if four else None)}; {_n(four_batch)} with 20 per "
                  "request")
-    emb, mask = comp.get("embedding_only_per_second"), comp.get("masking_only_exchanges_per_second")
-    if emb and mask and four:
-        bound = 1 / (1 / emb + 1 / mask)
+    bounds = [1 / (1 / c["embedding_only_per_second"] + 1 / c["masking_only_exchanges_per_second"])
+              for c in (comp, scale.get("components_end") or {})
+              if c.get("embedding_only_per_second") and c.get("masking_only_exchanges_per_second")]
+    if bounds and four:
+        bound = sum(bounds) / len(bounds)  # before and, where measured, after the HTTP runs (layout_lines)
         lines.append(f"- API ingest with 4 clients ÷ (embedding + masking only, {_n(round(bound, 1))} exchanges/s in "
                      f"the same run) ≥ 0.9: {_f(four / bound, 2)} — {_ok(four / bound >= 0.9)} (issue 19)")
     lines.append(f"- bulk import ≥ 150 exchanges/s: {_n(best_bulk)} with every vector computed — "
