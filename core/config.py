@@ -262,6 +262,8 @@ class Config:
     rate_ip: str = _var("RECMEM_RATE_IP", "1200/min", _rate)
     rate_failed_auth: str = _var("RECMEM_RATE_FAILED_AUTH", "20/min", _rate)
     num_proxies: int = _var("RECMEM_NUM_PROXIES", 0, _number(int, 0, 10))
+    # Bearer token a Prometheus scraper sends for /metrics from another machine (empty: loopback only).
+    metrics_token: str = _var("RECMEM_METRICS_TOKEN", "")
     admin_lockout_failures: int = _var("RECMEM_ADMIN_LOCKOUT_FAILURES", 5, _number(int, 1, 1000))
     admin_lockout_minutes: int = _var("RECMEM_ADMIN_LOCKOUT_MINUTES", 15, _number(int, 1))
     # Per-project quotas (defaults; a project can set its own in the admin); 0 = unlimited.
@@ -383,7 +385,7 @@ def _is_loopback(host: str) -> bool:
 
 def _shown(env: str, text: str) -> str:
     """The rejected value as it may appear in a message: never a secret."""
-    if any(word in env for word in ("KEY", "SECRET", "PASSWORD", "URL")):
+    if any(word in env for word in ("KEY", "SECRET", "PASSWORD", "TOKEN", "URL")):
         return "<hidden>"
     return repr(text if len(text) <= 40 else text[:40] + "…")
 

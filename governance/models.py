@@ -148,7 +148,7 @@ class IdempotencyKey(models.Model):
 
     id = models.BigAutoField(primary_key=True)
     agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=128)
+    key = models.CharField(max_length=128)  # SHA-256 of the header (services/idempotency.py: never kept in clear)
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body")
     method = models.CharField(max_length=8)
     path = models.CharField(max_length=500)

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -62,7 +63,7 @@ _GENERIC_MESSAGES = {
     "incorrect_type": "incorrect type",
     "no_match": "no matching object",
 }
-# A top-level body key or query parameter name of this shape is a field name, not a value (it is kept in errors).
+# A body key (outside metadata) or query parameter name of this shape is a field name, not a value (kept in errors).
 _FIELD_NAME_RE = re.compile(r"[a-z][a-z0-9_]{0,39}")
 REDACTED = "[value]"
 MIN_SCRUBBED_CHARS = 4
@@ -80,26 +81,27 @@ def _generic(detail: Any) -> Any:
 
 
 def submitted_values(request: Any, path_kwargs: dict | None = None) -> list[str]:
-    """Every value the request carried — body leaves of every JSON type, keys below the top level (metadata keys),
-    top-level keys and query names that are not field-shaped, query values, path parameters — longest first."""
+    """Every value the request carried — body leaves of every JSON type, every key inside a ``metadata`` object,
+    other keys and query names that are not field-shaped, query values, path parameters — longest first. Field
+    names (``user``, ``assistant`` of an exchange) stay, so an error can still say which field is wrong."""
     found: set[str] = set()
 
-    def walk(value: Any, top: bool) -> None:
+    def walk(value: Any, free: bool) -> None:  # free: inside metadata, where keys are the agent's data
         if isinstance(value, dict):
             for key, item in value.items():
-                if not (top and _FIELD_NAME_RE.fullmatch(str(key))):
+                if free or not _FIELD_NAME_RE.fullmatch(str(key)):
                     found.add(str(key))
-                walk(item, False)
+                walk(item, free or key == "metadata")
         elif isinstance(value, list | tuple):
             for item in value:
-                walk(item, False)
+                walk(item, free)
         elif isinstance(value, str):
             found.add(value)
         elif isinstance(value, int | float) and not isinstance(value, bool):
             found.add(str(value))
 
     if request is not None:
-        walk(getattr(request, "_full_data", None), True)  # the parsed body, if DRF parsed one (never re-parsed here)
+        walk(getattr(request, "_full_data", None), False)  # the parsed body, if DRF parsed one (never re-parsed here)
         query = getattr(request, "query_params", None) or getattr(request, "GET", None)
         if query is not None:
             for key, values in query.lists():
@@ -130,6 +132,18 @@ def scrub(value: Any, needles: list[str]) -> Any:
     return value
 
 
+DATABASE_RETRY_AFTER = 5  # seconds: the database is restarting or unreachable, not broken
+
+
+def database_unavailable() -> Response:
+    """503 while the database cannot be reached (restart, failover, network): a state to wait out and retry, not a
+    server error; nothing of the request was written (its transaction did not commit)."""
+    response = Response(_body("database_unavailable", "the database is unavailable; retry shortly", None),
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE)
+    response["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
+
+
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     response = _handle(exc, context)
     if response is not None:
@@ -147,6 +161,8 @@ def _handle(exc: Exception, context: dict) -> Response | None:
         limit = config().max_request_bytes
         return Response(_body("request_too_large", f"request body larger than {limit} bytes",
                               {"max_bytes": limit}), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, OperationalError | InterfaceError):  # unreachable or restarting, not a bug of ours
+        return database_unavailable()
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -10,7 +10,7 @@ request's writes commit together; a 5xx rolls both back, and the retry runs the 
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import InterfaceError, OperationalError, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from agents.selectors import KeyRejected, api_key_authenticate
@@ -22,7 +22,8 @@ from governance.services.idempotency import (
     idempotency_fingerprint,
     idempotency_key_check,
 )
-from recmem_site.exceptions import status_for
+from recmem_site.exceptions import database_unavailable, status_for
+from recmem_site.log_redaction import redact_target
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -62,14 +63,23 @@ class IdempotencyMiddleware:
             idempotency_key_check(key)
         except ApplicationError as exc:
             return _error(exc)
-        agent = _agent(request)
-        if agent is None:
-            return self.get_response(request)
+        try:
+            agent = _agent(request)
+            if agent is None:
+                return self.get_response(request)
+            return self._once(request, agent=agent, key=key)
+        except (OperationalError, InterfaceError):  # the database is down: the 503 a client retries (same key)
+            response = database_unavailable()
+            return JsonResponse(response.data, status=response.status_code,
+                                headers={"Retry-After": response["Retry-After"]})
+
+    def _once(self, request: HttpRequest, *, agent, key: str) -> HttpResponse:
         fingerprint = idempotency_fingerprint(method=request.method, path=request.path, body=request.body)
         with transaction.atomic():
             try:
+                # the path as the access log writes it: ids an agent sent in it are agent input
                 record = idempotency_claim(agent=agent, key=key, fingerprint=fingerprint, method=request.method,
-                                           path=request.path)
+                                           path=redact_target(request.path))
             except ApplicationError as exc:
                 return _error(exc)
             if record.status_code:

@@ -82,3 +82,30 @@ def register() -> None:
     if not _registered:
         REGISTRY.register(GovernanceCollector())
         _registered = True
+
+
+def metrics_view(request):
+    """``GET /metrics`` for a scraper: from the machine itself (a loopback address; with RECMEM_NUM_PROXIES the
+    address the proxy saw), or with ``Authorization: Bearer $RECMEM_METRICS_TOKEN``. Anyone else gets 403: the
+    figures name the projects and show their activity."""
+    import hmac
+    import ipaddress
+
+    from django_prometheus.exports import ExportToDjangoView
+
+    from core.config import config
+    from recmem_site.errors import error_response
+    from recmem_site.security import client_ip
+
+    token = config().metrics_token
+    given = request.headers.get("Authorization", "")
+    if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
+        return ExportToDjangoView(request)
+    try:
+        local = ipaddress.ip_address(client_ip(request)).is_loopback
+    except ValueError:
+        local = False
+    if local:
+        return ExportToDjangoView(request)
+    return error_response(403, "metrics_forbidden", "the metrics are served to a loopback address or with "
+                          "Authorization: Bearer <RECMEM_METRICS_TOKEN>")

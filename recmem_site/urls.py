@@ -24,8 +24,8 @@ urlpatterns = [
                                                      permission_classes=[]), name="docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema", authentication_classes=[],
                                                     permission_classes=[]), name="redoc"),
-    # /metrics: Prometheus exposition (django-prometheus), with the governance figures (recmem_site/prometheus.py).
-    path("", include("django_prometheus.urls")),
+    # /metrics: Prometheus exposition (django-prometheus), with the governance figures; loopback or a token only.
+    path("metrics", prometheus.metrics_view, name="prometheus-django-metrics"),
 ]
 
 # Django's own error pages (URL not found, a body over the size limit, a crash outside DRF) as JSON error bodies.

@@ -11,6 +11,7 @@ access log writes it.
 Categories (documentation; every field gets the same canary check):
 
 * ``stored``: free text that is stored (masked first) — the request must succeed, so the canary really went in;
+* ``kept``: kept with the request's first response (the Idempotency-Key, also when the request is refused);
 * ``typed``: a UUID, date-time, number, boolean or enum — a canary is rejected or ignored, never echoed;
 * ``filter`` / ``id`` / ``lookup``: used to find rows, never stored — unknown values answer 4xx without the value.
 """
@@ -41,15 +42,19 @@ FIELDS: dict[str, dict[str, str]] = {
     "consolidations_request": {},
     "episodes_list": LIST,
     "episodes_retrieve": {"path:episode_id": "id"},
-    "exchanges_list": {**LIST, "query:session": "filter", "query:state": "typed"},
+    "exchanges_list": {**{k: v for k, v in LIST.items() if k != "query:status"}, "query:session": "filter",
+                       "query:state": "typed"},
     "exchanges_retrieve": {"path:exchange_id": "id"},
     "experiences_list": {**LIST, "query:type": "typed"},
     "experiences_retrieve": {"path:experience_id": "id"},
     "experiences_update": {"path:experience_id": "id", "body:statement": "stored", "body:subject": "stored",
                            "body:confidence": "typed", "body:verified": "typed", "body:reason": "stored"},
     "experiences_delete": {"path:experience_id": "id", "body:reason": "stored"},
+    "feedback_create": {"body:search_id": "lookup", "body:used_ids[]": "typed", "body:helpful": "typed"},
+    "metrics_list": {"query:since": "typed", "query:until": "typed", "query:scope": "typed"},
     "search": {"body:query": "stored", "body:k_sub": "typed", "body:k_epi": "typed", "body:k_sem": "typed",
-               "body:token_budget": "typed", "body:types[]": "typed", "body:since": "typed", "body:until": "typed"},
+               "body:token_budget": "typed", "body:types[]": "typed", "body:since": "typed", "body:until": "typed",
+               "body:session": "lookup"},
     "sessions_list": LIST,
     "sessions_create": {"body:external_id": "stored", "body:started_at": "typed", "body:module": "lookup",
                         "body:metadata{}": "stored"},
@@ -59,6 +64,11 @@ FIELDS: dict[str, dict[str, str]] = {
                                   **{f"body:{k}": v for k, v in EXCHANGE.items()},
                                   **{f"body:exchanges[].{k}": v for k, v in EXCHANGE.items()}},
 }
+
+# Every POST takes an Idempotency-Key, which is kept (hashed) with the first response: stored agent input.
+for _operation in ("consolidations_request", "feedback_create", "search", "sessions_create", "sessions_close",
+                   "sessions_exchanges_create"):
+    FIELDS[_operation]["header:Idempotency-Key"] = "kept"
 
 # operationId -> (method, path template, base body): a valid request the canary is put into
 REQUESTS: dict[str, tuple[str, str, dict]] = {
@@ -74,6 +84,9 @@ REQUESTS: dict[str, tuple[str, str, dict]] = {
     "experiences_retrieve": ("get", "/api/v1/experiences/{experience_id}", {}),
     "experiences_update": ("patch", "/api/v1/experiences/{experience_id}", {"confidence": 0.5}),
     "experiences_delete": ("delete", "/api/v1/experiences/{experience_id}", {}),
+    "feedback_create": ("post", "/api/v1/feedback", {"search_id": "00000000-0000-4000-8000-000000000000",
+                                                     "used_ids": []}),
+    "metrics_list": ("get", "/api/v1/metrics", {}),
     "search": ("post", "/api/v1/search", {"query": "deploy"}),
     "sessions_list": ("get", "/api/v1/sessions", {}),
     "sessions_create": ("post", "/api/v1/sessions", {}),
@@ -97,6 +110,8 @@ def _schema_fields() -> dict[str, set[str]]:
 
     def walk(node: dict, prefix: str, out: set[str]) -> None:
         node = resolve(node)
+        for alternative in node.get("oneOf", []):  # e.g. one exchange or a batch of them
+            walk(alternative, prefix, out)
         for name, prop in (node.get("properties") or {}).items():
             prop = resolve(prop)
             if prop.get("type") == "array" and "properties" in resolve(prop.get("items", {})):
@@ -171,9 +186,11 @@ def test_a_canary_in_any_field_is_never_stored_echoed_or_logged(api_client, make
     token, email = _canary()
     text = f"note {token} for {email}"
     method, template, body = REQUESTS[operation]
-    query = ""
+    query, headers = "", dict(holder.headers)
     kind, name = field.split(":", 1)
-    if kind == "path":
+    if kind == "header":  # the token alone: a well-formed key, so the request runs and the key is kept
+        headers["HTTP_" + name.upper().replace("-", "_")] = token
+    elif kind == "path":
         ids[name] = quote(token, safe="")
     elif kind == "query":
         query = f"?{name}={quote(text, safe='')}"
@@ -181,8 +198,7 @@ def test_a_canary_in_any_field_is_never_stored_echoed_or_logged(api_client, make
         body = _inject(body, field, text, token, email)
     url = template.format(**ids) + query
     call = getattr(api_client, method)
-    response = call(url, body, format="json", **holder.headers) if body or method != "get" else call(
-        url, **holder.headers)
+    response = call(url, body, format="json", **headers) if body or method != "get" else call(url, **headers)
 
     assert response.status_code < 500, response.content
     if FIELDS[operation][field] == "stored":

@@ -43,6 +43,12 @@ def idempotency_fingerprint(*, method: str, path: str, body: bytes) -> str:
     return digest.hexdigest()
 
 
+def _stored(key: str) -> str:
+    """What is kept of a key: its SHA-256. A key is agent input like any other field (a prompt-injected agent could
+    park a credential in it) and is only ever compared, so the clear value is never stored."""
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
 def _expired_before():
     return timezone.now() - timedelta(hours=config().idempotency_hours)
 
@@ -60,11 +66,11 @@ def idempotency_claim(*, agent: Agent, key: str, fingerprint: str, method: str, 
     for _ in range(3):
         try:
             with transaction.atomic():
-                return IdempotencyKey.objects.create(agent=agent, key=key, fingerprint=fingerprint, method=method,
-                                                     path=path[:500])
+                return IdempotencyKey.objects.create(agent=agent, key=_stored(key), fingerprint=fingerprint,
+                                                     method=method, path=path[:500])
         except IntegrityError:
             pass
-        existing = IdempotencyKey.objects.filter(agent=agent, key=key).first()
+        existing = IdempotencyKey.objects.filter(agent=agent, key=_stored(key)).first()
         if existing is None:  # the first request rolled back meanwhile: claim it again
             continue
         if existing.created_at < _expired_before():

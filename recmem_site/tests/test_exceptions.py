@@ -1,6 +1,7 @@
 """Domain errors meet HTTP in one place: each kind of ApplicationError has its status and the JSON error body."""
 
 import pytest
+from django.db import InterfaceError, OperationalError
 from rest_framework import exceptions
 
 from core.errors import ApplicationError, Conflict, NotAllowed, NotFound, TooLarge
@@ -55,3 +56,18 @@ def test_service_errors_reach_the_client_through_the_api(api_client, make_agent)
     late = api_client.post(f"/api/v1/sessions/{first.json()['id']}/exchanges", {"user": "hi", "assistant": "hello"},
                            format="json", **headers)
     assert late.status_code == 409 and late.json()["error"]["code"] == "session_closed"
+
+
+@pytest.mark.parametrize("error", [OperationalError("server closed the connection unexpectedly"),
+                                   InterfaceError("connection already closed")])
+def test_an_unreachable_database_is_a_503_to_retry_not_a_server_error(error):
+    response = api_exception_handler(error, {})
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert response.data["error"]["code"] == "database_unavailable"
+    assert "closed" not in response.data["error"]["message"]  # nothing internal reaches the client
+
+
+def test_a_database_bug_stays_a_server_error():
+    from django.db import ProgrammingError
+
+    assert api_exception_handler(ProgrammingError("syntax error"), {}) is None  # -> 500 server_error

@@ -13,10 +13,6 @@ from urllib.parse import urlparse
 import pytest
 from django.contrib.auth.models import User
 
-# Playwright's sync API keeps an event loop running in the test's thread; Django would then refuse the test's own
-# ORM calls (made between browser steps, never concurrently with them) as "async unsafe".
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
@@ -32,14 +28,26 @@ def chromium_path() -> str:
                 "`sudo apt-get install chromium` (Debian) and run the tests again", pytrace=False)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser():
+    """One browser for this package's tests, gone before the next package: Playwright's sync API keeps an event loop
+    running in the test's thread while it lives, which the asyncio tests of other packages cannot share. Meanwhile
+    Django would refuse the tests' own ORM calls (made between browser steps, never concurrently with them) as
+    "async unsafe", so that check is lifted for this package only."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_path(), args=FLAGS, headless=True)
-        yield browser
-        browser.close()
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium_path(), args=FLAGS, headless=True)
+            yield browser
+            browser.close()
+    finally:
+        if before is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
 @pytest.fixture

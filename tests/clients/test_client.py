@@ -89,6 +89,25 @@ def test_search_returns_typed_hits_and_the_context_block(mem):
     assert result.hits[0].score == max(h.score for h in result.hits)
 
 
+def test_feedback_on_a_search_and_the_metrics_of_the_project(recmem_server):
+    agent = recmem_server.agent(roles=("writer", "reader", "operator"))
+    mem = RecMem(recmem_server.url, api_key=agent.key)
+    with mem.session(external_id="feedback") as s:
+        s.add("I am training for the Berlin marathon", "Great, let us plan it.")
+    result = mem.search("what race am I training for?", k_sub=3)
+    used = [result.exchanges[0].id]
+    feedback = mem.feedback(result.search_id, used, helpful=True)
+    assert (feedback.search_id, feedback.used, feedback.helpful) == (result.search_id, 1, True)
+    assert feedback.returned == len(result.hits)
+    with pytest.raises(NotFoundError):
+        mem.feedback(uuid.uuid4(), used)  # no such search of this agent
+    rows = mem.metrics(scope="all")  # computed hourly: a fresh project may have none yet, each row typed
+    assert all(row.scope == "all" for row in rows)
+    reader = RecMem(recmem_server.url, api_key=recmem_server.agent(roles=("reader",)).key)
+    with pytest.raises(PermissionDeniedError):
+        reader.metrics()
+
+
 def test_pagination_pages_and_iterators(mem):
     ids = {mem.sessions.create(external_id=f"page-{i}").id for i in range(7)}
     page = mem.sessions.list(limit=3)

@@ -45,8 +45,6 @@ def test_a_lost_response_is_retried_with_the_same_idempotency_key(proxy, recmem_
     assert exchange.user == "my locker code is in the blue notebook"
 
 
-@pytest.mark.xfail(strict=True, reason="the server does not honour Idempotency-Key yet (issue 12, branch healing): "
-                                       "the retry is stored a second time; strict, so this flips when it lands")
 def test_a_retried_write_is_stored_once(proxy, recmem_agent, recmem_server):
     mem = RecMem(proxy.url, api_key=recmem_agent.key, retry=FAST)
     session = mem.sessions.create(external_id="once")

@@ -234,3 +234,17 @@ def test_prometheus_metrics(client, api_client, memories, reviewer):
     assert f'recmem_batches_failed{{project="{name}"}} 1.0' in body
     assert f'recmem_exchanges_total{{project="{name}",scope="all"}} 2.0' in body
     assert "recmem_queue_tasks" in body and "recmem_validity_rate" in body
+
+
+def test_prometheus_metrics_only_for_the_machine_itself_or_a_token(client, memories):
+    from core.config import config_override
+
+    remote = {"REMOTE_ADDR": "203.0.113.7"}
+    refused = client.get("/metrics", **remote)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "metrics_forbidden"
+    assert b"recmem_" not in refused.content
+    with config_override(metrics_token="scrape-secret-1"):
+        assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong", **remote).status_code == 403
+        allowed = client.get("/metrics", HTTP_AUTHORIZATION="Bearer scrape-secret-1", **remote)
+        assert allowed.status_code == 200 and b"recmem_exchanges_total" in allowed.content
+    assert client.get("/metrics").status_code == 200  # the test client's 127.0.0.1

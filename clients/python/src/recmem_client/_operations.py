@@ -59,6 +59,8 @@ _OPS = [
     Operation("experiences_delete", "DELETE", "/experiences/{experience_id}", 204,
               request=m.ExperienceDelete),
     Operation("search", "POST", "/search", 200, request=m.SearchRequest, response=m.SearchResult),
+    Operation("feedback_create", "POST", "/feedback", 200, request=m.FeedbackRequest, response=m.Feedback),
+    Operation("metrics_list", "GET", "/metrics", 200, response=m.Metrics, query=("scope", "since", "until")),
     Operation("consolidations_list", "GET", "/consolidations", 200, response=m.Batch, query=(*PAGING, "status"),
               paginated=True),
     Operation("consolidations_retrieve", "GET", "/consolidations/{batch_id}", 200, response=m.BatchDetail),

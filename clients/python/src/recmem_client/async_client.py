@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import AsyncIterator, Iterable
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import httpx
@@ -95,10 +95,20 @@ class AsyncRecMem(BaseClient):
     async def search(self, query: str, *, k_sub: int | None = None, k_epi: int | None = None,
                      k_sem: int | None = None, token_budget: int | None = None,
                      types: list[m.ExperienceType] | None = None, since: datetime | None = None,
-                     until: datetime | None = None) -> m.SearchResult:
+                     until: datetime | None = None, session: Id | None = None) -> m.SearchResult:
         body = m.SearchRequest(query=query, **_given(k_sub=k_sub, k_epi=k_epi, k_sem=k_sem, token_budget=token_budget,
-                                                     types=types, since=since, until=until))
+                                                     types=types, since=since, until=until, session=session))
         return await self._call(OPERATIONS["search"], body=body)
+
+    async def feedback(self, search_id: Id, used_ids: list[Id], *, helpful: bool | None = None,
+                       idempotency_key: str | None = None) -> m.Feedback:
+        body = m.FeedbackRequest(search_id=search_id, used_ids=used_ids, **_given(helpful=helpful))
+        return await self._call(OPERATIONS["feedback_create"], body=body, idempotency_key=idempotency_key)
+
+    async def metrics(self, *, scope: m.MetricScope | None = None, since: date | None = None,
+                      until: date | None = None) -> list[m.MetricDay]:
+        return (await self._call(OPERATIONS["metrics_list"], query=_given(scope=scope, since=since,
+                                                                           until=until))).results
 
     def session(self, external_id: str = "", *, module: str | None = None, metadata: dict[str, Any] | None = None,
                 started_at: datetime | None = None, session_id: Id | None = None,

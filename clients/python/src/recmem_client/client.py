@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Iterable, Iterator
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 import httpx
@@ -101,11 +101,23 @@ class RecMem(BaseClient):
 
     def search(self, query: str, *, k_sub: int | None = None, k_epi: int | None = None, k_sem: int | None = None,
                token_budget: int | None = None, types: list[m.ExperienceType] | None = None,
-               since: datetime | None = None, until: datetime | None = None) -> m.SearchResult:
+               since: datetime | None = None, until: datetime | None = None,
+               session: Id | None = None) -> m.SearchResult:
         """Ranked hits of the three layers (exchanges, episodes, experiences) and the ``context`` block."""
         body = m.SearchRequest(query=query, **_given(k_sub=k_sub, k_epi=k_epi, k_sem=k_sem, token_budget=token_budget,
-                                                     types=types, since=since, until=until))
+                                                     types=types, since=since, until=until, session=session))
         return self._call(OPERATIONS["search"], body=body)
+
+    def feedback(self, search_id: Id, used_ids: list[Id], *, helpful: bool | None = None,
+                 idempotency_key: str | None = None) -> m.Feedback:
+        """Which hits of search ``search_id`` the agent used (and whether they helped): the retrieval hit rate."""
+        body = m.FeedbackRequest(search_id=search_id, used_ids=used_ids, **_given(helpful=helpful))
+        return self._call(OPERATIONS["feedback_create"], body=body, idempotency_key=idempotency_key)
+
+    def metrics(self, *, scope: m.MetricScope | None = None, since: date | None = None,
+                until: date | None = None) -> list[m.MetricDay]:
+        """The project's daily governance metrics, oldest first (operator role)."""
+        return self._call(OPERATIONS["metrics_list"], query=_given(scope=scope, since=since, until=until)).results
 
     def session(self, external_id: str = "", *, module: str | None = None, metadata: dict[str, Any] | None = None,
                 started_at: datetime | None = None, session_id: Id | None = None,

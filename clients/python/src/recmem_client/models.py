@@ -10,13 +10,14 @@ Responses ignore properties they do not know (a newer server stays readable); re
 from __future__ import annotations
 
 import uuid
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 ExperienceType = Literal["fact", "event", "preference", "constraint", "lesson", "pattern", "procedure"]
 ScopeName = Literal["personal", "module", "project"]
+MetricScope = Literal["personal", "module", "project", "all"]
 
 
 class Response(BaseModel):
@@ -187,6 +188,7 @@ class SearchRequest(Request):
     types: list[ExperienceType] | None = None
     since: datetime | None = None
     until: datetime | None = None
+    session: uuid.UUID | None = None  # the session this search serves (the server's hit-rate proxy looks there)
 
 
 class ExchangeHit(Exchange):
@@ -212,11 +214,65 @@ class SearchResult(Response):
     experiences: list[ExperienceHit]
     context: str
     context_tokens: int
+    search_id: uuid.UUID  # give it back with :meth:`RecMem.feedback` (the retrieval hit rate)
 
     @property
     def hits(self) -> list[ExchangeHit | EpisodeHit | ExperienceHit]:
         """Every hit of the three layers, best score first."""
         return sorted([*self.exchanges, *self.episodes, *self.experiences], key=lambda h: h.score, reverse=True)
+
+
+# --- feedback and governance metrics -------------------------------------------------------------------------------
+
+class FeedbackRequest(Request):
+    search_id: uuid.UUID
+    used_ids: list[uuid.UUID] = Field(max_length=500)
+    helpful: bool | None = None
+
+
+class Feedback(Response):
+    search_id: uuid.UUID
+    used: int
+    returned: int
+    helpful: bool | None
+
+
+class MetricDay(Response):
+    """The governance metrics of one day and scope (``all``: the whole project); rates are None when nothing was
+    counted. Definitions: the server README's "Governance" section."""
+
+    day: date
+    scope: str
+    searches: int
+    returned: int
+    returned_with_feedback: int
+    used: int
+    cited: int
+    helpful_yes: int
+    helpful_no: int
+    hit_rate: float | None
+    exchanges: int
+    repetitions: int
+    repetition_rate: float | None
+    validity_judged: int
+    validity_accurate: int
+    validity_rate: float | None
+    validity_low: float | None
+    validity_high: float | None
+    batches: int
+    batches_failed: int
+    prompt_tokens: int
+    completion_tokens: int
+    batch_seconds: float
+    backlog: int
+    exchanges_total: int
+    episodes_active: int
+    experiences_active: int
+    computed_at: datetime
+
+
+class Metrics(Response):
+    results: list[MetricDay]
 
 
 # --- consolidation batches -----------------------------------------------------------------------------------------
