@@ -10,7 +10,7 @@ CLIENT_VENV := .venv-client
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml 2>/dev/null | sha1sum | cut -c1-12)
 CLIENT_STAMP := $(CLIENT_VENV)/.installed-$(shell sha1sum clients/python/pyproject.toml 2>/dev/null | cut -c1-12)
 
-.PHONY: run test test-cluster lint fuzz bench bench-full clean-venv browser
+.PHONY: run test test-cluster lint fuzz bench bench-full clean-venv browser screenshots
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,10 @@ browser:
 	  else \
 	    echo "The browser tests (tests/browser) need chromium: run 'sudo apt-get install chromium' and 'make test' again."; \
 	  fi; }
+
+# The README's pictures of the admin (docs/img/): the browser tests take them, against the data they build.
+screenshots: $(STAMP) browser
+	RECMEM_README_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser -k "dashboard or decide_with_an_edit or rollback_preview"
 
 # The schemathesis run of make test, longer: RECMEM_FUZZ_EXAMPLES examples per operation (default 200).
 fuzz: $(STAMP)

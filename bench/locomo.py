@@ -589,7 +589,7 @@ def llm_equivalent_prompt_tokens(*, project_name: str) -> dict[str, Any]:
         calls += 1
     return {"llm_calls": calls, "prompt_tokens": tokens,
             "note": "estimate: TOPIC_CONSOLIDATE rendered with each extractive batch's units, counted offline; "
-                    "existing episodes (merges) and related experiences not included"}
+                    "existing episodes (merges), related experiences and the idle session pass not included"}
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -251,6 +251,14 @@ class Config:
     idle_daily_cap: int = _var("RECMEM_IDLE_DAILY_CAP", 4, _number(int, 1))
     idle_jitter_seconds: tuple[int, int] = _var("RECMEM_IDLE_JITTER_SECONDS", (60, 600), _seconds_range)
     idle_max_sessions: int = _var("RECMEM_IDLE_MAX_SESSIONS", 100, _number(int, 1))
+    # The session-level pass of an idle run (lessons, procedures, preferences stated once) and its per-run budgets:
+    # LLM tokens (prompt + completion) and, for the extractive consolidator, tokens of text parsed.
+    idle_session_pass: bool = _var("RECMEM_IDLE_SESSION_PASS", True, _bool)
+    idle_run_token_budget: int = _var("RECMEM_IDLE_RUN_TOKEN_BUDGET", 50_000, _number(int, 0))
+    idle_extractive_budget: int = _var("RECMEM_IDLE_EXTRACTIVE_BUDGET", 200_000, _number(int, 0))
+    # Idle runs are queued for their own django-q cluster (`recmem run` starts it), behind nothing online; empty:
+    # the main cluster's queue.
+    idle_queue: str = _var("RECMEM_IDLE_QUEUE", "recmem-idle")
     # Request limits.
     max_text_chars: int = _var("RECMEM_MAX_TEXT_CHARS", 20000, _number(int, 1, 500_000))  # spaCy: < 1M
     max_batch_exchanges: int = _var("RECMEM_MAX_BATCH_EXCHANGES", 500, _number(int, 1))
@@ -303,6 +311,8 @@ class Config:
     hnsw_ef_search_write: int = _var("RECMEM_HNSW_EF_SEARCH_WRITE", 100, _number(int, 1, 1000))
     exact_search_max_rows: int = _var("RECMEM_EXACT_SEARCH_MAX_ROWS", 5000, _number(int, 0))
     max_memories: int = _var("RECMEM_MAX_MEMORIES", 5000, _number(int, 1))
+    # An active experience not corroborated by new evidence for this long is flagged for revalidation (0: never).
+    revalidate_after_days: int = _var("RECMEM_REVALIDATE_AFTER_DAYS", 180, _number(int, 0))
     # Governance: the review page's "similar rule" cut-off, the weekly validity sample, the hit-rate proxy.
     review_similar_min: float = _var("RECMEM_REVIEW_SIMILAR_MIN", 0.6, _number(float, 0.0, 1.0))
     validity_sample_size: int = _var("RECMEM_VALIDITY_SAMPLE_SIZE", 20, _number(int, 0, 1000))

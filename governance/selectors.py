@@ -13,7 +13,8 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Now
 
 from agents.models import Project
-from governance.models import AuditEvent, ConsolidationBatch, PrivacyPolicy, PseudonymEntry
+from core.config import config
+from governance.models import AuditEvent, ConsolidationBatch, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.services.audit import chain_of, event_hash
 
 
@@ -142,6 +143,31 @@ def pseudonym_lookup(*, project: Project, entity_type: str, value: str) -> str |
         return None
     digest = pseudonym_digest(entity_type, value, bytes.fromhex(policy.hmac_key))
     return pseudonyms_by_digest(project=project, digests=[digest]).get(digest)
+
+
+def placeholders_for_subject(*, project: Project, value: str) -> set[str]:
+    """The placeholders that stand for ``value`` in ``project`` (a purge): ``value`` itself when it is a placeholder,
+    else every placeholder the registry maps it to (any entity type) and every vault entry whose original it is."""
+    from governance.privacy.recognizers import PLACEHOLDER_RE
+
+    value = value.strip()
+    if PLACEHOLDER_RE.fullmatch(value):
+        return {value}
+    found = {p for t in PseudonymEntry.objects.filter(project=project).values_list("entity_type", flat=True)
+             .distinct() if (p := pseudonym_lookup(project=project, entity_type=t, value=value))}
+    if config().vault_key:  # originals not in the registry (older rows): compare the decrypted vault entries
+        from governance.privacy.vault import Vault
+
+        vault = Vault(config().vault_key)
+        wanted = value.casefold()
+        for placeholder, ciphertext in VaultEntry.objects.filter(project=project).values_list("placeholder",
+                                                                                            "ciphertext"):
+            try:
+                if vault.decrypt(ciphertext).strip().casefold() == wanted:
+                    found.add(placeholder)
+            except Exception:  # noqa: BLE001 - an entry under another key cannot be the value
+                continue
+    return found
 
 
 def batches_lease_expired() -> QuerySet[ConsolidationBatch]:

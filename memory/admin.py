@@ -29,6 +29,7 @@ from memory.models import (
 )
 from memory.quotas import daily_token_quota, exchange_quota, tokens_today
 from memory.selectors import review_item_details
+from memory.services.lifecycle import memories_restore
 from memory.services.recovery import batch_retry
 from memory.services.review import (
     review_approve,
@@ -106,22 +107,52 @@ class VersionInline(admin.TabularInline):
     can_delete = False
 
 
+class RestoreArchivedMixin:
+    """Archived items (beyond RECMEM_MAX_MEMORIES per scope) come back to active here."""
+
+    @admin.action(description="Restore the selected archived items (back to active, searched again)")
+    def restore(self, request, queryset):
+        if not request.user.has_perm(f"memory.change_{queryset.model._meta.model_name}"):
+            raise PermissionDenied
+        restored = memories_restore(items=list(queryset.filter(status="archived")), user=request.user)
+        self.message_user(request, f"Restored {restored} archived items.")
+
+
+class TagFilter(admin.SimpleListFilter):
+    title = "tag"
+    parameter_name = "tag"
+
+    def lookups(self, request, model_admin):
+        tags = sorted({t for row in Experience.objects.values_list("tags", flat=True)[:5000] for t in row})
+        return [(t, t) for t in tags[:200]]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(tags__contains=[self.value()]) if self.value() else queryset
+
+
 @admin.register(Episode)
-class EpisodeAdmin(ReadOnlyAdmin):
+class EpisodeAdmin(RestoreArchivedMixin, ReadOnlyAdmin):
     list_display = ["title", "project", "scope", "status", "version", "started_at", "ended_at", "hit_count"]
     list_filter = ["status", "scope", "project"]
     search_fields = ["title", "narrative"]
     exclude = ["embedding"]
     inlines = [VersionInline]
+    actions = ["restore"]
 
 
 @admin.register(Experience)
-class ExperienceAdmin(ReadOnlyAdmin):
-    list_display = ["statement", "type", "project", "scope", "status", "confidence", "version", "hit_count"]
-    list_filter = ["type", "status", "scope", "needs_revalidation", "project"]
+class ExperienceAdmin(RestoreArchivedMixin, ReadOnlyAdmin):
+    list_display = ["statement", "type", "project", "scope", "status", "needs_revalidation", "tag_list",
+                    "confidence", "version", "hit_count"]
+    list_filter = ["type", "status", "scope", "needs_revalidation", TagFilter, "project"]
     search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
     inlines = [VersionInline]
+    actions = ["restore"]
+
+    @admin.display(description="tags")
+    def tag_list(self, obj) -> str:
+        return ", ".join(obj.tags)
 
 
 class RollbackForm(forms.Form):

@@ -42,15 +42,17 @@ from memory.services.scheduling import idle_run_request
 from memory.services.search import list_record, read_record, search_feedback, search_query_mask, search_record
 
 
-def _paginated(request, view, queryset, serializer_class, *, record: str | None = None):
+def _paginated(request, view, queryset, serializer_class, *, record: str | None = None,
+               masked: dict[str, str] | None = None):
     """One page of ``queryset`` in the ``{count, next, previous, results}`` envelope (limit and offset were
-    validated by the view's query serializer); ``record``: audit the list read under that object type."""
+    validated by the view's query serializer); ``record``: audit the list read under that object type, with the
+    free-text filters in ``masked`` as masked (never the agent's text in clear)."""
     paginator = LimitOffsetPagination()
     paginator.max_limit = config().max_page_size
     page = paginator.paginate_queryset(queryset, request, view=view)
     if record:
         list_record(agent=request.user, object_type=record, object_ids=[o.pk for o in page],
-                    filters={k: str(v) for k, v in request.query_params.items()})
+                    filters={**{k: str(v) for k, v in request.query_params.items()}, **(masked or {})})
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
 
@@ -80,6 +82,7 @@ class EpisodeListQuery(_ListQuery):
 
 class ExperienceListQuery(EpisodeListQuery):
     type = StrictChoiceField(choices=ExperienceType.choices, required=False)
+    tag = StrictCharField(required=False, max_length=40, help_text="only items carrying this tag")
 
 
 class ConsolidationListQuery(PageQuery):
@@ -241,8 +244,11 @@ class ExperienceListApi(APIView):
                    operation_id="experiences_list")
     def get(self, request):
         filters = ExperienceListQuery.filters(request)
+        if filters.tag:  # free text: masked like a query before it is used or audited
+            filters.tag = search_query_mask(agent=request.user, query=filters.tag)
         qs = selectors.experience_list(agent=request.user, filters=filters)
-        return _paginated(request, self, qs, ExperienceOut, record="experience_list")
+        return _paginated(request, self, qs, ExperienceOut, record="experience_list",
+                          masked={"tag": filters.tag} if filters.tag else None)
 
 
 class ExperienceDetailApi(APIView):
@@ -303,6 +309,8 @@ class SearchApi(APIView):
         token_budget = StrictIntegerField(required=False, min_value=50, max_value=32000, allow_null=True)
         types = serializers.ListField(child=StrictChoiceField(choices=ExperienceType.choices), required=False,
                                       min_length=1, max_length=len(ExperienceType.choices))
+        tags = serializers.ListField(child=StrictCharField(max_length=40), required=False, min_length=1,
+                                     max_length=5, help_text="experiences carrying any of these tags")
         since = serializers.DateTimeField(required=False)
         until = serializers.DateTimeField(required=False)
         session = serializers.UUIDField(required=False, help_text="the agent's session this search serves (the "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
@@ -52,7 +53,10 @@ class Session(ScopedModel):
     started_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
     next_turn_index = models.PositiveIntegerField(default=0)
-    replayed_at = models.DateTimeField(null=True, blank=True, help_text="idle-time consolidation cursor")
+    replayed_at = models.DateTimeField(null=True, blank=True, help_text="when an idle run last finished replaying it")
+    # The idle replay cursor: turns below this index have been replayed (a session that grows is replayed again
+    # from here; a run that stops early leaves it where it was).
+    replay_cursor = models.PositiveIntegerField(default=0, help_text="turns replayed by idle runs")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -177,6 +181,7 @@ class Episode(ScopedModel):
                               related_name="episodes", help_text="the batch that created it")
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
+    archived_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -244,6 +249,9 @@ class Experience(ScopedModel):
     batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="experiences", help_text="the batch that created it")
     needs_revalidation = models.BooleanField(default=False)
+    tags = ArrayField(models.CharField(max_length=40), default=list, blank=True,
+                      help_text="short lowercase labels from the consolidator (filterable)")
+    archived_at = models.DateTimeField(null=True, blank=True)
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     last_corroborated_at = models.DateTimeField(default=timezone.now)

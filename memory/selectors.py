@@ -131,6 +131,7 @@ class ListFilters:
     until: datetime | None = None
     session: uuid.UUID | None = None
     state: str | None = None
+    tag: str | None = None
 
 
 def _apply(qs: QuerySet, filters: ListFilters, *, exact: dict[str, str], since: str, until: str) -> QuerySet:
@@ -173,6 +174,8 @@ def experience_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Experienc
         status=filters.status or MemoryStatus.ACTIVE)
     if filters.type:
         qs = qs.filter(type=filters.type)
+    if filters.tag:
+        qs = qs.filter(tags__contains=[filters.tag.lower()])
     if filters.scope:
         qs = qs.filter(scope=filters.scope)
     if filters.since:
@@ -197,6 +200,7 @@ class SearchQuery:
     k_sem: int = 10
     token_budget: int | None = None
     types: list[str] | None = None
+    tags: list[str] | None = None
     since: datetime | None = None
     until: datetime | None = None
 
@@ -299,6 +303,8 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
             xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
         if query.types:
             xp_qs = xp_qs.filter(type__in=query.types)
+        if query.tags:
+            xp_qs = xp_qs.filter(tags__overlap=[t.lower() for t in query.tags])
         # Vectors and tsvectors are never returned: not loading them keeps their parsing out of the latency.
         return (_nearest(ex_qs.defer("embedding", "search_vector"), vector, query.k_sub, lexemes),
                 _nearest(ep_qs.defer("embedding", "search_vector"), vector, query.k_epi, lexemes),
@@ -380,6 +386,11 @@ def _day(value: datetime | None) -> str:
     return value.strftime("%Y-%m-%d") if value else "undated"
 
 
+def _revalidate(experience) -> str:
+    # Not corroborated for long (or judged stale/wrong): shown as such rather than used as a plain fact.
+    return "; needs revalidation" if getattr(experience, "needs_revalidation", False) else ""
+
+
 def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
     """A ready-to-inject text: experiences, then episodes, then raw exchanges, within ``budget`` tokens.
 
@@ -391,7 +402,7 @@ def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
     sections: list[tuple[str, list[tuple[float, str]]]] = [
         ("Known facts, preferences and rules:",
          [(h.relevance, f"- [{h.obj.type}] {h.obj.statement} (since {_day(h.obj.valid_from)}; confidence "
-                         f"{h.obj.confidence:.2f})") for h in result.experiences]),
+                         f"{h.obj.confidence:.2f}{_revalidate(h.obj)})") for h in result.experiences]),
         ("Episodes:",
          [(h.relevance, f"- {h.obj.title} ({_day(h.obj.started_at)} to {_day(h.obj.ended_at)}): {h.obj.narrative}")
           for h in result.episodes]),

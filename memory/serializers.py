@@ -84,6 +84,9 @@ class ExperienceOut(serializers.Serializer):
     status = serializers.CharField()
     confidence = serializers.FloatField()
     verified = serializers.BooleanField()
+    needs_revalidation = serializers.BooleanField(help_text="not corroborated for RECMEM_REVALIDATE_AFTER_DAYS, or "
+                                                  "judged stale/wrong: check before relying on it")
+    tags = serializers.ListField(child=serializers.CharField())
     valid_from = serializers.DateTimeField(allow_null=True)
     superseded_by = serializers.SerializerMethodField()
     episode = serializers.SerializerMethodField()

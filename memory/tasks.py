@@ -9,14 +9,17 @@ import uuid
 
 from governance.services.idempotency import idempotency_keys_purge
 from memory.services.consolidation import consolidation_run
+from memory.services.lifecycle import memory_lifecycle_tick
 from memory.services.metrics import metrics_compute
 from memory.services.recovery import batches_reap
 from memory.services.scheduling import idle_runs_start
 from memory.services.validity import validity_samples_weekly
 
 
-def consolidation_run_task(agent_id: str, batch_id: str | None = None) -> str | None:
-    batch = consolidation_run(agent_id=uuid.UUID(agent_id), batch_id=uuid.UUID(batch_id) if batch_id else None)
+def consolidation_run_task(agent_id: str, batch_id: str | None = None, run: str = "online") -> str | None:
+    """``run``: online, idle (queued by the idle scheduler) or manual (an explicit request)."""
+    batch = consolidation_run(agent_id=uuid.UUID(agent_id), batch_id=uuid.UUID(batch_id) if batch_id else None,
+                              run=run if run in ("online", "idle", "manual") else "online")
     return str(batch.pk) if batch is not None else None
 
 
@@ -26,7 +29,9 @@ def idle_consolidation_tick_task() -> int:
 
 
 def governance_metrics_task() -> int:
-    """Scheduled every hour: this week's validity samples, then today's and yesterday's metric rows."""
+    """Scheduled every hour: revalidation flags and archiving (memory/services/lifecycle.py), this week's validity
+    samples, then today's and yesterday's metric rows."""
+    memory_lifecycle_tick()
     validity_samples_weekly()
     return metrics_compute(days=2)
 

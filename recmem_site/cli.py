@@ -64,6 +64,14 @@ def worker_command(base_dir: Path) -> list[str]:
     return [sys.executable, str(Path(base_dir) / "manage.py"), "qcluster"]
 
 
+def idle_worker_env(env: dict) -> dict | None:
+    """The environment of the idle runs' cluster (RECMEM_IDLE_QUEUE), or None when they share the main one."""
+    from memory.services.scheduling import idle_queue
+
+    name = idle_queue()
+    return None if name is None else {**env, "Q_CLUSTER_NAME": name, "RECMEM_WARM_UP": "0"}
+
+
 def health(url: str) -> dict | None:
     """The /healthz body (whatever its status), or None when nothing answers."""
     try:
@@ -177,13 +185,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         web_cmd = web_command(host=host, port=port, log_dir=log_dir)
         worker_cmd = worker_command(settings.BASE_DIR)
 
-        def spawn(cmd: list[str], log: str) -> subprocess.Popen:
+        def spawn(cmd: list[str], log: str, child_env: dict | None = None) -> subprocess.Popen:
             out = open(log_dir / log, "ab")  # noqa: SIM115 - lives as long as the child
             # Own process group: Ctrl-C reaches only this supervisor, which stops the children itself.
-            return subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=settings.BASE_DIR,
-                                    start_new_session=True)
+            return subprocess.Popen(cmd, env=child_env or env, stdout=out, stderr=subprocess.STDOUT,
+                                    cwd=settings.BASE_DIR, start_new_session=True)
 
         procs += [("web", spawn(web_cmd, "web.out")), ("worker", spawn(worker_cmd, "worker.log"))]
+        idle_env = idle_worker_env(env)
+        if idle_env is not None:  # the low-priority cluster of idle (REM) runs: one worker, models loaded on use
+            procs.append(("idle-worker", spawn(worker_cmd, "worker-idle.log", idle_env)))
         base = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}"
         print("Starting web server and worker (each loads its models before it accepts work) ...", flush=True)
         if not _wait_ready(f"http://127.0.0.1:{port}/healthz" if host in ("0.0.0.0", "127.0.0.1")
@@ -210,7 +221,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 if proc.poll() is None:
                     continue
                 recent = [t for t in restarts if t > time.monotonic() - 300]
-                if name == "worker" and len(recent) < WORKER_RESTARTS:
+                if name in ("worker", "idle-worker") and len(recent) < WORKER_RESTARTS:
                     # The worker died (killed, or the database went away under it): start it again. Batches it was
                     # running resume: their lease passes and the reaper re-queues them.
                     print(f"worker exited with code {proc.returncode}; starting it again (see {log_dir})",
@@ -220,7 +231,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                         time.sleep(0.2)
                     if stopping:
                         break
-                    procs[i] = (name, spawn(worker_cmd, "worker.log"))
+                    procs[i] = (name, spawn(worker_cmd, "worker.log") if name == "worker"
+                                else spawn(worker_cmd, "worker-idle.log", idle_worker_env(env)))
                     restarts = [*recent, time.monotonic()]
                     continue
                 print(f"{name} exited with code {proc.returncode}; stopping (see {log_dir})", file=sys.stderr)

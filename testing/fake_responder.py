@@ -143,12 +143,23 @@ def _episode_merge(user: str) -> dict[str, Any]:
     return {"same_situation": True, "title": title or _title(units), "narrative": narrative}
 
 
+_LESSON_RE = re.compile(r"\b(learned|lesson|next time|turned out|the fix was|fixed it by|root cause|the cause was)\b")
+_PROCEDURE_RE = re.compile(r"\b(steps?|first\b.*\bthen|step 1|1\.)")
+_PATTERN_RE = re.compile(r"\b(usually|whenever|each time|every (day|morning|evening|week|time|monday|friday))\b")
+
+
 def _item_type(text: str) -> str:
     lowered = text.lower()
+    if _LESSON_RE.search(lowered):
+        return "lesson"
+    if _PROCEDURE_RE.search(lowered):
+        return "procedure"
     if re.search(r"\b(prefer|prefers|love|loves|like|likes|hate|hates|favou?rite)\b", lowered):
         return "preference"
     if re.search(r"\b(never|always|must|allergic|deadline|not allowed|can't|cannot)\b", lowered):
         return "constraint"
+    if _PATTERN_RE.search(lowered):
+        return "pattern"
     return "fact"
 
 
@@ -181,6 +192,19 @@ def _semantic_refine(user: str) -> dict[str, Any]:
                 "contradicts": contradicts,
             }
         )
+    return {"items": items}
+
+
+
+
+def _session_distill(user: str) -> dict[str, Any]:
+    """The session pass: the units' lessons, procedures and preferences (as ``semantic_refine`` types them), each
+    tagged with its longest word; nothing else."""
+    items = []
+    for item in _semantic_refine(user)["items"]:
+        if item["type"] in ("lesson", "procedure", "preference"):
+            words = sorted(_WORD_RE.findall(item["statement"].lower()), key=len, reverse=True)
+            items.append({**item, "tags": words[:1]})
     return {"items": items}
 
 
@@ -264,6 +288,7 @@ _HANDLERS = {
     "episode_write": _episode_write,
     "episode_merge": _episode_merge,
     "semantic_refine": _semantic_refine,
+    "session_distill": _session_distill,
     "eager_extract": _eager_extract,
     "eager_update": _eager_update,
     "answer": _answer,

@@ -236,3 +236,12 @@ def _vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> s
     audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
                  actor_user=user, reason=reason, data={"placeholder": placeholder})
     return value
+
+
+@transaction.atomic
+def subject_forget(*, project: Project, placeholders: set[str]) -> dict[str, int]:
+    """A purge's part in governance: the vault entries and registry rows behind ``placeholders`` are deleted (the
+    original can no longer be revealed; the same value masked again gets the same placeholder, keyed, not stored)."""
+    vault, _ = VaultEntry.objects.filter(project=project, placeholder__in=placeholders).delete()
+    registry, _ = PseudonymEntry.objects.filter(project=project, placeholder__in=placeholders).delete()
+    return {"vault_entries_deleted": vault, "registry_entries_deleted": registry}

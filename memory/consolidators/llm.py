@@ -26,6 +26,7 @@ from memory.consolidators.types import (
     TopicDraft,
     Unit,
     episode_bounds,
+    normalise_tags,
     unit_time,
 )
 from memory.gateways.llm import LLMCallRecord, LLMError, LLMGateway
@@ -230,6 +231,18 @@ class LLMConsolidator(BaseConsolidator):
         )
         return assemble_items(data.get("items") or [], ordered, related)
 
+    def distil_session(
+        self, *, units: list[Unit], related: list[ExistingExperience], on_call: CallSink | None = None
+    ) -> list[ExperienceDraft]:
+        """The session-level pass of an idle run: lessons, procedures and preferences of one session."""
+        ordered = self.order_units(units)
+        if not ordered:
+            return []
+        data = self._ask(prompts.SESSION_DISTILL, on_call, units=prompts.render_units(ordered),
+                         related=prompts.render_related(related))
+        return [d for d in assemble_items(data.get("items") or [], ordered, related)
+                if d.type in prompts.SESSION_DISTILL_TYPES]
+
 
 def _recorder(calls: list[LLMCallRecord], on_call: CallSink | None) -> CallSink:
     """A call sink that also keeps the records, to attach them to an error raised after the call."""
@@ -350,6 +363,7 @@ def assemble_items(
             valid_from=valid_from,
             confidence=_clamp(raw.get("confidence")),
             contradicts=contradicts,
+            tags=normalise_tags(raw.get("tags")),
         )
         index[key] = draft
         drafts.append(draft)

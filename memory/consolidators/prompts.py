@@ -21,6 +21,7 @@ from typing import Any
 
 from memory.consolidators.types import (
     EXPERIENCE_TYPES,
+    SESSION_PASS_TYPES,
     EpisodeDraft,
     ExistingEpisode,
     ExistingExperience,
@@ -37,6 +38,8 @@ __all__ = [
     "EPISODE_WRITE",
     "JUDGE",
     "SEMANTIC_REFINE",
+    "SESSION_DISTILL",
+    "SESSION_DISTILL_TYPES",
     "TOPIC_CONSOLIDATE",
     "TYPE_DEFINITIONS",
     "VERSION_MARKER_RE",
@@ -324,6 +327,7 @@ _ITEM_SCHEMA: dict[str, Any] = {
         "valid_from": {"type": ["string", "null"]},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "contradicts": {"type": "array", "items": {"type": "string"}},
+        "tags": {"type": "array", "maxItems": 5, "items": {"type": "string"}},
     },
     "required": ["type", "subject", "statement", "evidence"],
 }
@@ -345,6 +349,8 @@ Fields of each item:
   contradicts or replaces because something changed: the user used to prefer tea and now prefers coffee, a
   deadline moved, a rule was lifted, a fact is no longer true. Leave it empty when the item agrees with, repeats
   or merely refines a related experience.
+- "tags": up to 5 short lowercase labels an agent could filter by (the domain, tool or project named: "deployment",
+  "python", "health"); no placeholders.
 
 Rules:
 - Keep what will be useful in later conversations: facts about people and things, preferences, constraints,
@@ -357,9 +363,20 @@ Rules:
 - Be faithful: nothing the units do not support; resolve relative dates ("last week") with the unit timestamps.
 - Usually one or two items per unit at most; fewer is fine. Reply {"items": []} if nothing is worth keeping."""
 
+# The units and the related experiences, as the refinement and the session pass show them.
+_UNITS_AND_RELATED = """\
+<units>
+${units}
+</units>
+
+Related experiences already in memory:
+<related_experiences>
+${related}
+</related_experiences>"""
+
 SEMANTIC_REFINE = PromptTemplate(
     name="semantic_refine",
-    version="semantic_refine@1",
+    version="semantic_refine@2",
     system=f"""\
 You are the semantic memory curator of RecMem, a long-term memory shared by a team of LLM agents.
 
@@ -384,14 +401,7 @@ ${episodes}
 </episodes>
 
 Conversation units, in chronological order:
-<units>
-${units}
-</units>
-
-Related experiences already in memory:
-<related_experiences>
-${related}
-</related_experiences>
+""" + _UNITS_AND_RELATED + """
 
 Extract the typed items now. Reply in JSON.""",
     schema={
@@ -409,13 +419,51 @@ Extract the typed items now. Reply in JSON.""",
 )
 
 # --------------------------------------------------------------------------------------------------------
+# The session-level pass of an idle run: what one session taught that is worth keeping though it was said once.
+
+SESSION_DISTILL_TYPES = SESSION_PASS_TYPES
+
+SESSION_DISTILL = PromptTemplate(
+    name="session_distill",
+    version="session_distill@1",
+    system=f"""\
+You are the semantic memory curator of RecMem, a long-term memory shared by a team of LLM agents.
+
+You receive the units of one conversation session that did not recur often enough to be consolidated on their own,
+each one exchange with its id and time, and related experiences that are already stored. Keep only what the
+session taught that will matter again though it was said once:
+- lesson: something learned from an outcome (a failure and its fix, what worked, what to avoid next time);
+- procedure: an ordered how-to, with its concrete steps, commands, settings and quantities;
+- preference: a stated like, dislike or choice of the user.
+Use only these three types. Skip facts, events, small talk and generic advice the user did not adopt.
+
+{_ITEM_RULES}
+
+Reply with one JSON object and nothing else, in this shape:
+{{"items": [{{"type": "lesson", "subject": "database migrations", "statement": "Running the migrations before \
+the tests avoids the missing-table failures the user hit on 2023-05-08.", "evidence": ["<unit id>"], \
+"valid_from": "2023-05-08", "confidence": 0.8, "contradicts": [], "tags": ["testing"]}}]}}""",
+    user_template="""\
+Conversation units of one session, in chronological order:
+""" + _UNITS_AND_RELATED + """
+
+Extract the lessons, procedures and preferences now. Reply in JSON.""",
+    schema={
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"items": {"type": "array", "maxItems": 50, "items": _ITEM_SCHEMA}},
+        "required": ["items"],
+    },
+)
+
+# --------------------------------------------------------------------------------------------------------
 # One call per topic: the episode (written, or merged into the nearest one) and the typed items together. Writing
 # and refining separately sent the units twice and two system prompts per topic (about 40 % of construction
 # tokens); one reply does both while the model has the units in view.
 
 TOPIC_CONSOLIDATE = PromptTemplate(
     name="topic_consolidate",
-    version="topic_consolidate@1",
+    version="topic_consolidate@2",
     system="""\
 You are the memory consolidator of RecMem, a long-term memory shared by a team of LLM agents.
 
@@ -804,6 +852,7 @@ ALL_TEMPLATES: tuple[PromptTemplate, ...] = (
     EPISODE_WRITE,
     EPISODE_MERGE,
     SEMANTIC_REFINE,
+    SESSION_DISTILL,
     EAGER_EXTRACT,
     EAGER_UPDATE,
     ANSWER,

@@ -7,15 +7,17 @@ Texts are already PII-masked; placeholders such as ``<PERSON_3f2a>`` are kept ve
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from memory.gateways.llm import LLMCallRecord
 
 __all__ = [
     "EXPERIENCE_TYPES",
+    "SESSION_PASS_TYPES",
     "BaseConsolidator",
     "CallSink",
     "ConsolidationError",
@@ -27,11 +29,15 @@ __all__ = [
     "TopicDraft",
     "Unit",
     "episode_bounds",
+    "normalise_tags",
     "order_units",
     "unit_time",
 ]
 
 EXPERIENCE_TYPES: tuple[str, ...] = ("fact", "event", "preference", "constraint", "lesson", "pattern", "procedure")
+
+# What the session-level pass of an idle run keeps: knowledge worth having though it was stated once.
+SESSION_PASS_TYPES: tuple[str, ...] = ("lesson", "procedure", "preference")
 
 CallSink = Callable[[LLMCallRecord], None]
 """Receives every LLM call record as soon as it is made (so costs are recorded even when a step fails)."""
@@ -103,6 +109,7 @@ class ExperienceDraft:
     valid_from: datetime | None = None
     confidence: float = 0.6
     contradicts: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -124,6 +131,22 @@ class ConsolidationError(Exception):
     def __init__(self, message: str, calls: Iterable[LLMCallRecord] | None = None) -> None:
         super().__init__(message)
         self.calls: list[LLMCallRecord] = list(calls or [])
+
+
+_TAG_RE = re.compile(r"[^a-z0-9+#._ -]")
+MAX_TAGS, MAX_TAG_CHARS = 5, 40
+
+
+def normalise_tags(raw: Any) -> list[str]:
+    """At most five short lowercase labels, no duplicates, no placeholders (``<PERSON_3f2a>``)."""
+    tags: list[str] = []
+    for value in raw if isinstance(raw, list | tuple) else []:
+        if not isinstance(value, str) or "<" in value:
+            continue
+        tag = " ".join(_TAG_RE.sub(" ", value.lower()).split())[:MAX_TAG_CHARS].strip()
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags[:MAX_TAGS]
 
 
 def unit_time(unit: Unit) -> datetime | None:

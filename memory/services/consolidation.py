@@ -23,7 +23,7 @@ from datetime import datetime
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import Count, Q
+from django.db.models import Q
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -63,6 +63,7 @@ from memory.models import (
     Experience,
     ExperienceEvidence,
     MemoryStatus,
+    ReviewItem,
     Session,
 )
 from memory.quotas import token_quota_check
@@ -72,7 +73,13 @@ from memory.services.review import (
     review_promotion_due,
     review_reopen_with_evidence,
 )
-from memory.services.scheduling import consolidation_retry_schedule
+from memory.services.scheduling import (
+    RUN_IDLE,
+    RUN_MANUAL,
+    RUN_ONLINE,
+    consolidation_retry_schedule,
+    replay_backlog,
+)
 from memory.services.versions import memory_version_save
 from memory.thresholds import Thresholds, thresholds_for
 from memory.vector_scan import vector_search_params
@@ -158,6 +165,10 @@ class TopicPlan:
     episode_embeddings: list[list[float]] = field(default_factory=list)
     experiences: list[ExperiencePlan] = field(default_factory=list)
     eager_ops: list[dict] = field(default_factory=list)
+    # The session-level pass of an idle run: one session's raw units after its replay cursor; its exchanges stay
+    # raw (they may still recur), the cursor moves to ``cursor`` when the batch is written.
+    session: Session | None = None
+    cursor: int | None = None
 
 
 def exchange_unit(e: Exchange) -> Unit:
@@ -259,7 +270,9 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
                    for e, s in _related_experiences(scope=topic.scope, vector=centroid, thresholds=thresholds)]
 
     drafts = []
-    if episodic and semantic:  # the usual case: one consolidator step (one LLM call) for the whole topic
+    if topic.session is not None:  # the idle run's session-level pass
+        drafts = consolidator.distil_session(units=units, related=related, on_call=calls.append)
+    elif episodic and semantic:  # the usual case: one consolidator step (one LLM call) for the whole topic
         draft = consolidator.consolidate_topic(units=units, existing=existing, related=related, on_call=calls.append)
         topic.merge_into = episode if draft.merged else None
         topic.episodes, drafts = draft.episodes, draft.items
@@ -370,6 +383,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         memory_version_save(obj=duplicate, batch=batch, reason="dedup")
         duplicate.confidence = round(min(0.99, 1 - (1 - duplicate.confidence) * (1 - draft.confidence * 0.5)), 4)
         duplicate.version += 1
+        duplicate.tags = [*duplicate.tags, *(t for t in draft.tags if t not in duplicate.tags)][:5]
+        duplicate.needs_revalidation = False  # corroborated again
         duplicate.last_corroborated_at = timezone.now()
         duplicate.updated_at = timezone.now()
         duplicate.save()
@@ -387,7 +402,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         embedding_model=embedder_model, confidence=max(0.05, min(0.99, draft.confidence)),
         informativeness=informativeness(draft.statement),
         valid_from=draft.valid_from or max(e.occurred_at for e in evidence), episode=episode, batch=batch,
-        **scope_fields)
+        tags=draft.tags, **scope_fields)
     ExperienceEvidence.objects.bulk_create(
         [ExperienceEvidence(experience=experience, exchange=e, batch=batch) for e in evidence],
         ignore_conflicts=True)
@@ -443,10 +458,6 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
     session arrived (the new item shows the earlier rejection)."""
     if experience.status != MemoryStatus.ACTIVE or experience.scope == Scope.PROJECT:
         return
-    stats = experience.evidence.aggregate(sessions=Count("session", distinct=True),
-                                          agents=Count("owner_agent", distinct=True))
-    if max(stats["sessions"], stats["agents"]) < PROMOTION_MIN_SESSIONS:
-        return
     module = None
     if experience.scope == Scope.PERSONAL:
         modules = list(agent.modules.all()[:2])
@@ -454,6 +465,10 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
             return
         module = modules[0]
     target = Scope.MODULE if module is not None else Scope.PROJECT
+    stats = pattern_evidence(experience=experience)
+    if not pattern_holds(experience=experience, stats=stats, target=ScopeKey.for_scope(
+            project_id=experience.project_id, scope=target, module_id=module.pk if module else None)):
+        return
     if review_reopen_with_evidence(experience=experience) is not None:
         return
     due, previous = review_promotion_due(experience=experience, proposed_scope=target, proposed_module=module)
@@ -466,6 +481,50 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
     audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "review_item", "object_id": item.pk,
                   "reason": f"proposed for {target} scope; corroborated by {stats['sessions']} sessions{again}",
                   "source_ids": [experience.pk]})
+
+
+PROMOTION_MIN_AGENTS = 2  # a module item goes to the project only when more than one agent found it
+
+
+def pattern_evidence(*, experience: Experience) -> dict:
+    """The independent support of an item: distinct sessions and agents among its evidence, and how many of those
+    sessions hold evidence on the item's topic (an exchange at least as similar to the statement as θ_related)."""
+    thresholds = thresholds_for(experience.embedding_model)
+    on_topic: set = set()
+    sessions: set = set()
+    agents: set = set()
+    for session_id, owner_id, distance in experience.evidence.annotate(
+            distance=CosineDistance("embedding", experience.embedding)).values_list("session_id", "owner_agent_id",
+                                                                                    "distance"):
+        sessions.add(session_id)
+        agents.add(owner_id)
+        if 1.0 - float(distance) >= thresholds.related:
+            on_topic.add(session_id)
+    return {"sessions": len(sessions), "agents": len(agents), "on_topic_sessions": len(on_topic)}
+
+
+def pattern_conflicts(*, experience: Experience, target: ScopeKey) -> list[Experience]:
+    """Active items of the target scope the item would conflict with: a pending conflict review of its own, or an
+    item of the same type and subject that says something else (not a near-duplicate)."""
+    if ReviewItem.objects.filter(kind=ReviewItem.Kind.CONFLICT, status=ReviewItem.Status.PENDING).filter(
+            Q(experience=experience) | Q(other_experience=experience)).exists():
+        return [experience]
+    thresholds = thresholds_for(experience.embedding_model)
+    same_subject = (Experience.objects.in_scope(target)
+                    .filter(status=MemoryStatus.ACTIVE, type=experience.type, subject__iexact=experience.subject)
+                    .annotate(distance=CosineDistance("embedding", experience.embedding)))
+    return [x for x in same_subject if 1.0 - float(x.distance) < thresholds.dedup]
+
+
+def pattern_holds(*, experience: Experience, stats: dict, target: ScopeKey) -> bool:
+    """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions;
+    from module to project also ≥2 distinct agents), the same topic (≥3 of those sessions hold evidence on the
+    item's topic), and no conflict with active items of the target scope."""
+    if stats["sessions"] < PROMOTION_MIN_SESSIONS or stats["on_topic_sessions"] < PROMOTION_MIN_SESSIONS:
+        return False
+    if target.scope == Scope.PROJECT and experience.scope == Scope.MODULE and stats["agents"] < PROMOTION_MIN_AGENTS:
+        return False
+    return not pattern_conflicts(experience=experience, target=target)
 
 
 def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scope_fields) -> None:
@@ -506,6 +565,80 @@ def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scop
 
 # --- the run ----------------------------------------------------------------------
 
+class _Replay:
+    """The replay part of an idle (or manual) run: pre-emption, the session-level pass within the run's budget, and
+    the cursor, which moves only over what the run finished.
+
+    Budget: the LLM consolidator's calls of this run (prompt + completion tokens, recorded as they happen) stay
+    within RECMEM_IDLE_RUN_TOKEN_BUDGET; the extractive consolidator (no tokens, but CPU) parses at most
+    RECMEM_IDLE_EXTRACTIVE_BUDGET tokens of session text per run. A session is distilled only if its estimate fits
+    what is left; once one does not, the run stops there and the rest waits for the next run (the batch summary's
+    ``replay`` says so, in the admin)."""
+
+    def __init__(self, *, agent, batch, run, sessions, consolidator) -> None:
+        self.agent, self.batch, self.run, self.sessions = agent, batch, run, sessions
+        self.llm = getattr(consolidator, "kind", "") == "llm"
+        self.budget = config().idle_run_token_budget if self.llm else config().idle_extractive_budget
+        self.started = timezone.now()
+        self.used = 0
+        self.finished: dict = {}  # session id -> new cursor
+        self.stopped = ""
+
+    def preempted(self) -> bool:
+        """An idle run yields when its agent writes again (checked at each topic and session boundary)."""
+        if self.run != RUN_IDLE:
+            return False
+        if Agent.objects.filter(pk=self.agent.pk, last_write_at__gt=self.started).exists():
+            self.stopped = "preempted"
+        return self.stopped == "preempted"
+
+    def release(self, topics: list[TopicPlan]) -> None:
+        """Candidates of topics this run will not reach: back to waiting, free for the next run."""
+        Candidate.objects.filter(pk__in=[c.pk for t in topics for c in t.candidates]).update(batch=None)
+
+    def _spent(self, calls: list, since: int) -> int:
+        return sum(int(getattr(c, "prompt_tokens", 0) or 0) + int(getattr(c, "completion_tokens", 0) or 0)
+                   for c in calls[since:])
+
+    def session_pass(self, plan_one, calls: list) -> list[TopicPlan]:
+        topics: list[TopicPlan] = []
+        for session in self.sessions:
+            if self.stopped or self.preempted():
+                break
+            end = session.next_turn_index
+            units = list(Exchange.objects.filter(session=session, turn_index__gte=session.replay_cursor,
+                                                 turn_index__lt=end, state=Exchange.State.RAW)
+                         .select_related("session").order_by("turn_index"))
+            if not units:
+                self.finished[session.pk] = end
+                continue
+            # The estimate: the units' text, plus the prompt around it for an LLM (about 1,000 tokens).
+            estimate = sum(count_tokens(f"{u.user_text}\n{u.assistant_text}") + 12 for u in units)
+            estimate += 1000 if self.llm else 0
+            if self.used + estimate > self.budget:
+                self.stopped = "budget"
+                break
+            topic = TopicPlan(candidates=[], units=units, scope=ScopeKey.of(session), episodic=False,
+                              session=session, cursor=end)
+            before = len(calls)
+            plan_one(topic)
+            self.used += self._spent(calls, before) if self.llm else estimate
+            self.finished[session.pk] = end
+            topics.append(topic)
+        return topics
+
+    def cursor_advance(self) -> dict:
+        """In the write transaction: move the cursor of every session the run finished."""
+        now = timezone.now()
+        for session_id, cursor in self.finished.items():
+            Session.objects.filter(pk=session_id, replay_cursor__lt=cursor).update(replay_cursor=cursor,
+                                                                                   replayed_at=now)
+        waiting = replay_backlog(agent=self.agent).exclude(pk__in=list(self.finished)).count()
+        return {"sessions_replayed": [str(pk) for pk in self.finished], "sessions_waiting": waiting,
+                "budget": self.budget, "budget_unit": "llm tokens" if self.llm else "tokens of text parsed",
+                "used": self.used, "stopped": self.stopped}
+
+
 def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
     """One topic per recurrence (or eager) candidate; the salient one-offs of a run share one topic per scope,
     refined in one call and without an episode (they are unrelated to each other by definition).
@@ -538,7 +671,8 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
             salient[key].dropped.extend(dropped)
             continue
         topics.append(TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped))
-    return topics
+    # Ripe topics first, then the salient one-offs (a run that yields or runs out of budget did the ripe ones).
+    return sorted(topics, key=lambda t: not t.episodic)
 
 
 def _empty_summary() -> dict:
@@ -549,7 +683,7 @@ def _empty_summary() -> dict:
 @traced("recmem.consolidation", attributes=lambda kw: {"recmem.agent_id": kw.get("agent_id")},
         on_result=lambda batch: {"recmem.batch_id": batch.pk if batch is not None else None})
 def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, max_candidates: int = 50,
-                      embedder=None, consolidator=None) -> ConsolidationBatch | None:
+                      embedder=None, consolidator=None, run: str = RUN_ONLINE) -> ConsolidationBatch | None:
     """Consolidate the agent's pending candidates (those of ``batch_id`` only, when given) in one batch. None when
     there is nothing to do or another run for this agent holds the lock (that run will take the candidates).
     ``embedder`` and ``consolidator`` default to the configured ones.
@@ -558,6 +692,9 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
     (its task returns at once); so after releasing the lock the run looks again and consolidates what is waiting
     right away, instead of leaving it to the next idle window. Looking after the release closes the race: a task
     refused while the lock was held finds its candidates seen by this look.
+
+    ``run`` = idle (the idle scheduler) or manual (an explicit request) makes it a replay (:func:`_replay_plan`):
+    after the candidates, the session-level pass over the sessions after the agent's replay cursor.
     """
     agent = Agent.objects.select_related("project").get(pk=agent_id)
     first = None
@@ -567,12 +704,12 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
                 logger.info("consolidation for %s already running elsewhere", agent)
                 return first
             batch = _run_pending(agent=agent, batch_id=batch_id, max_candidates=max_candidates, embedder=embedder,
-                                 consolidator=consolidator)
+                                 consolidator=consolidator, run=run)
         first = first or batch
         if batch is None or config().consolidation_mode not in ("online", "eager") or not candidates_waiting(
                 agent=agent):
             return first
-        batch_id = None
+        batch_id, run = None, RUN_ONLINE
     return first
 
 
@@ -587,20 +724,23 @@ def candidates_waiting(*, agent: Agent) -> bool:
                                     status=Candidate.Status.PENDING).exists()
 
 
-def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator) -> ConsolidationBatch | None:
+def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run) -> ConsolidationBatch | None:
     pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
     if batch_id is not None:
         pending = pending.filter(batch_id=batch_id)
     candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
-    if not candidates:
+    replay = run in (RUN_IDLE, RUN_MANUAL) and config().idle_session_pass and batch_id is None
+    sessions = list(replay_backlog(agent=agent)[:config().idle_max_sessions]) if replay else []
+    if not candidates and not sessions:
         return None
     try:
         token_quota_check(project=agent.project)
     except Limited as exc:  # the candidates wait for tomorrow's runs
         logger.warning("consolidation for %s skipped: %s", agent, exc.message)
         return None
-    return _run(agent=agent, candidates=candidates, batch_id=batch_id or candidates[0].batch_id,
-                embedder=embedder or get_embedder(), consolidator=consolidator)
+    return _run(agent=agent, candidates=candidates, batch_id=batch_id or (candidates[0].batch_id if candidates
+                                                                          else None),
+                embedder=embedder or get_embedder(), consolidator=consolidator, run=run, sessions=sessions)
 
 
 def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
@@ -656,19 +796,21 @@ class _LeaseLost(Exception):
 MAX_WRITE_ROUNDS = 3
 
 
-def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, consolidator) -> ConsolidationBatch:
-    eager = all(c.reason == Candidate.Reason.EAGER for c in candidates)
+def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, consolidator, run: str = RUN_ONLINE,
+         sessions: list[Session] | None = None) -> ConsolidationBatch:
+    eager = bool(candidates) and all(c.reason == Candidate.Reason.EAGER for c in candidates)
     thresholds = thresholds_for(embedder.model_id)
     if not eager and consolidator is None:
         consolidator = get_consolidator(embedder=embedder)
     kind = "eager" if eager else consolidator.kind
-    batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent,
-                        mode=config().consolidation_mode, consolidator=kind)
+    mode = run if run in (RUN_IDLE, RUN_MANUAL) else config().consolidation_mode
+    batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent, mode=mode, consolidator=kind)
     Candidate.objects.filter(pk__in=[c.pk for c in candidates]).update(batch=batch)
     calls = _CallLog(batch)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     topics = _topics(candidates)
+    replay = _Replay(agent=agent, batch=batch, run=run, sessions=sessions or [], consolidator=consolidator)
 
     def plan(topics: list[TopicPlan]) -> None:
         for topic in topics:
@@ -681,14 +823,25 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
     with batch_lease(batch), llm_calls_watched(calls):
         phase = "plan"
         try:
-            plan(topics)
+            if run == RUN_IDLE:  # yields at a topic boundary when the agent writes again
+                for i, topic in enumerate(topics):
+                    if replay.preempted():
+                        replay.release(topics[i:])
+                        topics = topics[:i]
+                        break
+                    plan([topic])
+            else:
+                plan(topics)
+            topics += replay.session_pass(
+                lambda topic: _plan_topic(agent=agent, consolidator=consolidator, embedder=embedder,
+                                          thresholds=thresholds, topic=topic, calls=calls), calls)
             timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
             phase = "write"
             for _ in range(MAX_WRITE_ROUNDS):
                 written = time.perf_counter()
                 try:
                     _write(agent=agent, batch=batch, topics=topics, thresholds=thresholds,
-                           embedder_model=embedder.model_id, timings=timings, written=written)
+                           embedder_model=embedder.model_id, timings=timings, written=written, replay=replay)
                     break
                 except _StalePlan as stale:  # rolled back: plan those topics again against what is there now
                     logger.info("%s: %s; planning them again", batch, stale)
@@ -737,7 +890,7 @@ def _stale_topics(topics: list[TopicPlan], thresholds: Thresholds) -> list[Topic
 
 @traced("recmem.consolidation.write")
 @transaction.atomic
-def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written) -> None:
+def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written, replay=None) -> None:
     scope_write_lock(t.scope for t in topics)
     if not batch_owned(batch=batch):
         raise _LeaseLost()
@@ -749,14 +902,16 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
     for topic in topics:
         _apply_topic(agent=agent, batch=batch, topic=topic, thresholds=thresholds, embedder_model=embedder_model,
                      summary=summary, audit=audit)
+        if topic.session is not None:  # the session pass: its units stay raw (they may still recur)
+            continue
         ids = [u.pk for u in topic.units]
         Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CONSOLIDATED, consolidated_batch=batch)
         summary["exchanges"].extend(str(i) for i in ids)
         summary["candidates"].extend(str(c.pk) for c in topic.candidates)
     Candidate.objects.filter(pk__in=[c.pk for t in topics for c in t.candidates]).update(
         status=Candidate.Status.DONE, batch=batch, last_error="")
-    # The replay cursor: sessions whose units this run consolidated.
-    Session.objects.filter(pk__in={u.session_id for t in topics for u in t.units}).update(replayed_at=timezone.now())
+    if replay is not None and replay.sessions:
+        summary["replay"] = replay.cursor_advance()
     timings["write"] = round((time.perf_counter() - written) * 1000, 1)
     batch_succeed(batch=batch, summary=summary, timings_ms=timings)
     audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": "consolidation_batch",

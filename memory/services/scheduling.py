@@ -2,10 +2,12 @@
 
 django-q2 finds tasks by dotted path; the paths are spelled here and nowhere else (tests check they resolve).
 
-``idle`` mode: an agent counts as idle after RECMEM_IDLE_MINUTES without writes. A run starts when it has pending
-candidates and ≥ RECMEM_IDLE_MIN_CLOSED_SESSIONS sessions closed since its last run, or ≥ RECMEM_IDLE_MAX_HOURS
-passed, or an operator/agent asked. Cooldown between runs, a daily cap, and a random delay spread the load; the
-advisory lock in consolidation_run keeps it to one run per agent across workers and machines.
+``idle`` mode: an agent counts as idle after RECMEM_IDLE_MINUTES without writes. A run starts when it has work
+(pending candidates, or sessions its replay cursor has not passed) and ≥ RECMEM_IDLE_MIN_CLOSED_SESSIONS sessions
+closed since its last idle run, or ≥ RECMEM_IDLE_MAX_HOURS passed. Cooldown between idle runs (exact to the
+minute), a daily cap and a random delay spread the load; an explicit request (``idle_run_request``) is a *manual*
+run, outside cooldown and cap. Idle runs are queued for the low-priority cluster RECMEM_IDLE_QUEUE. The advisory
+lock in consolidation_run keeps it to one run per agent across workers and machines.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import uuid
 from datetime import timedelta
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import F, Max, QuerySet
 from django.utils import timezone
 from django_q.models import Schedule
 from django_q.tasks import async_task
@@ -55,11 +57,22 @@ def maintenance_schedules_ensure() -> list[str]:
     return created
 
 
-def consolidation_enqueue(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None) -> None:
+RUN_ONLINE, RUN_IDLE, RUN_MANUAL = "online", "idle", "manual"
+
+
+def idle_queue() -> str | None:
+    """The django-q cluster idle runs are queued for (None: the main one)."""
+    name = config().idle_queue
+    return name if name and name != config().q_name else None
+
+
+def consolidation_enqueue(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, run: str = RUN_ONLINE) -> None:
     """Queue a consolidation run for the agent's pending candidates (those of ``batch_id`` only, when given) now;
-    call it on commit of the write that made them pending."""
+    call it on commit of the write that made them pending. ``run``: online (the default), or manual (an explicit
+    request: a replay like an idle run, on the main queue, outside the idle cooldown and cap)."""
     args = (str(agent_id),) if batch_id is None else (str(agent_id), str(batch_id))
-    async_task(CONSOLIDATION_RUN_TASK, *args, task_name=f"consolidate:{agent_id}", group="consolidation")
+    kwargs = {"run": run} if run != RUN_ONLINE else {}
+    async_task(CONSOLIDATION_RUN_TASK, *args, **kwargs, task_name=f"consolidate:{agent_id}", group="consolidation")
 
 
 def consolidation_retry_schedule(*, agent_id: uuid.UUID, batch: ConsolidationBatch) -> None:
@@ -76,13 +89,23 @@ def _pending(agent: Agent) -> int:
     return Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).count()
 
 
+def replay_backlog(*, agent: Agent) -> QuerySet[Session]:
+    """The agent's sessions after its replay cursor (turns not yet replayed by an idle run), oldest first."""
+    return (Session.objects.owned_by(agent).filter(replay_cursor__lt=F("next_turn_index"))
+            .order_by("started_at", "id"))
+
+
+def _has_work(agent: Agent) -> bool:
+    return bool(_pending(agent)) or (config().idle_session_pass and replay_backlog(agent=agent).exists())
+
+
 def idle_run_request(*, agent: Agent) -> int:
-    """An explicit request: queue a run now (no idle wait, no jitter). Returns the pending candidate count; the
-    project's daily token quota used up is 429 with Retry-After."""
+    """An explicit request: queue a manual run now (no idle wait, no jitter; outside the idle cooldown and daily
+    cap). Returns the pending candidate count; the project's daily token quota used up is 429 with Retry-After."""
     token_quota_check(project=agent.project)
     pending = _pending(agent)
-    if pending:
-        transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
+    if _has_work(agent):
+        transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk, run=RUN_MANUAL))
     return pending
 
 
@@ -91,9 +114,10 @@ def idle_due(*, agent: Agent, now=None) -> bool:
     now = now or timezone.now()
     if agent.last_write_at and now - agent.last_write_at < timedelta(minutes=config().idle_minutes):
         return False
-    if not _pending(agent):
+    if not _has_work(agent):
         return False
-    runs = ConsolidationBatch.objects.filter(agent=agent, mode="idle")
+    # Only runs the idle scheduler started count for cooldown and cap (manual, online and retried runs do not).
+    runs = ConsolidationBatch.objects.filter(agent=agent, mode=RUN_IDLE)
     last = runs.aggregate(last=Max("started_at"))["last"]
     if last and now - last < timedelta(minutes=config().idle_cooldown_minutes):
         return False
@@ -108,18 +132,24 @@ def idle_due(*, agent: Agent, now=None) -> bool:
 def idle_runs_start(*, now=None) -> int:
     """Scheduled tick: queue a delayed run for every agent whose idle trigger holds. Returns how many."""
     now = now or timezone.now()
-    agent_ids = Candidate.objects.filter(status=Candidate.Status.PENDING).values_list("agent_id", flat=True)
+    agent_ids = set(Candidate.objects.filter(status=Candidate.Status.PENDING).values_list("agent_id", flat=True))
+    if config().idle_session_pass:
+        agent_ids |= set(Session.objects.filter(replay_cursor__lt=F("next_turn_index"))
+                         .values_list("owner_agent_id", flat=True))
     started = 0
     low, high = (int(x) for x in config().idle_jitter_seconds)
-    for agent in Agent.objects.filter(pk__in=set(agent_ids), is_active=True):
+    options = {"q_options": {"cluster": idle_queue()} if idle_queue() else {}, "run": RUN_IDLE}
+    for agent in Agent.objects.filter(pk__in=agent_ids, is_active=True):
         if not idle_due(agent=agent, now=now):
             continue
         name = f"idle:{agent.pk}"
-        if Schedule.objects.filter(Q(name=name), Q(next_run__gte=now - timedelta(hours=1))).exists():
-            continue  # one already waiting for its delay
+        # A one-off schedule that has fired stays in the table with repeats=0 (django-q2): only one that has not
+        # fired yet is waiting. (Counting fired ones for an hour made every cooldown under an hour one hour.)
+        if Schedule.objects.filter(name=name).exclude(repeats=0).exists():
+            continue
         Schedule.objects.update_or_create(
             name=name,
-            defaults={"func": CONSOLIDATION_RUN_TASK, "args": repr((str(agent.pk),)),
+            defaults={"func": CONSOLIDATION_RUN_TASK, "args": repr((str(agent.pk),)), "kwargs": repr(options),
                       "schedule_type": Schedule.ONCE, "repeats": 1,
                       "next_run": now + timedelta(seconds=random.randint(low, high))})
         started += 1

@@ -263,6 +263,10 @@ Q_CLUSTER = {
     # needs this key present to accept the variable).
     "ALT_CLUSTERS": {},
 }
+if RECMEM.idle_queue and RECMEM.idle_queue != RECMEM.q_name:
+    # Idle (REM) runs: their own cluster (`Q_CLUSTER_NAME=<idle_queue> manage.py qcluster`, started by `recmem run`)
+    # with one worker, so a long replay never delays an online consolidation or the maintenance ticks.
+    Q_CLUSTER["ALT_CLUSTERS"] = {RECMEM.idle_queue: {"workers": 1}}
 if RECMEM.redis_url:
     Q_CLUSTER["redis"] = RECMEM.redis_url
 else:

@@ -53,7 +53,8 @@ def test_three_modes_end_to_end(tmp_path, locomo_file):
     c = online["construction"]
     assert c["candidates"].get("recurrence", 0) >= 1 and c["batches"] >= 1
     assert c["batch_status"] == {"succeeded": c["batches"]}
-    assert set(c["by_purpose"]) <= {"topic_consolidate", "semantic_refine"}
+    # the flush at the end is a manual run: it replays the sessions (session_distill, issue 17)
+    assert set(c["by_purpose"]) <= {"topic_consolidate", "semantic_refine", "session_distill"}
     assert c["llm_calls"] >= 1 and c["prompt_tokens"] > 500 and 0 < c["consolidated_share"] <= 1
     assert c["llm_calls_per_100"] == pytest.approx(c["llm_calls"] * 100 / 8, abs=0.01)
     assert c["tokenizer"] == "regex-approx-cl100k"
@@ -98,7 +99,8 @@ def test_extractive_online_costs_no_tokens(tmp_path, locomo_file):
     assert run["llm_endpoint"] == "none" and run["consolidator"] == "extractive" and run["mask_queries"] is False
     c = run["construction"]
     assert c["batches"] >= 1 and c["llm_calls"] == 0 and c["prompt_tokens"] == 0
-    assert c["llm_equivalent"]["llm_calls"] == c["batch_status"]["succeeded"]  # one topic call per batch
+    # one topic call per batch that consolidated exchanges (the flush's replay-only batch distils sessions)
+    assert 1 <= c["llm_equivalent"]["llm_calls"] <= c["batch_status"]["succeeded"]
     assert c["llm_equivalent"]["prompt_tokens"] > 0
 
 

@@ -117,3 +117,109 @@ def test_a_kept_store_is_re_measured_and_grown(tmp_path, locomo_file):
                       ef_sweep=(), component_texts=10, project="no-such-project", log=quiet)
     finally:
         project_delete(first["project"])
+
+
+def test_bulk_copy_writes_the_rows_the_fast_fill_writes(tmp_path, locomo_file):
+    """The COPY fill (1M, issue 19) stores what the service's fast fill stores: masked texts, text forms, composed
+    vectors readable by pgvector, two sessions' scopes, topic-grouped episodes with their links; the HNSW indexes are
+    built after it and the search runs on it."""
+    import numpy as np
+
+    from bench.locomo import project_delete
+    from bench.scale import CountingEmbedder, EmbeddingCache, TextSource
+    from governance.services.privacy import texts_mask
+    from memory.gateways.embeddings import get_embedder
+    from memory.models import Episode, EpisodeSource, Exchange, Experience, ExperienceEvidence, Session
+
+    report = run_scale(sizes=[250], data=locomo_file, queries=3, recall_queries=2, http=False, cache_dir=tmp_path,
+                       bulk_copy=True, consolidation_mode="off", ef_sweep=(), component_texts=10, keep_data=True,
+                       log=quiet)
+    try:
+        entry = report["sizes"][0]
+        # Sessions of 200 and 50 exchanges: topic groups of 20 → 10 + 3 episodes, two experiences each.
+        assert entry["bulk_import"]["rows"] == {"exchanges": 250, "episodes": 13, "experiences": 26, "links": 276}
+        episodes = entry["bulk_import"]["episode_vectors"]
+        # The first episodes are encoded for real (and cached): here all 13, so none is composed.
+        assert (episodes["encoded"], episodes["real"], episodes["composed"]) == (13, 13, 0)
+        assert episodes["fidelity"]["episodes"] == 13 and episodes["fidelity"]["cosine_mean"] > 0.7
+        assert set(entry["index_build_seconds"]) >= {"exchange_embedding_hnsw", "episode_embedding_hnsw",
+                                                     "experience_embedding_hnsw", "maintenance_work_mem"}
+        assert entry["vacuum_analyze_seconds"] >= 0 and entry["search"]["hits_per_query"][0] == 10
+        assert report["turn_bank"]["turns"] == 14 and entry["load_average_end"]
+        project = report["project"]
+        assert entry["store"] == {"exchanges": 250, "episodes": 13, "experiences": 26, "candidates": 0}
+
+        sessions = list(Session.objects.filter(project__name=project).order_by("external_id"))
+        assert [(s.external_id, s.scope, s.next_turn_index) for s in sessions] == [
+            ("bulk-0", "module", 200), ("bulk-1", "personal", 50)]
+        assert sessions[0].owner_agent_id != sessions[1].owner_agent_id and sessions[1].module_id is None
+
+        source = TextSource(locomo_file)
+        embedder = CountingEmbedder(get_embedder(), EmbeddingCache(tmp_path, get_embedder().model_id),
+                                    read_cache=True, compose=True)
+        rows = list(Exchange.objects.filter(project__name=project).order_by("occurred_at"))
+        assert len(rows) == 250
+        for i in (0, 199, 200, 249):
+            user, assistant, when = source.exchange(i)
+            row = rows[i]
+            assert (row.user_text, row.assistant_text) == tuple(texts_mask(project=row.project,
+                                                                           texts=[user, assistant]))
+            assert row.occurred_at == when and row.turn_index == i % 200 and row.state == "raw"
+            assert row.text_form == unit_text_form(occurred_at=when, user=row.user_text, assistant=row.assistant_text)
+            # pgvector read the binary COPY back: the fast fill's composed vector of the same text form.
+            assert np.allclose(np.asarray(row.embedding), embedder.composed_vectors([row.text_form])[0], atol=1e-5)
+        assert (EpisodeSource.objects.filter(exchange__project__name=project).values("exchange").distinct().count()
+                == 250)  # every exchange in exactly one episode
+        episode = Episode.objects.filter(project__name=project).first()
+        assert np.allclose(np.asarray(episode.embedding),
+                           get_embedder().embed([f"{episode.title}\n{episode.narrative}"])[0], atol=1e-4)
+        experience = Experience.objects.filter(project__name=project).first()
+        assert ExperienceEvidence.objects.get(experience=experience).exchange.user_text == experience.statement
+
+        # The kept store measured again (nothing written), and both runs in the summary.
+        again = run_scale(sizes=[250], data=locomo_file, queries=2, recall_queries=2, http=False, cache_dir=tmp_path,
+                          bulk_copy=True, consolidation_mode="off", ef_sweep=(), component_texts=10,
+                          project=project, log=quiet)
+        assert again["sizes"][0]["bulk_import"]["exchanges"] == 0 and "index_build_seconds" not in again["sizes"][0]
+        results = tmp_path / "results"
+        results.mkdir()
+        (results / "scale_1m.json").write_text(json.dumps(report, default=str))
+        (results / "scale_1m_again.json").write_text(json.dumps(again, default=str))
+        summary = write_summary(results).read_text()
+        assert summary.count("**COPY fill** to 250") == 1 and "Goals at" not in summary  # 1M goals only at 1M
+    finally:
+        project_delete(report["project"])
+
+
+def test_scheduling_priority_reaches_every_thread_and_the_backend_and_is_put_back():
+    import os
+    import threading
+
+    from django.db import connection
+
+    from bench.scale import scheduling_priority
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
+    stop = threading.Event()
+    helper = threading.Thread(target=stop.wait)  # a second thread, as the embedder's pool is
+    helper.start()
+    try:
+        before = os.getpriority(os.PRIO_PROCESS, helper.native_id)
+        groups = {pid: open(f"/proc/{pid}/autogroup").read().split()[-1] for pid in (os.getpid(), backend)
+                  if os.path.exists(f"/proc/{pid}/autogroup")}
+        with scheduling_priority(before + 3) as applied:
+            assert applied["backend_pid"] == backend and applied["threads"] >= 2
+            assert os.getpriority(os.PRIO_PROCESS, helper.native_id) == before + 3
+            assert os.getpriority(os.PRIO_PROCESS, backend) == before + 3
+            for pid in applied["autogroups"]:  # where the kernel groups by session
+                assert open(f"/proc/{pid}/autogroup").read().split()[-1] == str(before + 3)
+        if os.geteuid() == 0:  # lowering a nice value again needs the privilege
+            assert os.getpriority(os.PRIO_PROCESS, helper.native_id) == before
+            assert os.getpriority(os.PRIO_PROCESS, backend) == before
+            for pid in applied["autogroups"]:
+                assert open(f"/proc/{pid}/autogroup").read().split()[-1] == groups[pid]
+    finally:
+        stop.set()
+        helper.join()

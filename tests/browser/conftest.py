@@ -14,6 +14,7 @@ import pytest
 from django.contrib.auth.models import User
 
 SCREENSHOTS = Path(__file__).resolve().parent / "screenshots"
+README_IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
 LOCAL = {"127.0.0.1", "localhost", "[::1]", "::1"}
@@ -84,9 +85,20 @@ def logged_in(page, transactional_db):
     return page
 
 
-def screenshot(page, name: str) -> Path:
-    """Written by every run (not committed); the README shows docs/img/dashboard.png and docs/img/review.png."""
+def screenshot(page, name: str, *, readme_until: str | None = None) -> Path:
+    """A full-page screenshot in tests/browser/screenshots/ (every run; not committed).
+
+    The README's pictures (docs/img/dashboard.png, review.png, rollback_preview.png) are these pages, taken by the
+    same tests against the same data: ``make screenshots`` (RECMEM_README_SCREENSHOTS=1) also writes the page, from
+    its top down to the bottom of the ``readme_until`` element, to docs/img/."""
     SCREENSHOTS.mkdir(exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
+    if readme_until and os.environ.get("RECMEM_README_SCREENSHOTS") == "1":
+        box = page.locator(readme_until).bounding_box()
+        height = page.evaluate("window.scrollY") + box["y"] + box["height"] + 16
+        width = page.viewport_size["width"]
+        README_IMAGES.mkdir(exist_ok=True)
+        page.screenshot(path=str(README_IMAGES / f"{name}.png"), full_page=True,
+                        clip={"x": 0, "y": 0, "width": width, "height": height})
     return path

@@ -10,6 +10,7 @@ import pytest
 from django.utils import timezone
 
 from governance.models import ConsolidationBatch, VaultEntry
+from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem, SearchLog, ValiditySample
 from memory.services.metrics import metrics_compute_day
@@ -104,7 +105,7 @@ def test_dashboard(governed, logged_in):
     assert "acme" in page.inner_text("#project-table")
     # the page fits the screen: nothing wider than the 1400 px viewport
     assert page.evaluate("document.documentElement.scrollWidth") <= 1400
-    screenshot(page, "dashboard")
+    screenshot(page, "dashboard", readme_until="#governance-dashboard")
     page.click("#tile-promotions")
     page.wait_for_url("**/admin/memory/reviewitem/**")
 
@@ -117,7 +118,7 @@ def test_decide_with_an_edit(governed, logged_in):
     for text in ("planner", "constraint", "module (ops)", "project"):
         assert text in facts
     assert page.locator(".rm-evidence a").count() >= 6  # sessions and exchanges, linked
-    screenshot(page, "review")
+    screenshot(page, "review", readme_until="#decide-form")
     page.fill("#id_statement", "Run the linter and all unit tests before every merge to main.")
     page.fill("#id_reason", "team-wide practice")
     page.click("input[name=approve]")
@@ -126,6 +127,45 @@ def test_decide_with_an_edit(governed, logged_in):
     item.refresh_from_db()
     assert item.status == "approved"
     assert item.approved_experience.statement == "Run the linter and all unit tests before every merge to main."
+
+
+def test_the_decide_page_lists_conflicts_on_the_item(governed, logged_in):
+    """A proposal whose item is in an open conflict shows that conflict, linked to its own decide page."""
+    page, proposal = logged_in, governed["bulk"][0]
+    conflict = ReviewItem.objects.get(kind="conflict", other_experience=proposal.experience)
+    page.goto(f"/admin/memory/reviewitem/{proposal.pk}/decide/")
+    listed = page.inner_text("#conflicts")
+    assert "We deploy on Fridays now." in listed and "Deploy window 0 is closed on Fridays." in listed
+    assert listed.startswith("Pending")
+    page.click(f"#conflicts a[href='/admin/memory/reviewitem/{conflict.pk}/decide/']")
+    page.wait_for_url(f"**/{conflict.pk}/decide/")
+    assert page.inner_text("h1") == "Review conflict"
+    page.goto(f"/admin/memory/reviewitem/{governed['bulk'][1].pk}/decide/")  # no conflict on this one
+    assert page.locator("#conflicts").count() == 0
+
+
+def test_the_audit_list_fits_the_screen(governed, logged_in):
+    """Observed: at 1400 px actor, scope and reason were off-screen and UUIDs wrapped to 4 lines. Measured in the
+    browser: the table is no wider than its box and the viewport (no horizontal scrollbar), every column is on
+    screen, and each short id stays on one line."""
+    page, holder = logged_in, governed["holder"]
+    audit_record(action="update", object_type="experience", object_id=str(governed["promotion"].experience_id),
+                 project_id=holder.agent.project_id, actor_agent=holder.agent, scope="module",
+                 reason="a long reason that goes on " * 20)
+    page.goto("/admin/governance/auditevent/")
+    assert page.locator("#result_list tbody tr").count() >= 20
+    viewport = page.evaluate("window.innerWidth")
+    table = page.evaluate("""() => { const t = document.getElementById('result_list');
+        return {scroll: t.scrollWidth, box: t.parentElement.clientWidth, right: t.getBoundingClientRect().right,
+                page: document.documentElement.scrollWidth}; }""")
+    assert table["scroll"] <= table["box"], table  # the list's own box does not scroll sideways
+    assert table["right"] <= viewport and table["page"] <= viewport, table  # nor does the page
+    for column in ("actor", "scope", "reason_short"):
+        box = page.locator(f"#result_list thead th.column-{column}").bounding_box()
+        assert box is not None and box["x"] + box["width"] <= viewport, column
+    lines = page.eval_on_selector_all("#result_list td code", "els => els.map(e => e.getClientRects().length)")
+    assert lines and max(lines) == 1  # short ids, one line each
+    screenshot(page, "audit_list")
 
 
 def test_bulk_decide(governed, logged_in):
@@ -155,7 +195,7 @@ def test_rollback_preview_and_confirm(governed, logged_in):
     preview = page.inner_text("#rollback-preview")
     assert "will be held back" in preview and "pending review items of this batch will be closed" in preview
     assert "Removed (1)" in preview and PROPOSED[:40] in preview
-    screenshot(page, "rollback_preview")
+    screenshot(page, "rollback_preview", readme_until="#rollback-form")
     page.fill("#id_reason", "the linter rule came from a bad run")
     page.click("#rollback-form input[type=submit]")
     page.wait_for_url("**/admin/governance/consolidationbatch/")

@@ -60,6 +60,25 @@ def test_the_decide_page_shows_what_a_reviewer_needs(admin_client, api_client, p
     assert "<ins>and the unit tests</ins>" in page and f"/admin/memory/experience/{close.pk}/change/" in page
 
 
+def test_the_decide_page_lists_open_conflicts_on_the_item(admin_client, api_client, proposal):
+    """The "Conflicts with existing rules" block: a personal note contradicting the proposed rule is listed, with
+    both statements and a link to the conflict's own decide page; without a conflict there is no block."""
+    from memory.services.review import review_conflict_create
+
+    item = review_item_create(experience=proposal["rule"], batch=proposal["batch"], sessions=3,
+                              proposed_scope="project")
+    page = admin_client.get(f"/admin/memory/reviewitem/{item.pk}/decide/").content.decode()
+    assert 'id="conflicts"' not in page and "Conflicts with existing rules" not in page
+    note = stored_rule(holder=proposal["holder"], api_client=api_client, scope="personal", module=None,
+                       statement="Merging to main without the unit tests is fine.", user_texts=["skip the tests"])
+    conflict = review_conflict_create(experience=note, other=proposal["rule"], batch=proposal["batch"])
+    page = admin_client.get(f"/admin/memory/reviewitem/{item.pk}/decide/").content.decode()
+    block = page[page.index('<ul id="conflicts">'):]
+    block = block[:block.index("</ul>")]
+    assert f'href="/admin/memory/reviewitem/{conflict.pk}/decide/">Pending</a>' in block
+    assert "Merging to main without the unit tests is fine." in block and PROPOSED in block
+
+
 def test_similar_has_a_cut_off(admin_client, api_client, proposal):
     """Observed: "similar" had no cut-off (a rule at similarity 0.32 was listed)."""
     _project_rule(api_client, proposal["holder"], FAR)

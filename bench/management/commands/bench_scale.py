@@ -59,6 +59,12 @@ class Command(BaseCommand):
                             help="exchanges posted one per request, per client count (1 and 4 clients)")
         parser.add_argument("--http-batch", type=int, default=800,
                             help="exchanges posted 20 per request, per client count")
+        parser.add_argument("--component-texts", type=int, default=1000,
+                            help="texts of the embedding-only and masking-only rate measurement")
+        parser.add_argument("--search-nice", type=int, default=None,
+                            help="also time the searches with this process and its database backend at this nice "
+                                 "value (e.g. -10; needs the privilege): the latency when a search gets a core as "
+                                 "it needs one on a machine busy with other work")
         parser.add_argument("--no-http", action="store_true", help="skip the web server / HTTP ingest part")
         parser.add_argument("--web-layouts", default="",
                             help="gunicorn processes x threads to measure in turn, e.g. 2x4,1x8 (default: the "
@@ -69,6 +75,10 @@ class Command(BaseCommand):
         parser.add_argument("--fast-fill", action="store_true",
                             help="for 1M: memoise masking per turn and compose vectors missing from the cache from "
                                  "turn vectors (reported; the bulk-import rate is then not a real-ingest rate)")
+        parser.add_argument("--bulk-copy", action="store_true",
+                            help="for 1M: write the store with COPY (texts masked once per turn, exchange vectors "
+                                 "composed from real turn-line vectors, real episode vectors; bench/bulkfill.py), "
+                                 "HNSW indexes built once after the fill")
         parser.add_argument("--ef-sweep", default="100,300",
                             help="extra hnsw.ef_search values at which HNSW recall is also measured")
         parser.add_argument("--consolidation-mode", default="idle", choices=["idle", "online", "off"],
@@ -106,7 +116,8 @@ class Command(BaseCommand):
                            embedding_cache=opts["embedding_cache"], consolidation_mode=opts["consolidation_mode"],
                            keep_data=opts["keep_data"], fast_fill=opts["fast_fill"], project=opts["project"],
                            build_index_after=opts["build_index_after"], halfvec=opts["halfvec"],
-                           web_layouts=_layouts(opts["web_layouts"]),
+                           web_layouts=_layouts(opts["web_layouts"]), bulk_copy=opts["bulk_copy"],
+                           component_texts=opts["component_texts"], search_nice=opts["search_nice"],
                            http_clients=tuple(_sizes(opts["http_clients"])),
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:

@@ -26,6 +26,7 @@ from memory.consolidators.extractive.parsing import (
 from memory.consolidators.extractive.rewriting import _relative_date, _third_person
 from memory.consolidators.extractive.topics import _contradicts, _Profile, _profile
 from memory.consolidators.types import (
+    SESSION_PASS_TYPES,
     BaseConsolidator,
     CallSink,
     EpisodeDraft,
@@ -34,6 +35,7 @@ from memory.consolidators.types import (
     ExperienceDraft,
     Unit,
     episode_bounds,
+    normalise_tags,
     unit_time,
 )
 from memory.gateways.tokens import count_tokens
@@ -360,9 +362,18 @@ class ExtractiveConsolidator(BaseConsolidator):
                     valid_from=candidate.valid_from,
                     confidence=round(candidate.confidence, 3),
                     contradicts=contradicts,
+                    tags=normalise_tags([w for w in candidate.subject.split() if len(w) > 3][:3]
+                                        or [candidate.subject]),
                 )
             )
         return drafts
+
+    def distil_session(
+        self, *, units: list[Unit], related: list[ExistingExperience], on_call: CallSink | None = None
+    ) -> list[ExperienceDraft]:
+        """The session-level pass of an idle run: the lessons, procedures and preferences the rules find."""
+        return [d for d in self.refine(episodes=[], units=units, related=related, on_call=on_call)
+                if d.type in SESSION_PASS_TYPES]
 
     # -- single statements (the extractive eager baseline) ----------------------------------------------
 

@@ -44,7 +44,7 @@ def test_new_episodes_and_items_from_one_call(srv, gateway, marathon_units):
 
     body = srv.bodies(CHAT)[-1]
     system, user = body["messages"][0]["content"], body["messages"][1]["content"]
-    assert system.endswith("Prompt version: topic_consolidate@1")
+    assert system.endswith("Prompt version: topic_consolidate@2")
     assert "Most similar episode already in memory:\n(none)" in user
     assert "[experience x1] preference | subject: running time" in user
     assert "(6 units)" in user and user.count("[unit m1]") == 1  # the units are sent once

@@ -52,7 +52,7 @@ _OPS = [
               paginated=True),
     Operation("episodes_retrieve", "GET", "/episodes/{episode_id}", 200, response=m.Episode),
     Operation("experiences_list", "GET", "/experiences", 200, response=m.Experience,
-              query=(*PAGING, *LIST_FILTERS, "type"), paginated=True),
+              query=(*PAGING, *LIST_FILTERS, "type", "tag"), paginated=True),
     Operation("experiences_retrieve", "GET", "/experiences/{experience_id}", 200, response=m.Experience),
     Operation("experiences_update", "PATCH", "/experiences/{experience_id}", 200, request=m.ExperienceUpdate,
               response=m.Experience),

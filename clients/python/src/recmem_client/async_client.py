@@ -94,10 +94,12 @@ class AsyncRecMem(BaseClient):
 
     async def search(self, query: str, *, k_sub: int | None = None, k_epi: int | None = None,
                      k_sem: int | None = None, token_budget: int | None = None,
-                     types: list[m.ExperienceType] | None = None, since: datetime | None = None,
-                     until: datetime | None = None, session: Id | None = None) -> m.SearchResult:
+                     types: list[m.ExperienceType] | None = None, tags: list[str] | None = None,
+                     since: datetime | None = None, until: datetime | None = None,
+                     session: Id | None = None) -> m.SearchResult:
         body = m.SearchRequest(query=query, **_given(k_sub=k_sub, k_epi=k_epi, k_sem=k_sem, token_budget=token_budget,
-                                                     types=types, since=since, until=until, session=session))
+                                                     types=types, tags=tags, since=since, until=until,
+                                                     session=session))
         return await self._call(OPERATIONS["search"], body=body)
 
     async def feedback(self, search_id: Id, used_ids: list[Id], *, helpful: bool | None = None,
@@ -207,18 +209,19 @@ class AsyncExperiences(_AsyncResource):
     async def get(self, experience_id: Id) -> m.Experience:
         return await self._client._call(OPERATIONS["experiences_retrieve"], path={"experience_id": experience_id})
 
-    async def list(self, *, type: m.ExperienceType | None = None, status: str | None = None,
+    async def list(self, *, type: m.ExperienceType | None = None, tag: str | None = None,
+                   status: str | None = None,
                    scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
                    limit: int | None = None, offset: int | None = None) -> m.Page[m.Experience]:
         return await self._client._call(OPERATIONS["experiences_list"], query=list_query(
-            {"type": type, "status": status, "scope": scope, "since": since, "until": until},
+            {"type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until},
             limit=limit, offset=offset))
 
-    def iter(self, *, type: m.ExperienceType | None = None, status: str | None = None,
+    def iter(self, *, type: m.ExperienceType | None = None, tag: str | None = None, status: str | None = None,
              scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
              page_size: int = 100) -> AsyncIterator[m.Experience]:
         return self._client._iterate(OPERATIONS["experiences_list"], {
-            "type": type, "status": status, "scope": scope, "since": since, "until": until}, page_size)
+            "type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until}, page_size)
 
     async def update(self, experience_id: Id, *, statement: str | None = None, subject: str | None = None,
                      confidence: float | None = None, verified: bool | None = None, reason: str = "",

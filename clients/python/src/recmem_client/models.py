@@ -154,6 +154,8 @@ class Experience(Response):
     status: str
     confidence: float
     verified: bool
+    needs_revalidation: bool
+    tags: list[str]
     valid_from: datetime | None
     superseded_by: uuid.UUID | None
     episode: uuid.UUID | None
@@ -186,6 +188,7 @@ class SearchRequest(Request):
     k_sem: int = Field(default=10, ge=0, le=100)
     token_budget: int | None = Field(default=None, ge=50, le=32000)
     types: list[ExperienceType] | None = None
+    tags: list[str] | None = Field(default=None, min_length=1, max_length=5)
     since: datetime | None = None
     until: datetime | None = None
     session: uuid.UUID | None = None  # the session this search serves (the server's hit-rate proxy looks there)

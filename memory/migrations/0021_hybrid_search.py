@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
     dependencies = [
         ('agents', '0002_project_quotas_archive'),
         ('governance', '0009_metric_day'),
-        ('memory', '0009_console_governance'),
+        ('memory', '0020_replay_lifecycle'),
     ]
 
     operations = [
