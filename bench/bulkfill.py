@@ -119,7 +119,8 @@ def _column_types(cursor, table: str) -> dict[str, str]:
 
 class Copier:
     """Binary COPY of rows into one model's table: the given columns per row, every other concrete column at its
-    model default (one value for the whole COPY), the auto-increment key left to the database."""
+    model default (one value for the whole COPY), the auto-increment key and generated columns left to the
+    database."""
 
     def __init__(self, cursor, model, columns: Sequence[str]) -> None:
         from django.db import models
@@ -130,6 +131,8 @@ class Copier:
         defaults = {}
         for field in model._meta.concrete_fields:
             if field.column in columns or isinstance(field, models.AutoField | models.BigAutoField):
+                continue
+            if field.generated:  # computed by PostgreSQL (the full-text column of hybrid search); COPY refuses it
                 continue
             value = field.get_default()
             defaults[field.column] = value if value is not None or field.null else None
