@@ -138,8 +138,10 @@ class Copier:
             defaults[field.column] = value if value is not None or field.null else None
         self.columns = [*columns, *defaults]
         self.tail = tuple(defaults.values())
-        # pgvector's columns travel as the raw bytes of its binary form (vector_binary), declared as bytea.
-        self.types = ["bytea" if types[c] == "vector" else types[c] for c in self.columns]
+        # pgvector's columns travel as the raw bytes of its binary form (vector_binary), declared as bytea; arrays
+        # (PostgreSQL's "_varchar") by the name psycopg knows them ("varchar[]").
+        self.types = ["bytea" if types[c] == "vector" else f"{types[c][1:]}[]" if types[c].startswith("_")
+                      else types[c] for c in self.columns]
         self.sql = (f'COPY "{table}" ({", ".join(chr(34) + c + chr(34) for c in self.columns)}) '
                     f"FROM STDIN (FORMAT BINARY)")
         self.cursor = cursor
