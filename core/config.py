@@ -45,6 +45,16 @@ def _bool(text: str) -> bool:
     raise ValueError(f"expected one of {sorted(_TRUE | _FALSE)}")
 
 
+def _on_off_auto(text: str) -> str:
+    """``auto``, or a boolean written as ``on`` / ``off``."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        return "on" if _bool(text) else "off"
+    except ValueError:
+        raise ValueError(f"expected auto or one of {sorted(_TRUE | _FALSE)}") from None
+
+
 def _number(kind: type, low: float | None = None, high: float | None = None, *, above: float | None = None):
     def parse(text: str):
         try:
@@ -253,7 +263,9 @@ class Config:
     idle_max_sessions: int = _var("RECMEM_IDLE_MAX_SESSIONS", 100, _number(int, 1))
     # The session-level pass of an idle run (lessons, procedures, preferences stated once) and its per-run budgets:
     # LLM tokens (prompt + completion) and, for the extractive consolidator, tokens of text parsed.
-    idle_session_pass: bool = _var("RECMEM_IDLE_SESSION_PASS", True, _bool)
+    # auto: on with the extractive consolidator (zero tokens), off with an LLM (+60 % construction tokens for no
+    # recall measured on LoCoMo; it would break the online ÷ eager cost goal). See session_pass_on.
+    idle_session_pass: str = _var("RECMEM_IDLE_SESSION_PASS", "auto", _on_off_auto)
     idle_run_token_budget: int = _var("RECMEM_IDLE_RUN_TOKEN_BUDGET", 50_000, _number(int, 0))
     idle_extractive_budget: int = _var("RECMEM_IDLE_EXTRACTIVE_BUDGET", 200_000, _number(int, 0))
     # Idle runs are queued for their own django-q cluster (`recmem run` starts it), behind nothing online; empty:
@@ -334,6 +346,13 @@ class Config:
     tracing_service: str = _var("RECMEM_TRACING_SERVICE", "recmem", _nonempty)
     # Benchmarks only.
     datasets: Path = _var("RECMEM_DATASETS", REPO_DIR.parent / "shared" / "datasets", _path)
+
+    @property
+    def session_pass_on(self) -> bool:
+        """Whether idle and manual runs end with the session pass (RECMEM_IDLE_SESSION_PASS)."""
+        if self.idle_session_pass == "auto":
+            return self.consolidator == "extractive" or not self.llm_base_url
+        return self.idle_session_pass == "on"
 
     def __post_init__(self) -> None:
         errors = []

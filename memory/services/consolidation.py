@@ -729,7 +729,7 @@ def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run
     if batch_id is not None:
         pending = pending.filter(batch_id=batch_id)
     candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
-    replay = run in (RUN_IDLE, RUN_MANUAL) and config().idle_session_pass and batch_id is None
+    replay = run in (RUN_IDLE, RUN_MANUAL) and config().session_pass_on and batch_id is None
     sessions = list(replay_backlog(agent=agent)[:config().idle_max_sessions]) if replay else []
     if not candidates and not sessions:
         return None

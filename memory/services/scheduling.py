@@ -96,7 +96,7 @@ def replay_backlog(*, agent: Agent) -> QuerySet[Session]:
 
 
 def _has_work(agent: Agent) -> bool:
-    return bool(_pending(agent)) or (config().idle_session_pass and replay_backlog(agent=agent).exists())
+    return bool(_pending(agent)) or (config().session_pass_on and replay_backlog(agent=agent).exists())
 
 
 def idle_run_request(*, agent: Agent) -> int:
@@ -133,7 +133,7 @@ def idle_runs_start(*, now=None) -> int:
     """Scheduled tick: queue a delayed run for every agent whose idle trigger holds. Returns how many."""
     now = now or timezone.now()
     agent_ids = set(Candidate.objects.filter(status=Candidate.Status.PENDING).values_list("agent_id", flat=True))
-    if config().idle_session_pass:
+    if config().session_pass_on:
         agent_ids |= set(Session.objects.filter(replay_cursor__lt=F("next_turn_index"))
                          .values_list("owner_agent_id", flat=True))
     started = 0

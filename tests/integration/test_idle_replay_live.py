@@ -34,7 +34,8 @@ def test_an_idle_run_fires_yields_to_a_write_and_resumes_from_its_cursor(qcluste
         env = {"RECMEM_LLM_BASE_URL": slow.base_url, "RECMEM_LLM_API_KEY": "k", "RECMEM_LLM_MAX_RETRIES": "0",
                "RECMEM_LLM_TIMEOUT": "60", "RECMEM_CONSOLIDATION_MODE": "idle", "RECMEM_IDLE_MINUTES": "0",
                "RECMEM_IDLE_COOLDOWN_MINUTES": "0", "RECMEM_IDLE_MAX_HOURS": "0", "RECMEM_IDLE_DAILY_CAP": "10",
-               "RECMEM_IDLE_JITTER_SECONDS": "0,0", "RECMEM_IDLE_QUEUE": "recmem-idle"}
+               "RECMEM_IDLE_JITTER_SECONDS": "0,0", "RECMEM_IDLE_QUEUE": "recmem-idle",
+               "RECMEM_IDLE_SESSION_PASS": "on"}  # with an LLM the default (auto) leaves it off
         agent = make_agent().agent
         sessions = []
         for day, pair in enumerate(LESSONS):

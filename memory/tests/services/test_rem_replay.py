@@ -37,7 +37,7 @@ def _session(agent, pairs, day=0, close=True):
 
 @pytest.fixture
 def idle(settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle", idle_session_pass=True)
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle", idle_session_pass="on")
     return settings
 
 
@@ -156,7 +156,7 @@ def test_an_idle_run_yields_when_the_agent_writes_and_keeps_its_cursor(make_agen
 
 @pytest.mark.django_db
 def test_a_yielding_run_leaves_the_topics_it_did_not_reach_waiting(make_agent, idle):
-    idle.RECMEM = idle.RECMEM.replace(llm_base_url="", idle_session_pass=False)
+    idle.RECMEM = idle.RECMEM.replace(llm_base_url="", idle_session_pass="off")
     agent = make_agent().agent
     _session(agent, MARATHON_WAVE_1)
     _session(agent, [(u.replace("marathon", "swimming"), a) for u, a in MARATHON_WAVE_1], day=20)
