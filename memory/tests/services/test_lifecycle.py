@@ -187,7 +187,8 @@ FAILURES_AND_FIXES = [
 @pytest.mark.django_db
 def test_repeated_failures_and_fixes_become_lessons_and_procedures(make_agent, settings, either_consolidator):
     """Observed: the types lesson, pattern and procedure were never produced in a live run."""
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    # the session pass distils them; with an LLM it is opt-in (RECMEM_IDLE_SESSION_PASS=auto leaves it off there)
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle", idle_session_pass="on")
     agent = make_agent().agent
     for day, (user, assistant) in enumerate(FAILURES_AND_FIXES):
         session = session_create(agent=agent, started_at=T0 + timedelta(days=day))
