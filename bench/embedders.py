@@ -34,25 +34,14 @@ from typing import Any
 import numpy as np
 
 from bench.locomo import conversation_exchanges, load_locomo, percentile
+from testing.scenarios import MARATHON
 
 TUNE = ("conv-26", "conv-30", "conv-41", "conv-42")
 UNTUNED = ("conv-43", "conv-44", "conv-47")
 BACKENDS = ("local", "onnx", "onnx-int8", "static")
 TWO_STAGE_CANDIDATES = (50, 100)
 
-# The e2e scenario's texts (tests/e2e/test_consolidation_flow.py): a topic that recurs five times among chatter.
-MARATHON = [
-    ("I'm training for the Berlin marathon in September. Can you make me a marathon training plan?",
-     "Sure, here is a 16-week marathon training plan with three runs a week and a long run on Sundays."),
-    ("For my marathon plan, how long should this Sunday's long run be?",
-     "In week 3 of your marathon plan the long run is 18 km at an easy pace."),
-    ("My knee hurts after the long run in my marathon training. Should I change the plan?",
-     "Take two rest days, then resume the marathon plan with a shorter long run."),
-    ("What should I eat before the long runs in my marathon training plan?",
-     "Before long marathon training runs eat oatmeal and a banana two hours ahead."),
-    ("I prefer to do my marathon training runs in the early morning before work.",
-     "Morning runs fit your marathon plan; do the long run early on Sunday."),
-]
+# The e2e scenario's texts: a topic that recurs five times among chatter.
 CHATTER = [
     ("What's a good name for a grey kitten?", "How about Smokey or Ash?"),
     ("Can you recommend a sci-fi novel?", "Try 'The Left Hand of Darkness' by Ursula K. Le Guin."),
