@@ -171,3 +171,7 @@ def _page(item: type[Response], data: Any) -> Page[Any]:
 def list_query(filters: dict[str, Any], *, limit: int | None, offset: int | None) -> dict[str, Any]:
     return {**{k: v for k, v in filters.items() if v is not None}, "limit": limit, "offset": offset}
 
+
+def given(**values: Any) -> dict[str, Any]:
+    """The keyword arguments that were given (not None): what a request sends, the server's defaults for the rest."""
+    return {k: v for k, v in values.items() if v is not None}

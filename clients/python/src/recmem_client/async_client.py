@@ -18,8 +18,8 @@ import httpx
 
 from recmem_client import models as m
 from recmem_client._base import Attempts, BaseClient, RetryPolicy, list_query
+from recmem_client._base import given as _given
 from recmem_client._operations import OPERATIONS, Operation, delete_reason, query_params
-from recmem_client.client import _given
 from recmem_client.errors import error_from_response
 from recmem_client.sessions import BATCH_SIZE, AsyncSessionHandle, exchange_items
 

@@ -20,6 +20,7 @@ import httpx
 
 from recmem_client import models as m
 from recmem_client._base import Attempts, BaseClient, RetryPolicy, list_query
+from recmem_client._base import given as _given
 from recmem_client._operations import OPERATIONS, Operation, delete_reason, query_params
 from recmem_client.errors import error_from_response
 from recmem_client.sessions import BATCH_SIZE, SessionHandle, exchange_items
@@ -136,10 +137,6 @@ class RecMem(BaseClient):
         if response.status_code >= 400:
             raise error_from_response(response)
         return response.json()
-
-
-def _given(**values: Any) -> dict[str, Any]:
-    return {k: v for k, v in values.items() if v is not None}
 
 
 class _Resource:
