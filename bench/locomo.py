@@ -748,7 +748,12 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
     from core.config import config_override
 
+    # The flat baseline whose block size the consolidated searches are also scored at (``at_flat_budget``): the
+    # largest flat top-k of the run, so "more recall" is never bought with more context tokens.
+    reference = max((c for c in configs if c.k_epi == c.k_sem == 0 and c.name.startswith("flat_top")),
+                    key=lambda c: c.k_sub, default=None)
     for qa, query in zip(questions, queries, strict=True):
+        results: dict[str, Any] = {}
         for cfg in configs:
             started = time.perf_counter()
             with config_override(**dict(cfg.overrides)) if cfg.overrides else contextlib.nullcontext():
@@ -783,6 +788,22 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                 row["gold"] = qa.answer
                 row["correct"] = 1.0 if answerer.judge(question=qa.question, gold=qa.answer, answer=answer) else 0.0
             rows[cfg.name].append(row)
+            results[cfg.name] = result
+        if reference is not None:
+            flat_tokens = rows[reference.name][-1]["context_tokens"]
+            for cfg in configs:
+                if cfg.name.startswith("flat_top"):
+                    continue
+                row, result = rows[cfg.name][-1], results[cfg.name]
+                context, context_tokens = context_block(result, min(budget, flat_tokens))
+                included, _ = hits_in_context(result, context)
+                row["at_flat_budget"] = {
+                    "reference": reference.name,
+                    "context_tokens": context_tokens,
+                    "evidence_recall_in_context": evidence_recall(qa.evidence,
+                                                                  _covered(included, replayed.dia_map)),
+                    "answer_recall": answer_recall(gold_for_recall(qa), context),
+                }
     return rows
 
 
@@ -808,6 +829,15 @@ def summarise_rows(rows: list[dict[str, Any]], *, with_answers: bool) -> dict[st
                                                                                 "experiences"))},
         "neighbours_per_query": _mean(r.get("neighbours", 0) for r in rows),
     }
+    matched = [{**r["at_flat_budget"], "category": r["category"]} for r in rows if "at_flat_budget" in r]
+    if matched:
+        # The same results packed into a block no larger than the flat baseline's for the same question.
+        out["at_flat_budget"] = {
+            "reference": matched[0]["reference"],
+            "context_tokens_per_query": _mean(r["context_tokens"] for r in matched),
+            "evidence_recall_in_context": aggregate(matched, "evidence_recall_in_context"),
+            "answer_recall": aggregate(matched, "answer_recall"),
+        }
     if with_answers:
         out["llm_judge_accuracy"] = aggregate(rows, "correct")
     return out

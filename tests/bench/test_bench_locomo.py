@@ -94,9 +94,17 @@ def test_three_modes_end_to_end(tmp_path, locomo_file):
 @pytest.mark.django_db(transaction=True)
 def test_extractive_online_costs_no_tokens(tmp_path, locomo_file):
     report = _run(tmp_path, "--data", str(locomo_file), "--mode", "online", "--consolidator", "extractive",
-                  "--theta-sim", "0.3", "--raw-queries")
+                  "--theta-sim", "0.3", "--raw-queries", "--with-flat")
     (run,) = report["runs"]
     assert run["llm_endpoint"] == "none" and run["consolidator"] == "extractive" and run["mask_queries"] is False
+    # scored again at flat top-25's block size, question by question: never more tokens than the baseline
+    primary, flat25 = run["retrieval"][run["primary"]], run["retrieval"]["flat_top25"]
+    matched = primary["at_flat_budget"]
+    assert matched["reference"] == "flat_top25" and "at_flat_budget" not in flat25
+    assert 0 < matched["context_tokens_per_query"] <= flat25["context_tokens_per_query"]
+    assert matched["context_tokens_per_query"] <= primary["context_tokens_per_query"]
+    assert 0.0 <= matched["evidence_recall_in_context"]["overall"] <= primary["evidence_recall"]["overall"]
+    assert matched["answer_recall"]["n"] == primary["answer_recall"]["n"]
     c = run["construction"]
     assert c["batches"] >= 1 and c["llm_calls"] == 0 and c["prompt_tokens"] == 0
     # one topic call per batch that consolidated exchanges (the flush's replay-only batch distils sessions)
