@@ -20,6 +20,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from bench.management import migrate_if_needed
+
 
 def default_data_path() -> Path:
     datasets = os.environ.get("RECMEM_DATASETS") or str(Path(settings.BASE_DIR).parent / "shared" / "datasets")
@@ -93,6 +95,7 @@ class Command(BaseCommand):
         data = Path(opts["data"]) if opts["data"] else default_data_path()
         if not data.exists():
             raise CommandError(f"no LoCoMo data at {data} (pass --data or set RECMEM_DATASETS)")
+        migrate_if_needed(self.stdout.write)
         modes = [m.strip() for m in opts["mode"].split(",") if m.strip()]
         unknown = [m for m in modes if m not in MODES]
         if unknown:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from bench.management import migrate_if_needed
 from bench.management.commands.bench_locomo import default_data_path
 
 
@@ -105,6 +106,7 @@ class Command(BaseCommand):
         data = Path(opts["data"]) if opts["data"] else default_data_path()
         if not data.exists():
             raise CommandError(f"no LoCoMo data at {data} (pass --data or set RECMEM_DATASETS)")
+        migrate_if_needed(self.stdout.write)
 
         def log(message: str) -> None:
             self.stdout.write(message)
