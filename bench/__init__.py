@@ -3,7 +3,8 @@
 - :mod:`bench.locomo` — LoCoMo loader, turn pairing, replay through the real service path, retrieval scoring;
   driven by ``python manage.py bench_locomo``.
 - :mod:`bench.scale` — bulk and HTTP ingest, search latency and HNSW recall at 10k / 100k / 1M exchanges;
-  driven by ``python manage.py bench_scale``.
+  driven by ``python manage.py bench_scale``; :mod:`bench.store` is its store and fill (shared with
+  :mod:`bench.bulkfill`, the COPY fill of the 1M store).
 - :mod:`bench.pii` — label mapping and scoring of the masking engine against labelled records (presidio-research
   format, our secrets set); driven by ``python manage.py bench_pii``.
 - :mod:`bench.report` — ``bench/results/SUMMARY.md`` and the PNG plots from the JSON results.

@@ -36,12 +36,12 @@ from typing import Any
 
 import numpy as np
 
-from bench.scale import AGENTS, BULK_BATCH, EPISODE_EVERY, CountingEmbedder, Store, TextSource, topic_groups
+from bench.store import AGENTS, BULK_BATCH, EPISODE_EVERY, CountingEmbedder, Store, TextSource, topic_groups
 from memory.textform import unit_text_form
 
 COPY_CHUNK = 20_000  # exchanges per transaction (100 sessions)
 EPISODE_SAMPLE = 200  # episodes encoded for real and compared with their composed vector
-NARRATED = 4  # members whose user lines an episode's narrative holds (scale.layers_add)
+NARRATED = 4  # members whose user lines an episode's narrative holds (store.layers_add)
 
 
 def vector_binary(vectors: np.ndarray) -> list[bytes]:

@@ -8,7 +8,8 @@ import pytest
 
 from agents.models import Project
 from bench.report import write_summary
-from bench.scale import form_parts, run_scale
+from bench.scale import run_scale
+from bench.store import form_parts
 from memory.textform import unit_text_form
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,7 +75,7 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
 def test_episodes_group_similar_exchanges():
     import numpy as np
 
-    from bench.scale import topic_groups
+    from bench.store import topic_groups
 
     rng = np.random.default_rng(3)
     centres = rng.normal(size=(3, 16))
@@ -126,7 +127,7 @@ def test_bulk_copy_writes_the_rows_the_fast_fill_writes(tmp_path, locomo_file):
     import numpy as np
 
     from bench.locomo import project_delete
-    from bench.scale import CountingEmbedder, EmbeddingCache, TextSource
+    from bench.store import CountingEmbedder, EmbeddingCache, TextSource
     from governance.services.privacy import texts_mask
     from memory.gateways.embeddings import get_embedder
     from memory.models import Episode, EpisodeSource, Exchange, Experience, ExperienceEvidence, Session
