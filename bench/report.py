@@ -169,11 +169,16 @@ def locomo_section(runs: list[dict[str, Any]], plots: dict[str, str]) -> list[st
         if judged:
             lines += ["LLM-judge accuracy: " + ", ".join(f"{r['label']}/{r['config']} {_f(r['judge'])}"
                                                       for r in judged), ""]
+        notes: list[str] = []  # one per run: the rows are per run and search, the estimate is the run's
         for r in rows:
             if r["equiv"]:
-                lines += [f"`{r['label']}` makes no LLM calls; the LLM consolidator would have been sent about "
-                          f"{_n(r['equiv'])} prompt tokens in {r['equiv_calls']} calls for the same batches "
-                          f"({_n(r['equiv'] * 100 / r['exchanges'])} per 100 exchanges; estimate, see JSON).", ""]
+                note = (f"`{r['label']}` makes no LLM calls; the LLM consolidator would have been sent about "
+                        f"{_n(r['equiv'])} prompt tokens in {r['equiv_calls']} calls for the same batches "
+                        f"({_n(r['equiv'] * 100 / r['exchanges'])} per 100 exchanges; estimate, see JSON).")
+                if note not in notes:
+                    notes.append(note)
+        for note in notes:
+            lines += [note, ""]
         comparison = compare(group)
         for ratio in (comparison.get("online_vs_eager_by_run") or {}).values():
             lines += [
