@@ -10,11 +10,14 @@ pseudonym matches itself and nothing else.
 from __future__ import annotations
 
 import math
+import threading
+import time
 from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery
 from django.db import connection
 from django.db.models import Case, F, FloatField, Func, QuerySet, Value, When
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 TEXT_SEARCH_CONFIG = "english"
@@ -24,9 +27,18 @@ _PLACEHOLDER_TERM = r" ph\1 "
 # Query terms kept (the rarest first): a question has a dozen content words at most; a pasted page must not
 # become a query of hundreds of OR-ed lexemes.
 MAX_QUERY_TERMS = 16
-# How many matching rows are counted for a term's document frequency: beyond it a term is common anyway, and the
-# count stays bounded on a large store.
-DF_SAMPLE_ROWS = 5000
+# Up to this many visible rows, document frequencies are counted exactly in those rows and every row holding a
+# query term is a lexical candidate. Beyond it (a large store) both would read every matching row — at 1M
+# exchanges 56k rows per question on average and ~0.8 s per search (bench_scale, issue 19) — so the frequencies
+# come from the table's statistics and the candidates are bounded.
+EXACT_MAX_ROWS = 5000
+# Lexical candidates in a large store: rows holding the query's rarest terms first (they carry the most IDF), at
+# most this many in all, found through the GIN index.
+LARGE_STORE_CANDIDATES = 1000
+# A term the statistics do not list as common is taken as this share of the rows' minimum listed frequency (as
+# PostgreSQL's own selectivity estimate for tsvector matches does).
+_UNLISTED_FREQUENCY_SHARE = 0.5
+_STATS_SECONDS = 300.0
 
 
 class LexicalVector(Func):
@@ -82,10 +94,12 @@ def _any(lexemes: list[str]) -> SearchQuery:
 
 @dataclass
 class LexicalQuery:
-    """The query's terms with their IDF in one layer's visible rows; ``score`` of a row is the IDF of the terms it
-    holds divided by the IDF of all terms (0–1: the share of the query's information the row matches)."""
+    """The query's terms with their IDF in one layer's visible rows, rarest first; ``score`` of a row is the IDF of
+    the terms it holds divided by the IDF of all terms (0–1: the share of the query's information the row matches).
+    ``bounded``: a large store, whose lexical candidates are limited (``matching``)."""
 
     terms: list[tuple[str, float]]
+    bounded: bool = False
 
     @property
     def total(self) -> float:
@@ -100,28 +114,82 @@ class LexicalQuery:
         return total / Value(self.total)
 
     def matching(self, qs: QuerySet) -> QuerySet:
-        return qs.filter(search_vector=_any([lexeme for lexeme, _ in self.terms]))
+        """The rows of ``qs`` that are lexical candidates: every row holding a term, or in a large store at most
+        ``LARGE_STORE_CANDIDATES`` of them, those holding the rarest terms first."""
+        if not self.bounded:
+            return qs.filter(search_vector=_any([lexeme for lexeme, _ in self.terms]))
+        parts: list[str] = []
+        params: list = []
+        for lexeme, _ in self.terms:
+            # values("pk"): the ids only (the layer's annotations are not computed for these rows)
+            sql, p = (qs.filter(search_vector=_term(lexeme)).order_by().values("pk")[:LARGE_STORE_CANDIDATES]
+                      .query.sql_with_params())
+            parts.append(f"({sql})")
+            params.extend(p)
+        # UNION ALL runs its parts in order and the LIMIT stops it: a common term's rows are read only if the rarer
+        # terms left room.
+        union = " UNION ALL ".join(parts)
+        return qs.filter(pk__in=RawSQL(f"SELECT * FROM ({union}) AS candidates LIMIT {LARGE_STORE_CANDIDATES}",
+                                       params))
 
 
 def lexical_query(qs: QuerySet, lexemes: list[str]) -> LexicalQuery | None:
     """IDF of each lexeme among the rows of ``qs`` (the visible, filtered rows of one layer); ``None`` when no
-    lexeme occurs in them. The counts are bounded (``DF_SAMPLE_ROWS``), so a very common term reads as common."""
+    lexeme occurs in them. Counted exactly up to ``EXACT_MAX_ROWS`` visible rows; beyond, estimated from the table's
+    statistics (``pg_stats``), and the query is ``bounded``."""
     if not lexemes:
         return None
     from django.db.models import Count, Q
 
     unique = list(dict.fromkeys(lexemes))
-    sample = qs.filter(search_vector=_any(unique)).order_by()[:DF_SAMPLE_ROWS]
-    counts = sample.aggregate(**{f"d{i}": Count("pk", filter=Q(search_vector=_term(lex)))
-                                 for i, lex in enumerate(unique)})
-    documents = max(qs.order_by()[:DF_SAMPLE_ROWS * 4].count(), 1)
-    terms = []
-    for i, lexeme in enumerate(unique):
-        df = counts.get(f"d{i}") or 0
-        if df:
-            # BM25's IDF (never negative): a term in half the rows counts little, a rare one a lot.
-            terms.append((lexeme, math.log(1 + (documents - df + 0.5) / (df + 0.5))))
+    documents = qs.order_by()[:EXACT_MAX_ROWS + 1].count()
+    frequencies = _table_frequencies(qs.model._meta.db_table) if documents > EXACT_MAX_ROWS else None
+    if frequencies is not None:
+        present = qs.filter(search_vector=_any(unique)).exists()
+        listed, unlisted, rows = frequencies
+        terms = [(lexeme, _idf(listed.get(lexeme, unlisted) * rows, rows)) for lexeme in unique] if present else []
+    else:
+        counts = qs.filter(search_vector=_any(unique)).order_by()[:EXACT_MAX_ROWS].aggregate(
+            **{f"d{i}": Count("pk", filter=Q(search_vector=_term(lex))) for i, lex in enumerate(unique)})
+        terms = [(lexeme, _idf(counts[f"d{i}"], max(documents, 1))) for i, lexeme in enumerate(unique)
+                 if counts.get(f"d{i}")]
     if not terms:
         return None
     terms.sort(key=lambda t: -t[1])
-    return LexicalQuery(terms=terms[:MAX_QUERY_TERMS])
+    return LexicalQuery(terms=terms[:MAX_QUERY_TERMS], bounded=documents > EXACT_MAX_ROWS)
+
+
+def _idf(df: float, documents: float) -> float:
+    # BM25's IDF (never negative): a term in half the rows counts little, a rare one a lot.
+    return math.log(1 + (documents - df + 0.5) / (df + 0.5))
+
+
+_stats: dict[str, tuple[float, tuple[dict[str, float], float, float] | None]] = {}
+_stats_lock = threading.Lock()
+
+
+def _table_frequencies(table: str) -> tuple[dict[str, float], float, float] | None:
+    """The share of ``table``'s rows holding each common lexeme, the share taken for any other, and the table's
+    estimated row count, from the statistics ANALYZE keeps (re-read every few minutes); ``None`` before the table
+    has been analysed."""
+    now = time.monotonic()
+    with _stats_lock:
+        cached = _stats.get(table)
+        if cached is not None and now - cached[0] < _STATS_SECONDS:
+            return cached[1]
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT s.most_common_elems::text::text[], s.most_common_elem_freqs, c.reltuples "
+                       "FROM pg_stats s JOIN pg_class c ON c.relname = s.tablename "
+                       "AND c.relnamespace = to_regnamespace(s.schemaname) "
+                       "WHERE s.schemaname = current_schema() AND s.tablename = %s AND s.attname = 'search_vector'",
+                       [table])
+        row = cursor.fetchone()
+    value = None
+    if row and row[0] and row[1] and row[2] and row[2] > 0:
+        elements, freqs, rows = row
+        # most_common_elem_freqs: one per element, then the minimum, the maximum and the null share
+        value = (dict(zip(elements, freqs[:len(elements)], strict=True)),
+                 freqs[len(elements)] * _UNLISTED_FREQUENCY_SHARE, float(rows))
+    with _stats_lock:
+        _stats[table] = (now, value)
+    return value

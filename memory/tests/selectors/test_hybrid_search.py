@@ -7,6 +7,7 @@ import pytest
 from django.contrib.postgres.search import SearchQuery as PgQuery
 
 from agents.services import agent_create
+from agents.visibility import agent_visibility
 from memory.informativeness import informativeness
 from memory.lexical import query_lexemes
 from memory.models import Exchange, Experience
@@ -126,3 +127,73 @@ def test_session_neighbours_join_the_context_within_the_budget_not_the_hits(sett
     assert "Flew to Lisbon" not in tight.context and "planned the trip" not in tight.context
     settings.RECMEM = settings.RECMEM.replace(search_expand=0)
     assert memory_search(agent=agent, query=SearchQuery(query="When did I fly to Lisbon?", k_sub=1)).neighbours == []
+
+
+def _bulk(agent, session, texts):
+    return Exchange.objects.bulk_create([
+        Exchange(session=session, turn_index=i, user_text=text, assistant_text="", text_form=text,
+                 embedding=[0.1] * 384, embedding_model="test", project=agent.project, owner_agent=agent,
+                 scope=session.scope) for i, text in enumerate(texts)])
+
+
+def _analyse():
+    from django.db import connection
+
+    from memory import lexical
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memory_exchange")
+    lexical._stats.clear()  # statistics are re-read every few minutes: this test wants them now
+
+
+def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypatch):
+    from memory import lexical
+
+    agent = agent_create(project_name="hybrid", name="a")
+    other = agent_create(project_name="hybrid", name="other")
+    common = _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch today, note {i}." for i in range(8)])
+    rare = _bulk(agent, session_create(agent=agent, external_id="r"), ["Lunch at the flea market.",
+                                                                         "The flea market opens early."])
+    foreign = _bulk(other, session_create(agent=other, external_id="f"), ["A flea market lunch."])[0]
+    _analyse()
+    monkeypatch.setattr(lexical, "EXACT_MAX_ROWS", 4)  # 10 visible rows: a "large" store here
+    monkeypatch.setattr(lexical, "LARGE_STORE_CANDIDATES", 3)
+    visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
+    query = lexical.lexical_query(visible, query_lexemes("lunch at the flea"))
+    assert query.bounded
+    # from the table's statistics: "lunch" is in 10 of the 11 rows, "flea" in 3
+    assert [t for t, _ in query.terms] == ["flea", "lunch"]  # rarest first
+    assert query.terms[0][1] > 2 * query.terms[1][1]
+    candidates = set(query.matching(visible).values_list("pk", flat=True))
+    # at most 3 rows: the two holding the rare term first, then one holding the common one; never the foreign row
+    assert len(candidates) == 3 and {r.pk for r in rare} <= candidates and foreign.pk not in candidates
+    assert len(candidates & {r.pk for r in common}) == 1
+
+
+def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(monkeypatch):
+    from memory import lexical
+
+    agent = agent_create(project_name="hybrid", name="a")
+    rows = _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch today, note {i}." for i in range(8)]
+                 + ["Lunch at the flea market."])
+    lexical._stats.clear()
+    visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
+    query = lexical.lexical_query(visible, query_lexemes("lunch at the flea market"))
+    assert not query.bounded
+    weights = dict(query.terms)
+    assert weights["flea"] == pytest.approx(lexical._idf(1, 9)) and weights["lunch"] == pytest.approx(
+        lexical._idf(9, 9))
+    assert set(query.matching(visible).values_list("pk", flat=True)) == {r.pk for r in rows}
+
+
+def test_a_large_store_not_yet_analysed_still_searches(monkeypatch):
+    from memory import lexical
+
+    agent = agent_create(project_name="hybrid", name="a")
+    _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch at the market, note {i}." for i in range(6)])
+    monkeypatch.setattr(lexical, "EXACT_MAX_ROWS", 4)
+    monkeypatch.setattr(lexical, "_table_frequencies", lambda table: None)  # no statistics yet
+    visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
+    query = lexical.lexical_query(visible, query_lexemes("market lunch"))
+    assert query.bounded and {t for t, _ in query.terms} == {"market", "lunch"}
+    assert visible.filter(pk__in=query.matching(visible).values("pk")).count() <= lexical.LARGE_STORE_CANDIDATES
