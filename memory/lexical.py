@@ -30,11 +30,12 @@ MAX_QUERY_TERMS = 16
 # Up to this many visible rows, document frequencies are counted exactly in those rows and every row holding a
 # query term is a lexical candidate. Beyond it (a large store) both would read every matching row — at 1M
 # exchanges 56k rows per question on average and ~0.8 s per search (bench_scale, issue 19) — so the frequencies
-# come from the table's statistics and the candidates are bounded.
-EXACT_MAX_ROWS = 5000
+# come from the table's statistics and the candidates are bounded. Finding out costs a count of up to this many
+# rows (at 1M, 14 ms per layer for 5,000); LoCoMo's stores (≤ 1,100 visible rows) stay exact.
+EXACT_MAX_ROWS = 2000
 # Lexical candidates in a large store: rows holding the query's rarest terms first (they carry the most IDF), at
-# most this many in all, found through the GIN index.
-LARGE_STORE_CANDIDATES = 1000
+# most this many in all, found through the GIN index (at 1M: 1,000 cost 30–45 ms per layer, mostly heap reads).
+LARGE_STORE_CANDIDATES = 200
 # A term the statistics do not list as common is taken as this share of the rows' minimum listed frequency (as
 # PostgreSQL's own selectivity estimate for tsvector matches does).
 _UNLISTED_FREQUENCY_SHARE = 0.5
