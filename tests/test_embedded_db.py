@@ -86,3 +86,41 @@ def test_a_started_server_runs_with_the_sized_memory_settings(home, settings):
     again = embedded_db.ensure_running(home, database="recmem")
     with _connect(again) as conn:
         assert conn.execute("SHOW shared_buffers").fetchone()[0] == "256MB"
+
+
+def test_a_postmaster_pid_file_being_written_reads_as_not_ready_and_a_start_waits_for_it(tmp_path, monkeypatch):
+    """PostgreSQL writes postmaster.pid line by line while it starts; another process (web or worker after the
+    database went away) reading it then must see "not ready" — the library asserts on a partial file (the fault
+    bench's PostgreSQL kill stopped on that)."""
+    import os
+
+    pgdata = embedded_db.pgdata_for(tmp_path / "home")
+    pgdata.mkdir(parents=True)
+    (pgdata / "PG_VERSION").write_text("18\n")
+    # 7 of the 8 lines: the status line is not written yet
+    (pgdata / "postmaster.pid").write_text(f"{os.getpid()}\n{pgdata}\n1796056361\n5432\n\n\n  5932800   1605645\n")
+    assert embedded_db.status(tmp_path / "home") is None  # no AssertionError
+    # A process that finds a postgres process behind the file waits for it instead of starting a second server.
+    monkeypatch.setattr(embedded_db, "_starting", lambda pgdata: True)
+    calls = []
+
+    def read_info(pgdata):
+        calls.append(1)
+        return None if len(calls) < 3 else "ready-info"
+
+    monkeypatch.setattr(embedded_db, "_read_info", read_info)
+    monkeypatch.setattr(embedded_db.time, "sleep", lambda s: None)
+    assert embedded_db._wait_while_starting(pgdata, timeout=5) == "ready-info" and len(calls) == 3
+
+
+def test_a_stale_postmaster_pid_file_is_not_a_server_starting(tmp_path):
+    import os
+
+    pgdata = tmp_path / "pgdata"
+    pgdata.mkdir()
+    (pgdata / "postmaster.pid").write_text(f"{os.getpid()}\n")  # alive, but this is python, not postgres
+    assert embedded_db._starting(pgdata) is False
+    (pgdata / "postmaster.pid").write_text("999999999\n")  # no such process
+    assert embedded_db._starting(pgdata) is False
+    (pgdata / "postmaster.pid").write_text("")  # empty: being created
+    assert embedded_db._starting(pgdata) is False
