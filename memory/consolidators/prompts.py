@@ -363,7 +363,7 @@ Rules:
 - Be faithful: nothing the units do not support; resolve relative dates ("last week") with the unit timestamps.
 - Usually one or two items per unit at most; fewer is fine. Reply {"items": []} if nothing is worth keeping."""
 
-# The units and the related experiences, as the refinement and the session pass show them.
+# The units and the related experiences, as topic consolidation, the refinement and the session pass show them.
 _UNITS_AND_RELATED = """\
 <units>
 ${units}
@@ -513,14 +513,7 @@ Most similar episode already in memory:
 ${existing_episode}
 
 Conversation units of one recurring topic, in chronological order (${unit_count} units):
-<units>
-${units}
-</units>
-
-Related experiences already in memory:
-<related_experiences>
-${related}
-</related_experiences>
+""" + _UNITS_AND_RELATED + """
 
 Write the episodes and extract the typed items now. Reply in JSON.""",
     schema={
