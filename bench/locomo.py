@@ -658,6 +658,11 @@ class SearchConfig:
     # RecMem settings this search runs with (``core.config`` fields): a search ablation on the same store
     overrides: tuple[tuple[str, Any], ...] = ()
 
+    @property
+    def flat(self) -> bool:
+        """Plain top-k over raw exchanges (``search_configs`` names these ``flat_top<k>``)."""
+        return self.name.startswith("flat_top")
+
 
 # The plain baseline: top-k raw exchanges by cosine (no full-text half, no neighbours).
 PLAIN_SEARCH = (("search_lexical_weight", 0.0), ("search_expand", 0))
@@ -750,8 +755,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
 
     # The flat baseline whose block size the consolidated searches are also scored at (``at_flat_budget``): the
     # largest flat top-k of the run, so "more recall" is never bought with more context tokens.
-    reference = max((c for c in configs if c.k_epi == c.k_sem == 0 and c.name.startswith("flat_top")),
-                    key=lambda c: c.k_sub, default=None)
+    reference = max((c for c in configs if c.flat), key=lambda c: c.k_sub, default=None)
     for qa, query in zip(questions, queries, strict=True):
         results: dict[str, Any] = {}
         for cfg in configs:
@@ -792,7 +796,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
         if reference is not None:
             flat_tokens = rows[reference.name][-1]["context_tokens"]
             for cfg in configs:
-                if cfg.name.startswith("flat_top"):
+                if cfg.flat:
                     continue
                 row, result = rows[cfg.name][-1], results[cfg.name]
                 context, context_tokens = context_block(result, min(budget, flat_tokens))
