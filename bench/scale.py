@@ -576,9 +576,11 @@ class Services:
                "RECMEM_RATE_IP": "off", "RECMEM_RATE_AGENT": "off"}
         python = sys.executable
         base = Path(settings.BASE_DIR)
-        web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+        # As `recmem run` starts it (recmem_site.cli.web_command): its gunicorn settings and warm-up hooks.
+        web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "-c", "python:recmem_site.gunicorn_conf",
+               "--bind", f"127.0.0.1:{self.port}",
                "--workers", str(workers or config().web_workers), "--threads", str(threads or config().web_threads),
-               "--timeout", "120", "--error-logfile", str(log_dir / "web.log")]
+               "--access-logfile", str(log_dir / "access.log"), "--error-logfile", str(log_dir / "web.log")]
         worker = [python, str(base / "manage.py"), "qcluster"]
         self.web_workers = workers or config().web_workers
         self.web_threads = threads or config().web_threads
@@ -590,19 +592,24 @@ class Services:
                                                 start_new_session=True)
 
     def wait_healthy(self, timeout: float = 180) -> None:
+        """Until ready as `recmem run` means it: the web worker and every queue worker warm. (The queue workers load
+        their models as they start, ~12 s of CPU on two cores: measured before they finish, an HTTP run shared the
+        cores with that load.)"""
+        from recmem_site.cli import ready
+
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             for name, proc in self.procs.items():
                 if proc.poll() is not None:
                     raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.log_dir}")
             try:
-                status, _ = http_request(self.port, "GET", "/healthz", None, None)
-                if status == 200:
+                _, body = http_request(self.port, "GET", "/healthz", None, None)
+                if ready(body if isinstance(body, dict) else None, queue_workers=config().q_workers):
                     return
             except OSError:
                 pass
             time.sleep(0.5)
-        raise RuntimeError(f"web server not healthy after {timeout:.0f}s; see {self.log_dir}")
+        raise RuntimeError(f"web server and queue workers not ready after {timeout:.0f}s; see {self.log_dir}")
 
     def stop(self) -> None:
         for _name, proc in self.procs.items():
