@@ -135,8 +135,8 @@ class LexicalQuery:
 
 
 def lexical_query(qs: QuerySet, lexemes: list[str]) -> LexicalQuery | None:
-    """IDF of each lexeme among the rows of ``qs`` (the visible, filtered rows of one layer); ``None`` when no
-    lexeme occurs in them. Counted exactly up to ``EXACT_MAX_ROWS`` visible rows; beyond, estimated from the table's
+    """IDF of each lexeme among the rows of ``qs`` (the visible, filtered rows of one layer). Counted exactly up to
+    ``EXACT_MAX_ROWS`` visible rows (``None`` when no lexeme occurs in them); beyond, estimated from the table's
     statistics (``pg_stats``), and the query is ``bounded``."""
     if not lexemes:
         return None
@@ -146,9 +146,10 @@ def lexical_query(qs: QuerySet, lexemes: list[str]) -> LexicalQuery | None:
     documents = _visible_rows(qs)
     frequencies = _table_frequencies(qs.model._meta.db_table) if documents > EXACT_MAX_ROWS else None
     if frequencies is not None:
-        present = qs.filter(search_vector=_any(unique)).exists()
+        # No check that a term occurs at all (a statement per layer at 1M): where none does, the candidates are
+        # none and every score is 0, which ranks as the vector half alone.
         listed, unlisted, rows = frequencies
-        terms = [(lexeme, _idf(listed.get(lexeme, unlisted) * rows, rows)) for lexeme in unique] if present else []
+        terms = [(lexeme, _idf(listed.get(lexeme, unlisted) * rows, rows)) for lexeme in unique]
     else:
         counts = qs.filter(search_vector=_any(unique)).order_by()[:EXACT_MAX_ROWS].aggregate(
             **{f"d{i}": Count("pk", filter=Q(search_vector=_term(lex))) for i, lex in enumerate(unique)})

@@ -168,6 +168,10 @@ def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypa
     # at most 3 rows: the two holding the rare term first, then one holding the common one; never the foreign row
     assert len(candidates) == 3 and {r.pk for r in rare} <= candidates and foreign.pk not in candidates
     assert len(candidates & {r.pk for r in common}) == 1
+    # a word no visible row holds: no statement to find that out, no candidates, every score 0
+    absent = lexical.lexical_query(visible, query_lexemes("zebra"))
+    assert absent.bounded and not absent.matching(visible).exists()
+    assert all(score == 0 for score in visible.annotate(s=absent.score_expression()).values_list("s", flat=True))
 
 
 def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(monkeypatch):
