@@ -30,13 +30,69 @@ T0 = datetime(2023, 1, 1, 9, 0, tzinfo=UTC)
 # Texts.
 
 
-class TextSource:
-    """Deterministic exchanges made of LoCoMo turns recombined (fixed seed): exchange i is always the same."""
+TEXT_BANKS = ("locomo-turns", "datasets")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+MIN_SENTENCE_WORDS = 4
 
-    def __init__(self, data: Path, seed: int = 7) -> None:
-        turns = [t.text for c in load_locomo(data) for s in c.sessions for t in s.turns]
+
+def dataset_lines(data: Path) -> list[str]:
+    """The ``datasets`` bank: every distinct line of the shared datasets beside the LoCoMo file ``data`` (its
+    ``../memorybank`` and ``../presidio_research``): LoCoMo turns and, for turns of several sentences, each sentence
+    of 4+ words; LoCoMo observations, session summaries and event summaries; MemoryBank queries and responses;
+    presidio-research's synthetic PII sentences (masked like any text by the fill).
+
+    Why: with LoCoMo turns alone (4,124) a 1M store holds each turn in ~485 exchanges, and a question's exact
+    nearest neighbours are a crowd of near-ties ordered by the unrelated other half of each exchange (the 10th and
+    30th only 0.023 apart) — an artefact of the recombination, not of conversations. ~4× more distinct lines make
+    the crowd ~4× smaller."""
+    import json
+
+    root = Path(data).resolve().parent.parent
+    memorybank = root / "memorybank" / "memory_bank_en.json"
+    presidio = root / "presidio_research" / "synth_pii_dev.json"
+    for path in (memorybank, presidio):
+        if not path.exists():
+            raise ValueError(f"the datasets text bank needs {path}")
+    lines = [t.text for c in load_locomo(data) for s in c.sessions for t in s.turns]  # as the turns bank has them
+    for conversation in json.loads(Path(data).read_text(encoding="utf-8")):
+        for key, turns in (conversation.get("conversation") or {}).items():
+            if not (key.startswith("session_") and isinstance(turns, list)):
+                continue
+            for turn in turns:
+                sentences = _SENTENCE_END.split((turn.get("text") or "").strip())
+                if len(sentences) > 1:
+                    lines += [s for s in sentences if len(s.split()) >= MIN_SENTENCE_WORDS]
+        for per_session in (conversation.get("observation") or {}).values():
+            for facts in per_session.values():
+                lines += [fact[0] for fact in facts if fact and isinstance(fact[0], str)]
+        lines += [s for s in (conversation.get("session_summary") or {}).values() if isinstance(s, str)]
+        for events in (conversation.get("event_summary") or {}).values():
+            for value in events.values():
+                if isinstance(value, list):
+                    lines += [e for e in value if isinstance(e, str)]
+    for user in json.loads(memorybank.read_text(encoding="utf-8")).values():
+        for day in (user.get("history") or {}).values():
+            for pair in day:
+                lines += [pair.get("query") or "", pair.get("response") or ""]
+    lines += [row["full_text"] for row in json.loads(presidio.read_text(encoding="utf-8"))]
+    return [line for line in dict.fromkeys(t.strip() for t in lines) if line]
+
+
+class TextSource:
+    """Deterministic exchanges made of lines recombined in pairs (fixed seed): exchange i is always the same. The
+    lines (still called turns) are LoCoMo's turns (``locomo-turns``, the default) or ``dataset_lines``
+    (``datasets``); the queries are LoCoMo's questions either way."""
+
+    def __init__(self, data: Path, seed: int = 7, bank: str = "locomo-turns") -> None:
+        if bank not in TEXT_BANKS:
+            raise ValueError(f"unknown text bank {bank!r} (one of {', '.join(TEXT_BANKS)})")
+        if bank == "datasets":
+            turns = dataset_lines(data)
+        else:
+            turns = [t.text for c in load_locomo(data) for s in c.sessions for t in s.turns]
         if not turns:
             raise ValueError(f"no turns in {data}")
+        self.bank = bank
         self.turns = turns
         self.questions = [q.question for c in load_locomo(data) for q in c.qa if q.category in (1, 2, 3, 4)]
         self.seed = seed

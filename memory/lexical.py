@@ -135,20 +135,21 @@ class LexicalQuery:
 
 
 def lexical_query(qs: QuerySet, lexemes: list[str]) -> LexicalQuery | None:
-    """IDF of each lexeme among the rows of ``qs`` (the visible, filtered rows of one layer); ``None`` when no
-    lexeme occurs in them. Counted exactly up to ``EXACT_MAX_ROWS`` visible rows; beyond, estimated from the table's
+    """IDF of each lexeme among the rows of ``qs`` (the visible, filtered rows of one layer). Counted exactly up to
+    ``EXACT_MAX_ROWS`` visible rows (``None`` when no lexeme occurs in them); beyond, estimated from the table's
     statistics (``pg_stats``), and the query is ``bounded``."""
     if not lexemes:
         return None
     from django.db.models import Count, Q
 
     unique = list(dict.fromkeys(lexemes))
-    documents = qs.order_by()[:EXACT_MAX_ROWS + 1].count()
+    documents = _visible_rows(qs)
     frequencies = _table_frequencies(qs.model._meta.db_table) if documents > EXACT_MAX_ROWS else None
     if frequencies is not None:
-        present = qs.filter(search_vector=_any(unique)).exists()
+        # No check that a term occurs at all (a statement per layer at 1M): where none does, the candidates are
+        # none and every score is 0, which ranks as the vector half alone.
         listed, unlisted, rows = frequencies
-        terms = [(lexeme, _idf(listed.get(lexeme, unlisted) * rows, rows)) for lexeme in unique] if present else []
+        terms = [(lexeme, _idf(listed.get(lexeme, unlisted) * rows, rows)) for lexeme in unique]
     else:
         counts = qs.filter(search_vector=_any(unique)).order_by()[:EXACT_MAX_ROWS].aggregate(
             **{f"d{i}": Count("pk", filter=Q(search_vector=_term(lex))) for i, lex in enumerate(unique)})
@@ -158,6 +159,42 @@ def lexical_query(qs: QuerySet, lexemes: list[str]) -> LexicalQuery | None:
         return None
     terms.sort(key=lambda t: -t[1])
     return LexicalQuery(terms=terms[:MAX_QUERY_TERMS], bounded=documents > EXACT_MAX_ROWS)
+
+
+# A filter (visibility, layer, time range) already seen to admit more than EXACT_MAX_ROWS rows: the bounded count is
+# not repeated for it during this long (at 1M it was a statement per layer and search). Visible rows only shrink by
+# a rollback or deletion; until the entry expires such a filter keeps the bounded plan, which is valid at any size.
+_LARGE_SECONDS = 60.0
+_LARGE_ENTRIES = 4096
+_large: dict[tuple, float] = {}
+_large_lock = threading.Lock()
+
+
+def _visible_rows(qs: QuerySet) -> int:
+    """The rows of ``qs``, counted up to ``EXACT_MAX_ROWS`` + 1 (more is just "large"); a filter found large within
+    the last minute is taken as large without counting again."""
+    sql, params = qs.order_by().values("pk").query.sql_with_params()
+    key = (connection.alias, sql, tuple(map(str, params)))
+    now = time.monotonic()
+    with _large_lock:
+        seen = _large.get(key)
+    if seen is not None and now - seen < _LARGE_SECONDS:
+        return EXACT_MAX_ROWS + 1
+    documents = qs.order_by()[:EXACT_MAX_ROWS + 1].count()
+    if documents > EXACT_MAX_ROWS:
+        with _large_lock:
+            if len(_large) >= _LARGE_ENTRIES:
+                _large.clear()
+            _large[key] = now
+    return documents
+
+
+def lexical_cache_clear() -> None:
+    """Forget the filters seen large and the table statistics (tests; after a bulk deletion)."""
+    with _large_lock:
+        _large.clear()
+    with _stats_lock:
+        _stats.clear()
 
 
 def _idf(df: float, documents: float) -> float:

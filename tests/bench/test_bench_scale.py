@@ -42,6 +42,7 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
         assert entry["search"]["hits_per_query"][0] == 10
         assert set(entry["search"]["by_ef_search"]) == {"100"}  # the configured 200 is entry["search"] itself
         assert 0 < entry["search"]["sql_p50_ms"] <= entry["search"]["sql_p99_ms"]
+        assert 0 < entry["search"]["sql_exchanges_p50_ms"] <= entry["search"]["sql_exchanges_p99_ms"]
         assert set(entry["index_build_seconds"]) >= {"exchange_embedding_hnsw", "episode_embedding_hnsw",
                                                      "experience_embedding_hnsw"}  # dropped, filled, built
         assert entry["storage"]["exchange_embedding_hnsw_mib"] > 0

@@ -23,6 +23,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from bench.management import migrate_if_needed
 from bench.management.commands.bench_locomo import default_data_path
+from bench.store import TEXT_BANKS
 
 
 def _sizes(value: str) -> list[int]:
@@ -90,6 +91,9 @@ class Command(BaseCommand):
         parser.add_argument("--halfvec", action="store_true",
                             help="also measure the exchange layer through a halfvec HNSW index built beside the "
                                  "float one (recall, latency, size, build time), then drop it")
+        parser.add_argument("--text-bank", default="locomo-turns", choices=list(TEXT_BANKS),
+                            help="lines recombined into exchanges: LoCoMo's turns, or every distinct line of the "
+                                 "shared datasets (~4x more: smaller crowds of near-ties at 1M)")
         parser.add_argument("--keep-data", action="store_true")
         parser.add_argument("--project", default=None,
                             help="continue the store of an earlier --keep-data run (its project name, printed at "
@@ -120,6 +124,7 @@ class Command(BaseCommand):
                            build_index_after=opts["build_index_after"], halfvec=opts["halfvec"],
                            web_layouts=_layouts(opts["web_layouts"]), bulk_copy=opts["bulk_copy"],
                            component_texts=opts["component_texts"], search_nice=opts["search_nice"],
+                           text_bank=opts["text_bank"],
                            http_clients=tuple(_sizes(opts["http_clients"])),
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:

@@ -143,7 +143,7 @@ def _analyse():
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memory_exchange")
-    lexical._stats.clear()  # statistics are re-read every few minutes: this test wants them now
+    lexical.lexical_cache_clear()  # statistics are re-read every few minutes: this test wants them now
 
 
 def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypatch):
@@ -168,6 +168,10 @@ def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypa
     # at most 3 rows: the two holding the rare term first, then one holding the common one; never the foreign row
     assert len(candidates) == 3 and {r.pk for r in rare} <= candidates and foreign.pk not in candidates
     assert len(candidates & {r.pk for r in common}) == 1
+    # a word no visible row holds: no statement to find that out, no candidates, every score 0
+    absent = lexical.lexical_query(visible, query_lexemes("zebra"))
+    assert absent.bounded and not absent.matching(visible).exists()
+    assert all(score == 0 for score in visible.annotate(s=absent.score_expression()).values_list("s", flat=True))
 
 
 def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(monkeypatch):
@@ -176,7 +180,7 @@ def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(
     agent = agent_create(project_name="hybrid", name="a")
     rows = _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch today, note {i}." for i in range(8)]
                  + ["Lunch at the flea market."])
-    lexical._stats.clear()
+    lexical.lexical_cache_clear()
     visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
     query = lexical.lexical_query(visible, query_lexemes("lunch at the flea market"))
     assert not query.bounded
@@ -197,3 +201,31 @@ def test_a_large_store_not_yet_analysed_still_searches(monkeypatch):
     query = lexical.lexical_query(visible, query_lexemes("market lunch"))
     assert query.bounded and {t for t, _ in query.terms} == {"market", "lunch"}
     assert visible.filter(pk__in=query.matching(visible).values("pk")).count() <= lexical.LARGE_STORE_CANDIDATES
+
+
+def test_a_filter_seen_large_is_not_counted_again_but_a_small_one_always_is(monkeypatch):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from memory import lexical
+
+    agent = agent_create(project_name="hybrid", name="a")
+    small = agent_create(project_name="hybrid", name="small")
+    _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch at the market, note {i}." for i in range(6)])
+    _bulk(small, session_create(agent=small, external_id="s"), ["Lunch at the market."])
+    _analyse()
+    monkeypatch.setattr(lexical, "EXACT_MAX_ROWS", 4)
+    lexemes = query_lexemes("market lunch")
+
+    def counts(visible):
+        with CaptureQueriesContext(connection) as captured:
+            query = lexical.lexical_query(visible, lexemes)
+        return query, sum("COUNT(*)" in q["sql"] for q in captured.captured_queries)
+
+    large = Exchange.objects.visible_to(agent_visibility(agent=agent))
+    first, first_counts = counts(large)
+    again, again_counts = counts(large)
+    assert first.bounded and again.bounded and first_counts == 1 and again_counts == 0
+    # another agent's filter is its own entry, and a small one is counted every time (its IDF needs the count)
+    few = Exchange.objects.visible_to(agent_visibility(agent=small))
+    assert [counts(few)[1] for _ in range(2)] == [1, 1] and not lexical.lexical_query(few, lexemes).bounded
