@@ -845,7 +845,8 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
         "fast_fill": fast_fill, "bulk_copy": bulk_copy, "text_bank": {"name": text_bank, "lines": len(source.turns)},
         "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
         "load_average_start": list(os.getloadavg()), "sizes": [],
-        "text_source": "LoCoMo dev turns recombined in pairs (seeded), timestamps one minute apart",
+        "text_source": (f"{'LoCoMo dev turns' if text_bank == 'locomo-turns' else 'the shared datasets distinct lines'}"
+                        f" ({len(source.turns):,}) recombined in pairs (seeded), timestamps one minute apart"),
         "layers": f"synthetic: per topic group of {EPISODE_EVERY} similar exchanges (topic_groups) 1 episode linked "
                   f"to them, embedded from its title and narrative, and 2 experiences (a member's user line)",
     }
