@@ -118,6 +118,29 @@ class Exchange(ScopedModel):
         return f"{self.session_id}#{self.turn_index}"
 
 
+EXCHANGE_COUNT_SLOTS = 16
+
+
+class ExchangeCount(models.Model):
+    """How many exchanges a project stores, kept by PostgreSQL itself (statement triggers on ``memory_exchange``,
+    migration 0022) so the exchange quota reads a few rows instead of counting the project's exchanges on every
+    ingest (at 1M exchanges that count cost 30–50 ms per request; bench_scale, issue 19). A project's count is the
+    sum over its slots; each database session adds to its own slot (backend pid modulo ``EXCHANGE_COUNT_SLOTS``), so
+    concurrent ingests into one project do not queue on one row. Every insert and delete is counted whichever path
+    makes it (ORM, cascade, COPY); exchanges never move between projects. Not a foreign key: a project's deletion
+    removes its exchanges first, and the triggers must still be able to write their decrements."""
+
+    project_id = models.UUIDField()
+    slot = models.SmallIntegerField()
+    exchanges = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["project_id", "slot"], name="exchange_count_unique_slot")]
+
+    def __str__(self) -> str:
+        return f"{self.project_id}[{self.slot}] = {self.exchanges}"
+
+
 class Candidate(models.Model):
     """A ripe topic (R ∪ {u}) or a salient one-off unit waiting for consolidation."""
 

@@ -17,7 +17,7 @@ from agents.models import Project
 from core.config import config
 from core.errors import Limited
 from governance.models import LLMCall
-from memory.models import Exchange
+from memory.models import ExchangeCount
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,14 @@ def tokens_today(project: Project, now: datetime | None = None) -> int:
     return (totals["p"] or 0) + (totals["c"] or 0)
 
 
+def stored_exchanges(project: Project) -> int:
+    """The exchanges ``project`` stores, from the counts PostgreSQL keeps (``ExchangeCount``): a few rows read, at
+    any size."""
+    return ExchangeCount.objects.filter(project_id=project.pk).aggregate(n=Sum("exchanges"))["n"] or 0
+
+
 def project_usage(project: Project) -> ProjectUsage:
-    return ProjectUsage(exchanges=Exchange.objects.filter(project_id=project.pk).count(),
+    return ProjectUsage(exchanges=stored_exchanges(project),
                         exchange_quota=exchange_quota(project), tokens_today=tokens_today(project),
                         daily_token_quota=daily_token_quota(project))
 
@@ -56,7 +62,7 @@ def exchange_quota_check(*, project: Project, adding: int) -> None:
     quota = exchange_quota(project)
     if not quota:
         return
-    stored = Exchange.objects.filter(project_id=project.pk).count()
+    stored = stored_exchanges(project)
     if stored + adding > quota:
         raise Limited(f"the project's quota of {quota} stored exchanges is reached", code="exchange_quota_exceeded",
                       details={"quota": quota, "stored": stored})
