@@ -549,7 +549,8 @@ def copy_fill_lines(scale: dict[str, Any]) -> list[str]:
             f"({_n(bulk.get('exchanges_per_second'))} exchanges/s; "
             + ", ".join(f"{k} {v} s" for k, v in (bulk.get("seconds_by_part") or {}).items())
             + f"), then VACUUM ANALYZE {_n(e.get('vacuum_analyze_seconds'))} s. Texts: each of "
-            f"{_n(bank.get('turns'))} distinct lines (turns) masked once ({bank.get('masking_seconds')} s). Exchange vectors: "
+            f"{_n(bank.get('turns'))} distinct lines (turns) masked once ({bank.get('masking_seconds')} s). "
+            "Exchange vectors: "
             f"composed from the real vectors of their two turn lines ({fid.get('method')}; cosine to the real "
             f"vector {_f(fid.get('cosine_mean'))} on average, 5th percentile {_f(fid.get('cosine_p5'))}, "
             f"{fid.get('pairs')} pairs). Episode vectors: {_n(episodes.get('real'))} real encodings (cache), "
