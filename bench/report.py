@@ -413,7 +413,10 @@ def scale_section(scales: list[dict[str, Any]], plots: dict[str, str]) -> list[s
             lines += copy_fill_lines(scale)
         first = (scale["sizes"] or [{}])[0].get("hnsw_recall") or {}
         exact_rows = first.get("exact_search_max_rows")
+        graph = scale.get("exchange_hnsw")
         lines += [f"Search settings: `hnsw.ef_search` {first.get('ef_search')} (configured); "
+                  + (f"exchange graph m {graph['m']} / `ef_construction` {graph['ef_construction']} "
+                     "(`--exchange-hnsw`; the migrations build 16 / 64); " if isinstance(graph, dict) else "")
                   + (f"tables of at most {_n(exact_rows)} rows scanned exactly." if exact_rows is not None
                      else "HNSW on every layer (run before the exact scan of small tables existed)."), ""]
         lines += [

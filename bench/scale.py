@@ -41,6 +41,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -398,17 +399,23 @@ HNSW_INDEXES = ("exchange_embedding_hnsw", "episode_embedding_hnsw", "experience
 LAYER_TABLES = ("memory_exchange", "memory_episode", "memory_experience")
 
 
-def hnsw_drop() -> dict[str, str]:
-    """Drop the three HNSW indexes (index name → its definition, to build it again after a bulk fill: one build
+def hnsw_drop(names: tuple[str, ...] = HNSW_INDEXES) -> dict[str, str]:
+    """Drop the HNSW indexes ``names`` (index name → its definition, to build it again after a bulk fill: one build
     is several times faster than maintaining the graph row by row, and its time is what ``index_build`` reports)."""
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(%s)", [list(HNSW_INDEXES)])
+        cursor.execute("SELECT indexname, indexdef FROM pg_indexes WHERE indexname = ANY(%s)", [list(names)])
         definitions = dict(cursor.fetchall())
         for name in definitions:
             cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
     return definitions
+
+
+def hnsw_with(definition: str, m: int, ef_construction: int) -> str:
+    """An HNSW index ``definition`` (``pg_indexes.indexdef``) with other graph parameters."""
+    base = re.sub(r"\s+WITH\s*\([^)]*\)", "", definition, flags=re.IGNORECASE)
+    return f"{base} WITH (m = {int(m)}, ef_construction = {int(ef_construction)})"
 
 
 def hnsw_build_memory_mb(rows: int, dims: int) -> int:
@@ -822,6 +829,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
               project: str | None = None, build_index_after: bool = False, halfvec: bool = False,
               web_layouts: tuple[tuple[int, int], ...] = (), http_clients: tuple[int, ...] = (1, 4),
               bulk_copy: bool = False, search_nice: int | None = None, text_bank: str = "locomo-turns",
+              exchange_hnsw: tuple[int, int] | None = None,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
@@ -843,6 +851,8 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
         "benchmark": "scale", "project": project_name, "embedding_model": inner.model_id,
         "embedding_cache": {"read": read_cache, "dir": str(cache.dir), "entries_at_start": len(cache)},
         "fast_fill": fast_fill, "bulk_copy": bulk_copy, "text_bank": {"name": text_bank, "lines": len(source.turns)},
+        "exchange_hnsw": ({"m": exchange_hnsw[0], "ef_construction": exchange_hnsw[1]} if exchange_hnsw
+                          else "as migrated (m 16, ef_construction 64)"),
         "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
         "load_average_start": list(os.getloadavg()), "sizes": [],
         "text_source": (f"{'LoCoMo dev turns' if text_bank == 'locomo-turns' else 'the shared datasets distinct lines'}"
@@ -877,6 +887,12 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 masker = MemoisingMasker() if fast_fill and not bulk_copy else None
                 growing = store.count < size
                 definitions = hnsw_drop() if (build_index_after or bulk_copy) and growing else {}
+                if exchange_hnsw:
+                    # Another graph for the exchange layer (issue 19's m / ef_construction trade-off), built after
+                    # the fill; on a kept store that does not grow, the exchange index alone is built again.
+                    definitions = definitions or hnsw_drop(("exchange_embedding_hnsw",))
+                    definitions["exchange_embedding_hnsw"] = hnsw_with(definitions["exchange_embedding_hnsw"],
+                                                                      *exchange_hnsw)
                 if bulk_copy:
                     from bench.bulkfill import TurnBank, fill_copy
 

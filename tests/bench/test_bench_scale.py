@@ -8,7 +8,7 @@ import pytest
 
 from agents.models import Project
 from bench.report import write_summary
-from bench.scale import run_scale
+from bench.scale import HNSW_INDEXES, hnsw_build, hnsw_drop, hnsw_with, run_scale
 from bench.store import form_parts
 from memory.textform import unit_text_form
 
@@ -109,8 +109,13 @@ def test_a_kept_store_is_re_measured_and_grown(tmp_path, locomo_file):
     try:
         again = run_scale(sizes=[40, 60], data=locomo_file, queries=2, recall_queries=2, http=False,
                           cache_dir=tmp_path, consolidation_mode="off", ef_sweep=(), component_texts=10,
-                          project=first["project"], log=quiet)
+                          project=first["project"], exchange_hnsw=(24, 80), log=quiet)
         assert again["project"] == first["project"] and again["resumed_from"] == 40
+        # the exchange graph built again with the parameters asked for, on the kept store and after growing it
+        assert again["exchange_hnsw"] == {"m": 24, "ef_construction": 80}
+        assert [set(e.get("index_build_seconds", {})) & set(HNSW_INDEXES) for e in again["sizes"]] == [
+            {"exchange_embedding_hnsw"}, {"exchange_embedding_hnsw"}]
+        assert "m='24'" in _exchange_index() and "ef_construction='80'" in _exchange_index()
         assert [e["bulk_import"]["exchanges"] for e in again["sizes"]] == [0, 20]  # 40 re-measured, then grown
         assert again["sizes"][1]["store"]["exchanges"] == 60
         assert Project.objects.filter(name=first["project"]).exists()  # a store kept on purpose stays
@@ -119,6 +124,32 @@ def test_a_kept_store_is_re_measured_and_grown(tmp_path, locomo_file):
                       ef_sweep=(), component_texts=10, project="no-such-project", log=quiet)
     finally:
         project_delete(first["project"])
+        hnsw_build({"exchange_embedding_hnsw": hnsw_with(hnsw_drop(("exchange_embedding_hnsw",))[
+            "exchange_embedding_hnsw"], 16, 64)})  # as migrated, for the tests after this one
+    assert "m='16'" in _exchange_index()
+
+
+def _exchange_index() -> str:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT indexdef FROM pg_indexes WHERE indexname = 'exchange_embedding_hnsw'")
+        return cursor.fetchone()[0]
+
+
+def test_exchange_graph_parameters_are_checked_and_replace_the_migrated_ones():
+    from django.core.management.base import CommandError
+
+    from bench.management.commands.bench_scale import _graph
+
+    definition = ("CREATE INDEX exchange_embedding_hnsw ON public.memory_exchange USING hnsw "
+                  "(embedding vector_cosine_ops) WITH (m='16', ef_construction='64')")
+    assert hnsw_with(definition, 32, 128) == definition.replace(
+        "WITH (m='16', ef_construction='64')", "WITH (m = 32, ef_construction = 128)")
+    assert _graph("32,128") == (32, 128) and _graph(None) is None
+    for bad in ("32", "a,b", "1,64", "32,40", "200,1000"):
+        with pytest.raises(CommandError, match="--exchange-hnsw"):
+            _graph(bad)
 
 
 def test_bulk_copy_writes_the_rows_the_fast_fill_writes(tmp_path, locomo_file):

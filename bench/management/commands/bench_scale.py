@@ -36,6 +36,19 @@ def _sizes(value: str) -> list[int]:
     return sizes
 
 
+def _graph(value: str | None) -> tuple[int, int] | None:
+    """``--exchange-hnsw M,EF_CONSTRUCTION`` within pgvector's bounds (m 2–100, ef_construction 4–1000, ≥ 2m)."""
+    if not value:
+        return None
+    try:
+        m, ef_construction = (int(v) for v in value.split(","))
+    except ValueError as exc:
+        raise CommandError(f"--exchange-hnsw: expected M,EF_CONSTRUCTION, got {value!r}") from exc
+    if not (2 <= m <= 100 and 4 <= ef_construction <= 1000 and ef_construction >= 2 * m):
+        raise CommandError("--exchange-hnsw: m 2-100, ef_construction 4-1000 and at least 2m")
+    return m, ef_construction
+
+
 def _layouts(value: str) -> tuple[tuple[int, int], ...]:
     layouts = []
     for item in (v.strip() for v in value.split(",") if v.strip()):
@@ -94,6 +107,9 @@ class Command(BaseCommand):
         parser.add_argument("--text-bank", default="locomo-turns", choices=list(TEXT_BANKS),
                             help="lines recombined into exchanges: LoCoMo's turns, or every distinct line of the "
                                  "shared datasets (~4x more: smaller crowds of near-ties at 1M)")
+        parser.add_argument("--exchange-hnsw", default=None, metavar="M,EF_CONSTRUCTION",
+                            help="build the exchange layer's HNSW index with these graph parameters after the fill "
+                                 "(a kept store: rebuilt), e.g. 32,128; default: as migrated (16,64)")
         parser.add_argument("--keep-data", action="store_true")
         parser.add_argument("--project", default=None,
                             help="continue the store of an earlier --keep-data run (its project name, printed at "
@@ -124,7 +140,7 @@ class Command(BaseCommand):
                            build_index_after=opts["build_index_after"], halfvec=opts["halfvec"],
                            web_layouts=_layouts(opts["web_layouts"]), bulk_copy=opts["bulk_copy"],
                            component_texts=opts["component_texts"], search_nice=opts["search_nice"],
-                           text_bank=opts["text_bank"],
+                           text_bank=opts["text_bank"], exchange_hnsw=_graph(opts["exchange_hnsw"]),
                            http_clients=tuple(_sizes(opts["http_clients"])),
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:
