@@ -1,4 +1,5 @@
-"""Test helpers that go through the real services (masking, embedding, trigger) — no shortcuts into the DB."""
+"""Test helpers that go through the real services (masking, embedding, trigger) — no shortcuts into the DB, but
+for ``exchanges_bulk``: stored rows for tests of what reads them (full-text search, counts)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from django.db import connection
 
 from memory.gateways.embeddings import get_embedder
 from memory.informativeness import informativeness
-from memory.models import Episode, EpisodeSource, Experience, ExperienceEvidence
+from memory.models import Episode, EpisodeSource, Exchange, Experience, ExperienceEvidence
 
 T0 = datetime(2024, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -26,6 +27,15 @@ def post_exchanges(client, holder, session_id, items):
                            **holder.headers)
     assert response.status_code == 201, response.content
     return response.json()["exchanges"]
+
+
+def exchanges_bulk(agent, session, texts, start: int = 0) -> list[Exchange]:
+    """``texts`` stored as exchanges of ``session`` (turns from ``start``), written directly: no masking, one
+    placeholder vector."""
+    return Exchange.objects.bulk_create([
+        Exchange(session=session, turn_index=start + i, user_text=text, assistant_text="", text_form=text,
+                 embedding=[0.1] * 384, embedding_model="test", project=agent.project, owner_agent=agent,
+                 scope=session.scope) for i, text in enumerate(texts)])
 
 
 def at(days: float = 0, hours: float = 0) -> str:

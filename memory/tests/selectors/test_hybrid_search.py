@@ -13,6 +13,7 @@ from memory.lexical import query_lexemes
 from memory.models import Exchange, Experience
 from memory.selectors import SearchQuery, memory_search
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
+from memory.tests.factories import exchanges_bulk
 
 pytestmark = pytest.mark.django_db
 
@@ -75,10 +76,7 @@ def test_a_placeholder_is_one_term_that_matches_itself_only():
     agent = agent_create(project_name="hybrid", name="a")
     s = session_create(agent=agent, external_id="s")
     # Placeholders the gateway wrote are registered; stored text carries them like this.
-    rows = Exchange.objects.bulk_create([
-        Exchange(session=s, turn_index=i, user_text=text, assistant_text="", text_form=text, embedding=[0.1] * 384,
-                 embedding_model="test", project=agent.project, owner_agent=agent, scope=s.scope)
-        for i, text in enumerate(["Lunch with <PERSON_3f2a9c> today.", "Lunch with <PERSON_0b1c2d> today."])])
+    rows = exchanges_bulk(agent, s, ["Lunch with <PERSON_3f2a9c> today.", "Lunch with <PERSON_0b1c2d> today."])
     match = Exchange.objects.filter(search_vector=PgQuery("'ph3f2a9c'", search_type="raw", config="english"))
     assert list(match.values_list("pk", flat=True)) == [rows[0].pk]
     person = Exchange.objects.filter(search_vector=PgQuery("person", config="english"), session=s)
@@ -129,13 +127,6 @@ def test_session_neighbours_join_the_context_within_the_budget_not_the_hits(sett
     assert memory_search(agent=agent, query=SearchQuery(query="When did I fly to Lisbon?", k_sub=1)).neighbours == []
 
 
-def _bulk(agent, session, texts):
-    return Exchange.objects.bulk_create([
-        Exchange(session=session, turn_index=i, user_text=text, assistant_text="", text_form=text,
-                 embedding=[0.1] * 384, embedding_model="test", project=agent.project, owner_agent=agent,
-                 scope=session.scope) for i, text in enumerate(texts)])
-
-
 def _analyse():
     from django.db import connection
 
@@ -151,10 +142,11 @@ def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypa
 
     agent = agent_create(project_name="hybrid", name="a")
     other = agent_create(project_name="hybrid", name="other")
-    common = _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch today, note {i}." for i in range(8)])
-    rare = _bulk(agent, session_create(agent=agent, external_id="r"), ["Lunch at the flea market.",
-                                                                         "The flea market opens early."])
-    foreign = _bulk(other, session_create(agent=other, external_id="f"), ["A flea market lunch."])[0]
+    common = exchanges_bulk(agent, session_create(agent=agent, external_id="c"),
+                            [f"Lunch today, note {i}." for i in range(8)])
+    rare = exchanges_bulk(agent, session_create(agent=agent, external_id="r"),
+                          ["Lunch at the flea market.", "The flea market opens early."])
+    foreign = exchanges_bulk(other, session_create(agent=other, external_id="f"), ["A flea market lunch."])[0]
     _analyse()
     monkeypatch.setattr(lexical, "EXACT_MAX_ROWS", 4)  # 10 visible rows: a "large" store here
     monkeypatch.setattr(lexical, "LARGE_STORE_CANDIDATES", 3)
@@ -178,8 +170,8 @@ def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(
     from memory import lexical
 
     agent = agent_create(project_name="hybrid", name="a")
-    rows = _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch today, note {i}." for i in range(8)]
-                 + ["Lunch at the flea market."])
+    rows = exchanges_bulk(agent, session_create(agent=agent, external_id="c"),
+                          [f"Lunch today, note {i}." for i in range(8)] + ["Lunch at the flea market."])
     lexical.lexical_cache_clear()
     visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
     query = lexical.lexical_query(visible, query_lexemes("lunch at the flea market"))
@@ -194,7 +186,8 @@ def test_a_large_store_not_yet_analysed_still_searches(monkeypatch):
     from memory import lexical
 
     agent = agent_create(project_name="hybrid", name="a")
-    _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch at the market, note {i}." for i in range(6)])
+    exchanges_bulk(agent, session_create(agent=agent, external_id="c"),
+                   [f"Lunch at the market, note {i}." for i in range(6)])
     monkeypatch.setattr(lexical, "EXACT_MAX_ROWS", 4)
     monkeypatch.setattr(lexical, "_table_frequencies", lambda table: None)  # no statistics yet
     visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
@@ -211,8 +204,9 @@ def test_a_filter_seen_large_is_not_counted_again_but_a_small_one_always_is(monk
 
     agent = agent_create(project_name="hybrid", name="a")
     small = agent_create(project_name="hybrid", name="small")
-    _bulk(agent, session_create(agent=agent, external_id="c"), [f"Lunch at the market, note {i}." for i in range(6)])
-    _bulk(small, session_create(agent=small, external_id="s"), ["Lunch at the market."])
+    exchanges_bulk(agent, session_create(agent=agent, external_id="c"),
+                   [f"Lunch at the market, note {i}." for i in range(6)])
+    exchanges_bulk(small, session_create(agent=small, external_id="s"), ["Lunch at the market."])
     _analyse()
     monkeypatch.setattr(lexical, "EXACT_MAX_ROWS", 4)
     lexemes = query_lexemes("market lunch")

@@ -13,15 +13,13 @@ from bench.locomo import project_delete
 from memory.models import Exchange, ExchangeCount, Session
 from memory.quotas import project_usage, stored_exchanges
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
+from memory.tests.factories import exchanges_bulk
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _bulk(agent, session, n, start=0):
-    return Exchange.objects.bulk_create([
-        Exchange(session=session, turn_index=start + i, user_text=f"note {i}", assistant_text="", text_form=f"note {i}",
-                 embedding=[0.1] * 384, embedding_model="test", project=agent.project, owner_agent=agent,
-                 scope=session.scope) for i in range(n)])
+    return exchanges_bulk(agent, session, [f"note {i}" for i in range(n)], start=start)
 
 
 def _agree(*projects):
