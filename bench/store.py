@@ -35,10 +35,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 MIN_SENTENCE_WORDS = 4
 
 
-def dataset_lines(data: Path) -> list[str]:
+def dataset_lines(data: Path, turns: list[str]) -> list[str]:
     """The ``datasets`` bank: every distinct line of the shared datasets beside the LoCoMo file ``data`` (its
-    ``../memorybank`` and ``../presidio_research``): LoCoMo turns and, for turns of several sentences, each sentence
-    of 4+ words; LoCoMo observations, session summaries and event summaries; MemoryBank queries and responses;
+    ``../memorybank`` and ``../presidio_research``): LoCoMo's ``turns`` and, for turns of several sentences, each
+    sentence of 4+ words; LoCoMo observations, session summaries and event summaries; MemoryBank queries and responses;
     presidio-research's synthetic PII sentences (masked like any text by the fill).
 
     Why: with LoCoMo turns alone (4,124) a 1M store holds each turn in ~485 exchanges, and a question's exact
@@ -53,7 +53,7 @@ def dataset_lines(data: Path) -> list[str]:
     for path in (memorybank, presidio):
         if not path.exists():
             raise ValueError(f"the datasets text bank needs {path}")
-    lines = [t.text for c in load_locomo(data) for s in c.sessions for t in s.turns]  # as the turns bank has them
+    lines = list(turns)
     for conversation in json.loads(Path(data).read_text(encoding="utf-8")):
         for key, turns in (conversation.get("conversation") or {}).items():
             if not (key.startswith("session_") and isinstance(turns, list)):
@@ -86,15 +86,13 @@ class TextSource:
     def __init__(self, data: Path, seed: int = 7, bank: str = "locomo-turns") -> None:
         if bank not in TEXT_BANKS:
             raise ValueError(f"unknown text bank {bank!r} (one of {', '.join(TEXT_BANKS)})")
-        if bank == "datasets":
-            turns = dataset_lines(data)
-        else:
-            turns = [t.text for c in load_locomo(data) for s in c.sessions for t in s.turns]
+        conversations = load_locomo(data)
+        turns = [t.text for c in conversations for s in c.sessions for t in s.turns]
         if not turns:
             raise ValueError(f"no turns in {data}")
         self.bank = bank
-        self.turns = turns
-        self.questions = [q.question for c in load_locomo(data) for q in c.qa if q.category in (1, 2, 3, 4)]
+        self.turns = dataset_lines(data, turns) if bank == "datasets" else turns
+        self.questions = [q.question for c in conversations for q in c.qa if q.category in (1, 2, 3, 4)]
         self.seed = seed
 
     def exchange_turns(self, i: int) -> tuple[int, int, datetime]:

@@ -33,8 +33,8 @@ def datasets(tmp_path):
 
 
 def test_the_datasets_bank_holds_every_distinct_line_of_the_three_datasets(datasets):
-    lines = dataset_lines(datasets)
     turns = TextSource(datasets).turns
+    lines = dataset_lines(datasets, turns)
     assert set(turns) <= set(lines)  # every LoCoMo turn, and more
     for line in ("I ran 20 km today.", "My knees hurt a lot after it.",  # sentences of a several-sentence turn
                  "Ann is training for a marathon.", "Ann and Bob talked about marathon training.",
