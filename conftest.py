@@ -33,6 +33,17 @@ def _throwaway_embedded_database():
         shutil.rmtree(home, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's, plus: the search pool's threads close their connections before the test database is
+    dropped (open connections would block the drop)."""
+    yield
+    from memory.side_by_side import side_by_side_close
+
+    with django_db_blocker.unblock():
+        side_by_side_close()
+
+
 @dataclass
 class AgentWithKey:
     agent: object

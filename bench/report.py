@@ -586,6 +586,14 @@ def million_goals_lines(scale: dict[str, Any]) -> list[str]:
                      + "; ".join(f"{n} {_f(r['recall_at_k'])} / {_f(r.get('recall_at_k_ties'))} / "
                                  f"{_f(r.get('recall_at_k_eps_0_01'))}, gap {_f(r.get('exact_gap_k_to_3k'), 4)}"
                                  for n, r in layers.items()))
+    in_turn = search.get("in_turn")
+    if in_turn:
+        lines.append(
+            f"- with the statements side by side on {scale.get('search_threads', 'their own')} extra connections "
+            f"(`RECMEM_SEARCH_THREADS`) against in turn on one, same run: search p50 / p95 {_f(search['p50_ms'], 1)} / "
+            f"{_f(p95, 1)} vs {_f(in_turn['p50_ms'], 1)} / {_f(in_turn['p95_ms'], 1)} ms, SQL p50 / p95 "
+            f"{_f(search.get('sql_p50_ms'), 1)} / {_f(sql, 1)} vs {_f(in_turn['sql_p50_ms'], 1)} / "
+            f"{_f(in_turn['sql_p95_ms'], 1)} ms")
     prioritised = e.get("search_prioritised")
     if prioritised:
         lines.append(

@@ -73,16 +73,21 @@ from core.config import config, config_override
 
 class CpuClock:
     """CPU time and run-queue wait of this process (all threads: the embedder's included) and of its database
-    backend, from the kernel's scheduler statistics (``/proc/<pid>/task/*/schedstat``: nanoseconds on a CPU, waiting
+    backends, from the kernel's scheduler statistics (``/proc/<pid>/task/*/schedstat``: nanoseconds on a CPU, waiting
     for one). On a machine shared with other work the wall time of a query is its CPU time plus the time it waited for
-    a core; both are reported so a latency can be judged apart from the load (issue 19)."""
+    a core; both are reported so a latency can be judged apart from the load (issue 19).
+
+    Backends: every client connection to the benchmark's database when the clock starts — its own and those of the
+    search threads (``RECMEM_SEARCH_THREADS``), which the warm-up searches opened; nothing else connects while the
+    searches are timed."""
 
     def __init__(self) -> None:
         from django.db import connection
 
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_backend_pid()")
-            self.pids = (os.getpid(), cursor.fetchone()[0])
+            cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND backend_type = 'client backend'")
+            self.pids = (os.getpid(), *sorted(row[0] for row in cursor.fetchall()))
 
     @staticmethod
     def _read(pid: int) -> tuple[int, int]:
@@ -854,6 +859,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
         "exchange_hnsw": ({"m": exchange_hnsw[0], "ef_construction": exchange_hnsw[1]} if exchange_hnsw
                           else "as migrated (m 16, ef_construction 64)"),
         "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
+        "search_threads": config().search_threads,
         "load_average_start": list(os.getloadavg()), "sizes": [],
         "text_source": (f"{'LoCoMo dev turns' if text_bank == 'locomo-turns' else 'the shared datasets distinct lines'}"
                         f" ({len(source.turns):,}) recombined in pairs (seeded), timestamps one minute apart"),
@@ -927,6 +933,14 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 log(f"    storage: {entry['storage']}; pre-warmed in {entry['prewarm']['seconds']} s")
                 entry["search"] = search_latency(store, query_texts)
                 log(f"    search: {entry['search']}")
+                # The same searches with the layers' statements in turn on one connection (RECMEM_SEARCH_THREADS=0):
+                # what running them side by side gains, measured in the same run.
+                with config_override(search_threads=0):
+                    in_turn = search_latency(store, query_texts)
+                entry["search"]["in_turn"] = {k: in_turn[k] for k in (
+                    "p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "sql_p95_ms", "sql_exchanges_p50_ms",
+                    "sql_exchanges_p95_ms")}
+                log(f"    search, layers in turn: {entry['search']['in_turn']}")
                 if search_nice is not None:
                     # The same searches with this process and its backend ahead of the machine's other work: what
                     # the latency is when a search gets a core as it needs one (the load is the other engineers').

@@ -321,6 +321,8 @@ class Config:
     search_expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))
     hnsw_ef_search_write: int = _var("RECMEM_HNSW_EF_SEARCH_WRITE", 100, _number(int, 1, 1000))
+    # Threads per process that run a search's other layers beside the caller's (memory.side_by_side); 0: in turn
+    search_threads: int = _var("RECMEM_SEARCH_THREADS", 2, _number(int, 0, 16))
     exact_search_max_rows: int = _var("RECMEM_EXACT_SEARCH_MAX_ROWS", 5000, _number(int, 0))
     max_memories: int = _var("RECMEM_MAX_MEMORIES", 5000, _number(int, 1))
     # An active experience not corroborated by new evidence for this long is flagged for revalidation (0: never).

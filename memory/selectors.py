@@ -20,7 +20,9 @@ from core.errors import NotFound
 from governance.models import ConsolidationBatch, MetricDay
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.tokens import count_tokens
+from memory.lexical import LexicalQuery, lexical_query, query_lexemes
 from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
+from memory.side_by_side import run_side_by_side
 from memory.vector_scan import exact_scan_set, search_ef, vector_search_params
 
 # Items that search never returns, whatever the filters.
@@ -254,61 +256,109 @@ class Nearest:
     lexical: float = 0.0  # share of the query's IDF the row's words match (0 in vector-only search)
 
 
-def _nearest(qs: QuerySet, vector: list[float], k: int, lexemes: list[str] | None = None) -> list[Nearest]:
-    """The over-fetched nearest rows of ``qs`` by cosine and, with ``lexemes``, the best lexical matches beside them
-    (both under the same filter: ``qs`` is already the visible rows)."""
-    if k <= 0:
-        return []
-    from memory.lexical import lexical_query
+# The columns memory_search ranks a candidate by (its blend); the items returned are then read whole (_full_rows).
+RANK_FIELDS: dict[type, tuple[str, ...]] = {
+    Exchange: ("occurred_at", "hit_count"),
+    Episode: ("ended_at", "updated_at", "hit_count"),
+    Experience: ("valid_from", "updated_at", "confidence", "informativeness", "hit_count"),
+}
 
-    exact_scan_set(qs.model)
+
+def _layer_querysets(visibility: Visibility) -> tuple[QuerySet, QuerySet, QuerySet]:
+    """What a search may return of each layer (exchanges, episodes, experiences)."""
+    return (Exchange.objects.visible_to(visibility),
+            Episode.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES),
+            Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES))
+
+
+def _full_rows(hits: list[Hit], qs: QuerySet) -> list[Hit]:
+    """The hits with their items read whole (one statement per layer; vectors and tsvectors are never returned).
+    An item deleted since it was ranked is left out."""
+    if not hits:
+        return hits
+    if qs.model is Exchange:
+        qs = qs.select_related("session")
+    rows = qs.defer("embedding", "search_vector").in_bulk([h.obj.pk for h in hits])
+    kept = []
+    for hit in hits:
+        if hit.obj.pk in rows:
+            hit.obj = rows[hit.obj.pk]
+            kept.append(hit)
+    return kept
+
+
+def _layer_statements(qs: QuerySet, vector: list[float], k: int, lexical: LexicalQuery | None) -> list[QuerySet]:
+    """One layer's retrieval statements: the over-fetched nearest rows of ``qs`` by cosine and, with ``lexical``,
+    the best lexical matches beside them (both under the same filter: ``qs`` is already the visible rows)."""
     fetch = max(k * 3, 30)
     # Over-fetch so the blend can reorder near-ties; the iterative scan guarantees full k under filters.
     annotated = qs.annotate(distance=CosineDistance("embedding", vector))
-    lexical = lexical_query(qs, lexemes) if lexemes else None
     if lexical is None:
-        return [Nearest(r, 1.0 - float(r.distance)) for r in annotated.order_by("distance")[:fetch]]
+        return [annotated.order_by("distance")[:fetch]]
     annotated = annotated.annotate(lexical=lexical.score_expression())
-    rows = list(annotated.order_by("distance")[:fetch])
-    seen = {r.pk for r in rows}
     # Rows whose words match the query but whose vectors lie farther (an illness, a country named in the question
     # lose to close chit-chat by cosine alone): the full-text half, GIN-indexed.
-    rows += [r for r in lexical.matching(annotated).order_by("-lexical", "distance")[:fetch] if r.pk not in seen]
-    return [Nearest(r, 1.0 - float(r.distance), float(r.lexical)) for r in rows]
+    return [annotated.order_by("distance")[:fetch],
+            lexical.matching(annotated).order_by("-lexical", "distance")[:fetch]]
+
+
+def _merged(parts: list[list]) -> list[Nearest]:
+    rows: dict[Any, Any] = {}
+    for part in parts:
+        for row in part:
+            rows.setdefault(row.pk, row)
+    return [Nearest(r, 1.0 - float(r.distance), float(getattr(r, "lexical", 0.0))) for r in rows.values()]
 
 
 def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
                    visibility: Visibility | None = None, lexical: bool | None = None) -> tuple[list, list, list]:
     """The retrieval part of a search (what ``bench_scale`` times as "pure SQL"): per layer, the over-fetched
     nearest rows the agent may see with their similarity and, in hybrid search (``RECMEM_SEARCH_LEXICAL_WEIGHT``
-    > 0), the rows that match the query's words best, in one transaction."""
-    from memory.lexical import query_lexemes
-
+    > 0), the rows that match the query's words best. A row carries its ``RANK_FIELDS`` only (other columns are
+    deferred). The statements run side by side, each in its own transaction (``RECMEM_SEARCH_THREADS``)."""
     visibility = visibility or agent_visibility(agent=agent)
     if lexical is None:
         lexical = config().search_lexical_weight > 0
-    with transaction.atomic():
-        vector_search_params(ef_search=search_ef(query.k_sub))
-        lexemes = query_lexemes(query.query) if lexical else None
-        ex_qs = Exchange.objects.visible_to(visibility).select_related("session")
-        ep_qs = Episode.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
-        xp_qs = Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES)
-        if query.since:
-            ex_qs = ex_qs.filter(occurred_at__gte=query.since)
-            ep_qs = ep_qs.filter(ended_at__gte=query.since)
-            xp_qs = xp_qs.filter(Q(valid_from__gte=query.since) | Q(valid_from__isnull=True))
-        if query.until:
-            ex_qs = ex_qs.filter(occurred_at__lt=query.until)
-            ep_qs = ep_qs.filter(started_at__lt=query.until)
-            xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
-        if query.types:
-            xp_qs = xp_qs.filter(type__in=query.types)
-        if query.tags:
-            xp_qs = xp_qs.filter(tags__overlap=[t.lower() for t in query.tags])
-        # Vectors and tsvectors are never returned: not loading them keeps their parsing out of the latency.
-        return (_nearest(ex_qs.defer("embedding", "search_vector"), vector, query.k_sub, lexemes),
-                _nearest(ep_qs.defer("embedding", "search_vector"), vector, query.k_epi, lexemes),
-                _nearest(xp_qs.defer("embedding", "search_vector"), vector, query.k_sem, lexemes))
+    lexemes = query_lexemes(query.query) if lexical else None
+    ef_search = search_ef(query.k_sub)
+    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility)
+    if query.since:
+        ex_qs = ex_qs.filter(occurred_at__gte=query.since)
+        ep_qs = ep_qs.filter(ended_at__gte=query.since)
+        xp_qs = xp_qs.filter(Q(valid_from__gte=query.since) | Q(valid_from__isnull=True))
+    if query.until:
+        ex_qs = ex_qs.filter(occurred_at__lt=query.until)
+        ep_qs = ep_qs.filter(started_at__lt=query.until)
+        xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
+    if query.types:
+        xp_qs = xp_qs.filter(type__in=query.types)
+    if query.tags:
+        xp_qs = xp_qs.filter(tags__overlap=[t.lower() for t in query.tags])
+
+    def fetch(statement: QuerySet):
+        def rows() -> list:
+            # The scan settings are SET LOCAL: one transaction per statement, on the connection that runs it.
+            with transaction.atomic():
+                vector_search_params(ef_search=ef_search)
+                exact_scan_set(statement.model)
+                return list(statement)
+        return rows
+
+    layers: list[list[QuerySet]] = []
+    for qs, k in ((ex_qs, query.k_sub), (ep_qs, query.k_epi), (xp_qs, query.k_sem)):
+        if k <= 0:
+            layers.append([])
+            continue
+        # The term weights are in both of the layer's statements: found first (at scale from cached statistics).
+        lexical_terms = lexical_query(qs, lexemes) if lexemes else None
+        # Candidates carry the columns they are ranked by, nothing else: the over-fetch is ~8 rows per item returned,
+        # and reading whole rows (texts, JSON, the session) for all of them was most of a search's Python time.
+        layers.append(_layer_statements(qs.only(*RANK_FIELDS[qs.model]), vector, k, lexical_terms))
+    # Side by side on their own connections (memory.side_by_side), the exchange layer's nearest rows (the longest
+    # statement) in the caller's thread.
+    fetched = iter(run_side_by_side([fetch(statement) for statements in layers for statement in statements]))
+    exchanges, episodes, experiences = (_merged([next(fetched) for _ in statements]) for statements in layers)
+    return exchanges, episodes, experiences
 
 
 def _neighbours(hits: list[Hit], visibility: Visibility, n: int) -> list[Hit]:
@@ -364,6 +414,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
                                                 hits=n.obj.hit_count, now=now)))
         return sorted(hits, key=lambda h: -h.score)[:k]
 
+    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility)
     result = SearchResult(
         exchanges=rank(exchanges, lambda o: o.occurred_at, lambda o: 0.5, query.k_sub),
         episodes=rank(episodes, lambda o: o.ended_at or o.updated_at, lambda o: 0.7, query.k_epi),
@@ -372,11 +423,24 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem,
                          worth=lambda o: 0.5 + 0.5 * o.informativeness, floor=config().experience_floor or None),
     )
-    result.neighbours = _neighbours(result.exchanges, visibility, config().search_expand)
-    # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench: issue 5),
-    # and only the sources the caller may see.
-    prefetch_related_objects([h.obj for h in result.episodes], *_episode_prefetches(visibility))
-    prefetch_related_objects([h.obj for h in result.experiences], *_experience_prefetches(visibility))
+
+    def exchanges_whole() -> tuple[list[Hit], list[Hit]]:
+        hits = _full_rows(result.exchanges, ex_qs)
+        return hits, _neighbours(hits, visibility, config().search_expand)
+
+    def with_provenance(hits: list[Hit], qs: QuerySet, prefetches: list[Prefetch]):
+        def whole() -> list[Hit]:
+            # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench:
+            # issue 5), and only the sources the caller may see.
+            kept = _full_rows(hits, qs)
+            prefetch_related_objects([h.obj for h in kept], *prefetches)
+            return kept
+        return whole
+
+    # The returned items read whole, per layer side by side (memory.side_by_side) like the candidates.
+    (result.exchanges, result.neighbours), result.episodes, result.experiences = run_side_by_side([
+        exchanges_whole, with_provenance(result.episodes, ep_qs, _episode_prefetches(visibility)),
+        with_provenance(result.experiences, xp_qs, _experience_prefetches(visibility))])
     budget = query.token_budget or config().search_token_budget
     result.context, result.context_tokens = context_block(result, budget)
     return result

@@ -78,6 +78,7 @@ def warm_up(*, role: str) -> dict[str, float]:
         if role == "web":
             try:
                 _timed("dry_run", timings, _dry_run)
+                _timed("search_connections", timings, _search_connections)
             except Exception:  # the database is not there yet: the first request does this part
                 logger.warning("warm-up dry run skipped", exc_info=True)
         _state.update(state="ready", ms=timings)
@@ -112,6 +113,14 @@ def _dry_run() -> None:
         pass
     finally:
         connection.close()  # this thread's connection; request threads open their own
+
+
+def _search_connections() -> None:
+    # A search runs its statements side by side on the pool threads' own connections: opened here, not by the
+    # first search.
+    from memory.side_by_side import side_by_side_connect
+
+    side_by_side_connect()
 
 
 def _consolidator_kind() -> str:

@@ -178,6 +178,9 @@ def test_bulk_copy_writes_the_rows_the_fast_fill_writes(tmp_path, locomo_file):
         assert set(entry["index_build_seconds"]) >= {"exchange_embedding_hnsw", "episode_embedding_hnsw",
                                                      "experience_embedding_hnsw", "maintenance_work_mem"}
         assert entry["vacuum_analyze_seconds"] >= 0 and entry["search"]["hits_per_query"][0] == 10
+        # the same searches with the statements in turn, beside the side-by-side ones (RECMEM_SEARCH_THREADS)
+        assert report["search_threads"] >= 0
+        assert all(entry["search"]["in_turn"][k] > 0 for k in ("p50_ms", "p95_ms", "sql_p50_ms", "sql_p95_ms"))
         assert report["turn_bank"]["turns"] == 14 and entry["load_average_end"]
         project = report["project"]
         assert entry["store"] == {"exchanges": 250, "episodes": 13, "experiences": 26, "candidates": 0}
@@ -257,3 +260,16 @@ def test_scheduling_priority_reaches_every_thread_and_the_backend_and_is_put_bac
     finally:
         stop.set()
         helper.join()
+
+
+def test_the_1m_goals_name_the_side_by_side_and_in_turn_latencies():
+    from bench.report import million_goals_lines
+
+    recall = {"recall_at_k": 0.954, "recall_at_k_ties": 0.954, "recall_at_k_eps_0_01": 0.99, "exact_gap_k_to_3k": 0.02}
+    scale = {"search_threads": 2, "cpus": 2, "sizes": [{
+        "size": 1_000_000, "hnsw_recall": {"exchanges": recall, "episodes": recall, "experiences": recall},
+        "search": {"p50_ms": 56.8, "p95_ms": 68.2, "sql_p50_ms": 33.0, "sql_p95_ms": 44.4,
+                   "in_turn": {"p50_ms": 77.1, "p95_ms": 91.6, "sql_p50_ms": 50.4, "sql_p95_ms": 61.6}}}]}
+    text = "\n".join(million_goals_lines(scale))
+    assert "search p95 ≤ 30 ms end to end: 68.2 ms" in text and "pure SQL p95 ≤ 10 ms: 44.4 ms" in text
+    assert "on 2 extra connections" in text and "68.2 vs 77.1 / 91.6 ms" in text and "44.4 vs 50.4 / 61.6 ms" in text

@@ -100,7 +100,7 @@ def test_recmem_run_is_warm_when_it_says_running_and_stops_within_the_grace(tmp_
         assert body is not None and body["status"] == "ok", body
         process, queue = body["checks"]["process"], body["checks"]["queue"]
         assert process["ready"] and process["warm_up"] == "ready" and process["role"] == "web", process
-        assert set(process["warm_ms"]) == {"embedder", "masker", "dry_run"}, process
+        assert set(process["warm_ms"]) == {"embedder", "masker", "dry_run", "search_connections"}, process
         assert queue["workers_warm"] == 1, queue
         # Beside the main cluster, the idle (REM) cluster with its one worker (it loads models on first use).
         deadline = time.monotonic() + 60

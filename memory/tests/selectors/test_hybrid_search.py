@@ -160,6 +160,11 @@ def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypa
     # at most 3 rows: the two holding the rare term first, then one holding the common one; never the foreign row
     assert len(candidates) == 3 and {r.pk for r in rare} <= candidates and foreign.pk not in candidates
     assert len(candidates & {r.pk for r in common}) == 1
+    # a row's score is the share of the query's IDF its words hold
+    scores = dict(visible.annotate(s=query.score_expression()).values_list("pk", "s"))
+    assert scores[rare[0].pk] == pytest.approx(1.0)  # "lunch" and "flea"
+    assert scores[rare[1].pk] == pytest.approx(query.terms[0][1] / query.total)  # "flea" only
+    assert scores[common[0].pk] == pytest.approx(query.terms[1][1] / query.total)  # "lunch" only
     # a word no visible row holds: no statement to find that out, no candidates, every score 0
     absent = lexical.lexical_query(visible, query_lexemes("zebra"))
     assert absent.bounded and not absent.matching(visible).exists()
@@ -223,3 +228,18 @@ def test_a_filter_seen_large_is_not_counted_again_but_a_small_one_always_is(monk
     # another agent's filter is its own entry, and a small one is counted every time (its IDF needs the count)
     few = Exchange.objects.visible_to(agent_visibility(agent=small))
     assert [counts(few)[1] for _ in range(2)] == [1, 1] and not lexical.lexical_query(few, lexemes).bounded
+
+
+def test_terms_with_quotes_backslashes_or_operators_are_never_parsed_as_operators():
+    from memory import lexical
+
+    agent = agent_create(project_name="hybrid", name="a")
+    row = exchanges_bulk(agent, session_create(agent=agent, external_id="q"), ["A note about lunch."])[0]
+    visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
+    # Lexemes come from to_tsvector, but nothing in one may end the quoted term or act as a tsquery operator:
+    # "!lunch" is the word lunch, not "rows without lunch"; a quote or a backslash is no syntax error.
+    for bounded in (True, False):
+        query = lexical.LexicalQuery(terms=[("!lunch", 1.0), ("a\\'b", 1.0), ("zebra')", 2.0)], model=Exchange,
+                                     bounded=bounded)
+        assert set(query.matching(visible).values_list("pk", flat=True)) == {row.pk}
+        assert visible.annotate(s=query.score_expression()).get().s == pytest.approx(0.25)
