@@ -9,7 +9,7 @@ apply to it).
 One after another instead, in the caller's thread:
 - inside a transaction: another connection would not see its uncommitted rows (the test suite's transactions, a
   caller's ``atomic`` block);
-- with ``RECMEM_SEARCH_THREADS=0``;
+- with ``RECMEM_SEARCH_THREADS=0``, or without persistent connections (``DB_CONN_MAX_AGE=0``);
 - for a task the pool has not started by the time the caller's own task is done (a busy pool never makes a search
   slower than running its layers in turn).
 """
@@ -38,7 +38,8 @@ _pool_size = 0
 def _executor() -> ThreadPoolExecutor | None:
     global _pool, _pool_pid, _pool_size
     size = int(config().search_threads)
-    if size <= 0:
+    # Without persistent connections (DB_CONN_MAX_AGE=0) each task would open and close one: slower than in turn.
+    if size <= 0 or not connection.settings_dict.get("CONN_MAX_AGE"):
         return None
     if _pool is not None and _pool_pid == os.getpid() and _pool_size != size:
         side_by_side_close()  # the setting changed (tests): the old threads' connections must not linger

@@ -66,6 +66,13 @@ def test_in_a_transaction_or_with_no_threads_every_task_runs_in_the_callers_conn
 
 
 @pytest.mark.django_db(transaction=True)
+def test_without_persistent_connections_every_task_runs_in_the_callers_connection(pool, monkeypatch):
+    # DB_CONN_MAX_AGE=0: a pool thread would open and close a connection per task, slower than running in turn.
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 0)
+    assert {pid for _, pid in run_side_by_side([_backend, _backend, _backend])} == {_backend()[1]}
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_busy_pool_never_makes_the_caller_wait_for_a_turn(pool):
     release, started = threading.Event(), threading.Barrier(3)
 
