@@ -113,24 +113,23 @@ def _dry_run() -> None:
             agent = agent_create(project_name=f"warm-up-{uuid.uuid4()}", name="warm-up")
             # The test client keeps this thread's connection (and so the transaction) open across its requests.
             client = Client(HTTP_HOST=host, HTTP_AUTHORIZATION=f"Bearer {api_key_create(agent=agent).raw_key}")
-            secure = bool(settings.SECURE_SSL_REDIRECT)
-            session = _ok(client.post("/api/v1/sessions", {}, content_type="application/json", secure=secure))
-            _ok(client.post(f"/api/v1/sessions/{session['id']}/exchanges", {"user": SAMPLE, "assistant": "Noted."},
-                            content_type="application/json", secure=secure))
-            _ok(client.post("/api/v1/search", {"query": "marathon plan"}, content_type="application/json",
-                            secure=secure))
+
+            def post(path: str, body: dict) -> dict:
+                response = client.post(f"/api/v1/{path}", body, content_type="application/json",
+                                       secure=bool(settings.SECURE_SSL_REDIRECT))
+                if not 200 <= response.status_code < 300:
+                    raise RuntimeError(f"warm-up request {path} answered {response.status_code}: "
+                                       f"{response.content[:200]!r}")
+                return response.json()
+
+            session = post("sessions", {})
+            post(f"sessions/{session['id']}/exchanges", {"user": SAMPLE, "assistant": "Noted."})
+            post("search", {"query": "marathon plan"})
             raise _RolledBack
     except _RolledBack:
         pass
     finally:
         connection.close()  # this thread's connection; request threads open their own
-
-
-def _ok(response) -> dict:
-    if not 200 <= response.status_code < 300:
-        raise RuntimeError(f"warm-up request {response.request['PATH_INFO']} answered {response.status_code}: "
-                           f"{response.content[:200]!r}")
-    return response.json()
 
 
 def _search_connections() -> None:

@@ -21,6 +21,16 @@ def _backend() -> tuple[str, int]:
         return threading.current_thread().name, cursor.fetchone()[0]
 
 
+def _all_at_once(task, n: int = 3):
+    """``task`` for each of ``n`` threads, each held until all ``n`` run: the caller's thread cannot run two."""
+    together = threading.Barrier(n)
+
+    def held():
+        together.wait(timeout=10)
+        return task()
+    return held
+
+
 def _open_backends(pids: set[int]) -> set[int]:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pid FROM pg_stat_activity WHERE pid = ANY(%s)", [list(pids)])
@@ -36,13 +46,7 @@ def pool(settings):
 
 @pytest.mark.django_db(transaction=True)
 def test_tasks_run_on_other_threads_and_connections_which_close_with_the_pool(pool):
-    together = threading.Barrier(3)
-
-    def backend_once_all_run():
-        together.wait(timeout=10)  # all three at once: the caller's thread cannot have run another one itself
-        return _backend()
-
-    ran = run_side_by_side([backend_once_all_run] * 3)
+    ran = run_side_by_side([_all_at_once(_backend)] * 3)
     threads, pids = {name for name, _ in ran}, {pid for _, pid in ran}
     assert ran[0] == _backend()  # the first task in the caller's thread, on its connection
     assert len(threads) == 3 and len(pids) == 3
@@ -144,11 +148,5 @@ def test_the_pool_threads_see_the_callers_context(pool):
 
     request = contextvars.ContextVar("request", default=None)
     request.set("req-42")
-    together = threading.Barrier(3)
-
-    def seen():
-        together.wait(timeout=10)
-        return threading.current_thread().name, request.get()
-
-    ran = run_side_by_side([seen] * 3)
+    ran = run_side_by_side([_all_at_once(lambda: (threading.current_thread().name, request.get()))] * 3)
     assert len({name for name, _ in ran}) == 3 and {value for _, value in ran} == {"req-42"}
