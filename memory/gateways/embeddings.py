@@ -280,13 +280,33 @@ class LocalEmbeddingGateway(EmbeddingGateway):
 _SESSIONS: ProcessCache[tuple[Any, Any]] = ProcessCache()
 
 
+def forward_passes(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Indexes of texts (by token count) grouped into forward passes: shortest first, at most ``batch_size`` each,
+    and a pass ends where padding to the next text would cost more than a fifth of its shortest text (8 tokens at
+    least). A request's 20 texts cut into passes of 16 by count alone were padded with 40 % more tokens than they
+    held (6 % this way) and cost 20–22 ms of CPU per text instead of ~17 (issue 19)."""
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    passes: list[list[int]] = []
+    start = 0
+    while start < len(order):
+        first = lengths[order[start]]
+        limit = max(first * 6 // 5, first + 8)
+        end = start + 1
+        while end < len(order) and end - start < batch_size and lengths[order[end]] <= limit:
+            end += 1
+        passes.append(order[start:end])
+        start = end
+    return passes
+
+
 class OnnxEmbeddingGateway(EmbeddingGateway):
     """all-MiniLM-L6-v2 on ONNX Runtime: tokenizer → transformer → mean pooling → L2 normalisation, as
     sentence-transformers computes it. fp32 gives the torch path's vectors (model id ``local:all-MiniLM-L6-v2``,
     same thresholds); ``quantized`` runs the int8 model (``local:all-MiniLM-L6-v2-int8``, thresholds of its own).
 
-    Texts are sorted by length and cut into forward passes of ``batch_size`` (padding, not arithmetic, is what
-    unsorted batches pay for). Query-sized calls take ~3–5 ms against ~15–22 ms on torch (issue 19)."""
+    Texts are sorted by length and cut into forward passes of at most ``batch_size`` texts of similar length
+    (:func:`forward_passes`: padding, not arithmetic, is what mixed batches pay for). Query-sized calls take
+    ~3–5 ms against ~15–22 ms on torch (issue 19)."""
 
     coalesce = True
 
@@ -321,11 +341,9 @@ class OnnxEmbeddingGateway(EmbeddingGateway):
 
         session, tok = self.load()
         encodings = tok.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         out = np.zeros((len(texts), self.dimensions), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            batch = order[start:start + self.batch_size]
-            width = max(len(encodings[i].ids) for i in batch)
+        for batch in forward_passes([len(e.ids) for e in encodings], self.batch_size):
+            width = len(encodings[batch[-1]].ids)
             ids = np.zeros((len(batch), width), dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
             for row, i in enumerate(batch):

@@ -15,6 +15,7 @@ from memory.gateways.embeddings import (
     OnnxEmbeddingGateway,
     OpenAIEmbeddingGateway,
     StaticEmbeddingGateway,
+    forward_passes,
     get_embedder,
     hashing_vector,
     load_local_model,
@@ -223,6 +224,28 @@ def test_onnx_fp32_gives_the_torch_vectors_under_the_same_model_id(local_embedde
     for a, b in zip(torch_vectors, onnx_vectors, strict=True):
         assert max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-4
     assert onnx.embed_one(SENTENCES[0]) == pytest.approx(onnx_vectors[0], abs=1e-6)  # batching changes nothing
+
+
+def test_forward_passes_group_texts_of_similar_length():
+    lengths = [50, 12, 300, 51, 13, 59, 60, 61, 14, 200]
+    passes = forward_passes(lengths, batch_size=3)
+    assert sorted(i for p in passes for i in p) == list(range(len(lengths)))  # every text once
+    for p in passes:
+        assert len(p) <= 3
+        first, last = lengths[p[0]], lengths[p[-1]]
+        assert first == min(lengths[i] for i in p) and last == max(lengths[i] for i in p)
+        assert last <= max(first * 6 // 5, first + 8)  # padding bounded by the pass's shortest text
+    assert [[lengths[i] for i in p] for p in passes] == [[12, 13, 14], [50, 51, 59], [60, 61], [200], [300]]
+    assert forward_passes([], batch_size=16) == []
+
+
+def test_onnx_vectors_do_not_depend_on_how_texts_are_grouped():
+    """The passes a call is cut into change padding only, never a text's vector."""
+    onnx = get_embedder(backend="onnx")
+    texts = [SENTENCES[i % 3] * (1 + i % 4) for i in range(12)]
+    together = onnx.embed(texts)
+    for text, vector in zip(texts, together, strict=True):
+        assert onnx.embed_one(text) == pytest.approx(vector, abs=1e-5)
 
 
 def test_int8_and_static_are_other_models_with_thresholds_of_their_own(local_embedder):

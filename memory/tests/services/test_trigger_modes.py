@@ -63,6 +63,33 @@ def test_trigger_counts_the_new_unit_and_skips_queued_units(make_agent, settings
 
 
 @pytest.mark.django_db
+def test_one_request_one_neighbour_statement_and_each_unit_in_one_candidate(make_agent, settings):
+    """A request's exchanges get their neighbours in one statement (a LATERAL join), read before any of them is
+    queued; a unit an earlier exchange's candidate took along is not a trigger again, nor a member twice."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    agent = make_agent().agent
+    pairs = [*MARATHON_WAVE_1, *CHATTER, *[(u.replace("marathon", "Berlin marathon"), a) for u, a in MARATHON_WAVE_1]]
+    session = session_create(agent=agent)
+    with CaptureQueriesContext(connection) as queries:
+        _, result = _ingest(agent, pairs, session=session)
+    assert sum("CROSS JOIN LATERAL" in q["sql"] for q in queries.captured_queries) == 1
+    assert len(result.candidates) >= 1
+    memberships = list(Candidate.exchanges.through.objects.values_list("exchange_id", flat=True))
+    assert len(memberships) == len(set(memberships))  # no unit waits in two candidates
+    earlier: set = set()
+    for candidate in result.candidates:  # in request order: no trigger was already queued by an earlier one
+        assert candidate.trigger_id not in earlier
+        earlier |= set(candidate.exchanges.values_list("id", flat=True))
+    queued = set(memberships)
+    assert set(Exchange.objects.filter(state="candidate").values_list("id", flat=True)) == queued
+    chatter = {e.pk for e in result.exchanges[len(MARATHON_WAVE_1):len(MARATHON_WAVE_1) + len(CHATTER)]}
+    assert not chatter & queued  # unrelated small talk stays raw
+
+
+@pytest.mark.django_db
 def test_salient_one_off_becomes_a_candidate(make_agent, settings):
     settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
     agent = make_agent().agent
