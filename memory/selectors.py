@@ -258,7 +258,7 @@ class Nearest:
 
 # The columns memory_search ranks a candidate by (its blend); the items returned are then read whole (_full_rows).
 RANK_FIELDS: dict[type, tuple[str, ...]] = {
-    Exchange: ("occurred_at", "hit_count"),
+    Exchange: ("occurred_at", "hit_count", "session_id", "turn_index"),  # where its session neighbours are
     Episode: ("ended_at", "updated_at", "hit_count"),
     Experience: ("valid_from", "updated_at", "confidence", "informativeness", "hit_count"),
 }
@@ -361,34 +361,39 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
     return exchanges, episodes, experiences
 
 
-def _neighbours(hits: list[Hit], visibility: Visibility, n: int) -> list[Hit]:
-    """Context expansion for multi-hop questions: the session neighbours (±1 exchange) of the ``n`` best exchange
-    hits that are not hits themselves, each ranked just below the hit that brought it. The context block takes
-    them only where its budget allows (LoCoMo: a multi-hop question's evidence is 3.9 turns on average, often
-    side by side in one session)."""
-    if n <= 0 or not hits:
-        return []
-    have = {h.obj.pk for h in hits}
+def _exchanges_with_neighbours(hits: list[Hit], qs: QuerySet, n: int) -> tuple[list[Hit], list[Hit]]:
+    """The exchange hits read whole (as :func:`_full_rows`) and their context expansion, in one statement.
+
+    Context expansion serves multi-hop questions: the session neighbours (±1 exchange) of the ``n`` best hits that
+    are not hits themselves, each ranked just below the hit that brought it. The context block takes them only where
+    its budget allows (LoCoMo: a multi-hop question's evidence is 3.9 turns on average, often side by side in one
+    session). ``qs`` holds what the caller may see, so a neighbour is read under the same filter as the hits; read
+    together they cost one statement where they cost two in turn (issue 19)."""
+    if not hits:
+        return hits, []
     wanted: dict[tuple[Any, int], Hit] = {}
-    for hit in hits[:n]:
+    for hit in hits[:max(n, 0)]:
         for turn in (hit.obj.turn_index - 1, hit.obj.turn_index + 1):
             wanted.setdefault((hit.obj.session_id, turn), hit)
-    if not wanted:
-        return []
-    condition = Q()
+    condition = Q(pk__in=[h.obj.pk for h in hits])
     for session_id, turn in wanted:
         condition |= Q(session_id=session_id, turn_index=turn)
-    rows = (Exchange.objects.visible_to(visibility).filter(condition).select_related("session")
-            .defer("embedding", "search_vector"))
+    rows = {row.pk: row for row in qs.filter(condition).select_related("session").defer("embedding", "search_vector")}
+    kept = []
+    for hit in hits:
+        if hit.obj.pk in rows:  # an exchange deleted since it was ranked is left out, with its neighbours
+            hit.obj = rows[hit.obj.pk]
+            kept.append(hit)
+    have = {h.obj.pk for h in kept}
     out = []
-    for row in rows:
-        parent = wanted[(row.session_id, row.turn_index)]
-        if row.pk in have:
+    for row in rows.values():
+        parent = wanted.get((row.session_id, row.turn_index))
+        if parent is None or row.pk in have or parent.obj.pk not in have:
             continue
         have.add(row.pk)
         out.append(Hit(obj=row, similarity=parent.similarity, score=parent.score - 1e-3,
                        relevance=parent.relevance - NEIGHBOUR_MARGIN, expanded_from=parent.obj.pk))
-    return sorted(out, key=lambda h: -h.relevance)
+    return kept, sorted(out, key=lambda h: -h.relevance)
 
 
 # A neighbour goes into the context after hits clearly more relevant than its parent (tuned on the dev split).
@@ -425,8 +430,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     )
 
     def exchanges_whole() -> tuple[list[Hit], list[Hit]]:
-        hits = _full_rows(result.exchanges, ex_qs)
-        return hits, _neighbours(hits, visibility, config().search_expand)
+        return _exchanges_with_neighbours(result.exchanges, ex_qs, config().search_expand)
 
     def with_provenance(hits: list[Hit], qs: QuerySet, prefetches: list[Prefetch]):
         def whole() -> list[Hit]:

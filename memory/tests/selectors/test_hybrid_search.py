@@ -127,6 +127,33 @@ def test_session_neighbours_join_the_context_within_the_budget_not_the_hits(sett
     assert memory_search(agent=agent, query=SearchQuery(query="When did I fly to Lisbon?", k_sub=1)).neighbours == []
 
 
+def test_hits_and_their_neighbours_are_read_in_one_statement_and_a_deleted_hit_takes_its_neighbours_along():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from memory.selectors import RANK_FIELDS, Hit, _exchanges_with_neighbours, _layer_querysets
+
+    agent = agent_create(project_name="hybrid", name="a")
+    first, middle, last, far = _store(agent, ["We planned the trip.", "Flew to Lisbon on Friday.",
+                                              "She had never seen the ocean.", "Back home on Monday."])
+    qs = _layer_querysets(agent_visibility(agent=agent))[0]
+
+    def hit(exchange, relevance):  # as ranked: the rank columns only
+        return Hit(obj=Exchange.objects.only(*RANK_FIELDS[Exchange]).get(pk=exchange.pk), similarity=relevance,
+                   relevance=relevance, score=relevance)
+
+    hits = [hit(middle, 0.9), hit(far, 0.5)]
+    with CaptureQueriesContext(connection) as queries:
+        kept, neighbours = _exchanges_with_neighbours(hits, qs, 1)
+    assert len(queries.captured_queries) == 1
+    assert [h.obj.pk for h in kept] == [middle.pk, far.pk] and kept[0].obj.user_text.startswith("Flew to ")
+    assert {h.obj.pk for h in neighbours} == {first.pk, last.pk}  # of the n = 1 best hit only; `far` is a hit
+    assert all(h.expanded_from == middle.pk and h.relevance < 0.9 for h in neighbours)
+    ranked = [hit(middle, 0.9)]
+    Exchange.objects.filter(pk=middle.pk).delete()  # between ranking and reading
+    assert _exchanges_with_neighbours(ranked, qs, 1) == ([], [])
+
+
 def _analyse():
     from django.db import connection
 
