@@ -271,20 +271,27 @@ def _layer_querysets(visibility: Visibility) -> tuple[QuerySet, QuerySet, QueryS
             Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES))
 
 
-def _full_rows(hits: list[Hit], qs: QuerySet) -> list[Hit]:
-    """The hits with their items read whole (one statement per layer; vectors and tsvectors are never returned).
-    An item deleted since it was ranked is left out."""
-    if not hits:
-        return hits
+def _whole(qs: QuerySet) -> QuerySet:
+    """Items as a search returns them: every column but the vector and the tsvector (an exchange with its session)."""
     if qs.model is Exchange:
         qs = qs.select_related("session")
-    rows = qs.defer("embedding", "search_vector").in_bulk([h.obj.pk for h in hits])
+    return qs.defer("embedding", "search_vector")
+
+
+def _kept(hits: list[Hit], rows: dict[Any, Any]) -> list[Hit]:
+    """The hits with their items replaced by the ``rows`` read whole (by pk); an item deleted since it was ranked is
+    left out."""
     kept = []
     for hit in hits:
         if hit.obj.pk in rows:
             hit.obj = rows[hit.obj.pk]
             kept.append(hit)
     return kept
+
+
+def _full_rows(hits: list[Hit], qs: QuerySet) -> list[Hit]:
+    """The hits with their items read whole (one statement per layer)."""
+    return _kept(hits, _whole(qs).in_bulk([h.obj.pk for h in hits])) if hits else hits
 
 
 def _layer_statements(qs: QuerySet, vector: list[float], k: int, lexical: LexicalQuery | None) -> list[QuerySet]:
@@ -378,12 +385,8 @@ def _exchanges_with_neighbours(hits: list[Hit], qs: QuerySet, n: int) -> tuple[l
     condition = Q(pk__in=[h.obj.pk for h in hits])
     for session_id, turn in wanted:
         condition |= Q(session_id=session_id, turn_index=turn)
-    rows = {row.pk: row for row in qs.filter(condition).select_related("session").defer("embedding", "search_vector")}
-    kept = []
-    for hit in hits:
-        if hit.obj.pk in rows:  # an exchange deleted since it was ranked is left out, with its neighbours
-            hit.obj = rows[hit.obj.pk]
-            kept.append(hit)
+    rows = {row.pk: row for row in _whole(qs.filter(condition))}
+    kept = _kept(hits, rows)  # an exchange deleted since it was ranked is left out, with its neighbours
     have = {h.obj.pk for h in kept}
     out = []
     for row in rows.values():

@@ -96,7 +96,9 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
     the same top-k query, run for every exchange through a ``LATERAL`` join (issue 19: at 20 exchanges per request
     the trigger was 20 statements and ~4 ms of ORM CPU per exchange)."""
     table = connection.ops.quote_name(Exchange._meta.db_table)
-    fields = ("id", "state", "project_id", "scope", "owner_agent_id", "module_id")
+    # In the model's column order, as Model.from_db expects the values.
+    fields = [f.attname for f in Exchange._meta.concrete_fields
+              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id"}]
     found: dict[Any, list[tuple[Exchange, float]]] = {e.pk: [] for e in exchanges}
     by_scope: dict[ScopeKey, list[Any]] = {}
     for e in exchanges:
@@ -113,9 +115,7 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
             cursor.execute(f"SELECT src.id, n.* FROM {table} AS src CROSS JOIN LATERAL ({inner}) AS n "
                            "WHERE src.id = ANY(%s) ORDER BY src.id, n.distance", [*params, pks])
             for src, *values, distance in cursor.fetchall():
-                neighbour = Exchange(**dict(zip(fields, values, strict=True)))
-                neighbour._state.adding, neighbour._state.db = False, connection.alias
-                found[src].append((neighbour, 1.0 - float(distance)))
+                found[src].append((Exchange.from_db(connection.alias, fields, values), 1.0 - float(distance)))
     return found
 
 
