@@ -42,6 +42,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import signal
 import socket
 import subprocess
@@ -242,6 +243,80 @@ def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[s
         "sql_cpu_p99_ms": _r(percentile(sql_cpu_ms, 99)),
         "load_average_start": load_start, "load_average_end": list(os.getloadavg()),
     }
+
+
+_SETTING = re.compile(r"^\s*(SELECT set_config\(|SET LOCAL )")
+_TABLE = re.compile(r'FROM "(memory_\w+)"')
+
+
+def _statement_kind(sql: str) -> str:
+    """``<table>:ann`` (nearest by cosine), ``<table>:full-text`` (the lexical candidates) or ``other``."""
+    table = _TABLE.search(sql)
+    if "<=>" not in sql or table is None:
+        return "other"
+    # The nearest rows are ordered by distance alone; the lexical candidates by their score first (descending).
+    lexical = " DESC" in sql.rsplit("ORDER BY", 1)[-1]
+    return f"{table.group(1).removeprefix('memory_')}:{'full-text' if lexical else 'ann'}"
+
+
+def search_floor(store: Store, queries: list[str], ef: int | None = None) -> dict[str, Any]:
+    """The least a search could take on this machine (issue 19): per question, the query embedding and every
+    statement the search's retrieval sends, replayed as raw SQL one after the other on one connection (each under
+    the scan settings it ran with), no row turned into an object. ``floor`` = embedding + max(the statements' sum ÷
+    the cores, the longest statement): a search whose Python cost nothing and whose statements shared the cores
+    perfectly. What is left to the goal is then what no rewrite of the application can take off."""
+    from django.db import connection, transaction
+
+    from memory.gateways.embeddings import get_embedder
+    from memory.selectors import SearchQuery, layers_nearest
+
+    embedder = get_embedder()
+    cores = os.cpu_count() or 1
+    by_kind: dict[str, list[float]] = {}
+    embed_ms, sums, longest, floors = [], [], [], []
+    for q in queries:
+        t = time.perf_counter()
+        vector = embedder.embed_one(q)
+        embed_ms.append((time.perf_counter() - t) * 1000)
+        captured: list[tuple[str, Any]] = []
+
+        def capture(execute, sql, params, many, context, captured=captured):
+            captured.append((sql, params))
+            return execute(sql, params, many, context)
+
+        # In turn on this connection, so that every statement passes through the wrapper.
+        with config_override(search_threads=0, **({"hnsw_ef_search": ef} if ef else {})), \
+                connection.execute_wrapper(capture):
+            layers_nearest(agent=store.searcher, query=SearchQuery(query=q), vector=vector)
+        times: list[float] = []
+        settings: list[tuple[str, Any]] = []
+        with connection.cursor() as cursor:
+            for sql, params in captured:
+                if _SETTING.match(sql):
+                    settings.append((sql, params))  # SET LOCAL: replayed in the next statement's transaction
+                    continue
+                with transaction.atomic():
+                    for s, p in settings:
+                        cursor.execute(s, p)
+                    t = time.perf_counter()
+                    cursor.execute(sql, params)
+                    cursor.fetchall()
+                    ms = (time.perf_counter() - t) * 1000
+                settings = []
+                times.append(ms)
+                by_kind.setdefault(_statement_kind(sql), []).append(ms)
+        sums.append(sum(times))
+        longest.append(max(times, default=0.0))
+        floors.append(embed_ms[-1] + max(sums[-1] / cores, longest[-1]))
+
+    def spread(values: list[float]) -> dict[str, float | None]:
+        return {"p50_ms": _r(percentile(values, 50)), "p95_ms": _r(percentile(values, 95))}
+
+    return {"queries": len(queries), "ef_search": ef or config().hnsw_ef_search, "cores": cores,
+            "floor": spread(floors), "statements_sum": spread(sums), "longest_statement": spread(longest),
+            "query_embedding": spread(embed_ms),
+            "statements": {kind: {**spread(v), "per_search": round(len(v) / len(queries), 2)}
+                           for kind, v in sorted(by_kind.items())}}
 
 
 def _r(value: float | None) -> float | None:
@@ -531,28 +606,48 @@ def _pss(pid: int) -> int:
 # Component rates.
 
 
+def _process_cpu() -> float:
+    """CPU seconds of this process, every thread (the embedder's pool included)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def component_rates(source: TextSource, n: int = 1000) -> dict[str, Any]:
-    """Embedding-only and masking-only throughput on the same kind of texts (one process)."""
+    """Embedding-only and masking-only throughput on the same kind of texts (one process), and their CPU.
+
+    The embedder gets what the API embeds: the unit forms of the *masked* turns (a placeholder such as
+    ``<PERSON_7b0410>`` is ~8 tokens where the name was 1–2: 10 % more tokens here). Until session 11 the
+    unmasked forms were embedded, a cheaper text than the API's; their rate is still reported
+    (``embedding_raw_forms_per_second``) so older bounds can be compared."""
     from governance.privacy.engine import MaskingPolicy, mask_many
     from memory.gateways.embeddings import get_embedder
     from memory.textform import unit_text_form
 
     texts = [source.exchange(10**9 + i) for i in range(n)]
-    forms = [unit_text_form(occurred_at=w, user=u, assistant=a) for u, a, w in texts]
-    embedder = get_embedder()
-    embedder.embed(forms[:8])
-    t = time.perf_counter()
-    embedder.embed(forms)
-    embed_s = time.perf_counter() - t
     policy = MaskingPolicy.default()
     raw = [x for u, a, _ in texts for x in (u, a)]
     mask_many(raw[:4], policy=policy, key=b"k" * 32)
-    t = time.perf_counter()
+    masked: list[str] = []
+    c, t = _process_cpu(), time.perf_counter()
     for i in range(0, len(raw), 2 * BULK_BATCH):
-        mask_many(raw[i:i + 2 * BULK_BATCH], policy=policy, key=b"k" * 32)
-    mask_s = time.perf_counter() - t
+        masked += [m.text for m in mask_many(raw[i:i + 2 * BULK_BATCH], policy=policy, key=b"k" * 32)]
+    mask_s, mask_cpu = time.perf_counter() - t, _process_cpu() - c
+    forms = [unit_text_form(occurred_at=w, user=masked[2 * i], assistant=masked[2 * i + 1])
+             for i, (_, _, w) in enumerate(texts)]
+    raw_forms = [unit_text_form(occurred_at=w, user=u, assistant=a) for u, a, w in texts]
+    embedder = get_embedder()
+    embedder.embed(forms[:8])
+    c, t = _process_cpu(), time.perf_counter()
+    embedder.embed(forms)
+    embed_s, embed_cpu = time.perf_counter() - t, _process_cpu() - c
+    t = time.perf_counter()
+    embedder.embed(raw_forms)
+    raw_s = time.perf_counter() - t
     return {"texts": n, "embedding_only_per_second": round(n / embed_s, 1),
-            "masking_only_exchanges_per_second": round(n / mask_s, 1), "embedding_batch": embedder.batch_size,
+            "embedding_raw_forms_per_second": round(n / raw_s, 1),
+            "embedding_cpu_ms_per_text": round(embed_cpu * 1000 / n, 2),
+            "masking_only_exchanges_per_second": round(n / mask_s, 1),
+            "masking_cpu_ms_per_exchange": round(mask_cpu * 1000 / n, 2), "embedding_batch": embedder.batch_size,
             "embedder": embedder.model_id,
             "torch_threads": _torch_threads(), "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""),
             "openblas_threads": os.environ.get("OPENBLAS_NUM_THREADS", "")}
@@ -632,6 +727,53 @@ class Services:
             time.sleep(0.5)
         raise RuntimeError(f"web server and queue workers not ready after {timeout:.0f}s; see {self.log_dir}")
 
+    def wait_settled(self, timeout: float = 600, window: float = 2.0) -> dict[str, float]:
+        """Until the queue has nothing due: no schedule whose time has come, no queued task, and the worker idle for
+        ``window`` seconds (under 5 % of a core). A freshly started cluster fires the schedules that came due while
+        it was down; on a store just bulk-filled, the hourly governance metrics embed every new user text once more
+        (~20 s of CPU at 2,000 exchanges): measured during it, an HTTP run shared the cores with a pass a serving
+        system makes once an hour, for an hour's exchanges. Returns the wait and the worker's CPU meanwhile."""
+        from django.utils import timezone
+        from django_q.models import OrmQ, Schedule
+
+        started, cpu_start = time.monotonic(), self.cpu_seconds()["worker"]
+        previous = cpu_start
+        while time.monotonic() - started < timeout:
+            time.sleep(window)
+            now_cpu = self.cpu_seconds()["worker"]
+            due = Schedule.objects.filter(next_run__lte=timezone.now()).exclude(repeats=0).exists()
+            if not due and not OrmQ.objects.exists() and now_cpu - previous < 0.05 * window:
+                break
+            previous = now_cpu
+        return {"seconds": round(time.monotonic() - started, 1),
+                "worker_cpu_seconds": round(self.cpu_seconds()["worker"] - cpu_start, 1)}
+
+    def cpu_seconds(self) -> dict[str, float | None]:
+        """CPU seconds so far of the web server, the queue worker (each a process group: a worker and its children)
+        and the database server (the postmaster and its backends; None for a server not on this machine), children
+        already reaped included: the difference of two samples is what a run cost each of them."""
+        totals: dict[str, float | None] = {name: 0.0 for name in self.procs}
+        postmaster = _postmaster_pid()
+        totals["database"] = None if postmaster is None else 0.0
+        ticks = os.sysconf("SC_CLK_TCK")
+        groups = {proc.pid: name for name, proc in self.procs.items()}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    fields = fh.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pid, ppid, group = int(entry), int(fields[1]), int(fields[2])
+            name = groups.get(group)
+            if name is None and postmaster is not None and postmaster in (pid, ppid):
+                name = "database"
+            if name is not None:
+                # utime + stime + the reaped children's cutime + cstime
+                totals[name] += sum(int(v) for v in fields[11:15]) / ticks
+        return totals
+
     def stop(self) -> None:
         for _name, proc in self.procs.items():
             if proc.poll() is None:
@@ -642,6 +784,22 @@ class Services:
             except subprocess.TimeoutExpired:
                 os.killpg(proc.pid, signal.SIGKILL)
                 proc.wait()
+
+
+def _postmaster_pid() -> int | None:
+    """The database server's postmaster, when it runs on this machine (its ``postmaster.pid`` is readable)."""
+    from django.db import connection
+
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW data_directory")
+            directory = cursor.fetchone()[0]
+        with open(Path(directory) / "postmaster.pid", encoding="ascii") as fh:
+            pid = int(fh.readline())
+        os.kill(pid, 0)
+        return pid
+    except Exception:  # noqa: BLE001 - a remote or unreadable server: its CPU is not measured
+        return None
 
 
 def http_request(port: int, method: str, path: str, body: Any, key: str | None,
@@ -726,8 +884,10 @@ def _vm_hwm(pid: int) -> int:
 
 
 def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, total: int, clients: int,
-                per_request: int) -> dict[str, Any]:
-    """``clients`` threads post ``total`` exchanges (``per_request`` per request), each to its own session."""
+                per_request: int, cpu: Callable[[], dict[str, float | None]] | None = None) -> dict[str, Any]:
+    """``clients`` threads post ``total`` exchanges (``per_request`` per request), each to its own session. With
+    ``cpu`` (:meth:`Services.cpu_seconds`): the CPU each server process spent per exchange, and the clients' (this
+    process)."""
     errors: list[str] = []
     latencies: list[float] = []
     lock = threading.Lock()
@@ -762,6 +922,7 @@ def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, 
 
     threads = [threading.Thread(target=client, args=(c,)) for c in range(clients)]
     load_start = list(os.getloadavg())
+    cpu_start = {**(cpu() if cpu else {}), "clients": _process_cpu()}
     started = time.perf_counter()
     for t in threads:
         t.start()
@@ -769,7 +930,11 @@ def http_ingest(*, port: int, keys: list[str], source: TextSource, offset: int, 
         t.join()
     elapsed = time.perf_counter() - started
     done = per_client * clients
+    cpu_end = {**(cpu() if cpu else {}), "clients": _process_cpu()}
+    cpu_ms = {name: round((cpu_end[name] - before) * 1000 / done, 2) if done and before is not None else None
+              for name, before in cpu_start.items()}
     return {"clients": clients, "exchanges_per_request": per_request, "exchanges": done,
+            "cpu_ms_per_exchange": cpu_ms,
             "seconds": round(elapsed, 2), "exchanges_per_second": round(done / elapsed, 1) if elapsed else None,
             "request_p50_ms": _r(percentile(latencies, 50)), "request_p95_ms": _r(percentile(latencies, 95)),
             "errors": len(errors), "first_errors": errors[:3],
@@ -788,12 +953,14 @@ def http_phase(*, services: Services, store: Store, source: TextSource, offset: 
     warm = http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=4 * 8, clients=4,
                        per_request=1)
     offset += warm["exchanges"]
+    settled = services.wait_settled()
+    log(f"    queue settled before the runs: {settled}")
     runs = []
     plan = [(c, per_request, total) for per_request, total in ((1, n_single), (20, n_batch)) for c in clients_list]
     for clients, per_request, total in plan:
         total = max(clients * per_request, total - total % (clients * per_request))
         r = http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=total, clients=clients,
-                        per_request=per_request)
+                        per_request=per_request, cpu=services.cpu_seconds)
         offset += r["exchanges"]
         runs.append(r)
         log(f"    HTTP ingest {clients} client(s) × {per_request}/request: {r['exchanges_per_second']} exchanges/s "
@@ -801,7 +968,56 @@ def http_phase(*, services: Services, store: Store, source: TextSource, offset: 
     # Give the worker real work: consolidate the pending candidates of one writer (extractive: no endpoint).
     consolidation = request_consolidation(services=services, store=store, key=keys[0]) if consolidate else None
     log(f"    consolidation via API: {consolidation}")
-    return {"warmup_exchanges": warm["exchanges"], "runs": runs, "consolidation": consolidation}, offset
+    return {"warmup_exchanges": warm["exchanges"], "settled": settled, "runs": runs,
+            "consolidation": consolidation}, offset
+
+
+def worker_priority_ab(*, store: Store, source: TextSource, offset: int, pairs: int, consolidation_mode: str,
+                       log: Callable[[str], None], backlog: int = 3000) -> tuple[list[dict[str, Any]], int]:
+    """HTTP ingest (4 clients × 20 per request) while the queue worker runs a governance-metrics pass, with the worker
+    at nice 0 and at the configured ``RECMEM_WORKER_NICE``, alternating (issue 19): what background work costs the
+    requests at each priority. The pass has work: the repetition checks of the ``backlog`` newest exchanges are
+    dropped before it, so it embeds their user texts again (as the hourly pass does for an hour's new exchanges)."""
+    from django_q.models import OrmQ
+    from django_q.tasks import async_task
+
+    from agents.services import api_key_create
+    from memory.models import RepetitionCheck
+
+    keys = [api_key_create(agent=a, name="bench-nice").raw_key for a in store.agents]
+    configured = config().worker_nice
+    runs = []
+    for nice in [0, configured] * pairs:
+        previous = os.environ.get("RECMEM_WORKER_NICE")
+        os.environ["RECMEM_WORKER_NICE"] = str(nice)  # the cluster Services starts reads it
+        try:
+            services = Services(log_dir=Path(config().home) / "logs" / "bench-scale-nice",
+                                consolidation_mode=consolidation_mode)
+        finally:
+            if previous is None:
+                os.environ.pop("RECMEM_WORKER_NICE")
+            else:
+                os.environ["RECMEM_WORKER_NICE"] = previous
+        try:
+            services.wait_healthy()
+            http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=32, clients=4,
+                        per_request=1)
+            offset += 32
+            settled = services.wait_settled()
+            newest = RepetitionCheck.objects.filter(exchange__project=store.project).order_by("-checked_at")
+            RepetitionCheck.objects.filter(pk__in=list(newest.values_list("pk", flat=True)[:backlog])).delete()
+            async_task("memory.tasks.governance_metrics_task", sync=False)
+            time.sleep(3)  # the worker picks the task up and starts embedding
+            r = http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=800, clients=4,
+                            per_request=20, cpu=services.cpu_seconds)
+            offset += r["exchanges"]
+            runs.append({"worker_nice": nice, "settled": settled, **r})
+            log(f"    HTTP ingest 4 × 20 during a metrics pass, worker nice {nice}: {r['exchanges_per_second']} "
+                f"exchanges/s, CPU per exchange {r['cpu_ms_per_exchange']}")
+        finally:
+            services.stop()
+            OrmQ.objects.all().delete()  # the pass the stop cut short would be redelivered to the next cluster
+    return runs, offset
 
 
 def request_consolidation(*, services: Services, store: Store, key: str, timeout: float = 300) -> dict[str, Any]:
@@ -834,7 +1050,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
               project: str | None = None, build_index_after: bool = False, halfvec: bool = False,
               web_layouts: tuple[tuple[int, int], ...] = (), http_clients: tuple[int, ...] = (1, 4),
               bulk_copy: bool = False, search_nice: int | None = None, text_bank: str = "locomo-turns",
-              exchange_hnsw: tuple[int, int] | None = None,
+              exchange_hnsw: tuple[int, int] | None = None, worker_nice_ab: int = 0,
               log: Callable[[str], None] = print) -> dict[str, Any]:
     from django.conf import settings
     from django.db import connection
@@ -956,6 +1172,16 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                             k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "sql_p95_ms",
                                                    "cpu_p50_ms", "cpu_p95_ms", "sql_cpu_p95_ms",
                                                    "runqueue_wait_p95_ms")}
+                # The least a search could take here, at each ef_search (issue 19's goal judged against it).
+                entry["search"]["floor"] = {str(ef): search_floor(store, query_texts, ef)
+                                            for ef in (config().hnsw_ef_search, *ef_sweep)}
+                # And without the full-text half (vector search only, RECMEM_SEARCH_LEXICAL_WEIGHT=0): what dropping
+                # the hybrid search of issue 15 would leave.
+                with config_override(search_lexical_weight=0.0):
+                    entry["search"]["floor_vector_only"] = {str(ef): search_floor(store, query_texts, ef)
+                                                            for ef in (config().hnsw_ef_search, *ef_sweep)}
+                log(f"    search floor: {entry['search']['floor']}")
+                log(f"    search floor, vector only: {entry['search']['floor_vector_only']}")
                 log(f"    search by ef_search: {entry['search']['by_ef_search']}")
                 entry["hnsw_recall"] = hnsw_recall(store, recall_texts, ef_values=ef_sweep)
                 recall = {k: v["recall_at_k"] for k, v in entry["hnsw_recall"].items() if isinstance(v, dict)}
@@ -986,6 +1212,10 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                                                       "rss": sampler.report()})
                         log(f"    RSS: {entry['http_layouts'][-1]['rss']}")
                     entry["http"], entry["rss"] = entry["http_layouts"][0]["http"], entry["http_layouts"][0]["rss"]
+                    if worker_nice_ab:
+                        entry["worker_nice_ab"], offset_http = worker_priority_ab(
+                            store=store, source=source, offset=offset_http, pairs=worker_nice_ab,
+                            consolidation_mode=consolidation_mode, log=log)
                 entry["store"] = store_counts(project_name)
                 entry["memory"] = server_memory()
                 entry["load_average_end"] = list(os.getloadavg())

@@ -271,6 +271,9 @@ class Config:
     # Idle runs are queued for their own django-q cluster (`recmem run` starts it), behind nothing online; empty:
     # the main cluster's queue.
     idle_queue: str = _var("RECMEM_IDLE_QUEUE", "recmem-idle")
+    # Queue workers run at this nice value (0–19; 0 = as the web server): background work takes the cores the
+    # requests leave (core/priority.py).
+    worker_nice: int = _var("RECMEM_WORKER_NICE", 10, _number(int, 0, 19))
     # Request limits.
     max_text_chars: int = _var("RECMEM_MAX_TEXT_CHARS", 20000, _number(int, 1, 500_000))  # spaCy: < 1M
     max_batch_exchanges: int = _var("RECMEM_MAX_BATCH_EXCHANGES", 500, _number(int, 1))

@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 from core.config import config
+from core.priority import lower_priority
 
 logger = logging.getLogger(__name__)
 
@@ -167,12 +168,17 @@ _queue_warm_up: threading.Thread | None = None
 
 
 def on_queue_worker_spawn(sender: Any = None, proc_name: str = "", **kwargs: Any) -> None:
-    """django-q ``post_spawn``: start warming this queue worker. The load runs in a thread, so a stop during it is
-    obeyed at once; a task that arrives meanwhile waits for it (:func:`on_queue_task_start`)."""
+    """django-q ``post_spawn``: lower this queue worker's CPU priority (``RECMEM_WORKER_NICE``, core/priority.py)
+    and start warming it. The load runs in a thread, so a stop during it is obeyed at once; a task that arrives
+    meanwhile waits for it (:func:`on_queue_task_start`)."""
     global _queue_warm_up
     from django_q.conf import Conf
 
-    if not config().warm_up or Conf.SYNC or _queue_warm_up is not None:  # sync mode runs tasks in this process
+    if Conf.SYNC or _queue_warm_up is not None:  # sync mode runs tasks in this process (a test, a web request)
+        return
+    # Before the warm-up thread starts, so it and the model's thread pool inherit the lower priority.
+    lower_priority(config().worker_nice)
+    if not config().warm_up:
         return
 
     def load() -> None:

@@ -54,6 +54,22 @@ def test_fast_fill_composes_vectors_memoises_masking_and_measures_every_size(tmp
             assert 0 <= recall["recall_at_k"] <= 1 and recall["queries"] == 3
             assert recall["scan"] == "exact (small table)"  # 120 rows: below RECMEM_EXACT_SEARCH_MAX_ROWS
             assert set(recall["by_ef_search"]) == {"100", "200"}
+        # The floor: every statement of the retrieval replayed raw, at the configured ef_search and the sweep's.
+        assert set(entry["search"]["floor"]) == {"200", "100"}
+        for floor in entry["search"]["floor"].values():
+            assert floor["queries"] == 4 and floor["cores"] >= 1
+            kinds = floor["statements"]
+            for layer in ("exchange", "episode", "experience"):
+                assert kinds[f"{layer}:ann"]["per_search"] == 1.0 and kinds[f"{layer}:full-text"]["per_search"] == 1.0
+            assert floor["floor"]["p50_ms"] >= floor["query_embedding"]["p50_ms"] > 0
+            assert floor["statements_sum"]["p50_ms"] >= floor["longest_statement"]["p50_ms"] > 0
+        for floor in entry["search"]["floor_vector_only"].values():
+            assert set(floor["statements"]) == {"exchange:ann", "episode:ann", "experience:ann", "other"} or \
+                set(floor["statements"]) == {"exchange:ann", "episode:ann", "experience:ann"}
+    comp = report["components"]
+    # The bound embeds what the API embeds (the masked forms); the unmasked forms' rate is kept beside it.
+    assert comp["embedding_only_per_second"] > 0 and comp["embedding_raw_forms_per_second"] > 0
+    assert comp["embedding_cpu_ms_per_text"] > 0 and comp["masking_cpu_ms_per_exchange"] > 0
     assert report["sizes"][1]["store"] == {"exchanges": 120, "episodes": 6, "experiences": 12, "candidates": 0}
     cache = report["embedding_cache"]
     assert cache["composed"] == 120 and cache["from_cache"] == 0
@@ -273,3 +289,117 @@ def test_the_1m_goals_name_the_side_by_side_and_in_turn_latencies():
     text = "\n".join(million_goals_lines(scale))
     assert "search p95 ≤ 30 ms end to end: 68.2 ms" in text and "pure SQL p95 ≤ 10 ms: 44.4 ms" in text
     assert "on 2 extra connections" in text and "68.2 vs 77.1 / 91.6 ms" in text and "44.4 vs 50.4 / 61.6 ms" in text
+
+
+def test_the_1m_goals_show_the_floor_of_a_search_on_this_machine():
+    from bench.report import million_goals_lines
+
+    recall = {"recall_at_k": 0.954}
+    spread = {"p50_ms": 9.8, "p95_ms": 16.8}
+    floor = {"cores": 2, "floor": {"p50_ms": 23.2, "p95_ms": 31.7}, "statements_sum": {"p50_ms": 34.3, "p95_ms": 49.7},
+             "longest_statement": spread, "query_embedding": {"p50_ms": 5.6, "p95_ms": 8.2},
+             "statements": {"exchange:ann": {**spread, "per_search": 1.0},
+                            "exchange:full-text": {"p50_ms": 4.7, "p95_ms": 7.6, "per_search": 1.0}}}
+    scale = {"cpus": 2, "sizes": [{"size": 1_000_000, "hnsw_recall": {"exchanges": recall, "episodes": recall,
+                                                                     "experiences": recall},
+                                   "search": {"p50_ms": 56.8, "p95_ms": 68.2, "sql_p95_ms": 44.4,
+                                              "floor": {"300": floor},
+                                              "floor_vector_only": {"300": {"floor": {"p50_ms": 17.0,
+                                                                                      "p95_ms": 24.5}}}}}]}
+    text = "\n".join(million_goals_lines(scale))
+    assert "at `ef_search` 300" in text and "over the 2 cores" in text
+    assert "p50 / p95 23.2 / 31.7 ms" in text and "sum 34.3 / 49.7 ms" in text
+    assert "exchange ANN statement alone 9.8 / 16.8 ms" in text and "exchange:full-text 4.7 / 7.6" in text
+    assert "without the full-text half (vector search only) 17.0 / 24.5 ms" in text
+
+
+def test_the_ingest_ceiling_leaves_out_the_web_servers_own_cpu():
+    from bench.report import goals_lines, ingest_ceiling, layout_lines, worker_nice_lines
+
+    # Bound: 1 / (1/125 + 1/250) = 83.3/s. Models 16 + 4 ms, database 6 ms per exchange: 2 cores → 76.9/s = 0.92.
+    comp = {"embedding_only_per_second": 125.0, "embedding_raw_forms_per_second": 135.0,
+            "masking_only_exchanges_per_second": 250.0, "embedding_cpu_ms_per_text": 16.0,
+            "masking_cpu_ms_per_exchange": 4.0}
+    run = {"clients": 4, "exchanges_per_request": 20, "exchanges_per_second": 50.0, "request_p50_ms": 1500.0,
+           "cpu_ms_per_exchange": {"web": 31.0, "worker": 0.1, "database": 6.0, "clients": 0.1}}
+    single = {**run, "exchanges_per_request": 1, "exchanges_per_second": 30.0,
+              "cpu_ms_per_exchange": {"web": 55.0, "worker": 0.3, "database": 12.0, "clients": 0.6}}
+    recall = {"recall_at_k": 0.96}
+    entry = {"size": 2000, "bulk_import": {"exchanges_per_second": 60.0}, "search": {"p95_ms": 40.0},
+             "hnsw_recall": {"exchanges": recall, "episodes": recall, "experiences": recall},
+             "http": {"runs": [single, run]},
+             "http_layouts": [{"workers": 1, "threads": 8, "http": {"runs": [single, run]}, "rss": {}}]}
+    scale = {"cpus": 2, "components": comp, "sizes": [entry]}
+    assert abs(ingest_ceiling(scale, run) - 2000 / 26 / (1 / (1 / 125 + 1 / 250))) < 1e-9
+    assert ingest_ceiling(scale, {**run, "cpu_ms_per_exchange": {"database": None}}) is None  # remote server
+    entry["worker_nice_ab"] = [{**run, "worker_nice": 0, "exchanges_per_second": 34.0},
+                               {**run, "worker_nice": 10, "exchanges_per_second": 50.0}]
+    nice = "\n".join(worker_nice_lines(scale))
+    assert "| 2,000 | 0 | 34.0 | 1500.0 | 31.0 / 0.1 / 6.0 |" in nice and "| 2,000 | 10 | 50.0 |" in nice
+    table = "\n".join(layout_lines(scale))
+    assert "| 2,000 | 1 × 8 | 4 | 20 | 50.0 | 0.60 | 0.92 | 31.0 / 0.1 / 6.0 / 0.1 |" in table
+    assert "83.3 exchanges/s in this run; with the unmasked forms embedded" in table
+    goals = "\n".join(goals_lines(scale))
+    assert "0.36 one per request, 0.60 20 per request — **missed**" in goals
+    assert "ceiling with the web server's own CPU at zero 0.75 / 0.92" in goals
+
+
+def test_cpu_seconds_count_each_server_process_group_and_the_database(tmp_path):
+    import subprocess
+    import sys
+    import time
+
+    from django.db import connection
+
+    from bench.scale import Services
+
+    services = Services.__new__(Services)  # the accounting only: no gunicorn, no qcluster
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.6: pass\ntime.sleep(30)"
+    services.procs = {"web": subprocess.Popen([sys.executable, "-c", busy], start_new_session=True)}
+    try:
+        before = services.cpu_seconds()
+        assert before["database"] is not None  # the embedded server runs on this machine
+        time.sleep(1.5)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT count(*) FROM generate_series(1, 3000000)")
+        after = services.cpu_seconds()
+    finally:
+        services.procs["web"].kill()
+        services.procs["web"].wait()
+    assert 0.5 <= after["web"] - before["web"] <= 1.0
+    assert after["database"] - before["database"] >= 0.1
+
+
+def test_the_http_runs_wait_until_the_queue_has_nothing_due_and_the_worker_is_idle():
+    import subprocess
+    import sys
+    from datetime import timedelta
+
+    from django.utils import timezone
+    from django_q.models import Schedule
+
+    from bench.scale import Services
+
+    services = Services.__new__(Services)
+    # A worker busy for ~2 s of CPU (as the first metrics pass over a bulk-filled store), then idle.
+    busy = "import time\nt = time.process_time()\nwhile time.process_time() - t < 2.0: pass\ntime.sleep(60)"
+    services.procs = {"worker": subprocess.Popen([sys.executable, "-c", busy], start_new_session=True)}
+    try:
+        settled = services.wait_settled(timeout=60, window=1.0)
+        assert 1.5 <= settled["worker_cpu_seconds"] <= 3.0 and settled["seconds"] < 30
+        # A schedule whose time has come and that no cluster fires: waited for until the timeout.
+        Schedule.objects.create(name="due", func="math.floor", args="1", schedule_type=Schedule.ONCE, repeats=1,
+                                next_run=timezone.now() - timedelta(seconds=5))
+        assert services.wait_settled(timeout=3, window=1.0)["seconds"] >= 3
+    finally:
+        services.procs["worker"].kill()
+        services.procs["worker"].wait()
+
+
+def test_the_worker_priority_ab_needs_pairs_and_the_http_part():
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="--worker-nice-ab"):
+        call_command("bench_scale", "--exchanges", "10", "--worker-nice-ab", "-1")
+    with pytest.raises(CommandError, match="--worker-nice-ab"):
+        call_command("bench_scale", "--exchanges", "10", "--worker-nice-ab", "1", "--no-http")

@@ -110,6 +110,9 @@ class Command(BaseCommand):
         parser.add_argument("--exchange-hnsw", default=None, metavar="M,EF_CONSTRUCTION",
                             help="build the exchange layer's HNSW index with these graph parameters after the fill "
                                  "(a kept store: rebuilt), e.g. 32,128; default: as migrated (16,64)")
+        parser.add_argument("--worker-nice-ab", type=int, default=0, metavar="PAIRS",
+                            help="after the HTTP runs: 4 clients × 20 per request during a governance-metrics pass of "
+                                 "the queue worker, worker at nice 0 and at RECMEM_WORKER_NICE, PAIRS times")
         parser.add_argument("--keep-data", action="store_true")
         parser.add_argument("--project", default=None,
                             help="continue the store of an earlier --keep-data run (its project name, printed at "
@@ -132,6 +135,8 @@ class Command(BaseCommand):
             self.stdout.write(message)
             self.stdout.flush()
 
+        if opts["worker_nice_ab"] < 0 or (opts["worker_nice_ab"] and opts["no_http"]):
+            raise CommandError("--worker-nice-ab needs a number of pairs ≥ 0, and the HTTP part")
         report = run_scale(sizes=_sizes(opts["exchanges"]), data=data, queries=opts["queries"],
                            recall_queries=opts["recall_queries"], http=not opts["no_http"],
                            http_single=opts["http_single"], http_batch=opts["http_batch"],
@@ -141,7 +146,7 @@ class Command(BaseCommand):
                            web_layouts=_layouts(opts["web_layouts"]), bulk_copy=opts["bulk_copy"],
                            component_texts=opts["component_texts"], search_nice=opts["search_nice"],
                            text_bank=opts["text_bank"], exchange_hnsw=_graph(opts["exchange_hnsw"]),
-                           http_clients=tuple(_sizes(opts["http_clients"])),
+                           http_clients=tuple(_sizes(opts["http_clients"])), worker_nice_ab=opts["worker_nice_ab"],
                            ef_sweep=tuple(_sizes(opts["ef_sweep"])) if opts["ef_sweep"] else (), log=log)
         if opts["json_out"]:
             out = Path(opts["json_out"])
