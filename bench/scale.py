@@ -676,7 +676,7 @@ class Services:
     """gunicorn + qcluster subprocesses on the configured database (as ``recmem run`` starts them)."""
 
     def __init__(self, *, log_dir: Path, consolidation_mode: str, workers: int | None = None,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, env: dict[str, str] | None = None) -> None:
         from django.conf import settings
         from django.db import connection
 
@@ -689,7 +689,7 @@ class Services:
                "RECMEM_Q_SYNC": "0", "RECMEM_CONSOLIDATION_MODE": consolidation_mode, "RECMEM_LLM_BASE_URL": "",
                "LOG_LEVEL": "WARNING", "PYTHONUNBUFFERED": "1",
                # Throughput is measured here, not the limiter: every client is 127.0.0.1.
-               "RECMEM_RATE_IP": "off", "RECMEM_RATE_AGENT": "off"}
+               "RECMEM_RATE_IP": "off", "RECMEM_RATE_AGENT": "off", **(env or {})}
         python = sys.executable
         base = Path(settings.BASE_DIR)
         # As `recmem run` starts it (recmem_site.cli.web_command): its gunicorn settings and warm-up hooks.
@@ -988,16 +988,8 @@ def worker_priority_ab(*, store: Store, source: TextSource, offset: int, pairs: 
     configured = config().worker_nice
     runs = []
     for nice in [0, configured] * pairs:
-        previous = os.environ.get("RECMEM_WORKER_NICE")
-        os.environ["RECMEM_WORKER_NICE"] = str(nice)  # the cluster Services starts reads it
-        try:
-            services = Services(log_dir=Path(config().home) / "logs" / "bench-scale-nice",
-                                consolidation_mode=consolidation_mode)
-        finally:
-            if previous is None:
-                os.environ.pop("RECMEM_WORKER_NICE")
-            else:
-                os.environ["RECMEM_WORKER_NICE"] = previous
+        services = Services(log_dir=Path(config().home) / "logs" / "bench-scale-nice",
+                            consolidation_mode=consolidation_mode, env={"RECMEM_WORKER_NICE": str(nice)})
         try:
             services.wait_healthy()
             http_ingest(port=services.port, keys=keys, source=source, offset=offset, total=32, clients=4,
