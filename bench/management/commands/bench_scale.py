@@ -126,6 +126,9 @@ class Command(BaseCommand):
         # HTTP phase are stopped by run_scale's cleanup instead of being left running.
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
 
+        # The arguments first: a wrong one is reported before any data is looked for or migrated.
+        if opts["worker_nice_ab"] < 0 or (opts["worker_nice_ab"] and opts["no_http"]):
+            raise CommandError("--worker-nice-ab needs a number of pairs ≥ 0, and the HTTP part")
         data = Path(opts["data"]) if opts["data"] else default_data_path()
         if not data.exists():
             raise CommandError(f"no LoCoMo data at {data} (pass --data or set RECMEM_DATASETS)")
@@ -135,8 +138,6 @@ class Command(BaseCommand):
             self.stdout.write(message)
             self.stdout.flush()
 
-        if opts["worker_nice_ab"] < 0 or (opts["worker_nice_ab"] and opts["no_http"]):
-            raise CommandError("--worker-nice-ab needs a number of pairs ≥ 0, and the HTTP part")
         report = run_scale(sizes=_sizes(opts["exchanges"]), data=data, queries=opts["queries"],
                            recall_queries=opts["recall_queries"], http=not opts["no_http"],
                            http_single=opts["http_single"], http_batch=opts["http_batch"],
