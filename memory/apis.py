@@ -304,10 +304,13 @@ class SearchApi(APIView):
 
     class SearchInputSerializer(StrictSerializer):
         query = StrictCharField(allow_blank=False, max_length=4000)
-        # Left out: the settings decide (RECMEM_SEARCH_K_SUB / _K_EPI / _K_SEM).
-        k_sub = StrictIntegerField(required=False, min_value=0, max_value=100)
-        k_epi = StrictIntegerField(required=False, min_value=0, max_value=50)
-        k_sem = StrictIntegerField(required=False, min_value=0, max_value=100)
+        # Left out (None): the settings decide.
+        k_sub = StrictIntegerField(required=False, min_value=0, max_value=100,
+                                   help_text="exchanges returned; default: the server's RECMEM_SEARCH_K_SUB (10)")
+        k_epi = StrictIntegerField(required=False, min_value=0, max_value=50,
+                                   help_text="episodes returned; default: the server's RECMEM_SEARCH_K_EPI (5)")
+        k_sem = StrictIntegerField(required=False, min_value=0, max_value=100,
+                                   help_text="experiences returned; default: the server's RECMEM_SEARCH_K_SEM (10)")
         token_budget = StrictIntegerField(required=False, min_value=50, max_value=32000, allow_null=True)
         types = serializers.ListField(child=StrictChoiceField(choices=ExperienceType.choices), required=False,
                                       min_length=1, max_length=len(ExperienceType.choices))
