@@ -28,3 +28,12 @@ def test_k_sub_left_out_is_the_setting(api_client, make_agent, settings):
 
     settings.RECMEM = settings.RECMEM.replace(search_k_sub=0)
     assert _search(api_client, holder)["exchanges"] == []
+
+
+def test_a_query_takes_the_sizes_it_leaves_out_from_the_settings(settings):
+    from memory.search.query import SearchQuery
+
+    settings.RECMEM = settings.RECMEM.replace(search_k_sub=4, search_k_epi=2, search_k_sem=7, search_token_budget=900)
+    resolved = SearchQuery(query="q", k_epi=0).resolved()
+    assert (resolved.k_sub, resolved.k_epi, resolved.k_sem, resolved.token_budget) == (4, 0, 7, 900)
+    assert SearchQuery(query="q", k_sub=1, token_budget=60).resolved().token_budget == 60
