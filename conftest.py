@@ -38,7 +38,7 @@ def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's, plus: the search pool's threads close their connections before the test database is
     dropped (open connections would block the drop)."""
     yield
-    from memory.side_by_side import side_by_side_close
+    from memory.search.side_by_side import side_by_side_close
 
     with django_db_blocker.unblock():
         side_by_side_close()

@@ -710,7 +710,8 @@ def hits_in_context(result: Any, context: str) -> tuple[dict[str, list[Any]], di
     the bench never duplicates the context format.
     """
     from memory.gateways.tokens import count_tokens
-    from memory.selectors import SearchResult, context_block
+    from memory.search.context import context_block
+    from memory.search.query import SearchResult
 
     included: dict[str, list[Any]] = {}
     tokens: dict[str, dict[str, int]] = {"results": {}, "context": {}}
@@ -743,7 +744,9 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     """Per search config, one row per scored question: recall numbers, tokens, latency (and answer/judge)."""
 
     from governance.services.privacy import texts_mask
-    from memory.selectors import SearchQuery, context_block, memory_search
+    from memory.search.context import context_block
+    from memory.search.query import SearchQuery
+    from memory.search.selectors import memory_search
 
     agent = replayed.agent
     questions = [q for q in replayed.conversation.qa if q.category in SCORED_CATEGORIES]

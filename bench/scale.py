@@ -189,7 +189,8 @@ class scheduling_priority:  # noqa: N801 - used as a context manager, like conte
 
 def search_latency(store: Store, queries: list[str], warmup: int = 10) -> dict[str, Any]:
     from memory.gateways.embeddings import get_embedder
-    from memory.selectors import SearchQuery, layers_nearest, memory_search
+    from memory.search.query import SearchQuery
+    from memory.search.selectors import layers_nearest, memory_search
 
     embedder = get_embedder()
     for q in queries[:warmup]:
@@ -268,7 +269,8 @@ def search_floor(store: Store, queries: list[str], ef: int | None = None) -> dic
     from django.db import connection, transaction
 
     from memory.gateways.embeddings import get_embedder
-    from memory.selectors import SearchQuery, layers_nearest
+    from memory.search.query import SearchQuery
+    from memory.search.selectors import layers_nearest
 
     embedder = get_embedder()
     cores = os.cpu_count() or 1
@@ -331,8 +333,8 @@ def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = (
 
     from memory.gateways.embeddings import get_embedder
     from memory.models import Episode, Exchange, Experience
-    from memory.selectors import HIDDEN_STATUSES
-    from memory.vector_scan import exact_scan_set, search_ef, vector_search_params
+    from memory.search.selectors import HIDDEN_STATUSES
+    from memory.search.vector import exact_scan_set, search_ef, vector_search_params
 
     agent = store.searcher
     layers = {
@@ -422,7 +424,7 @@ def halfvec_compare(store: Store, queries: list[str], ef: int | None = None) -> 
 
     from memory.gateways.embeddings import get_embedder
     from memory.models import Exchange
-    from memory.vector_scan import search_ef, vector_search_params
+    from memory.search.vector import search_ef, vector_search_params
 
     ef = ef or search_ef(10)
     dims = get_embedder().dimensions
@@ -1048,7 +1050,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     from django.db import connection
 
     from memory.gateways.embeddings import get_embedder
-    from memory.vector_scan import hnsw_prewarm, search_ef, table_rows_forget
+    from memory.search.vector import hnsw_prewarm, search_ef, table_rows_forget
 
     sizes = sorted(set(sizes))
     source = TextSource(data, bank=text_bank)

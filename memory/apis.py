@@ -26,6 +26,8 @@ from memory.inputs import (
     StrictSerializer,
 )
 from memory.models import Exchange, ExperienceType, MemoryStatus, Session
+from memory.search.query import SearchQuery
+from memory.search.services import list_record, read_record, search_feedback, search_query_mask, search_run
 from memory.serializers import (
     BatchDetailOut,
     BatchOut,
@@ -39,7 +41,6 @@ from memory.serializers import (
 from memory.services.edits import experience_delete, experience_update
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_run_request
-from memory.services.search import list_record, read_record, search_feedback, search_query_mask, search_record
 
 
 def _paginated(request, view, queryset, serializer_class, *, record: str | None = None,
@@ -303,9 +304,13 @@ class SearchApi(APIView):
 
     class SearchInputSerializer(StrictSerializer):
         query = StrictCharField(allow_blank=False, max_length=4000)
-        k_sub = StrictIntegerField(required=False, min_value=0, max_value=100, default=10)
-        k_epi = StrictIntegerField(required=False, min_value=0, max_value=50, default=5)
-        k_sem = StrictIntegerField(required=False, min_value=0, max_value=100, default=10)
+        # Left out (None): the settings decide.
+        k_sub = StrictIntegerField(required=False, min_value=0, max_value=100,
+                                   help_text="exchanges returned; default: the server's RECMEM_SEARCH_K_SUB (10)")
+        k_epi = StrictIntegerField(required=False, min_value=0, max_value=50,
+                                   help_text="episodes returned; default: the server's RECMEM_SEARCH_K_EPI (5)")
+        k_sem = StrictIntegerField(required=False, min_value=0, max_value=100,
+                                   help_text="experiences returned; default: the server's RECMEM_SEARCH_K_SEM (10)")
         token_budget = StrictIntegerField(required=False, min_value=50, max_value=32000, allow_null=True)
         types = serializers.ListField(child=StrictChoiceField(choices=ExperienceType.choices), required=False,
                                       min_length=1, max_length=len(ExperienceType.choices))
@@ -342,10 +347,8 @@ class SearchApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         session_id = data.pop("session", None)
-        session = selectors.session_get_owned(agent=request.user, session_id=session_id) if session_id else None
-        query = selectors.SearchQuery(**{**data, "query": search_query_mask(agent=request.user, query=data["query"])})
-        result = selectors.memory_search(agent=request.user, query=query)
-        log = search_record(agent=request.user, query=query.query, result=result, session=session)
+        run = search_run(agent=request.user, query=SearchQuery(**data), session_id=session_id)
+        result = run.result
 
         def hits(items, serializer_class):
             rows = []
@@ -362,7 +365,7 @@ class SearchApi(APIView):
             "experiences": hits(result.experiences, ExperienceOut),
             "context": result.context,
             "context_tokens": result.context_tokens,
-            "search_id": str(log.pk),
+            "search_id": str(run.log.pk),
         })
 
 

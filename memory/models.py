@@ -17,13 +17,13 @@ from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from agents.visibility import Scope, ScopedQuerySet
-from memory.lexical import LexicalVector
+from memory.search.lexical import LexicalVector
 
 EMBEDDING_DIMENSIONS = 384  # one vector width across models (OpenAI models are asked for dimensions=384)
 
 
 def search_vector_field(*fields: str) -> models.GeneratedField:
-    """The full-text half of hybrid search (memory/lexical.py): computed by PostgreSQL in the statement that
+    """The full-text half of hybrid search (memory/search/lexical.py): computed by PostgreSQL in the statement that
     writes the row, so text and ``tsvector`` never disagree."""
     return models.GeneratedField(expression=LexicalVector(*fields), output_field=SearchVectorField(),
                                  db_persist=True)

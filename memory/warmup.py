@@ -136,7 +136,7 @@ def _dry_run() -> None:
 def _search_connections() -> None:
     # A search runs its statements side by side on the pool threads' own connections: opened here, not by the
     # first search.
-    from memory.side_by_side import side_by_side_connect
+    from memory.search.side_by_side import side_by_side_connect
 
     side_by_side_connect()
 

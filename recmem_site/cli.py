@@ -165,7 +165,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         print("Applying migrations ...", flush=True)
         call_command("migrate", interactive=False, verbosity=0)
         if config().db_prewarm:
-            from memory.vector_scan import hnsw_prewarm
+            from memory.search.vector import hnsw_prewarm
 
             blocks = sum(hnsw_prewarm().values())
             print(f"Vector indexes pre-warmed ({blocks * 8 // 1024} MiB)", flush=True)

@@ -1,12 +1,12 @@
 """Hybrid search (issue 15): a stored tsvector per row of the three layers (computed by PostgreSQL from the row's
-text, placeholders as single terms: memory/lexical.py) with a GIN index each, and the informativeness of each
+text, placeholders as single terms: memory/search/lexical.py) with a GIN index each, and the informativeness of each
 experience, filled for the rows written before."""
 
 import django.contrib.postgres.indexes
 import django.contrib.postgres.search
 from django.db import migrations, models
 
-import memory.lexical
+import memory.search.lexical
 
 
 def informativeness_fill(apps, schema_editor):
@@ -30,12 +30,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='episode',
             name='search_vector',
-            field=models.GeneratedField(db_persist=True, expression=memory.lexical.LexicalVector('title', 'narrative'), output_field=django.contrib.postgres.search.SearchVectorField()),
+            field=models.GeneratedField(db_persist=True, expression=memory.search.lexical.LexicalVector('title', 'narrative'), output_field=django.contrib.postgres.search.SearchVectorField()),
         ),
         migrations.AddField(
             model_name='exchange',
             name='search_vector',
-            field=models.GeneratedField(db_persist=True, expression=memory.lexical.LexicalVector('user_text', 'assistant_text'), output_field=django.contrib.postgres.search.SearchVectorField()),
+            field=models.GeneratedField(db_persist=True, expression=memory.search.lexical.LexicalVector('user_text', 'assistant_text'), output_field=django.contrib.postgres.search.SearchVectorField()),
         ),
         migrations.AddField(
             model_name='experience',
@@ -45,7 +45,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='experience',
             name='search_vector',
-            field=models.GeneratedField(db_persist=True, expression=memory.lexical.LexicalVector('statement'), output_field=django.contrib.postgres.search.SearchVectorField()),
+            field=models.GeneratedField(db_persist=True, expression=memory.search.lexical.LexicalVector('statement'), output_field=django.contrib.postgres.search.SearchVectorField()),
         ),
         migrations.AddIndex(
             model_name='episode',

@@ -6,5 +6,5 @@
 - :mod:`.rollback`: undo of a whole batch;
 - :mod:`.review`: promotions to project scope and their decisions;
 - :mod:`.scheduling`: when runs are queued (online, retries, idle-time windows);
-- :mod:`.edits`: edits and deletes by agents; :mod:`.search`: hit counts and read audit of a search.
+- :mod:`.edits`: edits and deletes by agents (a search's writes are in :mod:`memory.search.services`).
 """

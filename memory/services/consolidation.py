@@ -67,6 +67,7 @@ from memory.models import (
     Session,
 )
 from memory.quotas import token_quota_check
+from memory.search.vector import vector_search_params
 from memory.services.review import (
     review_conflict_create,
     review_item_create,
@@ -82,7 +83,6 @@ from memory.services.scheduling import (
 )
 from memory.services.versions import memory_version_save
 from memory.thresholds import Thresholds, thresholds_for
-from memory.vector_scan import vector_search_params
 
 logger = logging.getLogger(__name__)
 

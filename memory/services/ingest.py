@@ -26,10 +26,10 @@ from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Session
 from memory.quotas import exchange_quota_check
 from memory.salience import salience_reason
+from memory.search.vector import vector_search_params
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
-from memory.vector_scan import vector_search_params
 
 logger = logging.getLogger(__name__)
 

@@ -38,7 +38,7 @@ def test_a_web_worker_warms_up_and_leaves_nothing_behind(fresh_state, client):
 def test_a_web_worker_opens_its_search_threads_connections_while_warming_up(fresh_state, settings):
     from django.db import connection
 
-    from memory.side_by_side import side_by_side_close
+    from memory.search.side_by_side import side_by_side_close
 
     settings.RECMEM = settings.RECMEM.replace(search_threads=2)
     side_by_side_close()  # no pool left from an earlier test

@@ -1,7 +1,10 @@
 """The write side of a search: hit counts, the search log behind the hit rate (with the agent's feedback) and the
-read audit."""
+read audit; and a whole search (mask → select → record), what ``POST /search`` runs."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
@@ -13,7 +16,9 @@ from governance.models import AuditEvent
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.models import Episode, Exchange, Experience, SearchLog, Session
-from memory.selectors import SearchResult
+from memory.search.query import SearchQuery, SearchResult
+from memory.search.selectors import memory_search
+from memory.selectors import session_get_owned
 
 
 def search_query_mask(*, agent: Agent, query: str) -> str:
@@ -77,3 +82,23 @@ def list_record(*, agent: Agent, object_type: str, object_ids, filters: dict[str
     """Audit a list read with the ids of the page it returned and the filters asked for."""
     audit_record(action=AuditEvent.Action.READ, object_type=object_type, project_id=agent.project_id,
                  actor_agent=agent, source_ids=list(object_ids), data={"filters": filters})
+
+
+@dataclass
+class SearchRun:
+    result: SearchResult
+    log: SearchLog  # its id is the ``search_id`` given back with the feedback
+
+
+def search_run(*, agent: Agent, query: SearchQuery, session_id: Any = None) -> SearchRun:
+    """A whole search: the query masked, the three layers searched (the sizes the query leaves out taken from the
+    settings, RECMEM_SEARCH_K_SUB / _K_EPI / _K_SEM / _TOKEN_BUDGET), then recorded (hits, log, audit).
+    ``session_id``: the agent's own session this search serves, else 404.
+
+    Not one transaction: the reads run side by side on their own connections, which an open transaction would
+    serialise (memory.search.side_by_side); the record is atomic on its own."""
+    session = session_get_owned(agent=agent, session_id=session_id) if session_id else None
+    masked = replace(query, query=search_query_mask(agent=agent, query=query.query)).resolved()
+    result = memory_search(agent=agent, query=masked)
+    log = search_record(agent=agent, query=masked.query, result=result, session=session)
+    return SearchRun(result=result, log=log)

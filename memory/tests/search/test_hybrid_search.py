@@ -9,9 +9,10 @@ from django.contrib.postgres.search import SearchQuery as PgQuery
 from agents.services import agent_create
 from agents.visibility import agent_visibility
 from memory.informativeness import informativeness
-from memory.lexical import query_lexemes
 from memory.models import Exchange, Experience
-from memory.selectors import SearchQuery, memory_search
+from memory.search.lexical import query_lexemes
+from memory.search.query import SearchQuery
+from memory.search.selectors import memory_search
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
 from memory.tests.factories import exchanges_bulk
 
@@ -131,7 +132,8 @@ def test_hits_and_their_neighbours_are_read_in_one_statement_and_a_deleted_hit_t
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from memory.selectors import RANK_FIELDS, Hit, _exchanges_with_neighbours, _layer_querysets
+    from memory.search.query import Hit
+    from memory.search.selectors import RANK_FIELDS, _exchanges_with_neighbours, _layer_querysets
 
     agent = agent_create(project_name="hybrid", name="a")
     first, middle, last, far = _store(agent, ["We planned the trip.", "Flew to Lisbon on Friday.",
@@ -157,7 +159,7 @@ def test_hits_and_their_neighbours_are_read_in_one_statement_and_a_deleted_hit_t
 def _analyse():
     from django.db import connection
 
-    from memory import lexical
+    from memory.search import lexical
 
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE memory_exchange")
@@ -165,7 +167,7 @@ def _analyse():
 
 
 def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypatch):
-    from memory import lexical
+    from memory.search import lexical
 
     agent = agent_create(project_name="hybrid", name="a")
     other = agent_create(project_name="hybrid", name="other")
@@ -199,7 +201,7 @@ def test_a_large_store_bounds_the_lexical_candidates_rarest_terms_first(monkeypa
 
 
 def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(monkeypatch):
-    from memory import lexical
+    from memory.search import lexical
 
     agent = agent_create(project_name="hybrid", name="a")
     rows = exchanges_bulk(agent, session_create(agent=agent, external_id="c"),
@@ -215,7 +217,7 @@ def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(
 
 
 def test_a_large_store_not_yet_analysed_still_searches(monkeypatch):
-    from memory import lexical
+    from memory.search import lexical
 
     agent = agent_create(project_name="hybrid", name="a")
     exchanges_bulk(agent, session_create(agent=agent, external_id="c"),
@@ -232,7 +234,7 @@ def test_a_filter_seen_large_is_not_counted_again_but_a_small_one_always_is(monk
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from memory import lexical
+    from memory.search import lexical
 
     agent = agent_create(project_name="hybrid", name="a")
     small = agent_create(project_name="hybrid", name="small")
@@ -258,7 +260,7 @@ def test_a_filter_seen_large_is_not_counted_again_but_a_small_one_always_is(monk
 
 
 def test_terms_with_quotes_backslashes_or_operators_are_never_parsed_as_operators():
-    from memory import lexical
+    from memory.search import lexical
 
     agent = agent_create(project_name="hybrid", name="a")
     row = exchanges_bulk(agent, session_create(agent=agent, external_id="q"), ["A note about lunch."])[0]

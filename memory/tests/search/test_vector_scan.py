@@ -1,4 +1,4 @@
-"""Exact scan on small tables (memory/vector_scan.py): the choice, the setting it leaves, the same answers."""
+"""Exact scan on small tables (memory/search/vector.py): the choice, the setting it leaves, the same answers."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import pytest
 from django.db import connection, transaction
 
 from agents.services import agent_create
-from memory import vector_scan as vectors
 from memory.models import Exchange
-from memory.selectors import SearchQuery, memory_search
+from memory.search import vector as vectors
+from memory.search.query import SearchQuery
+from memory.search.selectors import memory_search
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
 
 pytestmark = pytest.mark.django_db

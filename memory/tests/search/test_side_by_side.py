@@ -10,9 +10,10 @@ import pytest
 from django.db import connection, transaction
 
 from agents.services import agent_create
-from memory.selectors import SearchQuery, memory_search
+from memory.search.query import SearchQuery
+from memory.search.selectors import memory_search
+from memory.search.side_by_side import run_side_by_side, side_by_side_close
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
-from memory.side_by_side import run_side_by_side, side_by_side_close
 
 
 def _backend() -> tuple[str, int]:
@@ -84,7 +85,7 @@ def test_a_busy_pool_never_makes_the_caller_wait_for_a_turn(pool):
         started.wait(timeout=10)
         release.wait(timeout=10)
 
-    from memory.side_by_side import _executor
+    from memory.search.side_by_side import _executor
 
     held = [_executor().submit(hold) for _ in range(2)]
     started.wait(timeout=10)  # both pool threads are busy

@@ -6,7 +6,8 @@ from datetime import UTC, datetime
 from types import SimpleNamespace
 
 from memory.gateways.tokens import count_tokens
-from memory.selectors import Hit, SearchResult, context_block
+from memory.search.context import context_block
+from memory.search.query import Hit, SearchResult
 
 T = datetime(2023, 5, 8, 9, 0, tzinfo=UTC)
 
