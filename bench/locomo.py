@@ -71,6 +71,7 @@ CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-ho
 SCORED_CATEGORIES = (1, 2, 3, 4)
 DATE_FORMAT = "%I:%M %p on %d %B, %Y"
 MODES = ("online", "eager", "flat")
+ABLATIONS = ("episodes", "semantic", "merge")  # layers of the product's consolidation a run can switch off
 CONSOLIDATORS = ("llm", "extractive")
 FAKE_MODEL = "fake-gpt-4o-mini"
 
@@ -329,6 +330,7 @@ class LocomoConfig:
     # other placeholders, other vectors and another ranking in each run (one conversation: 0.763, 0.724, 0.733).
     seed: int = 1
     variant: str = ""  # a name for the settings of this run (an ablation), kept in the report
+    ablate: tuple[str, ...] = ()  # layers of the consolidation switched off (ABLATIONS), online runs only
     # Flat is the plain baseline: top-k raw exchanges by cosine, no full-text half, no neighbours — unless asked to
     # search as configured (``--flat-as-configured``: hybrid search over raw exchanges, an ablation).
     flat_plain: bool = True
@@ -375,7 +377,9 @@ def bench_settings(*, mode: str, consolidator: str, theta_sim: float | None = No
     from testing.fake_responder import consolidation_responder
 
     overrides: dict[str, Any] = {
-        "consolidation_mode": "off" if mode == "flat" else mode,
+        # The product has no eager mode: an eager run stores with consolidation off, and the bench consolidates
+        # each exchange itself (bench.eager.runner).
+        "consolidation_mode": "online" if mode == "online" else "off",
         # Flat runs consolidate nothing: which consolidator is configured does not matter there.
         "consolidator": consolidator if mode != "flat" else "auto",
         "llm_base_url": "",
@@ -461,9 +465,10 @@ def fix_pseudonym_key(*, project: Any, seed: int) -> None:
 
 
 def replay_conversation(*, project_name: str, conversation: Conversation, log: Callable[[str], None],
-                        flush: bool = False, seed: int = 1) -> Replayed:
+                        flush: bool = False, seed: int = 1, eager: bool = False) -> Replayed:
     """Ingest one conversation through the real services, one exchange per call, in chronological order; with
-    ``flush``, request a consolidation run at the end for whatever is still pending (the API's "run now")."""
+    ``flush``, request a consolidation run at the end for whatever is still pending (the API's "run now"); with
+    ``eager``, the eager baseline consolidates each exchange right after it was stored."""
     from django.db import transaction
 
     from agents.services import agent_create
@@ -484,6 +489,10 @@ def replay_conversation(*, project_name: str, conversation: Conversation, log: C
                 ExchangeIn(user=ex.user, assistant=ex.assistant, occurred_at=session.started_at,
                            metadata={"dia_ids": list(ex.dia_ids)})])
             dia_map[str(result.exchanges[0].pk)] = ex.dia_ids
+            if eager:
+                from bench.eager.runner import eager_consolidate
+
+                eager_consolidate(agent=agent, exchanges=result.exchanges)
             count += 1
         session_close(agent=agent, session=db_session)
     if flush:
@@ -617,13 +626,14 @@ class Answerer:
         entry["completion_tokens"] += call.completion_tokens
 
     def answer(self, *, question: str, context: str) -> str:
-        from memory.consolidators import prompts
+        from bench import prompts
+        from memory.consolidators.prompts import render
         from memory.gateways.llm import LLMError
 
         try:
             result = self.answer_llm.complete_json(
-                purpose="bench_answer", messages=prompts.render(prompts.ANSWER, context=context or "(none)",
-                                                                question=question),
+                purpose="bench_answer", messages=render(prompts.ANSWER, context=context or "(none)",
+                                                        question=question),
                 schema=prompts.ANSWER.schema, on_call=self._sink)
         except LLMError:
             self.errors += 1
@@ -631,13 +641,14 @@ class Answerer:
         return str(result.data.get("answer", "")).strip()
 
     def judge(self, *, question: str, gold: str, answer: str) -> bool:
-        from memory.consolidators import prompts
+        from bench import prompts
+        from memory.consolidators.prompts import render
         from memory.gateways.llm import LLMError
 
         try:
             result = self.judge_llm.complete_json(
-                purpose="bench_judge", messages=prompts.render(prompts.JUDGE, question=question, gold=gold,
-                                                               answer=answer or "(no answer)"),
+                purpose="bench_judge", messages=render(prompts.JUDGE, question=question, gold=gold,
+                                                       answer=answer or "(no answer)"),
                 schema=prompts.JUDGE.schema, on_call=self._sink)
         except LLMError:
             self.errors += 1
@@ -858,10 +869,12 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
     """Replay + evaluate one mode; returns the run's report (see ``bench_locomo --help``)."""
 
     from memory.gateways.embeddings import get_embedder
+    from memory.services.consolidation import consolidation_planner
     from memory.thresholds import thresholds_for
 
     if config.mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}")
+    ablate = config.ablate if config.mode == "online" else ()  # layers of the product's consolidation only
     if config.consolidator not in CONSOLIDATORS:
         raise ValueError(f"consolidator must be one of {CONSOLIDATORS}")
     conversations = select_conversations(config)
@@ -874,7 +887,7 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
     with bench_settings(mode=config.mode, consolidator=config.consolidator, theta_sim=config.theta_sim,
                         llm_base_url=config.llm_base_url, llm_model=config.llm_model,
                         llm_api_key=config.llm_api_key, salience=config.salience,
-                        flat_plain=config.flat_plain) as env:
+                        flat_plain=config.flat_plain) as env, consolidation_planner(ablation_planner(ablate)):
         embedder = get_embedder()
         thresholds = thresholds_for(embedder.model_id)
         log(f"LoCoMo {config.mode} ({config.consolidator if config.mode != 'flat' else 'no consolidation'}), "
@@ -882,7 +895,8 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
             f"θ_count={thresholds.theta_count}, project {project_name}")
         try:
             replayed = [replay_conversation(project_name=project_name, conversation=c, log=log,
-                                            flush=config.mode == "online", seed=config.seed)
+                                            flush=config.mode == "online", seed=config.seed,
+                                            eager=config.mode == "eager")
                         for c in conversations]
             ingest_seconds = time.perf_counter() - started
             exchanges = sum(r.exchanges for r in replayed)
@@ -923,6 +937,7 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
         "mask_queries": config.mask_queries,
         "seed": config.seed,
         "variant": config.variant,
+        "ablate": list(ablate),
         "flat_plain": config.flat_plain if config.mode == "flat" else None,
         "search_settings": {"lexical_weight": recmem_config().search_lexical_weight,
                             "experience_floor": recmem_config().experience_floor,
@@ -945,6 +960,19 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
     if config.details:
         report["details"] = rows
     return report
+
+
+def ablation_planner(ablate: Iterable[str]) -> Any:
+    """The product's consolidation without the named layers (``episodes``, ``semantic``, ``merge``), as a planner
+    its runs take: the ablations are the bench's, the product has no setting for them."""
+    from memory.services.consolidation import Planner
+
+    ablate = set(ablate)
+    unknown = ablate - set(ABLATIONS)
+    if unknown:
+        raise ValueError(f"unknown ablation(s) {sorted(unknown)}; choose from {list(ABLATIONS)}")
+    return Planner(episodes="episodes" not in ablate, semantic="semantic" not in ablate,
+                   merge="merge" not in ablate)
 
 
 def run_label(config: LocomoConfig) -> str:

@@ -215,7 +215,7 @@ class Config:
     q_save_limit: int = _var("RECMEM_Q_SAVE_LIMIT", 1000, _number(int, -1))
     # Gateways.
     embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "onnx",
-                                   _choice("local", "onnx", "onnx-int8", "static", "openai", "hashing"))
+                                   _choice("local", "onnx", "onnx-int8", "static", "openai"))
     embeddings_threads: int = _var("RECMEM_EMBEDDINGS_THREADS", 0, _number(int, 0, 64))  # 0: one per core
     models_dir: Path | None = _var("RECMEM_MODELS_DIR", None, _path)  # None: see memory.gateways.local_models
     embeddings_model: str = _var("RECMEM_EMBEDDINGS_MODEL", "text-embedding-3-small", _nonempty)
@@ -231,7 +231,7 @@ class Config:
     llm_timeout: float = _var("RECMEM_LLM_TIMEOUT", 30.0, _number(float, above=0.0))
     llm_max_retries: int = _var("RECMEM_LLM_MAX_RETRIES", 2, _number(int, 0, 10))
     # Consolidation: when, with what, and its thresholds (None: the embedding model's own, memory.thresholds).
-    consolidation_mode: str = _var("RECMEM_CONSOLIDATION_MODE", "idle", _choice("idle", "online", "eager", "off"))
+    consolidation_mode: str = _var("RECMEM_CONSOLIDATION_MODE", "idle", _choice("idle", "online", "off"))
     consolidator: str = _var("RECMEM_CONSOLIDATOR", "auto", _choice("auto", "llm", "extractive"))
     consolidation_prompt: str = _var("RECMEM_CONSOLIDATION_PROMPT", "topic", _choice("topic", "split"))
     recurrence_preset: str = _var("RECMEM_RECURRENCE_PRESET", "", _choice("", "chat", "task"))
@@ -245,9 +245,6 @@ class Config:
     # when the centroid of its sources is at least θ_merge similar to the topic's; otherwise a new episode opens.
     episode_max_sources: int = _var("RECMEM_EPISODE_MAX_SOURCES", 20, _number(int, 1))
     extractive_narrative_tokens: int = _var("RECMEM_EXTRACTIVE_NARRATIVE_TOKENS", 120, _number(int, 1))
-    ablate_episodes: bool = _var("RECMEM_ABLATE_EPISODES", False, _bool)
-    ablate_semantic: bool = _var("RECMEM_ABLATE_SEMANTIC", False, _bool)
-    ablate_merge: bool = _var("RECMEM_ABLATE_MERGE", False, _bool)
     consolidation_max_attempts: int = _var("RECMEM_CONSOLIDATION_MAX_ATTEMPTS", 3, _number(int, 1, 100))
     consolidation_retry_delay: int = _var("RECMEM_CONSOLIDATION_RETRY_DELAY", 300, _number(int, 0))
     # A running batch renews its lease every third of it; the reaper (every minute) re-queues a batch whose lease

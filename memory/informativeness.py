@@ -1,9 +1,10 @@
 """How much a statement says (issue 15: "experiences worth a slot").
 
-Pure functions over the statement's text, the same for every consolidator (extractive, LLM, eager), so the score
-stored with an experience means one thing. ``boilerplate`` names the statements no consolidator should keep:
-greetings, thanks, reassurance and emotional support, small talk — on LoCoMo they were most of the 324 experiences
-written for three conversations and filled the experience slots of a search without answering anything.
+Pure functions over the statement's text, the same for every consolidator (extractive, LLM, the bench's eager
+baseline), so the score stored with an experience means one thing. ``boilerplate`` names the statements no
+consolidator should keep: greetings, thanks, reassurance and emotional support, small talk — on LoCoMo they were most
+of the 324 experiences written for three conversations and filled the experience slots of a search without answering
+anything.
 """
 
 from __future__ import annotations

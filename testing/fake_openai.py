@@ -33,8 +33,8 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from memory.gateways.embeddings import hashing_vector
 from memory.gateways.tokens import count_messages, count_tokens
+from testing.embedders import hashing_vector
 
 __all__ = ["FakeOpenAIServer", "FakeReply", "main"]
 

@@ -23,7 +23,7 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from memory.consolidators.prompts import template_for_version
+from memory.consolidators.prompts import VERSION_MARKER_RE
 from memory.gateways.tokens import message_text
 
 __all__ = ["consolidation_responder", "parse_related", "parse_units"]
@@ -302,9 +302,9 @@ def consolidation_responder(request_json: dict[str, Any]) -> dict[str, Any]:
     system = next((message_text(m) for m in messages
                    if m.get("role") == "system" and "Prompt version" in message_text(m)), "")
     user = next((message_text(m) for m in messages if m.get("role") == "user"), "")
-    template = template_for_version(system)
-    if template is None:
-        return {}
-    return _HANDLERS[template.name](user)
+    # By the prompt's name, not the product's templates: the benchmarks' prompts (bench/) are answered too.
+    match = VERSION_MARKER_RE.search(system)
+    handler = _HANDLERS.get(match.group(1)) if match else None
+    return handler(user) if handler is not None else {}
 
 

@@ -6,6 +6,7 @@ only, and the product never imports them."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -51,6 +52,32 @@ def test_apps_import_only_downwards():
 def test_the_product_never_imports_bench_or_the_fakes():
     wrong = [f"{path.relative_to(REPO)} imports {name}"
              for app in PRODUCT for path in _sources(app) for name in _imports(path) & {"bench", "testing"}]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_fakes_never_import_bench():
+    wrong = [f"{path.relative_to(REPO)} imports bench" for path in _sources("testing") if "bench" in _imports(path)]
+    assert not wrong, "\n".join(wrong)
+
+
+OUTSIDE_PRODUCT_PATH = re.compile(r"\b(bench|testing)\.[A-Za-z_]")
+
+
+def _code_strings(path: Path) -> list[str]:
+    """The string constants of a module that are values (not docstrings or other bare string statements): where a
+    dotted path would be imported by name (a queue task, ``import_module``, a setting's default)."""
+    tree = ast.parse(path.read_text())
+    bare = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in bare]
+
+
+def test_the_product_names_neither_bench_nor_the_fakes_by_dotted_path():
+    """No back door around the import rule: no task name, ``import_module`` argument or setting naming a module of
+    bench or testing (``"testing.fake_openai..."``, ``"bench.eager..."``)."""
+    wrong = [f"{path.relative_to(REPO)}: {text!r}"
+             for app in PRODUCT for path in _sources(app) for text in _code_strings(path)
+             if OUTSIDE_PRODUCT_PATH.search(text)]
     assert not wrong, "\n".join(wrong)
 
 

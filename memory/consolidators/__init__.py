@@ -2,8 +2,9 @@
 
 - :class:`LLMConsolidator` (``kind="llm"``) asks a chat model with the versioned prompts of :mod:`.prompts`;
 - :class:`ExtractiveConsolidator` (``kind="extractive"``) uses spaCy and rules: zero tokens, lower quality, the
-  default only when no LLM endpoint is configured;
-- :mod:`.eager` is the Mem0-style baseline (an LLM call on every exchange) used by the benchmarks.
+  default only when no LLM endpoint is configured.
+
+The Mem0-style eager baseline of the benchmarks is ``bench.eager``, outside the product.
 
     consolidator = get_consolidator()          # LLM if RECMEM_LLM_BASE_URL is set, else extractive
     draft = consolidator.consolidate_topic(units=units, existing=nearest_or_none, related=related,
@@ -47,7 +48,6 @@ __all__ = [
     "TopicDraft",
     "Unit",
     "get_consolidator",
-    "get_eager_extractor",
     "order_units",
 ]
 
@@ -65,16 +65,3 @@ def get_consolidator(*, llm: Any = _DEFAULT, embedder: Any | None = None, single
     if llm is None:
         return ExtractiveConsolidator(embedder=embedder)
     return LLMConsolidator(llm, single_call=single_call)
-
-
-def get_eager_extractor(*, llm: Any = _DEFAULT) -> Any:
-    """The eager (Mem0-style) baseline: LLM-backed when an endpoint is configured, else extractive."""
-    from memory.consolidators.eager import EagerExtractor, ExtractiveEagerExtractor
-
-    if llm is _DEFAULT:
-        from memory.gateways.llm import get_llm
-
-        llm = get_llm()
-    if llm is None:
-        return ExtractiveEagerExtractor()
-    return EagerExtractor(llm)

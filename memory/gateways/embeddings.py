@@ -1,5 +1,5 @@
 """Embedding gateways: one interface; the local MiniLM on torch, on ONNX Runtime (fp32 or int8) or distilled into a
-static embedder; an OpenAI-compatible endpoint; a hashing fake.
+static embedder; an OpenAI-compatible endpoint. (The hashing fake of the tests is ``testing.embedders``.)
 
 Every backend returns L2-normalised ``float`` vectors of a fixed width, so cosine similarity is a dot product
 and pgvector's cosine index works the same whatever the model. ``model_id`` names the model *and* its vector
@@ -7,7 +7,7 @@ width; per-model thresholds (``θ_sim``, dedup cut-offs) are keyed by it, becaus
 comparable across models.
 
 Settings (``core.config``): ``RECMEM_EMBEDDINGS_BACKEND`` ("local" (torch) | "onnx" | "onnx-int8" | "static" |
-"openai" | "hashing"), ``RECMEM_EMBEDDINGS_MODEL`` ("text-embedding-3-small", openai only),
+"openai"), ``RECMEM_EMBEDDINGS_MODEL`` ("text-embedding-3-small", openai only),
 ``RECMEM_EMBEDDINGS_DIMENSIONS`` (384), ``RECMEM_EMBEDDINGS_THREADS`` (ONNX Runtime threads, 0: one per core),
 ``RECMEM_EMBEDDINGS_BATCH_SIZE`` (0: 16 texts per forward pass locally, 256 for the static model, 64 per request
 to an endpoint),
@@ -19,10 +19,8 @@ to an endpoint),
 from __future__ import annotations
 
 import abc
-import hashlib
 import math
 import os
-import re
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -40,21 +38,19 @@ __all__ = [
     "LOCAL_MODEL_NAME",
     "EmbeddingError",
     "EmbeddingGateway",
-    "HashingEmbeddingGateway",
     "LocalEmbeddingGateway",
     "OnnxEmbeddingGateway",
     "OpenAIEmbeddingGateway",
     "StaticEmbeddingGateway",
     "clear_embedder_cache",
     "get_embedder",
-    "hashing_vector",
     "l2_normalise",
     "load_local_model",
 ]
 
 LOCAL_MODEL_DIMENSIONS = 384
 DEFAULT_OPENAI_MODEL = "text-embedding-3-small"
-BACKENDS = ("local", "onnx", "onnx-int8", "static", "openai", "hashing")
+BACKENDS = ("local", "onnx", "onnx-int8", "static", "openai")
 LOCAL_MODEL_ID = f"local:{LOCAL_MODEL_NAME}"
 # Another model id wherever the vectors differ from the torch path's (thresholds are per model id).
 INT8_MODEL_ID = f"local:{LOCAL_MODEL_NAME}-int8"
@@ -141,53 +137,6 @@ class EmbeddingGateway(abc.ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.model_id}>"
-
-
-# --------------------------------------------------------------------------------------------------------
-# Hashing: deterministic and dependency-free, for fast tests and the fake OpenAI server.
-
-_WORD_RE = re.compile(r"\w+")
-_EMPTY_FEATURE = "\x00empty"
-
-
-def hashing_vector(text: str, dimensions: int) -> list[float]:
-    """Feature-hash lowercased word unigrams and bigrams of ``text`` into a unit vector.
-
-    Signed hashing (the sign comes from the hash too) keeps unrelated texts near cosine 0; texts sharing
-    words and word pairs score higher. Stable across processes (blake2b, not ``hash()``).
-    """
-    if dimensions <= 0:
-        raise ValueError("dimensions must be positive")
-    words = _WORD_RE.findall(text.lower())
-    features = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
-    if not features:
-        features = [_EMPTY_FEATURE]  # keep the vector unit-length: a zero vector has no cosine
-    vector = [0.0] * dimensions
-    for feature in features:
-        digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
-        index = int.from_bytes(digest[:4], "little") % dimensions
-        vector[index] += 1.0 if digest[4] & 1 else -1.0
-    if not any(vector):
-        # All features cancelled out; fall back to an unsigned sum so the vector stays non-zero.
-        for feature in features:
-            digest = hashlib.blake2b(feature.encode("utf-8"), digest_size=8).digest()
-            vector[int.from_bytes(digest[:4], "little") % dimensions] += 1.0
-    return l2_normalise(vector)
-
-
-class HashingEmbeddingGateway(EmbeddingGateway):
-    """Deterministic fake embedder (feature hashing), ``model_id`` ``"hashing:<dims>"``. For tests only:
-    it captures shared words, not meaning."""
-
-    def __init__(self, *, dimensions: int = LOCAL_MODEL_DIMENSIONS, batch_size: int = 64) -> None:
-        if batch_size <= 0:
-            raise ValueError("batch_size must be positive")
-        self.dimensions = int(dimensions)
-        self.batch_size = int(batch_size)
-        self.model_id = f"hashing:{self.dimensions}"
-
-    def _embed_batch(self, texts: list[str]) -> list[list[float]]:
-        return [hashing_vector(text, self.dimensions) for text in texts]
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -526,8 +475,6 @@ def _resolve_config(overrides: dict[str, Any]) -> dict[str, Any]:
 
 def _build(config: dict[str, Any]) -> EmbeddingGateway:
     backend = config["backend"]
-    if backend == "hashing":
-        return HashingEmbeddingGateway(dimensions=config["dimensions"], batch_size=config["batch_size"])
     if backend in ("local", "onnx", "onnx-int8", "static"):
         if config["dimensions"] != LOCAL_MODEL_DIMENSIONS and config["model_path"] is None:
             raise EmbeddingError(

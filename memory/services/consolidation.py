@@ -12,6 +12,7 @@ reaper (memory/services/recovery.py) re-queues the batch.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import logging
 import math
@@ -144,6 +145,50 @@ def scope_write_lock(scopes) -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
+# --- the planner: the product's, or a caller's (the benchmarks' baselines and ablations) --------------------------
+
+@dataclass(frozen=True)
+class Planner:
+    """How a batch plans and writes its topics. The default is the product's own consolidation with every layer;
+    callers outside the product (the benchmarks) pass another, as ``consolidation_run(planner=...)`` or around the
+    queued runs of a block with :func:`consolidation_planner`:
+
+    - with ``episodes`` / ``semantic`` / ``merge`` off, the product's consolidation without that layer (the
+      episodes, the typed items, the merge into an existing episode): an ablation;
+    - a subclass with a ``kind`` replaces the planning altogether (a baseline): :meth:`plan` reads and calls the
+      LLM outside the write (no writes), storing what to write in ``topic.planned``; :meth:`apply` writes it inside
+      the batch's transaction. ``kind`` is recorded as the batch's consolidator and mode; no consolidator is built.
+    """
+
+    kind: str = ""
+    episodes: bool = True
+    semantic: bool = True
+    merge: bool = True
+
+    def plan(self, *, agent, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
+        raise NotImplementedError("a baseline planner (with a kind) plans its topics itself")
+
+    def apply(self, *, agent, batch, topic: TopicPlan, embedder_model: str, summary: dict, audit: list,
+              scope_fields: dict) -> None:
+        """Write what :meth:`plan` put in ``topic.planned`` (nothing for the product's planner)."""
+
+
+DEFAULT_PLANNER = Planner()
+_PLANNER: contextvars.ContextVar[Planner] = contextvars.ContextVar("recmem_consolidation_planner",
+                                                                    default=DEFAULT_PLANNER)
+
+
+@contextlib.contextmanager
+def consolidation_planner(planner: Planner) -> Iterator[Planner]:
+    """The planner of every consolidation run started in this block (in this thread or task context) without one
+    of its own: with the queue in sync mode, the runs its writes enqueue."""
+    token = _PLANNER.set(planner)
+    try:
+        yield planner
+    finally:
+        _PLANNER.reset(token)
+
+
 # --- planning (reads + LLM, no writes) -------------------------------------------------------------------------------
 
 @dataclass
@@ -164,7 +209,7 @@ class TopicPlan:
     episodes: list[EpisodeDraft] = field(default_factory=list)
     episode_embeddings: list[list[float]] = field(default_factory=list)
     experiences: list[ExperiencePlan] = field(default_factory=list)
-    eager_ops: list[dict] = field(default_factory=list)
+    planned: list = field(default_factory=list)  # what a baseline planner (not the product's) will write
     # The session-level pass of an idle run: one session's raw units after its replay cursor; its exchanges stay
     # raw (they may still recur), the cursor moves to ``cursor`` when the batch is written.
     session: Session | None = None
@@ -192,9 +237,11 @@ def _nearest_episode(*, scope: ScopeKey, vector) -> tuple[Episode, float] | None
     return (row, 1.0 - float(row.distance)) if row is not None else None
 
 
-def _merge_target(*, scope: ScopeKey, vector, thresholds: Thresholds) -> tuple[Episode, float] | None:
-    """The episode of ``scope`` a topic centred on ``vector`` is offered to merge into, with its similarity."""
-    if config().ablate_merge:
+def _merge_target(*, scope: ScopeKey, vector, thresholds: Thresholds,
+                  merge: bool = True) -> tuple[Episode, float] | None:
+    """The episode of ``scope`` a topic centred on ``vector`` is offered to merge into, with its similarity (none
+    when the planner does not merge)."""
+    if not merge:
         return None
     nearest = _nearest_episode(scope=scope, vector=vector)
     # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
@@ -247,18 +294,19 @@ def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
 
 
 @traced("recmem.consolidation.plan", attributes=lambda kw: {"recmem.units": len(kw["topic"].units)})
-def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
+def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list,
+                planner: Planner = DEFAULT_PLANNER) -> None:
     units = [exchange_unit(e) for e in topic.units]
     units = consolidator.order_units(units)
     vectors = [e.embedding for e in topic.units]
     centroid = _centroid(vectors)
 
-    episodic = topic.episodic and not config().ablate_episodes
-    semantic = not config().ablate_semantic
+    episodic = topic.episodic and planner.episodes
+    semantic = planner.semantic
     episode = None
     existing = None
     if episodic:
-        found = _merge_target(scope=topic.scope, vector=centroid, thresholds=thresholds)
+        found = _merge_target(scope=topic.scope, vector=centroid, thresholds=thresholds, merge=planner.merge)
         if found is not None:
             episode, sim = found
             existing = ExistingEpisode(id=str(episode.pk), title=episode.title, narrative=episode.narrative,
@@ -289,27 +337,6 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
         topic.experiences = [ExperiencePlan(draft=d, embedding=v) for d, v in zip(drafts, vectors, strict=True)]
 
 
-def _plan_eager(*, agent, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
-    """Mem0-style baseline: one extraction call, then (if there are facts) one update call for all of them against
-    the 5 most similar memories of each fact; the texts to store are embedded here, outside the write."""
-    from memory.consolidators import get_eager_extractor
-
-    extractor = get_eager_extractor()
-    unit = exchange_unit(topic.units[0])
-    facts = extractor.extract(unit, on_call=calls.append)
-    if not facts:  # Mem0 stops here: no update call
-        return
-    vectors = embedder.embed(facts)
-    similar_by_fact = [[_existing_experience(e, sim) for e, sim in rows]
-                       for rows in _nearest_experiences(scope=topic.scope, vectors=vectors, limit=5)]
-    ops = extractor.decide_all(facts, similar_by_fact, on_call=calls.append)
-    # The stored text may differ from the fact (a merged UPDATE): embed what is stored, reusing the facts' vectors.
-    known = dict(zip(facts, vectors, strict=True))
-    missing = sorted({op["text"] for op in ops if op["event"] != "DELETE" and op["text"] not in known})
-    known.update(zip(missing, embedder.embed(missing) if missing else [], strict=True))
-    topic.eager_ops = [{**op, "embedding": known[op["text"]] if op["event"] != "DELETE" else None} for op in ops]
-
-
 # --- writing (one transaction) -------------------------------------------------------------------------------------
 
 def resolution_score(exp: Experience | None, *, verified: bool, statement: str, when: datetime | None,
@@ -322,7 +349,7 @@ def resolution_score(exp: Experience | None, *, verified: bool, statement: str, 
 
 
 def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embedder_model: str,
-                 summary: dict, audit: list) -> None:
+                 summary: dict, audit: list, planner: Planner = DEFAULT_PLANNER) -> None:
     now = timezone.now()
     if topic.dropped:  # back to raw: they may ripen with units of their own scope later
         Exchange.objects.filter(pk__in=[u.pk for u in topic.dropped], state=Exchange.State.CANDIDATE).update(
@@ -363,9 +390,9 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
                           embedder_model=embedder_model, episode=episodes[0] if episodes else None, summary=summary,
                           audit=audit, scope_fields=scope_fields)
 
-    for op in topic.eager_ops:
-        _apply_eager(agent=agent, batch=batch, op=op, unit=topic.units[0], embedder_model=embedder_model,
-                     summary=summary, audit=audit, scope_fields=scope_fields)
+    if topic.planned:
+        planner.apply(agent=agent, batch=batch, topic=topic, embedder_model=embedder_model, summary=summary,
+                      audit=audit, scope_fields=scope_fields)
 
 
 def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thresholds, embedder_model, episode,
@@ -527,42 +554,6 @@ def pattern_holds(*, experience: Experience, stats: dict, target: ScopeKey) -> b
     return not pattern_conflicts(experience=experience, target=target)
 
 
-def _apply_eager(*, agent, batch, op, unit, embedder_model, summary, audit, scope_fields) -> None:
-    """One operation of the update call: UPDATE edits the memory in place, DELETE retires it (both versioned),
-    ADD creates it; an UPDATE whose memory has gone meanwhile is an addition, such a DELETE nothing."""
-    event, text = op["event"], op["text"]
-    target = None
-    if op.get("target_id") and _is_uuid(op["target_id"]):
-        # Only items of the unit's own scope are changed: never a wider scope's (an UPDATE of one adds instead).
-        target = Experience.objects.select_for_update().in_scope(ScopeKey.for_scope(**scope_fields)).filter(
-            pk=op["target_id"], status=MemoryStatus.ACTIVE).first()
-    if event == "DELETE" and target is None:
-        return
-    if event in ("UPDATE", "DELETE") and target is not None:
-        memory_version_save(obj=target, batch=batch, reason=f"eager_{event.lower()}")
-        if event == "UPDATE":
-            target.statement, target.embedding = text, op["embedding"]
-        else:
-            target.status = MemoryStatus.DELETED
-        target.version += 1
-        target.updated_at = timezone.now()
-        target.save()
-        ExperienceEvidence.objects.get_or_create(experience=target, exchange=unit, defaults={"batch": batch})
-        summary["experiences_merged" if event == "UPDATE" else "experiences_superseded"].append(str(target.pk))
-        audit.append({"action": AuditEvent.Action.UPDATE if event == "UPDATE" else AuditEvent.Action.DELETE,
-                      "object_type": "experience", "object_id": target.pk, "reason": f"eager {event}",
-                      "source_ids": [unit.pk], "data": {"fact": op.get("fact", "")}})
-        return
-    experience = Experience.objects.create(type="fact", subject=text[:80], statement=text,
-                                           embedding=op["embedding"], embedding_model=embedder_model,
-                                           confidence=0.6, informativeness=informativeness(text),
-                                           valid_from=unit.occurred_at, batch=batch, **scope_fields)
-    ExperienceEvidence.objects.create(experience=experience, exchange=unit, batch=batch)
-    summary["experiences_created"].append(str(experience.pk))
-    audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
-                  "reason": "eager ADD", "source_ids": [unit.pk], "data": {"fact": op.get("fact", "")}})
-
-
 # --- the run ----------------------------------------------------------------------
 
 class _Replay:
@@ -640,7 +631,7 @@ class _Replay:
 
 
 def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
-    """One topic per recurrence (or eager) candidate; the salient one-offs of a run share one topic per scope,
+    """One topic per recurrence (or baseline) candidate; the salient one-offs of a run share one topic per scope,
     refined in one call and without an episode (they are unrelated to each other by definition).
 
     A topic's output lives in the narrowest scope of all its units (agents.visibility: the scope rule). Members
@@ -683,12 +674,14 @@ def _empty_summary() -> dict:
 @traced("recmem.consolidation", attributes=lambda kw: {"recmem.agent_id": kw.get("agent_id")},
         on_result=lambda batch: {"recmem.batch_id": batch.pk if batch is not None else None})
 def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, max_candidates: int = 50,
-                      embedder=None, consolidator=None, run: str = RUN_ONLINE) -> ConsolidationBatch | None:
+                      embedder=None, consolidator=None, run: str = RUN_ONLINE,
+                      planner: Planner | None = None) -> ConsolidationBatch | None:
     """Consolidate the agent's pending candidates (those of ``batch_id`` only, when given) in one batch. None when
     there is nothing to do or another run for this agent holds the lock (that run will take the candidates).
-    ``embedder`` and ``consolidator`` default to the configured ones.
+    ``embedder`` and ``consolidator`` default to the configured ones, ``planner`` to the block's
+    (:func:`consolidation_planner`), else the product's.
 
-    In online and eager mode a topic that becomes ripe while the run holds the agent's lock is refused by the lock
+    In online mode a topic that becomes ripe while the run holds the agent's lock is refused by the lock
     (its task returns at once); so after releasing the lock the run looks again and consolidates what is waiting
     right away, instead of leaving it to the next idle window. Looking after the release closes the race: a task
     refused while the lock was held finds its candidates seen by this look.
@@ -697,6 +690,7 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
     after the candidates, the session-level pass over the sessions after the agent's replay cursor.
     """
     agent = Agent.objects.select_related("project").get(pk=agent_id)
+    planner = planner or _PLANNER.get()
     first = None
     for _ in range(MAX_FOLLOW_UP_RUNS):
         with agent_run_lock(agent.pk) as acquired:
@@ -704,10 +698,9 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
                 logger.info("consolidation for %s already running elsewhere", agent)
                 return first
             batch = _run_pending(agent=agent, batch_id=batch_id, max_candidates=max_candidates, embedder=embedder,
-                                 consolidator=consolidator, run=run)
+                                 consolidator=consolidator, run=run, planner=planner)
         first = first or batch
-        if batch is None or config().consolidation_mode not in ("online", "eager") or not candidates_waiting(
-                agent=agent):
+        if batch is None or config().consolidation_mode != "online" or not candidates_waiting(agent=agent):
             return first
         batch_id, run = None, RUN_ONLINE
     return first
@@ -724,7 +717,8 @@ def candidates_waiting(*, agent: Agent) -> bool:
                                     status=Candidate.Status.PENDING).exists()
 
 
-def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run) -> ConsolidationBatch | None:
+def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run,
+                 planner: Planner = DEFAULT_PLANNER) -> ConsolidationBatch | None:
     pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
     if batch_id is not None:
         pending = pending.filter(batch_id=batch_id)
@@ -740,7 +734,8 @@ def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run
         return None
     return _run(agent=agent, candidates=candidates, batch_id=batch_id or (candidates[0].batch_id if candidates
                                                                           else None),
-                embedder=embedder or get_embedder(), consolidator=consolidator, run=run, sessions=sessions)
+                embedder=embedder or get_embedder(), consolidator=consolidator, run=run, sessions=sessions,
+                planner=planner)
 
 
 def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
@@ -797,13 +792,13 @@ MAX_WRITE_ROUNDS = 3
 
 
 def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, consolidator, run: str = RUN_ONLINE,
-         sessions: list[Session] | None = None) -> ConsolidationBatch:
-    eager = bool(candidates) and all(c.reason == Candidate.Reason.EAGER for c in candidates)
+         sessions: list[Session] | None = None, planner: Planner = DEFAULT_PLANNER) -> ConsolidationBatch:
+    baseline = bool(planner.kind)  # a caller's baseline plans the topics itself, without a consolidator
     thresholds = thresholds_for(embedder.model_id)
-    if not eager and consolidator is None:
+    if not baseline and consolidator is None:
         consolidator = get_consolidator(embedder=embedder)
-    kind = "eager" if eager else consolidator.kind
-    mode = run if run in (RUN_IDLE, RUN_MANUAL) else config().consolidation_mode
+    kind = planner.kind if baseline else consolidator.kind
+    mode = run if run in (RUN_IDLE, RUN_MANUAL) else planner.kind or config().consolidation_mode
     batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent, mode=mode, consolidator=kind)
     Candidate.objects.filter(pk__in=[c.pk for c in candidates]).update(batch=batch)
     calls = _CallLog(batch)
@@ -814,11 +809,11 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
 
     def plan(topics: list[TopicPlan]) -> None:
         for topic in topics:
-            if eager:
-                _plan_eager(agent=agent, embedder=embedder, thresholds=thresholds, topic=topic, calls=calls)
+            if baseline:
+                planner.plan(agent=agent, embedder=embedder, thresholds=thresholds, topic=topic, calls=calls)
             else:
                 _plan_topic(agent=agent, consolidator=consolidator, embedder=embedder, thresholds=thresholds,
-                            topic=topic, calls=calls)
+                            topic=topic, calls=calls, planner=planner)
 
     with batch_lease(batch), llm_calls_watched(calls):
         phase = "plan"
@@ -834,14 +829,15 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
                 plan(topics)
             topics += replay.session_pass(
                 lambda topic: _plan_topic(agent=agent, consolidator=consolidator, embedder=embedder,
-                                          thresholds=thresholds, topic=topic, calls=calls), calls)
+                                          thresholds=thresholds, topic=topic, calls=calls, planner=planner), calls)
             timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
             phase = "write"
             for _ in range(MAX_WRITE_ROUNDS):
                 written = time.perf_counter()
                 try:
                     _write(agent=agent, batch=batch, topics=topics, thresholds=thresholds,
-                           embedder_model=embedder.model_id, timings=timings, written=written, replay=replay)
+                           embedder_model=embedder.model_id, timings=timings, written=written, replay=replay,
+                           planner=planner)
                     break
                 except _StalePlan as stale:  # rolled back: plan those topics again against what is there now
                     logger.info("%s: %s; planning them again", batch, stale)
@@ -869,10 +865,11 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
 
 def _plan_reset(topic: TopicPlan) -> None:
     topic.merge_into, topic.compared_with = None, None
-    topic.episodes, topic.episode_embeddings, topic.experiences, topic.eager_ops = [], [], [], []
+    topic.episodes, topic.episode_embeddings, topic.experiences, topic.planned = [], [], [], []
 
 
-def _stale_topics(topics: list[TopicPlan], thresholds: Thresholds) -> list[TopicPlan]:
+def _stale_topics(topics: list[TopicPlan], thresholds: Thresholds,
+                  planner: Planner = DEFAULT_PLANNER) -> list[TopicPlan]:
     """Topics whose merge decision no longer holds: the episode they were offered changed (another batch merged
     into it, or it was rolled back), or an episode they would now be offered appeared. Checked under the scope
     locks, before this batch writes anything."""
@@ -881,7 +878,7 @@ def _stale_topics(topics: list[TopicPlan], thresholds: Thresholds) -> list[Topic
         if not topic.episodes:
             continue
         found = _merge_target(scope=topic.scope, vector=_centroid([u.embedding for u in topic.units]),
-                              thresholds=thresholds)
+                              thresholds=thresholds, merge=planner.merge)
         now = (found[0].pk, found[0].version) if found is not None else None
         if now != topic.compared_with:
             stale.append(topic)
@@ -890,18 +887,19 @@ def _stale_topics(topics: list[TopicPlan], thresholds: Thresholds) -> list[Topic
 
 @traced("recmem.consolidation.write")
 @transaction.atomic
-def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written, replay=None) -> None:
+def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written, replay=None,
+           planner: Planner = DEFAULT_PLANNER) -> None:
     scope_write_lock(t.scope for t in topics)
     if not batch_owned(batch=batch):
         raise _LeaseLost()
-    stale = _stale_topics(topics, thresholds)
+    stale = _stale_topics(topics, thresholds, planner)
     if stale:
         raise _StalePlan(stale)
     summary = _empty_summary()
     audit: list[dict] = []
     for topic in topics:
         _apply_topic(agent=agent, batch=batch, topic=topic, thresholds=thresholds, embedder_model=embedder_model,
-                     summary=summary, audit=audit)
+                     summary=summary, audit=audit, planner=planner)
         if topic.session is not None:  # the session pass: its units stay raw (they may still recur)
             continue
         ids = [u.pk for u in topic.units]

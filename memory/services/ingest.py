@@ -179,7 +179,7 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
     # A salient one-off alone does not start a run: it waits for the agent's next run (a ripe topic, the idle
     # tick or an explicit request), where all salient units are refined together in one call.
-    if any(c.reason != Candidate.Reason.SALIENCE for c in candidates) and _mode() in ("online", "eager"):
+    if any(c.reason != Candidate.Reason.SALIENCE for c in candidates) and _mode() == "online":
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
     return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
 
@@ -213,10 +213,6 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
     if mode == "off":
         return []
     candidates: list[Candidate] = []
-    if mode == "eager":  # the Mem0-style baseline: every exchange goes to the LLM
-        for e in exchanges:
-            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e], reason=Candidate.Reason.EAGER))
-        return candidates
 
     thresholds = thresholds_for(model_id)
     visibility = agent_visibility(agent=agent)

@@ -92,6 +92,23 @@ def test_three_modes_end_to_end(tmp_path, locomo_file):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_an_ablation_switches_a_layer_off_for_the_run_only(tmp_path, locomo_file):
+    from django.core.management.base import CommandError
+
+    from memory.services.consolidation import _PLANNER, DEFAULT_PLANNER
+
+    report = _run(tmp_path, "--data", str(locomo_file), "--mode", "online", "--consolidator", "extractive",
+                  "--theta-sim", "0.3", "--ablate", "episodes", "--variant", "no-episodes")
+    (run,) = report["runs"]
+    assert run["ablate"] == ["episodes"] and run["variant"] == "no-episodes"
+    c = run["construction"]
+    assert c["batch_status"].get("succeeded", 0) >= 1 and c["episodes"] == 0 and c["experiences"] > 0
+    assert _PLANNER.get() is DEFAULT_PLANNER  # the product's planner again after the run
+    with pytest.raises(CommandError, match="unknown ablation"):
+        _run(tmp_path, "--data", str(locomo_file), "--mode", "online", "--ablate", "merges")
+
+
+@pytest.mark.django_db(transaction=True)
 def test_extractive_online_costs_no_tokens(tmp_path, locomo_file):
     report = _run(tmp_path, "--data", str(locomo_file), "--mode", "online", "--consolidator", "extractive",
                   "--theta-sim", "0.3", "--raw-queries", "--with-flat")

@@ -61,21 +61,20 @@ def test_pair_turns_with_repeated_speaker():
 
 
 @pytest.mark.django_db
-def test_bench_calibrate_reads_a_locomo_file(tmp_path, settings, locomo_file):
+def test_bench_calibrate_reads_a_locomo_file(tmp_path, monkeypatch, locomo_file):
     """The LoCoMo calibration lives in the bench app (the product's calibrate_thresholds reads the database)."""
     import json
     from io import StringIO
 
     from django.core.management import call_command
 
-    settings.RECMEM = settings.RECMEM.replace(embeddings_backend="hashing")
-    from memory.gateways.embeddings import clear_embedder_cache
+    from testing.embedders import HashingEmbeddingGateway
 
-    clear_embedder_cache()
+    # The command takes the configured embedder: the test double is injected in its place.
+    monkeypatch.setattr("bench.management.commands.bench_calibrate.get_embedder", HashingEmbeddingGateway)
     out = StringIO()
     call_command("bench_calibrate", str(locomo_file), "--theta-count", "2", "--json", str(tmp_path / "c.json"),
                  stdout=out)
-    clear_embedder_cache()
     report = json.loads((tmp_path / "c.json").read_text())
     assert report["source"].startswith("LoCoMo file") and report["units"] > 0
     assert "θ_sim for 75% coverage" in out.getvalue()

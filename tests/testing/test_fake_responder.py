@@ -5,8 +5,10 @@ from __future__ import annotations
 import jsonschema
 import pytest
 
+from bench import prompts as bench_prompts
+from bench.eager.extractor import render_facts, render_old_memory
+from bench.eager.prompts import render_conversation
 from memory.consolidators import prompts
-from memory.consolidators.eager import render_facts, render_old_memory
 from memory.consolidators.types import EpisodeDraft
 from memory.tests.consolidators.conftest import make_experience, make_unit
 from testing.fake_responder import consolidation_responder, parse_related, parse_units
@@ -49,7 +51,7 @@ def test_every_template_gets_a_schema_valid_reply():
     assert [(i["evidence"], i["contradicts"]) for i in items["items"]] == [(["a"], []), (["b"], ["x1"])]
     assert items["items"][1]["type"] == "preference" and items["items"][1]["subject"] == "tea"
 
-    facts = _ask(prompts.EAGER_EXTRACT, today="2023-05-08", conversation=prompts.render_conversation(UNITS[0]))
+    facts = _ask(bench_prompts.EAGER_EXTRACT, today="2023-05-08", conversation=render_conversation(UNITS[0]))
     assert facts == {"facts": ["I prefer tea in the morning."]}
 
     old = render_old_memory([make_experience("u-1", "preference", "tea", "I prefer tea in the morning"),
@@ -57,20 +59,20 @@ def test_every_template_gets_a_schema_valid_reply():
                              make_experience("u-3", "preference", "hiking", "Likes hiking")])
     facts = ["I prefer tea in the morning.", "I no longer work at <ORG_77aa>.", "Likes hiking in the Alps.",
              "My sister lives in Oslo."]
-    update = _ask(prompts.EAGER_UPDATE, existing=old, facts=render_facts(facts))
+    update = _ask(bench_prompts.EAGER_UPDATE, existing=old, facts=render_facts(facts))
     assert update == {"memory": [
         {"id": "0", "text": "I prefer tea in the morning", "event": "NONE"},  # held already
         {"id": "1", "text": "I no longer work at <ORG_77aa>.", "event": "UPDATE", "old_memory": "Works at <ORG_77aa>"},
         {"id": "2", "text": "Likes hiking in the Alps.", "event": "UPDATE", "old_memory": "Likes hiking"},
         {"id": "3", "text": "My sister lives in Oslo.", "event": "ADD"},
     ]}
-    empty = _ask(prompts.EAGER_UPDATE, existing="[]", facts=render_facts(["New.", "Newer fact here."]))
+    empty = _ask(bench_prompts.EAGER_UPDATE, existing="[]", facts=render_facts(["New.", "Newer fact here."]))
     assert empty == {"memory": [{"id": "0", "text": "New.", "event": "ADD"},
                                 {"id": "1", "text": "Newer fact here.", "event": "ADD"}]}
 
-    answer = _ask(prompts.ANSWER, context="\n[2023-05-08] The user prefers tea.\nOther line", question="Drink?")
+    answer = _ask(bench_prompts.ANSWER, context="\n[2023-05-08] The user prefers tea.\nOther line", question="Drink?")
     assert answer == {"answer": "[2023-05-08] The user prefers tea."}
-    assert _ask(prompts.ANSWER, context="", question="Drink?") == {"answer": "Not mentioned"}
+    assert _ask(bench_prompts.ANSWER, context="", question="Drink?") == {"answer": "Not mentioned"}
 
 
 @pytest.mark.parametrize(
@@ -78,7 +80,7 @@ def test_every_template_gets_a_schema_valid_reply():
     [("A shell necklace", "She bought a necklace made of shells", "CORRECT"), ("7 May 2023", "In June", "WRONG")],
 )
 def test_judge(gold, answer, label):
-    assert _ask(prompts.JUDGE, question="What?", gold=gold, answer=answer)["label"] == label
+    assert _ask(bench_prompts.JUDGE, question="What?", gold=gold, answer=answer)["label"] == label
 
 
 def test_unknown_prompts_get_an_empty_object():

@@ -34,7 +34,7 @@ class Command(BaseCommand):
         if not data.exists():
             raise CommandError(f"no LoCoMo data at {data} (pass --data or set RECMEM_DATASETS)")
         backends = [b.strip() for b in opts["backends"].split(",") if b.strip()]
-        unknown = [b for b in [*backends, opts["reference"]] if b not in BACKENDS or b in ("openai", "hashing")]
+        unknown = [b for b in [*backends, opts["reference"]] if b not in BACKENDS or b == "openai"]
         if unknown:
             raise CommandError(f"not a local backend: {unknown}")
 

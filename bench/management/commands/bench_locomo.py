@@ -77,6 +77,9 @@ class Command(BaseCommand):
         parser.add_argument("--variant", default="",
                             help="a name for this run's settings (an ablation: RECMEM_SEARCH_LEXICAL_WEIGHT=0 …), "
                                  "kept in the report and the summary")
+        parser.add_argument("--ablate", default="",
+                            help="online runs: switch layers of the consolidation off — episodes, semantic, merge "
+                                 "(comma-separated; name the run with --variant)")
         parser.add_argument("--flat-as-configured", action="store_true",
                             help="flat mode searches with the configured search (hybrid, expansion) instead of "
                                  "plain top-k by cosine")
@@ -90,7 +93,7 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
 
     def handle(self, *args, **opts):
-        from bench.locomo import MODES, LocomoConfig, compare, run_locomo, run_sweep
+        from bench.locomo import ABLATIONS, MODES, LocomoConfig, compare, run_locomo, run_sweep
 
         data = Path(opts["data"]) if opts["data"] else default_data_path()
         if not data.exists():
@@ -100,6 +103,10 @@ class Command(BaseCommand):
         unknown = [m for m in modes if m not in MODES]
         if unknown:
             raise CommandError(f"unknown mode(s) {unknown}; choose from {list(MODES)}")
+        ablate = tuple(a.strip() for a in opts["ablate"].split(",") if a.strip())
+        if set(ablate) - set(ABLATIONS):
+            raise CommandError(f"unknown ablation(s) {sorted(set(ablate) - set(ABLATIONS))}; choose from "
+                               f"{list(ABLATIONS)}")
         api_key = opts["llm_api_key"] or os.environ.get("RECMEM_LLM_API_KEY", "") or os.environ.get(
             "OPENAI_API_KEY", "")
         config = LocomoConfig(data=data, consolidator=opts["consolidator"], conversations=opts["conversations"],
@@ -107,7 +114,7 @@ class Command(BaseCommand):
                               theta_sim=opts["theta_sim"], llm_base_url=opts["llm_base_url"],
                               llm_model=opts["llm_model"], llm_api_key=api_key, judge_model=opts["judge_model"],
                               mask_queries=not opts["raw_queries"], salience=not opts["no_salience"],
-                              keep_data=opts["keep_data"], seed=opts["seed"], variant=opts["variant"],
+                              keep_data=opts["keep_data"], seed=opts["seed"], variant=opts["variant"], ablate=ablate,
                               flat_plain=not opts["flat_as_configured"], with_flat=opts["with_flat"],
                               search_variants=tuple(_variants(opts["search_variant"])),
                               details=opts["details"])

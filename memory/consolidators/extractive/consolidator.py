@@ -375,7 +375,7 @@ class ExtractiveConsolidator(BaseConsolidator):
         return [d for d in self.refine(episodes=[], units=units, related=related, on_call=on_call)
                 if d.type in SESSION_PASS_TYPES]
 
-    # -- single statements (the extractive eager baseline) ----------------------------------------------
+    # -- single statements (the benchmarks' extractive eager baseline, bench.eager) ------------------------------
 
     def statements(self, unit: Unit, limit: int = 3) -> list[str]:
         """The typed statements of one unit (no cap per type), for the eager baseline without an LLM."""

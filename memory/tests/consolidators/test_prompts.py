@@ -41,12 +41,13 @@ def test_render_rejects_missing_and_unknown_variables():
     with pytest.raises(KeyError, match="missing"):
         prompts.render(prompts.EPISODE_WRITE, units="x")
     with pytest.raises(TypeError, match="unknown"):
-        prompts.render(prompts.ANSWER, context="c", question="q", extra="e")
+        prompts.render(prompts.SEMANTIC_REFINE, episodes="e", units="u", related="r", extra="x")
 
 
 def test_values_with_dollars_and_braces_are_inserted_verbatim():
-    messages = prompts.render(prompts.ANSWER, context="costs $5 {not a slot} ${question}", question="Why?")
-    assert "costs $5 {not a slot} ${question}" in messages[1]["content"]
+    messages = prompts.render(prompts.SEMANTIC_REFINE, episodes="costs $5 {not a slot} ${units}", units="u",
+                              related="r")
+    assert "costs $5 {not a slot} ${units}" in messages[1]["content"]
 
 
 def test_refine_prompt_defines_all_types_and_the_schema_enum_matches():

@@ -1,4 +1,5 @@
-"""Embedding gateways: hashing fake, OpenAI-compatible endpoint (real client over HTTP), local MiniLM."""
+"""Embedding gateways: the base gateway (through the hashing test double), OpenAI-compatible endpoint (real client
+over HTTP), local MiniLM."""
 
 from __future__ import annotations
 
@@ -10,17 +11,16 @@ import pytest
 
 from memory.gateways.embeddings import (
     EmbeddingError,
-    HashingEmbeddingGateway,
     LocalEmbeddingGateway,
     OnnxEmbeddingGateway,
     OpenAIEmbeddingGateway,
     StaticEmbeddingGateway,
     forward_passes,
     get_embedder,
-    hashing_vector,
     load_local_model,
 )
 from memory.gateways.tokens import count_tokens
+from testing.embedders import HashingEmbeddingGateway, hashing_vector
 from testing.fake_openai import FakeOpenAIServer
 
 
@@ -47,30 +47,7 @@ def _free_port() -> int:
 # -- settings helper -----------------------------------------------------------------------------------
 
 
-# -- hashing -------------------------------------------------------------------------------------------
-
-
-def test_hashing_is_deterministic_normalised_and_sized():
-    gateway = HashingEmbeddingGateway(dimensions=64, batch_size=2)
-    texts = ["the marathon plan", "weekly long run", "", "tax return deadline", "the marathon plan"]
-    vectors = gateway.embed(texts)
-    assert gateway.model_id == "hashing:64"
-    assert len(vectors) == 5
-    assert all(len(v) == 64 for v in vectors)
-    assert all(_norm(v) == pytest.approx(1.0) for v in vectors)  # the empty text too
-    assert vectors[0] == vectors[4] == hashing_vector("The Marathon plan!", 64)
-
-
-def test_hashing_shared_words_score_higher_than_unrelated():
-    gateway = HashingEmbeddingGateway()
-    base, near, far = gateway.embed(
-        [
-            "training plan for the berlin marathon in october",
-            "my berlin marathon training plan needs a long run",
-            "the quarterly tax report is due tomorrow",
-        ]
-    )
-    assert _cos(base, near) > _cos(base, far) + 0.2
+# -- the base gateway (through the test double) ------------------------------------------------------
 
 
 def test_embed_rejects_a_bare_string_and_embed_one_works():
@@ -147,20 +124,19 @@ def test_wrong_width_or_backend_crash_becomes_embedding_error():
 
 
 def test_get_embedder_is_cached_per_configuration(srv):
-    first = get_embedder(backend="hashing", dimensions=32, batch_size=8)
-    assert first is get_embedder(backend="hashing", dimensions=32, batch_size=8)
-    assert first is not get_embedder(backend="hashing", dimensions=64, batch_size=8)
-    assert isinstance(first, HashingEmbeddingGateway)
-
     remote = get_embedder(backend="openai", base_url=srv.base_url, api_key="k", dimensions=384)
     assert isinstance(remote, OpenAIEmbeddingGateway)
     assert remote is get_embedder(backend="openai", base_url=srv.base_url, api_key="k", dimensions=384)
+    assert remote is not get_embedder(backend="openai", base_url=srv.base_url, api_key="k", dimensions=384,
+                                      batch_size=8)
     assert len(remote.embed_one("hi")) == 384
 
 
 def test_get_embedder_rejects_bad_configuration():
     with pytest.raises(EmbeddingError):
         get_embedder(backend="nope")
+    with pytest.raises(EmbeddingError):  # the hashing fake is a test double, never a backend
+        get_embedder(backend="hashing")
     with pytest.raises(TypeError):
         get_embedder(colour="blue")
     with pytest.raises(EmbeddingError, match="384"):

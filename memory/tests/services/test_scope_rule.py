@@ -354,31 +354,3 @@ def test_an_agent_in_two_modules_gets_no_personal_promotion(api_client, make_age
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=_empty_summary(), audit=[])
     assert ReviewItem.objects.count() == 0
-
-
-# --- the eager baseline stays in its scope ----------------------------------------------------------------------
-
-def test_eager_operations_never_touch_a_wider_scope(api_client, make_agent, settings, fake_llm,
-                                                     django_capture_on_commit_callbacks):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="eager")
-    alice = make_agent(name="alice", modules=["ops"])
-    bob = make_agent(name="bob", modules=["ops"])
-    session = post_session(api_client, bob, module="ops")["id"]
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off")
-    stored = post_exchanges(api_client, bob, session, [{"user": "Deploys happen on Tuesdays.", "assistant": "Ok.",
-                                                        "occurred_at": at()}])
-    rule = _module_rule(RULE_TUESDAY, stored, 0.9)
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="eager")
-    # The update call deletes memory "0" — the only one shown: the module rule.
-    fake_llm.script({"facts": ["Deploys happen on Fridays"]},
-                    {"memory": [{"id": "0", "text": RULE_TUESDAY, "event": "DELETE"},
-                                {"id": "1", "text": "Deploys happen on Fridays", "event": "ADD"}]})
-    mine = post_session(api_client, alice)["id"]
-    with django_capture_on_commit_callbacks(execute=True):
-        post_exchanges(api_client, alice, mine, [{"user": "We deploy on Fridays now.", "assistant": "Ok.",
-                                                  "occurred_at": at(days=1)}])
-    batch = ConsolidationBatch.objects.get(agent=alice.agent)
-    assert batch.status == "succeeded", batch.error
-    rule.refresh_from_db()
-    assert rule.status == "active"
-    assert Experience.objects.filter(batch=batch, scope="personal", statement__icontains="Fridays").exists()

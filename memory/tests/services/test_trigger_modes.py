@@ -1,4 +1,4 @@
-"""Recurrence trigger details, salience, idle-time scheduling, the eager baseline and the per-agent run lock."""
+"""Recurrence trigger details, salience, idle-time scheduling, the planner's layers and the per-agent run lock."""
 
 from datetime import timedelta
 
@@ -136,22 +136,6 @@ def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, setting
     assert idle_due(agent=agent, now=after_cooldown)
 
 
-@pytest.mark.django_db
-def test_eager_mode_calls_the_llm_on_every_exchange(make_agent, settings, fake_llm,
-                                                    django_capture_on_commit_callbacks):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="eager")
-    agent = make_agent().agent
-    statements = [("My sister Anna lives in Lisbon and works as a nurse.", "Nice, Lisbon is lovely."),
-                  ("I adopted a grey kitten called Ash last week.", "Congratulations on Ash!"),
-                  *CHATTER]
-    with django_capture_on_commit_callbacks(execute=True):
-        _ingest(agent, statements)
-    purposes = list(LLMCall.objects.values_list("purpose", flat=True))
-    assert purposes.count("eager_extract") == len(statements)  # one extraction per exchange, ripe or not
-    assert Experience.objects.filter(status="active").exists()
-    assert set(Exchange.objects.values_list("state", flat=True)) == {"consolidated"}
-
-
 @pytest.mark.django_db(transaction=True)
 def test_one_run_per_agent(make_agent, settings):
     settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
@@ -243,18 +227,21 @@ def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, fa
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("ablate,purposes,episodes,items", [
-    ("ablate_semantic", ["episode_write"], True, False),  # episodes only: merge-or-write, no items
-    ("ablate_episodes", ["semantic_refine"], False, True),  # items only: one refine call, no episode
+@pytest.mark.parametrize("layers,purposes,episodes,items", [
+    ({"semantic": False}, ["episode_write"], True, False),  # episodes only: merge-or-write, no items
+    ({"episodes": False}, ["semantic_refine"], False, True),  # items only: one refine call, no episode
 ])
-def test_ablations_take_the_separate_steps(make_agent, settings, fake_llm, django_capture_on_commit_callbacks,
-                                           ablate, purposes, episodes, items):
+def test_a_planner_without_a_layer_takes_the_separate_steps(make_agent, settings, fake_llm,
+                                                            django_capture_on_commit_callbacks, layers, purposes,
+                                                            episodes, items):
+    """The product's consolidation with a layer off (the benchmarks' ablations): the queued runs of the block take
+    the planner."""
     from memory.models import Episode
+    from memory.services.consolidation import Planner, consolidation_planner
 
     settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
-    settings.RECMEM = settings.RECMEM.replace(**{ablate: True})
     agent = make_agent().agent
-    with django_capture_on_commit_callbacks(execute=True):
+    with consolidation_planner(Planner(**layers)), django_capture_on_commit_callbacks(execute=True):
         _ingest(agent, MARATHON_WAVE_1)
     assert ConsolidationBatch.objects.get().status == "succeeded"
     assert list(LLMCall.objects.values_list("purpose", flat=True)) == purposes

@@ -1,4 +1,5 @@
-"""The eager (Mem0-style) baseline of the benchmarks (``mode=eager``): memory is built on EVERY exchange.
+"""The eager (Mem0-style) baseline of the benchmarks (``bench_locomo --mode eager``): memory is built on EVERY
+exchange.
 
 As Mem0 does it (``mem0/memory/main.py``, ``_add_to_vector_store``): one call extracts the facts of the exchange
 (``EAGER_EXTRACT``, purpose ``eager_extract``); when there are none, that is all. Otherwise the caller looks up the
@@ -19,13 +20,14 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from memory.consolidators import prompts
+from bench.eager import prompts
 from memory.consolidators.llm import ask_json, clean_id
+from memory.consolidators.prompts import format_date
 from memory.consolidators.types import CallSink, ExistingExperience, Unit, unit_time
 from memory.gateways.llm import LLMGateway
 
-__all__ = ["EAGER_EVENTS", "EagerExtractor", "ExtractiveEagerExtractor", "render_facts", "render_old_memory",
-           "similar_union"]
+__all__ = ["EAGER_EVENTS", "EagerExtractor", "ExtractiveEagerExtractor", "get_eager_extractor", "render_facts",
+           "render_old_memory", "similar_union"]
 
 EAGER_EVENTS = ("ADD", "UPDATE", "DELETE", "NONE")
 MAX_FACTS = 20
@@ -175,7 +177,7 @@ class EagerExtractor:
             prompts.EAGER_EXTRACT,
             on_call=on_call,
             max_tokens=self.max_tokens,
-            today=prompts.format_date(unit_time(unit)),
+            today=format_date(unit_time(unit)),
             conversation=prompts.render_conversation(unit),
         )
         return _dedupe([_clean(f) for f in data.get("facts") or [] if isinstance(f, str)])
@@ -243,3 +245,17 @@ class ExtractiveEagerExtractor:
             else:
                 ops.append({"event": "ADD", "target_id": None, "text": fact, "fact": fact})
         return ops
+
+
+_DEFAULT: Any = object()
+
+
+def get_eager_extractor(*, llm: Any = _DEFAULT) -> EagerExtractor | ExtractiveEagerExtractor:
+    """The eager (Mem0-style) baseline: LLM-backed when an endpoint is configured, else extractive."""
+    if llm is _DEFAULT:
+        from memory.gateways.llm import get_llm
+
+        llm = get_llm()
+    if llm is None:
+        return ExtractiveEagerExtractor()
+    return EagerExtractor(llm)

@@ -1,4 +1,5 @@
-"""The eager (Mem0-style) baseline end to end: real database, sync queue, the fake OpenAI server over HTTP.
+"""The eager (Mem0-style) baseline end to end: real database, the product's run with the bench's planner, the fake
+OpenAI server over HTTP.
 
 Per exchange: one extraction call, then (only if it found facts, even with an empty memory) one update call for all
 the facts; the operations of that reply reach the stored experiences.
@@ -12,6 +13,7 @@ from datetime import timedelta
 import numpy as np
 import pytest
 
+from bench.eager.runner import eager_consolidate
 from governance.models import AuditEvent, ConsolidationBatch, LLMCall
 from memory.gateways.embeddings import get_embedder
 from memory.models import Experience, MemoryVersion
@@ -23,13 +25,13 @@ CHAT = "/v1/chat/completions"
 
 @pytest.fixture
 def eager_agent(make_agent, settings, fake_llm):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="eager")
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off")  # as bench_locomo --mode eager stores
     return make_agent().agent
 
 
 @pytest.fixture
 def say(eager_agent, django_capture_on_commit_callbacks):
-    """Ingest one exchange; its eager batch runs on commit (sync queue)."""
+    """Ingest one exchange, then run its eager batch (as the LoCoMo replay does)."""
     session = session_create(agent=eager_agent)
     days = iter(range(1000))
 
@@ -37,7 +39,11 @@ def say(eager_agent, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
             result = exchanges_ingest(agent=eager_agent, session=session, items=[
                 ExchangeIn(user=user, assistant=assistant, occurred_at=T0 + timedelta(days=next(days)))])
-        return ConsolidationBatch.objects.get(candidates__exchanges=result.exchanges[0])
+        assert not result.candidates  # the product triggers nothing: the bench makes the candidate
+        batch = eager_consolidate(agent=eager_agent, exchanges=result.exchanges)
+        assert batch == ConsolidationBatch.objects.get(candidates__exchanges=result.exchanges[0])
+        assert batch.mode == "eager"
+        return batch
 
     return _say
 
@@ -130,3 +136,53 @@ def test_update_and_delete_reach_the_stored_experiences(say, fake_llm):
     assert actions == {(AuditEvent.Action.UPDATE, str(tea.pk)), (AuditEvent.Action.DELETE, str(toyota.pk)),
                        (AuditEvent.Action.CREATE, str(added.pk))}
     assert tea.evidence.count() == 2 and added.evidence.count() == 1
+
+
+@pytest.mark.django_db
+def test_every_exchange_costs_an_extraction(eager_agent, fake_llm):
+    from memory.models import Exchange
+    from memory.services.ingest import session_close
+    from tests.e2e.test_consolidation_flow import CHATTER
+
+    statements = [("My sister Anna lives in Lisbon and works as a nurse.", "Nice, Lisbon is lovely."),
+                  ("I adopted a grey kitten called Ash last week.", "Congratulations on Ash!"),
+                  *CHATTER]
+    session = session_create(agent=eager_agent)
+    for i, (user, assistant) in enumerate(statements):
+        result = exchanges_ingest(agent=eager_agent, session=session, items=[
+            ExchangeIn(user=user, assistant=assistant, occurred_at=T0 + timedelta(days=i))])
+        eager_consolidate(agent=eager_agent, exchanges=result.exchanges)
+    session_close(agent=eager_agent, session=session)
+    purposes = list(LLMCall.objects.values_list("purpose", flat=True))
+    assert purposes.count("eager_extract") == len(statements)  # one extraction per exchange, ripe or not
+    assert Experience.objects.filter(status="active").exists()
+    assert set(Exchange.objects.values_list("state", flat=True)) == {"consolidated"}
+
+
+@pytest.mark.django_db
+def test_eager_operations_never_touch_a_wider_scope(api_client, make_agent, settings, fake_llm):
+    """The baseline's updates and deletes touch only items of the unit's own scope (an UPDATE of a wider one adds)."""
+    from memory.models import Exchange
+    from memory.tests.factories import at, post_exchanges, post_session
+    from memory.tests.services.test_scope_rule import RULE_TUESDAY, _module_rule
+
+    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off")
+    alice = make_agent(name="alice", modules=["ops"])
+    bob = make_agent(name="bob", modules=["ops"])
+    session = post_session(api_client, bob, module="ops")["id"]
+    stored = post_exchanges(api_client, bob, session, [{"user": "Deploys happen on Tuesdays.", "assistant": "Ok.",
+                                                        "occurred_at": at()}])
+    rule = _module_rule(RULE_TUESDAY, stored, 0.9)
+    # The update call deletes memory "0" — the only one shown: the module rule.
+    fake_llm.script({"facts": ["Deploys happen on Fridays"]},
+                    {"memory": [{"id": "0", "text": RULE_TUESDAY, "event": "DELETE"},
+                                {"id": "1", "text": "Deploys happen on Fridays", "event": "ADD"}]})
+    mine = post_session(api_client, alice)["id"]
+    [note] = post_exchanges(api_client, alice, mine, [{"user": "We deploy on Fridays now.", "assistant": "Ok.",
+                                                       "occurred_at": at(days=1)}])
+    eager_consolidate(agent=alice.agent, exchanges=[Exchange.objects.get(pk=note["id"])])
+    batch = ConsolidationBatch.objects.get(agent=alice.agent)
+    assert batch.status == "succeeded", batch.error
+    rule.refresh_from_db()
+    assert rule.status == "active"
+    assert Experience.objects.filter(batch=batch, scope="personal", statement__icontains="Fridays").exists()

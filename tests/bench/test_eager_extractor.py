@@ -7,20 +7,34 @@ import json
 import jsonschema
 import pytest
 
-from memory.consolidators import get_eager_extractor, prompts
-from memory.consolidators.eager import (
+from bench.eager import prompts
+from bench.eager.extractor import (
     EagerExtractor,
     ExtractiveEagerExtractor,
+    get_eager_extractor,
     render_old_memory,
     similar_union,
 )
+from memory.consolidators.prompts import render
 from memory.consolidators.types import ConsolidationError
+from memory.gateways.llm import LLMGateway
 from memory.gateways.tokens import count_tokens
+from memory.tests.consolidators.conftest import make_experience, make_unit
+from testing.fake_openai import FakeOpenAIServer
 from testing.fake_responder import consolidation_responder
 
-from .conftest import make_experience, make_unit
-
 CHAT = "/v1/chat/completions"
+
+
+@pytest.fixture
+def srv():
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def gateway(srv) -> LLMGateway:
+    return LLMGateway(base_url=srv.base_url, api_key="test", model="fake", temperature=0, timeout=5, max_retries=0)
 
 
 def _section(text: str, tag: str) -> str:
@@ -28,7 +42,7 @@ def _section(text: str, tag: str) -> str:
 
 
 def test_update_prompt_is_mem0_sized_with_an_example_per_event():
-    system, user = (m["content"] for m in prompts.render(prompts.EAGER_UPDATE, existing="[]", facts='["x"]'))
+    system, user = (m["content"] for m in render(prompts.EAGER_UPDATE, existing="[]", facts='["x"]'))
     assert count_tokens(system) >= 1200  # Mem0's DEFAULT_UPDATE_MEMORY_PROMPT is ~1,400-1,800 tokens
     assert system.endswith("Prompt version: eager_update@2")
     for event in ("ADD", "UPDATE", "DELETE", "NONE"):  # each event explained with a worked JSON example
