@@ -24,7 +24,7 @@ from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Session
-from memory.quotas import exchange_quota_check
+from memory.quotas import exchange_quota_check, exchange_quota_hold
 from memory.salience import salience_reason
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
@@ -161,6 +161,7 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
 @traced("recmem.store")
 @transaction.atomic
 def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id) -> IngestResult:
+    exchange_quota_hold(project=agent.project, adding=len(masked))
     session, start = _turns_reserve(agent=agent, session=session, count=len(masked))
     exchanges = Exchange.objects.bulk_create([
         Exchange(project_id=session.project_id, owner_agent=agent, module_id=session.module_id, scope=session.scope,
