@@ -25,6 +25,7 @@ from governance.services.idempotency import (
 )
 from recmem_site.exceptions import database_unavailable, status_for
 from recmem_site.log_redaction import redact_target
+from recmem_site.parsers import json_body_precheck
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -86,6 +87,10 @@ class IdempotencyMiddleware:
                                 headers={"Retry-After": response["Retry-After"]})
 
     def _once(self, request: HttpRequest, *, agent, key: str) -> HttpResponse:
+        try:
+            json_body_precheck(request.body)  # before the fingerprint parses it: a hostile body is refused cheaply
+        except ApplicationError as exc:
+            return _error(exc)
         fingerprint = idempotency_fingerprint(method=request.method, path=request.path, body=request.body)
         with transaction.atomic():
             try:
