@@ -161,7 +161,6 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
 @traced("recmem.store")
 @transaction.atomic
 def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id) -> IngestResult:
-    exchange_quota_hold(project=agent.project, adding=len(masked))
     session, start = _turns_reserve(agent=agent, session=session, count=len(masked))
     exchanges = Exchange.objects.bulk_create([
         Exchange(project_id=session.project_id, owner_agent=agent, module_id=session.module_id, scope=session.scope,
@@ -172,6 +171,8 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     ])
 
     candidates = _trigger(agent=agent, exchanges=exchanges, model_id=model_id)
+    # Last, next to the audit chain's lock (the same project): concurrent ingests queue only for the short end.
+    exchange_quota_hold(project=agent.project, added=len(exchanges))
     audit_record_many([
         {"action": AuditEvent.Action.CREATE, "object_type": "exchange", "object_id": e.pk,
          "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk]}
