@@ -110,3 +110,16 @@ class ApiKey(models.Model):
 
     def is_expired(self, now=None) -> bool:
         return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+
+class RateCounter(models.Model):
+    """One rate-limit counter (a client's requests in one window; agents/throttling.py) when the cache is the
+    database: counted with one atomic ``INSERT … ON CONFLICT DO UPDATE … RETURNING`` instead of the cache's read then
+    write, so concurrent requests cannot all see the same count. Unlogged: after a crash the limits start afresh."""
+
+    key = models.CharField(max_length=250, primary_key=True)
+    count = models.BigIntegerField(default=0)
+    expires_at = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"{self.key} = {self.count}"

@@ -9,29 +9,86 @@
 A sliding-window counter: one counter per client and window, the estimate ``previous × (share of the previous
 window still inside the last period) + current`` must stay under N (a fixed window would let 2N through across a
 boundary; DRF's own sliding log rewrites up to N timestamps into the cache on every request). Refused requests do
-not count. The database cache's increment is not atomic: concurrent workers may let a few requests more through.
+not count. Counting is atomic: a request first increments its window's counter (one ``INSERT … ON CONFLICT DO
+UPDATE … RETURNING`` on ``RateCounter`` with the database cache, ``incr`` with Redis) and is admitted only if the
+count it got back keeps the estimate within N, else it takes its increment back. Concurrent requests each get their
+own count, so at most N get through per period whatever the concurrency (a read then a write let 4 threads pass
+twice the limit).
 """
 
 from __future__ import annotations
 
 import math
+import random
 
 from django.core.cache import caches
 from django.core.cache.backends.db import DatabaseCache
+from django.db import connection
+from django.db.models import F
 from rest_framework import exceptions
 from rest_framework.throttling import SimpleRateThrottle
 
+from agents.models import RateCounter
 from core.config import config
 
 
+def _in_database() -> bool:
+    return isinstance(caches["default"], DatabaseCache)
+
+
+def counters_hit(key: str | None, *, read: list[str], timeout: int) -> tuple[int, dict[str, int]]:
+    """Add one to counter ``key`` (None: none) and read the counters ``read``: (``key``'s new count, {counter:
+    count} of those in ``read`` that exist). One statement with the database."""
+    if not _in_database():
+        cache = caches["default"]
+        count = 0
+        if key is not None:
+            try:
+                count = cache.incr(key)
+            except ValueError:  # no counter yet in this window
+                count = 1 if cache.add(key, 1, timeout) else cache.incr(key)
+        return count, cache.get_many(read) if read else {}
+    table = connection.ops.quote_name(RateCounter._meta.db_table)
+    with connection.cursor() as cursor:
+        if key is None:
+            cursor.execute(f"SELECT key, count FROM {table} WHERE key = ANY(%s) AND expires_at > now()", [read])
+            return 0, dict(cursor.fetchall())
+        cursor.execute(
+            f"WITH hit AS (INSERT INTO {table} AS c (key, count, expires_at) "
+            f"VALUES (%s, 1, now() + make_interval(secs => %s)) ON CONFLICT (key) DO UPDATE SET "
+            "count = CASE WHEN c.expires_at <= now() THEN 1 ELSE c.count + 1 END, expires_at = EXCLUDED.expires_at "
+            f"RETURNING c.key, c.count) SELECT key, count FROM hit "
+            f"UNION ALL SELECT key, count FROM {table} WHERE key = ANY(%s) AND expires_at > now()",
+            [key, timeout, read])
+        counts = dict(cursor.fetchall())
+        if random.random() < 0.001:  # now and then: forget the windows long past
+            cursor.execute(f"DELETE FROM {table} WHERE expires_at < now()")
+    return counts.pop(key), counts
+
+
+def counter_undo(key: str) -> None:
+    """Take back one count of ``key`` (a request refused after counting itself)."""
+    if not _in_database():
+        try:
+            caches["default"].decr(key)
+        except ValueError:
+            pass
+        return
+    RateCounter.objects.filter(pk=key).update(count=F("count") - 1)
+
+
 class WindowRateThrottle(SimpleRateThrottle):
-    """A DRF throttle whose rate is a field of the configuration (empty: off) and whose cache holds a counter."""
+    """A DRF throttle whose rate is a field of the configuration (empty: off) and whose counter is atomic."""
 
     setting = ""
     wait_seconds: float | None = None
 
     def get_rate(self) -> str | None:
         return getattr(config(), self.setting) or None
+
+    @property
+    def timeout(self) -> int:
+        return 2 * self.duration + 1
 
     def keys(self, ident: str) -> list[str]:
         """This window's and the previous window's counter keys (this one is remembered for the hit)."""
@@ -45,21 +102,21 @@ class WindowRateThrottle(SimpleRateThrottle):
         """The sliding estimate of requests in the last period; ``counts``: the two counters, already read."""
         keys = self.keys(ident)
         if counts is None:
-            counts = self.cache.get_many(keys)
+            counts = counters_hit(None, read=keys, timeout=self.timeout)[1]
         self.current, self.previous = counts.get(self.key, 0), counts.get(self.previous_key, 0)
         return self.previous * (1 - self.fraction) + self.current
 
-    def _hit(self) -> None:
-        timeout = 2 * self.duration + 1
-        if isinstance(caches["default"], DatabaseCache):
-            # Its incr is a read and a write anyway: write what was just read plus one (3 queries instead of 4).
-            self.cache.set(self.key, self.current + 1, timeout)
-            return
-        try:
-            self.cache.incr(self.key)  # Redis: atomic
-        except ValueError:  # no counter yet in this window
-            if not self.cache.add(self.key, 1, timeout):
-                self.cache.incr(self.key)
+    def _admit(self, count: int, previous: int) -> bool:
+        """After this request counted itself (``count``: its window's count now): within the limit? Else it takes
+        its count back and ``wait_seconds`` says for how long to wait."""
+        self.previous = previous
+        if previous * (1 - self.fraction) + count - 1 < self.num_requests:  # the estimate before it, under N
+            self.current = count
+            return True
+        counter_undo(self.key)
+        self.current = count - 1
+        self.wait_seconds = self._wait()
+        return False
 
     def _wait(self) -> float:
         """Seconds until the estimate drops under N again."""
@@ -76,11 +133,9 @@ class WindowRateThrottle(SimpleRateThrottle):
         ident = self.get_cache_key(request, view)
         if ident is None:
             return True
-        if self._estimate(ident) >= self.num_requests:
-            self.wait_seconds = self._wait()
-            return False
-        self._hit()
-        return True
+        self.keys(ident)
+        count, counts = counters_hit(self.key, read=[self.previous_key], timeout=self.timeout)
+        return self._admit(count, counts.get(self.previous_key, 0))
 
     def wait(self) -> float | None:
         return self.wait_seconds
@@ -125,8 +180,8 @@ class FailedKeyThrottle(AddressRateThrottle):
 
     def record(self, request) -> None:
         if self.rate is not None:
-            self._estimate(self.get_cache_key(request, None))
-            self._hit()
+            self.keys(self.get_cache_key(request, None))
+            counters_hit(self.key, read=[], timeout=self.timeout)
 
 
 def throttled(wait: float, what: str) -> exceptions.Throttled:
@@ -135,18 +190,25 @@ def throttled(wait: float, what: str) -> exceptions.Throttled:
 
 def address_guard(request) -> None:
     """Every API request counts against its address; too many failed key attempts close the address for a while.
-    Both throttles' counters are read in one cache call."""
+    One statement counts this request and reads the failed-key counters."""
     address, failed = AddressRateThrottle(), FailedKeyThrottle()
-    on = [t for t in (address, failed) if t.rate is not None]
-    keys = [k for t in on for k in t.keys(t.get_cache_key(request, None))]
-    counts = address.cache.get_many(keys) if keys else {}
+    failed_keys = failed.keys(failed.get_cache_key(request, None)) if failed.rate is not None else []
+    hit = None
+    if address.rate is not None:
+        address.keys(address.get_cache_key(request, None))
+        hit = address.key
+    count, counts = 0, {}
+    if hit or failed_keys:
+        timeout = max(t.timeout for t in (address, failed) if t.rate is not None)
+        count, counts = counters_hit(hit, read=[*failed_keys, *([address.previous_key] if hit else [])],
+                                     timeout=timeout)
     if failed.rate is not None and failed._estimate(failed.get_cache_key(request, None), counts) >= \
             failed.num_requests:
+        if hit:
+            counter_undo(hit)
         raise throttled(failed._wait(), "too many failed API key attempts from this address")
-    if address.rate is not None:
-        if address._estimate(address.get_cache_key(request, None), counts) >= address.num_requests:
-            raise throttled(address._wait(), "too many requests from this address")
-        address._hit()
+    if hit and not address._admit(count, counts.get(address.previous_key, 0)):
+        raise throttled(address.wait_seconds, "too many requests from this address")
 
 
 def failed_key_record(request) -> None:

@@ -213,6 +213,9 @@ class Config:
     q_poll: float = _var("RECMEM_Q_POLL", 0.5, _number(float, above=0.0))
     q_sync: bool = _var("RECMEM_Q_SYNC", False, _bool)
     q_save_limit: int = _var("RECMEM_Q_SAVE_LIMIT", 1000, _number(int, -1))
+    # Tasks waiting this long with no task finished and no batch heartbeat meanwhile: the queue is stalled
+    # (/healthz degraded; the watchdog of `recmem run` and `manage.py queue_watchdog` restarts the cluster).
+    queue_stall_seconds: int = _var("RECMEM_QUEUE_STALL_SECONDS", 60, _number(int, 2, 3600))
     # Gateways.
     embeddings_backend: str = _var("RECMEM_EMBEDDINGS_BACKEND", "onnx",
                                    _choice("local", "onnx", "onnx-int8", "static", "openai"))

@@ -141,6 +141,21 @@ class AuditEvent(models.Model):
         return f"{self.action} {self.object_type} {self.object_id}"
 
 
+class AuditCheckpoint(models.Model):
+    """The anchor of one audit chain: its length and head hash, kept apart from the events and signed (HMAC,
+    RECMEM_AUDIT_KEY). Written in the transaction of every append, so deleting a chain's newest events, or the whole
+    chain, leaves a checkpoint that no longer matches (``manage.py audit_verify``); forging one needs the key."""
+
+    chain = models.CharField(max_length=36, unique=True, help_text="the project's id; empty: events without one")
+    length = models.PositiveBigIntegerField(default=0)
+    head_hash = models.CharField(max_length=64, blank=True, default="")
+    signature = models.CharField(max_length=64)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"audit chain {self.chain or '(no project)'}: {self.length}"
+
+
 class IdempotencyKey(models.Model):
     """The first response to a POST sent with an ``Idempotency-Key`` header, kept so that a retry with the same key
     and body gets it again instead of writing twice (recmem_site/idempotency.py). Per agent; kept

@@ -3,6 +3,7 @@ the pseudonym registry (keyed digests, never originals)."""
 
 from __future__ import annotations
 
+import hmac
 import uuid
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -14,36 +15,85 @@ from django.db.models.functions import Now
 
 from agents.models import Project
 from core.config import config
-from governance.models import AuditEvent, ConsolidationBatch, PrivacyPolicy, PseudonymEntry, VaultEntry
-from governance.services.audit import chain_of, event_hash
+from governance.models import AuditCheckpoint, AuditEvent, ConsolidationBatch, PrivacyPolicy, PseudonymEntry, VaultEntry
+from governance.services.audit import chain_key, chain_of, checkpoint_signature, event_hash
+
+
+@dataclass(frozen=True)
+class ChainBreak:
+    """One broken link: where (``seq``; the event's id, None when the break is in the chain's anchor) and what."""
+
+    seq: int
+    event_id: int | None
+    problem: str
 
 
 @dataclass(frozen=True)
 class ChainReport:
-    """One chain walked: ``ok``, or the first broken link (its seq, event id and what is wrong)."""
+    """One chain walked: ``ok``, or every broken link found (``breaks``, in chain order)."""
 
     project_id: Any
     project_name: str
     events: int
     head_seq: int
     head_hash: str
-    broken_seq: int | None = None
-    broken_event_id: int | None = None
-    problem: str = ""
+    breaks: tuple[ChainBreak, ...] = ()
+    checkpoint_length: int | None = None  # None: the chain has no checkpoint
 
     @property
     def ok(self) -> bool:
-        return self.broken_seq is None
+        return not self.breaks
+
+    @property
+    def broken_seq(self) -> int | None:
+        return self.breaks[0].seq if self.breaks else None
+
+    @property
+    def broken_event_id(self) -> int | None:
+        return self.breaks[0].event_id if self.breaks else None
+
+    @property
+    def problem(self) -> str:
+        return self.breaks[0].problem if self.breaks else ""
+
+
+def _checkpoint_problem(checkpoint: AuditCheckpoint | None, *, chain: str, head_seq: int,
+                        hashes: dict[int, str]) -> ChainBreak | None:
+    """The chain's anchor against the events walked (``hashes``: seq → stored hash of each event walked)."""
+    if checkpoint is None:
+        if head_seq:
+            return ChainBreak(head_seq, None, "the chain's checkpoint is missing (deleted)")
+        return None
+    expected = checkpoint_signature(chain=chain, length=checkpoint.length, head_hash=checkpoint.head_hash)
+    if not hmac.compare_digest(expected, checkpoint.signature):
+        return ChainBreak(checkpoint.length, None, "the chain's checkpoint does not match its signature (edited; "
+                                                   "or RECMEM_AUDIT_KEY is not the key it was written with)")
+    if head_seq < checkpoint.length:
+        first = head_seq + 1
+        what = (f"the whole chain ({checkpoint.length} events) is missing" if head_seq == 0 else
+                f"event {first} is missing" if first == checkpoint.length else
+                f"events {first}-{checkpoint.length} are missing")
+        return ChainBreak(checkpoint.length, None, f"{what} (deleted): the checkpoint records {checkpoint.length}")
+    if checkpoint.length and hashes.get(checkpoint.length) != checkpoint.head_hash:
+        return ChainBreak(checkpoint.length, None, "the event at the checkpoint's head does not match the "
+                                                   "checkpoint's hash (replaced)")
+    return None
 
 
 def audit_chain_verify(*, project_id: Any) -> ChainReport:
-    """Walk one chain (``project_id`` None: the events without a project) in ``seq`` order and stop at the first
-    event whose number, link to the previous event or content hash does not hold."""
+    """Walk one chain (``project_id`` None: the events without a project) in ``seq`` order and report every event
+    whose number, link to the previous event or content hash does not hold, then check the chain's signed
+    checkpoint (a deleted tail or a deleted chain). After a break the walk goes on from the broken event, so each
+    tampering is reported where it is, not only the first."""
     name = "(no project)"
     if project_id is not None:
         name = Project.objects.filter(pk=project_id).values_list("name", flat=True).first() or str(project_id)
-    expected, prev, count = 1, "", 0
-    fields = dict(project_id=project_id, project_name=name)
+    chain = chain_key(project_id)
+    # Read before the events: appends after this only make the walked chain longer than the checkpoint.
+    checkpoint = AuditCheckpoint.objects.filter(chain=chain).first()
+    breaks: list[ChainBreak] = []
+    hashes: dict[int, str] = {}
+    expected, prev, count, head_seq = 1, "", 0, 0
     for event in chain_of(project_id).order_by("seq", "id").iterator(chunk_size=2000):
         problem = ""
         if event.seq > expected:
@@ -57,17 +107,37 @@ def audit_chain_verify(*, project_id: Any) -> ChainReport:
             problem = "content does not match its hash (edited" + (
                 "; or RECMEM_AUDIT_KEY is not the key the chain was written with)" if expected == 1 else ")")
         if problem:
-            return ChainReport(**fields, events=count, head_seq=expected - 1, head_hash=prev, broken_seq=event.seq,
-                               broken_event_id=event.pk, problem=problem)
-        prev, expected, count = event.hash, expected + 1, count + 1
-    return ChainReport(**fields, events=count, head_seq=expected - 1, head_hash=prev)
+            breaks.append(ChainBreak(event.seq, event.pk, problem))
+        else:
+            count += 1
+        if checkpoint is not None and event.seq == checkpoint.length:
+            hashes[event.seq] = event.hash
+        prev, expected, head_seq = event.hash, max(expected, event.seq) + 1, max(head_seq, event.seq)
+    anchor = _checkpoint_problem(checkpoint, chain=chain, head_seq=head_seq, hashes=hashes)
+    if anchor is not None:
+        breaks.append(anchor)
+    return ChainReport(project_id=project_id, project_name=name, events=count, head_seq=head_seq, head_hash=prev,
+                       breaks=tuple(breaks), checkpoint_length=checkpoint.length if checkpoint else None)
 
 
 def audit_chains() -> list[Any]:
-    """Every chain's project id (None for the events without a project), projects by name first."""
+    """Every chain's project id (None for the events without a project), projects by name first; chains whose
+    events are all gone count too (their checkpoint remains)."""
     ids = set(AuditEvent.objects.values_list("project_id", flat=True).distinct())
+    for chain in AuditCheckpoint.objects.values_list("chain", flat=True):
+        ids.add(uuid.UUID(chain) if chain else None)
     names = dict(Project.objects.filter(pk__in=[i for i in ids if i is not None]).values_list("pk", "name"))
     return sorted(ids, key=lambda i: (i is None, names.get(i, "")))
+
+
+def audit_checkpoint_rows(*, project: Project | None = None) -> Iterator[dict[str, Any]]:
+    """The chains' anchors for an export (kept elsewhere, they show a chain deleted with its checkpoint)."""
+    qs = AuditCheckpoint.objects.order_by("chain")
+    if project is not None:
+        qs = qs.filter(chain=chain_key(project.pk))
+    for c in qs:
+        yield {"checkpoint": c.chain, "length": c.length, "head_hash": c.head_hash, "signature": c.signature,
+               "updated_at": c.updated_at.isoformat()}
 
 
 def project_find(*, name_or_id: str) -> Project | None:

@@ -1,15 +1,18 @@
 """Per-project quotas: stored exchanges, and consolidation LLM tokens per UTC day (README: limits).
 
 A project's own value (admin) wins over the RECMEM_QUOTA_* default; 0 is unlimited. The exchange quota is checked
-before an ingest is masked (a refused request costs nothing); concurrent ingests may pass it together by at most
-one batch each. The token quota is checked before each consolidation run (a run in progress finishes).
+before an ingest is masked (a refused request costs nothing), and again at the end of the write's transaction under a
+lock on the project's quota (:func:`exchange_quota_hold`), so concurrent ingests cannot pass it together: a quota of
+N lets exactly N in. The token quota is checked before each consolidation run (a run in progress finishes).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from django.db import connection, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -66,6 +69,24 @@ def exchange_quota_check(*, project: Project, adding: int) -> None:
     if stored + adding > quota:
         raise Limited(f"the project's quota of {quota} stored exchanges is reached", code="exchange_quota_exceeded",
                       details={"quota": quota, "stored": stored})
+
+
+def exchange_quota_hold(*, project: Project, added: int) -> None:
+    """The exchange quota again, in the transaction that just inserted ``added`` exchanges (the counts it reads
+    include them): a transaction lock on the project's quota makes the ingests of a project with a quota pass this
+    one at a time, each seeing the ones committed before it, so concurrent ingests cannot pass the quota together.
+    Over it: Limited, and the caller's transaction rolls the exchanges back."""
+    quota = exchange_quota(project)
+    if not quota:
+        return
+    assert transaction.get_connection().in_atomic_block, "hold the quota in the transaction that writes"
+    digest = hashlib.sha256(f"recmem-exchange-quota:{project.pk}".encode()).digest()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)])
+    stored = stored_exchanges(project)
+    if stored > quota:
+        raise Limited(f"the project's quota of {quota} stored exchanges is reached", code="exchange_quota_exceeded",
+                      details={"quota": quota, "stored": stored - added})
 
 
 def token_quota_check(*, project: Project, now: datetime | None = None) -> None:

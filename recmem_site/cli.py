@@ -6,7 +6,9 @@ the same server a deployment uses; Django's runserver is single-process and mean
 django-q2 worker (``manage.py qcluster``), waits until ``/healthz`` says the web process that answers and the queue
 workers are warm (models loaded: the first request is as fast as the hundredth), prints the URLs and the demo key,
 and on Ctrl-C (or SIGTERM, or the web server dying) stops web and worker together within RECMEM_STOP_GRACE, then
-the database. A worker that dies is started again (a few times, with a growing pause).
+the database. A worker that dies is started again (a few times, with a growing pause); a worker whose queue stalls
+(tasks waiting, none finishing: memory/queue_health.py) is stopped — SIGKILL to its process group when SIGTERM does
+nothing — and started again.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ import urllib.request
 from pathlib import Path
 
 from core.config import config
+from memory.queue_health import QueueWatchdog, process_group_stop
 
 SETTINGS = "recmem_site.settings.base"
 READY_TIMEOUT = 300  # seconds for web and worker processes to load their models on a busy machine
 WORKER_RESTARTS = 5  # a worker that dies more often than this in five minutes stops `recmem run`
+WATCH_INTERVAL = 5.0  # seconds between two looks of the queue watchdog
+WEDGED_GRACE = 10.0  # seconds a stalled cluster gets to obey SIGTERM before its process group is killed
 
 
 def _setup_django() -> None:
@@ -130,6 +135,37 @@ def stop_all(procs: list[tuple[str, subprocess.Popen]], grace: float) -> dict[st
     return outcome
 
 
+class _QueueWatch:
+    """The queue watchdog of `recmem run`: one per cluster it runs, checked every WATCH_INTERVAL seconds (the
+    database is asked from this process, so a wedged cluster cannot hide its backlog)."""
+
+    def __init__(self) -> None:
+        from memory.services.scheduling import idle_queue
+
+        self.clusters = {"worker": config().q_name, "idle-worker": idle_queue()}
+        self.watchdogs: dict[str, QueueWatchdog] = {}
+        self.next_check: dict[str, float] = {}
+
+    def stalled(self, name: str, proc: subprocess.Popen) -> str:
+        if self.clusters.get(name) is None or proc.poll() is not None:
+            return ""
+        if time.monotonic() < self.next_check.get(name, 0.0):
+            return ""
+        self.next_check[name] = time.monotonic() + WATCH_INTERVAL
+        watchdog = self.watchdogs.setdefault(name, QueueWatchdog(cluster=self.clusters[name]))
+        try:
+            return watchdog.check()
+        except Exception as exc:  # the database is away: nothing to judge by now (the next check will see)
+            print(f"queue watchdog: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            from django.db import connections
+
+            connections.close_all()
+            return ""
+
+    def restarted(self, name: str) -> None:
+        self.watchdogs[name].restarted()
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     import fasteners
 
@@ -216,7 +252,19 @@ def cmd_run(args: argparse.Namespace) -> int:
             flush=True,
         )
         restarts: list[float] = []
+        watch = _QueueWatch()
         while not stopping:
+            for i, (name, proc) in enumerate(procs):
+                reason = watch.stalled(name, proc)
+                if reason:
+                    # Work waits and none progresses: the cluster is wedged (a worker killed while holding its
+                    # queue lock leaves the others blocked, and SIGTERM does nothing). Stop it hard, start it again.
+                    print(f"{name}: {reason}; restarting it", file=sys.stderr, flush=True)
+                    outcome = process_group_stop(proc, grace=WEDGED_GRACE)
+                    procs[i] = (name, spawn(worker_cmd, "worker.log") if name == "worker"
+                                else spawn(worker_cmd, "worker-idle.log", idle_worker_env(env)))
+                    watch.restarted(name)
+                    print(f"{name}: {outcome} and started again", file=sys.stderr, flush=True)
             for i, (name, proc) in enumerate(procs):
                 if proc.poll() is None:
                     continue

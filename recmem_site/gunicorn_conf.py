@@ -13,12 +13,36 @@ from __future__ import annotations
 import sys
 import threading
 
+import gunicorn.util
+
 from core.config import config as recmem_config  # not `config`: gunicorn reads module names as settings
 
 graceful_timeout = recmem_config().stop_grace
 timeout = 120
 # Agent input (paths, query strings, headers) is redacted from the access and error logs.
 logger_class = "recmem_site.gunicorn_logger.RedactingLogger"
+
+
+# gunicorn's own refusals (a malformed request line: 400, a request line over limit_request_line: 414, too many or
+# too large headers: 431) come from its worker before the application sees the request, as an HTML page. gunicorn has
+# no setting or hook for that body; its workers write it with ``gunicorn.util.write_error``, replaced here (this
+# module is loaded before the workers fork) by the API's JSON error envelope. The message is the status's reason
+# only: gunicorn's detail quotes the request line or a header, which is agent input.
+_ERROR_CODES = {400: "bad_request", 403: "forbidden", 414: "uri_too_long", 417: "expectation_failed",
+                431: "header_fields_too_large", 500: "server_error", 501: "not_implemented"}
+
+
+def _json_error(sock, status_int, reason, mesg) -> None:
+    import json
+
+    body = json.dumps({"error": {"code": _ERROR_CODES.get(status_int, "bad_request"),
+                                 "message": str(reason).lower()}}).encode()
+    head = (f"HTTP/1.1 {status_int} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n")
+    gunicorn.util.write_nonblock(sock, head.encode("latin-1") + body)
+
+
+gunicorn.util.write_error = _json_error
 
 
 def post_worker_init(worker) -> None:

@@ -82,8 +82,15 @@ def _process() -> dict[str, Any]:
     return report
 
 
+def _queue_progress() -> dict[str, Any]:
+    from memory.queue_health import queue_progress_health
+
+    return queue_progress_health()
+
+
 CHECKS = {"database": _check_database, "vector": _check_vector, "queue": _check_queue,
-          "consolidator": _consolidator, "consolidation": _consolidation, "process": _process}
+          "queue_progress": _queue_progress, "consolidator": _consolidator, "consolidation": _consolidation,
+          "process": _process}
 
 
 def health_report() -> tuple[bool, dict[str, Any]]:

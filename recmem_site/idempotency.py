@@ -5,7 +5,8 @@ first response (status and body, with ``Idempotent-Replayed: true``) and nothing
 another body (or path) answers 409; a malformed key 400. Keys are per agent and kept RECMEM_IDEMPOTENCY_HOURS.
 
 The request runs in one transaction with the key's row (governance/services/idempotency.py), so the key and the
-request's writes commit together; a 5xx rolls both back, and the retry runs the request again.
+request's writes commit together. Only final answers are kept: a 5xx, a 429 (rate limit, quota) or another answer
+a retry can change rolls both back, and the retry runs the request again.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from governance.services.idempotency import (
 )
 from recmem_site.exceptions import database_unavailable, status_for
 from recmem_site.log_redaction import redact_target
+from recmem_site.parsers import json_body_precheck
 
 HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
@@ -33,6 +35,17 @@ HEADER_DOC = (
     "timeout or an error: the first response is returned again and nothing is written twice. The same key with "
     f"another body answers 409. {KEY_RULE}; kept per agent for RECMEM_IDEMPOTENCY_HOURS (24 h by default)."
 )
+
+
+# Answers that a retry of the same request can change: a timeout, "too early", a rate limit or quota (429, with
+# Retry-After), and every 5xx (503 database down included).
+NOT_FINAL = {408, 425, 429}
+
+
+def _final(response: HttpResponse) -> bool:
+    """Whether ``response`` is the answer to keep for the key: 2xx, and the 4xx a retry cannot change."""
+    code = response.status_code
+    return code < 500 and code not in NOT_FINAL and not getattr(response, "streaming", False)
 
 
 def _error(exc: ApplicationError) -> JsonResponse:
@@ -74,6 +87,10 @@ class IdempotencyMiddleware:
                                 headers={"Retry-After": response["Retry-After"]})
 
     def _once(self, request: HttpRequest, *, agent, key: str) -> HttpResponse:
+        try:
+            json_body_precheck(request.body)  # before the fingerprint parses it: a hostile body is refused cheaply
+        except ApplicationError as exc:
+            return _error(exc)
         fingerprint = idempotency_fingerprint(method=request.method, path=request.path, body=request.body)
         with transaction.atomic():
             try:
@@ -88,8 +105,8 @@ class IdempotencyMiddleware:
                 response[REPLAYED] = "true"
                 return response
             response = self.get_response(request)
-            if response.status_code >= 500 or getattr(response, "streaming", False):
-                # Nothing of a failed request is kept (not even its key): the retry runs it again.
+            if not _final(response):
+                # Nothing of a failed or refused-for-now request is kept (not even its key): the retry runs it again.
                 transaction.set_rollback(True)
                 return response
             idempotency_complete(record=record, status_code=response.status_code,

@@ -161,3 +161,38 @@ def test_the_header_is_documented_on_every_post(api_client):
         header = [p for p in op.get("parameters", []) if p["in"] == "header" and p["name"] == "Idempotency-Key"]
         assert header and "retry" in header[0]["description"], path
         assert "409" in op["responses"], path
+
+
+def test_a_throttled_request_is_not_stored_under_its_key(api_client, make_agent, settings, monkeypatch):
+    """The observation: a 429 was stored under the Idempotency-Key and replayed for 24 h, so a retry that followed
+    the README (same key, after Retry-After) never succeeded. Only final answers are kept."""
+    from agents.throttling import WindowRateThrottle
+
+    clock = [1_800_000_000.0]  # the rate window on a frozen clock: no flakiness on a slow machine
+    monkeypatch.setattr(WindowRateThrottle, "timer", staticmethod(lambda: clock[0]))
+    settings.RECMEM = settings.RECMEM.replace(rate_agent="2/min", rate_ip="")
+    holder = make_agent()
+    session = post_session(api_client, holder)["id"]
+    path = f"/api/v1/sessions/{session}/exchanges"
+    assert _post(api_client, holder, path, {**EXCHANGE, "user": "first"}).status_code == 201
+    throttled = _post(api_client, holder, path, EXCHANGE, "retry-me")
+    assert throttled.status_code == 429, throttled.content
+    assert not IdempotencyKey.objects.exists()
+    clock[0] += int(throttled["Retry-After"])
+    retried = _post(api_client, holder, path, EXCHANGE, "retry-me")
+    assert retried.status_code == 201, retried.content
+    assert "Idempotent-Replayed" not in retried
+    again = _post(api_client, holder, path, EXCHANGE, "retry-me")
+    assert again.status_code == 201 and again["Idempotent-Replayed"] == "true"
+    assert Exchange.objects.filter(session_id=session).count() == 2
+
+
+def test_a_quota_refusal_is_not_stored_under_its_key(api_client, make_agent, settings):
+    settings.RECMEM = settings.RECMEM.replace(quota_exchanges=1)
+    holder = make_agent()
+    session = post_session(api_client, holder)["id"]
+    path = f"/api/v1/sessions/{session}/exchanges"
+    assert _post(api_client, holder, path, {**EXCHANGE, "user": "first"}).status_code == 201
+    assert _post(api_client, holder, path, EXCHANGE, "after-quota").status_code == 429
+    settings.RECMEM = settings.RECMEM.replace(quota_exchanges=2)  # an operator raised the quota
+    assert _post(api_client, holder, path, EXCHANGE, "after-quota").status_code == 201

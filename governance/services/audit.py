@@ -12,16 +12,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import math
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
+from django.utils import timezone
 
 from agents.models import Agent, Project
 from core.config import config
-from governance.models import AuditEvent
+from governance.models import AuditCheckpoint, AuditEvent
 
 
 def _audit_row(*, action: str, object_type: str, object_id: Any = "", project: Project | None = None,
@@ -38,15 +40,30 @@ def _audit_row(*, action: str, object_type: str, object_id: Any = "", project: P
 
 # --- the chain -----------------------------------------------------------------------------------------------
 
+def _number(value: int | float) -> dict[str, str]:
+    if isinstance(value, float) and not math.isfinite(value):
+        # jsonb has no NaN or Infinity: such a value cannot be stored, so it must never reach the chain
+        raise ValueError("audit data: NaN and Infinity are not JSON numbers")
+    if value == 0:
+        return {"#": "0"}  # -0 and -0.0: jsonb stores 0
+    return {"#": format(Decimal(repr(value) if isinstance(value, float) else value).normalize(), "f")}
+
+
+def _key(key: Any) -> str:
+    """A key as json.dumps writes it (True → "true", None → "null")."""
+    return key if isinstance(key, str) else json.dumps(key) if isinstance(key, bool | int | float | None) else str(key)
+
+
 def _canonical(value: Any) -> Any:
     """JSON as PostgreSQL's jsonb gives it back: numbers as normalised decimals (jsonb turns 1e16 into
-    10000000000000000 and 1.0 stays 1.0), tagged so that the number 1 and the string "1" differ."""
+    10000000000000000, 1.0 stays 1.0 and -0.0 becomes 0), tagged so that the number 1 and the string "1" differ.
+    The same value in, the same form out, before and after the database round trip."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, int | float):
-        return {"#": format(Decimal(str(value)).normalize(), "f")}
+        return _number(value)
     if isinstance(value, dict):
-        return {str(k): _canonical(v) for k, v in value.items()}
+        return {_key(k): _canonical(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_canonical(v) for v in value]
     return str(value)
@@ -82,19 +99,45 @@ def _lock_chain(project_id: Any) -> None:
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", [int.from_bytes(digest[:8], "big", signed=True)])
 
 
+def chain_key(project_id: Any) -> str:
+    return str(project_id or "")
+
+
+def checkpoint_signature(*, chain: str, length: int, head_hash: str, key: str | None = None) -> str:
+    message = f"recmem-audit-checkpoint\n{chain}\n{length}\n{head_hash}".encode()
+    return hmac.new((key or config().audit_key).encode(), message, hashlib.sha256).hexdigest()
+
+
+def _head(project_id: Any) -> tuple[int, str]:
+    """The chain's head: its checkpoint's (the anchor wins over the events, so appends after a deleted tail leave
+    the gap visible instead of renumbering over it), else the newest event's, else empty."""
+    checkpoint = AuditCheckpoint.objects.filter(chain=chain_key(project_id)).values_list("length", "head_hash")
+    return (checkpoint.first() or chain_of(project_id).order_by("-seq").values_list("seq", "hash").first()
+            or (0, ""))
+
+
+def _checkpoint(project_id: Any, length: int, head_hash: str, key: str) -> None:
+    chain = chain_key(project_id)
+    AuditCheckpoint.objects.update_or_create(chain=chain, defaults={
+        "length": length, "head_hash": head_hash, "updated_at": timezone.now(),
+        "signature": checkpoint_signature(chain=chain, length=length, head_hash=head_hash, key=key)})
+
+
 def _chain(rows: list[AuditEvent]) -> None:
-    """Number and hash ``rows`` after their chains' heads (caller holds a transaction)."""
+    """Number and hash ``rows`` after their chains' heads and move the chains' checkpoints (caller holds a
+    transaction: the checkpoint commits with the events)."""
     key = config().audit_key
     by_chain: dict[Any, list[AuditEvent]] = {}
     for row in rows:
         by_chain.setdefault(row.project_id, []).append(row)
     for project_id in sorted(by_chain, key=lambda p: str(p or "")):  # one lock order: no deadlock
         _lock_chain(project_id)
-        seq, prev = chain_of(project_id).order_by("-seq").values_list("seq", "hash").first() or (0, "")
+        seq, prev = _head(project_id)
         for row in by_chain[project_id]:
             seq += 1
             row.seq, row.prev_hash = seq, prev
             row.hash = prev = event_hash(row, key)
+        _checkpoint(project_id, seq, prev, key)
 
 
 @transaction.atomic
@@ -126,3 +169,18 @@ def audit_chain_rebuild(*, project_id: Any, model=AuditEvent) -> int:
         row.hash = prev = event_hash(row, key)
     model.objects.bulk_update(rows, ["seq", "prev_hash", "hash"], batch_size=1000)
     return len(rows)
+
+
+def audit_checkpoints_create(*, checkpoint_model=AuditCheckpoint, event_model=AuditEvent) -> int:
+    """Anchor every chain at its current head — only for the migration that introduced the checkpoints (on a live
+    database it would accept a truncated chain as it is)."""
+    key = config().audit_key
+    heads = {}
+    for project_id, seq, hash_ in event_model.objects.order_by("project_id", "seq").values_list(
+            "project_id", "seq", "hash"):
+        heads[chain_key(project_id)] = (seq, hash_)
+    checkpoint_model.objects.bulk_create([
+        checkpoint_model(chain=chain, length=seq, head_hash=hash_,
+                         signature=checkpoint_signature(chain=chain, length=seq, head_hash=hash_, key=key))
+        for chain, (seq, hash_) in heads.items()])
+    return len(heads)

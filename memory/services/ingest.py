@@ -24,7 +24,7 @@ from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Session
-from memory.quotas import exchange_quota_check
+from memory.quotas import exchange_quota_check, exchange_quota_hold
 from memory.salience import salience_reason
 from memory.search.vector import vector_search_params
 from memory.services.scheduling import consolidation_enqueue
@@ -171,6 +171,8 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     ])
 
     candidates = _trigger(agent=agent, exchanges=exchanges, model_id=model_id)
+    # Last, next to the audit chain's lock (the same project): concurrent ingests queue only for the short end.
+    exchange_quota_hold(project=agent.project, added=len(exchanges))
     audit_record_many([
         {"action": AuditEvent.Action.CREATE, "object_type": "exchange", "object_id": e.pk,
          "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk]}

@@ -1,11 +1,13 @@
 """Export audit events as CSV or JSON Lines, filtered by project, actor, action and time."""
 
+import itertools
+
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.dateparse import parse_datetime
 
 from governance.export import FORMATS, export_lines
 from governance.models import AuditEvent
-from governance.selectors import audit_events, audit_export_rows, project_find
+from governance.selectors import audit_checkpoint_rows, audit_events, audit_export_rows, project_find
 
 
 def _time(value: str | None, name: str):
@@ -18,7 +20,8 @@ def _time(value: str | None, name: str):
 
 
 class Command(BaseCommand):
-    help = "Export the audit trail (CSV or JSON Lines; JSON Lines keeps exact values, for checking hashes)."
+    help = ("Export the audit trail (CSV or JSON Lines; JSON Lines keeps exact values, for checking hashes, and ends "
+            "with each chain's signed checkpoint unless filtered by actor, action or --until).")
 
     def add_arguments(self, parser):
         parser.add_argument("--format", choices=FORMATS, default="jsonl")
@@ -38,6 +41,10 @@ class Command(BaseCommand):
         qs = audit_events(project=project, actor=o["actor"] or "", action=o["action"] or "",
                           since=_time(o["since"], "since"), until=_time(o["until"], "until"))
         lines = export_lines(audit_export_rows(qs), o["format"])
+        if o["format"] == "jsonl" and not (o["actor"] or o["action"] or o["until"]):
+            # The chains' signed anchors last (an export that reaches the chains' heads): kept elsewhere, it shows
+            # a chain later deleted whole, checkpoint and all.
+            lines = itertools.chain(lines, export_lines(audit_checkpoint_rows(project=project), "jsonl"))
         if not o["output"]:
             for line in lines:
                 self.stdout.write(line, ending="")

@@ -1,4 +1,5 @@
-"""Walk the audit hash chains and name the first broken link of each (exit status 1 when any is broken)."""
+"""Walk the audit hash chains and their signed checkpoints and name every broken link (exit status 1 when any
+chain is broken)."""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -27,9 +28,14 @@ class Command(BaseCommand):
                                   f"{report.head_seq} hash {report.head_hash or '-'}")
             else:
                 broken += 1
-                self.stdout.write(f"BROKEN  {report.project_name}: first broken link at seq {report.broken_seq} "
-                                  f"(event id {report.broken_event_id}): {report.problem}; "
-                                  f"{report.events} events verified before it")
+                first = report.breaks[0]
+                where = f"event id {first.event_id}" if first.event_id is not None else "checkpoint"
+                self.stdout.write(f"BROKEN  {report.project_name}: {len(report.breaks)} broken link(s); first broken "
+                                  f"link at seq {first.seq} ({where}): {first.problem}; {report.events} events "
+                                  f"verified")
+                for more in report.breaks[1:]:
+                    where = f"event id {more.event_id}" if more.event_id is not None else "checkpoint"
+                    self.stdout.write(f"          also at seq {more.seq} ({where}): {more.problem}")
         if broken:
             raise CommandError(f"{broken} of {len(chains)} audit chain(s) broken")
         self.stdout.write(f"{len(chains)} audit chain(s) intact")
