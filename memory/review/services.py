@@ -148,12 +148,6 @@ def _supersede(*, loser: Experience, winner: Experience, reason: str) -> None:
     loser.save(update_fields=["status", "superseded_by", "version", "updated_at"])
 
 
-def _decide(item: ReviewItem, *, status: str, user, reason: str) -> None:
-    item.status = status
-    item.decided_by, item.decided_at, item.decision_reason = user, timezone.now(), reason
-    item.save()
-
-
 @dataclass(frozen=True)
 class _Acted:
     """What a decision's act adds to its audit event."""
@@ -175,7 +169,9 @@ def _decision(item: ReviewItem, *, user, reason: str, status: str, decisions: di
     if decision is None:
         raise refusal
     acted = apply(item) if apply is not None else _Acted()
-    _decide(item, status=status, user=user, reason=reason)
+    item.status = status
+    item.decided_by, item.decided_at, item.decision_reason = user, timezone.now(), reason
+    item.save()
     audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
                  project_id=item.project_id, actor_user=user, scope=acted.scope,
                  reason=reason or audit_reason or decision,
