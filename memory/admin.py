@@ -28,17 +28,17 @@ from memory.models import (
     ValiditySample,
 )
 from memory.quotas import daily_token_quota, exchange_quota, tokens_today
-from memory.selectors import review_item_details
-from memory.services.lifecycle import memories_restore
-from memory.services.recovery import batch_retry
-from memory.services.review import (
+from memory.review.rollback import batch_rollback, batch_rollback_plan, held_exchanges_release
+from memory.review.selectors import review_item_details
+from memory.review.services import (
     review_approve,
     review_decide_many,
     review_dismiss,
     review_needs_evidence,
     review_reject,
 )
-from memory.services.rollback import batch_rollback, batch_rollback_plan, held_exchanges_release
+from memory.services.lifecycle import memories_restore
+from memory.services.recovery import batch_retry
 from memory.services.validity import validity_judge
 
 

@@ -14,6 +14,7 @@ from core.config import config
 from core.errors import ApplicationError, TooLarge
 from governance.models import ConsolidationBatch
 from memory import selectors
+from memory.figures import metrics_list
 from memory.inputs import (
     MetadataField,
     PageQuery,
@@ -410,7 +411,7 @@ class MetricsApi(APIView):
                    operation_id="metrics_list")
     def get(self, request):
         query = self.MetricsQuery.parse(request)
-        rows = selectors.metrics_list(project=request.user.project, **query)
+        rows = metrics_list(project=request.user.project, **query)
         return Response({"results": MetricDayOut(rows, many=True).data})
 
 

@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from governance.models import ConsolidationBatch, MetricDay
 from memory.charts import Chart, Series, render
+from memory.figures import governance_figures
 from memory.models import ReviewItem
-from memory.selectors import governance_figures
 
 DAYS = 30
 

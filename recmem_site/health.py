@@ -66,7 +66,7 @@ def _consolidator() -> dict[str, Any]:
 
 
 def _consolidation() -> dict[str, Any]:
-    from memory.selectors import consolidation_health
+    from memory.health import consolidation_health
 
     return consolidation_health()
 

@@ -33,7 +33,7 @@ class GovernanceCollector:
         return []
 
     def collect(self):
-        from memory.selectors import governance_figures
+        from memory.figures import governance_figures
 
         try:
             figures = governance_figures()

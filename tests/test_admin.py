@@ -53,7 +53,7 @@ def test_review_decide_page_approves_with_edit(admin_client, make_agent, api_cli
     stored = post_exchanges(api_client, holder, session["id"], [{"user": "Always run the linter before merging",
                                                                   "assistant": "Will do.", "occurred_at": at()}])
     from memory.models import Exchange
-    from memory.services.review import review_item_create
+    from memory.review.services import review_item_create
 
     _, experience = make_memories(Exchange.objects.get(pk=stored[0]["id"]))
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded")
@@ -82,7 +82,7 @@ def test_audit_log_is_read_only(admin_client, make_agent):
 def _conflict(api_client, make_agent):
     """A personal item contradicting a module item of the same agent's module (as consolidation files it)."""
     from memory.models import Exchange
-    from memory.services.review import review_conflict_create
+    from memory.review.services import review_conflict_create
 
     holder = make_agent(modules=["ops"])
     personal = post_session(api_client, holder)

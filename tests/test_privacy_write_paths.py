@@ -75,7 +75,7 @@ def test_no_secret_or_email_survives_any_write_path(api_client, make_agent, befo
     assert edited.status_code == 200
 
     from governance.models import ConsolidationBatch
-    from memory.services.review import review_approve, review_item_create
+    from memory.review.services import review_approve, review_item_create
 
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded")
     item = review_item_create(experience=experience, batch=batch, sessions=3)

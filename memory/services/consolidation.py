@@ -68,13 +68,13 @@ from memory.models import (
     Session,
 )
 from memory.quotas import token_quota_check
-from memory.search.vector import vector_search_params
-from memory.services.review import (
+from memory.review.services import (
     review_conflict_create,
     review_item_create,
     review_promotion_due,
     review_reopen_with_evidence,
 )
+from memory.review.versions import memory_version_save
 from memory.services.scheduling import (
     RUN_IDLE,
     RUN_MANUAL,
@@ -82,7 +82,7 @@ from memory.services.scheduling import (
     consolidation_retry_schedule,
     replay_backlog,
 )
-from memory.services.versions import memory_version_save
+from memory.search.vector import vector_search_params
 from memory.thresholds import Thresholds, thresholds_for
 
 logger = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.informativeness import informativeness
 from memory.models import Experience, MemoryStatus
-from memory.services.versions import memory_version_save
+from memory.review.versions import memory_version_save
 
 
 def _check_writable(*, agent: Agent, experience: Experience) -> None:

@@ -42,8 +42,8 @@ from memory.models import (
     ReviewItem,
     Session,
 )
+from memory.review.versions import memory_version_save
 from memory.services.validity import validity_sample_enqueue
-from memory.services.versions import memory_version_save
 from memory.textform import unit_text_form
 
 PURGED = "[purged]"

@@ -13,8 +13,8 @@ from governance.models import ConsolidationBatch, VaultEntry
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem, SearchLog, ValiditySample
+from memory.review.services import review_conflict_create, review_item_create
 from memory.services.metrics import metrics_compute_day
-from memory.services.review import review_conflict_create, review_item_create
 from memory.services.validity import validity_judge, validity_sample_draw
 from memory.tests.factories import make_memories, post_exchanges, post_session
 from tests.browser.conftest import screenshot

@@ -223,7 +223,7 @@ def test_the_dashboard_is_the_admins_landing_page(admin_client, api_client, memo
 
 def test_prometheus_metrics(client, api_client, memories, reviewer):
     holder, _ = memories
-    from memory.services.review import review_item_create
+    from memory.review.services import review_item_create
 
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="failed")
     review_item_create(experience=Experience.objects.first(), batch=batch, sessions=3)

@@ -10,8 +10,8 @@ import pytest
 
 from governance.models import AuditEvent, ConsolidationBatch
 from memory.models import Exchange, ExperienceEvidence, ReviewItem
+from memory.review.services import review_item_create, review_reject
 from memory.services.consolidation import _empty_summary, _propose_promotion
-from memory.services.review import review_item_create, review_reject
 from memory.tests.factories import at, post_exchanges, post_session
 from tests.console.conftest import stored_rule
 
@@ -63,7 +63,7 @@ def test_the_decide_page_shows_what_a_reviewer_needs(admin_client, api_client, p
 def test_the_decide_page_lists_open_conflicts_on_the_item(admin_client, api_client, proposal):
     """The "Conflicts with existing rules" block: a personal note contradicting the proposed rule is listed, with
     both statements and a link to the conflict's own decide page; without a conflict there is no block."""
-    from memory.services.review import review_conflict_create
+    from memory.review.services import review_conflict_create
 
     item = review_item_create(experience=proposal["rule"], batch=proposal["batch"], sessions=3,
                               proposed_scope="project")

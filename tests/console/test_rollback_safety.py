@@ -11,9 +11,9 @@ from django.utils import timezone
 from core.errors import Conflict
 from governance.models import AuditEvent, ConsolidationBatch
 from memory.models import Candidate, Exchange, Experience, MemoryVersion, ReviewItem
-from memory.services.review import review_approve, review_item_create
-from memory.services.rollback import batch_rollback, batch_rollback_plan
-from memory.services.versions import memory_version_save
+from memory.review.rollback import batch_rollback, batch_rollback_plan
+from memory.review.services import review_approve, review_item_create
+from memory.review.versions import memory_version_save
 from memory.tests.factories import at, post_exchanges, post_session
 from tests.console.conftest import stored_rule
 from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2

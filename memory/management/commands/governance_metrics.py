@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from agents.models import Project
-from memory.selectors import metrics_list
+from memory.figures import metrics_list
 from memory.serializers import MetricDayOut
 from memory.services.metrics import metrics_compute
 

@@ -11,10 +11,10 @@ from core.errors import NotFound
 from governance.models import AuditEvent, PseudonymEntry, VaultEntry
 from memory.gateways.embeddings import get_embedder
 from memory.models import Episode, Exchange, Experience, MemoryVersion, ValiditySample
+from memory.review.versions import memory_version_save
 from memory.services.consolidation import consolidation_run, pattern_evidence, pattern_holds
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
 from memory.services.lifecycle import memories_archive, memories_revalidation_flag, retention_score, subject_purge
-from memory.services.versions import memory_version_save
 from memory.tests.factories import T0, make_memories, post_exchanges, post_session
 from tests.console.conftest import stored_rule
 

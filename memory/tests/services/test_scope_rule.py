@@ -9,7 +9,7 @@ import pytest
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem
-from memory.services.review import review_item_create
+from memory.review.services import review_item_create
 from memory.tests.factories import at, post_exchanges, post_session
 
 pytestmark = pytest.mark.django_db
@@ -225,7 +225,7 @@ def _found(api_client, holder):
 
 def test_keep_the_new_one_replaces_the_old_item_in_its_scope(api_client, conflict, reviewer):
     from governance.models import AuditEvent
-    from memory.services.review import review_approve
+    from memory.review.services import review_approve
 
     review_approve(item=conflict["item"], user=reviewer, edited_statement="Production deploys happen on Fridays.",
                    reason="the team moved deploys")
@@ -250,7 +250,7 @@ def test_keep_the_new_one_replaces_the_old_item_in_its_scope(api_client, conflic
 def test_keep_the_old_one_supersedes_the_new_item(api_client, conflict, reviewer):
     from core.errors import ApplicationError
     from governance.models import AuditEvent
-    from memory.services.review import review_reject
+    from memory.review.services import review_reject
 
     with pytest.raises(ApplicationError):
         review_reject(item=conflict["item"], user=reviewer, reason="")
@@ -266,7 +266,7 @@ def test_keep_the_old_one_supersedes_the_new_item(api_client, conflict, reviewer
 def test_keep_both_changes_nothing_but_closes_the_conflict(conflict, reviewer):
     from core.errors import Conflict
     from governance.models import AuditEvent
-    from memory.services.review import review_approve, review_dismiss
+    from memory.review.services import review_approve, review_dismiss
 
     review_dismiss(item=conflict["item"], user=reviewer)
     assert Experience.objects.get(pk=conflict["new"].pk).status == "active"
@@ -278,7 +278,7 @@ def test_keep_both_changes_nothing_but_closes_the_conflict(conflict, reviewer):
 
 
 def test_a_rollback_closes_the_conflicts_of_its_batch(conflict):
-    from memory.services.rollback import batch_rollback
+    from memory.review.rollback import batch_rollback
 
     batch_rollback(batch=conflict["item"].batch, reason="bad note")
     # Closed by the rollback, not rejected by a person (a rejection would block a later proposal).
@@ -306,8 +306,8 @@ def _corroborated_personal_item(api_client, holder, sessions=3):
 
 
 def test_personal_to_module_is_proposed_never_automatic(api_client, make_agent, reviewer):
+    from memory.review.services import review_approve
     from memory.services.consolidation import _empty_summary, _propose_promotion
-    from memory.services.review import review_approve
 
     holder = make_agent(modules=["ops"])
     peer = make_agent(modules=["ops"])
@@ -332,8 +332,8 @@ def test_personal_to_module_is_proposed_never_automatic(api_client, make_agent, 
 
 
 def test_a_rejected_promotion_is_not_proposed_again(api_client, make_agent, reviewer):
+    from memory.review.services import review_reject
     from memory.services.consolidation import _empty_summary, _propose_promotion
-    from memory.services.review import review_reject
 
     holder = make_agent(modules=["ops"])
     item = _corroborated_personal_item(api_client, holder)

@@ -16,6 +16,9 @@ Every decision is audited and keeps the previous versions (rollback and history)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -30,8 +33,8 @@ from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.informativeness import informativeness
 from memory.models import Experience, ExperienceEvidence, MemoryStatus, ReviewItem
-from memory.selectors import review_similar
-from memory.services.versions import memory_version_save
+from memory.review.selectors import review_similar
+from memory.review.versions import memory_version_save
 from memory.thresholds import thresholds_for
 
 
@@ -145,10 +148,36 @@ def _supersede(*, loser: Experience, winner: Experience, reason: str) -> None:
     loser.save(update_fields=["status", "superseded_by", "version", "updated_at"])
 
 
-def _decide(item: ReviewItem, *, status: str, user, reason: str) -> None:
+@dataclass(frozen=True)
+class _Acted:
+    """What a decision's act adds to its audit event."""
+
+    scope: str = ""
+    data: dict = field(default_factory=dict)
+    source_ids: tuple = ()
+
+
+def _decision(item: ReviewItem, *, user, reason: str, status: str, decisions: dict[str, str],
+              refusal: ApplicationError | None = None, apply: Callable[[ReviewItem], _Acted] | None = None,
+              audit_reason: str = "") -> ReviewItem:
+    """The steps every decision shares: lock the item (still open), refuse a kind the decision is not for, act
+    (``apply``), record the decision on the item and audit it. ``decisions`` names the decision per kind of item, as
+    the audit event calls it; a kind not in it gets ``refusal``. The audit reason is the person's, else
+    ``audit_reason``, else the decision's name."""
+    item = _pending(item)
+    decision = decisions.get(item.kind)
+    if decision is None:
+        raise refusal
+    acted = apply(item) if apply is not None else _Acted()
     item.status = status
     item.decided_by, item.decided_at, item.decision_reason = user, timezone.now(), reason
     item.save()
+    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
+                 project_id=item.project_id, actor_user=user, scope=acted.scope,
+                 reason=reason or audit_reason or decision,
+                 source_ids=[p for p in (item.experience_id, item.other_experience_id, *acted.source_ids) if p],
+                 data={"kind": item.kind, "decision": decision, **acted.data})
+    return item
 
 
 @transaction.atomic
@@ -157,37 +186,37 @@ def review_approve(*, item: ReviewItem, user, edited_statement: str | None = Non
     """Approve: the statement (optionally edited, masked like any input) becomes a verified item in the proposed
     scope; the proposing item — and for a conflict the old item too — is superseded by it, so search returns the
     statement once."""
-    item = _pending(item)
-    source = item.experience
-    statement = item.proposed_statement
-    if edited_statement and edited_statement.strip() and edited_statement.strip() != statement:
-        statement = texts_mask(project=item.project, texts=[edited_statement.strip()])[0]
-    embedding = (source.embedding if statement == source.statement
-                 else (embedder or get_embedder()).embed_one(f"{source.subject}: {statement}"))
-    target = ScopeKey.for_scope(project_id=item.project_id, scope=item.proposed_scope,
-                                module_id=item.proposed_module_id)
-    # The episode link only when the episode is as visible as the new item (never a narrower one's id).
-    episode = source.episode if source.episode is not None and ScopeKey.of(source.episode) == target else None
-    rule = Experience.objects.create(
-        project_id=item.project_id, owner_agent_id=source.owner_agent_id, module_id=target.module_id,
-        scope=target.scope, type=source.type, subject=source.subject, statement=statement, embedding=embedding,
-        informativeness=informativeness(statement),
-        embedding_model=source.embedding_model, confidence=max(source.confidence, 0.9), verified=True,
-        valid_from=source.valid_from, episode=episode)
-    ExperienceEvidence.objects.bulk_create(
-        [ExperienceEvidence(experience=rule, exchange_id=ev.exchange_id) for ev in
-         ExperienceEvidence.objects.filter(experience=source)], ignore_conflicts=True)
-    _supersede(loser=source, winner=rule, reason="promoted" if item.kind == ReviewItem.Kind.PROMOTION else "conflict")
-    if item.kind == ReviewItem.Kind.CONFLICT:
-        _supersede(loser=item.other_experience, winner=rule, reason="conflict")
-    item.approved_experience = rule
-    _decide(item, status=ReviewItem.Status.APPROVED, user=user, reason=reason)
-    decision = "approved" if item.kind == ReviewItem.Kind.PROMOTION else "keep_new"
-    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
-                 project_id=item.project_id, actor_user=user, scope=target.scope, reason=reason or decision,
-                 source_ids=[p for p in (source.pk, item.other_experience_id, rule.pk) if p],
-                 data={"kind": item.kind, "decision": decision, "edited": statement != item.proposed_statement})
-    return item
+
+    def promote(item: ReviewItem) -> _Acted:
+        source = item.experience
+        statement = item.proposed_statement
+        if edited_statement and edited_statement.strip() and edited_statement.strip() != statement:
+            statement = texts_mask(project=item.project, texts=[edited_statement.strip()])[0]
+        embedding = (source.embedding if statement == source.statement
+                     else (embedder or get_embedder()).embed_one(f"{source.subject}: {statement}"))
+        target = ScopeKey.for_scope(project_id=item.project_id, scope=item.proposed_scope,
+                                    module_id=item.proposed_module_id)
+        # The episode link only when the episode is as visible as the new item (never a narrower one's id).
+        episode = source.episode if source.episode is not None and ScopeKey.of(source.episode) == target else None
+        rule = Experience.objects.create(
+            project_id=item.project_id, owner_agent_id=source.owner_agent_id, module_id=target.module_id,
+            scope=target.scope, type=source.type, subject=source.subject, statement=statement, embedding=embedding,
+            informativeness=informativeness(statement),
+            embedding_model=source.embedding_model, confidence=max(source.confidence, 0.9), verified=True,
+            valid_from=source.valid_from, episode=episode)
+        ExperienceEvidence.objects.bulk_create(
+            [ExperienceEvidence(experience=rule, exchange_id=ev.exchange_id) for ev in
+             ExperienceEvidence.objects.filter(experience=source)], ignore_conflicts=True)
+        _supersede(loser=source, winner=rule,
+                   reason="promoted" if item.kind == ReviewItem.Kind.PROMOTION else "conflict")
+        if item.kind == ReviewItem.Kind.CONFLICT:
+            _supersede(loser=item.other_experience, winner=rule, reason="conflict")
+        item.approved_experience = rule
+        return _Acted(scope=target.scope, data={"edited": statement != item.proposed_statement},
+                      source_ids=(rule.pk,))
+
+    return _decision(item, user=user, reason=reason, status=ReviewItem.Status.APPROVED, apply=promote,
+                     decisions={ReviewItem.Kind.PROMOTION: "approved", ReviewItem.Kind.CONFLICT: "keep_new"})
 
 
 @transaction.atomic
@@ -196,43 +225,30 @@ def review_reject(*, item: ReviewItem, user, reason: str) -> ReviewItem:
     supersedes the new one by it."""
     if not reason.strip():
         raise ApplicationError("a reason is required to reject", code="reason_required")
-    item = _pending(item)
-    if item.kind == ReviewItem.Kind.CONFLICT:
-        _supersede(loser=item.experience, winner=item.other_experience, reason="conflict")
-    _decide(item, status=ReviewItem.Status.REJECTED, user=user, reason=reason)
-    decision = "rejected" if item.kind == ReviewItem.Kind.PROMOTION else "keep_old"
-    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
-                 project_id=item.project_id, actor_user=user, reason=reason,
-                 data={"kind": item.kind, "decision": decision},
-                 source_ids=[p for p in (item.experience_id, item.other_experience_id) if p])
-    return item
+
+    def keep_old(item: ReviewItem) -> _Acted:
+        if item.kind == ReviewItem.Kind.CONFLICT:
+            _supersede(loser=item.experience, winner=item.other_experience, reason="conflict")
+        return _Acted()
+
+    return _decision(item, user=user, reason=reason, status=ReviewItem.Status.REJECTED, apply=keep_old,
+                     decisions={ReviewItem.Kind.PROMOTION: "rejected", ReviewItem.Kind.CONFLICT: "keep_old"})
 
 
 @transaction.atomic
 def review_dismiss(*, item: ReviewItem, user, reason: str = "") -> ReviewItem:
     """Close a conflict keeping both items active (they do not really contradict, or both hold in their scopes)."""
-    item = _pending(item)
-    if item.kind != ReviewItem.Kind.CONFLICT:
-        raise ApplicationError("only a conflict can be closed keeping both", code="not_a_conflict")
-    _decide(item, status=ReviewItem.Status.DISMISSED, user=user, reason=reason)
-    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
-                 project_id=item.project_id, actor_user=user, reason=reason or "keep_both",
-                 data={"kind": item.kind, "decision": "keep_both"},
-                 source_ids=[item.experience_id, item.other_experience_id])
-    return item
+    return _decision(item, user=user, reason=reason, status=ReviewItem.Status.DISMISSED,
+                     decisions={ReviewItem.Kind.CONFLICT: "keep_both"},
+                     refusal=ApplicationError("only a conflict can be closed keeping both", code="not_a_conflict"))
 
 
 @transaction.atomic
 def review_needs_evidence(*, item: ReviewItem, user, reason: str = "") -> ReviewItem:
     """Set a proposal aside until a session it does not have yet corroborates it; then it is pending again."""
-    item = _pending(item)
-    if item.kind != ReviewItem.Kind.PROMOTION:
-        raise ApplicationError("only a promotion can wait for more evidence", code="not_a_promotion")
-    _decide(item, status=ReviewItem.Status.NEEDS_EVIDENCE, user=user, reason=reason)
-    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
-                 project_id=item.project_id, actor_user=user, reason=reason or "needs more evidence",
-                 data={"kind": item.kind, "decision": "needs_evidence"}, source_ids=[item.experience_id])
-    return item
+    return _decision(item, user=user, reason=reason, status=ReviewItem.Status.NEEDS_EVIDENCE,
+                     decisions={ReviewItem.Kind.PROMOTION: "needs_evidence"}, audit_reason="needs more evidence",
+                     refusal=ApplicationError("only a promotion can wait for more evidence", code="not_a_promotion"))
 
 
 def review_decide_many(*, items, decision: str, user, reason: str) -> tuple[int, list[str]]:

@@ -1,7 +1,7 @@
 """Undo of consolidation: one operation reverts a whole ConsolidationBatch (DESIGN §5), and is itself audited.
 
-Do and undo live side by side: the batch's writes are in :mod:`memory.services.consolidation`, the versions they
-keep in :mod:`memory.services.versions`, and this module reads those versions back.
+Undo reads what the do kept: the batch's writes are in :mod:`memory.services.consolidation`, the versions they
+keep in :mod:`memory.review.versions` (beside this module), and this module reads those versions back.
 
 A rollback is planned first (:func:`batch_rollback_plan`: what is removed, restored, re-activated, and which later
 changes depend on the batch) and the admin shows the plan before anyone confirms. Later changes on top of the batch
@@ -36,10 +36,10 @@ from memory.models import (
     MemoryVersion,
     ReviewItem,
 )
-from memory.services.versions import memory_restore, memory_version_save
+from memory.review.versions import memory_restore, memory_version_save
 
 _WHY = "a rollback reverts everything its batch wrote, in whatever scope it wrote it"
-# Versions a person's review decision writes (memory.services.review), as opposed to an edit.
+# Versions a person's review decision writes (memory.review.services), as opposed to an edit.
 _DECISION_REASONS = ("promoted", "conflict")
 
 

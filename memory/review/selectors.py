@@ -1,0 +1,78 @@
+"""The reviewer's reads: the closest existing rules above the similarity cut-off, a word diff, open conflicts on
+the same item and the earlier rejection (the admin decide page), and the similar items stored with a proposal."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Q
+from pgvector.django import CosineDistance
+
+from agents.visibility import ScopeKey
+from core.config import config
+from memory.models import Experience, MemoryStatus, ReviewItem
+
+
+def word_diff(old: str, new: str) -> list[tuple[str, str]]:
+    """A word-level diff as (op, words) pairs, op in equal / delete / insert."""
+    a, b = old.split(), new.split()
+    parts: list[tuple[str, str]] = []
+    for op, a1, a2, b1, b2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op in ("delete", "replace"):
+            parts.append(("delete", " ".join(a[a1:a2])))
+        if op in ("insert", "replace"):
+            parts.append(("insert", " ".join(b[b1:b2])))
+        if op == "equal":
+            parts.append(("equal", " ".join(a[a1:a2])))
+    return parts
+
+
+@dataclass
+class ReviewDetails:
+    agents: list[str]
+    sessions: list[str]
+    first_at: str | None
+    last_at: str | None
+    closest: dict | None  # {"id", "statement", "similarity", "diff"} above the cut-off, else None
+    similar: list[dict]
+    conflicts: list[Any]  # other review items of kind conflict on the same item
+    previous: Any  # the earlier rejected proposal, when this one is asked again
+
+
+def review_similar(*, experience: Experience, target, limit: int = 5) -> list[dict]:
+    """Active items of scope ``target`` at least RECMEM_REVIEW_SIMILAR_MIN similar to ``experience``, nearest first:
+    what a reviewer compares a proposal with (below the cut-off an item is not "similar", it is noise)."""
+    cutoff = config().review_similar_min
+    rows = (Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE).exclude(pk=experience.pk)
+            .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:limit])
+    return [{"id": str(r.pk), "statement": r.statement, "type": r.type, "similarity": round(1 - float(r.distance), 3)}
+            for r in rows if 1 - float(r.distance) >= cutoff]
+
+
+def review_item_details(*, item) -> ReviewDetails:
+    """What a reviewer needs to decide one item: who proposed it and when, the closest existing rule above the
+    similarity cut-off (RECMEM_REVIEW_SIMILAR_MIN) with a word diff, open conflicts on the same item, and the
+    earlier rejection it follows. Read live, so the comparison is with the rules as they are now."""
+    evidence = item.evidence or []
+    agents = sorted({e.get("agent") or e.get("agent_id") or "?" for e in evidence})
+    sessions = sorted({e["session"] for e in evidence if e.get("session")})
+    times = sorted(e["occurred_at"] for e in evidence if e.get("occurred_at"))
+    if item.kind == ReviewItem.Kind.CONFLICT and item.other_experience is not None:
+        other = item.other_experience
+        closest = {"id": str(other.pk), "statement": other.statement, "similarity": None,
+                   "diff": word_diff(other.statement, item.proposed_statement)}
+        similar = []
+    else:
+        target = ScopeKey.for_scope(project_id=item.project_id, scope=item.proposed_scope,
+                                    module_id=item.proposed_module_id)
+        similar = review_similar(experience=item.experience, target=target)
+        closest = ({**similar[0], "diff": word_diff(similar[0]["statement"], item.proposed_statement)}
+                   if similar else None)
+    conflicts = list(ReviewItem.objects.filter(kind=ReviewItem.Kind.CONFLICT)
+                     .filter(Q(experience_id=item.experience_id) | Q(other_experience_id=item.experience_id))
+                     .exclude(pk=item.pk).select_related("experience", "other_experience"))
+    return ReviewDetails(agents=agents, sessions=sessions, first_at=times[0] if times else None,
+                         last_at=times[-1] if times else None, closest=closest, similar=similar,
+                         conflicts=conflicts, previous=item.previous)
