@@ -23,6 +23,7 @@ from bench.eager.extractor import get_eager_extractor
 from governance.models import AuditEvent, ConsolidationBatch
 from memory.informativeness import informativeness
 from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, MemoryStatus
+from memory.review.versions import memory_version_save
 from memory.services.consolidation import (
     Planner,
     TopicPlan,
@@ -32,7 +33,6 @@ from memory.services.consolidation import (
     consolidation_run,
     exchange_unit,
 )
-from memory.services.versions import memory_version_save
 
 __all__ = ["EAGER", "EagerPlanner", "eager_candidates_create", "eager_consolidate"]
 

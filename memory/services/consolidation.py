@@ -75,6 +75,7 @@ from memory.review.services import (
     review_reopen_with_evidence,
 )
 from memory.review.versions import memory_version_save
+from memory.search.vector import vector_search_params
 from memory.services.scheduling import (
     RUN_IDLE,
     RUN_MANUAL,
@@ -82,7 +83,6 @@ from memory.services.scheduling import (
     consolidation_retry_schedule,
     replay_backlog,
 )
-from memory.search.vector import vector_search_params
 from memory.thresholds import Thresholds, thresholds_for
 
 logger = logging.getLogger(__name__)
