@@ -87,7 +87,7 @@ def fake_llm(settings):
 
     clear_llm_cache()
     with FakeOpenAIServer(responder=consolidation_responder) as server:
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url=server.base_url, llm_api_key="test-key")
-        settings.RECMEM = settings.RECMEM.replace(llm_model="fake-gpt", llm_timeout=10, llm_max_retries=0)
+        settings.RECMEM = settings.RECMEM.replace(llm__base_url=server.base_url, llm__api_key="test-key")
+        settings.RECMEM = settings.RECMEM.replace(llm__model="fake-gpt", llm__timeout=10, llm__max_retries=0)
         yield server
     clear_llm_cache()

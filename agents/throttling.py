@@ -84,7 +84,7 @@ class WindowRateThrottle(SimpleRateThrottle):
     wait_seconds: float | None = None
 
     def get_rate(self) -> str | None:
-        return getattr(config(), self.setting) or None
+        return getattr(config().limits, self.setting) or None
 
     @property
     def timeout(self) -> int:

@@ -379,28 +379,29 @@ def bench_settings(*, mode: str, consolidator: str, theta_sim: float | None = No
     overrides: dict[str, Any] = {
         # The product has no eager mode: an eager run stores with consolidation off, and the bench consolidates
         # each exchange itself (bench.eager.runner).
-        "consolidation_mode": "online" if mode == "online" else "off",
+        "consolidation__mode": "online" if mode == "online" else "off",
         # Flat runs consolidate nothing: which consolidator is configured does not matter there.
-        "consolidator": consolidator if mode != "flat" else "auto",
-        "llm_base_url": "",
-        "consolidation_retry_delay": 1,
+        "consolidation__consolidator": consolidator if mode != "flat" else "auto",
+        "llm__base_url": "",
+        "consolidation__retry_delay": 1,
     }
     if not salience:
-        overrides["salience"] = False
+        overrides["consolidation__salience"] = False
     if mode == "flat" and flat_plain:
-        overrides.update(search_lexical_weight=0.0, search_expand=0)
+        overrides.update(PLAIN_SEARCH)
     if theta_sim:
-        overrides["theta_sim"] = float(theta_sim)
+        overrides["consolidation__theta_sim"] = float(theta_sim)
     server = None
     endpoint = "none"
     if consolidator == "llm" and mode != "flat":
         if llm_base_url:
-            overrides.update(llm_base_url=llm_base_url, llm_model=llm_model or "gpt-4o-mini", llm_api_key=llm_api_key)
+            overrides.update(llm__base_url=llm_base_url, llm__model=llm_model or "gpt-4o-mini",
+                             llm__api_key=llm_api_key)
             endpoint = "given"
         else:
             server = FakeOpenAIServer(responder=consolidation_responder, chat_model=FAKE_MODEL).start()
-            overrides.update(llm_base_url=server.base_url, llm_model=FAKE_MODEL, llm_api_key="bench",
-                             llm_max_retries=0)
+            overrides.update(llm__base_url=server.base_url, llm__model=FAKE_MODEL, llm__api_key="bench",
+                             llm__max_retries=0)
             endpoint = "fake"
     clear_llm_cache()
     try:
@@ -676,7 +677,7 @@ class SearchConfig:
 
 
 # The plain baseline: top-k raw exchanges by cosine (no full-text half, no neighbours).
-PLAIN_SEARCH = (("search_lexical_weight", 0.0), ("search_expand", 0))
+PLAIN_SEARCH = (("search__lexical_weight", 0.0), ("search__expand", 0))
 
 
 def search_configs(config: LocomoConfig) -> list[SearchConfig]:
@@ -693,20 +694,23 @@ def search_configs(config: LocomoConfig) -> list[SearchConfig]:
 
 
 def parse_search_variant(text: str) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """``name:field=value,field=value`` (fields of ``core.config.Config``, values cast to the field's type)."""
+    """``name:section.field=value,…`` (settings of ``core.config.Config`` such as ``search.expand``, values cast to
+    the setting's type) -> the name and ``config_override`` arguments (``search__expand``)."""
     from core.config import config as current
 
     name, _, settings = text.partition(":")
     if not name.strip() or not settings.strip():
-        raise ValueError(f"a search variant is name:field=value,…, not {text!r}")
+        raise ValueError(f"a search variant is name:section.field=value,…, not {text!r}")
     overrides = []
     for part in settings.split(","):
-        field_name, _, value = part.partition("=")
-        field_name = field_name.strip()
-        if not hasattr(current(), field_name):
-            raise ValueError(f"no setting {field_name!r}")
-        kind = type(getattr(current(), field_name))
-        overrides.append((field_name, value.strip() in ("1", "true", "True") if kind is bool else kind(value)))
+        path, _, value = part.partition("=")
+        section, _, field_name = path.strip().partition(".")
+        holder = getattr(current(), section, None)
+        if not field_name or holder is None or not hasattr(holder, field_name):
+            raise ValueError(f"no setting {path.strip()!r} (expected section.field, e.g. search.expand)")
+        kind = type(getattr(holder, field_name))
+        overrides.append((f"{section}__{field_name}",
+                          value.strip() in ("1", "true", "True") if kind is bool else kind(value)))
     return name.strip(), tuple(overrides)
 
 
@@ -763,7 +767,7 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     questions = [q for q in replayed.conversation.qa if q.category in SCORED_CATEGORIES]
     texts = [q.question for q in questions]
     queries = texts_mask(project=agent.project, texts=texts) if (mask_queries and texts) else texts
-    budget = recmem_config().search_token_budget
+    budget = recmem_config().search.token_budget
     rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
     from core.config import config_override
 
@@ -933,18 +937,18 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
         "embedding_model": embedder.model_id,
         "thresholds": asdict(thresholds),
         "llm_endpoint": endpoint,
-        "llm_model": recmem_config().llm_model if endpoint != "none" else "",
+        "llm_model": recmem_config().llm.model if endpoint != "none" else "",
         "mask_queries": config.mask_queries,
         "seed": config.seed,
         "variant": config.variant,
         "ablate": list(ablate),
         "flat_plain": config.flat_plain if config.mode == "flat" else None,
-        "search_settings": {"lexical_weight": recmem_config().search_lexical_weight,
-                            "experience_floor": recmem_config().experience_floor,
-                            "expand": recmem_config().search_expand,
-                            "registry_gazetteer": recmem_config().pii_registry_gazetteer},
+        "search_settings": {"lexical_weight": recmem_config().search.lexical_weight,
+                            "experience_floor": recmem_config().search.experience_floor,
+                            "expand": recmem_config().search.expand,
+                            "registry_gazetteer": recmem_config().privacy.registry_gazetteer},
         "salience": config.salience,
-        "search_token_budget": recmem_config().search_token_budget,
+        "search_token_budget": recmem_config().search.token_budget,
         "construction": construction,
         "retrieval": retrieval,
         "primary": configs[-1].name if config.mode == "flat" else configs[0].name,

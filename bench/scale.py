@@ -287,7 +287,7 @@ def search_floor(store: Store, queries: list[str], ef: int | None = None) -> dic
             return execute(sql, params, many, context)
 
         # In turn on this connection, so that every statement passes through the wrapper.
-        with config_override(search_threads=0, **({"hnsw_ef_search": ef} if ef else {})), \
+        with config_override(search__threads=0, **({"hnsw_ef_search": ef} if ef else {})), \
                 connection.execute_wrapper(capture):
             layers_nearest(agent=store.searcher, query=SearchQuery(query=q), vector=vector)
         times: list[float] = []
@@ -314,7 +314,7 @@ def search_floor(store: Store, queries: list[str], ef: int | None = None) -> dic
     def spread(values: list[float]) -> dict[str, float | None]:
         return {"p50_ms": _r(percentile(values, 50)), "p95_ms": _r(percentile(values, 95))}
 
-    return {"queries": len(queries), "ef_search": ef or config().hnsw_ef_search, "cores": cores,
+    return {"queries": len(queries), "ef_search": ef or config().search.hnsw_ef_search, "cores": cores,
             "floor": spread(floors), "statements_sum": spread(sums), "longest_statement": spread(longest),
             "query_embedding": spread(embed_ms),
             "statements": {kind: {**spread(v), "per_search": round(len(v) / len(queries), 2)}
@@ -406,7 +406,7 @@ def hnsw_recall(store: Store, queries: list[str], ef_values: tuple[int, ...] = (
     out["method"] = ("search's vector query (iterative scan relaxed_order, over-fetch max(3k,30), re-sorted; "
                      "tables of at most RECMEM_EXACT_SEARCH_MAX_ROWS rows scanned exactly, as the search does) vs "
                      "exact top-k by sequential scan (SET LOCAL enable_indexscan = off)")
-    out["exact_search_max_rows"] = config().exact_search_max_rows
+    out["exact_search_max_rows"] = config().search.exact_max_rows
     return out
 
 
@@ -697,11 +697,12 @@ class Services:
         # As `recmem run` starts it (recmem_site.cli.web_command): its gunicorn settings and warm-up hooks.
         web = [python, "-m", "gunicorn", "recmem_site.wsgi:application", "-c", "python:recmem_site.gunicorn_conf",
                "--bind", f"127.0.0.1:{self.port}",
-               "--workers", str(workers or config().web_workers), "--threads", str(threads or config().web_threads),
+               "--workers", str(workers or config().server.workers),
+               "--threads", str(threads or config().server.threads),
                "--access-logfile", str(log_dir / "access.log"), "--error-logfile", str(log_dir / "web.log")]
         worker = [python, str(base / "manage.py"), "qcluster"]
-        self.web_workers = workers or config().web_workers
-        self.web_threads = threads or config().web_threads
+        self.web_workers = workers or config().server.workers
+        self.web_threads = threads or config().server.threads
         self.procs: dict[str, subprocess.Popen] = {}
         connection.close()
         for name, cmd in (("web", web), ("worker", worker)):
@@ -722,7 +723,7 @@ class Services:
                     raise RuntimeError(f"{name} exited with {proc.returncode}; see {self.log_dir}")
             try:
                 _, body = http_request(self.port, "GET", "/healthz", None, None)
-                if ready(body if isinstance(body, dict) else None, queue_workers=config().q_workers):
+                if ready(body if isinstance(body, dict) else None, queue_workers=config().queue.workers):
                     return
             except OSError:
                 pass
@@ -987,7 +988,7 @@ def worker_priority_ab(*, store: Store, source: TextSource, offset: int, pairs: 
     from memory.models import RepetitionCheck
 
     keys = [api_key_create(agent=a, name="bench-nice").raw_key for a in store.agents]
-    configured = config().worker_nice
+    configured = config().queue.nice
     runs = []
     for nice in [0, configured] * pairs:
         services = Services(log_dir=Path(config().home) / "logs" / "bench-scale-nice",
@@ -1069,7 +1070,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
         "exchange_hnsw": ({"m": exchange_hnsw[0], "ef_construction": exchange_hnsw[1]} if exchange_hnsw
                           else "as migrated (m 16, ef_construction 64)"),
         "consolidation_mode_during_import": consolidation_mode, "cpus": os.cpu_count(),
-        "search_threads": config().search_threads,
+        "search_threads": config().search.threads,
         "load_average_start": list(os.getloadavg()), "sizes": [],
         "text_source": (f"{'LoCoMo dev turns' if text_bank == 'locomo-turns' else 'the shared datasets distinct lines'}"
                         f" ({len(source.turns):,}) recombined in pairs (seeded), timestamps one minute apart"),
@@ -1081,7 +1082,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
     started = time.perf_counter()
     services = None
     offset_http = 10**8  # HTTP texts never collide with bulk texts
-    with config_override(consolidation_mode=consolidation_mode):
+    with config_override(consolidation__mode=consolidation_mode):
         try:
             report["components"] = component_rates(source, n=component_texts)
             log(f"  components: {report['components']}")
@@ -1090,7 +1091,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
             if fast_fill or bulk_copy:
                 report["fast_fill_fidelity"] = compose_fidelity(source, embedder, store, n=min(300, component_texts))
                 log(f"  fast fill: composed vs real vectors {report['fast_fill_fidelity']}")
-            layouts = web_layouts or ((config().web_workers, config().web_threads),)
+            layouts = web_layouts or ((config().server.workers, config().server.threads),)
             if http:
                 report["web"] = {"workers": layouts[0][0], "threads": layouts[0][1], "layouts": list(layouts)}
             query_texts = source.queries(queries)
@@ -1145,7 +1146,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 log(f"    search: {entry['search']}")
                 # The same searches with the layers' statements in turn on one connection (RECMEM_SEARCH_THREADS=0):
                 # what running them side by side gains, measured in the same run.
-                with config_override(search_threads=0):
+                with config_override(search__threads=0):
                     in_turn = search_latency(store, query_texts)
                 entry["search"]["in_turn"] = {k: in_turn[k] for k in (
                     "p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "sql_p95_ms", "sql_exchanges_p50_ms",
@@ -1160,7 +1161,7 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 # The same latency at the other ef_search values of the sweep: the cost side of the recall table.
                 entry["search"]["by_ef_search"] = {}
                 for ef in ef_sweep:
-                    with config_override(hnsw_ef_search=ef):
+                    with config_override(search__hnsw_ef_search=ef):
                         timing = search_latency(store, query_texts)
                         entry["search"]["by_ef_search"][str(search_ef(10))] = {
                             k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "sql_p95_ms",
@@ -1168,12 +1169,12 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                                                    "runqueue_wait_p95_ms")}
                 # The least a search could take here, at each ef_search (issue 19's goal judged against it).
                 entry["search"]["floor"] = {str(ef): search_floor(store, query_texts, ef)
-                                            for ef in (config().hnsw_ef_search, *ef_sweep)}
+                                            for ef in (config().search.hnsw_ef_search, *ef_sweep)}
                 # And without the full-text half (vector search only, RECMEM_SEARCH_LEXICAL_WEIGHT=0): what dropping
                 # the hybrid search of issue 15 would leave.
-                with config_override(search_lexical_weight=0.0):
+                with config_override(search__lexical_weight=0.0):
                     entry["search"]["floor_vector_only"] = {str(ef): search_floor(store, query_texts, ef)
-                                                            for ef in (config().hnsw_ef_search, *ef_sweep)}
+                                                            for ef in (config().search.hnsw_ef_search, *ef_sweep)}
                 log(f"    search floor: {entry['search']['floor']}")
                 log(f"    search floor, vector only: {entry['search']['floor_vector_only']}")
                 log(f"    search by ef_search: {entry['search']['by_ef_search']}")

@@ -225,10 +225,10 @@ def placeholders_for_subject(*, project: Project, value: str) -> set[str]:
         return {value}
     found = {p for t in PseudonymEntry.objects.filter(project=project).values_list("entity_type", flat=True)
              .distinct() if (p := pseudonym_lookup(project=project, entity_type=t, value=value))}
-    if config().vault_key:  # originals not in the registry (older rows): compare the decrypted vault entries
+    if config().privacy.vault_key:  # originals not in the registry (older rows): compare the decrypted vault entries
         from governance.privacy.vault import Vault
 
-        vault = Vault(config().vault_key)
+        vault = Vault(config().privacy.vault_key)
         wanted = value.casefold()
         for placeholder, ciphertext in VaultEntry.objects.filter(project=project).values_list("placeholder",
                                                                                             "ciphertext"):

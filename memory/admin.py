@@ -397,7 +397,7 @@ class ReviewItemAdmin(RecordAdmin):
         open_ = item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE)
         context = {**self.admin_site.each_context(request), "item": item, "form": form, "conflict": conflict,
                    "details": review_item_details(item=item), "open": open_ and self._may_decide(request),
-                   "cutoff": config().review_similar_min,
+                   "cutoff": config().governance.review_similar_min,
                    "title": "Review conflict" if conflict else "Review promotion", "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/decide.html", context)
 

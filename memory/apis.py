@@ -50,7 +50,7 @@ def _paginated(request, view, queryset, serializer_class, *, record: str | None 
     validated by the view's query serializer); ``record``: audit the list read under that object type, with the
     free-text filters in ``masked`` as masked (never the agent's text in clear)."""
     paginator = LimitOffsetPagination()
-    paginator.max_limit = config().max_page_size
+    paginator.max_limit = config().limits.max_page_size
     page = paginator.paginate_queryset(queryset, request, view=view)
     if record:
         list_record(agent=request.user, object_type=record, object_ids=[o.pk for o in page],
@@ -181,12 +181,12 @@ class SessionExchangesApi(APIView):
             raise ApplicationError("a batch body has only the field 'exchanges'", code="invalid")
         if not isinstance(raw, list) or not raw:
             raise ApplicationError("exchanges must be a non-empty list", code="invalid")
-        limit = config().max_batch_exchanges
+        limit = config().limits.max_batch_exchanges
         if len(raw) > limit:
             raise TooLarge(f"at most {limit} exchanges per request (got {len(raw)})", code="too_many_exchanges")
         serializer = ExchangeInSerializer(data=raw, many=True)
         serializer.is_valid(raise_exception=True)
-        max_chars = config().max_text_chars
+        max_chars = config().limits.max_text_chars
         too_long = [i for i, item in enumerate(serializer.validated_data)
                     if len(item["user"]) > max_chars or len(item["assistant"]) > max_chars]
         if too_long:

@@ -36,7 +36,7 @@ def consolidation_health() -> dict[str, Any]:
     problems = []
     if report["failed_candidates"]:
         problems.append(f"{report['failed_candidates']} candidate(s) failed after "
-                        f"{config().consolidation_max_attempts} attempts: admin → Consolidation batches → "
+                        f"{config().consolidation.max_attempts} attempts: admin → Consolidation batches → "
                         "Retry now")
     if stalled:
         problems.append(f"{stalled} running batch(es) lost their worker more than "

@@ -81,8 +81,8 @@ class MetadataField(serializers.JSONField):
 
     def to_internal_value(self, data):
         cfg = config()
-        metadata_check(data, max_bytes=cfg.max_metadata_bytes, max_depth=cfg.max_metadata_depth,
-                       max_keys=cfg.max_metadata_keys, where=self.field_name or "metadata")
+        metadata_check(data, max_bytes=cfg.limits.max_metadata_bytes, max_depth=cfg.limits.max_metadata_depth,
+                       max_keys=cfg.limits.max_metadata_keys, where=self.field_name or "metadata")
         return data
 
 
@@ -121,7 +121,7 @@ class PageQuery(QuerySerializer):
 
     def get_fields(self):
         fields = super().get_fields()
-        fields["limit"] = StrictQueryInteger(required=False, min_value=1, max_value=config().max_page_size,
+        fields["limit"] = StrictQueryInteger(required=False, min_value=1, max_value=config().limits.max_page_size,
                                              help_text="page size (default 50)")
         fields["offset"] = StrictQueryInteger(required=False, min_value=0, max_value=MAX_OFFSET)
         return fields

@@ -56,7 +56,7 @@ def queue_progress(*, cluster: str | None = None) -> QueueProgress:
     cluster = cluster or _cluster_name()
     now = timezone.now()
     broker = get_broker(list_key=cluster)
-    if config().redis_url:
+    if config().queue.redis_url:
         waiting, since = broker.queue_size(), None
     else:  # a row's lock is its enqueue time until a cluster takes it, then when it may be taken again
         ready = OrmQ.objects.filter(key=cluster, lock__lte=now).aggregate(n=Count("id"), since=Min("lock"))
@@ -82,7 +82,7 @@ def queue_stall_reason(progress: QueueProgress, *, now: datetime | None = None, 
     if not progress.waiting:
         return ""
     now = now or timezone.now()
-    stall = stall_seconds if stall_seconds is not None else config().queue_stall_seconds
+    stall = stall_seconds if stall_seconds is not None else config().queue.stall_seconds
     since = progress.waiting_since or waiting_since
     if since is None or (now - since).total_seconds() < stall:
         return ""
@@ -106,7 +106,7 @@ def queue_progress_health() -> dict[str, Any]:
         if progress.waiting_since else None,
         "last_progress_s": round((now - progress.last_progress).total_seconds(), 1)
         if progress.last_progress else None,
-        "stall_after_s": config().queue_stall_seconds,
+        "stall_after_s": config().queue.stall_seconds,
     }
     reason = queue_stall_reason(progress, now=now)
     if reason:
@@ -122,7 +122,7 @@ class QueueWatchdog:
     def __init__(self, *, cluster: str | None = None, stall_seconds: float | None = None, confirm: float = 5.0,
                  clock=time.monotonic) -> None:
         self.cluster = cluster
-        self.stall_seconds = stall_seconds if stall_seconds is not None else config().queue_stall_seconds
+        self.stall_seconds = stall_seconds if stall_seconds is not None else config().queue.stall_seconds
         self.confirm, self.clock = confirm, clock
         self._backlog_seen: datetime | None = None
         self._stalled_since: float | None = None

@@ -32,11 +32,11 @@ class ProjectUsage:
 
 
 def exchange_quota(project: Project) -> int:
-    return config().quota_exchanges if project.exchange_quota is None else project.exchange_quota
+    return config().limits.quota_exchanges if project.exchange_quota is None else project.exchange_quota
 
 
 def daily_token_quota(project: Project) -> int:
-    return config().quota_daily_tokens if project.daily_token_quota is None else project.daily_token_quota
+    return config().limits.quota_daily_tokens if project.daily_token_quota is None else project.daily_token_quota
 
 
 def _day_start(now: datetime) -> datetime:

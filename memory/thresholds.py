@@ -53,14 +53,14 @@ def model_thresholds_register(model_id: str, thresholds: Thresholds) -> None:
 def thresholds_for(model_id: str) -> Thresholds:
     """The thresholds for an embedding model, with the preset and environment overrides applied."""
     base = MODEL_THRESHOLDS.get(model_id, DEFAULT)
-    preset = config().recurrence_preset
+    preset = config().consolidation.recurrence_preset
     if preset:
         sim, count = PRESETS[preset]
         base = replace(base, theta_sim=sim, theta_count=count)
     overrides = {
-        "theta_sim": config().theta_sim,
-        "theta_count": config().theta_count,
-        "merge": config().merge_threshold,
-        "dedup": config().dedup_threshold,
+        "theta_sim": config().consolidation.theta_sim,
+        "theta_count": config().consolidation.theta_count,
+        "merge": config().consolidation.merge_threshold,
+        "dedup": config().consolidation.dedup_threshold,
     }
     return replace(base, **{k: v for k, v in overrides.items() if v is not None})

@@ -144,7 +144,7 @@ def _search_connections() -> None:
 def _consolidator_kind() -> str:
     from memory.gateways.llm import llm_configured
 
-    return "llm" if config().consolidator != "extractive" and llm_configured() else "extractive"
+    return "llm" if config().consolidation.consolidator != "extractive" and llm_configured() else "extractive"
 
 
 def readiness() -> dict[str, Any]:
@@ -177,8 +177,8 @@ def on_queue_worker_spawn(sender: Any = None, proc_name: str = "", **kwargs: Any
     if Conf.SYNC or _queue_warm_up is not None:  # sync mode runs tasks in this process (a test, a web request)
         return
     # Before the warm-up thread starts, so it and the model's thread pool inherit the lower priority.
-    lower_priority(config().worker_nice)
-    if not config().warm_up:
+    lower_priority(config().queue.nice)
+    if not config().server.warm_up:
         return
 
     def load() -> None:

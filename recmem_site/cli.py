@@ -61,7 +61,8 @@ def _demo_key(home: Path) -> str:
 def web_command(*, host: str, port: int, log_dir: Path) -> list[str]:
     """gunicorn as `recmem run` starts it (settings and warm-up hooks in recmem_site/gunicorn_conf.py)."""
     return [sys.executable, "-m", "gunicorn", "recmem_site.wsgi:application", "-c", "python:recmem_site.gunicorn_conf",
-            "--bind", f"{host}:{port}", "--workers", str(config().web_workers), "--threads", str(config().web_threads),
+            "--bind", f"{host}:{port}", "--workers", str(config().server.workers),
+            "--threads", str(config().server.threads),
             "--access-logfile", str(log_dir / "access.log"), "--error-logfile", str(log_dir / "web.log")]
 
 
@@ -107,7 +108,7 @@ def _wait_ready(url: str, timeout: float, procs: list[subprocess.Popen], is_stop
     while time.monotonic() < deadline and not is_stopping():
         if any(p.poll() is not None for p in procs):
             return False
-        if ready(health(url), queue_workers=config().q_workers):
+        if ready(health(url), queue_workers=config().queue.workers):
             return True
         time.sleep(0.5)
     return False
@@ -142,7 +143,7 @@ class _QueueWatch:
     def __init__(self) -> None:
         from memory.services.scheduling import idle_queue
 
-        self.clusters = {"worker": config().q_name, "idle-worker": idle_queue()}
+        self.clusters = {"worker": config().queue.name, "idle-worker": idle_queue()}
         self.watchdogs: dict[str, QueueWatchdog] = {}
         self.next_check: dict[str, float] = {}
 
@@ -200,7 +201,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             embedded_db.ensure_running(home, database=settings.DATABASES["default"]["NAME"], own=False)
         print("Applying migrations ...", flush=True)
         call_command("migrate", interactive=False, verbosity=0)
-        if config().db_prewarm:
+        if config().database.prewarm:
             from memory.search.vector import hnsw_prewarm
 
             blocks = sum(hnsw_prewarm().values())
@@ -215,8 +216,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         from django.db import connections
 
         connections.close_all()  # children open their own connections
-        host, port = args.host or config().bind_host, args.port or config().bind_port
-        config().replace(bind_host=host)  # validated like RECMEM_HOST: DJANGO_DEBUG=1 only on a loopback address
+        host, port = args.host or config().server.host, args.port or config().server.port
+        config().replace(server__host=host)  # validated like RECMEM_HOST: DJANGO_DEBUG=1 only on a loopback address
         env = {**os.environ, "DJANGO_SETTINGS_MODULE": SETTINGS, "RECMEM_HOME": str(home), "RECMEM_HOST": host}
         web_cmd = web_command(host=host, port=port, log_dir=log_dir)
         worker_cmd = worker_command(settings.BASE_DIR)
@@ -289,7 +290,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 0
     finally:
         print("\nStopping ...", flush=True)
-        stop_all(procs, config().stop_grace)
+        stop_all(procs, config().server.stop_grace)
         if settings.EMBEDDED_DATABASE:
             from django.db import connections
 

@@ -166,8 +166,9 @@ def memory_settings(total_bytes: int | None = None) -> dict[str, str]:
         "work_mem": _mb(total / 512, 4, 64),
     }
     conf = config()
-    overrides = {"shared_buffers": conf.db_shared_buffers, "effective_cache_size": conf.db_effective_cache_size,
-                 "maintenance_work_mem": conf.db_maintenance_work_mem, "work_mem": conf.db_work_mem}
+    overrides = {"shared_buffers": conf.database.shared_buffers,
+                 "effective_cache_size": conf.database.effective_cache_size,
+                 "maintenance_work_mem": conf.database.maintenance_work_mem, "work_mem": conf.database.work_mem}
     return {name: overrides[name] or value for name, value in auto.items()}
 
 

@@ -30,7 +30,7 @@ def error_response(status: int, code: str, message: str, details=None) -> JsonRe
 def too_large_response() -> JsonResponse:
     from core.config import config
 
-    limit = config().max_request_bytes
+    limit = config().limits.max_request_bytes
     return error_response(413, "request_too_large", f"request body larger than {limit} bytes",
                           {"max_bytes": limit})
 

@@ -158,7 +158,7 @@ def _handle(exc: Exception, context: dict) -> Response | None:
             response["Retry-After"] = str(exc.retry_after)
         return response
     if isinstance(exc, RequestDataTooBig):  # Django refuses the body before DRF parses it: the documented 413
-        limit = config().max_request_bytes
+        limit = config().limits.max_request_bytes
         return Response(_body("request_too_large", f"request body larger than {limit} bytes",
                               {"max_bytes": limit}), status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, OperationalError | InterfaceError):  # unreachable or restarting, not a bug of ours

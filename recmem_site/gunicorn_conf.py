@@ -17,7 +17,7 @@ import gunicorn.util
 
 from core.config import config as recmem_config  # not `config`: gunicorn reads module names as settings
 
-graceful_timeout = recmem_config().stop_grace
+graceful_timeout = recmem_config().server.stop_grace
 timeout = 120
 # Agent input (paths, query strings, headers) is redacted from the access and error logs.
 logger_class = "recmem_site.gunicorn_logger.RedactingLogger"
@@ -46,7 +46,7 @@ gunicorn.util.write_error = _json_error
 
 
 def post_worker_init(worker) -> None:
-    if not recmem_config().warm_up:
+    if not recmem_config().server.warm_up:
         return
     from memory.warmup import warm_up
 

@@ -51,7 +51,7 @@ def _check_queue() -> dict[str, Any]:
         "broker": broker.info(),
         "queued": broker.queue_size(),
         "workers_seen": len(workers),
-        "workers_warm": queue_workers_warm(workers) if config().warm_up else len(workers),
+        "workers_warm": queue_workers_warm(workers) if config().server.warm_up else len(workers),
         "clusters_seen": len(clusters),
     }
 
@@ -59,8 +59,8 @@ def _check_queue() -> dict[str, Any]:
 def _consolidator() -> dict[str, Any]:
     from memory.gateways.llm import llm_configured
 
-    if config().consolidator != "extractive" and llm_configured():
-        return {"ok": True, "kind": "llm", "model": config().llm_model}
+    if config().consolidation.consolidator != "extractive" and llm_configured():
+        return {"ok": True, "kind": "llm", "model": config().llm.model}
     return {"ok": True, "kind": "extractive",
             "note": "no LLM endpoint configured (RECMEM_LLM_BASE_URL): extractive consolidator, zero tokens"}
 

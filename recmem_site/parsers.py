@@ -25,13 +25,13 @@ def max_json_values() -> int:
     limit (plus lists in it), far below what would take the process's memory (each parsed value costs ~60 bytes
     or more)."""
     cfg = config()
-    return max(10_000, cfg.max_batch_exchanges * (4 * cfg.max_metadata_keys + 16))
+    return max(10_000, cfg.limits.max_batch_exchanges * (4 * cfg.limits.max_metadata_keys + 16))
 
 
 def json_body_precheck(raw: bytes) -> None:
     """Refuse a body larger than RECMEM_MAX_REQUEST_BYTES or with more values than :func:`max_json_values`, without
     parsing it."""
-    limit = config().max_request_bytes
+    limit = config().limits.max_request_bytes
     if len(raw) > limit:
         raise TooLarge(f"request body larger than {limit} bytes", code="request_too_large",
                        details={"max_bytes": limit})
@@ -44,7 +44,7 @@ def json_body_precheck(raw: bytes) -> None:
 class StrictJSONParser(JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         encoding = (parser_context or {}).get("encoding") or "utf-8"
-        limit = config().max_request_bytes
+        limit = config().limits.max_request_bytes
         raw = stream.read(limit + 1)
         json_body_precheck(raw)
         try:
@@ -54,5 +54,5 @@ class StrictJSONParser(JSONParser):
             raise ParseError("JSON parse error - nested too deep") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
-        json_walk_check(data, max_depth=config().max_json_depth, where="body")
+        json_walk_check(data, max_depth=config().limits.max_json_depth, where="body")
         return data

@@ -97,7 +97,7 @@ def metrics_view(request):
     from recmem_site.errors import error_response
     from recmem_site.security import client_ip
 
-    token = config().metrics_token
+    token = config().server.metrics_token
     given = request.headers.get("Authorization", "")
     if token and hmac.compare_digest(given.encode(), f"Bearer {token}".encode()):
         return ExportToDjangoView(request)

@@ -83,9 +83,10 @@ def strict_request_objects(result, generator, request, public):
     cfg = config()
     schemas = result.get("components", {}).get("schemas", {})
     for prop in ("user", "assistant"):
-        schemas.get("ExchangeInRequest", {}).get("properties", {}).get(prop, {})["maxLength"] = cfg.max_text_chars
+        schemas.get("ExchangeInRequest", {}).get("properties", {}).get(prop, {})["maxLength"] = \
+            cfg.limits.max_text_chars
     schemas.get("ExchangeBatchInRequest", {}).get("properties", {}).get("exchanges", {})["maxItems"] = \
-        cfg.max_batch_exchanges
+        cfg.limits.max_batch_exchanges
     if "ExchangeInRequest" in schemas:  # one side may be missing, not both (whitespace alone counts as missing)
         schemas["ExchangeInRequest"]["anyOf"] = [
             {"required": [side], "properties": {side: {"pattern": NOT_BLANK}}} for side in ("user", "assistant")]

@@ -26,7 +26,7 @@ def setup(*, role: str, exporter=None) -> bool:
 
     ``exporter`` (tests: an in-memory exporter) overrides ``RECMEM_TRACING``. Idempotent within a process.
     """
-    mode = config().tracing
+    mode = config().tracing.mode
     if exporter is None and mode == "off":
         return False
     if tracing.enabled():
@@ -46,13 +46,13 @@ def setup(*, role: str, exporter=None) -> bool:
     else:
         from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 
-        endpoint = config().otlp_endpoint
+        endpoint = config().tracing.otlp_endpoint
         processor = BatchSpanProcessor(
             OTLPSpanExporter(endpoint=endpoint.rstrip("/") + "/v1/traces") if endpoint else OTLPSpanExporter())
     provider = trace.get_tracer_provider()
     if not isinstance(provider, TracerProvider):  # the global provider can be set once per process
         provider = TracerProvider(resource=Resource.create({
-            "service.name": config().tracing_service,
+            "service.name": config().tracing.service,
             "service.instance.id": f"{socket.gethostname()}:{os.getpid()}",
             "recmem.process": role}))
         trace.set_tracer_provider(provider)

@@ -37,7 +37,7 @@ class ChunkedBodyMiddleware:
             if not environ.get("wsgi.input_terminated"):
                 return _error(start_response, "411 Length Required", "length_required",
                               "a request body needs a Content-Length header here (chunked bodies are not read)")
-            limit = config().max_request_bytes
+            limit = config().limits.max_request_bytes
             body = environ["wsgi.input"].read(limit + 1)
             if len(body) > limit:
                 return _error(start_response, "413 Request Entity Too Large", "request_too_large",

@@ -3,7 +3,6 @@ reads, and the settings that must match across machines are set once, for every 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from pathlib import Path
 
@@ -12,7 +11,7 @@ import yaml
 from core.config import Config
 
 REPO = Path(__file__).resolve().parent.parent
-VARIABLES = {f.metadata["env"] for f in dataclasses.fields(Config)}
+VARIABLES = set(Config.variables().values())
 MUST_MATCH = {"DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "RECMEM_VAULT_KEY", "RECMEM_Q_NAME",
               "RECMEM_CONSOLIDATION_MODE", "RECMEM_EMBEDDINGS_BACKEND", "RECMEM_LLM_BASE_URL", "RECMEM_LLM_MODEL"}
 

@@ -64,7 +64,7 @@ def test_memory_settings_are_sized_from_the_machine_and_overridable(settings):
     small = embedded_db.memory_settings(gib // 2)  # the floors: never below PostgreSQL's own defaults
     assert small["shared_buffers"] == "128MB" and small["maintenance_work_mem"] == "64MB"
     assert embedded_db.memory_settings(512 * gib)["shared_buffers"] == "8192MB"  # the ceiling
-    settings.RECMEM = settings.RECMEM.replace(db_shared_buffers="1GB", db_work_mem="16MB")
+    settings.RECMEM = settings.RECMEM.replace(database__shared_buffers="1GB", database__work_mem="16MB")
     chosen = embedded_db.memory_settings(24 * gib)
     assert chosen["shared_buffers"] == "1GB" and chosen["work_mem"] == "16MB"
     assert chosen["maintenance_work_mem"] == "1536MB"
@@ -72,7 +72,7 @@ def test_memory_settings_are_sized_from_the_machine_and_overridable(settings):
 
 def test_a_started_server_runs_with_the_sized_memory_settings(home, settings):
     """The embedded server's default shared_buffers (128 MB) kept a large store's HNSW index on disk (issue 19)."""
-    settings.RECMEM = settings.RECMEM.replace(db_shared_buffers="256MB", db_work_mem="24MB")
+    settings.RECMEM = settings.RECMEM.replace(database__shared_buffers="256MB", database__work_mem="24MB")
     home.mkdir()
     info = embedded_db.ensure_running(home, database="recmem")
     wanted = embedded_db.memory_settings()

@@ -103,7 +103,8 @@ def test_keys_are_per_agent_and_expire(api_client, make_agent, settings):
     b = _post(api_client, bob, "/api/v1/sessions", {"external_id": "y"}, "shared-key")
     assert a.status_code == b.status_code == 201 and a.json()["id"] != b.json()["id"]  # not bob's replay of alice's
     # after RECMEM_IDEMPOTENCY_HOURS the key is forgotten: the same key may name a new request
-    IdempotencyKey.objects.update(created_at=timezone.now() - timedelta(hours=settings.RECMEM.idempotency_hours + 1))
+    forgotten = timezone.now() - timedelta(hours=settings.RECMEM.limits.idempotency_hours + 1)
+    IdempotencyKey.objects.update(created_at=forgotten)
     again = _post(api_client, alice, "/api/v1/sessions", {"external_id": "z"}, "shared-key")
     assert again.status_code == 201 and "Idempotent-Replayed" not in again
     from governance.services.idempotency import idempotency_keys_purge
@@ -170,7 +171,7 @@ def test_a_throttled_request_is_not_stored_under_its_key(api_client, make_agent,
 
     clock = [1_800_000_000.0]  # the rate window on a frozen clock: no flakiness on a slow machine
     monkeypatch.setattr(WindowRateThrottle, "timer", staticmethod(lambda: clock[0]))
-    settings.RECMEM = settings.RECMEM.replace(rate_agent="2/min", rate_ip="")
+    settings.RECMEM = settings.RECMEM.replace(limits__rate_agent="2/min", limits__rate_ip="")
     holder = make_agent()
     session = post_session(api_client, holder)["id"]
     path = f"/api/v1/sessions/{session}/exchanges"
@@ -188,11 +189,11 @@ def test_a_throttled_request_is_not_stored_under_its_key(api_client, make_agent,
 
 
 def test_a_quota_refusal_is_not_stored_under_its_key(api_client, make_agent, settings):
-    settings.RECMEM = settings.RECMEM.replace(quota_exchanges=1)
+    settings.RECMEM = settings.RECMEM.replace(limits__quota_exchanges=1)
     holder = make_agent()
     session = post_session(api_client, holder)["id"]
     path = f"/api/v1/sessions/{session}/exchanges"
     assert _post(api_client, holder, path, {**EXCHANGE, "user": "first"}).status_code == 201
     assert _post(api_client, holder, path, EXCHANGE, "after-quota").status_code == 429
-    settings.RECMEM = settings.RECMEM.replace(quota_exchanges=2)  # an operator raised the quota
+    settings.RECMEM = settings.RECMEM.replace(limits__quota_exchanges=2)  # an operator raised the quota
     assert _post(api_client, holder, path, EXCHANGE, "after-quota").status_code == 201

@@ -156,7 +156,7 @@ def _everything_seen(client, holder, queries):
 
 def test_personal_exchanges_never_reach_module_scope_through_consolidation(
         api_client, make_agent, settings, django_capture_on_commit_callbacks):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online", llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="")
     x1 = make_agent(name="x1", modules=["m"])
     x2 = make_agent(name="x2", modules=["m"])
     personal = post_session(api_client, x1)["id"]
@@ -232,7 +232,7 @@ def test_batch_summary_lists_only_what_the_agent_may_see_now(api_client, make_ag
                                                               django_capture_on_commit_callbacks):
     from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online", llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="")
     holder = make_agent(modules=["m"])
     session = post_session(api_client, holder, module="m")["id"]
     with django_capture_on_commit_callbacks(execute=True):
@@ -296,8 +296,8 @@ def test_no_agent_sees_text_whose_source_it_could_not_see(api_client, make_agent
     from hypothesis import settings as hsettings
     from hypothesis import strategies as st
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online", llm_base_url="", theta_count=3,
-                                              theta_sim=0.5)
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="",
+                                              consolidation__theta_count=3, consolidation__theta_sim=0.5)
     stats = Counter()
 
     @st.composite

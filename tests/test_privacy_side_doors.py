@@ -161,7 +161,7 @@ def test_secrets_named_like_people_never_reach_the_vault(api_client, make_agent,
     from governance.privacy.vault import decrypt_value
 
     assert_nowhere(["Rosebud"])
-    vaulted = [decrypt_value(e.ciphertext, config().vault_key) for e in VaultEntry.objects.all()]
+    vaulted = [decrypt_value(e.ciphertext, config().privacy.vault_key) for e in VaultEntry.objects.all()]
     assert vaulted == ["Marianne"]  # the name is revealable, the password is not
 
 

@@ -31,7 +31,7 @@ def _finished(age_s: float) -> None:
 
 
 def test_healthz_is_degraded_as_soon_as_work_waits_and_none_progresses(client, settings):
-    settings.RECMEM = settings.RECMEM.replace(queue_stall_seconds=60)
+    settings.RECMEM = settings.RECMEM.replace(queue__stall_seconds=60)
     _queued(3, age_s=5)  # a fresh backlog is no stall
     body = client.get("/healthz").json()
     assert body["status"] == "ok" and body["checks"]["queue_progress"]["waiting"] == 3

@@ -48,7 +48,7 @@ def _parent(span, finished):
 
 
 def test_tracing_is_off_by_default(settings):
-    assert settings.RECMEM.tracing == "off"
+    assert settings.RECMEM.tracing.mode == "off"
     assert site_tracing.setup(role="test") is False
     assert not tracing.enabled()
     assert not any("opentelemetry" in m for m in settings.MIDDLEWARE)
@@ -87,7 +87,7 @@ def test_an_ingest_request_is_one_trace(transactional_db, spans, api_client, mak
 
 def test_a_consolidation_batch_is_one_trace_with_its_llm_calls(spans, api_client, make_agent, fake_llm,
                                                               settings, django_capture_on_commit_callbacks):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")  # candidates wait; we run the batch
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")  # candidates wait; we run the batch
     holder = make_agent()
     session = post_session(api_client, holder)["id"]
     post_exchanges(api_client, holder, session,

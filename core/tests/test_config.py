@@ -14,19 +14,19 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_defaults_without_any_variable():
     conf = Config.from_env({})
-    assert conf.consolidation_mode == "idle" and conf.idle_jitter_seconds == (60, 600)
-    assert conf.q_retry_seconds == conf.q_timeout + 120
-    assert conf.theta_sim is None  # the embedding model's own threshold applies
-    assert conf.search_weights == {"similarity": 1.0, "freshness": 0.05, "confidence": 0.05, "hits": 0.02}
+    assert conf.consolidation.mode == "idle" and conf.idle.jitter_seconds == (60, 600)
+    assert conf.queue.retry_seconds == conf.queue.timeout + 120
+    assert conf.consolidation.theta_sim is None  # the embedding model's own threshold applies
+    assert conf.search.weights == {"similarity": 1.0, "freshness": 0.05, "confidence": 0.05, "hits": 0.02}
 
 
 def test_values_are_parsed_to_their_types():
     conf = Config.from_env({"RECMEM_IDLE_MINUTES": "3", "RECMEM_SALIENCE": "off", "RECMEM_THETA_SIM": "0.62",
                             "RECMEM_IDLE_JITTER_SECONDS": "5, 9", "DJANGO_ALLOWED_HOSTS": "a.example, b.example",
                             "RECMEM_CONSOLIDATION_MODE": "online", "RECMEM_THETA_COUNT": "0"})
-    assert conf.idle_minutes == 3 and conf.salience is False and conf.theta_sim == 0.62
-    assert conf.idle_jitter_seconds == (5, 9) and conf.allowed_hosts == ("a.example", "b.example")
-    assert conf.consolidation_mode == "online" and conf.theta_count is None  # 0: "not set"
+    assert conf.idle.minutes == 3 and conf.consolidation.salience is False and conf.consolidation.theta_sim == 0.62
+    assert conf.idle.jitter_seconds == (5, 9) and conf.server.allowed_hosts == ("a.example", "b.example")
+    assert conf.consolidation.mode == "online" and conf.consolidation.theta_count is None  # 0: "not set"
 
 
 @pytest.mark.parametrize(("env", "value", "says"), [
@@ -70,12 +70,12 @@ def test_cross_field_rules():
 
 def test_replace_validates_too():
     with pytest.raises(ConfigError):
-        Config.from_env({}).replace(consolidator="llm", llm_base_url="")
+        Config.from_env({}).replace(consolidation__consolidator="llm", llm__base_url="")
 
 
 def test_the_configuration_is_frozen():
     with pytest.raises(AttributeError):
-        Config.from_env({}).idle_minutes = 5
+        Config.from_env({}).idle.minutes = 5
 
 
 def test_every_field_has_its_own_variable():
@@ -85,8 +85,8 @@ def test_every_field_has_its_own_variable():
 
 
 def test_config_reads_django_settings_when_configured(settings):
-    settings.RECMEM = settings.RECMEM.replace(idle_minutes=7)
-    assert config().idle_minutes == 7
+    settings.RECMEM = settings.RECMEM.replace(idle__minutes=7)
+    assert config().idle.minutes == 7
 
 
 @pytest.mark.parametrize("argv", [["manage.py", "check"], ["-c", "import recmem_site.wsgi"]])
@@ -118,3 +118,24 @@ def test_the_session_pass_is_on_by_default_only_without_an_llm():
     assert not cfg(RECMEM_IDLE_SESSION_PASS="off").session_pass_on
     with pytest.raises(ConfigError, match="RECMEM_IDLE_SESSION_PASS"):
         cfg(RECMEM_IDLE_SESSION_PASS="sometimes")
+
+
+def test_settings_are_grouped_in_sections_and_replaced_by_section():
+    conf = Config.from_env({"RECMEM_SEARCH_K_SUB": "3", "RECMEM_Q_WORKERS": "4"})
+    assert conf.search.k_sub == 3 and conf.queue.workers == 4
+    changed = conf.replace(search__k_sub=7, llm__base_url="http://127.0.0.1:9/v1", home=Path("/tmp/h"))
+    assert (changed.search.k_sub, changed.llm.base_url, changed.home) == (7, "http://127.0.0.1:9/v1", Path("/tmp/h"))
+    assert conf.search.k_sub == 3  # a copy
+    with pytest.raises(TypeError, match="unknown configuration section"):
+        conf.replace(searching__k_sub=1)
+    with pytest.raises(TypeError):
+        conf.replace(search__no_such_setting=1)
+    assert Config.variables()["search.k_sub"] == "RECMEM_SEARCH_K_SUB"
+    assert Config.variables()["home"] == "RECMEM_HOME"
+
+
+def test_the_openai_key_is_read_through_the_configuration():
+    assert Config.from_env({"OPENAI_API_KEY": "sk-a"}).llm.api_key == "sk-a"
+    assert Config.from_env({"OPENAI_API_KEY": "sk-a"}).embeddings.api_key == "sk-a"
+    both = Config.from_env({"OPENAI_API_KEY": "sk-a", "RECMEM_LLM_API_KEY": "sk-b"})
+    assert both.llm.api_key == "sk-b"  # RecMem's own variable wins

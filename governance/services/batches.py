@@ -58,7 +58,8 @@ def worker_label() -> str:
 
 
 def _lease_end() -> ExpressionWrapper:
-    return ExpressionWrapper(Now() + timedelta(seconds=config().batch_lease_seconds), output_field=DateTimeField())
+    return ExpressionWrapper(Now() + timedelta(seconds=config().consolidation.batch_lease_seconds),
+                             output_field=DateTimeField())
 
 
 @transaction.atomic
@@ -98,7 +99,7 @@ def batch_lease(batch: ConsolidationBatch) -> Iterator[None]:
 
     def renew() -> None:
         try:
-            while not stop.wait(max(1.0, config().batch_lease_seconds / 3)):
+            while not stop.wait(max(1.0, config().consolidation.batch_lease_seconds / 3)):
                 try:
                     if not batch_heartbeat(batch_id=batch.pk, worker=worker):
                         return

@@ -50,7 +50,7 @@ def _stored(key: str) -> str:
 
 
 def _expired_before():
-    return timezone.now() - timedelta(hours=config().idempotency_hours)
+    return timezone.now() - timedelta(hours=config().limits.idempotency_hours)
 
 
 def idempotency_claim(*, agent: Agent, key: str, fingerprint: str, method: str, path: str) -> IdempotencyKey:

@@ -63,7 +63,7 @@ def _masking_policy(policy: PrivacyPolicy):
     return MaskingPolicy(mask_entities=frozenset(policy.mask_entities),
                          pseudonymise_entities=frozenset(policy.pseudonymise_entities),
                          never_mask=default.never_mask, score_threshold=policy.score_threshold,
-                         phone_region=policy.phone_region or config().pii_phone_region)
+                         phone_region=policy.phone_region or config().privacy.phone_region)
 
 
 def _registered(project: Project) -> Callable[[set[str]], Any]:
@@ -96,7 +96,7 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
         results = _continued(list(texts), results, conversation_before)
     _remember(project=project, policy=policy, results=results)
     masked = [r.text for r in results]
-    if config().pii_registry_gazetteer and policy.pseudonymise_entities:
+    if config().privacy.registry_gazetteer and policy.pseudonymise_entities:
         masked = _registered_values(project=project, policy=policy, texts=masked)
     return masked
 
@@ -135,7 +135,7 @@ def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]
          for ph, e in entries.items() if e.digest],
         ignore_conflicts=True,
     )
-    vault_key = config().vault_key
+    vault_key = config().privacy.vault_key
     if policy.vault_enabled and vault_key:
         from governance.privacy.vault import encrypt_value
 
@@ -227,12 +227,12 @@ def _vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> s
                          code="permission_denied")
     if not reason.strip():
         raise ApplicationError("a reason is required to reveal a value", code="reason_required")
-    if not config().vault_key:
+    if not config().privacy.vault_key:
         raise ApplicationError("no RECMEM_VAULT_KEY configured: placeholders are irreversible", code="no_vault_key")
     entry = VaultEntry.objects.filter(project=project, placeholder=placeholder).first()
     if entry is None:
         raise NotFound("no vault entry for this placeholder")
-    value = decrypt_value(entry.ciphertext, config().vault_key)
+    value = decrypt_value(entry.ciphertext, config().privacy.vault_key)
     audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
                  actor_user=user, reason=reason, data={"placeholder": placeholder})
     return value

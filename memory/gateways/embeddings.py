@@ -395,8 +395,9 @@ class OpenAIEmbeddingGateway(EmbeddingGateway):
         self._usage_lock = threading.Lock()
         self._client = openai.OpenAI(
             base_url=self.base_url,
-            # Self-hosted OpenAI-compatible servers often need no key, but the client insists on one.
-            api_key=api_key or os.environ.get("OPENAI_API_KEY") or "unused",
+            # The key comes from the settings (RECMEM_*_API_KEY, else OPENAI_API_KEY). Self-hosted
+            # OpenAI-compatible servers often need none, but the client insists on one.
+            api_key=api_key or "unused",
             timeout=self.timeout,
             max_retries=int(max_retries),
         )
@@ -454,22 +455,22 @@ def _resolve_config(overrides: dict[str, Any]) -> dict[str, Any]:
             return overrides[key]
         return next((v for v in configured if v not in (None, "")), configured[-1])
 
-    backend = str(pick("backend", conf.embeddings_backend)).lower()
+    backend = str(pick("backend", conf.embeddings.backend)).lower()
     if backend not in BACKENDS:
         raise EmbeddingError(f"unknown embeddings backend {backend!r}; expected one of {BACKENDS}")
     default_batch = {"local": 16, "onnx": 16, "onnx-int8": 16, "static": 256}.get(backend, 64)
     return {
         "backend": backend,
-        "model": pick("model", conf.embeddings_model),
+        "model": pick("model", conf.embeddings.model),
         "model_path": overrides.get("model_path"),
-        "dimensions": int(pick("dimensions", conf.embeddings_dimensions)),
+        "dimensions": int(pick("dimensions", conf.embeddings.dimensions)),
         # 0 = the backend's own default: short forward passes for the local model, large requests for endpoints.
-        "batch_size": int(pick("batch_size", conf.embeddings_batch_size)) or default_batch,
-        "threads": int(pick("threads", conf.embeddings_threads)),
-        "base_url": pick("base_url", conf.embeddings_base_url, conf.llm_base_url),
-        "api_key": pick("api_key", conf.embeddings_api_key, conf.llm_api_key),
-        "timeout": float(pick("timeout", conf.llm_timeout)),
-        "max_retries": int(pick("max_retries", conf.llm_max_retries)),
+        "batch_size": int(pick("batch_size", conf.embeddings.batch_size)) or default_batch,
+        "threads": int(pick("threads", conf.embeddings.threads)),
+        "base_url": pick("base_url", conf.embeddings.base_url, conf.llm.base_url),
+        "api_key": pick("api_key", conf.embeddings.api_key, conf.llm.api_key),
+        "timeout": float(pick("timeout", conf.llm.timeout)),
+        "max_retries": int(pick("max_retries", conf.llm.max_retries)),
     }
 
 

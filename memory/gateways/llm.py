@@ -21,7 +21,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
-import os
 import random
 import re
 import time
@@ -230,8 +229,9 @@ class LLMGateway:
         self.retry_backoff = float(retry_backoff)
         self._client = openai.OpenAI(
             base_url=base_url or None,
-            # Self-hosted OpenAI-compatible servers often need no key, but the client insists on one.
-            api_key=api_key or os.environ.get("OPENAI_API_KEY") or "unused",
+            # The key comes from the settings (RECMEM_*_API_KEY, else OPENAI_API_KEY). Self-hosted
+            # OpenAI-compatible servers often need none, but the client insists on one.
+            api_key=api_key or "unused",
             timeout=self.timeout,
             max_retries=0,  # retries are ours, so that every HTTP call is recorded (see module docstring)
         )
@@ -438,7 +438,7 @@ _OVERRIDES = ("base_url", "api_key", "model", "temperature", "timeout", "max_ret
 
 def llm_configured() -> bool:
     """True when an LLM endpoint is configured (``RECMEM_LLM_BASE_URL`` is set)."""
-    return bool(config().llm_base_url)
+    return bool(config().llm.base_url)
 
 
 def get_llm(**overrides: Any) -> LLMGateway | None:
@@ -453,12 +453,12 @@ def get_llm(**overrides: Any) -> LLMGateway | None:
         raise TypeError(f"get_llm() got unexpected overrides: {sorted(unknown)}")
     conf = config()
     wanted = {
-        "base_url": overrides.get("base_url", conf.llm_base_url) or "",
-        "api_key": overrides.get("api_key", conf.llm_api_key) or "",
-        "model": overrides.get("model", conf.llm_model) or DEFAULT_MODEL,
-        "temperature": float(overrides.get("temperature", conf.llm_temperature)),
-        "timeout": float(overrides.get("timeout", conf.llm_timeout)),
-        "max_retries": int(overrides.get("max_retries", conf.llm_max_retries)),
+        "base_url": overrides.get("base_url", conf.llm.base_url) or "",
+        "api_key": overrides.get("api_key", conf.llm.api_key) or "",
+        "model": overrides.get("model", conf.llm.model) or DEFAULT_MODEL,
+        "temperature": float(overrides.get("temperature", conf.llm.temperature)),
+        "timeout": float(overrides.get("timeout", conf.llm.timeout)),
+        "max_retries": int(overrides.get("max_retries", conf.llm.max_retries)),
         "retry_backoff": float(overrides.get("retry_backoff", 0.5)),
     }
     if not wanted["base_url"]:

@@ -74,8 +74,8 @@ def _writable(folder: Path) -> bool:
 
 def models_root() -> Path:
     conf = config()
-    if conf.models_dir is not None:
-        return conf.models_dir
+    if conf.embeddings.models_dir is not None:
+        return conf.embeddings.models_dir
     shared = Path(sys.prefix) / "share" / "recmem" / "models"
     return shared if _writable(shared) else conf.home / "models"
 

@@ -44,7 +44,7 @@ class ReviewDetails:
 def review_similar(*, experience: Experience, target, limit: int = 5) -> list[dict]:
     """Active items of scope ``target`` at least RECMEM_REVIEW_SIMILAR_MIN similar to ``experience``, nearest first:
     what a reviewer compares a proposal with (below the cut-off an item is not "similar", it is noise)."""
-    cutoff = config().review_similar_min
+    cutoff = config().governance.review_similar_min
     rows = (Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE).exclude(pk=experience.pk)
             .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:limit])
     return [{"id": str(r.pk), "statement": r.statement, "type": r.type, "similarity": round(1 - float(r.distance), 3)}

@@ -27,10 +27,10 @@ class SearchQuery:
         settings = config()
         return replace(
             self,
-            k_sub=settings.search_k_sub if self.k_sub is None else self.k_sub,
-            k_epi=settings.search_k_epi if self.k_epi is None else self.k_epi,
-            k_sem=settings.search_k_sem if self.k_sem is None else self.k_sem,
-            token_budget=self.token_budget or settings.search_token_budget)
+            k_sub=settings.search.k_sub if self.k_sub is None else self.k_sub,
+            k_epi=settings.search.k_epi if self.k_epi is None else self.k_epi,
+            k_sem=settings.search.k_sem if self.k_sem is None else self.k_sem,
+            token_budget=self.token_budget or settings.search.token_budget)
 
 
 @dataclass

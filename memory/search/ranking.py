@@ -21,7 +21,7 @@ def freshness(when: datetime | None, now: datetime, *, half_life_days: float | N
     """1 for an item of ``now``, halving every ``half_life_days`` (RECMEM_FRESHNESS_HALF_LIFE_DAYS); 0 undated."""
     if when is None:
         return 0.0
-    half_life = config().freshness_half_life_days if half_life_days is None else half_life_days
+    half_life = config().search.freshness_half_life_days if half_life_days is None else half_life_days
     age_days = max((now - when).total_seconds() / 86400, 0.0)
     return 0.5 ** (age_days / half_life)
 
@@ -53,7 +53,7 @@ def score_explain(*, similarity: float, when: datetime | None, confidence: float
                   weights: Mapping[str, float] | None = None,
                   half_life_days: float | None = None) -> ScoreExplanation:
     """The blended score of an item with its parts (see :func:`blended_score`)."""
-    w = dict(config().search_weights if weights is None else weights)
+    w = dict(config().search.weights if weights is None else weights)
     fresh = freshness(when, now, half_life_days=half_life_days)
     hit_term = hits_term(hits)
     total = (w["similarity"] * similarity + w["freshness"] * fresh

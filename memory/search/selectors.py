@@ -96,7 +96,7 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
     query = query.resolved()
     visibility = visibility or agent_visibility(agent=agent)
     if lexical is None:
-        lexical = config().search_lexical_weight > 0
+        lexical = config().search.lexical_weight > 0
     lexemes = query_lexemes(query.query) if lexical else None
     ef_search = search_ef(query.k_sub)
     ex_qs, ep_qs, xp_qs = _layer_querysets(visibility)
@@ -181,7 +181,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     visibility = agent_visibility(agent=agent)
     now = timezone.now()
     exchanges, episodes, experiences = layers_nearest(agent=agent, query=query, vector=vector, visibility=visibility)
-    weight = config().search_lexical_weight
+    weight = config().search.lexical_weight
 
     def rank(rows: list[Nearest], when, conf, k, *, worth=lambda o: 1.0, floor: float | None = None) -> list[Hit]:
         hits = []
@@ -201,11 +201,11 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         # An experience's relevance is scaled by how much it says (greetings and reassurance say little), and
         # those below the floor are left out: fewer than k, the budget goes to the other layers.
         experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem,
-                         worth=lambda o: 0.5 + 0.5 * o.informativeness, floor=config().experience_floor or None),
+                         worth=lambda o: 0.5 + 0.5 * o.informativeness, floor=config().search.experience_floor or None),
     )
 
     def exchanges_whole() -> tuple[list[Hit], list[Hit]]:
-        return _exchanges_with_neighbours(result.exchanges, ex_qs, config().search_expand)
+        return _exchanges_with_neighbours(result.exchanges, ex_qs, config().search.expand)
 
     def with_provenance(hits: list[Hit], qs: QuerySet, prefetches: list[Prefetch]):
         def whole() -> list[Hit]:

@@ -37,7 +37,7 @@ _pool_size = 0
 
 def _executor() -> ThreadPoolExecutor | None:
     global _pool, _pool_pid, _pool_size
-    size = int(config().search_threads)
+    size = int(config().search.threads)
     # Without persistent connections (DB_CONN_MAX_AGE=0) each task would open and close one: slower than in turn.
     if size <= 0 or not connection.settings_dict.get("CONN_MAX_AGE"):
         return None

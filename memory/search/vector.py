@@ -25,12 +25,13 @@ def vector_search_params(*, ef_search: int | None = None) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), "
                        "set_config('max_parallel_workers_per_gather', '0', true), "
-                       "set_config('hnsw.ef_search', %s, true)", [str(int(ef_search or config().hnsw_ef_search_write))])
+                       "set_config('hnsw.ef_search', %s, true)",
+                       [str(int(ef_search or config().search.hnsw_ef_search_write))])
 
 
 def search_ef(k: int) -> int:
     """``hnsw.ef_search`` of a search whose layer budget is ``k``: the setting, but never below 3k (the over-fetch)."""
-    return max(int(config().hnsw_ef_search), k * 3, 40)
+    return max(int(config().search.hnsw_ef_search), k * 3, 40)
 
 
 def table_rows(model: type[models.Model]) -> float:
@@ -51,7 +52,7 @@ def table_rows(model: type[models.Model]) -> float:
         if rows < 0:
             quoted = connection.ops.quote_name(table)
             cursor.execute(f"SELECT count(*) FROM (SELECT 1 FROM {quoted} LIMIT %s) AS sample",
-                           [int(config().exact_search_max_rows) + 1])
+                           [int(config().search.exact_max_rows) + 1])
             rows = float(cursor.fetchone()[0])
     _rows_cache[key] = (rows, now)
     return rows
@@ -71,7 +72,7 @@ def exact_scan_set(model: type[models.Model]) -> bool:
     episode layer at ``ef_search`` 100).
     """
     rows = table_rows(model)
-    exact = 0 <= rows <= config().exact_search_max_rows
+    exact = 0 <= rows <= config().search.exact_max_rows
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_indexscan = off" if exact else "SET LOCAL enable_indexscan = on")
     return exact

@@ -98,10 +98,10 @@ def get_consolidator(*, embedder=None):
     from memory.consolidators import get_consolidator as build
 
     embedder = embedder or get_embedder()
-    choice = config().consolidator
+    choice = config().consolidation.consolidator
     if choice == "extractive":
         return build(llm=None, embedder=embedder)
-    consolidator = build(embedder=embedder, single_call=config().consolidation_prompt != "split")
+    consolidator = build(embedder=embedder, single_call=config().consolidation.prompt != "split")
     if choice == "llm" and consolidator.kind != "llm":
         raise RuntimeError("RECMEM_CONSOLIDATOR=llm but no RECMEM_LLM_BASE_URL is configured")
     return consolidator
@@ -246,7 +246,7 @@ def _merge_target(*, scope: ScopeKey, vector, thresholds: Thresholds,
     nearest = _nearest_episode(scope=scope, vector=vector)
     # A long-running situation is continued in a new episode (a chapter) instead of being rewritten again:
     # the merge prompt carries the whole narrative, so unbounded episodes make every merge dearer.
-    if nearest is None or count_tokens(nearest[0].narrative) > config().episode_max_tokens:
+    if nearest is None or count_tokens(nearest[0].narrative) > config().consolidation.episode_max_tokens:
         return None
     if nearest[1] < thresholds.merge or not _coherent(episode=nearest[0], vector=vector, thresholds=thresholds):
         return None
@@ -259,8 +259,8 @@ def _coherent(*, episode: Episode, vector, thresholds: Thresholds) -> bool:
     own text drifts towards whatever it absorbed (LoCoMo: 9 of 49 episodes held half of all source links, up to
     54 each, their narratives a mix of situations)."""
     sources = list(EpisodeSource.objects.filter(episode=episode).values_list("exchange__embedding", flat=True)
-                   [: config().episode_max_sources + 1])
-    if len(sources) >= config().episode_max_sources:
+                   [: config().consolidation.episode_max_sources + 1])
+    if len(sources) >= config().consolidation.episode_max_sources:
         return False
     if not sources:
         return True
@@ -569,7 +569,7 @@ class _Replay:
     def __init__(self, *, agent, batch, run, sessions, consolidator) -> None:
         self.agent, self.batch, self.run, self.sessions = agent, batch, run, sessions
         self.llm = getattr(consolidator, "kind", "") == "llm"
-        self.budget = config().idle_run_token_budget if self.llm else config().idle_extractive_budget
+        self.budget = config().idle.run_token_budget if self.llm else config().idle.extractive_budget
         self.started = timezone.now()
         self.used = 0
         self.finished: dict = {}  # session id -> new cursor
@@ -700,7 +700,7 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
             batch = _run_pending(agent=agent, batch_id=batch_id, max_candidates=max_candidates, embedder=embedder,
                                  consolidator=consolidator, run=run, planner=planner)
         first = first or batch
-        if batch is None or config().consolidation_mode != "online" or not candidates_waiting(agent=agent):
+        if batch is None or config().consolidation.mode != "online" or not candidates_waiting(agent=agent):
             return first
         batch_id, run = None, RUN_ONLINE
     return first
@@ -724,7 +724,7 @@ def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run
         pending = pending.filter(batch_id=batch_id)
     candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
     replay = run in (RUN_IDLE, RUN_MANUAL) and config().session_pass_on and batch_id is None
-    sessions = list(replay_backlog(agent=agent)[:config().idle_max_sessions]) if replay else []
+    sessions = list(replay_backlog(agent=agent)[:config().idle.max_sessions]) if replay else []
     if not candidates and not sessions:
         return None
     try:
@@ -740,7 +740,7 @@ def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run
 
 def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
     """At most RECMEM_IDLE_MAX_SESSIONS sessions replayed per run; the rest waits for the next run."""
-    limit = config().idle_max_sessions
+    limit = config().idle.max_sessions
     sessions: set = set()
     window = []
     for c in candidates:
@@ -798,7 +798,7 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
     if not baseline and consolidator is None:
         consolidator = get_consolidator(embedder=embedder)
     kind = planner.kind if baseline else consolidator.kind
-    mode = run if run in (RUN_IDLE, RUN_MANUAL) else planner.kind or config().consolidation_mode
+    mode = run if run in (RUN_IDLE, RUN_MANUAL) else planner.kind or config().consolidation.mode
     batch = batch_start(batch_id=batch_id, project=agent.project, agent=agent, mode=mode, consolidator=kind)
     Candidate.objects.filter(pk__in=[c.pk for c in candidates]).update(batch=batch)
     calls = _CallLog(batch)
@@ -920,7 +920,7 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
 
 def candidates_attempt_failed(*, candidates: list[Candidate], error: str) -> None:
     """One more failed attempt for each candidate; exhausted ones become ``failed`` (visible in /healthz)."""
-    max_attempts = config().consolidation_max_attempts
+    max_attempts = config().consolidation.max_attempts
     for c in candidates:
         c.refresh_from_db(fields=["attempts", "status"])
         c.attempts += 1

@@ -120,7 +120,7 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
 
 
 def _mode() -> str:
-    return config().consolidation_mode
+    return config().consolidation.mode
 
 
 def session_check_open(session: Session) -> None:
@@ -243,7 +243,7 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                                                 reason=Candidate.Reason.RECURRENCE))
             queued.update(m.pk for m in members)
             continue
-        if config().salience:
+        if config().consolidation.salience:
             reason = salience_reason(e.user_text, e.assistant_text)
             if reason:
                 e.salience = reason

@@ -61,12 +61,12 @@ def retention_score(obj: Episode | Experience, *, now: datetime) -> float:
     last = max(t for t in (getattr(obj, "last_corroborated_at", None), obj.last_hit_at, obj.updated_at,
                            obj.created_at) if t is not None)
     age_days = max((now - last).total_seconds() / 86400, 0.0)
-    return importance * 0.5 ** (age_days / config().freshness_half_life_days)
+    return importance * 0.5 ** (age_days / config().search.freshness_half_life_days)
 
 
 def _scope_groups(model) -> list[ScopeKey]:
     """The scopes of ``model`` holding more than RECMEM_MAX_MEMORIES active items."""
-    limit = config().max_memories
+    limit = config().consolidation.max_memories
     rows = (model.objects.all_scopes_unscoped(why="archiving counts every scope's items")
             .filter(status=MemoryStatus.ACTIVE).values("project_id", "scope", "owner_agent_id", "module_id")
             .annotate(n=Count("id")))
@@ -83,7 +83,7 @@ def memories_archive(*, now: datetime | None = None) -> int:
     """Archive what lies beyond RECMEM_MAX_MEMORIES active items per layer and scope (lowest score first).
     Returns how many items were archived."""
     now = now or timezone.now()
-    limit = config().max_memories
+    limit = config().consolidation.max_memories
     archived = 0
     audit = []
     for model, kind in ((Experience, "experience"), (Episode, "episode")):
@@ -128,7 +128,7 @@ def memories_restore(*, items, user) -> int:
 def memories_revalidation_flag(*, now: datetime | None = None) -> int:
     """Flag active experiences not corroborated for RECMEM_REVALIDATE_AFTER_DAYS and queue them for a person's
     judgement (validity samples). Returns how many were flagged now."""
-    days = config().revalidate_after_days
+    days = config().consolidation.revalidate_after_days
     if not days:
         return 0
     now = now or timezone.now()

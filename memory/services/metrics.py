@@ -89,7 +89,7 @@ def search_cited(*, log: SearchLog, now: datetime | None = None) -> list[str]:
         later = later.filter(session_id=log.session_id)
     else:
         later = later.filter(owner_agent_id=log.agent_id,
-                             created_at__lte=log.created_at + timedelta(minutes=config().hit_proxy_minutes))
+                             created_at__lte=log.created_at + timedelta(minutes=config().governance.hit_proxy_minutes))
     later = list(later.values_list("embedding", "embedding_model"))
     cited: list[str] = []
     if later and log.returned:

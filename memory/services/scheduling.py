@@ -62,8 +62,8 @@ RUN_ONLINE, RUN_IDLE, RUN_MANUAL = "online", "idle", "manual"
 
 def idle_queue() -> str | None:
     """The django-q cluster idle runs are queued for (None: the main one)."""
-    name = config().idle_queue
-    return name if name and name != config().q_name else None
+    name = config().idle.queue
+    return name if name and name != config().queue.name else None
 
 
 def consolidation_enqueue(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None, run: str = RUN_ONLINE) -> None:
@@ -78,7 +78,7 @@ def consolidation_enqueue(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = N
 def consolidation_retry_schedule(*, agent_id: uuid.UUID, batch: ConsolidationBatch) -> None:
     """A delayed re-run of ``batch`` (delay × attempt) for its still-pending candidates; the schedule row is
     deleted once it has run (repeats=-1)."""
-    delay = config().consolidation_retry_delay * max(1, batch.attempts)
+    delay = config().consolidation.retry_delay * max(1, batch.attempts)
     Schedule.objects.create(func=CONSOLIDATION_RUN_TASK, args=repr((str(agent_id), str(batch.pk))),
                             schedule_type=Schedule.ONCE, repeats=-1,
                             next_run=timezone.now() + timedelta(seconds=delay),
@@ -112,21 +112,21 @@ def idle_run_request(*, agent: Agent) -> int:
 def idle_due(*, agent: Agent, now=None) -> bool:
     """Whether the idle-time trigger conditions hold for ``agent`` now."""
     now = now or timezone.now()
-    if agent.last_write_at and now - agent.last_write_at < timedelta(minutes=config().idle_minutes):
+    if agent.last_write_at and now - agent.last_write_at < timedelta(minutes=config().idle.minutes):
         return False
     if not _has_work(agent):
         return False
     # Only runs the idle scheduler started count for cooldown and cap (manual, online and retried runs do not).
     runs = ConsolidationBatch.objects.filter(agent=agent, mode=RUN_IDLE)
     last = runs.aggregate(last=Max("started_at"))["last"]
-    if last and now - last < timedelta(minutes=config().idle_cooldown_minutes):
+    if last and now - last < timedelta(minutes=config().idle.cooldown_minutes):
         return False
-    if runs.filter(started_at__gte=now - timedelta(days=1)).count() >= config().idle_daily_cap:
+    if runs.filter(started_at__gte=now - timedelta(days=1)).count() >= config().idle.daily_cap:
         return False
-    if last is None or now - last >= timedelta(hours=config().idle_max_hours):
+    if last is None or now - last >= timedelta(hours=config().idle.max_hours):
         return True
     closed = Session.objects.filter(owner_agent=agent, status=Session.Status.CLOSED, closed_at__gt=last).count()
-    return closed >= config().idle_min_closed_sessions
+    return closed >= config().idle.min_closed_sessions
 
 
 def idle_runs_start(*, now=None) -> int:
@@ -137,7 +137,7 @@ def idle_runs_start(*, now=None) -> int:
         agent_ids |= set(Session.objects.filter(replay_cursor__lt=F("next_turn_index"))
                          .values_list("owner_agent_id", flat=True))
     started = 0
-    low, high = (int(x) for x in config().idle_jitter_seconds)
+    low, high = (int(x) for x in config().idle.jitter_seconds)
     options = {"q_options": {"cluster": idle_queue()} if idle_queue() else {}, "run": RUN_IDLE}
     for agent in Agent.objects.filter(pk__in=agent_ids, is_active=True):
         if not idle_due(agent=agent, now=now):

@@ -47,7 +47,7 @@ def validity_sample_draw(*, project: Project, now: datetime | None = None, size:
     """This week's random sample of ``project``'s active experiences (drawn once a week; a second call in the same
     week tops it up to ``size`` at most)."""
     now = now or timezone.now()
-    size = config().validity_sample_size if size is None else size
+    size = config().governance.validity_sample_size if size is None else size
     week = week_of(now)
     have = ValiditySample.objects.filter(project=project, week=week, reason="weekly sample").count()
     if have >= size:

@@ -40,7 +40,7 @@ def test_a_web_worker_opens_its_search_threads_connections_while_warming_up(fres
 
     from memory.search.side_by_side import side_by_side_close
 
-    settings.RECMEM = settings.RECMEM.replace(search_threads=2)
+    settings.RECMEM = settings.RECMEM.replace(search__threads=2)
     side_by_side_close()  # no pool left from an earlier test
 
     def backends() -> int:

@@ -51,27 +51,28 @@ def _vault_key() -> str:
     once and kept in RECMEM_HOME/vault_key (mode 600). Without the key, placeholders are irreversible."""
     from cryptography.fernet import Fernet
 
-    if RECMEM.vault_key.lower() == "off":
+    if RECMEM.privacy.vault_key.lower() == "off":
         return ""
-    return RECMEM.vault_key or _persisted_secret("vault_key", lambda: Fernet.generate_key().decode())
+    return RECMEM.privacy.vault_key or _persisted_secret("vault_key", lambda: Fernet.generate_key().decode())
 
 
-RECMEM = RECMEM.replace(vault_key=_vault_key())
+RECMEM = RECMEM.replace(privacy__vault_key=_vault_key())
 # The audit chain's HMAC key: RECMEM_AUDIT_KEY, else generated once into RECMEM_HOME/audit_key (mode 600). Keep it
 # stable and share it across machines: with another key every event fails `manage.py audit_verify`.
-RECMEM = RECMEM.replace(audit_key=RECMEM.audit_key or _persisted_secret("audit_key", lambda: secrets.token_hex(32)))
-SECRET_KEY = RECMEM.secret_key or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
-DEBUG = RECMEM.debug  # refused by Config unless RECMEM_HOST is a loopback address
-ALLOWED_HOSTS = list(RECMEM.allowed_hosts)
-CSRF_TRUSTED_ORIGINS = list(RECMEM.csrf_trusted_origins)
+RECMEM = RECMEM.replace(governance__audit_key=RECMEM.governance.audit_key
+                        or _persisted_secret("audit_key", lambda: secrets.token_hex(32)))
+SECRET_KEY = RECMEM.server.secret_key or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
+DEBUG = RECMEM.server.debug  # refused by Config unless RECMEM_HOST is a loopback address
+ALLOWED_HOSTS = list(RECMEM.server.allowed_hosts)
+CSRF_TRUSTED_ORIGINS = list(RECMEM.server.csrf_trusted_origins)
 
 # Production behind HTTPS (RECMEM_HTTPS=1; `manage.py check --deploy` is clean with it): redirect HTTP, HSTS, cookies
 # only over HTTPS, and trust the proxy's X-Forwarded-Proto (the proxy must set it and strip it from clients).
-if RECMEM.https:
+if RECMEM.server.https:
     SECURE_SSL_REDIRECT = True
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # load balancers probe over plain HTTP
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_HSTS_SECONDS = RECMEM.hsts_seconds
+    SECURE_HSTS_SECONDS = RECMEM.server.hsts_seconds
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
@@ -142,21 +143,21 @@ TEMPLATES = [
 
 # --- database -------------------------------------------------------------------------------------------
 # DATABASE_URL set: that server (any PostgreSQL with pgvector). Unset: the embedded server under RECMEM_HOME.
-if RECMEM.database_url:
+if RECMEM.database.url:
     import dj_database_url
 
-    DATABASES = {"default": dj_database_url.parse(RECMEM.database_url, conn_max_age=RECMEM.db_conn_max_age)}
+    DATABASES = {"default": dj_database_url.parse(RECMEM.database.url, conn_max_age=RECMEM.database.conn_max_age)}
     EMBEDDED_DATABASE = False
 else:
     DATABASES = {
         "default": {
             "ENGINE": "recmem_site.db_backend",
-            "NAME": RECMEM.db_name,
+            "NAME": RECMEM.database.name,
             "USER": "postgres",
             "PASSWORD": "",
             "HOST": "",
             "PORT": "",
-            "CONN_MAX_AGE": RECMEM.db_conn_max_age,
+            "CONN_MAX_AGE": RECMEM.database.conn_max_age,
             "RECMEM_HOME": str(RECMEM_HOME),
         }
     }
@@ -167,8 +168,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # One cache shared by every web process and machine: django-q2 cluster stats and the API's rate-limit counters.
 # The database by default; Redis when REDIS_URL is set.
-if RECMEM.redis_url:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": RECMEM.redis_url}}
+if RECMEM.queue.redis_url:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": RECMEM.queue.redis_url}}
 else:
     CACHES = {
         "default": {
@@ -183,8 +184,8 @@ else:
 # Admin login lockout (django-axes): RECMEM_ADMIN_LOCKOUT_FAILURES failed logins lock the address and the username
 # for RECMEM_ADMIN_LOCKOUT_MINUTES (`manage.py axes_reset` lifts it); answered 429 with the JSON error body.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
-AXES_FAILURE_LIMIT = RECMEM.admin_lockout_failures
-AXES_COOLOFF_TIME = timedelta(minutes=RECMEM.admin_lockout_minutes)
+AXES_FAILURE_LIMIT = RECMEM.limits.admin_lockout_failures
+AXES_COOLOFF_TIME = timedelta(minutes=RECMEM.limits.admin_lockout_minutes)
 AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "recmem_site.security.admin_lockout_response"
@@ -198,7 +199,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
-TIME_ZONE = RECMEM.time_zone
+TIME_ZONE = RECMEM.server.time_zone
 USE_I18N = True
 USE_TZ = True
 
@@ -224,7 +225,7 @@ REST_FRAMEWORK = {
     # Per API key here; per address and failed-key attempts in the authenticator (agents/throttling.py). Rates are
     # RECMEM_RATE_*; the counters live in the shared cache below.
     "DEFAULT_THROTTLE_CLASSES": ["agents.throttling.ApiKeyRateThrottle"],
-    "NUM_PROXIES": RECMEM.num_proxies,
+    "NUM_PROXIES": RECMEM.server.num_proxies,
 }
 if DEBUG:
     REST_FRAMEWORK["DEFAULT_RENDERER_CLASSES"].append("rest_framework.renderers.BrowsableAPIRenderer")
@@ -247,36 +248,36 @@ SPECTACULAR_SETTINGS = {
 # --- queue (django-q2) ------------------------------------------------------------------------------------
 # At-least-once delivery: retry > timeout > longest task, bounded attempts, tasks idempotent.
 Q_CLUSTER = {
-    "name": RECMEM.q_name,
-    "workers": RECMEM.q_workers,
-    "timeout": RECMEM.q_timeout,
-    "retry": RECMEM.q_retry_seconds,
-    "max_attempts": RECMEM.q_max_attempts,
+    "name": RECMEM.queue.name,
+    "workers": RECMEM.queue.workers,
+    "timeout": RECMEM.queue.timeout,
+    "retry": RECMEM.queue.retry_seconds,
+    "max_attempts": RECMEM.queue.max_attempts,
     "ack_failures": True,
-    "save_limit": RECMEM.q_save_limit,
+    "save_limit": RECMEM.queue.save_limit,
     "recycle": 200,
     "catch_up": False,
-    "poll": RECMEM.q_poll,
+    "poll": RECMEM.queue.poll,
     "label": "Task queue",
-    "sync": RECMEM.q_sync,
+    "sync": RECMEM.queue.sync,
     # Named queues: a cluster started with Q_CLUSTER_NAME=<name> serves only tasks queued for <name> (django-q2
     # needs this key present to accept the variable).
     "ALT_CLUSTERS": {},
 }
-if RECMEM.idle_queue and RECMEM.idle_queue != RECMEM.q_name:
+if RECMEM.idle.queue and RECMEM.idle.queue != RECMEM.queue.name:
     # Idle (REM) runs: their own cluster (`Q_CLUSTER_NAME=<idle_queue> manage.py qcluster`, started by `recmem run`)
     # with one worker, so a long replay never delays an online consolidation or the maintenance ticks.
-    Q_CLUSTER["ALT_CLUSTERS"] = {RECMEM.idle_queue: {"workers": 1}}
-if RECMEM.redis_url:
-    Q_CLUSTER["redis"] = RECMEM.redis_url
+    Q_CLUSTER["ALT_CLUSTERS"] = {RECMEM.idle.queue: {"workers": 1}}
+if RECMEM.queue.redis_url:
+    Q_CLUSTER["redis"] = RECMEM.queue.redis_url
 else:
     Q_CLUSTER["orm"] = "default"
 
 # Django's own request limit (the API's limits are in RECMEM: max_text_chars, max_batch_exchanges).
-DATA_UPLOAD_MAX_MEMORY_SIZE = RECMEM.max_request_bytes
+DATA_UPLOAD_MAX_MEMORY_SIZE = RECMEM.limits.max_request_bytes
 
 # --- logging -----------------------------------------------------------------------------------------------------
-LOG_LEVEL = RECMEM.log_level
+LOG_LEVEL = RECMEM.server.log_level
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -18,7 +18,7 @@ from recmem_site.settings.base import *  # noqa: E402,F403
 from recmem_site.settings.base import MIDDLEWARE, Q_CLUSTER, RECMEM  # noqa: E402
 
 DEBUG = False
-RECMEM = RECMEM.replace(q_sync=True)
+RECMEM = RECMEM.replace(queue__sync=True)
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES = {

@@ -25,7 +25,7 @@ CHAT = "/v1/chat/completions"
 
 @pytest.fixture
 def eager_agent(make_agent, settings, fake_llm):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off")  # as bench_locomo --mode eager stores
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off")  # as bench_locomo --mode eager stores
     return make_agent().agent
 
 
@@ -166,7 +166,7 @@ def test_eager_operations_never_touch_a_wider_scope(api_client, make_agent, sett
     from memory.tests.factories import at, post_exchanges, post_session
     from memory.tests.services.test_scope_rule import RULE_TUESDAY, _module_rule
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off")
     alice = make_agent(name="alice", modules=["ops"])
     bob = make_agent(name="bob", modules=["ops"])
     session = post_session(api_client, bob, module="ops")["id"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bench.locomo import parse_search_variant
 from bench.report import UNTUNED, repeats_section
 
@@ -31,9 +33,12 @@ def test_seeds_are_averaged_and_one_seed_ablations_stay_out_of_the_goals():
 
 
 def test_search_variants_parse_to_typed_settings():
-    assert parse_search_variant("vector-only:search_lexical_weight=0,search_expand=0") == (
-        "vector-only", (("search_lexical_weight", 0.0), ("search_expand", 0)))
-    assert parse_search_variant("no-registry:pii_registry_gazetteer=0")[1] == (("pii_registry_gazetteer", False),)
+    assert parse_search_variant("vector-only:search.lexical_weight=0,search.expand=0") == (
+        "vector-only", (("search__lexical_weight", 0.0), ("search__expand", 0)))
+    assert parse_search_variant("no-registry:privacy.registry_gazetteer=0")[1] == (
+        ("privacy__registry_gazetteer", False),)
+    with pytest.raises(ValueError, match="no setting"):
+        parse_search_variant("flat:search_expand=0")
 
 
 def test_the_comparison_at_flat_top25s_block_size_is_reported_when_every_seed_has_it():

@@ -243,7 +243,7 @@ def test_prometheus_metrics_only_for_the_machine_itself_or_a_token(client, memor
     refused = client.get("/metrics", **remote)
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "metrics_forbidden"
     assert b"recmem_" not in refused.content
-    with config_override(metrics_token="scrape-secret-1"):
+    with config_override(server__metrics_token="scrape-secret-1"):
         assert client.get("/metrics", HTTP_AUTHORIZATION="Bearer wrong", **remote).status_code == 403
         allowed = client.get("/metrics", HTTP_AUTHORIZATION="Bearer scrape-secret-1", **remote)
         assert allowed.status_code == 200 and b"recmem_exchanges_total" in allowed.content

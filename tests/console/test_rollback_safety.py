@@ -103,7 +103,7 @@ def test_a_later_edit_is_kept_as_a_version(api_client, make_agent):
 
 @pytest.fixture
 def consolidated(api_client, make_agent, settings, django_capture_on_commit_callbacks):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online", llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="")
     holder = make_agent(modules=["coach"])
     for wave, day0 in ((MARATHON_WAVE_1, 0), (MARATHON_WAVE_2, 20)):
         session = post_session(api_client, holder, module="coach")["id"]

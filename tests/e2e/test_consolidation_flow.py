@@ -46,10 +46,10 @@ def _items(pairs, day0):
 
 @pytest.fixture(params=["llm", "extractive"])
 def consolidator(request, settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     if request.param == "extractive":
         clear_llm_cache()
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
+        settings.RECMEM = settings.RECMEM.replace(llm__base_url="")
         return {"kind": "extractive", "server": None}
     return {"kind": "llm", "server": request.getfixturevalue("fake_llm")}
 
@@ -142,13 +142,13 @@ def test_recurring_topic_consolidates_once(api_client, make_agent, consolidator,
 
 def test_failed_llm_reply_keeps_candidates_pending(api_client, make_agent, settings,
                                                     django_capture_on_commit_callbacks):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     clear_llm_cache()
     with FakeOpenAIServer() as server:
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url=server.base_url)
-        settings.RECMEM = settings.RECMEM.replace(llm_api_key="k")
-        settings.RECMEM = settings.RECMEM.replace(llm_max_retries=0)
-        settings.RECMEM = settings.RECMEM.replace(llm_timeout=10)
+        settings.RECMEM = settings.RECMEM.replace(llm__base_url=server.base_url)
+        settings.RECMEM = settings.RECMEM.replace(llm__api_key="k")
+        settings.RECMEM = settings.RECMEM.replace(llm__max_retries=0)
+        settings.RECMEM = settings.RECMEM.replace(llm__timeout=10)
         server.script("this is not json", "still {not json")  # the reply and its one repair attempt
         holder = make_agent()
         session = post_session(api_client, holder)["id"]

@@ -35,12 +35,12 @@ LOCOMO = DATA / "locomo" / "locomo_dev.json"
 def test_replay_one_locomo_conversation_online(api_client, make_agent, settings,
                                                django_capture_on_commit_callbacks):
     conversation = next(c for c in load_locomo(LOCOMO) if c.sample_id == "conv-30")
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     clear_llm_cache()
     started = time.perf_counter()
     with FakeOpenAIServer(responder=consolidation_responder) as server:
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url=server.base_url, llm_api_key="k")
-        settings.RECMEM = settings.RECMEM.replace(llm_model="fake-gpt")
+        settings.RECMEM = settings.RECMEM.replace(llm__base_url=server.base_url, llm__api_key="k")
+        settings.RECMEM = settings.RECMEM.replace(llm__model="fake-gpt")
         holder = make_agent(project="locomo", name=conversation.sample_id)
         dia_map: dict[str, tuple[str, ...]] = {}
         for session, pairs in conversation_exchanges(conversation):

@@ -24,7 +24,7 @@ def _limited(response, code="throttled"):
 @pytest.fixture
 def rates(settings):
     def set_rates(**rates):  # "off" as in the environment: the parsed value is ""
-        settings.RECMEM = settings.RECMEM.replace(**{k: "" if v == "off" else v for k, v in rates.items()})
+        settings.RECMEM = settings.RECMEM.replace(**{f"limits__{k}": "" if v == "off" else v for k, v in rates.items()})
     return set_rates
 
 
@@ -42,7 +42,7 @@ def test_per_key_rate_limit_answers_429_with_retry_after(api_client, make_agent,
 def test_300_requests_are_not_all_served(api_client, make_agent, settings):
     """The observation: 300 requests at 46/s were all served. With the defaults (600/min per key, 1200/min per
     address) a tighter rate must stop them; here 100/min per key."""
-    settings.RECMEM = settings.RECMEM.replace(rate_agent="100/min")
+    settings.RECMEM = settings.RECMEM.replace(limits__rate_agent="100/min")
     holder = make_agent()
     codes = [api_client.get("/api/v1/sessions", **holder.headers).status_code for _ in range(300)]
     assert codes.count(200) == 100 and codes.count(429) == 200
@@ -75,8 +75,8 @@ def test_failed_key_attempts_are_throttled_harder(api_client, make_agent, rates)
 def test_default_rates_are_on():
     from django.conf import settings
 
-    assert settings.RECMEM.rate_agent == "600/min" and settings.RECMEM.rate_ip == "1200/min"
-    assert settings.RECMEM.rate_failed_auth == "20/min"
+    assert settings.RECMEM.limits.rate_agent == "600/min" and settings.RECMEM.limits.rate_ip == "1200/min"
+    assert settings.RECMEM.limits.rate_failed_auth == "20/min"
     assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] == ["agents.throttling.ApiKeyRateThrottle"]
 
 
@@ -131,7 +131,7 @@ def test_a_few_failures_do_not_lock_out():
 # --- quotas -----------------------------------------------------------------------------------------------------
 
 def test_exchange_quota_per_project(api_client, make_agent, settings):
-    settings.RECMEM = settings.RECMEM.replace(quota_exchanges=3)
+    settings.RECMEM = settings.RECMEM.replace(limits__quota_exchanges=3)
     holder = make_agent(project="small")
     session = post_session(api_client, holder)
     url = f"/api/v1/sessions/{session['id']}/exchanges"

@@ -114,11 +114,11 @@ def test_audit_verify_detects_swapped_times(activity):
 
 def test_audit_verify_detects_a_forged_chain_without_the_key(activity, settings):
     """Someone with database access but without RECMEM_AUDIT_KEY cannot re-hash the chain after an edit."""
-    settings.RECMEM = settings.RECMEM.replace(audit_key="0" * 64)
+    settings.RECMEM = settings.RECMEM.replace(governance__audit_key="0" * 64)
     project_id = _chain("alpha")[0].project_id
     AuditEvent.objects.filter(pk=_chain("alpha")[2].pk).update(reason="forged")
     audit_chain_rebuild(project_id=project_id)  # a forger re-chaining with the wrong key
-    settings.RECMEM = settings.RECMEM.replace(audit_key="1" * 64)
+    settings.RECMEM = settings.RECMEM.replace(governance__audit_key="1" * 64)
     report = audit_chain_verify(project_id=project_id)
     assert not report.ok and report.broken_seq == 1 and "RECMEM_AUDIT_KEY" in report.problem
 

@@ -146,9 +146,9 @@ def test_a_full_legitimate_batch_is_within_the_value_count():
     from core.limits import json_values_upper_bound
 
     cfg = config()
-    metadata = {f"k{i}": [i, {"x": None}] for i in range(cfg.max_metadata_keys // 2)}
+    metadata = {f"k{i}": [i, {"x": None}] for i in range(cfg.limits.max_metadata_keys // 2)}
     batch = {"exchanges": [{"user": "u, {[", "assistant": "a", "metadata": metadata}
-                           for _ in range(cfg.max_batch_exchanges)]}
+                           for _ in range(cfg.limits.max_batch_exchanges)]}
     assert json_values_upper_bound(json.dumps(batch).encode()) <= max_json_values()
 
 

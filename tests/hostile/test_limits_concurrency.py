@@ -57,7 +57,8 @@ def _hammer(jobs: list[tuple[str, str, dict | None]], per_client: int) -> list[i
 
 
 def test_eight_clients_on_one_key_stay_within_the_key_rate(live_server, make_agent, settings, frozen_window):
-    settings.RECMEM = settings.RECMEM.replace(rate_agent="100/min", rate_ip="", rate_failed_auth="")
+    settings.RECMEM = settings.RECMEM.replace(limits__rate_agent="100/min", limits__rate_ip="",
+                                              limits__rate_failed_auth="")
     holder = make_agent()
     codes = _hammer([(f"{live_server.url}/api/v1/agents/me", holder.key, None)] * CLIENTS, per_client=25)
     assert set(codes) <= {200, 429}, set(codes)
@@ -66,7 +67,8 @@ def test_eight_clients_on_one_key_stay_within_the_key_rate(live_server, make_age
 
 def test_eight_clients_on_four_keys_from_one_address_stay_within_the_address_rate(live_server, make_agent, settings,
                                                                                  frozen_window):
-    settings.RECMEM = settings.RECMEM.replace(rate_agent="", rate_ip="100/min", rate_failed_auth="")
+    settings.RECMEM = settings.RECMEM.replace(limits__rate_agent="", limits__rate_ip="100/min",
+                                              limits__rate_failed_auth="")
     keys = [make_agent(name=f"a{i}").key for i in range(4)]
     codes = _hammer([(f"{live_server.url}/api/v1/agents/me", keys[i % 4], None) for i in range(CLIENTS)],
                     per_client=25)
@@ -75,7 +77,7 @@ def test_eight_clients_on_four_keys_from_one_address_stay_within_the_address_rat
 
 
 def test_a_quota_of_n_exchanges_lets_exactly_n_in(live_server, make_agent, settings, api_client):
-    settings.RECMEM = settings.RECMEM.replace(quota_exchanges=11, rate_agent="", rate_ip="")
+    settings.RECMEM = settings.RECMEM.replace(limits__quota_exchanges=11, limits__rate_agent="", limits__rate_ip="")
     holder = make_agent()
     session = api_client.post("/api/v1/sessions", {}, format="json", **holder.headers).json()["id"]
     body = {"user": "the quota test note", "assistant": "ok"}

@@ -39,12 +39,12 @@ def test_check_deploy_without_https_names_the_four_warnings(tmp_path):
 def test_debug_is_refused_unless_bound_to_loopback(host):
     with pytest.raises(ConfigError, match="DJANGO_DEBUG=1 is refused"):
         Config.from_env({"DJANGO_DEBUG": "1", "RECMEM_HOST": host})
-    assert Config.from_env({"DJANGO_DEBUG": "0", "RECMEM_HOST": host}).bind_host == host
+    assert Config.from_env({"DJANGO_DEBUG": "0", "RECMEM_HOST": host}).server.host == host
 
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2", "localhost", "::1", "[::1]"])
 def test_debug_is_allowed_on_loopback(host):
-    assert Config.from_env({"DJANGO_DEBUG": "1", "RECMEM_HOST": host}).debug
+    assert Config.from_env({"DJANGO_DEBUG": "1", "RECMEM_HOST": host}).server.debug
 
 
 def test_debug_on_a_public_address_stops_start_up(tmp_path):
@@ -57,8 +57,8 @@ def test_debug_on_a_public_address_stops_start_up(tmp_path):
 
 
 def test_rates_are_validated():
-    assert Config.from_env({"RECMEM_RATE_AGENT": "30/s"}).rate_agent == "30/s"
-    assert Config.from_env({"RECMEM_RATE_IP": "off"}).rate_ip == ""
+    assert Config.from_env({"RECMEM_RATE_AGENT": "30/s"}).limits.rate_agent == "30/s"
+    assert Config.from_env({"RECMEM_RATE_IP": "off"}).limits.rate_ip == ""
     for bad in ("fast", "0/min", "10/week", "-1/s"):
         with pytest.raises(ConfigError, match="RECMEM_RATE_AGENT"):
             Config.from_env({"RECMEM_RATE_AGENT": bad})

@@ -30,7 +30,7 @@ def agent_key(db, make_agent, settings):
     # As Django's test client does: the WSGI handler must not close the test's connection (and its transaction).
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
-    settings.RECMEM = settings.RECMEM.replace(rate_agent="", rate_ip="", rate_failed_auth="")
+    settings.RECMEM = settings.RECMEM.replace(limits__rate_agent="", limits__rate_ip="", limits__rate_failed_auth="")
     yield make_agent(modules=["ops"], roles=("writer", "reader", "operator")).key
     request_started.connect(close_old_connections)
     request_finished.connect(close_old_connections)

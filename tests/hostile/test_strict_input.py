@@ -88,7 +88,7 @@ def test_metadata_nested_900_deep_is_400(api_client, holder, session_url):
         deep = {"a": deep}
     _error(_post(api_client, holder, session_url, {"user": "x", "assistant": "y", "metadata": deep}), 400, "too_deep")
     _error(_post(api_client, holder, "/api/v1/sessions", {"metadata": deep}), 400, "too_deep")
-    with config_override(max_metadata_depth=3):
+    with config_override(limits__max_metadata_depth=3):
         _error(_post(api_client, holder, session_url, {"user": "x", "assistant": "y",
                                                          "metadata": {"a": {"b": {"c": {}}}}}), 400, "too_deep")
         ok = _post(api_client, holder, session_url, {"user": "x", "assistant": "y", "metadata": {"a": {"b": {}}}})
@@ -115,7 +115,7 @@ def test_huge_metadata_string_is_413_fast(api_client, holder, session_url):
 
 
 def test_metadata_key_count_is_bounded(api_client, holder, session_url):
-    with config_override(max_metadata_keys=10):
+    with config_override(limits__max_metadata_keys=10):
         _error(_post(api_client, holder, session_url, {"user": "x", "assistant": "y",
                                                          "metadata": {str(i): i for i in range(11)}}),
                413, "metadata_too_many_keys")
@@ -186,7 +186,7 @@ def test_limit_is_honoured_up_to_the_maximum(api_client, holder, session_url):
     page = api_client.get("/api/v1/exchanges?limit=2", **holder.headers).json()
     assert page["count"] == 3 and len(page["results"]) == 2 and page["next"]
     assert len(api_client.get("/api/v1/exchanges?limit=500&offset=1", **holder.headers).json()["results"]) == 2
-    with config_override(max_page_size=2):
+    with config_override(limits__max_page_size=2):
         _error(api_client.get("/api/v1/exchanges?limit=3", **holder.headers), 400)
 
 

@@ -87,8 +87,8 @@ def llm(settings, monkeypatch):
     clear_llm_cache()
     fake = HangingLLM()
     with fake.server:
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url=fake.server.base_url, llm_api_key="k",
-                                                  consolidation_mode="online")
+        settings.RECMEM = settings.RECMEM.replace(llm__base_url=fake.server.base_url, llm__api_key="k",
+                                                  consolidation__mode="online")
         monkeypatch.setattr(Conf, "SYNC", False)
         yield fake
         fake.release()

@@ -28,7 +28,7 @@ LESSONS = [
 
 @pytest.mark.integration
 def test_an_idle_run_fires_yields_to_a_write_and_resumes_from_its_cursor(qclusters, make_agent, settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")  # this process only writes
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")  # this process only writes
     slow = FakeOpenAIServer(responder=lambda body: FakeReply(content=consolidation_responder(body), delay=2.0))
     with slow:
         env = {"RECMEM_LLM_BASE_URL": slow.base_url, "RECMEM_LLM_API_KEY": "k", "RECMEM_LLM_MAX_RETRIES": "0",

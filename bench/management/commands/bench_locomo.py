@@ -86,8 +86,8 @@ class Command(BaseCommand):
         parser.add_argument("--with-flat", action="store_true",
                             help="online/eager: also score flat top-10/25 (plain cosine) on the run's own exchanges")
         parser.add_argument("--search-variant", action="append", default=[],
-                            help="name:field=value,… — also search the same store with these settings (an "
-                                 "ablation, e.g. vector-only:search_lexical_weight=0); repeatable")
+                            help="name:section.field=value,… — also search the same store with these settings (an "
+                                 "ablation, e.g. vector-only:search.lexical_weight=0); repeatable")
         parser.add_argument("--keep-data", action="store_true", help="keep the bench project after the run")
         parser.add_argument("--details", action="store_true", help="include per-question rows in the JSON")
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")

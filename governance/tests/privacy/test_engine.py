@@ -356,7 +356,7 @@ def test_spacy_model_setting_defaults_without_django_settings():
 
     if settings.configured:
 
-        with config_override(pii_spacy_model="some_model"):
+        with config_override(privacy__spacy_model="some_model"):
             assert engine.spacy_model_name() == "some_model"
     else:
         assert engine.spacy_model_name() == engine.DEFAULT_SPACY_MODEL

@@ -24,12 +24,12 @@ def test_a_name_pseudonymised_once_gets_its_placeholder_where_the_ner_misses_it(
     project = agent_create(project_name="gaz", name="a").project
     key = bytes.fromhex(privacy_policy_get(project=project).hmac_key)
     placeholder = pseudonym("PERSON", "Caroline", key)
-    settings.RECMEM = settings.RECMEM.replace(pii_registry_gazetteer=False)
+    settings.RECMEM = settings.RECMEM.replace(privacy__registry_gazetteer=False)
     [first] = texts_mask(project=project, texts=[FOUND])
     assert placeholder in first
     [before] = texts_mask(project=project, texts=[MISSED])
     assert "Caroline" in before  # the defect: the same name stays clear where the model misses it
-    settings.RECMEM = settings.RECMEM.replace(pii_registry_gazetteer=True)
+    settings.RECMEM = settings.RECMEM.replace(privacy__registry_gazetteer=True)
     [after] = texts_mask(project=project, texts=[MISSED])
     assert "Caroline" not in after and placeholder in after
     # queries and metadata go through the same gateway: the same placeholder there too

@@ -87,7 +87,7 @@ class ExtractiveConsolidator(BaseConsolidator):
         self.split_similarity = split_similarity
         self.max_gap = max_gap
         self.max_items_per_unit = max_items_per_unit
-        self.narrative_max_tokens = int(narrative_max_tokens or config().extractive_narrative_tokens)
+        self.narrative_max_tokens = int(narrative_max_tokens or config().consolidation.extractive_narrative_tokens)
         self.spacy_model = spacy_model or spacy_model_name()
         self.model = f"extractive:{self.spacy_model}"
         self._parser = _Parser(self.spacy_model)

@@ -52,7 +52,7 @@ _COMPONENT = "recmem_placeholders"
 
 
 def spacy_model_name() -> str:
-    return config().extractive_spacy_model or DEFAULT_SPACY_MODEL
+    return config().consolidation.extractive_spacy_model or DEFAULT_SPACY_MODEL
 
 
 def _merge_placeholders(doc: Any) -> Any:

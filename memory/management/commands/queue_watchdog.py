@@ -58,7 +58,7 @@ class Command(BaseCommand):
         watchdog = QueueWatchdog(cluster=cluster)
         proc = start()
         self.stdout.write(f"queue watchdog: qcluster pid {proc.pid}; stalled after "
-                          f"{config().queue_stall_seconds} s", ending="\n")
+                          f"{config().queue.stall_seconds} s", ending="\n")
         self.stdout.flush()
         try:
             while not stopping:
@@ -86,4 +86,4 @@ class Command(BaseCommand):
                 self.stdout.write(f"queue watchdog: old cluster {outcome}; new qcluster pid {proc.pid}")
                 self.stdout.flush()
         finally:
-            process_group_stop(proc, grace=config().stop_grace)
+            process_group_stop(proc, grace=config().server.stop_grace)

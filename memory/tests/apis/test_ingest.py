@@ -89,12 +89,12 @@ def test_bad_exchanges_are_400_and_store_nothing(api_client, make_agent, item, c
 def test_limits_are_413(api_client, make_agent):
     holder = make_agent()
     session = post_session(api_client, holder)
-    with config_override(max_text_chars=100):
+    with config_override(limits__max_text_chars=100):
         body = _error(api_client.post(f"/api/v1/sessions/{session['id']}/exchanges",
                                       {"user": "x" * 101, "assistant": "ok"}, format="json", **holder.headers),
                       413, "text_too_long")
         assert body["error"]["details"]["indexes"] == [0]
-    with config_override(max_batch_exchanges=3):
+    with config_override(limits__max_batch_exchanges=3):
         _error(api_client.post(f"/api/v1/sessions/{session['id']}/exchanges",
                                {"exchanges": [{"user": "a", "assistant": "b"}] * 4}, format="json",
                                **holder.headers), 413, "too_many_exchanges")

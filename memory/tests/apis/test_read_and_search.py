@@ -66,7 +66,7 @@ def test_edit_keeps_a_version_and_delete_hides(api_client, stored):
 def test_search_options(api_client, stored, settings):
     holder, _, rows, _ = stored
     # k is what is tested here; the experience floor (which may return fewer) has its own test.
-    settings.RECMEM = settings.RECMEM.replace(experience_floor=0.0)
+    settings.RECMEM = settings.RECMEM.replace(search__experience_floor=0.0)
     body = api_client.post("/api/v1/search", {"query": "where do I live?", "k_sub": 1, "k_epi": 0, "k_sem": 2},
                            format="json", **holder.headers).json()
     assert len(body["exchanges"]) == 1 and body["episodes"] == [] and len(body["experiences"]) == 2
@@ -111,8 +111,8 @@ def test_operator_can_ask_for_a_run_now(api_client, make_agent, settings, django
     from governance.models import ConsolidationBatch
     from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
-    settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(llm__base_url="")
     writer = make_agent(roles=["writer", "reader"])
     denied = api_client.post("/api/v1/consolidations/run", **writer.headers)
     assert denied.status_code == 403 and denied.json()["error"]["code"] == "missing_role"

@@ -249,7 +249,7 @@ def test_artefacts_are_built_once_into_the_models_folder(tmp_path, settings):
     assert local_models.artefact_path("static") == path and path.stat().st_mtime_ns == stamp
     with pytest.raises(ValueError):
         local_models.artefact_path("gguf")
-    settings.RECMEM = settings.RECMEM.replace(models_dir=tmp_path / "models")
+    settings.RECMEM = settings.RECMEM.replace(embeddings__models_dir=tmp_path / "models")
     assert local_models.artefact_dir().parent == tmp_path / "models"
 
 

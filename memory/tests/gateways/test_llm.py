@@ -233,7 +233,7 @@ def _no_llm_settings():
 
     if settings.configured:
 
-        return config_override(llm_base_url="")
+        return config_override(llm__base_url="")
     return nullcontext()
 
 

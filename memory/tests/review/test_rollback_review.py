@@ -21,8 +21,8 @@ def _items(pairs, day0):
 @pytest.fixture
 def consolidated(api_client, make_agent, settings, django_capture_on_commit_callbacks):
     """Two waves of a recurring topic, consolidated with the extractive consolidator (online mode)."""
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
-    settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
+    settings.RECMEM = settings.RECMEM.replace(llm__base_url="")
     holder = make_agent(modules=["coach"])
     s1 = post_session(api_client, holder, module="coach")["id"]
     with django_capture_on_commit_callbacks(execute=True):

@@ -51,10 +51,11 @@ def test_a_question_with_concrete_words_finds_the_exchange_that_holds_them(setti
     agent = agent_create(project_name="hybrid", name="a")
     stored = _store(agent, [*CHITCHAT[:3], ANSWER, *CHITCHAT[3:]])
     answer = stored[3].pk
-    settings.RECMEM = settings.RECMEM.replace(search_lexical_weight=0.0, experience_floor=0.0, search_expand=0)
+    settings.RECMEM = settings.RECMEM.replace(search__lexical_weight=0.0, search__experience_floor=0.0,
+                                              search__expand=0)
     vector_only = memory_search(agent=agent, query=SearchQuery(query=QUESTION, k_sub=3, k_epi=0, k_sem=0))
     assert _rank(vector_only, answer) is None  # by cosine alone the answer is not among the 3 best
-    settings.RECMEM = settings.RECMEM.replace(search_lexical_weight=0.3)
+    settings.RECMEM = settings.RECMEM.replace(search__lexical_weight=0.3)
     hybrid = memory_search(agent=agent, query=SearchQuery(query=QUESTION, k_sub=3, k_epi=0, k_sem=0))
     assert _rank(hybrid, answer) == 0
     assert hybrid.exchanges[0].relevance > hybrid.exchanges[0].similarity  # the lexical match added to it
@@ -100,7 +101,7 @@ def test_boilerplate_experiences_stay_out_and_leave_fewer_than_k(settings):
     assert informativeness(statements[0]) > 0.7 > 0.2 > max(informativeness(s) for s in statements[1:])
     found = memory_search(agent=agent, query=SearchQuery(query="Which pet did the user adopt?", k_sem=10))
     assert [h.obj.statement for h in found.experiences] == [statements[0]]
-    settings.RECMEM = settings.RECMEM.replace(experience_floor=0.0)  # no floor: all three fill the slots
+    settings.RECMEM = settings.RECMEM.replace(search__experience_floor=0.0)  # no floor: all three fill the slots
     assert len(memory_search(agent=agent, query=SearchQuery(query="Which pet did the user adopt?",
                                                             k_sem=10)).experiences) == 3
 
@@ -112,7 +113,7 @@ def test_session_neighbours_join_the_context_within_the_budget_not_the_hits(sett
                             "She had never seen the ocean before."])
     _store(agent, [f"Unrelated note number {i} about groceries." for i in range(5)], session="t")
     _store(other, ["Lisbon was sunny."])
-    settings.RECMEM = settings.RECMEM.replace(search_expand=1)
+    settings.RECMEM = settings.RECMEM.replace(search__expand=1)
     found = memory_search(agent=agent, query=SearchQuery(query="When did I fly to Lisbon?", k_sub=1, k_epi=0,
                                                          k_sem=0))
     assert [h.obj.pk for h in found.exchanges] == [stored[1].pk]  # the hits keep their k
@@ -124,7 +125,7 @@ def test_session_neighbours_join_the_context_within_the_budget_not_the_hits(sett
                                                          k_sem=0, token_budget=40))
     # Only where the budget allows, and never without the hit that brought it (a shorter neighbour would fit).
     assert "Flew to Lisbon" not in tight.context and "planned the trip" not in tight.context
-    settings.RECMEM = settings.RECMEM.replace(search_expand=0)
+    settings.RECMEM = settings.RECMEM.replace(search__expand=0)
     assert memory_search(agent=agent, query=SearchQuery(query="When did I fly to Lisbon?", k_sub=1)).neighbours == []
 
 

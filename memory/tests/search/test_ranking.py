@@ -32,11 +32,11 @@ def test_a_score_is_explained_by_its_components_and_weights():
 
 def test_the_settings_supply_the_weights_and_half_life_unless_given():
     settings = config()
-    when = NOW - timedelta(days=settings.freshness_half_life_days)
+    when = NOW - timedelta(days=settings.search.freshness_half_life_days)
     explained = score_explain(similarity=0.5, when=when, confidence=0.5, hits=0, now=NOW)
-    assert explained.weights == settings.search_weights
+    assert explained.weights == settings.search.weights
     assert explained.freshness == pytest.approx(0.5)
-    w = settings.search_weights
+    w = settings.search.weights
     assert explained.total == pytest.approx(w["similarity"] * 0.5 + w["freshness"] * 0.5 + w["confidence"] * 0.5)
 
 

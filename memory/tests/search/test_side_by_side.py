@@ -40,7 +40,7 @@ def _open_backends(pids: set[int]) -> set[int]:
 
 @pytest.fixture
 def pool(settings):
-    settings.RECMEM = settings.RECMEM.replace(search_threads=2)
+    settings.RECMEM = settings.RECMEM.replace(search__threads=2)
     yield
     side_by_side_close()
 
@@ -62,11 +62,11 @@ def test_tasks_run_on_other_threads_and_connections_which_close_with_the_pool(po
 
 @pytest.mark.django_db(transaction=True)
 def test_in_a_transaction_or_with_no_threads_every_task_runs_in_the_callers_connection(settings):
-    settings.RECMEM = settings.RECMEM.replace(search_threads=2)
+    settings.RECMEM = settings.RECMEM.replace(search__threads=2)
     with transaction.atomic():
         # another connection would not see this transaction's rows
         assert {pid for _, pid in run_side_by_side([_backend, _backend, _backend])} == {_backend()[1]}
-    settings.RECMEM = settings.RECMEM.replace(search_threads=0)
+    settings.RECMEM = settings.RECMEM.replace(search__threads=0)
     assert {pid for _, pid in run_side_by_side([_backend, _backend])} == {_backend()[1]}
 
 
@@ -120,7 +120,7 @@ def test_search_side_by_side_returns_what_search_in_turn_returns(settings, pool)
             "The cat is called Miso and hates the vacuum.", "We adopted Miso from the shelter in 2021.")])
 
     def found(threads: int):
-        settings.RECMEM = settings.RECMEM.replace(search_threads=threads)
+        settings.RECMEM = settings.RECMEM.replace(search__threads=threads)
         result = memory_search(agent=agent, query=SearchQuery(query="What is the cat called?"))
         return [(h.obj.pk, round(h.relevance, 6)) for h in result.exchanges], result.context
 

@@ -40,9 +40,9 @@ def _indexscan() -> str:
 def test_small_table_is_scanned_exactly_and_large_one_keeps_hnsw(agent, settings):
     assert vectors.table_rows(Exchange) == len(TEXTS)
     with transaction.atomic():
-        settings.RECMEM = settings.RECMEM.replace(exact_search_max_rows=len(TEXTS))
+        settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=len(TEXTS))
         assert vectors.exact_scan_set(Exchange) is True and _indexscan() == "off"
-        settings.RECMEM = settings.RECMEM.replace(exact_search_max_rows=len(TEXTS) - 1)
+        settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=len(TEXTS) - 1)
         assert vectors.exact_scan_set(Exchange) is False and _indexscan() == "on"
     assert _indexscan() == "on"  # SET LOCAL: nothing leaks past the transaction
 
@@ -59,14 +59,14 @@ def test_tables_never_analysed_are_counted_up_to_the_limit(settings):
                        "'memory_episode'::regclass)")
     vectors.table_rows_forget()
     try:
-        settings.RECMEM = settings.RECMEM.replace(exact_search_max_rows=3)
+        settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=3)
         assert vectors.table_rows(Exchange) == 4  # counted, but no further than the limit + 1
         assert vectors.table_rows(Episode) == 0
         with transaction.atomic():
             assert vectors.exact_scan_set(Exchange) is False and _indexscan() == "on"
             assert vectors.exact_scan_set(Episode) is True and _indexscan() == "off"
         vectors.table_rows_forget()
-        settings.RECMEM = settings.RECMEM.replace(exact_search_max_rows=len(TEXTS))
+        settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=len(TEXTS))
         assert vectors.table_rows(Exchange) == len(TEXTS)
     finally:
         vectors.table_rows_forget()
@@ -74,9 +74,9 @@ def test_tables_never_analysed_are_counted_up_to_the_limit(settings):
 
 def test_search_answers_the_same_exact_or_approximate(agent, settings):
     query = SearchQuery(query="what is the cat's name?")
-    settings.RECMEM = settings.RECMEM.replace(exact_search_max_rows=10**6)
+    settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=10**6)
     exact = memory_search(agent=agent, query=query)
-    settings.RECMEM = settings.RECMEM.replace(exact_search_max_rows=0)
+    settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=0)
     vectors.table_rows_forget()
     approximate = memory_search(agent=agent, query=query)
     assert [h.obj.pk for h in exact.exchanges] == [h.obj.pk for h in approximate.exchanges]
@@ -130,7 +130,7 @@ def test_a_ten_thousand_row_store_is_searched_through_hnsw_at_the_default_ef(age
         cursor.execute(index_definition)
         cursor.execute("ANALYZE memory_exchange")
     vectors.table_rows_forget()
-    assert vectors.table_rows(Exchange) > settings.RECMEM.exact_search_max_rows
+    assert vectors.table_rows(Exchange) > settings.RECMEM.search.exact_max_rows
 
     from pgvector.django import CosineDistance
 

@@ -9,5 +9,5 @@ def either_consolidator(request, settings) -> str:
     if request.param == "llm":
         request.getfixturevalue("fake_llm")
     else:
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
+        settings.RECMEM = settings.RECMEM.replace(llm__base_url="")
     return request.param

@@ -55,7 +55,7 @@ def test_a_coherent_episode_with_room_takes_the_merge():
 def test_a_full_episode_takes_no_more_merges(settings):
     agent = agent_create(project_name="bounds", name="a")
     _, scope = _episode(agent, MARATHON, narrative=TOPIC)
-    settings.RECMEM = settings.RECMEM.replace(episode_max_sources=len(MARATHON))
+    settings.RECMEM = settings.RECMEM.replace(consolidation__episode_max_sources=len(MARATHON))
     thresholds = THRESHOLDS
     assert _merge_target(scope=scope, vector=_topic_vector(agent), thresholds=thresholds) is None
 

@@ -33,9 +33,9 @@ def llm(settings):
     """The fake endpoint, answering RecMem's prompts until a test scripts something else."""
     clear_llm_cache()
     with FakeOpenAIServer(responder=consolidation_responder) as server:
-        settings.RECMEM = settings.RECMEM.replace(llm_base_url=server.base_url, llm_api_key="k", llm_max_retries=0,
-                                                  llm_timeout=20, consolidation_mode="idle",
-                                                  consolidation_max_attempts=2)
+        settings.RECMEM = settings.RECMEM.replace(llm__base_url=server.base_url, llm__api_key="k", llm__max_retries=0,
+                                                  llm__timeout=20, consolidation__mode="idle",
+                                                  consolidation__max_attempts=2)
         yield server
     clear_llm_cache()
 
@@ -169,7 +169,7 @@ def test_the_reaper_requeues_a_batch_whose_lease_passed(make_agent, llm, django_
 
 @pytest.mark.django_db
 def test_a_batch_that_keeps_losing_its_worker_ends_failed(make_agent, llm, settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_max_attempts=1)
+    settings.RECMEM = settings.RECMEM.replace(consolidation__max_attempts=1)
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
     batch = _dead_batch(agent, with_call=False)

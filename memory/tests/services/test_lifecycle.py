@@ -31,7 +31,7 @@ def _experience(agent, statement, *, confidence=0.6, days_old=0, hits=0, tags=()
 @pytest.mark.django_db
 def test_archive_beyond_max_memories_by_importance_and_freshness(make_agent, settings, api_client, admin_client):
     """Observed: RECMEM_MAX_MEMORIES was never read and nothing was ever archived."""
-    settings.RECMEM = settings.RECMEM.replace(max_memories=2)
+    settings.RECMEM = settings.RECMEM.replace(consolidation__max_memories=2)
     holder = make_agent()
     agent = holder.agent
     keep_fresh = _experience(agent, "The user drinks oat milk in coffee.", confidence=0.9)
@@ -63,7 +63,7 @@ def test_archive_beyond_max_memories_by_importance_and_freshness(make_agent, set
 @pytest.mark.django_db
 def test_items_not_corroborated_for_long_need_revalidation(make_agent, settings, api_client):
     """Observed: needs_revalidation was never set."""
-    settings.RECMEM = settings.RECMEM.replace(revalidate_after_days=180)
+    settings.RECMEM = settings.RECMEM.replace(consolidation__revalidate_after_days=180)
     holder = make_agent()
     stale = _experience(holder.agent, "The staging database runs PostgreSQL 13.", days_old=200)
     fresh = _experience(holder.agent, "The staging database lives in eu-west-1.", days_old=10)
@@ -188,7 +188,7 @@ FAILURES_AND_FIXES = [
 def test_repeated_failures_and_fixes_become_lessons_and_procedures(make_agent, settings, either_consolidator):
     """Observed: the types lesson, pattern and procedure were never produced in a live run."""
     # the session pass distils them; with an LLM it is opt-in (RECMEM_IDLE_SESSION_PASS=auto leaves it off there)
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle", idle_session_pass="on")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", idle__session_pass="on")
     agent = make_agent().agent
     for day, (user, assistant) in enumerate(FAILURES_AND_FIXES):
         session = session_create(agent=agent, started_at=T0 + timedelta(days=day))
@@ -213,7 +213,7 @@ def test_tags_are_filterable_in_the_api(make_agent, api_client):
     assert response.json()["results"][0]["tags"] == ["deployment", "database"]
     # The tag filter is what is tested: without the experience floor (issue 15), which leaves out an item this far
     # from the query.
-    with config_override(experience_floor=0.0):
+    with config_override(search__experience_floor=0.0):
         response = api_client.post("/api/v1/search", {"query": "deploy migrations", "tags": ["music"]},
                                    format="json", **holder.headers)
     assert [x["statement"] for x in response.json()["experiences"]] == ["The user likes jazz."]

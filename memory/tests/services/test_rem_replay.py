@@ -37,7 +37,7 @@ def _session(agent, pairs, day=0, close=True):
 
 @pytest.fixture
 def idle(settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle", idle_session_pass="on")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", idle__session_pass="on")
     return settings
 
 
@@ -86,7 +86,7 @@ def test_budget_exhausted_the_rest_waits_for_the_next_run(make_agent, idle, fake
     agent = make_agent().agent
     sessions = [_session(agent, [*CHAT, LESSON], day=d) for d in range(3)]
     # About one session's call fits (its estimate is the units plus ~1,000 tokens of prompt).
-    idle.RECMEM = idle.RECMEM.replace(idle_run_token_budget=2000)
+    idle.RECMEM = idle.RECMEM.replace(idle__run_token_budget=2000)
     batch = consolidation_run(agent_id=agent.pk, run="idle")
     replay = batch.summary["replay"]
     assert replay["stopped"] == "budget" and replay["sessions_replayed"] == [str(sessions[0].pk)]
@@ -102,7 +102,7 @@ def test_budget_exhausted_the_rest_waits_for_the_next_run(make_agent, idle, fake
 
 @pytest.mark.django_db
 def test_extractive_work_budget(make_agent, idle):
-    idle.RECMEM = idle.RECMEM.replace(llm_base_url="", idle_extractive_budget=150)
+    idle.RECMEM = idle.RECMEM.replace(llm__base_url="", idle__extractive_budget=150)
     agent = make_agent().agent
     sessions = [_session(agent, [*CHAT, LESSON], day=d) for d in range(2)]
     batch = consolidation_run(agent_id=agent.pk, run="idle")
@@ -138,7 +138,7 @@ class _WritesDuringRun:
 
 @pytest.mark.django_db
 def test_an_idle_run_yields_when_the_agent_writes_and_keeps_its_cursor(make_agent, idle):
-    idle.RECMEM = idle.RECMEM.replace(llm_base_url="")
+    idle.RECMEM = idle.RECMEM.replace(llm__base_url="")
     agent = make_agent().agent
     sessions = [_session(agent, [*CHAT, LESSON], day=d) for d in range(3)]
     consolidator = _WritesDuringRun(get_consolidator(llm=None, embedder=get_embedder()), agent)
@@ -156,7 +156,7 @@ def test_an_idle_run_yields_when_the_agent_writes_and_keeps_its_cursor(make_agen
 
 @pytest.mark.django_db
 def test_a_yielding_run_leaves_the_topics_it_did_not_reach_waiting(make_agent, idle):
-    idle.RECMEM = idle.RECMEM.replace(llm_base_url="", idle_session_pass="off")
+    idle.RECMEM = idle.RECMEM.replace(llm__base_url="", idle__session_pass="off")
     agent = make_agent().agent
     _session(agent, MARATHON_WAVE_1)
     _session(agent, [(u.replace("marathon", "swimming"), a) for u, a in MARATHON_WAVE_1], day=20)
@@ -177,10 +177,10 @@ def test_a_yielding_run_leaves_the_topics_it_did_not_reach_waiting(make_agent, i
 def test_finished_one_off_schedule_does_not_delay_the_next_run(make_agent, idle):
     """Observed: a fired one-off schedule (repeats=0) counted as waiting for an hour: a 30-minute cooldown acted as
     one hour (an agent due at 05:51 ran at 06:44)."""
-    idle.RECMEM = idle.RECMEM.replace(idle_cooldown_minutes=5, idle_jitter_seconds=(0, 0), idle_max_hours=0)
+    idle.RECMEM = idle.RECMEM.replace(idle__cooldown_minutes=5, idle__jitter_seconds=(0, 0), idle__max_hours=0)
     agent = make_agent().agent
     _session(agent, MARATHON_WAVE_1)  # a ripe topic waits
-    now = timezone.now() + timedelta(minutes=idle.RECMEM.idle_minutes + 1)
+    now = timezone.now() + timedelta(minutes=idle.RECMEM.idle.minutes + 1)
     assert idle_runs_start(now=now) == 1
     # django-q2 fires it: the schedule stays with repeats=0; the run is recorded as an idle batch.
     Schedule.objects.filter(name=f"idle:{agent.pk}").update(repeats=0)
@@ -198,23 +198,23 @@ def test_finished_one_off_schedule_does_not_delay_the_next_run(make_agent, idle)
 def test_idle_runs_go_to_the_low_priority_queue(make_agent, idle, settings):
     agent = make_agent().agent
     _session(agent, [*CHAT, LESSON])
-    assert idle_runs_start(now=timezone.now() + timedelta(minutes=idle.RECMEM.idle_minutes + 1)) == 1
+    assert idle_runs_start(now=timezone.now() + timedelta(minutes=idle.RECMEM.idle.minutes + 1)) == 1
     schedule = Schedule.objects.get(name=f"idle:{agent.pk}")
     import ast
 
     kwargs = ast.literal_eval(schedule.kwargs)
     assert kwargs == {"q_options": {"cluster": "recmem-idle"}, "run": "idle"}
     assert settings.Q_CLUSTER["ALT_CLUSTERS"] == {"recmem-idle": {"workers": 1}}
-    idle.RECMEM = idle.RECMEM.replace(idle_queue="")
+    idle.RECMEM = idle.RECMEM.replace(idle__queue="")
     Schedule.objects.all().delete()
-    idle_runs_start(now=timezone.now() + timedelta(minutes=idle.RECMEM.idle_minutes + 1))
+    idle_runs_start(now=timezone.now() + timedelta(minutes=idle.RECMEM.idle.minutes + 1))
     assert ast.literal_eval(Schedule.objects.get(name=f"idle:{agent.pk}").kwargs)["q_options"] == {}
 
 
 @pytest.mark.django_db
 def test_manual_runs_are_outside_the_idle_cooldown_and_cap(make_agent, idle, django_capture_on_commit_callbacks):
     """Observed: manual runs were recorded as idle runs and used up the daily idle cap."""
-    idle.RECMEM = idle.RECMEM.replace(llm_base_url="", idle_daily_cap=1, idle_max_hours=0)
+    idle.RECMEM = idle.RECMEM.replace(llm__base_url="", idle__daily_cap=1, idle__max_hours=0)
     agent = make_agent().agent
     _session(agent, MARATHON_WAVE_1)
     with django_capture_on_commit_callbacks(execute=True):
@@ -223,5 +223,5 @@ def test_manual_runs_are_outside_the_idle_cooldown_and_cap(make_agent, idle, dja
     assert batch.mode == "manual" and batch.status == "succeeded"
     assert "replay" in batch.summary  # a manual run replays like an idle one
     _session(agent, [(u.replace("marathon", "swimming"), a) for u, a in MARATHON_WAVE_1], day=20)
-    soon = timezone.now() + timedelta(minutes=idle.RECMEM.idle_minutes + 1)
+    soon = timezone.now() + timedelta(minutes=idle.RECMEM.idle.minutes + 1)
     assert idle_due(agent=agent, now=soon)  # no cooldown, no cap used by the manual run

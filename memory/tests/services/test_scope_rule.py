@@ -38,7 +38,7 @@ def _module_rule(statement, exchanges, confidence):
 def team(api_client, make_agent, settings, fake_llm):
     """Alice and Bob in module ops; two module rules from Bob's sessions, one corroborated by 4 sessions
     (confidence 0.96) with a pending promotion; candidates wait for an explicit run (idle mode)."""
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     alice = make_agent(name="alice", modules=["ops"], roles=["writer", "reader", "operator"])
     bob = make_agent(name="bob", modules=["ops"])
     tuesday = []
@@ -117,7 +117,7 @@ def test_a_module_unit_never_ripens_with_another_modules_units(make_agent, setti
     from memory.services.ingest import session_create
     from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     agent = make_agent(modules=["m1", "m2"]).agent
     _say(agent, session_create(agent=agent, module="m1"), MARATHON_WAVE_1[:4])
     second = _say(agent, session_create(agent=agent, module="m2"), MARATHON_WAVE_1[4:], day0=5)
@@ -129,7 +129,8 @@ def test_a_personal_unit_ripens_with_one_module_only(make_agent, settings):
     from memory.services.ingest import session_create
     from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle", theta_count=3, theta_sim=0.5)
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", consolidation__theta_count=3,
+                                              consolidation__theta_sim=0.5)
     agent = make_agent(modules=["m1", "m2"]).agent
     _say(agent, session_create(agent=agent, module="m1"), MARATHON_WAVE_1[:2])
     _say(agent, session_create(agent=agent, module="m2"), MARATHON_WAVE_2[:2], day0=5)
@@ -149,7 +150,7 @@ def test_members_of_an_older_mixed_candidate_are_dropped_and_become_raw(make_age
     from memory.services.ingest import session_create
     from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off", llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off", llm__base_url="")
     agent = make_agent(modules=["m1", "m2"]).agent
     m1 = _say(agent, session_create(agent=agent, module="m1"), MARATHON_WAVE_1[:3]).exchanges
     m2 = _say(agent, session_create(agent=agent, module="m2"), MARATHON_WAVE_1[3:], day0=5).exchanges
@@ -173,7 +174,7 @@ def test_a_module_topic_is_never_shown_its_writers_personal_items(api_client, ma
     from memory.tests.factories import make_memories
     from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     x = make_agent(modules=["m"])
     personal = post_session(api_client, x)["id"]
     module = post_session(api_client, x, module="m")["id"]

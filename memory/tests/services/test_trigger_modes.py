@@ -47,7 +47,7 @@ def _ingest(agent, pairs, day0=0, session=None):
 
 @pytest.mark.django_db
 def test_trigger_counts_the_new_unit_and_skips_queued_units(make_agent, settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")  # candidates wait: the trigger alone
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")  # candidates wait: the trigger alone
     agent = make_agent().agent
     _, first = _ingest(agent, MARATHON_WAVE_1[:4])
     assert not first.candidates  # 4 related units: |R| + 1 = 4 < θ_count
@@ -69,7 +69,7 @@ def test_one_request_one_neighbour_statement_and_each_unit_in_one_candidate(make
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     agent = make_agent().agent
     pairs = [*MARATHON_WAVE_1, *CHATTER, *[(u.replace("marathon", "Berlin marathon"), a) for u, a in MARATHON_WAVE_1]]
     session = session_create(agent=agent)
@@ -91,11 +91,11 @@ def test_one_request_one_neighbour_statement_and_each_unit_in_one_candidate(make
 
 @pytest.mark.django_db
 def test_salient_one_off_becomes_a_candidate(make_agent, settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     agent = make_agent().agent
     _, result = _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted.")])
     assert result.candidates[0].reason == "salience" and result.exchanges[0].salience == "deadline"
-    settings.RECMEM = settings.RECMEM.replace(salience=False)
+    settings.RECMEM = settings.RECMEM.replace(consolidation__salience=False)
     _, result = _ingest(agent, [("The visa renewal is due by May 2, no later than that.", "Noted.")])
     assert not result.candidates
 
@@ -104,19 +104,19 @@ def test_salient_one_off_becomes_a_candidate(make_agent, settings):
 def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, settings):
     from django_q.models import Schedule
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
-    settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(llm__base_url="")
     agent = make_agent().agent
     session, _ = _ingest(agent, MARATHON_WAVE_1)
     agent.refresh_from_db()
     assert Candidate.objects.filter(status="pending").count() == 1
     assert ConsolidationBatch.objects.count() == 0  # idle mode: nothing runs while the agent writes
     assert not idle_due(agent=agent)  # just wrote
-    later = timezone.now() + timedelta(minutes=settings.RECMEM.idle_minutes + 1)
+    later = timezone.now() + timedelta(minutes=settings.RECMEM.idle.minutes + 1)
     assert idle_due(agent=agent, now=later)  # first run: no previous run, so the 24 h rule holds
     assert idle_runs_start(now=later) == 1
     schedule = Schedule.objects.get(name=f"idle:{agent.pk}")
-    low, high = (int(x) for x in settings.RECMEM.idle_jitter_seconds)
+    low, high = (int(x) for x in settings.RECMEM.idle.jitter_seconds)
     assert later + timedelta(seconds=low - 1) <= schedule.next_run <= later + timedelta(seconds=high + 1)
     assert idle_runs_start(now=later) == 0  # already waiting
     # the scheduled task runs the consolidation
@@ -127,19 +127,19 @@ def test_idle_mode_waits_for_quiet_agent_and_closed_sessions(make_agent, setting
     session_close(agent=agent, session=session)
     _ingest(agent, [(u.replace("marathon", "half marathon"), a) for u, a in MARATHON_WAVE_1], day0=30)
     agent.refresh_from_db()
-    soon = timezone.now() + timedelta(minutes=settings.RECMEM.idle_minutes + 1)
+    soon = timezone.now() + timedelta(minutes=settings.RECMEM.idle.minutes + 1)
     assert not idle_due(agent=agent, now=soon)  # cooldown since the last run
-    after_cooldown = timezone.now() + timedelta(minutes=settings.RECMEM.idle_cooldown_minutes + 1)
+    after_cooldown = timezone.now() + timedelta(minutes=settings.RECMEM.idle.cooldown_minutes + 1)
     assert not idle_due(agent=agent, now=after_cooldown)  # only 1 closed session since the last run
-    for _ in range(settings.RECMEM.idle_min_closed_sessions):
+    for _ in range(settings.RECMEM.idle.min_closed_sessions):
         session_close(agent=agent, session=session_create(agent=agent))
     assert idle_due(agent=agent, now=after_cooldown)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_one_run_per_agent(make_agent, settings):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="idle")
-    settings.RECMEM = settings.RECMEM.replace(llm_base_url="")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
+    settings.RECMEM = settings.RECMEM.replace(llm__base_url="")
     agent = make_agent().agent
     _ingest(agent, MARATHON_WAVE_1)
     # another worker (here: another connection) holds the agent's lock: this run backs off and changes nothing
@@ -172,7 +172,7 @@ def test_calibrate_thresholds_command_on_the_store(make_agent, settings, tmp_pat
 
     from django.core.management import call_command
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="off")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off")
     agent = make_agent(project="calib").agent
     _ingest(agent, MARATHON_WAVE_1 + CHATTER)
     out = StringIO()
@@ -206,7 +206,7 @@ def test_salience_catches_imperative_rules(text):
 @pytest.mark.django_db
 def test_salient_one_offs_wait_and_are_refined_together(make_agent, settings, fake_llm,
                                                         django_capture_on_commit_callbacks):
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     agent = make_agent().agent
     with django_capture_on_commit_callbacks(execute=True):
         _ingest(agent, [("The tax filing is due by April 15, no later than that.", "Noted."),
@@ -239,7 +239,7 @@ def test_a_planner_without_a_layer_takes_the_separate_steps(make_agent, settings
     from memory.models import Episode
     from memory.services.consolidation import Planner, consolidation_planner
 
-    settings.RECMEM = settings.RECMEM.replace(consolidation_mode="online")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     agent = make_agent().agent
     with consolidation_planner(Planner(**layers)), django_capture_on_commit_callbacks(execute=True):
         _ingest(agent, MARATHON_WAVE_1)
