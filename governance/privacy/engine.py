@@ -68,7 +68,6 @@ import hmac
 import logging
 import re
 import threading
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +76,7 @@ from typing import Any, Literal
 from core.config import config
 from core.process_cache import ProcessCache
 
+from .normalise import Normalised, normalise
 from .recognizers import (
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
@@ -300,7 +300,7 @@ _WS_RE = re.compile(r"\s+")
 
 
 def normalise_value(entity_type: str, value: str) -> str:
-    v = unicodedata.normalize("NFKC", value).casefold().strip()
+    v = normalise(value).text.casefold().strip()  # the same pass as the analysis: one value, one digest
     v = _WS_RE.sub(" ", v)
     if entity_type in _DIGITS_ONLY:
         digits = re.sub(r"\D", "", v)
@@ -905,12 +905,34 @@ def _unify_ner_types(text: str, chosen: list[_Candidate]) -> None:
             c.entity_type = winner.entity_type
 
 
-def _apply(text: str, chosen: list[_Candidate], key: bytes) -> MaskResult:
+def _on_original(norm: Normalised, chosen: list[_Candidate]) -> list[tuple[_Candidate, str]]:
+    """The chosen spans of the normalised text as spans of the original, each with the value it stands for (the
+    normalised one: the same address gets the same placeholder whatever its encoding). Two spans that meet inside one
+    encoded character become one (the secret's type wins)."""
+    out: list[tuple[_Candidate, str]] = []
+    for c in chosen:
+        value = norm.text[c.start : c.end]
+        start, end = norm.to_original(c.start, c.end)
+        mapped = dataclasses.replace(c, start=start, end=end)
+        if out and start < out[-1][0].end:
+            last, last_value = out[-1]
+            keep = mapped if mapped.is_secret and not last.is_secret else last
+            out[-1] = (dataclasses.replace(keep, start=min(last.start, start), end=max(last.end, end)),
+                       last_value if keep is last else value)
+            continue
+        out.append((mapped, value))
+    return out
+
+
+def _apply(text: str, chosen: list[_Candidate], key: bytes, *, norm: Normalised | None = None) -> MaskResult:
     parts: list[str] = []
     entities: list[MaskedEntity] = []
     pos = 0
-    for c in chosen:
-        original = text[c.start : c.end]
+    if norm is not None and norm.changed:
+        pairs = _on_original(norm, chosen)
+    else:
+        pairs = [(c, text[c.start : c.end]) for c in chosen]
+    for c, original in pairs:
         if c.is_secret:
             placeholder = secret_placeholder(c.entity_type)
             kept = digest = ""
@@ -1014,20 +1036,24 @@ class _Found:
 
 
 def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered: set[str] | None) -> list[MaskResult]:
-    if len(texts) == 1:
-        raw_all = [analyze(texts[0], policy=policy)]
+    # Every recognizer and the NER read the normalised text; the spans found are mapped back onto the original.
+    norms = [normalise(t or "") for t in texts]
+    plain = [n.text for n in norms]
+    if len(plain) == 1:
+        raw_all = [analyze(plain[0], policy=policy)]
     else:
-        raw_all = analyze_many(texts, policy=policy)
+        raw_all = analyze_many(plain, policy=policy)
     if policy.phone_region and "PHONE_NUMBER" in policy.active_entities:
         # the project's national phone formats (a per-policy region, so not a registered Presidio recognizer)
         raw_all = [[*raw, *(_Found("PHONE_NUMBER", s, e, sc)
                             for s, e, sc in national_phone_spans(t, policy.phone_region))] if t else raw
-                   for t, raw in zip(texts, raw_all, strict=True)]
+                   for t, raw in zip(plain, raw_all, strict=True)]
     return [
-        _apply(t, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)), key)
+        _apply(n.original, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)),
+               key, norm=n)
         if t
-        else MaskResult(text=t or "", entities=[])
-        for t, raw in zip(texts, raw_all, strict=True)
+        else MaskResult(text=n.original, entities=[])
+        for t, n, raw in zip(plain, norms, raw_all, strict=True)
     ]
 
 
@@ -1051,6 +1077,7 @@ def _compose(first: MaskResult, second: MaskResult) -> MaskResult:
 def contains_pii(text: str, *, policy: MaskingPolicy | None = None, secrets_only: bool = False) -> bool:
     """True when :func:`mask` would change ``text`` (or, with ``secrets_only``, would mask a secret)."""
     policy = policy or MaskingPolicy.default()
+    text = normalise(text or "").text
     chosen = _resolve(text, _candidates(text, analyze(text, policy=policy), policy), accepted_placeholders(text))
     return any(c.is_secret for c in chosen) if secrets_only else bool(chosen)
 

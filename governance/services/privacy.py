@@ -205,6 +205,20 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
     return [rebuild(v) for v in values]
 
 
+def drafts_remask(*, project: Project, episodes: Sequence[Any], items: Sequence[Any]) -> None:
+    """Mask what consolidation is about to write (episode titles and narratives, experience subjects and
+    statements), in place, before it is embedded or stored: a rewriter can turn an encoded value it read into its
+    plain form, and an LLM can decode one. The gateway's own placeholders pass through unchanged."""
+    fields = [(d, name) for d in episodes for name in ("title", "narrative")]
+    fields += [(d, name) for d in items for name in ("subject", "statement")]
+    todo = [(d, name) for d, name in fields if getattr(d, name, None)]
+    if not todo:
+        return
+    masked = texts_mask(project=project, texts=[getattr(d, name) for d, name in todo])
+    for (d, name), text in zip(todo, masked, strict=True):
+        setattr(d, name, text)
+
+
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:
     """The original value behind ``placeholder``; needs the vault's view and reveal permissions and a reason, and every
     reveal is audited — a refused one too (``reveal_refused``, with why), in its own transaction so the refusal cannot
