@@ -228,6 +228,9 @@ class PseudonymEntry(models.Model):
     entity_type = models.CharField(max_length=64)
     placeholder = models.CharField(max_length=120)
     digest = models.CharField(max_length=64, help_text="HMAC-SHA256 (hex) of type + normalised value, project key")
+    confident = models.BooleanField(
+        default=True, help_text="masked with strong evidence (a pattern, a cue, a full name): only these are "
+                                "re-applied wherever the value appears again; a model-only guess on one word is not")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -294,3 +297,21 @@ class MetricDay(models.Model):
 
     def __str__(self) -> str:
         return f"metrics {self.project_id} {self.day} {self.scope}"
+
+
+class AllowedTerm(models.Model):
+    """A term an operator allowed for a project: never masked as a name, place or group (a product, a tool, a team's
+    jargon the NER keeps mistaking). Pattern-based types (e-mail, phone, card...) and secrets are never allowed.
+    Every change is audited (``governance.services.privacy.allowed_term_add`` / ``allowed_term_remove``)."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    term = models.CharField(max_length=200, help_text="compared case-insensitively, whitespace collapsed")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["project", "term"]
+        constraints = [models.UniqueConstraint(fields=["project", "term"], name="allowed_term_unique")]
+
+    def __str__(self) -> str:
+        return self.term

@@ -126,8 +126,9 @@ def pseudonyms_registered(*, project: Project, placeholders: Iterable[str]) -> s
 
 
 def pseudonyms_by_digest(*, project: Project, digests: Iterable[str]) -> dict[str, str]:
-    """digest → placeholder for the registered ones among ``digests`` (see :func:`pseudonym_lookup`)."""
-    return dict(PseudonymEntry.objects.filter(project=project, digest__in=list(digests))
+    """digest → placeholder for the registered ones among ``digests`` that were masked with strong evidence (a model's
+    guess on one word is registered, so its placeholder is accepted back, but never re-applied elsewhere)."""
+    return dict(PseudonymEntry.objects.filter(project=project, digest__in=list(digests), confident=True)
                 .values_list("digest", "placeholder"))
 
 

@@ -96,6 +96,7 @@ from .recognizers import (
     trim_name_span,
 )
 from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
+from .vocabulary import all_tech, is_common_word
 
 logger = logging.getLogger(__name__)
 
@@ -190,6 +191,8 @@ class MaskingPolicy:
     score_threshold: float = DEFAULT_SCORE_THRESHOLD
     #: ISO region whose national phone formats (no country code) are recognised; "" for none
     phone_region: str = ""
+    #: terms an operator allowed for the project (``allow_term``): never a name, place or group (lower case)
+    allowed_terms: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mask_entities", _expand(self.mask_entities))
@@ -200,6 +203,8 @@ class MaskingPolicy:
             raise ValueError("score_threshold must be within [0, 1]")
         object.__setattr__(self, "score_threshold", threshold)
         object.__setattr__(self, "phone_region", (self.phone_region or "").strip().upper())
+        object.__setattr__(self, "allowed_terms", frozenset(" ".join(str(t).split()).casefold()
+                                                            for t in self.allowed_terms if str(t).strip()))
 
     @classmethod
     def default(cls) -> MaskingPolicy:
@@ -270,6 +275,9 @@ class MaskedEntity:
     #: HMAC-SHA256 (hex) of type + normalised value under the project key: the placeholder's first hex characters;
     #: the pseudonym registry's lookup key. Empty for secrets.
     digest: str = field(default="", repr=False, compare=False)
+    #: masked with strong evidence — a pattern, a cue, a name of two words or more — rather than the NER model's
+    #: guess on one word: only such values are re-applied by the registry wherever they appear again.
+    confident: bool = field(default=True, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -717,6 +725,8 @@ class _Candidate:
     start: int
     end: int
     score: float
+    #: found by the NER model alone (no pattern, no cue)
+    model_only: bool = False
 
     @property
     def is_secret(self) -> bool:
@@ -762,6 +772,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 pos += len(line) + 1
         for s, e in pieces:
             s, e = _trim(text, s, e, etype)
+            if etype in _VOCABULARY_GUARDED and not _claim_allowed(text, s, e, etype, r, policy.allowed_terms):
+                continue
             if etype in ("PERSON", "NRP") and (any(ch.isdigit() for ch in text[s:e]) or determiner_led(text[s:e])):
                 continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase
             if etype == "PERSON":
@@ -771,8 +783,37 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             if etype not in NER_ENTITY_TYPES and not is_secret_entity(etype) and _inside_word(text, s, e):
                 continue  # e.g. a "medical licence" pattern inside a 40-char commit hash
             if e > s:
-                out.append(_Candidate(etype, s, e, float(r.score)))
+                out.append(_Candidate(etype, s, e, float(r.score), model_only=_from_ner_model(r)))
     return out
+
+
+#: Types a technology word is guarded against (an organisation is kept anyway).
+_VOCABULARY_GUARDED = frozenset({"PERSON", "LOCATION", "NRP"})
+_HEURISTIC_RECOGNIZER = "RecMemPersonHeuristics"
+# an introduction or sign-off right before a word: "my name is Jenkins", "regards, Jenkins"
+_INTRODUCTION_BEFORE_RE = re.compile(
+    r"(?i)(?:\bname\s*(?:is|was|'s|:)|\bcall(?:s|ed)?\s+me|\bnamed|\bcalled|\bdear|\bregards,?|\bsigned,?|"
+    r"\bsincerely,?|\bcheers,|\bthanks,|\bi'm|\bi\s+am)[ \t]*\Z")
+
+
+def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, allowed: frozenset[str]) -> bool:
+    """May a name, place or group guess claim ``text[start:end]``? Not when an operator allowed the term for the
+    project; not when every word is a technology word (:mod:`.vocabulary`: Redis, Jenkins, ``postgresql.conf``)
+    unless there is strong evidence of a person — an honorific or a relation right before it ("Mr. Jenkins", "my
+    colleague Jenkins", 0.9 from the heuristics) or an introduction ("my name is Jenkins"). A technology word is
+    never a place or a group: no cue makes "moved to Kafka" a journey."""
+    span = text[start:end]
+    folded = " ".join(span.split()).casefold()
+    if folded in allowed or (allowed and all(w.strip(".,;:!?'’\"").casefold() in allowed for w in span.split())):
+        return False
+    if not all_tech(span):
+        return True
+    if etype != "PERSON":
+        return False
+    meta = getattr(result, "recognition_metadata", None) or {}
+    if meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) >= 0.9:
+        return True
+    return bool(_INTRODUCTION_BEFORE_RE.search(text, max(0, start - 40), start))
 
 
 def _from_ner_model(result: Any) -> bool:
@@ -933,6 +974,7 @@ def _apply(text: str, chosen: list[_Candidate], key: bytes, *, norm: Normalised 
     else:
         pairs = [(c, text[c.start : c.end]) for c in chosen]
     for c, original in pairs:
+        confident = True
         if c.is_secret:
             placeholder = secret_placeholder(c.entity_type)
             kept = digest = ""
@@ -940,6 +982,7 @@ def _apply(text: str, chosen: list[_Candidate], key: bytes, *, norm: Normalised 
             digest = pseudonym_digest(c.entity_type, original, key)
             placeholder = placeholder_for_digest(c.entity_type, digest)
             kept = original
+            confident = _confident(c, original)
         parts.append(text[pos : c.start])
         parts.append(placeholder)
         pos = c.end
@@ -953,10 +996,20 @@ def _apply(text: str, chosen: list[_Candidate], key: bytes, *, norm: Normalised 
                 is_secret=c.is_secret,
                 original=kept,
                 digest=digest,
+                confident=confident,
             )
         )
     parts.append(text[pos:])
     return MaskResult(text="".join(parts), entities=entities)
+
+
+def _confident(c: _Candidate, value: str) -> bool:
+    """Strong enough evidence for the registry to re-apply the value elsewhere: anything but the NER model's guess on
+    a single common word (:func:`.vocabulary.is_common_word`: "Will", "Summer", "Jenkins" — the model's usual
+    mistake on a capitalised word); "Caroline" alone is a name."""
+    if c.tier != 2 or not c.model_only:
+        return True
+    return len(value.split()) >= 2 or not is_common_word(value)
 
 
 def _check_key(key: bytes) -> bytes:
