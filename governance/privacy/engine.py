@@ -96,7 +96,7 @@ from .recognizers import (
     trim_name_span,
 )
 from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
-from .vocabulary import all_tech, is_common_word
+from .vocabulary import all_tech, is_common_word, is_tech_word
 
 logger = logging.getLogger(__name__)
 
@@ -806,14 +806,59 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     folded = " ".join(span.split()).casefold()
     if folded in allowed or (allowed and all(w.strip(".,;:!?'’\"").casefold() in allowed for w in span.split())):
         return False
+    if _code_like(span):
+        return False
+    meta = getattr(result, "recognition_metadata", None) or {}
+    model_only = _from_ner_model(result)
+    # weak evidence: the model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)
+    weak = model_only or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) < 0.88)
+    if model_only and _acronym_in_prose(text, span):
+        return False
     if not all_tech(span):
+        # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
+        # Multimodal Embedding") on weak evidence is a title or a product, not a name
+        words = [w.strip(".,;:!?'’\"()") for w in span.split()]
+        if weak and len(words) >= 2:
+            tech = sum(is_tech_word(w) for w in words)
+            known = sum(is_common_word(w) for w in words)
+            if tech >= 1 and (known == len(words) or (tech >= 2 and 3 * known >= 2 * len(words))):
+                return False
         return True
     if etype != "PERSON":
         return False
-    meta = getattr(result, "recognition_metadata", None) or {}
     if meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) >= 0.9:
         return True
     return bool(_INTRODUCTION_BEFORE_RE.search(text, max(0, start - 40), start))
+
+
+# identifiers, versions, paths, escapes: "httpcore2", "xxh3_128", "x.y", "v2.14.3", "\\r", "ToolNode", "MacOSX"
+_CODE_CHAR_RE = re.compile(r"[\d_\\/=<>{}\[\]|#$%^*~`]|\w\.\w")
+_CAMEL_RE = re.compile(r"[a-z][A-Z]")
+_CAMEL_NAME_RE = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|O)[A-Z][a-z]")  # McDonald, MacArthur, DeShawn
+_INNER_CAPS_RE = re.compile(r"[a-z][A-Z]{2,}|[A-Z]{2,}[a-z]{2,}")  # MacOSX, iOS-like, HTTPServer
+
+
+def _code_like(span: str) -> bool:
+    """A name, place or group holds no digit, underscore, slash, backslash or dot between letters, and no
+    camel-case identifier ("StorageClass"; "McDonald" is a name)."""
+    if _CODE_CHAR_RE.search(span):
+        return True
+    for word in span.split():
+        if _INNER_CAPS_RE.search(word):
+            return True
+        if _CAMEL_RE.search(word) and not _CAMEL_NAME_RE.match(word):
+            return True
+    return False
+
+
+def _acronym_in_prose(text: str, span: str) -> bool:
+    """One all-capitals word ("GB", "MPS", "HKEYS") in a text written mostly in lower case is an acronym; in a text
+    written in capitals throughout, capitals say nothing (see :func:`text_for_ner`)."""
+    word = span.strip()
+    if " " in word or not word.isupper() or not word.isalpha():
+        return False
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.islower() for c in letters) >= 0.5 * len(letters)
 
 
 def _from_ner_model(result: Any) -> bool:
@@ -1075,7 +1120,46 @@ def mask_many(
                     results[i] = _compose(results[i], nxt)
                     still.append(i)
             todo = still
-    return results
+    return _secrets_claim(texts, results)
+
+
+def _secrets_claim(texts: Sequence[str], results: list[MaskResult]) -> list[MaskResult]:
+    """A value a secret rule claimed anywhere in the call never becomes a reversible pseudonym elsewhere in it: an
+    entity of another type whose value is, holds or is held in a secret's value ("password: Zurich42x", then
+    "Zurich42x" guessed a place) is masked as that secret (no vault, no registry)."""
+    secrets: list[tuple[str, str]] = []
+    for text, result in zip(texts, results, strict=True):
+        for e in result.entities:
+            if e.is_secret:
+                value = normalise(text[e.start : e.end]).text.strip().casefold()
+                if len(value) >= 4:
+                    secrets.append((value, e.entity_type))
+    if not secrets:
+        return results
+    out = []
+    for text, result in zip(texts, results, strict=True):
+        hits = []
+        for e in result.entities:
+            if e.is_secret:
+                continue
+            value = normalise(e.original or text[e.start : e.end]).text.strip().casefold()
+            kind = next((t for v, t in secrets if len(value) >= 4 and (value in v or v in value)), None)
+            if kind is not None:
+                hits.append((e, kind))
+        if not hits:
+            out.append(result)
+            continue
+        swap = {id(e): kind for e, kind in hits}
+        entities = [dataclasses.replace(e, entity_type=swap[id(e)], placeholder=secret_placeholder(swap[id(e)]),
+                                        is_secret=True, original="", digest="") if id(e) in swap else e
+                    for e in result.entities]
+        parts, pos = [], 0
+        for e in entities:
+            parts += [text[pos : e.start], e.placeholder]
+            pos = e.end
+        parts.append(text[pos:])
+        out.append(MaskResult(text="".join(parts), entities=entities))
+    return out
 
 
 @dataclass(frozen=True)

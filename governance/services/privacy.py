@@ -133,7 +133,7 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
         return []
     policy = privacy_policy_get(project=project)
     results = (masker or mask_coalesced)(list(texts), policy=_masking_policy(policy),
-                                         key=bytes.fromhex(policy.hmac_key), known_placeholders=_registered(project))
+                                         key=policy.pseudonym_key, known_placeholders=_registered(project))
     if conversation_before is not None:
         results = _continued(list(texts), results, conversation_before)
     _remember(project=project, policy=policy, results=results)
@@ -149,7 +149,7 @@ def _registered_values(*, project: Project, policy: PrivacyPolicy, texts: list[s
     from governance.privacy.gazetteer import apply_registered
     from governance.selectors import pseudonyms_by_digest
 
-    return apply_registered(texts, entity_types=policy.pseudonymise_entities, key=bytes.fromhex(policy.hmac_key),
+    return apply_registered(texts, entity_types=policy.pseudonymise_entities, key=policy.pseudonym_key,
                             lookup=lambda digests: pseudonyms_by_digest(project=project, digests=digests),
                             allowed=allowed_terms_of(project_id=project.pk))
 

@@ -60,6 +60,10 @@ RECMEM = RECMEM.replace(vault_key=_vault_key())
 # The audit chain's HMAC key: RECMEM_AUDIT_KEY, else generated once into RECMEM_HOME/audit_key (mode 600). Keep it
 # stable and share it across machines: with another key every event fails `manage.py audit_verify`.
 RECMEM = RECMEM.replace(audit_key=RECMEM.audit_key or _persisted_secret("audit_key", lambda: secrets.token_hex(32)))
+# The pseudonym HMAC key: RECMEM_PSEUDONYM_KEY, else generated once into RECMEM_HOME/pseudonym_key (mode 600); each
+# project's key is derived from it and the project's salt in the database (see README, privacy: rotation).
+RECMEM = RECMEM.replace(pseudonym_key=RECMEM.pseudonym_key
+                        or _persisted_secret("pseudonym_key", lambda: secrets.token_hex(32)))
 SECRET_KEY = RECMEM.secret_key or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
 DEBUG = RECMEM.debug  # refused by Config unless RECMEM_HOST is a loopback address
 ALLOWED_HOSTS = list(RECMEM.allowed_hosts)
@@ -115,6 +119,8 @@ MIDDLEWARE = [
     "recmem_site.idempotency.IdempotencyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # The admin's User-Agent and Accept headers as digests before django-axes records a login attempt.
+    "recmem_site.security.AdminLoginHeadersMiddleware",
     # Last, as django-axes requires: refuses admin logins from a locked-out address or username.
     "axes.middleware.AxesMiddleware",
 ]
@@ -189,6 +195,8 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "recmem_site.security.admin_lockout_response"
 AXES_CLIENT_IP_CALLABLE = "recmem_site.security.client_ip"
+# The lockout table keeps a keyed digest of an attempted username, never the clear value.
+AXES_USERNAME_CALLABLE = "recmem_site.security.admin_username_digest"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -117,7 +117,7 @@ def test_model_only_guess_on_a_common_word_is_not_confident():
 @pytest.mark.django_db
 def test_the_registry_reapplies_only_confident_values():
     project = agent_create(project_name="vocab", name="a").project
-    key = bytes.fromhex(privacy_policy_get(project=project).hmac_key)
+    key = privacy_policy_get(project=project).pseudonym_key
     texts_mask(project=project, texts=["Yesterday Mark pushed the fix."])
     entry = PseudonymEntry.objects.get(project=project, digest=pseudonym_digest("PERSON", "Mark", key))
     assert entry.confident is False  # registered (its placeholder is accepted back) but not re-applied
