@@ -806,14 +806,15 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     folded = " ".join(span.split()).casefold()
     if folded in allowed or (allowed and all(w.strip(".,;:!?'’\"").casefold() in allowed for w in span.split())):
         return False
-    if _code_like(span):
+    if _code_like(span, place=etype == "LOCATION"):
         return False
     meta = getattr(result, "recognition_metadata", None) or {}
     model_only = _from_ner_model(result)
     # weak evidence: the model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)
     weak = model_only or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) < 0.88)
-    if model_only and _acronym_in_prose(text, span):
-        return False
+    if model_only and _acronym_in_prose(text, span) and (
+            etype != "LOCATION" or (len(span.strip()) <= 3 and not _in_address(text, start, end))):
+        return False  # a place in capitals is a place ("HELSINKI" in an address); a two-letter one in prose is not
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
         # Multimodal Embedding") on weak evidence is a title or a product, not a name
@@ -838,10 +839,20 @@ _CAMEL_NAME_RE = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|O)[A-Z][a-z]")
 _INNER_CAPS_RE = re.compile(r"[a-z][A-Z]{2,}|[A-Z]{2,}[a-z]{2,}")  # MacOSX, iOS-like, HTTPServer
 
 
-def _code_like(span: str) -> bool:
-    """A name, place or group holds no digit, underscore, slash, backslash or dot between letters, and no
-    camel-case identifier ("StorageClass"; "McDonald" is a name)."""
-    if _CODE_CHAR_RE.search(span):
+_PLACE_CODE_RE = re.compile(r"[_\\=<>{}\[\]|^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$")
+_ADDRESS_AFTER_RE = re.compile(r"[ \t]*\d{4,6}\b")
+
+
+def _in_address(text: str, start: int, end: int) -> bool:
+    """A state or country code inside an address: after a comma, or before a postcode ("Springfield, IL 62701")."""
+    return text[max(0, start - 2) : start].strip() == "," or bool(_ADDRESS_AFTER_RE.match(text, end))
+
+
+def _code_like(span: str, *, place: bool = False) -> bool:
+    """A name or group holds no digit, underscore, slash, backslash or dot between letters, and no camel-case
+    identifier ("StorageClass"; "McDonald" is a name). A place may hold digits and signs ("221B Baker Street",
+    "Apt #5"), not an identifier's ("xxh3_128", "httpcore2", "x.y", "\\r")."""
+    if (_PLACE_CODE_RE if place else _CODE_CHAR_RE).search(span):
         return True
     for word in span.split():
         if _INNER_CAPS_RE.search(word):
@@ -1124,42 +1135,66 @@ def mask_many(
 
 
 def _secrets_claim(texts: Sequence[str], results: list[MaskResult]) -> list[MaskResult]:
-    """A value a secret rule claimed anywhere in the call never becomes a reversible pseudonym elsewhere in it: an
-    entity of another type whose value is, holds or is held in a secret's value ("password: Zurich42x", then
-    "Zurich42x" guessed a place) is masked as that secret (no vault, no registry)."""
+    """A value a secret rule claimed anywhere in the call is a secret everywhere in it: its other occurrences are
+    masked as that secret, and an entity of another type whose value is, holds or is held in it ("password:
+    Zurich42x", then "Zurich42x" guessed a place) becomes the secret — never a vault entry or a registry row."""
     secrets: list[tuple[str, str]] = []
     for text, result in zip(texts, results, strict=True):
         for e in result.entities:
             if e.is_secret:
                 value = normalise(text[e.start : e.end]).text.strip().casefold()
-                if len(value) >= 4:
+                if len(value) >= 6:
                     secrets.append((value, e.entity_type))
     if not secrets:
         return results
-    out = []
-    for text, result in zip(texts, results, strict=True):
-        hits = []
-        for e in result.entities:
-            if e.is_secret:
-                continue
+    return [_claimed(text, result, secrets) for text, result in zip(texts, results, strict=True)]
+
+
+def _claimed(text: str, result: MaskResult, secrets: list[tuple[str, str]]) -> MaskResult:
+    norm = normalise(text)
+    low = norm.text.casefold()
+    spans: list[tuple[int, int, str]] = []
+    if len(low) == len(norm.text):
+        for value, kind in secrets:
+            pos = low.find(value)
+            while pos >= 0:
+                spans.append((*norm.to_original(pos, pos + len(value)), kind))
+                pos = low.find(value, pos + 1)
+    entities: list[MaskedEntity] = []
+    changed = False
+    for e in result.entities:
+        if not e.is_secret:
             value = normalise(e.original or text[e.start : e.end]).text.strip().casefold()
             kind = next((t for v, t in secrets if len(value) >= 4 and (value in v or v in value)), None)
+            kind = kind or next((t for s, end, t in spans if s < e.end and e.start < end), None)
             if kind is not None:
-                hits.append((e, kind))
-        if not hits:
-            out.append(result)
+                e = dataclasses.replace(e, entity_type=kind, placeholder=secret_placeholder(kind), is_secret=True,
+                                        original="", digest="", confident=True)
+                changed = True
+        entities.append(e)
+    for s, end, kind in spans:
+        if not any(e.start < end and s < e.end for e in entities):
+            entities.append(MaskedEntity(entity_type=kind, placeholder=secret_placeholder(kind), start=s, end=end,
+                                         score=0.9, is_secret=True, original=""))
+            changed = True
+    if not changed:
+        return result
+    entities.sort(key=lambda e: (e.start, -e.end))
+    merged: list[MaskedEntity] = []
+    for e in entities:  # a secret occurrence that straddles an entity absorbs it
+        if merged and e.start < merged[-1].end:
+            last = merged[-1]
+            keep = last if last.is_secret or not e.is_secret else e
+            merged[-1] = dataclasses.replace(keep, start=min(last.start, e.start), end=max(last.end, e.end),
+                                             **({} if keep.is_secret else {"original": "", "digest": ""}))
             continue
-        swap = {id(e): kind for e, kind in hits}
-        entities = [dataclasses.replace(e, entity_type=swap[id(e)], placeholder=secret_placeholder(swap[id(e)]),
-                                        is_secret=True, original="", digest="") if id(e) in swap else e
-                    for e in result.entities]
-        parts, pos = [], 0
-        for e in entities:
-            parts += [text[pos : e.start], e.placeholder]
-            pos = e.end
-        parts.append(text[pos:])
-        out.append(MaskResult(text="".join(parts), entities=entities))
-    return out
+        merged.append(e)
+    parts, pos = [], 0
+    for e in merged:
+        parts += [text[pos : e.start], e.placeholder]
+        pos = e.end
+    parts.append(text[pos:])
+    return MaskResult(text="".join(parts), entities=merged)
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,15 @@ The vocabulary is *built from real data*, never a hand list (:func:`build`; ``ma
 * the names, classifiers and keywords of the Python distributions installed in the environment;
 * the most downloaded PyPI projects (a ``name<TAB>version<TAB>month<TAB>rank<TAB>summary`` list; only ranked
   rows): their names, and the capitalised words their summaries share (``Kafka``, ``Gemini``) — minus the words the
-  NER model reads as a person in most summaries that use them ("John", "Peter");
+  NER model reads as a person in most summaries that use them ("John");
 * the Debian packages of ``/var/lib/dpkg/status`` (names and the ``Section``'s words);
 * the file extensions of the files those packages and distributions install (``conf``, ``yaml``, ``service``).
 
 A word is a term when at least :data:`MIN_SOURCES` distinct package names or summaries carry it (a single project
 named after a person does not make the name a term). A word that names a place more strongly than a technology is
 not a term — the weight of a place is how often libphonenumber's geocoding data names it, plus a bonus for a city of
-the time-zone database — so a city stays masked (the default, see README: a city says where a person is) while
+the time-zone database; the language names of Django's locale table and libphonenumber's country names are never
+terms — so a city stays masked (the default, see README: a city says where a person is) while
 ``Jenkins`` (a hamlet and a CI server) is a term.
 
 The same sources give the *common words* (``data/common_words.txt``): words the package descriptions write in lower
@@ -111,14 +112,17 @@ def _pypi_list(path: Path, prose: Counter | None = None) -> tuple[Counter, Count
                 texts.append(summary)
     # A word the NER reads as a person in most summaries that use it ("a port of John Gruber's Markdown") counts
     # only through the names of projects (two of them are needed: "confluent-kafka", "aiokafka").
-    people = _person_words(texts)
+    people = _entity_words(texts)
     for word, n in people.items():
         if n * 2 >= summaries[word]:
             summaries[word] = 0
     return names, summaries
 
 
-def _person_words(texts: list[str]) -> Counter:
+_PERSONAL_LABELS = frozenset({"PERSON"})
+
+
+def _entity_words(texts: list[str]) -> Counter:
     """Per lower-case word: in how many of ``texts`` the NER model tags it as (part of) a person's name."""
     counts: Counter = Counter()
     try:
@@ -130,7 +134,8 @@ def _person_words(texts: list[str]) -> Counter:
     except Exception:  # no model: no exclusion (the build still works, with less precision)
         return counts
     for doc in nlp.pipe(texts, batch_size=256):
-        words = {w.lower() for ent in doc.ents if ent.label_ == "PERSON" for w in re.findall(r"[A-Za-z]+", ent.text)}
+        words = {w.lower() for ent in doc.ents if ent.label_ in _PERSONAL_LABELS
+                 for w in re.findall(r"[A-Za-z]+", ent.text)}
         counts.update(words)
     return counts
 
@@ -197,6 +202,23 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
             sources[word] += n
         extensions |= dpkg_ext
     places = _place_weights()
+    # languages are nationalities too ("German", "Spanish"): never a term (Django's table of language names)
+    from django.conf.locale import LANG_INFO
+
+    for info in LANG_INFO.values():
+        for word in re.findall(r"[A-Za-z]+", info.get("name", "")):
+            places[word.lower()] += 1000
+    # and countries (libphonenumber's region names in English: "*aa" points at the "aa" entry)
+    try:
+        from phonenumbers.geodata.locale import LOCALE_DATA
+    except ImportError:  # pragma: no cover
+        LOCALE_DATA = {}
+    for names in LOCALE_DATA.values():
+        name = names.get("en", "")
+        name = names.get(name[1:], "") if name.startswith("*") else name
+        for word in re.findall(r"[A-Za-z]+", name):
+            if len(word) >= 4:
+                places[word.lower()] += 1000
     # a word that names a place more strongly than a technology stays a place ("Berlin", "Paris", "Phoenix")
     terms = sorted(w for w, n in sources.items() if n >= MIN_SOURCES and w.isalpha() and len(w) >= 3
                    and n > places[w])
