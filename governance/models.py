@@ -120,6 +120,12 @@ class AuditEvent(models.Model):
     object_id = models.CharField(max_length=64, blank=True, default="")
     scope = models.CharField(max_length=16, blank=True, default="")
     reason = models.CharField(max_length=300, blank=True, default="")
+    reason_digest = models.CharField(
+        max_length=64, blank=True, default="", editable=False,
+        help_text="HMAC of the reason under RECMEM_AUDIT_KEY: the chain's hash covers this, so a purge can redact the "
+                  "reason (an edit reason, a search query) without breaking the chain")
+    reason_purged = models.BooleanField(default=False, editable=False,
+                                        help_text="the reason was redacted by a subject purge")
     source_ids = models.JSONField(default=list, blank=True)
     batch = models.ForeignKey(ConsolidationBatch, on_delete=models.PROTECT, null=True, blank=True,
                               related_name="audit_events")

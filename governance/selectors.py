@@ -15,7 +15,7 @@ from django.db.models.functions import Now
 from agents.models import Project
 from core.config import config
 from governance.models import AuditEvent, ConsolidationBatch, PrivacyPolicy, PseudonymEntry, VaultEntry
-from governance.services.audit import chain_of, event_hash
+from governance.services.audit import chain_of, event_hash, reason_digest
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ def audit_chain_verify(*, project_id: Any) -> ChainReport:
         elif event_hash(event) != event.hash:
             problem = "content does not match its hash (edited" + (
                 "; or RECMEM_AUDIT_KEY is not the key the chain was written with)" if expected == 1 else ")")
+        elif event.reason_digest and not event.reason_purged and reason_digest(event.reason) != event.reason_digest:
+            problem = "reason does not match its digest (edited)"
         if problem:
             return ChainReport(**fields, events=count, head_seq=expected - 1, head_hash=prev, broken_seq=event.seq,
                                broken_event_id=event.pk, problem=problem)

@@ -839,7 +839,7 @@ _CAMEL_NAME_RE = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|O)[A-Z][a-z]")
 _INNER_CAPS_RE = re.compile(r"[a-z][A-Z]{2,}|[A-Z]{2,}[a-z]{2,}")  # MacOSX, iOS-like, HTTPServer
 
 
-_PLACE_CODE_RE = re.compile(r"[_\\=<>{}\[\]|^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$")
+_PLACE_CODE_RE = re.compile(r"[_\\={}\[\]^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$")
 _ADDRESS_AFTER_RE = re.compile(r"[ \t]*\d{4,6}\b")
 
 
@@ -851,7 +851,7 @@ def _in_address(text: str, start: int, end: int) -> bool:
 def _code_like(span: str, *, place: bool = False) -> bool:
     """A name or group holds no digit, underscore, slash, backslash or dot between letters, and no camel-case
     identifier ("StorageClass"; "McDonald" is a name). A place may hold digits and signs ("221B Baker Street",
-    "Apt #5"), not an identifier's ("xxh3_128", "httpcore2", "x.y", "\\r")."""
+    "Apt #5", an address block joined by ">" or "|"), not an identifier's ("xxh3_128", "httpcore2", "x.y", "\\r")."""
     if (_PLACE_CODE_RE if place else _CODE_CHAR_RE).search(span):
         return True
     for word in span.split():
