@@ -1165,7 +1165,10 @@ def _claimed(text: str, result: MaskResult, secrets: list[tuple[str, str]]) -> M
     for e in result.entities:
         if not e.is_secret:
             value = normalise(e.original or text[e.start : e.end]).text.strip().casefold()
-            kind = next((t for v, t in secrets if len(value) >= 4 and (value in v or v in value)), None)
+            # the value is the secret, holds it, or is a large part of it ("Zurich" of "Zurich42x"; not "Asia" of
+            # an "ASIA…" access key)
+            kind = next((t for v, t in secrets if len(value) >= 4 and (
+                v in value or (value in v and 5 * len(value) >= 2 * len(v)))), None)
             kind = kind or next((t for s, end, t in spans if s < e.end and e.start < end), None)
             if kind is not None:
                 e = dataclasses.replace(e, entity_type=kind, placeholder=secret_placeholder(kind), is_secret=True,

@@ -26,6 +26,12 @@ def test_a_value_a_secret_rule_claims_is_a_secret_everywhere_in_the_call():
     assert "Zurich42x" not in results[1].text
 
 
+def test_a_short_word_inside_a_long_secret_is_not_claimed():
+    first, second = mask_many(["temporary key ASIAY34FZKBOKMUTVV7A", "Our team in Asia ships on Fridays."], key=KEY)
+    assert "ASIAY34" not in first.text
+    assert not any(e.is_secret for e in second.entities) and "<SECRET" not in second.text
+
+
 @pytest.mark.django_db
 def test_secret_values_never_reach_the_vault_or_the_registry():
     project = agent_create(project_name="side", name="a").project
