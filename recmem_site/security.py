@@ -46,16 +46,11 @@ def admin_username_digest(request, credentials=None) -> str:
     return "u:" + _digest("username", str(username).strip().casefold())
 
 
-class AdminLoginHeadersMiddleware:
-    """Before django-axes records an admin login attempt: the User-Agent and Accept headers (agent- or
-    attacker-controlled text) are replaced by a digest, so the lockout table never keeps them in clear."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        if request.path.startswith("/admin/"):
-            for header in ("HTTP_USER_AGENT", "HTTP_ACCEPT"):
-                if request.META.get(header):
-                    request.META[header] = "h:" + _digest(header, request.META[header])
-        return self.get_response(request)
+def admin_headers_digest(request) -> None:
+    """Before django-axes records an admin login attempt: the User-Agent and Accept headers (attacker-controlled text)
+    are replaced by a digest, so the lockout table never keeps them in clear. Called by the outermost middleware
+    (``recmem_site.errors.RequestIdMiddleware``; a middleware of its own would deepen every request's stack)."""
+    if request.path.startswith("/admin/"):
+        for header in ("HTTP_USER_AGENT", "HTTP_ACCEPT"):
+            if request.META.get(header):
+                request.META[header] = "h:" + _digest(header, request.META[header])

@@ -72,7 +72,8 @@ def event_content(event: AuditEvent) -> dict[str, Any]:
         "actor_label": event.actor_label, "action": event.action, "object_type": event.object_type,
         "object_id": event.object_id, "scope": event.scope,
         # events written before reasons were digested hash their clear reason
-        "reason": f"#{event.reason_digest}" if event.reason_digest else event.reason,
+        # (and the historical model of an older migration has no digest at all)
+        "reason": f"#{digest}" if (digest := getattr(event, "reason_digest", "")) else event.reason,
         "source_ids": _canonical(event.source_ids), "batch": str(event.batch_id or ""),
         "data": _canonical(event.data), "created_at": event.created_at.astimezone(UTC).isoformat(),
     }

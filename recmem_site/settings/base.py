@@ -119,8 +119,6 @@ MIDDLEWARE = [
     "recmem_site.idempotency.IdempotencyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # The admin's User-Agent and Accept headers as digests before django-axes records a login attempt.
-    "recmem_site.security.AdminLoginHeadersMiddleware",
     # Last, as django-axes requires: refuses admin logins from a locked-out address or username.
     "axes.middleware.AxesMiddleware",
 ]
