@@ -409,6 +409,8 @@ class PrivacyConfig:
     phone_region: str = _var("RECMEM_PII_PHONE_REGION", "US", _region)
     # A Fernet key; "off" disables the vault; empty: generated once into home/vault_key by the settings.
     vault_key: str = _var("RECMEM_VAULT_KEY", "")
+    # The pseudonym registry's HMAC key (outside the database); empty: generated once into home/pseudonym_key.
+    pseudonym_key: str = _var("RECMEM_PSEUDONYM_KEY", "")
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,17 @@ from django.utils.html import format_html
 
 from core.errors import ApplicationError
 from governance.export import CONTENT_TYPES, export_lines
-from governance.models import AuditEvent, LLMCall, MetricDay, PrivacyPolicy, PseudonymEntry, VaultEntry
+from governance.models import (
+    AllowedTerm,
+    AuditEvent,
+    LLMCall,
+    MetricDay,
+    PrivacyPolicy,
+    PseudonymEntry,
+    VaultEntry,
+)
 from governance.selectors import audit_export_rows
-from governance.services.privacy import vault_reveal
+from governance.services.privacy import allowed_term_add, allowed_term_remove, vault_reveal
 
 # object_type of an event -> the admin page of that object (by URL name: governance does not import memory).
 _OBJECT_PAGES = {
@@ -120,9 +128,36 @@ class PrivacyPolicyAdmin(admin.ModelAdmin):
 class PseudonymEntryAdmin(ReadOnlyAdmin):
     """The pseudonym registry, read-only: placeholders and keyed digests, never an original value."""
 
-    list_display = ["placeholder", "entity_type", "project", "created_at"]
-    list_filter = ["entity_type", "project"]
+    list_display = ["placeholder", "entity_type", "confident", "project", "created_at"]
+    list_filter = ["entity_type", "confident", "project"]
     search_fields = ["placeholder"]
+
+
+@admin.register(AllowedTerm)
+class AllowedTermAdmin(admin.ModelAdmin):
+    """Terms allowed per project (never masked as a name, place or group). Adding and deleting go through the
+    services, so every change is audited; a term is not edited in place (delete it and add the new one)."""
+
+    list_display = ["term", "project", "created_at"]
+    list_filter = ["project"]
+    search_fields = ["term"]
+    fields = ["project", "term"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["project", "term"] if obj is not None else []
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return
+        saved = allowed_term_add(project=obj.project, term=obj.term, user=request.user)
+        obj.pk, obj.term, obj.created_at = saved.pk, saved.term, saved.created_at
+
+    def delete_model(self, request, obj):
+        allowed_term_remove(project=obj.project, term=obj.term, user=request.user)
+
+    def delete_queryset(self, request, queryset):
+        for obj in list(queryset):
+            allowed_term_remove(project=obj.project, term=obj.term, user=request.user)
 
 
 class RevealForm(forms.Form):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import uuid
 
@@ -118,6 +120,12 @@ class AuditEvent(models.Model):
     object_id = models.CharField(max_length=64, blank=True, default="")
     scope = models.CharField(max_length=16, blank=True, default="")
     reason = models.CharField(max_length=300, blank=True, default="")
+    reason_digest = models.CharField(
+        max_length=64, blank=True, default="", editable=False,
+        help_text="HMAC of the reason under RECMEM_AUDIT_KEY: the chain's hash covers this, so a purge can redact the "
+                  "reason (an edit reason, a search query) without breaking the chain")
+    reason_purged = models.BooleanField(default=False, editable=False,
+                                        help_text="the reason was redacted by a subject purge")
     source_ids = models.JSONField(default=list, blank=True)
     batch = models.ForeignKey(ConsolidationBatch, on_delete=models.PROTECT, null=True, blank=True,
                               related_name="audit_events")
@@ -198,7 +206,8 @@ class PrivacyPolicy(models.Model):
         max_length=2, blank=True, default="",
         help_text="ISO 3166 region whose national phone formats are recognised without a country code (e.g. US, "
                   "DE); empty: RECMEM_PII_PHONE_REGION")
-    hmac_key = models.CharField(max_length=128, default=_new_hmac_key, editable=False)
+    hmac_key = models.CharField(max_length=128, default=_new_hmac_key, editable=False,
+                                help_text="the project's salt of the pseudonym key (the key itself is never stored)")
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -207,6 +216,20 @@ class PrivacyPolicy(models.Model):
 
     def __str__(self) -> str:
         return f"privacy policy of {self.project}"
+
+    @property
+    def pseudonym_key(self) -> bytes:
+        """The project's pseudonym HMAC key: HMAC-SHA256 under RECMEM_PSEUDONYM_KEY (held outside the database like
+        the vault key: the environment or RECMEM_HOME/pseudonym_key) of this row's salt. A database dump alone
+        cannot test a guessed phone number or name against the registry's digests. Without a configured key (plain
+        Python, no settings) the salt alone is the key."""
+        from core.config import config
+
+        salt = bytes.fromhex(self.hmac_key)
+        master = config().privacy.pseudonym_key
+        if not master:
+            return salt
+        return hmac.new(master.encode(), b"recmem-pseudonym\x1f" + salt, hashlib.sha256).digest()
 
 
 class VaultEntry(models.Model):
@@ -243,6 +266,9 @@ class PseudonymEntry(models.Model):
     entity_type = models.CharField(max_length=64)
     placeholder = models.CharField(max_length=120)
     digest = models.CharField(max_length=64, help_text="HMAC-SHA256 (hex) of type + normalised value, project key")
+    confident = models.BooleanField(
+        default=True, help_text="masked with strong evidence (a pattern, a cue, a full name): only these are "
+                                "re-applied wherever the value appears again; a model-only guess on one word is not")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:
@@ -309,3 +335,21 @@ class MetricDay(models.Model):
 
     def __str__(self) -> str:
         return f"metrics {self.project_id} {self.day} {self.scope}"
+
+
+class AllowedTerm(models.Model):
+    """A term an operator allowed for a project: never masked as a name, place or group (a product, a tool, a team's
+    jargon the NER keeps mistaking). Pattern-based types (e-mail, phone, card...) and secrets are never allowed.
+    Every change is audited (``governance.services.privacy.allowed_term_add`` / ``allowed_term_remove``)."""
+
+    id = models.BigAutoField(primary_key=True)
+    project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
+    term = models.CharField(max_length=200, help_text="compared case-insensitively, whitespace collapsed")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["project", "term"]
+        constraints = [models.UniqueConstraint(fields=["project", "term"], name="allowed_term_unique")]
+
+    def __str__(self) -> str:
+        return self.term

@@ -16,7 +16,7 @@ from django.db.models.functions import Now
 from agents.models import Project
 from core.config import config
 from governance.models import AuditCheckpoint, AuditEvent, ConsolidationBatch, PrivacyPolicy, PseudonymEntry, VaultEntry
-from governance.services.audit import chain_key, chain_of, checkpoint_signature, event_hash
+from governance.services.audit import chain_key, chain_of, checkpoint_signature, event_hash, reason_digest
 
 
 @dataclass(frozen=True)
@@ -106,6 +106,8 @@ def audit_chain_verify(*, project_id: Any) -> ChainReport:
         elif event_hash(event) != event.hash:
             problem = "content does not match its hash (edited" + (
                 "; or RECMEM_AUDIT_KEY is not the key the chain was written with)" if expected == 1 else ")")
+        elif event.reason_digest and not event.reason_purged and reason_digest(event.reason) != event.reason_digest:
+            problem = "reason does not match its digest (edited)"
         if problem:
             breaks.append(ChainBreak(event.seq, event.pk, problem))
         else:
@@ -196,8 +198,9 @@ def pseudonyms_registered(*, project: Project, placeholders: Iterable[str]) -> s
 
 
 def pseudonyms_by_digest(*, project: Project, digests: Iterable[str]) -> dict[str, str]:
-    """digest → placeholder for the registered ones among ``digests`` (see :func:`pseudonym_lookup`)."""
-    return dict(PseudonymEntry.objects.filter(project=project, digest__in=list(digests))
+    """digest → placeholder for the registered ones among ``digests`` that were masked with strong evidence (a model's
+    guess on one word is registered, so its placeholder is accepted back, but never re-applied elsewhere)."""
+    return dict(PseudonymEntry.objects.filter(project=project, digest__in=list(digests), confident=True)
                 .values_list("digest", "placeholder"))
 
 
@@ -211,7 +214,7 @@ def pseudonym_lookup(*, project: Project, entity_type: str, value: str) -> str |
     policy = PrivacyPolicy.objects.filter(project=project).first()
     if policy is None:  # nothing was ever masked in this project
         return None
-    digest = pseudonym_digest(entity_type, value, bytes.fromhex(policy.hmac_key))
+    digest = pseudonym_digest(entity_type, value, policy.pseudonym_key)
     return pseudonyms_by_digest(project=project, digests=[digest]).get(digest)
 
 

@@ -50,10 +50,14 @@ def server_error_response(request) -> JsonResponse:
 
 class RequestIdMiddleware:
     def __init__(self, get_response):
+        from recmem_site.security import admin_headers_digest  # security imports this module
+
         self.get_response = get_response
+        self.admin_headers_digest = admin_headers_digest
 
     def __call__(self, request):
         rid = request_id(request)
+        self.admin_headers_digest(request)  # before django-axes can record them
         response = self.get_response(request)
         response[REQUEST_ID_HEADER] = rid
         return response

@@ -6,8 +6,9 @@ logger ("Not Found: /api/v1/…"). :func:`redact_target` keeps what cannot carry
 
 * path segments: the literal words of the URL configuration (``api``, ``v1``, ``sessions``, admin app and model
   names) and UUIDs are kept, every other segment becomes ``…``;
-* query: a parameter name is kept when it is one the API or the admin defines, its value when it is a number,
-  a UUID, an ISO date/time or one of the enum values of the API's filters; everything else becomes ``…``.
+* query: a parameter name is kept when it is one the API or the admin defines, its value when it is a number of at
+  most five digits (six or more may be a phone, a card or an account), a UUID, an ISO date/time or one of the enum
+  values of the API's filters; everything else becomes ``…``.
 
 :class:`RedactRequestFilter` applies it to Django's request loggers; ``recmem_site.gunicorn_logger`` to gunicorn's
 access and error logs (which also drop the user-agent, referer and Basic-auth user: headers are agent input too).
@@ -23,7 +24,7 @@ from urllib.parse import parse_qsl
 REDACTED = "…"
 _UUID_RE = re.compile(r"[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}")
 _SAFE_VALUE_RE = re.compile(
-    r"-?\d{1,12}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+    r"-?\d{1,5}|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
     r"|\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
 )
 QUERY_NAMES = frozenset({"status", "scope", "type", "state", "session", "since", "until", "limit", "offset",
@@ -95,14 +96,28 @@ def redact_target(path: str, query: str = "") -> str:
     return out
 
 
+# A number of six digits or more, also written with spaces, dots, dashes or brackets between its digits (a phone, a
+# card, an account): never a count or a port, which stay.
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_LONG_NUMBER_RE = re.compile(r"(?<![\w])\+?\d(?:[\s().\-]{0,2}\d){5,}(?![\w])")
+
+
+def redact_numbers(text: str) -> str:
+    """``text`` with every number of six digits or more replaced by ``…``."""
+    if not any(c.isdigit() for c in text):
+        return text
+    return _LONG_NUMBER_RE.sub(lambda m: m.group(0) if _DATE_RE.fullmatch(m.group(0)) else REDACTED, text)
+
+
 def redact_text(text: str) -> str:
-    """A log argument that is a request target or a request line, redacted; anything else unchanged."""
+    """A log argument that is a request target or a request line, redacted; anything else with its long numbers
+    (six digits or more) redacted."""
     if text.startswith("/"):
         return redact_target(text)
     m = _REQUEST_LINE_RE.match(text)
     if m and m.group("target").startswith("/"):
         return f"{m.group('method')} {redact_target(m.group('target'))}{m.group('rest') or ''}"
-    return text
+    return redact_numbers(text)
 
 
 class RedactRequestFilter(logging.Filter):

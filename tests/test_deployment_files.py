@@ -12,8 +12,9 @@ from core.config import Config
 
 REPO = Path(__file__).resolve().parent.parent
 VARIABLES = set(Config.variables().values())
-MUST_MATCH = {"DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "RECMEM_VAULT_KEY", "RECMEM_Q_NAME",
-              "RECMEM_CONSOLIDATION_MODE", "RECMEM_EMBEDDINGS_BACKEND", "RECMEM_LLM_BASE_URL", "RECMEM_LLM_MODEL"}
+MUST_MATCH = {"DATABASE_URL", "REDIS_URL", "DJANGO_SECRET_KEY", "RECMEM_VAULT_KEY", "RECMEM_PSEUDONYM_KEY",
+              "RECMEM_Q_NAME", "RECMEM_CONSOLIDATION_MODE", "RECMEM_EMBEDDINGS_BACKEND", "RECMEM_LLM_BASE_URL",
+              "RECMEM_LLM_MODEL"}
 
 
 def _compose() -> dict:
@@ -46,6 +47,7 @@ def test_settings_that_must_match_are_shared_by_every_web_server_and_worker():
         env = compose["services"][service]["environment"]
         assert all(env.get(name, shared[name]) == shared[name] for name in MUST_MATCH), service
     assert "?" in shared["DJANGO_SECRET_KEY"] and "?" in shared["RECMEM_VAULT_KEY"]  # no default: set once
+    assert "?" in shared["RECMEM_PSEUDONYM_KEY"]
 
 
 def test_the_deployment_page_names_real_variables():

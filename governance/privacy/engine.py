@@ -68,7 +68,6 @@ import hmac
 import logging
 import re
 import threading
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +76,7 @@ from typing import Any, Literal
 from core.config import config
 from core.process_cache import ProcessCache
 
+from .normalise import Normalised, normalise
 from .recognizers import (
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
@@ -96,6 +96,7 @@ from .recognizers import (
     trim_name_span,
 )
 from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
+from .vocabulary import all_tech, is_common_word, is_tech_word
 
 logger = logging.getLogger(__name__)
 
@@ -190,6 +191,8 @@ class MaskingPolicy:
     score_threshold: float = DEFAULT_SCORE_THRESHOLD
     #: ISO region whose national phone formats (no country code) are recognised; "" for none
     phone_region: str = ""
+    #: terms an operator allowed for the project (``allow_term``): never a name, place or group (lower case)
+    allowed_terms: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mask_entities", _expand(self.mask_entities))
@@ -200,6 +203,8 @@ class MaskingPolicy:
             raise ValueError("score_threshold must be within [0, 1]")
         object.__setattr__(self, "score_threshold", threshold)
         object.__setattr__(self, "phone_region", (self.phone_region or "").strip().upper())
+        object.__setattr__(self, "allowed_terms", frozenset(" ".join(str(t).split()).casefold()
+                                                            for t in self.allowed_terms if str(t).strip()))
 
     @classmethod
     def default(cls) -> MaskingPolicy:
@@ -270,6 +275,9 @@ class MaskedEntity:
     #: HMAC-SHA256 (hex) of type + normalised value under the project key: the placeholder's first hex characters;
     #: the pseudonym registry's lookup key. Empty for secrets.
     digest: str = field(default="", repr=False, compare=False)
+    #: masked with strong evidence — a pattern, a cue, a name of two words or more — rather than the NER model's
+    #: guess on one word: only such values are re-applied by the registry wherever they appear again.
+    confident: bool = field(default=True, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -300,7 +308,7 @@ _WS_RE = re.compile(r"\s+")
 
 
 def normalise_value(entity_type: str, value: str) -> str:
-    v = unicodedata.normalize("NFKC", value).casefold().strip()
+    v = normalise(value).text.casefold().strip()  # the same pass as the analysis: one value, one digest
     v = _WS_RE.sub(" ", v)
     if entity_type in _DIGITS_ONLY:
         digits = re.sub(r"\D", "", v)
@@ -717,6 +725,8 @@ class _Candidate:
     start: int
     end: int
     score: float
+    #: found by the NER model alone (no pattern, no cue)
+    model_only: bool = False
 
     @property
     def is_secret(self) -> bool:
@@ -762,6 +772,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 pos += len(line) + 1
         for s, e in pieces:
             s, e = _trim(text, s, e, etype)
+            if etype in _VOCABULARY_GUARDED and not _claim_allowed(text, s, e, etype, r, policy.allowed_terms):
+                continue
             if etype in ("PERSON", "NRP") and (any(ch.isdigit() for ch in text[s:e]) or determiner_led(text[s:e])):
                 continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase
             if etype == "PERSON":
@@ -771,8 +783,93 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             if etype not in NER_ENTITY_TYPES and not is_secret_entity(etype) and _inside_word(text, s, e):
                 continue  # e.g. a "medical licence" pattern inside a 40-char commit hash
             if e > s:
-                out.append(_Candidate(etype, s, e, float(r.score)))
+                out.append(_Candidate(etype, s, e, float(r.score), model_only=_from_ner_model(r)))
     return out
+
+
+#: Types a technology word is guarded against (an organisation is kept anyway).
+_VOCABULARY_GUARDED = frozenset({"PERSON", "LOCATION", "NRP"})
+_HEURISTIC_RECOGNIZER = "RecMemPersonHeuristics"
+# an introduction or sign-off right before a word: "my name is Jenkins", "regards, Jenkins"
+_INTRODUCTION_BEFORE_RE = re.compile(
+    r"(?i)(?:\bname\s*(?:is|was|'s|:)|\bcall(?:s|ed)?\s+me|\bnamed|\bcalled|\bdear|\bregards,?|\bsigned,?|"
+    r"\bsincerely,?|\bcheers,|\bthanks,|\bi'm|\bi\s+am)[ \t]*\Z")
+
+
+def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, allowed: frozenset[str]) -> bool:
+    """May a name, place or group guess claim ``text[start:end]``? Not when an operator allowed the term for the
+    project; not when every word is a technology word (:mod:`.vocabulary`: Redis, Jenkins, ``postgresql.conf``)
+    unless there is strong evidence of a person — an honorific or a relation right before it ("Mr. Jenkins", "my
+    colleague Jenkins", 0.9 from the heuristics) or an introduction ("my name is Jenkins"). A technology word is
+    never a place or a group: no cue makes "moved to Kafka" a journey."""
+    span = text[start:end]
+    folded = " ".join(span.split()).casefold()
+    if folded in allowed or (allowed and all(w.strip(".,;:!?'’\"").casefold() in allowed for w in span.split())):
+        return False
+    if _code_like(span, place=etype == "LOCATION"):
+        return False
+    meta = getattr(result, "recognition_metadata", None) or {}
+    model_only = _from_ner_model(result)
+    # weak evidence: the model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)
+    weak = model_only or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) < 0.88)
+    if model_only and _acronym_in_prose(text, span) and (
+            etype != "LOCATION" or (len(span.strip()) <= 3 and not _in_address(text, start, end))):
+        return False  # a place in capitals is a place ("HELSINKI" in an address); a two-letter one in prose is not
+    if not all_tech(span):
+        # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
+        # Multimodal Embedding") on weak evidence is a title or a product, not a name
+        words = [w.strip(".,;:!?'’\"()") for w in span.split()]
+        if weak and len(words) >= 2:
+            tech = sum(is_tech_word(w) for w in words)
+            known = sum(is_common_word(w) for w in words)
+            if tech >= 1 and (known == len(words) or (tech >= 2 and 3 * known >= 2 * len(words))):
+                return False
+        return True
+    if etype != "PERSON":
+        return False
+    if meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) >= 0.9:
+        return True
+    return bool(_INTRODUCTION_BEFORE_RE.search(text, max(0, start - 40), start))
+
+
+# identifiers, versions, paths, escapes: "httpcore2", "xxh3_128", "x.y", "v2.14.3", "\\r", "ToolNode", "MacOSX"
+_CODE_CHAR_RE = re.compile(r"[\d_\\/=<>{}\[\]|#$%^*~`]|\w\.\w")
+_CAMEL_RE = re.compile(r"[a-z][A-Z]")
+_CAMEL_NAME_RE = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|O)[A-Z][a-z]")  # McDonald, MacArthur, DeShawn
+_INNER_CAPS_RE = re.compile(r"[a-z][A-Z]{2,}|[A-Z]{2,}[a-z]{2,}")  # MacOSX, iOS-like, HTTPServer
+
+
+_PLACE_CODE_RE = re.compile(r"[_\\={}\[\]^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$")
+_ADDRESS_AFTER_RE = re.compile(r"[ \t]*\d{4,6}\b")
+
+
+def _in_address(text: str, start: int, end: int) -> bool:
+    """A state or country code inside an address: after a comma, or before a postcode ("Springfield, IL 62701")."""
+    return text[max(0, start - 2) : start].strip() == "," or bool(_ADDRESS_AFTER_RE.match(text, end))
+
+
+def _code_like(span: str, *, place: bool = False) -> bool:
+    """A name or group holds no digit, underscore, slash, backslash or dot between letters, and no camel-case
+    identifier ("StorageClass"; "McDonald" is a name). A place may hold digits and signs ("221B Baker Street",
+    "Apt #5", an address block joined by ">" or "|"), not an identifier's ("xxh3_128", "httpcore2", "x.y", "\\r")."""
+    if (_PLACE_CODE_RE if place else _CODE_CHAR_RE).search(span):
+        return True
+    for word in span.split():
+        if _INNER_CAPS_RE.search(word):
+            return True
+        if _CAMEL_RE.search(word) and not _CAMEL_NAME_RE.match(word):
+            return True
+    return False
+
+
+def _acronym_in_prose(text: str, span: str) -> bool:
+    """One all-capitals word ("GB", "MPS", "HKEYS") in a text written mostly in lower case is an acronym; in a text
+    written in capitals throughout, capitals say nothing (see :func:`text_for_ner`)."""
+    word = span.strip()
+    if " " in word or not word.isupper() or not word.isalpha():
+        return False
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.islower() for c in letters) >= 0.5 * len(letters)
 
 
 def _from_ner_model(result: Any) -> bool:
@@ -905,12 +1002,35 @@ def _unify_ner_types(text: str, chosen: list[_Candidate]) -> None:
             c.entity_type = winner.entity_type
 
 
-def _apply(text: str, chosen: list[_Candidate], key: bytes) -> MaskResult:
+def _on_original(norm: Normalised, chosen: list[_Candidate]) -> list[tuple[_Candidate, str]]:
+    """The chosen spans of the normalised text as spans of the original, each with the value it stands for (the
+    normalised one: the same address gets the same placeholder whatever its encoding). Two spans that meet inside one
+    encoded character become one (the secret's type wins)."""
+    out: list[tuple[_Candidate, str]] = []
+    for c in chosen:
+        value = norm.text[c.start : c.end]
+        start, end = norm.to_original(c.start, c.end)
+        mapped = dataclasses.replace(c, start=start, end=end)
+        if out and start < out[-1][0].end:
+            last, last_value = out[-1]
+            keep = mapped if mapped.is_secret and not last.is_secret else last
+            out[-1] = (dataclasses.replace(keep, start=min(last.start, start), end=max(last.end, end)),
+                       last_value if keep is last else value)
+            continue
+        out.append((mapped, value))
+    return out
+
+
+def _apply(text: str, chosen: list[_Candidate], key: bytes, *, norm: Normalised | None = None) -> MaskResult:
     parts: list[str] = []
     entities: list[MaskedEntity] = []
     pos = 0
-    for c in chosen:
-        original = text[c.start : c.end]
+    if norm is not None and norm.changed:
+        pairs = _on_original(norm, chosen)
+    else:
+        pairs = [(c, text[c.start : c.end]) for c in chosen]
+    for c, original in pairs:
+        confident = True
         if c.is_secret:
             placeholder = secret_placeholder(c.entity_type)
             kept = digest = ""
@@ -918,6 +1038,7 @@ def _apply(text: str, chosen: list[_Candidate], key: bytes) -> MaskResult:
             digest = pseudonym_digest(c.entity_type, original, key)
             placeholder = placeholder_for_digest(c.entity_type, digest)
             kept = original
+            confident = _confident(c, original)
         parts.append(text[pos : c.start])
         parts.append(placeholder)
         pos = c.end
@@ -931,10 +1052,20 @@ def _apply(text: str, chosen: list[_Candidate], key: bytes) -> MaskResult:
                 is_secret=c.is_secret,
                 original=kept,
                 digest=digest,
+                confident=confident,
             )
         )
     parts.append(text[pos:])
     return MaskResult(text="".join(parts), entities=entities)
+
+
+def _confident(c: _Candidate, value: str) -> bool:
+    """Strong enough evidence for the registry to re-apply the value elsewhere: anything but the NER model's guess on
+    a single common word (:func:`.vocabulary.is_common_word`: "Will", "Summer", "Jenkins" — the model's usual
+    mistake on a capitalised word); "Caroline" alone is a name."""
+    if c.tier != 2 or not c.model_only:
+        return True
+    return len(value.split()) >= 2 or not is_common_word(value)
 
 
 def _check_key(key: bytes) -> bytes:
@@ -1000,7 +1131,73 @@ def mask_many(
                     results[i] = _compose(results[i], nxt)
                     still.append(i)
             todo = still
-    return results
+    return _secrets_claim(texts, results)
+
+
+def _secrets_claim(texts: Sequence[str], results: list[MaskResult]) -> list[MaskResult]:
+    """A value a secret rule claimed anywhere in the call is a secret everywhere in it: its other occurrences are
+    masked as that secret, and an entity of another type whose value is, holds or is held in it ("password:
+    Zurich42x", then "Zurich42x" guessed a place) becomes the secret — never a vault entry or a registry row."""
+    secrets: list[tuple[str, str]] = []
+    for text, result in zip(texts, results, strict=True):
+        for e in result.entities:
+            if e.is_secret:
+                value = normalise(text[e.start : e.end]).text.strip().casefold()
+                if len(value) >= 6:
+                    secrets.append((value, e.entity_type))
+    if not secrets:
+        return results
+    return [_claimed(text, result, secrets) for text, result in zip(texts, results, strict=True)]
+
+
+def _claimed(text: str, result: MaskResult, secrets: list[tuple[str, str]]) -> MaskResult:
+    norm = normalise(text)
+    low = norm.text.casefold()
+    spans: list[tuple[int, int, str]] = []
+    if len(low) == len(norm.text):
+        for value, kind in secrets:
+            pos = low.find(value)
+            while pos >= 0:
+                spans.append((*norm.to_original(pos, pos + len(value)), kind))
+                pos = low.find(value, pos + 1)
+    entities: list[MaskedEntity] = []
+    changed = False
+    for e in result.entities:
+        if not e.is_secret:
+            value = normalise(e.original or text[e.start : e.end]).text.strip().casefold()
+            # the value is the secret, holds it, or is a large part of it ("Zurich" of "Zurich42x"; not "Asia" of
+            # an "ASIA…" access key)
+            kind = next((t for v, t in secrets if len(value) >= 4 and (
+                v in value or (value in v and 5 * len(value) >= 2 * len(v)))), None)
+            kind = kind or next((t for s, end, t in spans if s < e.end and e.start < end), None)
+            if kind is not None:
+                e = dataclasses.replace(e, entity_type=kind, placeholder=secret_placeholder(kind), is_secret=True,
+                                        original="", digest="", confident=True)
+                changed = True
+        entities.append(e)
+    for s, end, kind in spans:
+        if not any(e.start < end and s < e.end for e in entities):
+            entities.append(MaskedEntity(entity_type=kind, placeholder=secret_placeholder(kind), start=s, end=end,
+                                         score=0.9, is_secret=True, original=""))
+            changed = True
+    if not changed:
+        return result
+    entities.sort(key=lambda e: (e.start, -e.end))
+    merged: list[MaskedEntity] = []
+    for e in entities:  # a secret occurrence that straddles an entity absorbs it
+        if merged and e.start < merged[-1].end:
+            last = merged[-1]
+            keep = last if last.is_secret or not e.is_secret else e
+            merged[-1] = dataclasses.replace(keep, start=min(last.start, e.start), end=max(last.end, e.end),
+                                             **({} if keep.is_secret else {"original": "", "digest": ""}))
+            continue
+        merged.append(e)
+    parts, pos = [], 0
+    for e in merged:
+        parts += [text[pos : e.start], e.placeholder]
+        pos = e.end
+    parts.append(text[pos:])
+    return MaskResult(text="".join(parts), entities=merged)
 
 
 @dataclass(frozen=True)
@@ -1014,20 +1211,24 @@ class _Found:
 
 
 def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered: set[str] | None) -> list[MaskResult]:
-    if len(texts) == 1:
-        raw_all = [analyze(texts[0], policy=policy)]
+    # Every recognizer and the NER read the normalised text; the spans found are mapped back onto the original.
+    norms = [normalise(t or "") for t in texts]
+    plain = [n.text for n in norms]
+    if len(plain) == 1:
+        raw_all = [analyze(plain[0], policy=policy)]
     else:
-        raw_all = analyze_many(texts, policy=policy)
+        raw_all = analyze_many(plain, policy=policy)
     if policy.phone_region and "PHONE_NUMBER" in policy.active_entities:
         # the project's national phone formats (a per-policy region, so not a registered Presidio recognizer)
         raw_all = [[*raw, *(_Found("PHONE_NUMBER", s, e, sc)
                             for s, e, sc in national_phone_spans(t, policy.phone_region))] if t else raw
-                   for t, raw in zip(texts, raw_all, strict=True)]
+                   for t, raw in zip(plain, raw_all, strict=True)]
     return [
-        _apply(t, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)), key)
+        _apply(n.original, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)),
+               key, norm=n)
         if t
-        else MaskResult(text=t or "", entities=[])
-        for t, raw in zip(texts, raw_all, strict=True)
+        else MaskResult(text=n.original, entities=[])
+        for t, n, raw in zip(plain, norms, raw_all, strict=True)
     ]
 
 
@@ -1051,6 +1252,7 @@ def _compose(first: MaskResult, second: MaskResult) -> MaskResult:
 def contains_pii(text: str, *, policy: MaskingPolicy | None = None, secrets_only: bool = False) -> bool:
     """True when :func:`mask` would change ``text`` (or, with ``secrets_only``, would mask a secret)."""
     policy = policy or MaskingPolicy.default()
+    text = normalise(text or "").text
     chosen = _resolve(text, _candidates(text, analyze(text, policy=policy), policy), accepted_placeholders(text))
     return any(c.is_secret for c in chosen) if secrets_only else bool(chosen)
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 
 from governance.privacy.engine import pseudonym_digest
+from governance.privacy.vocabulary import all_tech
 
 # Capitalised words not inside a placeholder (``<PERSON_3f2a9c>``) or a word; a possessive is not part of the name.
 _WORD_RE = re.compile(r"(?<![<\w])[^\W\d_][\w\-]*(?:['’][^\W\d_]+)*")
@@ -56,15 +57,18 @@ def _spans(text: str) -> list[tuple[int, int]]:
 
 
 def registered_spans(texts: Sequence[str], *, entity_types: Iterable[str], key: bytes,
-                     lookup: Lookup) -> list[list[tuple[int, int, str]]]:
+                     lookup: Lookup, allowed: frozenset[str] = frozenset()) -> list[list[tuple[int, int, str]]]:
     """Per text, the non-overlapping spans (longest first) whose value the registry knows under one of
-    ``entity_types``, with their placeholder."""
+    ``entity_types``, with their placeholder. Technology words and the project's allowed terms are never looked up
+    (an entry made before they were known must not keep erasing them)."""
     types = sorted(entity_types)
     candidates: list[list[tuple[int, int, list[str]]]] = []
     digests: set[str] = set()
     for text in texts:
         per_text = []
         for start, end in _spans(text or ""):
+            if all_tech(text[start:end], extra=allowed):
+                continue
             ds = [pseudonym_digest(t, text[start:end], key) for t in types]
             digests.update(ds)
             per_text.append((start, end, ds))
@@ -84,11 +88,11 @@ def registered_spans(texts: Sequence[str], *, entity_types: Iterable[str], key: 
 
 
 def apply_registered(texts: Sequence[str], *, entity_types: Iterable[str], key: bytes,
-                     lookup: Lookup) -> list[str]:
+                     lookup: Lookup, allowed: frozenset[str] = frozenset()) -> list[str]:
     """``texts`` with every registered value replaced by its placeholder."""
     out = []
-    for text, spans in zip(texts, registered_spans(texts, entity_types=entity_types, key=key, lookup=lookup),
-                           strict=True):
+    for text, spans in zip(texts, registered_spans(texts, entity_types=entity_types, key=key, lookup=lookup,
+                                                   allowed=allowed), strict=True):
         if not spans:
             out.append(text)
             continue

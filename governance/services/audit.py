@@ -13,12 +13,14 @@ import hashlib
 import hmac
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from datetime import UTC
 from decimal import Decimal
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from agents.models import Agent, Project
@@ -34,8 +36,18 @@ def _audit_row(*, action: str, object_type: str, object_id: Any = "", project: P
         action=action, object_type=object_type, object_id=str(object_id or ""),
         project_id=project.pk if project is not None else project_id,
         actor_agent=actor_agent, actor_user=actor_user, actor_label=actor_label, scope=scope, reason=reason[:300],
-        source_ids=[str(s) for s in source_ids], batch=batch, data=data or {},
+        reason_digest=reason_digest(reason[:300]), source_ids=[str(s) for s in source_ids], batch=batch,
+        data=data or {},
     )
+
+
+def reason_digest(reason: str, key: str | None = None) -> str:
+    """What the chain's hash covers of a reason: its HMAC under the audit key ("" for no reason). The clear reason
+    (agent input: an edit reason, a search query) can then be redacted by a purge and the chain still verifies."""
+    if not reason:
+        return ""
+    message = b"reason\x1f" + reason.encode("utf-8", "surrogatepass")
+    return hmac.new((key or config().governance.audit_key).encode(), message, hashlib.sha256).hexdigest()
 
 
 # --- the chain -----------------------------------------------------------------------------------------------
@@ -75,7 +87,10 @@ def event_content(event: AuditEvent) -> dict[str, Any]:
         "project": str(event.project_id or ""), "seq": event.seq, "prev": event.prev_hash,
         "actor_agent": str(event.actor_agent_id or ""), "actor_user": str(event.actor_user_id or ""),
         "actor_label": event.actor_label, "action": event.action, "object_type": event.object_type,
-        "object_id": event.object_id, "scope": event.scope, "reason": event.reason,
+        "object_id": event.object_id, "scope": event.scope,
+        # events written before reasons were digested hash their clear reason
+        # (and the historical model of an older migration has no digest at all)
+        "reason": f"#{digest}" if (digest := getattr(event, "reason_digest", "")) else event.reason,
         "source_ids": _canonical(event.source_ids), "batch": str(event.batch_id or ""),
         "data": _canonical(event.data), "created_at": event.created_at.astimezone(UTC).isoformat(),
     }
@@ -155,6 +170,28 @@ def audit_record_many(events: Sequence[dict[str, Any]]) -> list[AuditEvent]:
     rows = [_audit_row(**e) for e in events]
     _chain(rows)
     return AuditEvent.objects.bulk_create(rows)
+
+
+@transaction.atomic
+def audit_reasons_redact(*, project: Project, terms: Sequence[str], replacement: str = "[purged]") -> int:
+    """A subject purge's part in the audit trail: every reason (an edit reason, a stored search query) of the
+    project's events that mentions one of ``terms`` has them replaced by ``replacement`` and is marked purged. The
+    chain's hash covers the reason's digest, not the reason, so the chain still verifies; the event itself, its
+    actor, time and action stay. (Events written before reasons were digested keep their reason: redacting it would
+    break their hash.)"""
+    terms = [t for t in terms if t]
+    if not terms:
+        return 0
+    match = Q()
+    for term in terms:
+        match |= Q(reason__icontains=term)
+    rows = list(AuditEvent.objects.filter(project=project).exclude(reason_digest="").filter(match))
+    pattern = re.compile("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True)), re.IGNORECASE)
+    for row in rows:
+        row.reason = pattern.sub(replacement, row.reason)[:300]
+        row.reason_purged = True
+    AuditEvent.objects.bulk_update(rows, ["reason", "reason_purged"])
+    return len(rows)
 
 
 def audit_chain_rebuild(*, project_id: Any, model=AuditEvent) -> int:

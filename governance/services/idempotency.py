@@ -8,13 +8,13 @@ first one has committed, then replays its response.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from agents.models import Agent
 from core.config import config
@@ -37,16 +37,17 @@ def idempotency_fingerprint(*, method: str, path: str, body: bytes) -> str:
         canonical = json.dumps(json.loads(body), sort_keys=True, separators=(",", ":")).encode()
     except (ValueError, UnicodeDecodeError):
         canonical = body
-    digest = hashlib.sha256()
-    for part in (method.upper().encode(), path.encode(), canonical):
-        digest.update(len(part).to_bytes(8, "big") + part)
-    return digest.hexdigest()
+    data = b"".join(len(part).to_bytes(8, "big") + part for part in (method.upper().encode(), path.encode(), canonical))
+    return salted_hmac("recmem.idempotency.fingerprint", data, algorithm="sha256").hexdigest()
 
 
-def _stored(key: str) -> str:
-    """What is kept of a key: its SHA-256. A key is agent input like any other field (a prompt-injected agent could
-    park a credential in it) and is only ever compared, so the clear value is never stored."""
-    return hashlib.sha256(key.encode()).hexdigest()
+def _stored(key: str, agent: Agent | None = None) -> str:
+    """What is kept of a key: an HMAC under the deployment's secret (DJANGO_SECRET_KEY, held outside the database),
+    salted with the agent. A key is agent input like any other field (a prompt-injected agent could park a
+    credential in it) and is only ever compared, so the clear value is never stored, and a dump alone cannot test
+    guesses against the digests (a plain SHA-256 of a short value can be brute-forced)."""
+    salt = str(agent.pk) if agent is not None else ""
+    return salted_hmac("recmem.idempotency.key", f"{salt}\x1f{key}", algorithm="sha256").hexdigest()
 
 
 def _expired_before():
@@ -66,11 +67,11 @@ def idempotency_claim(*, agent: Agent, key: str, fingerprint: str, method: str, 
     for _ in range(3):
         try:
             with transaction.atomic():
-                return IdempotencyKey.objects.create(agent=agent, key=_stored(key), fingerprint=fingerprint,
+                return IdempotencyKey.objects.create(agent=agent, key=_stored(key, agent), fingerprint=fingerprint,
                                                      method=method, path=path[:500])
         except IntegrityError:
             pass
-        existing = IdempotencyKey.objects.filter(agent=agent, key=_stored(key)).first()
+        existing = IdempotencyKey.objects.filter(agent=agent, key=_stored(key, agent)).first()
         if existing is None:  # the first request rolled back meanwhile: claim it again
             continue
         if existing.created_at < _expired_before():

@@ -13,7 +13,7 @@ from core.batching import Coalescer
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
 from core.tracing import traced
-from governance.models import AuditEvent, PrivacyPolicy, PseudonymEntry, VaultEntry
+from governance.models import AllowedTerm, AuditEvent, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.services.audit import audit_record
 
 # ``masker(texts, *, policy, key, known_placeholders) -> [MaskResult]``: the engine's ``mask_many`` unless a caller
@@ -63,7 +63,49 @@ def _masking_policy(policy: PrivacyPolicy):
     return MaskingPolicy(mask_entities=frozenset(policy.mask_entities),
                          pseudonymise_entities=frozenset(policy.pseudonymise_entities),
                          never_mask=default.never_mask, score_threshold=policy.score_threshold,
-                         phone_region=policy.phone_region or config().privacy.phone_region)
+                         phone_region=policy.phone_region or config().privacy.phone_region,
+                         allowed_terms=allowed_terms_of(project_id=policy.project_id))
+
+
+def allowed_terms_of(*, project_id: Any) -> frozenset[str]:
+    """The project's allowed terms, normalised (case-folded, whitespace collapsed)."""
+    return frozenset(_term_key(t) for t in AllowedTerm.objects.filter(project_id=project_id)
+                     .values_list("term", flat=True))
+
+
+def _term_key(term: str) -> str:
+    from governance.privacy.normalise import normalise
+
+    return " ".join(normalise(term).text.split()).casefold()
+
+
+@transaction.atomic
+def allowed_term_add(*, project: Project, term: str, user=None, actor_label: str = "") -> AllowedTerm:
+    """Allow ``term`` for the project: never masked as a name, place or group again (audited)."""
+    key = _term_key(term)
+    if not key or len(key) > 200:
+        raise ApplicationError("a term is 1-200 characters", code="invalid_term")
+    entry, created = AllowedTerm.objects.get_or_create(project=project, term=key)
+    if created:
+        audit_record(action=AuditEvent.Action.CREATE, object_type="allowed_term", object_id=entry.pk,
+                     project=project, actor_user=user if getattr(user, "pk", None) else None,
+                     actor_label=actor_label, data={"term": key})
+    return entry
+
+
+@transaction.atomic
+def allowed_term_remove(*, project: Project, term: str, user=None, actor_label: str = "") -> bool:
+    """Withdraw an allowed term (audited); False when it was not allowed."""
+    key = _term_key(term)
+    entry = AllowedTerm.objects.filter(project=project, term=key).first()
+    if entry is None:
+        return False
+    pk = entry.pk
+    entry.delete()
+    audit_record(action=AuditEvent.Action.DELETE, object_type="allowed_term", object_id=pk, project=project,
+                 actor_user=user if getattr(user, "pk", None) else None, actor_label=actor_label,
+                 data={"term": key})
+    return True
 
 
 def _registered(project: Project) -> Callable[[set[str]], Any]:
@@ -91,7 +133,7 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
         return []
     policy = privacy_policy_get(project=project)
     results = (masker or mask_coalesced)(list(texts), policy=_masking_policy(policy),
-                                         key=bytes.fromhex(policy.hmac_key), known_placeholders=_registered(project))
+                                         key=policy.pseudonym_key, known_placeholders=_registered(project))
     if conversation_before is not None:
         results = _continued(list(texts), results, conversation_before)
     _remember(project=project, policy=policy, results=results)
@@ -107,8 +149,9 @@ def _registered_values(*, project: Project, policy: PrivacyPolicy, texts: list[s
     from governance.privacy.gazetteer import apply_registered
     from governance.selectors import pseudonyms_by_digest
 
-    return apply_registered(texts, entity_types=policy.pseudonymise_entities, key=bytes.fromhex(policy.hmac_key),
-                            lookup=lambda digests: pseudonyms_by_digest(project=project, digests=digests))
+    return apply_registered(texts, entity_types=policy.pseudonymise_entities, key=policy.pseudonym_key,
+                            lookup=lambda digests: pseudonyms_by_digest(project=project, digests=digests),
+                            allowed=allowed_terms_of(project_id=project.pk))
 
 
 def _continued(texts: list[str], results: list[Any], before: Sequence[str]) -> list[Any]:
@@ -126,15 +169,22 @@ def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]
     entries: dict[str, Any] = {}
     for result in results:
         for entity in result.entities:
-            if not entity.is_secret and entity.placeholder not in entries:
+            if entity.is_secret:
+                continue
+            if entity.placeholder not in entries or (entity.confident and not entries[entity.placeholder].confident):
                 entries[entity.placeholder] = entity
     if not entries:
         return
     PseudonymEntry.objects.bulk_create(
-        [PseudonymEntry(project=project, entity_type=e.entity_type, placeholder=ph, digest=e.digest)
+        [PseudonymEntry(project=project, entity_type=e.entity_type, placeholder=ph, digest=e.digest,
+                        confident=e.confident)
          for ph, e in entries.items() if e.digest],
         ignore_conflicts=True,
     )
+    # a value first guessed by the model alone and now masked with strong evidence becomes re-appliable
+    sure = [e.digest for e in entries.values() if e.digest and e.confident]
+    if sure:
+        PseudonymEntry.objects.filter(project=project, digest__in=sure, confident=False).update(confident=True)
     vault_key = config().privacy.vault_key
     if policy.vault_enabled and vault_key:
         from governance.privacy.vault import encrypt_value
@@ -203,6 +253,20 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
         return value if result == text else result
 
     return [rebuild(v) for v in values]
+
+
+def drafts_remask(*, project: Project, episodes: Sequence[Any], items: Sequence[Any]) -> None:
+    """Mask what consolidation is about to write (episode titles and narratives, experience subjects and
+    statements), in place, before it is embedded or stored: a rewriter can turn an encoded value it read into its
+    plain form, and an LLM can decode one. The gateway's own placeholders pass through unchanged."""
+    fields = [(d, name) for d in episodes for name in ("title", "narrative")]
+    fields += [(d, name) for d in items for name in ("subject", "statement")]
+    todo = [(d, name) for d, name in fields if getattr(d, name, None)]
+    if not todo:
+        return
+    masked = texts_mask(project=project, texts=[getattr(d, name) for d, name in todo])
+    for (d, name), text in zip(todo, masked, strict=True):
+        setattr(d, name, text)
 
 
 def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> str:

@@ -44,6 +44,7 @@ from governance.services.batches import (
     batch_start,
     batch_succeed,
 )
+from governance.services.privacy import drafts_remask
 from memory.consolidators.types import (
     ConsolidationError,
     EpisodeDraft,
@@ -329,6 +330,7 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
         topic.merge_into = episode if merged else None
     elif semantic:  # salient one-offs, or the episodes ablation
         drafts = consolidator.refine(episodes=[], units=units, related=related, on_call=calls.append)
+    drafts_remask(project=agent.project, episodes=topic.episodes, items=drafts)  # before embedding and storing
     if topic.episodes:
         topic.episode_embeddings = embedder.embed([f"{d.title}\n{d.narrative}" for d in topic.episodes])
 

@@ -30,7 +30,7 @@ from core.config import config
 from core.errors import ApplicationError, NotFound
 from governance.models import AuditEvent
 from governance.selectors import placeholders_for_subject
-from governance.services.audit import audit_record, audit_record_many
+from governance.services.audit import audit_reasons_redact, audit_record, audit_record_many
 from governance.services.privacy import subject_forget
 from memory.gateways.embeddings import get_embedder
 from memory.models import (
@@ -241,6 +241,7 @@ def subject_purge(*, project: Project, value: str, user=None, reason: str = "", 
     ReviewItem.objects.bulk_update(reviews, ["proposed_statement", "evidence", "other_evidence", "similar"])
     counts["review_items_rewritten"] = len(reviews)
 
+    counts["audit_reasons_redacted"] = audit_reasons_redact(project=project, terms=terms)
     counts.update(subject_forget(project=project, placeholders=placeholders))
     if not any(counts.values()):
         raise NotFound("nothing in this project mentions that subject", code="subject_not_found")

@@ -61,6 +61,10 @@ RECMEM = RECMEM.replace(privacy__vault_key=_vault_key())
 # stable and share it across machines: with another key every event fails `manage.py audit_verify`.
 RECMEM = RECMEM.replace(governance__audit_key=RECMEM.governance.audit_key
                         or _persisted_secret("audit_key", lambda: secrets.token_hex(32)))
+# The pseudonym HMAC key: RECMEM_PSEUDONYM_KEY, else generated once into RECMEM_HOME/pseudonym_key (mode 600); each
+# project's key is derived from it and the project's salt in the database (see README, privacy: rotation).
+RECMEM = RECMEM.replace(privacy__pseudonym_key=RECMEM.privacy.pseudonym_key
+                        or _persisted_secret("pseudonym_key", lambda: secrets.token_hex(32)))
 SECRET_KEY = RECMEM.server.secret_key or _persisted_secret("secret_key", lambda: secrets.token_urlsafe(50))
 DEBUG = RECMEM.server.debug  # refused by Config unless RECMEM_HOST is a loopback address
 ALLOWED_HOSTS = list(RECMEM.server.allowed_hosts)
@@ -190,6 +194,8 @@ AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "recmem_site.security.admin_lockout_response"
 AXES_CLIENT_IP_CALLABLE = "recmem_site.security.client_ip"
+# The lockout table keeps a keyed digest of an attempted username, never the clear value.
+AXES_USERNAME_CALLABLE = "recmem_site.security.admin_username_digest"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -37,11 +37,13 @@ class Command(BaseCommand):
         parser.add_argument("--data", default=None, help="presidio-research format JSON (default: shared dev set)")
         parser.add_argument("--secrets", default=str(Path(settings.BASE_DIR) / "tests" / "data" /
                                                      "secrets_labelled.json"))
+        parser.add_argument("--techtext", default=str(Path(settings.BASE_DIR) / "bench" / "data" / "techtext.json"),
+                            help="the technical-text precision set (manage.py build_techtext)")
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
         parser.add_argument("--throughput-texts", type=int, default=600)
         parser.add_argument("--limit", type=int, default=None, help="only the first N records (quick runs)")
 
-    def handle(self, *args, data, secrets, json_out, throughput_texts, limit, **options):
+    def handle(self, *args, data, secrets, techtext, json_out, throughput_texts, limit, **options):
         from bench.pii import (
             SECRET_GROUP,
             combine,
@@ -87,6 +89,19 @@ class Command(BaseCommand):
                                                            f"({rep['records']} records)"))
             report["secrets"] = labelled
             report["secrets_by_section"] = by_section
+
+        techtext_path = Path(techtext)
+        if techtext_path.exists():
+            from bench import techtext as tt
+
+            tech = tt.load(techtext_path)
+            # the held-back part is scored without keeping any of its texts
+            tech_read = tt.score([r for r in tech if r["part"] == "read"], masker)
+            tech_held = tt.score([r for r in tech if r["part"] == "held"], masker, keep_examples=False)
+            self.stdout.write(tt.format_report(tech_read, f"Technical text, read: {tech_read['sentences']} sentences"))
+            self.stdout.write(tt.format_report(tech_held, f"Technical text, held back: {tech_held['sentences']} "
+                                                          "sentences"))
+            report["techtext"] = {"read": tech_read, "held": tech_held}
 
         texts = typical_exchanges([r.text for r in records], throughput_texts)
         t0, c0 = time.perf_counter(), time.process_time()

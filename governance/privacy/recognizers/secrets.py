@@ -28,6 +28,8 @@ from dataclasses import dataclass
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
+from ..normalise import normalise
+
 # --------------------------------------------------------------------------------------------------
 # Secrets
 # --------------------------------------------------------------------------------------------------
@@ -980,10 +982,6 @@ _RULE_TRIGGERS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 
-# Characters that render as nothing (soft hyphen, zero-width space/joiners, bidi controls, word joiner, BOM): an
-# agent can split a key with them. The rules run on the text without them; spans are mapped back.
-_INVISIBLE_RE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-
 DECODE_DEPTH = 2  # base64 inside base64 is still read; deeper nesting is not
 _B64_RUN_RE = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/_\-=])")
 _HEX_RUN_RE = re.compile(r"(?:(?<=0x)|(?<![0-9A-Za-z]))(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Za-z])")
@@ -997,16 +995,16 @@ def find_secrets(
 ) -> list[SecretFinding]:
     """Run the secret rules on ``text`` (no NLP needed). Overlaps are kept; the engine resolves them.
 
-    Also read: the text without invisible characters (a key split by zero-width spaces), and decoded runs — base64
+    Also read: the normalised text (:mod:`governance.privacy.normalise`: invisible characters dropped, escapes
+    decoded, compatibility forms folded; spans are mapped back), and decoded runs — base64
     and hex runs that decode to printable text, percent-encoded runs — scanned again (``decode_depth`` levels): a
     base64 or hex run whose decoded text holds a secret is a secret as a whole; in a percent-encoded run the span
     of the decoded secret is mapped back onto the encoded characters."""
-    if _INVISIBLE_RE.search(text):
-        keep = [i for i, ch in enumerate(text) if not _INVISIBLE_RE.match(ch)]
-        clean = "".join(text[i] for i in keep)
+    norm = normalise(text)  # the masking engine's one pass (a no-op on the text it already normalised)
+    if norm.changed:
         return [
-            SecretFinding(f.kind, keep[f.start], keep[f.end - 1] + 1, f.score, f.rule)
-            for f in find_secrets(clean, rules, decode_depth=decode_depth)
+            SecretFinding(f.kind, *norm.to_original(f.start, f.end), f.score, f.rule)
+            for f in find_secrets(norm.text, rules, decode_depth=decode_depth)
         ]
     findings = _run_rules(text, rules)
     if decode_depth > 0:

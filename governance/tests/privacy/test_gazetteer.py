@@ -22,7 +22,7 @@ MISSED = "Melanie: Caroline, that sounds great!"
 
 def test_a_name_pseudonymised_once_gets_its_placeholder_where_the_ner_misses_it(settings):
     project = agent_create(project_name="gaz", name="a").project
-    key = bytes.fromhex(privacy_policy_get(project=project).hmac_key)
+    key = privacy_policy_get(project=project).pseudonym_key
     placeholder = pseudonym("PERSON", "Caroline", key)
     settings.RECMEM = settings.RECMEM.replace(privacy__registry_gazetteer=False)
     [first] = texts_mask(project=project, texts=[FOUND])
@@ -43,7 +43,7 @@ def test_names_registered_in_the_same_call_apply_to_its_other_texts():
     project = agent_create(project_name="gaz", name="a").project
     masked = texts_mask(project=project, texts=[MISSED, FOUND])
     assert "Caroline" not in masked[0]
-    key = bytes.fromhex(privacy_policy_get(project=project).hmac_key)
+    key = privacy_policy_get(project=project).pseudonym_key
     assert pseudonym("PERSON", "Caroline", key) in masked[0]
 
 

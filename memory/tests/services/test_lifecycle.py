@@ -219,3 +219,33 @@ def test_tags_are_filterable_in_the_api(make_agent, api_client):
     assert [x["statement"] for x in response.json()["experiences"]] == ["The user likes jazz."]
     assert api_client.get("/api/v1/experiences?tag=" + "x" * 41, **holder.headers).status_code == 400
     assert Episode.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_purge_redacts_search_queries_and_edit_reasons_in_the_audit_trail(make_agent, api_client):
+    from governance.selectors import audit_chain_verify
+
+    holder = make_agent()
+    session = post_session(api_client, holder)["id"]
+    post_exchanges(api_client, holder, session, [
+        {"user": "My colleague Jane Roe called about the invoice.", "assistant": "Noted, I'll remind you."}])
+    [placeholder] = [p for p in PseudonymEntry.objects.values_list("placeholder", flat=True) if "PERSON" in p]
+    searched = api_client.post("/api/v1/search", {"query": "what did my colleague Jane Roe say?"}, format="json",
+                               **holder.headers)
+    assert searched.status_code == 200
+    experience = _experience(holder.agent, f"{placeholder} prefers e-mail.")
+    edited = api_client.patch(f"/api/v1/experiences/{experience.pk}",
+                              {"confidence": 0.5, "reason": "my colleague Jane Roe corrected it"}, format="json",
+                              **holder.headers)
+    assert edited.status_code == 200
+    mentioning = AuditEvent.objects.filter(project=holder.agent.project, reason__contains=placeholder)
+    assert mentioning.count() >= 2  # the search query and the edit reason
+    counts = subject_purge(project=holder.agent.project, value="Jane Roe", reason="erasure request")
+    assert counts["audit_reasons_redacted"] >= 2
+    assert not AuditEvent.objects.filter(reason__contains=placeholder).exists()
+    assert AuditEvent.objects.filter(reason__contains="[purged]", reason_purged=True).count() >= 2
+    assert audit_chain_verify(project_id=holder.agent.project_id).ok  # the chain covers digests of reasons
+    # an edited reason (not a purge) is still caught
+    event = AuditEvent.objects.filter(project=holder.agent.project, reason_purged=False).exclude(reason="").first()
+    AuditEvent.objects.filter(pk=event.pk).update(reason=event.reason + " (edited)")
+    assert not audit_chain_verify(project_id=holder.agent.project_id).ok

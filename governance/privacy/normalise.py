@@ -1,0 +1,246 @@
+"""One normalisation pass before every analysis, with a map back to the original text.
+
+``normalise(text) -> Normalised``: ``.text`` is what the recognizers (PII and secrets alike) and the NER read;
+``.to_original(start, end)`` gives the span of the *original* text that a span of ``.text`` came from, so the
+masker replaces exactly what was written — an encoded character is replaced as a whole (``%40``, ``&#64;``,
+``\\u0040``), never half of it.
+
+What is read through (each step keeps the offset map):
+
+* escapes — percent-encoding (valid UTF-8 byte runs only), HTML entities (named and numeric), ``\\uXXXX`` /
+  ``\\U0010XXXX`` / ``\\xXX`` escapes; two rounds, so ``%2540`` is ``@`` too;
+* Unicode compatibility forms — NFKC per grapheme-ish cluster (a base character and its combining marks):
+  full-width letters and digits, ligatures, superscripts, ``＠``, ``﹒``;
+* digits of every script (Arabic-Indic, Devanagari, Thai, ...) — mapped to ASCII digits, so checksums work;
+* characters that render as nothing — format characters (zero-width space and joiners, soft hyphen, bidi
+  controls, word joiner, BOM) and variation selectors — are dropped;
+* exotic spaces (NBSP, thin, ideographic, ...) become a space, line/paragraph separators a line break, Unicode
+  dashes a hyphen-minus;
+* defanged notation — ``[at]``, ``(at)``, ``{at}``, ``[@]`` → ``@``; ``[.]``, ``(.)``, ``[dot]``, ``(dot)`` → ``.``;
+  ``hxxp`` → ``http``; and the word form ``name at example dot com`` in an address shape.
+
+Text that needs none of this (the common case: plain ASCII without escapes) is returned as is, with the identity
+map, at the cost of one regular-expression search.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+from html.entities import html5 as html5_entities
+
+__all__ = ["Normalised", "normalise"]
+
+
+@dataclass(frozen=True)
+class Normalised:
+    """The normalised text and, per character of it, the span of the original it came from."""
+
+    text: str
+    original: str
+    #: ``starts[i]``/``ends[i]``: the original span of ``text[i]``; both non-decreasing. ``None``: the identity.
+    starts: tuple[int, ...] | None = None
+    ends: tuple[int, ...] | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.starts is not None
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """The span of the original text covering ``text[start:end]`` (whole encoded characters; the characters
+        dropped between them included)."""
+        if self.starts is None or self.ends is None:
+            return start, end
+        n = len(self.text)
+        start = max(0, min(start, n))
+        end = max(start, min(end, n))
+        if start == end:
+            pos = self.starts[start] if start < n else len(self.original)
+            return pos, pos
+        return self.starts[start], self.ends[end - 1]
+
+
+# --------------------------------------------------------------------------------------------------
+# Building blocks: a text plus per-character origin spans, rewritten by substitutions
+# --------------------------------------------------------------------------------------------------
+
+def _rewrite(text: str, starts: list[int], ends: list[int], pattern: re.Pattern[str], replace
+             ) -> tuple[str, list[int], list[int]]:
+    """Replace each match of ``pattern`` by ``replace(match)`` (``None``: keep it); the replacement's characters
+    all map to the original span of the whole match."""
+    pieces: list[str] = []
+    new_starts: list[int] = []
+    new_ends: list[int] = []
+    pos = 0
+    for m in pattern.finditer(text):
+        new = replace(m)
+        if new is None or m.end() == m.start():
+            continue
+        pieces.append(text[pos : m.start()])
+        new_starts.extend(starts[pos : m.start()])
+        new_ends.extend(ends[pos : m.start()])
+        pieces.append(new)
+        new_starts.extend([starts[m.start()]] * len(new))
+        new_ends.extend([ends[m.end() - 1]] * len(new))
+        pos = m.end()
+    if not pieces:
+        return text, starts, ends
+    pieces.append(text[pos:])
+    new_starts.extend(starts[pos:])
+    new_ends.extend(ends[pos:])
+    return "".join(pieces), new_starts, new_ends
+
+
+# --------------------------------------------------------------------------------------------------
+# Steps
+# --------------------------------------------------------------------------------------------------
+
+_PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_ESCAPE_RE = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
+
+
+def _percent(m: re.Match[str]) -> str | None:
+    data = bytes.fromhex(m.group(0).replace("%", ""))
+    try:
+        out = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return out if out.isprintable() or out.isspace() else None
+
+
+def _entity(m: re.Match[str]) -> str | None:
+    if m.group(0)[1] != "#" and m.group(0)[1:] not in html5_entities:
+        return None  # only a whole known name ("&notanentity;" is not "&not;" + "anentity;")
+    out = html.unescape(m.group(0))
+    return out if out != m.group(0) else None
+
+
+def _escape(m: re.Match[str]) -> str | None:
+    code = int(next(g for g in m.groups() if g), 16)
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        return None
+    out = chr(code)
+    return out if out.isprintable() or out in "\n\t" else None
+
+
+_SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
+_DASH_CHARS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\ufe58\ufe63\uff0d"
+_DOT_CHARS = "\u3002\uff0e\uff61\u2024\ufe52"
+
+
+def _char_form(ch: str) -> str:
+    """One character (or cluster) in its normalised form."""
+    if ch in _SPACE_CHARS:
+        return " "
+    if ch in _DASH_CHARS:
+        return "-"
+    if ch in _DOT_CHARS:
+        return "."
+    if ch in "\u2028\u2029\u0085":
+        return "\n"
+    cat = unicodedata.category(ch[0])
+    if len(ch) == 1:
+        if cat == "Cf" or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef":
+            return ""
+        if cat == "Nd":
+            d = unicodedata.decimal(ch, None)
+            if d is not None:
+                return str(d)
+    out = unicodedata.normalize("NFKC", ch)
+    if len(out) == 1 and unicodedata.category(out) == "Nd" and not out.isascii():
+        d = unicodedata.decimal(out, None)
+        if d is not None:
+            return str(d)
+    return out
+
+
+_CLUSTER_RE = re.compile(r"[^\x00-\x7f][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]*"
+                         r"|[\x00-\x7f][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+
+
+def _unicode(m: re.Match[str]) -> str | None:
+    cluster = m.group(0)
+    if len(cluster) > 1:  # a base and its combining marks: composed together, invisible marks dropped
+        kept = "".join(c for c in cluster if not (unicodedata.category(c) == "Cf" or "\ufe00" <= c <= "\ufe0f"))
+        out = unicodedata.normalize("NFKC", kept)
+        return out if out != cluster else None
+    out = _char_form(cluster)
+    return out if out != cluster else None
+
+
+# defanged: "[at]" "(at)" "{at}" "[@]" " [ at ] " -> "@"; "[.]" "(.)" "[dot]" "(dot)" "{dot}" -> "."
+_DEFANG_AT_RE = re.compile(r"\s?[\[({]\s*(?:at|@)\s*[\])}]\s?", re.I)
+_DEFANG_DOT_RE = re.compile(r"\s?[\[({]\s*(?:dot|\.)\s*[\])}]\s?", re.I)
+_HXXP_RE = re.compile(r"\bhxxp(s?)(?=\[?:)", re.I)
+_DEFANG_COLON_RE = re.compile(r"\[:\]")
+# "anna dot smith at example dot com": the word form, only in the shape of an address (a local part, " at ", a
+# domain of dot-separated labels ending in a 2-24 letter top-level label)
+_WORD_LOCAL = r"[A-Za-z0-9][A-Za-z0-9._%+\-]*"
+_WORD_LABEL = r"[A-Za-z0-9][A-Za-z0-9\-]*"
+_WORD_EMAIL_RE = re.compile(
+    rf"(?<![\w@.])({_WORD_LOCAL}(?:\s+(?:dot|DOT)\s+{_WORD_LOCAL})*)\s+(?:at|AT|At)\s+"
+    rf"({_WORD_LABEL}(?:(?:\s+(?:dot|DOT)\s+|\.){_WORD_LABEL})*(?:\s+(?:dot|DOT)\s+|\.)[A-Za-z]{{2,24}})(?![\w@])"
+)
+_WORD_DOT_RE = re.compile(r"\s+(?:dot|DOT)\s+")
+
+
+def _word_email(m: re.Match[str]) -> str | None:
+    local, domain = m.group(1), m.group(2)
+    if " " not in domain and "\t" not in domain and "\n" not in domain:
+        return None  # "meet at example.com" is a sentence about a site, not an address (no " dot ")
+    return _WORD_DOT_RE.sub(".", local) + "@" + _WORD_DOT_RE.sub(".", domain)
+
+
+def _defang_at(m: re.Match[str]) -> str:
+    return "@"
+
+
+def _defang_dot(m: re.Match[str]) -> str:
+    return "."
+
+
+# --------------------------------------------------------------------------------------------------
+# The pass
+# --------------------------------------------------------------------------------------------------
+
+# Anything that may need a step; plain ASCII prose without escapes or defanged forms matches nothing.
+_NEEDS_RE = re.compile(
+    r"[^\x00-\x7f]|%[0-9A-Fa-f]{2}|&#?\w+;|\\[uUx][0-9A-Fa-f{]|[\[({]\s*(?:at|dot|@|\.)\s*[\])}]|hxxp"
+    r"|\s(?:dot|DOT)\s",
+    re.I,
+)
+
+
+def normalise(text: str) -> Normalised:
+    """The normalised form of ``text`` with its offset map (see the module docstring)."""
+    if not text or not _NEEDS_RE.search(text):
+        return Normalised(text=text or "", original=text or "")
+    starts = list(range(len(text)))
+    ends = list(range(1, len(text) + 1))
+    out = text
+    for _ in range(2):  # "%2540" -> "%40" -> "@"
+        before = out
+        if "%" in out:
+            out, starts, ends = _rewrite(out, starts, ends, _PCT_RUN_RE, _percent)
+        if "&" in out:
+            out, starts, ends = _rewrite(out, starts, ends, _ENTITY_RE, _entity)
+        if "\\" in out:
+            out, starts, ends = _rewrite(out, starts, ends, _ESCAPE_RE, _escape)
+        if out == before:
+            break
+    if not out.isascii():
+        out, starts, ends = _rewrite(out, starts, ends, _CLUSTER_RE, _unicode)
+    if "xxp" in out.lower():
+        out, starts, ends = _rewrite(out, starts, ends, _HXXP_RE, lambda m: "http" + m.group(1))
+    if "[" in out or "(" in out or "{" in out:
+        out, starts, ends = _rewrite(out, starts, ends, _DEFANG_AT_RE, _defang_at)
+        out, starts, ends = _rewrite(out, starts, ends, _DEFANG_DOT_RE, _defang_dot)
+        out, starts, ends = _rewrite(out, starts, ends, _DEFANG_COLON_RE, lambda m: ":")
+    if " at " in out.lower() or "\tat" in out.lower():
+        out, starts, ends = _rewrite(out, starts, ends, _WORD_EMAIL_RE, _word_email)
+    if out == text:
+        return Normalised(text=text, original=text)
+    return Normalised(text=out, original=text, starts=tuple(starts), ends=tuple(ends))

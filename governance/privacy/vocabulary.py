@@ -1,0 +1,293 @@
+"""Technology vocabulary: names of products, services, tools, formats and operating systems, and file names.
+
+An engineering team's memory is about Redis, Kafka, Jenkins, ``postgresql.conf`` and Windows. The small NER model
+calls such words people, places or nationalities, and a pseudonym erases the subject of the memory. A name or place
+guess whose every word is a term of this vocabulary (or a file name) is therefore dropped unless there is strong
+evidence of a person or a place (see :func:`governance.privacy.engine` — an honorific, a relation, an introduction,
+or a first word outside the vocabulary: "Mary Jenkins" is a person).
+
+The vocabulary is *built from real data*, never a hand list (:func:`build`; ``manage.py build_tech_vocabulary``):
+
+* the names, classifiers and keywords of the Python distributions installed in the environment;
+* the most downloaded PyPI projects (a ``name<TAB>version<TAB>month<TAB>rank<TAB>summary`` list; only ranked
+  rows): their names, and the capitalised words their summaries share (``Kafka``, ``Gemini``) — minus the words the
+  NER model reads as a person in most summaries that use them ("John");
+* the Debian packages of ``/var/lib/dpkg/status`` (names and the ``Section``'s words);
+* the file extensions of the files those packages and distributions install (``conf``, ``yaml``, ``service``).
+
+A word is a term when at least :data:`MIN_SOURCES` distinct package names or summaries carry it (a single project
+named after a person does not make the name a term). A word that names a place more strongly than a technology is
+not a term — the weight of a place is how often libphonenumber's geocoding data names it, plus a bonus for a city of
+the time-zone database; the language names of Django's locale table and libphonenumber's country names are never
+terms — so a city stays masked (the default, see README: a city says where a person is) while
+``Jenkins`` (a hamlet and a CI server) is a term.
+
+The same sources give the *common words* (``data/common_words.txt``): words the package descriptions write in lower
+case at least :data:`MIN_COMMON_USES` times ("will", "summer", "build"). A capitalised common word is no evidence of a
+name: the pseudonym registry never re-applies the NER model's guess on one (:func:`is_common_word`).
+
+The result is committed (``data/tech_terms.txt``, ``data/file_extensions.txt``, ``data/common_words.txt``) and loaded
+once per process (:func:`tech_terms`, :func:`file_extensions`, :func:`common_words`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+TERMS_FILE = DATA_DIR / "tech_terms.txt"
+EXTENSIONS_FILE = DATA_DIR / "file_extensions.txt"
+COMMON_FILE = DATA_DIR / "common_words.txt"
+
+MIN_SOURCES = 2
+MIN_EXTENSION_FILES = 5
+TZ_CITY_WEIGHT = 20
+MIN_COMMON_USES = 3
+_TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
+_LOWER_WORD_RE = re.compile(r"(?<![\w'’.\-])[a-z]{3,}(?![\w'’\-])")
+_SUMMARY_WORD_RE = re.compile(r"(?<![\w.])([A-Z][A-Za-z]{2,}|[A-Z]{2,}[a-z]*|[a-z]+[A-Z][A-Za-z]*)(?![\w])")
+# Words in package names that are plumbing, not names of things (kept out so they never veto a name guess)
+_NAME_GLUE = frozenset("python py lib libs dev dbg doc docs data common core utils util tools tool bin api sdk "
+                       "client server plugin plugins extension extensions ext test tests the and for with".split())
+
+
+def _name_tokens(name: str) -> set[str]:
+    return {t for t in _TOKEN_SPLIT_RE.split(name.lower()) if len(t) >= 3 and t not in _NAME_GLUE}
+
+
+def _installed_distributions(prose: Counter | None = None) -> tuple[Counter, set[str]]:
+    """Per word: how many installed distributions carry it (name, classifiers, keywords); plus file extensions (and,
+    into ``prose``, the lower-case words of their descriptions)."""
+    import importlib.metadata as md
+
+    counts: Counter = Counter()
+    extensions: Counter = Counter()
+    for dist in md.distributions():
+        meta = dist.metadata
+        if prose is not None:
+            description = meta.get_payload() or meta.get("Description") or ""
+            prose.update(set(_LOWER_WORD_RE.findall(str(description))))
+        words: set[str] = set(_name_tokens(meta.get("Name") or ""))
+        for classifier in meta.get_all("Classifier") or []:
+            parts = [p.strip() for p in classifier.split("::")]
+            if parts and parts[0] in ("Operating System", "Framework", "Environment", "Programming Language",
+                                      "Topic"):
+                for part in parts[1:]:
+                    words |= {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z+#]{2,}", part)}
+        for kw in re.split(r"[,\s]+", meta.get("Keywords") or ""):
+            if re.fullmatch(r"[A-Za-z][A-Za-z0-9]{2,}", kw):
+                words.add(kw.lower())
+        counts.update(words)
+        for f in dist.files or []:
+            suffix = Path(str(f)).suffix.lower().lstrip(".")
+            if suffix:
+                extensions[suffix] += 1
+    return counts, {e for e, n in extensions.items() if n >= MIN_EXTENSION_FILES}
+
+
+def _pypi_list(path: Path, prose: Counter | None = None) -> tuple[Counter, Counter]:
+    """Word counts over the ranked rows of a PyPI list: in names, and capitalised words in summaries (and, into
+    ``prose``, the lower-case words of the summaries)."""
+    names: Counter = Counter()
+    summaries: Counter = Counter()
+    texts: list[str] = []
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        header = fh.readline().rstrip("\n").split("\t")
+        rank_col = next((i for i, h in enumerate(header) if h.startswith("rank")), None)
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if rank_col is None or len(cols) <= rank_col or not cols[rank_col].strip():
+                continue
+            names.update(_name_tokens(cols[0]))
+            summary = cols[-1] if len(cols) > rank_col + 1 else ""
+            summaries.update({m.group(1).lower() for m in _SUMMARY_WORD_RE.finditer(summary)
+                              if m.start() > 0 or len(m.group(1)) > 3})
+            if prose is not None:
+                prose.update(set(_LOWER_WORD_RE.findall(summary)))
+            if summary:
+                texts.append(summary)
+    # A word the NER reads as a person in most summaries that use it ("a port of John Gruber's Markdown") counts
+    # only through the names of projects (two of them are needed: "confluent-kafka", "aiokafka").
+    people = _entity_words(texts)
+    for word, n in people.items():
+        if n * 2 >= summaries[word]:
+            summaries[word] = 0
+    return names, summaries
+
+
+_PERSONAL_LABELS = frozenset({"PERSON"})
+
+
+def _entity_words(texts: list[str]) -> Counter:
+    """Per lower-case word: in how many of ``texts`` the NER model tags it as (part of) a person's name."""
+    counts: Counter = Counter()
+    try:
+        import spacy
+
+        from governance.privacy.engine import spacy_model_name
+
+        nlp = spacy.load(spacy_model_name(), disable=["tagger", "parser", "lemmatizer", "attribute_ruler"])
+    except Exception:  # no model: no exclusion (the build still works, with less precision)
+        return counts
+    for doc in nlp.pipe(texts, batch_size=256):
+        words = {w.lower() for ent in doc.ents if ent.label_ in _PERSONAL_LABELS
+                 for w in re.findall(r"[A-Za-z]+", ent.text)}
+        counts.update(words)
+    return counts
+
+
+def _dpkg(status: Path, info_dir: Path, prose: Counter | None = None) -> tuple[Counter, set[str]]:
+    counts: Counter = Counter()
+    for block in status.read_text(encoding="utf-8", errors="replace").split("\n\n"):
+        m = re.search(r"^Package: (\S+)", block, re.M)
+        if m:
+            counts.update(_name_tokens(m.group(1)))
+        d = re.search(r"^Description: (.*(?:\n .*)*)", block, re.M)
+        if d is not None and prose is not None:
+            prose.update(set(_LOWER_WORD_RE.findall(d.group(1))))
+    extensions: Counter = Counter()
+    for listing in info_dir.glob("*.list") if info_dir.is_dir() else []:
+        for line in listing.read_text(encoding="utf-8", errors="replace").splitlines():
+            name = line.rsplit("/", 1)[-1]
+            if "." in name.strip("."):
+                extensions[name.rsplit(".", 1)[1].lower()] += 1
+    return counts, {e for e, n in extensions.items() if n >= MIN_EXTENSION_FILES}
+
+
+def _place_weights() -> Counter:
+    """How strongly a single word names a place: the number of libphonenumber geocoding entries that are exactly that
+    name (a city appears under many number prefixes, a hamlet under one), plus :data:`TZ_CITY_WEIGHT` for a city of
+    the time-zone database."""
+    weights: Counter = Counter()
+    try:
+        from phonenumbers.geodata import GEOCODE_DATA
+    except ImportError:  # pragma: no cover - phonenumbers is a dependency
+        GEOCODE_DATA = {}
+    for names in GEOCODE_DATA.values():
+        value = names.get("en")
+        for part in (value or "").split(","):
+            word = part.strip().lower()
+            if word.isalpha():
+                weights[word] += 1
+    import zoneinfo
+
+    for zone in zoneinfo.available_timezones():
+        for part in zone.split("/")[1:]:
+            if part.isalpha():
+                weights[part.lower()] += TZ_CITY_WEIGHT
+    return weights
+
+
+def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path | None
+          ) -> tuple[list[str], list[str], list[str]]:
+    """``(terms, extensions, common_words)`` from the sources above (see the module docstring)."""
+    sources: dict[str, int] = defaultdict(int)
+    prose: Counter = Counter()
+    installed, extensions = _installed_distributions(prose)
+    for word, n in installed.items():
+        sources[word] += n + 1  # an installed distribution's own name or classifier is strong evidence
+    if pypi_list is not None and pypi_list.is_file():
+        names, summaries = _pypi_list(pypi_list, prose)
+        for word, n in names.items():
+            sources[word] += n
+        for word, n in summaries.items():
+            sources[word] += n
+    if dpkg_status is not None and dpkg_status.is_file():
+        counts, dpkg_ext = _dpkg(dpkg_status, dpkg_info or Path("/nonexistent"), prose)
+        for word, n in counts.items():
+            sources[word] += n
+        extensions |= dpkg_ext
+    places = _place_weights()
+    # languages are nationalities too ("German", "Spanish"): never a term (Django's table of language names)
+    from django.conf.locale import LANG_INFO
+
+    for info in LANG_INFO.values():
+        for word in re.findall(r"[A-Za-z]+", info.get("name", "")):
+            places[word.lower()] += 1000
+    # and countries (libphonenumber's region names in English: "*aa" points at the "aa" entry)
+    try:
+        from phonenumbers.geodata.locale import LOCALE_DATA
+    except ImportError:  # pragma: no cover
+        LOCALE_DATA = {}
+    for names in LOCALE_DATA.values():
+        name = names.get("en", "")
+        name = names.get(name[1:], "") if name.startswith("*") else name
+        for word in re.findall(r"[A-Za-z]+", name):
+            if len(word) >= 4:
+                places[word.lower()] += 1000
+    # a word that names a place more strongly than a technology stays a place ("Berlin", "Paris", "Phoenix")
+    terms = sorted(w for w, n in sources.items() if n >= MIN_SOURCES and w.isalpha() and len(w) >= 3
+                   and n > places[w])
+    exts = sorted(e for e in extensions if re.fullmatch(r"[a-z][a-z0-9]{0,9}", e) and not places[e])
+    common = sorted(w for w, n in prose.items() if n >= MIN_COMMON_USES)
+    return terms, exts, common
+
+
+def write(terms: Iterable[str], extensions: Iterable[str], common: Iterable[str]) -> None:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    header = "# generated by `manage.py build_tech_vocabulary` (governance/privacy/vocabulary.py); do not edit\n"
+    TERMS_FILE.write_text(header + "\n".join(terms) + "\n", encoding="utf-8")
+    EXTENSIONS_FILE.write_text(header + "\n".join(extensions) + "\n", encoding="utf-8")
+    COMMON_FILE.write_text(header + "\n".join(common) + "\n", encoding="utf-8")
+
+
+def _read(path: Path) -> frozenset[str]:
+    if not path.is_file():
+        return frozenset()
+    return frozenset(line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+                     if line.strip() and not line.startswith("#"))
+
+
+@functools.cache
+def tech_terms() -> frozenset[str]:
+    """The committed vocabulary (lower case), loaded once per process."""
+    return _read(TERMS_FILE)
+
+
+@functools.cache
+def file_extensions() -> frozenset[str]:
+    return _read(EXTENSIONS_FILE)
+
+
+@functools.cache
+def common_words() -> frozenset[str]:
+    """Words written in lower case in English prose (package descriptions): "will", "summer", "build"."""
+    return _read(COMMON_FILE)
+
+
+def is_common_word(word: str) -> bool:
+    """A word whose capitalised form is no evidence of a name: a common word of prose or a technology word."""
+    w = word.strip(".,;:!?\"'()[]{}`").removesuffix("'s").removesuffix("’s")
+    return w.casefold() in common_words() or is_tech_word(w)
+
+
+_CONNECTORS = frozenset({"and", "or", "&", "/", "+", "the", "of", "on", "with", "vs", "vs.", "-", ","})
+_FILE_RE = re.compile(r"[\w\-]+(?:\.[\w\-]+)*\.(?P<ext>[A-Za-z][A-Za-z0-9]{0,9})")
+
+
+def is_tech_word(word: str, *, extra: frozenset[str] = frozenset()) -> bool:
+    """True for a vocabulary term (any case: ``Redis``, ``REDIS``), a file name with a known extension
+    (``postgresql.conf``), or a term of ``extra`` (a project's allowed terms, lower case)."""
+    w = word.strip(".,;:!?\"'()[]{}`").removesuffix("'s").removesuffix("’s")
+    if not w:
+        return False
+    low = w.casefold()
+    if low in extra:
+        return True
+    m = _FILE_RE.fullmatch(w)
+    if m and m.group("ext").lower() in file_extensions():
+        return True
+    return low in tech_terms()
+
+
+def all_tech(span: str, *, extra: frozenset[str] = frozenset()) -> bool:
+    """Every word of ``span`` is a technology word (see :func:`is_tech_word`); the whole span may be an allowed
+    term of several words."""
+    if span.strip().casefold() in extra:
+        return True
+    words = [w for w in span.split() if w.casefold() not in _CONNECTORS]  # "Windows and", "Redis & Kafka"
+    return bool(words) and all(is_tech_word(w, extra=extra) for w in words)

@@ -1,0 +1,175 @@
+"""The normalisation pass before analysis: what it reads through, and its map back onto the original text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from governance.privacy.engine import MaskingPolicy, contains_pii, mask
+from governance.privacy.normalise import normalise
+
+KEY = b"project-secret-1"
+PLAIN = "anna@example.com"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("anna%40example.com", PLAIN),
+        ("anna%2540example.com", PLAIN),  # encoded twice
+        ("ａｎｎａ＠ｅｘａｍｐｌｅ．ｃｏｍ", PLAIN),  # full-width
+        ("a\u200bn\u200cn\u200da\u2060@\ufeffexample.com", PLAIN),  # zero-width, joiners, word joiner, BOM
+        ("anna@exam\u202eple\u202c.com", PLAIN),  # bidi override
+        ("an\u00adna@example.com", PLAIN),  # soft hyphen
+        ("&#97;nna&#64;example&period;com", PLAIN),  # numeric and named HTML entities
+        ("anna&#x40;example.com", PLAIN),
+        ("anna\\u0040example.com", PLAIN),  # \u escape
+        ("anna\\x40example.com", PLAIN),
+        ("anna [at] example [dot] com", PLAIN),  # defanged
+        ("anna(at)example(.)com", PLAIN),
+        ("anna{@}example[.]com", PLAIN),
+        ("anna at example dot com", PLAIN),  # the word form in an address shape
+        ("anna dot smith AT example DOT co dot uk", "anna.smith@example.co.uk"),
+        ("hxxps[:]//evil[.]example", "https://evil.example"),
+        ("+1\u00a0415\u2009555\u202f0100", "+1 415 555 0100"),  # NBSP, thin and narrow spaces
+        ("+1\u2011415\u2013555\u20140100", "+1-415-555-0100"),  # non-breaking hyphen and dashes
+        ("٤١١١١١١١١١١١١١١١", "4111111111111111"),  # Arabic-Indic digits
+        ("४१११ ११११", "4111 1111"),  # Devanagari digits
+        ("４１１１", "4111"),  # full-width digits
+        ("e\u0301", "é"),  # a combining mark composes
+    ],
+)
+def test_reads_through(text, expected):
+    assert normalise(text).text == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We deploy with Fly.io at 5 pm, 100% of the time; see https://example.com/a?b=c&d=e.",
+        "meet at noon, then lunch at the cafe",
+    ],
+)
+def test_plain_text_is_untouched(text):
+    n = normalise(text)
+    assert n.text == text and not n.changed
+    assert n.to_original(3, 9) == (3, 9)
+
+
+def test_invalid_escapes_stay():
+    assert normalise("50%zz and %ff%fe").text == "50%zz and %ff%fe"  # not UTF-8
+    assert normalise("&notanentity; &#xZZ;").text == "&notanentity; &#xZZ;"
+    assert normalise("C:\\x8f").text == "C:\\x8f"  # a control character is not decoded
+
+
+def test_span_of_encoded_characters_maps_to_the_whole_escape():
+    text = "mail anna%40example.com now"
+    n = normalise(text)
+    start = n.text.index(PLAIN)
+    assert n.to_original(start, start + len(PLAIN)) == (5, 23)
+    at = n.text.index("@")
+    assert text[slice(*n.to_original(at, at + 1))] == "%40"
+
+
+def test_dropped_characters_inside_a_span_are_covered():
+    text = "x a\u200bnna@example.com y"
+    n = normalise(text)
+    start = n.text.index(PLAIN)
+    s, e = n.to_original(start, start + len(PLAIN))
+    assert text[s:e] == "a\u200bnna@example.com"
+
+
+_ALPHABET = st.sampled_from(
+    list("ab @.%40&#;x[]()dot at 1") + ["%40", "&#64;", "&amp;", "\\u0040", "\u200b", "\u202e", "\u00a0", "ａ",
+                                       "１", "٣", "e\u0301", "\ufb01", "[at]", " dot ", " at ", "\u2013", "\u3000"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ALPHABET, max_size=40).map("".join), st.data())
+def test_offset_map_is_monotone_and_inside_the_original(text, data):
+    n = normalise(text)
+    assert n.original == text
+    if n.changed:
+        assert len(n.starts) == len(n.ends) == len(n.text)
+        assert list(n.starts) == sorted(n.starts) and list(n.ends) == sorted(n.ends)
+        assert all(0 <= s < e <= len(text) for s, e in zip(n.starts, n.ends, strict=True))
+    i = data.draw(st.integers(0, len(n.text)))
+    j = data.draw(st.integers(i, len(n.text)))
+    s, e = n.to_original(i, j)
+    assert 0 <= s <= e <= len(text)
+    if i < j:  # a longer span of the normalised text never maps to a shorter one of the original
+        s2, e2 = n.to_original(max(0, i - 1), min(len(n.text), j + 1))
+        assert s2 <= s < e <= e2
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_any_text_maps_inside_itself(text):
+    n = normalise(text)
+    s, e = n.to_original(0, len(n.text))
+    assert 0 <= s <= e <= len(text)
+    assert normalise(n.text).text == normalise(normalise(n.text).text).text  # stable after two passes
+
+
+# ---- the engine reads the normalised text and masks the original span ------------------------------
+
+_EVASIONS = [
+    "write to anna%40example.com please",
+    "write to ａｎｎａ＠ｅｘａｍｐｌｅ．ｃｏｍ please",
+    "write to a\u200bnna@exam\u200dple.com please",
+    "write to &#97;nna&#64;example.com please",
+    "write to anna\\u0040example.com please",
+    "write to anna [at] example [dot] com please",
+    "write to anna at example dot com please",
+    "write to anna@exa\u202emple\u202c.com please",
+]
+
+
+@pytest.mark.parametrize("text", _EVASIONS)
+def test_encoded_email_is_masked_with_the_plain_placeholder(text):
+    plain = mask("write to anna@example.com please", key=KEY)
+    result = mask(text, key=KEY)
+    assert result.text == plain.text, result.text  # the whole encoded span is gone, same placeholder
+    assert [e.original for e in result.entities] == [PLAIN]  # the vault keeps the decoded value
+
+
+@pytest.mark.parametrize(
+    ("text", "entity"),
+    [
+        ("call me on +1\u00a0415\u00a0555\u00a00100", "PHONE_NUMBER"),
+        ("call me on +1\u2011415\u2011555\u20110100", "PHONE_NUMBER"),
+        ("call me on ＋１ ４１５ ５５５ ０１００", "PHONE_NUMBER"),
+        ("my card is ٤١١١ ١١١١ ١١١١ ١١١١", "CREDIT_CARD"),  # Luhn on Arabic-Indic digits
+        ("my card is ４１１１ １１１１ １１１１ １１１１", "CREDIT_CARD"),
+        ("my card is 4111%201111%201111%201111", "CREDIT_CARD"),
+        ("IBAN DE89\u20073704\u20070044\u20070532\u20070130\u200700", "IBAN_CODE"),
+        ("IBAN DE89&nbsp;3704&nbsp;0044&nbsp;0532&nbsp;0130&nbsp;00", "IBAN_CODE"),
+        ("ip 10.0.0.1 and 192\u200b.168.1\u200b.77", "IP_ADDRESS"),
+    ],
+)
+def test_encoded_numbers_are_masked(text, entity):
+    result = mask(text, key=KEY)
+    assert any(e.entity_type == entity for e in result.entities), result.text
+    outside = re.sub(r"<[A-Z_]+_[0-9a-f]{6}>", "", result.text)
+    assert not re.search(r"\d", outside), result.text  # no digit of the number is left, in any script
+
+
+def test_secret_split_by_invisible_characters_is_masked_whole():
+    text = "token ghp_\u200b" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    result = mask(text, key=KEY)
+    assert "A1b2" not in result.text and "<SECRET:" in result.text
+
+
+def test_contains_pii_reads_the_normalised_text():
+    assert contains_pii("anna%40example.com", policy=MaskingPolicy.default())
+
+
+def test_unchanged_text_keeps_offsets():
+    text = "Mail anna@example.com today"
+    result = mask(text, key=KEY)
+    (e,) = result.entities
+    assert text[e.start:e.end] == PLAIN

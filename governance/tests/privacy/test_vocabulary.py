@@ -1,0 +1,169 @@
+"""Precision on technical text: the technology vocabulary (built from package data), the registry's confidence rule,
+the project's allowed terms (service, command, admin; audited), and the decision that cities stay masked."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from agents.services import agent_create
+from governance.models import AllowedTerm, AuditEvent, PseudonymEntry
+from governance.privacy import vocabulary
+from governance.privacy.engine import MaskingPolicy, mask, pseudonym, pseudonym_digest
+from governance.services.privacy import (
+    allowed_term_add,
+    allowed_term_remove,
+    privacy_policy_get,
+    texts_mask,
+)
+
+KEY = b"project-secret-1"
+
+TECHNICAL = [
+    "Our Jenkins pipeline pushes to the Redis cache and Kafka lag grows.",
+    "Redis, Kafka and Gemini handle the load now.",
+    "Jenkins failed again; check the Jenkins job logs.",
+    "Edit postgresql.conf and restart the server.",
+    "It only runs on Windows and Linux.",
+    "We moved to Kafka last year and never looked back.",
+    "The CI publishes JSON reports to the Django admin.",
+    "Deploy via Ansible to Ubuntu hosts; Grafana shows Prometheus metrics.",
+    "Nginx proxies to Gunicorn, which runs the Flask app.",
+    "Terraform provisions the Kubernetes cluster before the charts are installed.",
+    "Copy settings.yaml next to docker-compose.yml before you run it.",
+]
+
+
+@pytest.mark.parametrize("text", TECHNICAL)
+def test_technology_words_are_not_names_or_places(text):
+    result = mask(text, key=KEY)
+    assert result.text == text, result.text
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Mr. Jenkins called about the invoice.", "Jenkins"),  # honorific
+        ("My colleague Jenkins approved it.", "Jenkins"),  # relation
+        ("Hello, my name is Jenkins.", "Jenkins"),  # introduction
+        ("Mary Jenkins said the build is green.", "Mary Jenkins"),  # a first word outside the vocabulary
+    ],
+)
+def test_strong_evidence_still_makes_a_vocabulary_word_a_person(text, name):
+    result = mask(text, key=KEY)
+    assert "Jenkins" not in result.text, result.text
+    assert any(e.entity_type == "PERSON" for e in result.entities)
+
+
+@pytest.mark.parametrize("text", ["I flew to Berlin last week.", "Berlin is where the office is.",
+                                  "She lives in Paris now."])
+def test_cities_stay_masked_by_default(text):
+    """The documented decision (README, privacy): a city says where a person is, so it stays pseudonymised; a
+    project that talks about cities as subject matter allows them (allow_term)."""
+    result = mask(text, key=KEY)
+    assert any(e.entity_type == "LOCATION" for e in result.entities), result.text
+
+
+def test_an_allowed_term_is_never_a_name_or_place_but_identifiers_still_are():
+    policy = MaskingPolicy(mask_entities=MaskingPolicy.default().mask_entities,
+                           pseudonymise_entities=MaskingPolicy.default().pseudonymise_entities,
+                           never_mask=frozenset({"DATE_TIME"}), phone_region="US",
+                           allowed_terms=frozenset({"Berlin"}))
+    result = mask("I flew to Berlin; mail berlin@example.com", key=KEY, policy=policy)
+    assert result.text.startswith("I flew to Berlin;")
+    assert "berlin@example.com" not in result.text
+
+
+def test_vocabulary_is_built_from_package_data(tmp_path: Path):
+    pypi = tmp_path / "pypi.tsv"
+    pypi.write_text("name\tversion\tmonth\trank_among_15000_most_downloaded\tsummary\n"
+                    "zorblax-client\t1\t2025-01\t10\tA client for Zorblax and Quuxdb\n"
+                    "zorblax-tools\t1\t2025-01\t11\tTools for Zorblax clusters\n"
+                    "quuxdb\t1\t2025-01\t12\tQuuxdb driver\n"
+                    "unranked-zzyzx\t1\t2025-01\t\tnot ranked\n"
+                    "berlin-utils\t1\t2025-01\t13\tBerlin helpers\n", encoding="utf-8")
+    status = tmp_path / "status"
+    status.write_text("Package: quuxdb-server\nDescription: quuxdb server\n\nPackage: libzorblax2\n"
+                      "Description: the zorblax library\n", encoding="utf-8")
+    terms, extensions, common = vocabulary.build(pypi_list=pypi, dpkg_status=status, dpkg_info=tmp_path)
+    assert "zorblax" in terms and "quuxdb" in terms
+    assert "zzyzx" not in terms  # unranked rows are not read
+    assert "berlin" not in terms  # a city of the time-zone database outweighs one package
+    assert "django" in terms  # the installed distributions are read
+    assert "py" in extensions
+    assert "the" in common
+
+
+def test_committed_vocabulary_is_loaded():
+    assert {"redis", "kafka", "jenkins", "django", "windows"} <= vocabulary.tech_terms()
+    assert "conf" in vocabulary.file_extensions()
+    assert vocabulary.is_tech_word("postgresql.conf") and vocabulary.is_tech_word("REDIS")
+    assert not vocabulary.is_tech_word("Berlin") and not vocabulary.is_tech_word("Caroline")
+    assert vocabulary.is_common_word("Will") and not vocabulary.is_common_word("Caroline")
+
+
+def test_model_only_guess_on_a_common_word_is_not_confident():
+    result = mask("Yesterday Mark pushed the fix.", key=KEY)
+    assert [(e.entity_type, e.confident) for e in result.entities] == [("PERSON", False)]
+    result = mask("Yesterday Caroline pushed the fix.", key=KEY)
+    assert [(e.entity_type, e.confident) for e in result.entities] == [("PERSON", True)]
+    result = mask("Mail mark@example.com", key=KEY)
+    assert all(e.confident for e in result.entities)
+
+
+@pytest.mark.django_db
+def test_the_registry_reapplies_only_confident_values():
+    project = agent_create(project_name="vocab", name="a").project
+    key = privacy_policy_get(project=project).pseudonym_key
+    texts_mask(project=project, texts=["Yesterday Mark pushed the fix."])
+    entry = PseudonymEntry.objects.get(project=project, digest=pseudonym_digest("PERSON", "Mark", key))
+    assert entry.confident is False  # registered (its placeholder is accepted back) but not re-applied
+    [later] = texts_mask(project=project, texts=["Mark the ticket as done."])
+    assert later == "Mark the ticket as done."
+    # a legacy entry made from a wrong guess on a technology word is not re-applied either
+    PseudonymEntry.objects.create(project=project, entity_type="PERSON", placeholder=pseudonym("PERSON", "Redis", key),
+                                  digest=pseudonym_digest("PERSON", "Redis", key), confident=True)
+    [tech] = texts_mask(project=project, texts=["Flush Redis before the deploy."])
+    assert "Redis" in tech
+
+
+@pytest.mark.django_db
+def test_allowed_terms_service_command_and_audit():
+    project = agent_create(project_name="vocab", name="a").project
+    [before] = texts_mask(project=project, texts=["I flew to Berlin last week."])
+    assert "Berlin" not in before
+    allowed_term_add(project=project, term="  BERLIN ", actor_label="test")
+    assert list(AllowedTerm.objects.filter(project=project).values_list("term", flat=True)) == ["berlin"]
+    [after] = texts_mask(project=project, texts=["I flew to Berlin last week."])
+    assert after == "I flew to Berlin last week."
+    assert allowed_term_remove(project=project, term="Berlin", actor_label="test")
+    assert not allowed_term_remove(project=project, term="Berlin")
+    events = list(AuditEvent.objects.filter(project=project, object_type="allowed_term").order_by("seq")
+                  .values_list("action", "data"))
+    assert events == [("create", {"term": "berlin"}), ("delete", {"term": "berlin"})]
+
+    out = io.StringIO()
+    call_command("allow_term", "--project", "vocab", "Acme", "Widget", stdout=out)
+    assert AllowedTerm.objects.filter(project=project, term="acme widget").exists()
+    call_command("allow_term", "--project", "vocab", "acme widget", "--remove", stdout=out)
+    assert not AllowedTerm.objects.filter(project=project).exists()
+    assert AuditEvent.objects.filter(project=project, object_type="allowed_term",
+                                     actor_label="cli:allow_term").count() == 2
+
+
+@pytest.mark.django_db
+def test_admin_adds_and_deletes_allowed_terms_audited(admin_client):
+    project = agent_create(project_name="vocab", name="a").project
+    assert admin_client.get("/admin/governance/allowedterm/").status_code == 200
+    response = admin_client.post("/admin/governance/allowedterm/add/", {"project": str(project.pk), "term": "Gemini"})
+    assert response.status_code == 302, response.content[:500]
+    entry = AllowedTerm.objects.get(project=project)
+    assert entry.term == "gemini"
+    response = admin_client.post(f"/admin/governance/allowedterm/{entry.pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert not AllowedTerm.objects.exists()
+    assert list(AuditEvent.objects.filter(object_type="allowed_term").order_by("seq").values_list("action", flat=True)
+                ) == ["create", "delete"]
