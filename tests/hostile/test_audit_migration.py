@@ -42,7 +42,7 @@ def test_the_checkpoint_migration_anchors_existing_chains_and_reverses():
     for i in range(3):
         audit_record(action="read", object_type="search", project_id=project.pk, reason=f"r {i}")
     executor = MigrationExecutor(connection)
-    executor.migrate([("governance", "0009_metric_day")])
+    executor.migrate([("governance", "0010_allowed_terms")])
     assert "governance_auditcheckpoint" not in connection.introspection.table_names()
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()

@@ -11,7 +11,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('agents', '0002_project_quotas_archive'),
-        ('governance', '0010_audit_checkpoint'),
+        ('governance', '0009_metric_day'),
     ]
 
     operations = [

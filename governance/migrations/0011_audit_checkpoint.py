@@ -13,7 +13,7 @@ def anchor_existing_chains(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('governance', '0009_metric_day'),
+        ('governance', '0010_allowed_terms'),
     ]
 
     operations = [
