@@ -78,6 +78,9 @@ from core.config import config
 from core.process_cache import ProcessCache
 
 from .recognizers import (
+    ALNUM_IDS,
+    DIGIT_IDS,
+    NATIONAL_ID_ENTITIES,
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
     SECRET_ENTITIES,
@@ -123,6 +126,7 @@ DEFAULT_MASK_ENTITIES = frozenset(
         "UK_NHS",
         "CRYPTO",
         "MEDICAL_LICENSE",
+        *NATIONAL_ID_ENTITIES,  # EU/UK/IN/BR identifiers, passports, health data, dates of birth
     }
 )
 #: Names, places, nationalities/religions/political groups (GDPR special categories): pseudonymised.
@@ -135,8 +139,8 @@ DEFAULT_PHONE_REGION = "US"
 
 _ALL_SECRETS_TOKEN = SECRET_PREFIX + "*"
 
-_DIGITS_ONLY = frozenset({"PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "US_ITIN", "US_BANK_NUMBER", "UK_NHS"})
-_ALNUM_ONLY = frozenset({"IBAN_CODE", "US_PASSPORT", "US_DRIVER_LICENSE", "MEDICAL_LICENSE"})
+_DIGITS_ONLY = frozenset({"PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "US_ITIN", "US_BANK_NUMBER", "UK_NHS"}) | DIGIT_IDS
+_ALNUM_ONLY = frozenset({"IBAN_CODE", "US_PASSPORT", "US_DRIVER_LICENSE", "MEDICAL_LICENSE"}) | ALNUM_IDS
 
 Action = Literal["secret", "mask", "pseudonymise"]
 

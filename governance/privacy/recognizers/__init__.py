@@ -7,6 +7,8 @@ Everything here is plain Python on top of ``presidio_analyzer`` (no Django). The
 * :mod:`.numbers` — contact and identity numbers: :class:`LooseCardRecognizer` (Luhn-valid 12-19 digit
   numbers, incl. Mastercard 2-series, Maestro, JCB, Mir) and :class:`LoosePhoneRecognizer`
   (international/local layouts that ``phonenumbers`` does not accept without a region, gated by context words);
+* :mod:`.national_ids` — checksummed national identifiers (UK, DE, FR, IN, ES, BR, SE, IT, NL, PL), passports,
+  medical records and diagnoses, dates of birth (:class:`NationalIdRecognizer`, :class:`HealthAndBirthRecognizer`);
 * :mod:`.names` — names and places on top of the NER: :class:`PersonHeuristicRecognizer` (improves the small
   spaCy model's PERSON recall with generic cues, see its docstring) and :class:`StreetAddressRecognizer`.
 
@@ -35,6 +37,13 @@ from .names import (
     is_name_token,
     name_shaped,
     trim_name_span,
+)
+from .national_ids import (
+    ALNUM_IDS,
+    DIGIT_IDS,
+    NATIONAL_ID_ENTITIES,
+    HealthAndBirthRecognizer,
+    NationalIdRecognizer,
 )
 from .numbers import (
     LooseCardRecognizer,
@@ -67,6 +76,11 @@ from .secrets import (
 )
 
 __all__ = [
+    "ALNUM_IDS",
+    "DIGIT_IDS",
+    "NATIONAL_ID_ENTITIES",
+    "HealthAndBirthRecognizer",
+    "NationalIdRecognizer",
     "PLACEHOLDER_RE",
     "PSEUDONYM_HEX_CHARS",
     "SECRET_ENTITIES",
@@ -159,4 +173,6 @@ def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecog
         PlaceCueRecognizer(supported_language=supported_language),
         ScriptNameRecognizer(supported_language=supported_language),
         ObfuscatedEmailRecognizer(supported_language=supported_language),
+        NationalIdRecognizer(supported_language=supported_language),
+        HealthAndBirthRecognizer(supported_language=supported_language),
     ]
