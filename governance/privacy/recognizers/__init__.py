@@ -9,6 +9,8 @@ Everything here is plain Python on top of ``presidio_analyzer`` (no Django). The
   (international/local layouts that ``phonenumbers`` does not accept without a region, gated by context words);
 * :mod:`.national_ids` — checksummed national identifiers (UK, DE, FR, IN, ES, BR, SE, IT, NL, PL), passports,
   medical records and diagnoses, dates of birth (:class:`NationalIdRecognizer`, :class:`HealthAndBirthRecognizer`);
+* :mod:`.cued_names` — lower-case and non-Latin names after a person cue in several languages
+  (:class:`CuedNameRecognizer`);
 * :mod:`.names` — names and places on top of the NER: :class:`PersonHeuristicRecognizer` (improves the small
   spaCy model's PERSON recall with generic cues, see its docstring) and :class:`StreetAddressRecognizer`.
 
@@ -28,6 +30,7 @@ import types
 
 from presidio_analyzer import EntityRecognizer
 
+from .cued_names import CuedNameRecognizer
 from .names import (
     PersonHeuristicRecognizer,
     PlaceCueRecognizer,
@@ -77,6 +80,7 @@ from .secrets import (
 
 __all__ = [
     "ALNUM_IDS",
+    "CuedNameRecognizer",
     "DIGIT_IDS",
     "NATIONAL_ID_ENTITIES",
     "HealthAndBirthRecognizer",
@@ -175,4 +179,5 @@ def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecog
         ObfuscatedEmailRecognizer(supported_language=supported_language),
         NationalIdRecognizer(supported_language=supported_language),
         HealthAndBirthRecognizer(supported_language=supported_language),
+        CuedNameRecognizer(supported_language=supported_language),
     ]
