@@ -43,3 +43,15 @@ def test_identifiers_names_and_secret_syntax_do_not_leak(api_client, make_agent)
              and c.channel in ("exchange", "turns")][::2]
     report = run_cases(cases, client=api_client, headers=holder.headers, consolidate=False)
     assert report["leaks"] == 0, report["tuned"].get("leaked_cases")
+
+
+def test_the_bench_command_runs_the_suite_and_leaves_nothing_behind(capsys):
+    from django.core.management import call_command
+
+    from agents.models import Agent
+
+    call_command("bench_pii", "--adversarial", "tuned", "--adversarial-only", "--adversarial-limit", "3",
+                 "--adversarial-seed", "7")
+    out = capsys.readouterr().out
+    assert "Adversarial suite: 3 cases" in out
+    assert not Agent.objects.filter(name="attacker").exists()  # rolled back

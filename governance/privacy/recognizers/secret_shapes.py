@@ -61,7 +61,7 @@ _LABEL_VALUE_RE = _rx(
     r"(?<![\w\-])(?:[A-Za-z0-9]+[_.\-]){0,3}(?P<key>" + _LABEL + r")"
     r"(?:[ \t]+(?:for|of|f[üu]r|de|del|do|da|di|voor|dla|f[öo]r|для|от|к)(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
     r"[ \t]*(?:[\"'`*_]+|</?[a-z][^<>\n]{0,40}>)*[ \t]*(?P<sep>" + _HARD + r")" + _SOFT + r"*"
-    r"(?P<val>[^\s\"'`<>|*]{4,200})",
+    r"(?P<val>[^\s\"'`<>|]{4,200})",
     re.I,
 )
 
@@ -80,8 +80,12 @@ def _kind_for_label(word: str) -> str:
     return "secret"
 
 
-def _label_value_validator(m: re.Match[str]) -> str | None:
-    value = m.group("val").rstrip(".,;:!?)")
+def _label_value_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    start, end = m.span("val")
+    if m.string[start - 1] in "*_":  # "**Passwort:** *x*": markdown emphasis around the value is not part of it
+        while end > start and m.string[end - 1] in "*_":
+            end -= 1
+    value = m.string[start:end].rstrip(".,;:!?)")
     if re.fullmatch(_LABEL, value, re.I):
         return None  # "| password | passwort |": a header row
     quoted = m.string[m.start("val") - 1] in "\"'`"
@@ -91,7 +95,7 @@ def _label_value_validator(m: re.Match[str]) -> str | None:
     explicit = sep[0] in ":=：|>→<-–—" or sep.startswith("</")
     if not password_like(value, min_len=5 if explicit else 6):
         return None
-    return _kind_for_label(m.group("key"))
+    return _kind_for_label(m.group("key")), start, end
 
 
 def _table_cell_validator(m: re.Match[str]) -> str | None:
