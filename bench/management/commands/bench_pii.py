@@ -128,6 +128,7 @@ class Command(BaseCommand):
     def adversarial(self, part: str, seed: int | None, limit: int | None = None) -> dict:
         """The adversarial suite (bench/pii_adversarial.py) through the API, in a transaction rolled back at the end:
         the planted canaries never stay in the database this command runs against."""
+        import contextlib
         import random
         import uuid
 
@@ -138,7 +139,8 @@ class Command(BaseCommand):
         from agents.services import agent_create, api_key_create
         from bench.pii_adversarial import format_report, generate_cases, run_cases, select
 
-        setup_test_environment()  # the test client's host and an in-memory mail outbox
+        with contextlib.suppress(RuntimeError):  # already set up under pytest
+            setup_test_environment()  # the test client's host and an in-memory mail outbox
         cases = select(generate_cases(random.Random(seed) if seed is not None else None), part)[:limit]
         with transaction.atomic():
             agent = agent_create(project_name=f"adversarial-{uuid.uuid4().hex[:8]}", name="attacker", module_names=(),

@@ -221,6 +221,9 @@ _BSN9_RE = re.compile(_B + r"(?P<v>\d{9})" + _E)
 _PESEL_RE = re.compile(_B + r"(?P<v>\d{11})" + _E)
 
 _CUE_WINDOW = 48
+# the numeric identifiers all hold a run of 7+ digits (separators allowed): one cheap scan skips their patterns
+_DIGIT_RUN_RE = re.compile(r"\d(?:[ .\-/]?\d){6}")
+_LETTER_LED = frozenset({"UK_NINO", "IN_PAN", "IT_FISCAL_CODE"})
 
 
 def _cue(pattern: str) -> re.Pattern[str]:
@@ -268,8 +271,9 @@ class NationalIdRecognizer(EntityRecognizer):
         wanted = set(entities) if entities else set(self.supported_entities)
         out: list[RecognizerResult] = []
         seen: set[tuple[str, int, int]] = set()
+        long_run = _DIGIT_RUN_RE.search(text) is not None
         for entity, pattern, check in _CHECKS:
-            if entity not in wanted:
+            if entity not in wanted or (entity not in _LETTER_LED and not long_run):
                 continue
             for m in pattern.finditer(text):
                 raw = m.group("v")
@@ -462,6 +466,15 @@ _DOB_RE = re.compile(
 # "12.03.1985 (DOB)", "1985-03-12 — date of birth"
 _DOB_AFTER_RE = re.compile(r"(?P<v>" + _DATE + r")[ \t]*[(\[,\-–—]?[ \t]*" + _BIRTH_CUE, re.I)
 _WORD_IN_DATE_RE = re.compile(r"[^\W\d_]{3,12}")
+# cheap pre-checks: most texts hold no birth cue and no passport word, and the date patterns are costly to scan
+_BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "naissance", "nacid", "nacimiento", "nat",
+               "nascit", "nascim", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",
+               "doğum", "рожд", "д.р", "д. р",
+               "родил", "γέννη", "生", "जन्म", "الميلاد", "ولد", "วันเกิด")
+_PASSPORT_KEYS = ("pass", "паспорт", "διαβατήριο", "护照", "護照", "旅券", "여권", "पासपोर्ट")
+_HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clinic", "krankenakte", "doctor",
+                "physician", "icd", "диагноз", "пациент", "nhs", "chart", "health", "dossier", "historia", "cartella",
+                "prontu", "карт")
 
 
 def _month_word_ok(value: str) -> bool:
@@ -500,10 +513,11 @@ class HealthAndBirthRecognizer(EntityRecognizer):
         wanted = set(entities) if entities else set(self.supported_entities)
         out: list[RecognizerResult] = []
         has_digit = any(c.isdigit() for c in text)
-        if has_digit and "PASSPORT" in wanted:
+        low = text.lower()
+        if has_digit and "PASSPORT" in wanted and any(k in low for k in _PASSPORT_KEYS):
             for m in _PASSPORT_RE.finditer(text):
                 out.append(_result(self, "PASSPORT", m.start("v"), m.end("v"), 0.85))
-        health = _HEALTH_CONTEXT.search(text) is not None
+        health = any(k in low for k in _HEALTH_KEYS) and _HEALTH_CONTEXT.search(text) is not None
         if health and has_digit and "MEDICAL_RECORD" in wanted:
             for m in _MRN_RE.finditer(text):
                 out.append(_result(self, "MEDICAL_RECORD", m.start("v"), m.end("v"), 0.85))
@@ -520,7 +534,7 @@ class HealthAndBirthRecognizer(EntityRecognizer):
                     before = text[max(0, m.start() - 40) : m.start()].lower()
                     if "icd" in before or "diagnos" in before or "dx" in before or "code" in before:
                         out.append(_result(self, "MEDICAL_CONDITION", m.start("v"), m.end("v"), 0.75))
-        if has_digit and "DATE_OF_BIRTH" in wanted:
+        if has_digit and "DATE_OF_BIRTH" in wanted and any(k in low for k in _BIRTH_KEYS):
             for rx in (_DOB_RE, _DOB_AFTER_RE):
                 for m in rx.finditer(text):
                     value = m.group("v")

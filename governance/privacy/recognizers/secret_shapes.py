@@ -234,10 +234,13 @@ _AZURE_KEY_RE = _rx(r"(?<![A-Za-z0-9+/])(?P<val>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-
 
 
 def _azure_validator(m: re.Match[str]) -> str | None:
+    # 64 random bytes: a SHA-512 digest has the same shape, so only an Azure/storage word decides
     before = m.string[max(0, m.start() - 80) : m.start()].lower()
+    if re.search(r"sha\d*-$|integrity|digest|hash|checksum", before):
+        return None
     if any(w in before for w in ("accountkey", "azure", "storage", "account key", "sharedaccess", "key")):
         return "azure_key"
-    return "azure_key" if looks_random(m.group("val")) else None
+    return None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -332,6 +335,7 @@ _PEM_BODY_RE = _rx(
     r"(?<![A-Za-z0-9+/=])(?P<body>(?:[A-Za-z0-9+/]{40,120}={0,2}[ \t]*(?:\r?\n|\\n)[ \t]*){2,}"
     r"[A-Za-z0-9+/]{4,120}={0,2}|[A-Za-z0-9+/]{200,}={0,2})(?![A-Za-z0-9+/=])"
 )
+_PUBLIC_RE = _rx(r"(?i)public|certificate|ssh-(?:rsa|ed25519|dss)\s*$|ecdsa-sha2-\S+\s*$|authorized_keys|known_hosts")
 _KEY_CONTEXT_RE = _rx(r"(?i)private|\bkey\b|pem|rsa|ssh|pkcs|\bec\b|ed25519|secret|credential|-----")
 
 
@@ -348,6 +352,8 @@ def _pem_body_validator(m: re.Match[str]) -> str | None:
         if der[i : i + 2] == b"\x02\x01" and der[i + 2] in (0, 1):
             return "private_key"  # SEQUENCE { INTEGER version 0|1 ...: PKCS#1/#8 and EC private keys
     before = m.string[max(0, m.start() - 80) : m.start()]
+    if _PUBLIC_RE.search(before):
+        return None  # a public key or a certificate is not a secret
     if len(body) >= 200 and _KEY_CONTEXT_RE.search(before) and looks_random(body[:200], min_len=40):
         return "private_key"
     return None
@@ -471,8 +477,8 @@ def _head_anywhere_validator(m: re.Match[str]) -> str | None:
     body = re.sub(r"^(?:sk-ant-(?:[a-z]+\d*-)?|sk-(?:proj-)?|[sr]k_(?:live|test)_|gh[pousr]_|github_pat_|"
                   r"gl(?:pat|ptt|dt|rt)-|xox[abposre]-|xapp-|AKIA|ASIA|AIza|hf_|npm_|pypi-|GOCSPX-|shpat_|"
                   r"dop_v1_)", "", m.group("frag"))
-    if body and not (any(c.isdigit() for c in body) or any(c.isupper() for c in body)):
-        return None
+    if len(body) < 4 or not (any(c.isdigit() for c in body) or any(c.isupper() for c in body)):
+        return None  # "tokens start with ghp_", "ours start with ASIA": a prefix named in prose
     return "token"
 
 
