@@ -71,6 +71,8 @@ _CUE_RE = re.compile(r"(?:(?<![\w])|(?<=[\u0e00-\u0e7f]))(?:" + _RELATION + r")(
 # weak introductions ("I am", "this is", "named"): in English technical text a lower-case word after them is anything
 # ("a field named count"); only a word of another script is taken as a name
 _WEAK_INTRO_RE = re.compile(r"(?<![\w])(?:i[ \t]+am|i'm|this[ \t]+is|named|called)[ \t]+", re.I)
+_ROLE_CUE_RE = re.compile(r"(?:client|customer|assistant|patient|student|intern|mentor|tenant|doctor|lawyer|"
+                          r"accountant|manager|supervisor|boss|partner)[ \t,:]*$", re.I)
 _CONTACT_RE = re.compile(r"(?<![\w\-./])(?:" + _CONTACT + r")[ \t]+", re.I)
 # after a contact verb a lower-case Latin word is a name only before a word of time ("call anna tomorrow"): at a
 # clause end it is as often a tool ("then call helm.")
@@ -132,6 +134,8 @@ class CuedNameRecognizer(EntityRecognizer):
         non_latin = any(c >= "\u0370" for c in text)
         for m in _CUE_RE.finditer(text):
             span = self._after_cue(text, m.end(), relation=True, thai=non_latin)
+            if span and _ROLE_CUE_RE.search(m.group(0)) and all(c < "\u0250" for c in text[span[0] : span[1]]):
+                continue  # "our client libraries", "my assistant app": a role word is also a product word
             if span:
                 out.append(_result(self, "PERSON", *span, 0.85))
         if non_latin:

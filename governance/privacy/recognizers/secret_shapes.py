@@ -291,8 +291,8 @@ def _bare_cred_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     user, pw = m.group("user"), m.group("pw")
     if user.lower() in _NOT_USERS or (m.group("scheme") or "").lower() in _NOT_USERS:
         return None
-    if not plausible_secret_value(pw, quoted=True) and not password_like(pw, min_len=4):
-        return None
+    if not plausible_secret_value(pw, user, quoted=True) or not (password_like(pw, min_len=4) or len(pw) >= 8):
+        return None  # "postgres:postgres@", "access_key_id:secret_access_key@": documentation templates
     host = m.group("host")
     if host.lower().startswith(("sha", "md5", "blake")):
         return None  # "python:3.11-slim@sha256:...": an image reference
@@ -368,7 +368,8 @@ _SESSION_NAMES = (
     r"asp\.net_sessionid|[\w.\-]*auth[_\-]?token|remember[_\-]?(?:token|me|web)[\w\-]*|[\w.\-]*session-token|"
     r"_gh_sess|user_session|laravel_session|ci_session|_csrf|csrftoken|xsrf-token"
 )
-_SESSION_RE = _rx(r"(?<![\w.\-])(?P<key>" + _SESSION_NAMES + r")[ \t]*=[ \t]*(?P<val>[^;\s,\"'<>]{8,})", re.I)
+# no spaces around "=": "session = boto3.Session(...)" is code
+_SESSION_RE = _rx(r"(?<![\w.\-])(?P<key>" + _SESSION_NAMES + r")=(?P<val>[^;\s,\"'<>()]{8,})(?![(\w])", re.I)
 _COOKIE_PAIR_RE = _rx(r"(?<![\w.\-%$])(?P<key>[\w.\-%$]{1,80})=(?P<val>[^;\s,\"']{12,})")
 _COOKIE_LINE_RE = re.compile(r"(?im)^[ \t>\"'`-]*(?:set-)?cookie[ \t]*:|\bcookie:|--cookie|-b[ \t]+[\"']")
 

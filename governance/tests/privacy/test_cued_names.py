@@ -56,3 +56,11 @@ def test_technical_prose_has_no_cued_names(text):
 def test_the_engine_masks_them():
     out = mask("my colleague kasia wrona and меня зовут ольга", key=b"cued")
     assert "kasia" not in out.text and "ольга" not in out.text
+
+
+@pytest.mark.parametrize("text", [
+    "Our client libraries are compatible with Python 3.9+",
+    "my assistant app crashed again",
+])
+def test_role_words_that_are_also_product_words(text):
+    assert names(text) == []

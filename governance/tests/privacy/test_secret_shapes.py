@@ -118,3 +118,10 @@ def test_the_engine_masks_shapes_as_secrets_never_as_pii():
     assert PW not in out.text
     assert all(e.is_secret for e in out.entities if e.original == "")
     assert "<SECRET:password>" in out.text and "<SECRET:session_cookie>" in out.text
+
+
+@pytest.mark.parametrize("text", [
+    'session = boto3.Session(profile_name="digitalocean")',
+])
+def test_documentation_templates_are_not_secrets(text):
+    assert find_secrets(text) == []
