@@ -125,3 +125,20 @@ def test_the_engine_masks_shapes_as_secrets_never_as_pii():
 ])
 def test_documentation_templates_are_not_secrets(text):
     assert find_secrets(text) == []
+
+
+def test_a_key_split_with_its_tail_first_is_masked_whole():
+    from governance.privacy.engine import continue_secrets, conversation_windows, mask_many
+
+    key = C.github()
+    texts = [f"the end of it: {key[20:]}", f"and it starts with {key[:20]}"]
+    results = continue_secrets(texts, mask_many(texts, key=b"k"), conversation_windows(2))
+    assert key[20:] not in results[0].text and key[4:20] not in results[1].text
+
+
+def test_an_ordinary_word_before_a_named_prefix_stays():
+    from governance.privacy.engine import continue_secrets, conversation_windows, mask_many
+
+    texts = ["We rotated everything yesterday.", "Personal tokens start with ghp_"]
+    results = continue_secrets(texts, mask_many(texts, key=b"k"), conversation_windows(2))
+    assert results[0].text == texts[0]
