@@ -424,11 +424,12 @@ def _fold(text: str) -> str:
 
 def _needle(value: str) -> re.Pattern[str]:
     """The canary in any layout: NFKC, case-blind, invisible characters ignored; digits of a number may be separated
-    by anything that is not a letter or a digit."""
+    by the separators numbers are written with (spaces, dots, dashes, slashes, parentheses). Not commas: a dump is
+    full of vectors ("0.1234, 0.5678"), and nine random digits match somewhere across their elements."""
     folded = _fold(value)
     digits = re.sub(r"\D", "", folded)
     if len(digits) >= 6 and len(digits) >= 0.6 * len(re.sub(r"\W", "", folded)):
-        return re.compile(r"(?<!\d)" + r"[^0-9a-z]{0,3}".join(digits) + r"(?!\d)")
+        return re.compile(r"(?<![\d.])" + r"[ .\-/()]{0,2}".join(digits) + r"(?![\d])")
     return re.compile(re.escape(folded))
 
 
