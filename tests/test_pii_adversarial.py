@@ -55,3 +55,18 @@ def test_the_bench_command_runs_the_suite_and_leaves_nothing_behind(capsys):
     out = capsys.readouterr().out
     assert "Adversarial suite: 3 cases" in out
     assert not Agent.objects.filter(name="attacker").exists()  # rolled back
+
+
+def test_a_key_split_between_a_text_and_its_metadata_is_masked(api_client, make_agent):
+    from bench.canaries import Canaries
+    from bench.pii_adversarial import database_dump
+
+    holder = make_agent()
+    key = Canaries(random.Random()).github()
+    session = api_client.post("/api/v1/sessions", {}, format="json", **holder.headers).json()
+    response = api_client.post(f"/api/v1/sessions/{session['id']}/exchanges", {
+        "user": f"token part one {key[:20]}", "assistant": "ok", "metadata": {"part2": key[20:]}},
+        format="json", **holder.headers)
+    assert response.status_code == 201
+    dump = database_dump()
+    assert key[4:20] not in dump and key[20:] not in dump
