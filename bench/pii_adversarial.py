@@ -171,6 +171,7 @@ def _border_cases(c: Canaries) -> list[Case]:
     for name, template, shaped in ids:
         value = getattr(c, name)()
         out.append(Case(f"borders/{name}/cue", "borders", "exchange", template.format(v=value), (value,)))
+        value = getattr(c, name)()  # every case its own canary: a leak is never credited to another case
         written = shaped(value)
         out.append(Case(f"borders/{name}/written", "borders", "exchange",
                         f"Please file this under {written} tomorrow; the form asks for the id.", (value, written)))
@@ -204,14 +205,16 @@ def _border_cases(c: Canaries) -> list[Case]:
         date_text = re.sub(r"^.*?(?=\d)", "", text).replace(" (date of birth)", "").rstrip(".")
         out.append(Case(f"borders/dob/{name}", "borders", "exchange", text, (date_text,)))
     latin = c.latin_name().lower()
-    first = latin.split()[0]
+    first = c.latin_name().lower().split()[0]
     out += [
         Case("borders/name/lower_colleague", "borders", "exchange", f"my colleague {latin} will review it", (latin,)),
         Case("borders/name/lower_call", "borders", "exchange", f"call {first} tomorrow about the invoice", (first,)),
-        Case("borders/name/lower_intro", "borders", "exchange", f"hi, my name is {latin}", (latin,)),
+        Case("borders/name/lower_intro", "borders", "exchange", f"hi, my name is {(intro := c.latin_name().lower())}",
+             (intro,)),
     ]
     cyr = f"{_word(r, _SYLL_CYR)} {_word(r, _SYLL_CYR, 3)}"
-    cyr_low = cyr.lower()
+    cyr_low = f"{_word(r, _SYLL_CYR, cap=False)} {_word(r, _SYLL_CYR, 3, cap=False)}"
+    cyr_en = f"{_word(r, _SYLL_CYR)} {_word(r, _SYLL_CYR, 3)}"
     grk = f"{_word(r, _SYLL_GRK)} {_word(r, _SYLL_GRK, 3)}"
     ar = f"{_word(r, _SYLL_AR, cap=False)} {_word(r, _SYLL_AR, 3, cap=False)}"
     hi = f"{_word(r, _SYLL_HI, cap=False)} {_word(r, _SYLL_HI, 3, cap=False)}"
@@ -227,7 +230,8 @@ def _border_cases(c: Canaries) -> list[Case]:
         Case("borders/name/devanagari", "borders", "exchange", f"मेरा नाम {hi} है", (hi,)),
         Case("borders/name/thai", "borders", "exchange", f"ผมชื่อ {th} ครับ", (th,)),
         Case("borders/name/cjk", "borders", "exchange", f"我的同事{surname}{given}明天来", (surname + given,)),
-        Case("borders/name/mixed_en_cyrillic", "borders", "exchange", f"Please ask {cyr} to sign the NDA.", (cyr,)),
+        Case("borders/name/mixed_en_cyrillic", "borders", "exchange", f"Please ask {cyr_en} to sign the NDA.",
+             (cyr_en,)),
     ]
     return out
 
@@ -365,7 +369,7 @@ def _consolidation_cases(c: Canaries) -> list[Case]:
 
 def _side_store_cases(c: Canaries) -> list[Case]:
     e1, e2, gh, st = c.email(), c.email(), c.github(), c.stripe()
-    aad, pw, card = c.in_aadhaar(), c.password(), c.card()
+    aad, pw, card, card2 = c.in_aadhaar(), c.password(), c.card(), c.card()
     nino, phone = c.uk_nino(), c.phone()
     user = f"{c.chars(6, string.ascii_lowercase)}.{c.chars(6, string.ascii_lowercase)}@example.net"
     ua_token = c.github()
@@ -386,8 +390,7 @@ def _side_store_cases(c: Canaries) -> list[Case]:
              "card " + ENCODINGS["zero_width"](card, c.rng), (card,), needs_normalisation=True),
         Case("side_stores/patch/statement", "side_stores", "patch", f"The NI number is {nino}", (nino,)),
         Case("side_stores/reason/edit", "side_stores", "reason_edit", f"as {phone} said", (phone,)),
-        Case("side_stores/reason/delete", "side_stores", "reason_delete", f"wrong card {card[:-1]}{card[-1]}",
-             (card,)),
+        Case("side_stores/reason/delete", "side_stores", "reason_delete", f"wrong card {card2}", (card2,)),
         Case("side_stores/header/user_agent", "side_stores", "user_agent", f"bot/1.0 (+{ua_token})", (ua_token,)),
         Case("side_stores/header/idempotency_key", "side_stores", "idempotency_key", f"retry-{idem}", (idem,)),
         Case("side_stores/admin/login_username", "side_stores", "admin_login", user, (user,),
