@@ -78,12 +78,16 @@ from core.process_cache import ProcessCache
 
 from .normalise import Normalised, normalise
 from .recognizers import (
+    ALNUM_IDS,
+    DIGIT_IDS,
+    NATIONAL_ID_ENTITIES,
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
     SECRET_ENTITIES,
     SECRET_KINDS,
     SECRET_PREFIX,
     build_custom_recognizers,
+    class_change_ratio,
     deobfuscate_email,
     determiner_led,
     ensure_offline_tldextract,
@@ -124,6 +128,7 @@ DEFAULT_MASK_ENTITIES = frozenset(
         "UK_NHS",
         "CRYPTO",
         "MEDICAL_LICENSE",
+        *NATIONAL_ID_ENTITIES,  # EU/UK/IN/BR identifiers, passports, health data, dates of birth
     }
 )
 #: Names, places, nationalities/religions/political groups (GDPR special categories): pseudonymised.
@@ -136,8 +141,8 @@ DEFAULT_PHONE_REGION = "US"
 
 _ALL_SECRETS_TOKEN = SECRET_PREFIX + "*"
 
-_DIGITS_ONLY = frozenset({"PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "US_ITIN", "US_BANK_NUMBER", "UK_NHS"})
-_ALNUM_ONLY = frozenset({"IBAN_CODE", "US_PASSPORT", "US_DRIVER_LICENSE", "MEDICAL_LICENSE"})
+_DIGITS_ONLY = frozenset({"PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "US_ITIN", "US_BANK_NUMBER", "UK_NHS"}) | DIGIT_IDS
+_ALNUM_ONLY = frozenset({"IBAN_CODE", "US_PASSPORT", "US_DRIVER_LICENSE", "MEDICAL_LICENSE"}) | ALNUM_IDS
 
 Action = Literal["secret", "mask", "pseudonymise"]
 
@@ -1341,7 +1346,51 @@ def continue_secrets(texts: Sequence[str], results: Sequence[MaskResult], window
         span = _continuation_span(text, out[i], after_phrase)
         if span is not None:
             out[i] = _with_secret(text, out[i], span, kind)
+    _continue_backwards(texts, out, windows)
     return out
+
+
+# a vendor prefix with a body too short for a whole key: the head of a key whose rest may have come first
+_HEAD_ONLY_RE = re.compile(
+    r"(?:sk-ant-(?:[a-z]+\d*-)?|sk-(?:proj-)?|[sr]k_(?:live|test)_|gh[pousr]_|github_pat_|gl(?:pat|ptt|dt|rt)-|"
+    r"xox[abposre]-|xapp-|AKIA|ASIA|AIza|hf_|npm_|pypi-|GOCSPX-|shpat_|dop_v1_)[A-Za-z0-9_\-]{0,24}")
+
+
+def _continue_backwards(texts: Sequence[str], out: list[MaskResult], windows: Sequence[Window | None]) -> None:
+    """The other order: a text holds only the head of a key ("it starts with ghp_9fK2") and the rest came in a text
+    before it in the same call: the last key-like token among the final :data:`CONTINUATION_TOKENS` of that text is
+    masked as the same kind (texts already stored are not rewritten)."""
+    for i, text in enumerate(texts):
+        if not text or not windows[i]:
+            continue
+        heads = [e for e in out[i].entities if e.is_secret and _HEAD_ONLY_RE.fullmatch(text[e.start : e.end])]
+        if not heads:
+            continue
+        for ref in windows[i]:
+            if not isinstance(ref, int) or not texts[ref]:
+                continue
+            span = _last_key_like(texts[ref], out[ref])
+            if span is not None:
+                out[ref] = _with_secret(texts[ref], out[ref], span, secret_kind(heads[0].entity_type))
+                break
+
+
+def _last_key_like(text: str, result: MaskResult) -> tuple[int, int] | None:
+    masked = [(e.start, e.end) for e in result.entities if e.is_secret]
+    tokens = list(_TOKEN_RE.finditer(text))[-CONTINUATION_TOKENS:]
+    for m in reversed(tokens):
+        start, end = m.start(), m.end()
+        while end > start and text[end - 1] in ".,;:!?":
+            end -= 1
+        token = text[start:end]
+        if len(token) < 8 or any(s < end and start < e for s, e in masked):
+            continue
+        has_digit = any(c.isdigit() for c in token)
+        mixed = any(c.isupper() for c in token) and any(c.islower() for c in token)
+        if (has_digit and any(c.isalpha() for c in token) and mixed) or looks_random(token, min_len=12) or (
+                mixed and len(token) >= 12 and class_change_ratio(token) >= 0.3):
+            return start, end
+    return None
 
 
 def _with_secret(text: str, result: MaskResult, span: tuple[int, int], kind: str) -> MaskResult:

@@ -200,12 +200,20 @@ def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]
 
 
 @traced("recmem.mask", attributes=lambda kw: {"recmem.values": len(kw["values"])})
-def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None) -> list[Any]:
+def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None,
+              conversation_before: Sequence[str] | None = None) -> list[Any]:
     """Mask JSON values (metadata): agent input like any other text — object keys as well as values, and values of
     every JSON type. Numbers and booleans are analysed as their JSON text (a card number sent as a number is still
     a card number) and replaced by the masked text only when masking changes them; ``null`` carries nothing. Two
-    keys that mask to the same text are both kept (the second gets a `` (2)`` suffix): nothing is lost."""
+    keys that mask to the same text are both kept (the second gets a `` (2)`` suffix): nothing is lost. With
+    ``conversation_before`` (masked texts the values came with) the strings are read as one chain after those of the
+    texts that leave a secret open, so the tail of a key split between a text and its metadata (or between two
+    metadata values) is masked too."""
     strings: list[str] = []
+    if conversation_before is not None:
+        from governance.privacy.engine import CONTINUATION_WINDOW, open_secret
+
+        conversation_before = [t for t in conversation_before if open_secret(t)][-CONTINUATION_WINDOW:]
 
     def scalar_text(value: Any) -> str | None:
         if isinstance(value, str):
@@ -231,7 +239,7 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
         collect(value)
     if not strings:
         return list(values)
-    masked = iter(texts_mask(project=project, texts=strings, masker=masker))
+    masked = iter(texts_mask(project=project, texts=strings, masker=masker, conversation_before=conversation_before))
 
     def rebuild(value: Any) -> Any:
         if isinstance(value, dict):

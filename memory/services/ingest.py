@@ -149,7 +149,9 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)],
                        masker=masker, conversation_before=list(last or ()))
     masked = [(texts[2 * i], texts[2 * i + 1]) for i in range(len(items))]
-    metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items], masker=masker)
+    # metadata continues the texts it came with: a key whose head ends a text may go on in a metadata value
+    metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items], masker=masker,
+                         conversation_before=texts)
     occurred = [item.occurred_at or now for item in items]
     forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
     embedder = embedder or get_embedder()

@@ -42,8 +42,23 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
         parser.add_argument("--throughput-texts", type=int, default=600)
         parser.add_argument("--limit", type=int, default=None, help="only the first N records (quick runs)")
+        parser.add_argument("--adversarial", choices=("none", "tuned", "held_back", "all"), default="none",
+                            help="also run the adversarial suite through the API against the configured database, "
+                                 "in a transaction that is rolled back (tuned while developing, held_back once)")
+        parser.add_argument("--adversarial-only", action="store_true", help="skip the dataset scores and throughput")
+        parser.add_argument("--adversarial-seed", type=int, default=None, help="reproduce a run's canaries")
+        parser.add_argument("--adversarial-limit", type=int, default=None, help="only the first N cases (smoke runs)")
 
-    def handle(self, *args, data, secrets, techtext, json_out, throughput_texts, limit, **options):
+    def handle(self, *args, data, secrets, techtext, json_out, throughput_texts, limit, adversarial="none",
+               adversarial_only=False, adversarial_seed=None, adversarial_limit=None, **options):
+        if adversarial_only:
+            if adversarial == "none":
+                raise CommandError("--adversarial-only needs --adversarial tuned|held_back|all")
+            report = {"adversarial": self.adversarial(adversarial, adversarial_seed, adversarial_limit)}
+            if json_out:
+                Path(json_out).parent.mkdir(parents=True, exist_ok=True)
+                Path(json_out).write_text(json.dumps(report, indent=2, default=str))
+            return
         from bench.pii import (
             SECRET_GROUP,
             combine,
@@ -118,7 +133,35 @@ class Command(BaseCommand):
                                 "load_average": os.getloadavg()[0], "machine": platform.machine()}
         self.stdout.write(f"Throughput: {rate:.1f} texts/s, {cpu_rate:.1f} texts per CPU-second ({len(texts)} texts "
                           f"of ~300 chars, batches of 64, one process; load average {os.getloadavg()[0]:.1f})")
+        if adversarial != "none":
+            report["adversarial"] = self.adversarial(adversarial, adversarial_seed, adversarial_limit)
         if json_out:
             Path(json_out).parent.mkdir(parents=True, exist_ok=True)
             Path(json_out).write_text(json.dumps(report, indent=2, default=str))
             self.stdout.write(f"wrote {json_out}")
+
+    def adversarial(self, part: str, seed: int | None, limit: int | None = None) -> dict:
+        """The adversarial suite (bench/pii_adversarial.py) through the API, in a transaction rolled back at the end:
+        the planted canaries never stay in the database this command runs against."""
+        import contextlib
+        import random
+        import uuid
+
+        from django.db import transaction
+        from django.test.utils import setup_test_environment
+        from rest_framework.test import APIClient
+
+        from agents.services import agent_create, api_key_create
+        from bench.pii_adversarial import format_report, generate_cases, run_cases, select
+
+        with contextlib.suppress(RuntimeError):  # already set up under pytest
+            setup_test_environment()  # the test client's host and an in-memory mail outbox
+        cases = select(generate_cases(random.Random(seed) if seed is not None else None), part)[:limit]
+        with transaction.atomic():
+            agent = agent_create(project_name=f"adversarial-{uuid.uuid4().hex[:8]}", name="attacker", module_names=(),
+                                 roles=("writer", "reader"))
+            headers = {"HTTP_AUTHORIZATION": f"Bearer {api_key_create(agent=agent).raw_key}"}
+            report = run_cases(cases, client=APIClient(), headers=headers, agent_id=agent.pk)
+            transaction.set_rollback(True)
+        self.stdout.write(format_report(report))
+        return report

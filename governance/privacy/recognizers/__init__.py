@@ -7,6 +7,10 @@ Everything here is plain Python on top of ``presidio_analyzer`` (no Django). The
 * :mod:`.numbers` — contact and identity numbers: :class:`LooseCardRecognizer` (Luhn-valid 12-19 digit
   numbers, incl. Mastercard 2-series, Maestro, JCB, Mir) and :class:`LoosePhoneRecognizer`
   (international/local layouts that ``phonenumbers`` does not accept without a region, gated by context words);
+* :mod:`.national_ids` — checksummed national identifiers (UK, DE, FR, IN, ES, BR, SE, IT, NL, PL), passports,
+  medical records and diagnoses, dates of birth (:class:`NationalIdRecognizer`, :class:`HealthAndBirthRecognizer`);
+* :mod:`.cued_names` — lower-case and non-Latin names after a person cue in several languages
+  (:class:`CuedNameRecognizer`);
 * :mod:`.names` — names and places on top of the NER: :class:`PersonHeuristicRecognizer` (improves the small
   spaCy model's PERSON recall with generic cues, see its docstring) and :class:`StreetAddressRecognizer`.
 
@@ -26,6 +30,7 @@ import types
 
 from presidio_analyzer import EntityRecognizer
 
+from .cued_names import CuedNameRecognizer
 from .names import (
     PersonHeuristicRecognizer,
     PlaceCueRecognizer,
@@ -35,6 +40,13 @@ from .names import (
     is_name_token,
     name_shaped,
     trim_name_span,
+)
+from .national_ids import (
+    ALNUM_IDS,
+    DIGIT_IDS,
+    NATIONAL_ID_ENTITIES,
+    HealthAndBirthRecognizer,
+    NationalIdRecognizer,
 )
 from .numbers import (
     LooseCardRecognizer,
@@ -67,6 +79,12 @@ from .secrets import (
 )
 
 __all__ = [
+    "ALNUM_IDS",
+    "CuedNameRecognizer",
+    "DIGIT_IDS",
+    "NATIONAL_ID_ENTITIES",
+    "HealthAndBirthRecognizer",
+    "NationalIdRecognizer",
     "PLACEHOLDER_RE",
     "PSEUDONYM_HEX_CHARS",
     "SECRET_ENTITIES",
@@ -159,4 +177,7 @@ def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecog
         PlaceCueRecognizer(supported_language=supported_language),
         ScriptNameRecognizer(supported_language=supported_language),
         ObfuscatedEmailRecognizer(supported_language=supported_language),
+        NationalIdRecognizer(supported_language=supported_language),
+        HealthAndBirthRecognizer(supported_language=supported_language),
+        CuedNameRecognizer(supported_language=supported_language),
     ]

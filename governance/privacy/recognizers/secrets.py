@@ -64,6 +64,12 @@ SECRET_KINDS: dict[str, str] = {
     "api_key": "API key given in context (api_key=..., X-API-Key: ...)",
     "url_credentials": "user:password@ inside a URL / connection string",
     "high_entropy": "random-looking token near a credential word",
+    # shapes of .secret_shapes
+    "provider_token": "another provider's token by its public format (Twilio, Shopify, Atlassian, DigitalOcean, ...)",
+    "discord_bot_token": "Discord bot token (base64 user id . timestamp . hmac)",
+    "azure_key": "Azure storage account key / AD client secret",
+    "url_signature": "signature or token in a URL query (X-Amz-Signature, sig=, token=)",
+    "session_cookie": "session cookie value (Cookie/Set-Cookie, sessionid=, PHPSESSID, connect.sid)",
 }
 
 SECRET_ENTITIES: frozenset[str] = frozenset(SECRET_PREFIX + k.upper() for k in SECRET_KINDS)
@@ -908,6 +914,13 @@ SECRET_RULES: tuple[SecretRule, ...] = (
 )
 
 
+# shapes, other languages' credential words, markup between label and value (imported here: they reuse the helpers
+# above, and the rules must be in SECRET_RULES before anything reads it)
+from .secret_shapes import SHAPE_RULES, SHAPE_TRIGGERS  # noqa: E402
+
+SECRET_RULES = SECRET_RULES + SHAPE_RULES
+
+
 def _group_span(m: re.Match[str], group: int | str) -> tuple[int, int]:
     if group == "value":  # the first value alternative that matched: quoted, <bracketed>, bare
         g = next(g for g in ("qval", "bval", "val") if g in m.re.groupindex and m.group(g) is not None)
@@ -980,6 +993,7 @@ _RULE_TRIGGERS: dict[str, tuple[str, ...]] = {
         "pypi-", "gocspx-", "ya29.",
     ),
 }  # fmt: skip
+_RULE_TRIGGERS.update(SHAPE_TRIGGERS)
 
 
 DECODE_DEPTH = 2  # base64 inside base64 is still read; deeper nesting is not

@@ -1,0 +1,181 @@
+"""Names the English NER cannot see: lower-case Latin names and names in other scripts, found by a person cue.
+
+The small English spaCy model only knows capitalised Latin names. Two families of cues say that the next words are a
+person's name whatever their script or case:
+
+* a *relation* or *introduction* ("my colleague", "my name is", "меня зовут", "mi amigo", "συνάδελφός μου",
+  "اسمي", "मेरा नाम", "ชื่อ", ...) — the next one or two words are a name;
+* a *verb of contacting someone* ("call", "ask", "ping", "позвони", "llama a", ...) — the next word is a name only
+  when it ends the clause or is followed by a word of time or manner ("call anna tomorrow"), never when it is a
+  function word or a common object of these verbs in technical text ("call back", "ask support", "call fetch()").
+
+In the cased scripts other than Latin (Cyrillic, Greek) a capitalised word inside a sentence is a proper noun: one
+after a cue is a name, one without a cue a weaker candidate.
+"""
+
+from __future__ import annotations
+
+import re
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from ._common import _result
+
+_CYR_GRK = "\u0400-\u04ff\u0370-\u03ff\u1f00-\u1fff"
+_CASELESS = "\u0600-\u06ff\u0750-\u077f\u0900-\u097f\u0e00-\u0e7f\u0590-\u05ff"
+# a letter of any script, then letters and the combining marks Indic, Thai and Arabic words are written with (not
+# "\w" for Python's re)
+_MARKS = "\u0300-\u036f\u0900-\u0903\u093a-\u094f\u0962\u0963\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u064b-\u065f\u0670"
+_WORD = f"[^\\W\\d_][\\w'’\\-{_MARKS}]*"
+
+# relations and introductions, in the languages agents write in (lower-case matching)
+_RELATION = (
+    r"(?:my|our|his|her|their|your)[ \t]+(?:(?:new|old|best|ex|late|former)[ \t\-]+)?(?:colleague|co-?worker|"
+    r"teammate|friend|boss|manager|supervisor|wife|husband|partner|boyfriend|girlfriend|brother|sister|son|"
+    r"daughter|mother|father|mom|mum|dad|cousin|uncle|aunt|neighbou?r|roommate|flatmate|landlord|landlady|"
+    r"doctor|lawyer|accountant|assistant|client|customer|patient|student|intern|mentor|tenant)|"
+    r"(?:my|his|her|their|your)[ \t]+(?:full[ \t]+|first[ \t]+|last[ \t]+|real[ \t]+)?name[ \t]+(?:is|was)|"
+    r"call(?:s|ed)?[ \t]+me|"
+    # de, fr, es, it, pt, nl, pl, sv
+    r"mein(?:e)?[ \t]+(?:kollegin|kollege|freundin|freund|chefin|chef|frau|mann)|ich[ \t]+heiße|ich[ \t]+bin|"
+    r"mon[ \t]+(?:collègue|ami|chef|mari)|ma[ \t]+(?:collègue|amie|cheffe|femme)|je[ \t]+m'appelle|"
+    r"mi[ \t]+(?:colega|amig[oa]|jef[ea]|espos[oa])|me[ \t]+llamo|"
+    r"il[ \t]+mio[ \t]+(?:collega|amico|capo)|la[ \t]+mia[ \t]+(?:collega|amica)|mi[ \t]+chiamo|"
+    r"(?:meu|minha)[ \t]+(?:colega|amig[oa]|chefe)|me[ \t]+chamo|"
+    r"mijn[ \t]+(?:collega|vriend(?:in)?|baas)|ik[ \t]+heet|"
+    r"m[oó]j[ \t]+(?:kolega|przyjaciel|szef)|moja[ \t]+(?:koleżanka|przyjaciółka)|nazywam[ \t]+się|"
+    r"min[ \t]+(?:kollega|vän|chef)|jag[ \t]+heter|"
+    # ru, uk
+    r"меня[ \t]+зовут|его[ \t]+зовут|её[ \t]+зовут|ее[ \t]+зовут|мой[ \t]+(?:коллега|друг|начальник|муж|брат|сын)|"
+    r"моя[ \t]+(?:коллега|подруга|начальница|жена|сестра|дочь)|коллега|господин|госпожа|г-н|г-жа|"
+    r"уважаем(?:ый|ая)|мене[ \t]+звати|"
+    # el
+    r"με[ \t]+λένε|λέγομαι|ονομάζομαι|ο[ \t]+συνάδελφός[ \t]+μου|η[ \t]+συνάδελφός[ \t]+μου|ο[ \t]+φίλος[ \t]+μου|"
+    r"η[ \t]+φίλη[ \t]+μου|κύριος|κυρία|κ\.|"
+    # ar
+    r"اسمي|اسمه|اسمها|زميلي|زميلتي|صديقي|صديقتي|السيد|السيدة|الأستاذ|الاستاذ|الدكتور|الدكتورة|"
+    # hi (Devanagari)
+    r"मेरा[ \t]+नाम|उसका[ \t]+नाम|मेरे[ \t]+दोस्त|मेरी[ \t]+दोस्त|मेरे[ \t]+सहकर्मी|श्रीमती|श्री|सुश्री|डॉ\.?|"
+    # th (the title is written against the name)
+    r"ชื่อ|คุณ|นางสาว|นาย|นาง|เพื่อนร่วมงาน|เพื่อน"
+)
+_CONTACT = (
+    r"call|ask|ping|email|e-mail|text|message|tell|remind|meet|met|invite|thank|cc|"
+    r"talk(?:ed)?[ \t]+to|spoke[ \t]+(?:to|with)|meeting[ \t]+with|"
+    r"ruf[ \t]+an|frag|schreib|appelle|demande[ \t]+à|écris[ \t]+à|llama[ \t]+a|pregunta[ \t]+a|escribe[ \t]+a|"
+    r"chiama|chiedi[ \t]+a|liga[ \t]+para|pergunta[ \t]+(?:a|ao|à)|bel|vraag|zadzwoń[ \t]+do|ring|fråga|"
+    r"позвони(?:те)?|спроси(?:те)?|напиши(?:те)?|скажи(?:те)?|передай(?:те)?"
+)
+_CUE_RE = re.compile(r"(?:(?<![\w])|(?<=[\u0e00-\u0e7f]))(?:" + _RELATION + r")(?:[ \t]*[,:])?[ \t]*", re.I)
+# weak introductions ("I am", "this is", "named"): in English technical text a lower-case word after them is anything
+# ("a field named count"); only a word of another script is taken as a name
+_WEAK_INTRO_RE = re.compile(r"(?<![\w])(?:i[ \t]+am|i'm|this[ \t]+is|named|called)[ \t]+", re.I)
+_ROLE_CUE_RE = re.compile(r"(?:client|customer|assistant|patient|student|intern|mentor|tenant|doctor|lawyer|"
+                          r"accountant|manager|supervisor|boss|partner)[ \t,:]*$", re.I)
+_CONTACT_RE = re.compile(r"(?<![\w\-./])(?:" + _CONTACT + r")[ \t]+", re.I)
+# after a contact verb a lower-case Latin word is a name only before a word of time ("call anna tomorrow"): at a
+# clause end it is as often a tool ("then call helm.")
+_TIME_AFTER = re.compile(
+    r"[ \t]+(?:tomorrow|today|tonight|later|asap|soon|this[ \t]+(?:morning|afternoon|evening|week)|next[ \t]+week|"
+    r"on[ \t]+(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|morgen|heute|demain|mañana|domani)\b",
+    re.I)
+_CLAUSE_END = re.compile(
+    r"[ \t]*(?:$|[.,;:!?)\n]|(?:tomorrow|today|tonight|later|now|again|back|soon|asap|and|or|please|re|"
+    r"morgen|heute|demain|mañana|domani|завтра|сегодня)\b)", re.I)
+
+# Thai: the title is glued to the name; the name is a run of Thai letters, the surname a second run
+_THAI_RUN = "[\u0e01-\u0e4e]+"
+_WORDS_AFTER_RE = re.compile(f"({_WORD})(?:[ \\t]+({_WORD}))?")
+# a capitalised Cyrillic/Greek word after a letter or a comma and a space: inside a sentence, not at its start
+_CYR_GRK_CAP_RE = re.compile(f"(?:(?<=[^\\W\\d_][ \\t])|(?<=,[ \\t]))([А-ЯЁІЇЄΑ-ΩΆ-Ώ][{_CYR_GRK}'’\\-]+)")
+
+# words that follow these cues and are not names: function words and the usual objects of "call", "ask", "ping"
+_NOT_NAMES = frozenset(
+    """a an the this that these those it its it's me you him her them us we they everyone everybody someone somebody
+    anyone anybody nobody one all each both who what when where why how which here there back up out in on off
+    over down away again later now soon today tomorrow tonight support sales admin admins ops devops sre oncall
+    on-call team teams people folks staff security legal finance hr it help helpdesk desk service services server
+    servers user users customer customers client clients function functions method methods hook hooks callback
+    callbacks endpoint endpoints api apis model models assistant bot bots agent agents system systems tool tools
+    cli shell script scripts job jobs task tasks worker workers queue process processes thread threads home
+    mom mum dad mother father boss manager doctor police ambulance someone else my our your his their about for
+    with to from by at of not no yes please thanks thank sorry ok okay sure also just only even still very really
+    is are was were be been being do does did done have has had will would can could should may might must shall
+    new old good great big small first last next previous other another same such more most less many much few
+    is: name names called named number numbers address email mail phone line lines list lists sync async await
+    into onto upon via per vs etc tests test suite build builds deploy deploys release releases update updates
+    check checks fetch get set put post patch delete close open read write run runs start stop restart reload
+    init main self super null none true false nil undefined void return yield import export from require
+    meeting meetings call calls chat chats question questions questions? issue issues ticket tickets pr prs
+    review reviews reviewer reviewers maintainer maintainers owner owners author authors""".split()
+)
+
+
+def _name_word_ok(word: str) -> bool:
+    low = word.casefold().strip("'’-")
+    if len(low) < 2 or low in _NOT_NAMES or low in STOP_WORDS:
+        return False
+    return not any(c.isdigit() or c == "_" for c in word)
+
+
+class CuedNameRecognizer(EntityRecognizer):
+    """PERSON after a relation, introduction or contact cue, in any script and case (see the module)."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["PERSON"], name="RecMemCuedNames",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        out: list[RecognizerResult] = []
+        non_latin = any(c >= "\u0370" for c in text)
+        for m in _CUE_RE.finditer(text):
+            span = self._after_cue(text, m.end(), relation=True, thai=non_latin)
+            if span and _ROLE_CUE_RE.search(m.group(0)) and all(c < "\u0250" for c in text[span[0] : span[1]]):
+                continue  # "our client libraries", "my assistant app": a role word is also a product word
+            if span:
+                out.append(_result(self, "PERSON", *span, 0.85))
+        if non_latin:
+            for m in _WEAK_INTRO_RE.finditer(text):
+                span = self._after_cue(text, m.end(), relation=True, thai=True)
+                if span and any(c >= "\u0370" for c in text[span[0] : span[1]]):
+                    out.append(_result(self, "PERSON", *span, 0.8))
+        for m in _CONTACT_RE.finditer(text):
+            span = self._after_cue(text, m.end(), relation=False, thai=non_latin)
+            if span:
+                out.append(_result(self, "PERSON", *span, 0.6))
+        if non_latin:
+            for m in _CYR_GRK_CAP_RE.finditer(text):
+                word = m.group(1)
+                if word.isupper() or not _name_word_ok(word):
+                    continue
+                out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.55))
+        return out
+
+    @staticmethod
+    def _after_cue(text: str, pos: int, *, relation: bool, thai: bool) -> tuple[int, int] | None:
+        if thai and pos < len(text) and "\u0e01" <= text[pos] <= "\u0e4e":
+            m = re.compile(f"{_THAI_RUN}(?:[ \\t]+{_THAI_RUN})?").match(text, pos)
+            return m.span() if m else None
+        m = _WORDS_AFTER_RE.match(text, pos)
+        if not m:
+            return None
+        first, second = m.group(1), m.group(2)
+        if not _name_word_ok(first):
+            return None
+        if text[m.end(1) : m.end(1) + 1] in ("(", "/") or re.match(r"\.\w", text[m.end(1) : m.end(1) + 2]):
+            return None  # fetch(), os.path, a/b: code, not a name
+        latin = all(c < "\u0250" for c in first)
+        if latin and first[0].isupper() and not relation:
+            return None  # capitalised Latin names are the NER's and the heuristics' (with better evidence)
+        end = m.end(1)
+        if second and _name_word_ok(second) and (not latin or all(c < "\u0250" for c in second)) and (
+                relation or not latin or _CLAUSE_END.match(text, m.end(2))):
+            if not (latin and not relation and second.lower() in _NOT_NAMES):
+                end = m.end(2)
+        if not relation and latin and not _TIME_AFTER.match(text, end):
+            return None  # "call anna tomorrow" yes, "call fetch on each row", "then call helm." no
+        return m.start(1), end

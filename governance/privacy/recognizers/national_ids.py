@@ -1,0 +1,543 @@
+"""National identifiers of the EU, UK, India and Brazil, passports, health records and dates of birth.
+
+Every identifier that carries a check digit is validated with it; the score then depends on how much else speaks
+for the value:
+
+* a *cue* (the identifier's name, in the languages where it is used: ``Steuer-ID``, ``NIR``, ``Aadhaar``,
+  ``PESEL``...) within a short window before the value gives a high score;
+* the identifier's own written *shape* (``123.456.789-09`` for a CPF, ``2345 6789 0123`` for an Aadhaar,
+  ``850709-9805`` for a personnummer) is enough on its own, since log lines and tables do not write numbers so;
+* a bare run of digits that only passes the checksum stays under the masking threshold: one random 11-digit number
+  in ten passes a mod-10 check, and technical text is full of long numbers.
+
+Identifiers without a checksum (UK NI number, Indian PAN) have a narrow letter/digit grammar; passports and medical
+record numbers are only recognised after their cue. A date is a date of birth only next to a birth cue.
+
+The check-digit functions are public: the adversarial benchmark generates fresh valid values with them.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+
+from ._common import _result
+
+#: entity type -> description (all masked by default; see the engine's policy)
+NATIONAL_ID_ENTITIES: dict[str, str] = {
+    "UK_NINO": "UK National Insurance number",
+    "DE_TAX_ID": "German tax identification number (Steuer-IdNr)",
+    "FR_NIR": "French social security number (INSEE/NIR)",
+    "IN_AADHAAR": "Indian Aadhaar number (Verhoeff)",
+    "IN_PAN": "Indian Permanent Account Number",
+    "ES_NIF": "Spanish DNI/NIE (check letter)",
+    "BR_CPF": "Brazilian CPF",
+    "BR_CNPJ": "Brazilian CNPJ",
+    "SE_PERSONNUMMER": "Swedish personal identity number (Luhn)",
+    "IT_FISCAL_CODE": "Italian codice fiscale",
+    "NL_BSN": "Dutch citizen service number (11-test)",
+    "PL_PESEL": "Polish PESEL",
+    "PASSPORT": "passport number (after a passport cue)",
+    "MEDICAL_RECORD": "medical record / patient number (after a cue)",
+    "MEDICAL_CONDITION": "diagnosis next to a patient record",
+    "DATE_OF_BIRTH": "a date next to a birth cue",
+}
+#: compared as digits only when pseudonymised
+DIGIT_IDS = frozenset({"DE_TAX_ID", "IN_AADHAAR", "BR_CPF", "BR_CNPJ", "SE_PERSONNUMMER", "NL_BSN", "PL_PESEL"})
+#: compared as letters and digits only
+ALNUM_IDS = frozenset({"UK_NINO", "FR_NIR", "IN_PAN", "ES_NIF", "IT_FISCAL_CODE", "PASSPORT", "MEDICAL_RECORD"})
+
+CUE_SCORE = 0.9
+SHAPE_SCORE = 0.65
+BARE_SCORE = 0.3  # under the default threshold: a checksum alone is no evidence
+
+# --------------------------------------------------------------------------------------------------
+# Check digits
+# --------------------------------------------------------------------------------------------------
+
+_VERHOEFF_D = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 2, 3, 4, 0, 6, 7, 8, 9, 5), (2, 3, 4, 0, 1, 7, 8, 9, 5, 6),
+    (3, 4, 0, 1, 2, 8, 9, 5, 6, 7), (4, 0, 1, 2, 3, 9, 5, 6, 7, 8), (5, 9, 8, 7, 6, 0, 4, 3, 2, 1),
+    (6, 5, 9, 8, 7, 1, 0, 4, 3, 2), (7, 6, 5, 9, 8, 2, 1, 0, 4, 3), (8, 7, 6, 5, 9, 3, 2, 1, 0, 4),
+    (9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+)
+_VERHOEFF_P = (
+    (0, 1, 2, 3, 4, 5, 6, 7, 8, 9), (1, 5, 7, 6, 2, 8, 3, 0, 9, 4), (5, 8, 0, 3, 7, 9, 6, 1, 4, 2),
+    (8, 9, 1, 6, 0, 4, 3, 5, 2, 7), (9, 4, 5, 3, 1, 2, 6, 8, 7, 0), (4, 2, 8, 6, 5, 7, 3, 9, 0, 1),
+    (2, 7, 9, 3, 8, 0, 6, 4, 1, 5), (7, 0, 4, 6, 9, 1, 3, 2, 5, 8),
+)
+_VERHOEFF_INV = (0, 4, 3, 2, 1, 5, 6, 7, 8, 9)
+
+
+def verhoeff_ok(digits: str) -> bool:
+    c = 0
+    for i, ch in enumerate(reversed(digits)):
+        c = _VERHOEFF_D[c][_VERHOEFF_P[i % 8][int(ch)]]
+    return c == 0
+
+
+def verhoeff_digit(digits: str) -> str:
+    c = 0
+    for i, ch in enumerate(reversed(digits)):
+        c = _VERHOEFF_D[c][_VERHOEFF_P[(i + 1) % 8][int(ch)]]
+    return str(_VERHOEFF_INV[c])
+
+
+def luhn_digit(digits: str) -> str:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 0:
+            d *= 2
+            if d > 9:
+                d -= 9
+        total += d
+    return str((10 - total % 10) % 10)
+
+
+def mod11_10_digit(digits: str) -> str:
+    """ISO 7064 MOD 11,10 (German tax id)."""
+    product = 10
+    for ch in digits:
+        s = (int(ch) + product) % 10 or 10
+        product = (2 * s) % 11
+    return str((11 - product) % 10)
+
+
+def de_tax_id_ok(digits: str) -> bool:
+    if len(digits) != 11 or digits[0] == "0":
+        return False
+    counts = sorted((digits[:10].count(d) for d in set(digits[:10])), reverse=True)
+    if counts[0] not in (2, 3) or (len(counts) > 1 and counts[1] > 1):
+        return False  # exactly one digit repeats (twice or thrice) in the first ten
+    return mod11_10_digit(digits[:10]) == digits[10]
+
+
+def nir_key(body13: str) -> str:
+    n = int(body13.upper().replace("2A", "19").replace("2B", "18"))
+    return f"{97 - n % 97:02d}"
+
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni_letter(number: str) -> str:
+    """The check letter of a DNI (8 digits) or NIE (X/Y/Z + 7 digits)."""
+    number = number.upper()
+    if number[0] in "XYZ":
+        number = str("XYZ".index(number[0])) + number[1:]
+    return _DNI_LETTERS[int(number) % 23]
+
+
+def cpf_digits(nine: str) -> str:
+    out = nine
+    for weight_start in (10, 11):
+        total = sum(int(d) * w for d, w in zip(out, range(weight_start, 1, -1), strict=False))
+        r = total * 10 % 11
+        out += str(0 if r == 10 else r)
+    return out[-2:]
+
+
+def cnpj_digits(twelve: str) -> str:
+    out = twelve
+    for weights in ((5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2), (6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2)):
+        r = sum(int(d) * w for d, w in zip(out, weights, strict=True)) % 11
+        out += str(0 if r < 2 else 11 - r)
+    return out[-2:]
+
+
+def bsn_ok(digits: str) -> bool:
+    if len(digits) != 9 or digits == "000000000":
+        return False
+    total = sum(int(d) * w for d, w in zip(digits[:8], range(9, 1, -1), strict=True)) - int(digits[8])
+    return total % 11 == 0
+
+
+_PESEL_W = (1, 3, 7, 9, 1, 3, 7, 9, 1, 3)
+
+
+def pesel_digit(ten: str) -> str:
+    return str((10 - sum(int(d) * w for d, w in zip(ten, _PESEL_W, strict=True)) % 10) % 10)
+
+
+def pesel_date_ok(digits: str) -> bool:
+    yy, mm, dd = int(digits[:2]), int(digits[2:4]), int(digits[4:6])
+    century = {0: 1900, 20: 2000, 40: 2100, 60: 2200, 80: 1800}.get(mm - (mm - 1) % 20 - 1 if mm else -1)
+    if century is None:
+        return False
+    return _valid_date(century + yy, (mm - 1) % 20 + 1, dd)
+
+
+_CF_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
+    1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12, 14, 16,
+    10, 22, 25, 24, 23), strict=True))
+
+
+def cf_check_letter(fifteen: str) -> str:
+    total = 0
+    for i, ch in enumerate(fifteen.upper()):
+        if i % 2 == 0:
+            total += _CF_ODD[ch]
+        else:
+            total += int(ch) if ch.isdigit() else ord(ch) - 65
+    return chr(65 + total % 26)
+
+
+def _valid_date(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------------------------------
+# Patterns
+# --------------------------------------------------------------------------------------------------
+
+_B = r"(?<![\w.\-/+])"  # not inside a word, a version, a path or a larger number
+_E = r"(?![\w]|[.\-/]\w)"
+
+_NINO_RE = re.compile(
+    _B + r"(?P<v>(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z][ \-]?\d{2}[ \-]?\d{2}[ \-]?\d{2}"
+    r"[ \-]?[A-D])" + _E, re.I)
+_DE_TAX_RE = re.compile(_B + r"(?P<v>[1-9]\d(?P<sep>[ /]?)\d{3}(?P=sep)\d{3}(?P=sep)\d{3})" + _E)
+_NIR_RE = re.compile(
+    _B + r"(?P<v>[12378][ .]?\d{2}[ .]?(?:0[1-9]|1[0-2]|[2-4]\d|[5-9]\d)[ .]?(?:\d{2}|2[AB])[ .]?\d{3}[ .]?\d{3}"
+    r"(?:[ .]?\d{2}))" + _E, re.I)
+_AADHAAR_RE = re.compile(_B + r"(?P<v>[2-9]\d{3}(?P<sep>[ \-]?)\d{4}(?P=sep)\d{4})" + _E)
+_PAN_RE = re.compile(r"(?<![\w])(?P<v>[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z])(?![\w])")
+_NIF_RE = re.compile(_B + r"(?P<v>(?:\d{8}|[XYZ][ \-]?\d{7})[ \-]?[A-HJ-NP-TV-Z])" + _E, re.I)
+_CPF_RE = re.compile(_B + r"(?P<v>\d{3}(?P<sep>[. ]?)\d{3}(?P=sep)\d{3}[\-. ]?\d{2})" + _E)
+_CNPJ_RE = re.compile(_B + r"(?P<v>\d{2}\.?\d{3}\.?\d{3}/?\d{4}-?\d{2})" + _E)
+_PNR_RE = re.compile(_B + r"(?P<v>(?:19|20)?\d{6}[\-+ ]?\d{4})" + _E)
+_CF_RE = re.compile(
+    r"(?<![\w])(?P<v>[A-Z]{6}[\dLMNPQRSTUV]{2}[A-EHLMPRST][\dLMNPQRSTUV]{2}[A-Z][\dLMNPQRSTUV]{3}[A-Z])(?![\w])",
+    re.I)
+_BSN_RE = re.compile(_B + r"(?P<v>\d{4}\.?\d{2}\.?\d{3}|\d{3}[ .]\d{3}[ .]\d{3})" + _E)
+_BSN9_RE = re.compile(_B + r"(?P<v>\d{9})" + _E)
+_PESEL_RE = re.compile(_B + r"(?P<v>\d{11})" + _E)
+
+_CUE_WINDOW = 48
+# the numeric identifiers all hold a run of 7+ digits (separators allowed): one cheap scan skips their patterns
+_DIGIT_RUN_RE = re.compile(r"\d(?:[ .\-/]?\d){6}")
+_LETTER_LED = frozenset({"UK_NINO", "IN_PAN", "IT_FISCAL_CODE"})
+
+
+def _cue(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+_CUES: dict[str, re.Pattern[str]] = {
+    "UK_NINO": _cue(r"\bni\b|\bnino\b|national[ \-]insurance|\bn\.i\.|insurance (?:no|num)"),
+    "DE_TAX_ID": _cue(r"steuer|\bidnr|identifikationsnummer|\btax\b|\btin\b|tax[ \-]?id|\bst\.?-?nr"),
+    "FR_NIR": _cue(r"\bnir\b|insee|s[ée]cu|s[ée]curit[ée] sociale|social security|\bnss\b|carte vitale"),
+    "IN_AADHAAR": _cue(r"aadh?aa?r|\buid\b|uidai|आधार"),
+    "IN_PAN": _cue(r"\bpan\b|permanent account|income[ \-]tax|पैन"),
+    "ES_NIF": _cue(r"\bdni\b|\bnie\b|\bnif\b|documento|identidad|extranjero"),
+    "BR_CPF": _cue(r"\bcpf\b|cadastro|contribuinte|\brg\b"),
+    "BR_CNPJ": _cue(r"\bcnpj\b|cadastro|empresa"),
+    "SE_PERSONNUMMER": _cue(r"person(?:nummer|nr)|\bpnr\b|samordningsnummer|personal (?:id|identity)"),
+    "IT_FISCAL_CODE": _cue(r"codice fiscale|\bc\.?f\.?\b|fiscal|tessera sanitaria"),
+    "NL_BSN": _cue(r"\bbsn\b|burgerservice|sofi|citizen service"),
+    "PL_PESEL": _cue(r"\bpesel\b"),
+}
+# cues that do not name one identifier: "my national id", "Personalausweis", "número de identificación"
+_GENERIC_ID_CUE = _cue(
+    r"national (?:id|identity|number)|\bid(?:entity)? (?:no|number|card)|personal (?:id|number)|"
+    r"identification|ausweis|identit[éeà]|identidad|identidade|identiteit|личн|идентификац|tax (?:no|number|code)|"
+    r"social (?:security|insurance)|\bssn\b|citizen")
+
+
+class NationalIdRecognizer(EntityRecognizer):
+    """The national identifiers of :data:`NATIONAL_ID_ENTITIES` that have a grammar or a checksum."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(
+            supported_entities=[e for e in NATIONAL_ID_ENTITIES if e not in ("PASSPORT", "MEDICAL_RECORD",
+                                                                              "MEDICAL_CONDITION", "DATE_OF_BIRTH")],
+            name="RecMemNationalIds",
+            supported_language=supported_language,
+        )
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        if sum(c.isdigit() for c in text) < 4:
+            return []
+        wanted = set(entities) if entities else set(self.supported_entities)
+        out: list[RecognizerResult] = []
+        seen: set[tuple[str, int, int]] = set()
+        long_run = _DIGIT_RUN_RE.search(text) is not None
+        for entity, pattern, check in _CHECKS:
+            if entity not in wanted or (entity not in _LETTER_LED and not long_run):
+                continue
+            for m in pattern.finditer(text):
+                raw = m.group("v")
+                score = check(raw)
+                if score is None or (entity, *m.span("v")) in seen:
+                    continue
+                seen.add((entity, *m.span("v")))
+                before = text[max(0, m.start("v") - _CUE_WINDOW) : m.start("v")]
+                if _CUES[entity].search(before):
+                    score = max(score, CUE_SCORE)
+                elif _GENERIC_ID_CUE.search(before):
+                    score = max(score, SHAPE_SCORE if score >= BARE_SCORE else score)
+                out.append(_result(self, entity, m.start("v"), m.end("v"), score))
+        return out
+
+
+def _digits(raw: str) -> str:
+    return re.sub(r"\D", "", raw)
+
+
+def _grouped(raw: str) -> bool:
+    return not raw.isalnum()
+
+
+def _nino(raw: str) -> float | None:
+    return SHAPE_SCORE if _grouped(raw) else 0.5
+
+
+def _de_tax(raw: str) -> float | None:
+    if not de_tax_id_ok(_digits(raw)):
+        return None
+    return SHAPE_SCORE if _grouped(raw) else BARE_SCORE
+
+
+def _nir(raw: str) -> float | None:
+    body = re.sub(r"[ .]", "", raw).upper()
+    if len(body) != 15 or nir_key(body[:13]) != body[13:]:
+        return None
+    return SHAPE_SCORE if _grouped(raw) or body[0] in "12" else BARE_SCORE
+
+
+def _aadhaar(raw: str) -> float | None:
+    digits = _digits(raw)
+    if not verhoeff_ok(digits) or len(set(digits)) < 3:
+        return None
+    return SHAPE_SCORE if _grouped(raw) else BARE_SCORE
+
+
+def _pan(raw: str) -> float | None:
+    return 0.5 if raw[3] == "P" else 0.45  # "P": a person's PAN, the common case
+
+
+def _nif(raw: str) -> float | None:
+    compact = re.sub(r"[ \-]", "", raw).upper()
+    if dni_letter(compact[:-1]) != compact[-1]:
+        return None
+    return SHAPE_SCORE
+
+
+def _cpf(raw: str) -> float | None:
+    digits = _digits(raw)
+    if len(digits) != 11 or len(set(digits)) == 1 or cpf_digits(digits[:9]) != digits[9:]:
+        return None
+    return 0.8 if re.fullmatch(r"\d{3}\.\d{3}\.\d{3}-\d{2}", raw) else (SHAPE_SCORE if _grouped(raw) else BARE_SCORE)
+
+
+def _cnpj(raw: str) -> float | None:
+    digits = _digits(raw)
+    if len(digits) != 14 or len(set(digits)) == 1 or cnpj_digits(digits[:12]) != digits[12:]:
+        return None
+    return 0.8 if "/" in raw else BARE_SCORE
+
+
+def _pnr(raw: str) -> float | None:
+    digits = _digits(raw)
+    ten = digits[-10:]
+    if len(digits) not in (10, 12) or luhn_digit(ten[:9]) != ten[9]:
+        return None
+    yy, mm, dd = int(ten[:2]), int(ten[2:4]), int(ten[4:6])
+    dd = dd - 60 if dd > 60 else dd  # samordningsnummer: day + 60
+    year = int(digits[:4]) if len(digits) == 12 else 1900 + yy
+    if not _valid_date(year, mm, dd):
+        return None
+    return SHAPE_SCORE if re.search(r"\d[\-+]\d{4}$", raw) else BARE_SCORE
+
+
+_OMOCODE = str.maketrans("LMNPQRSTUV", "0123456789")
+
+
+def _cf(raw: str) -> float | None:
+    value = raw.upper()
+    if cf_check_letter(value[:15]) != value[15]:
+        return None
+    day = int(value[9:11].translate(_OMOCODE))
+    if not (1 <= day <= 31 or 41 <= day <= 71):
+        return None
+    return 0.85
+
+
+def _bsn(raw: str) -> float | None:
+    return BARE_SCORE if bsn_ok(_digits(raw)) else None
+
+
+def _pesel(raw: str) -> float | None:
+    if pesel_digit(raw[:10]) != raw[10] or not pesel_date_ok(raw):
+        return None
+    return BARE_SCORE
+
+
+_CHECKS = (
+    ("UK_NINO", _NINO_RE, _nino),
+    ("DE_TAX_ID", _DE_TAX_RE, _de_tax),
+    ("FR_NIR", _NIR_RE, _nir),
+    ("IN_AADHAAR", _AADHAAR_RE, _aadhaar),
+    ("IN_PAN", _PAN_RE, _pan),
+    ("ES_NIF", _NIF_RE, _nif),
+    ("BR_CPF", _CPF_RE, _cpf),
+    ("BR_CNPJ", _CNPJ_RE, _cnpj),
+    ("SE_PERSONNUMMER", _PNR_RE, _pnr),
+    ("IT_FISCAL_CODE", _CF_RE, _cf),
+    ("NL_BSN", _BSN_RE, _bsn),
+    ("NL_BSN", _BSN9_RE, _bsn),
+    ("PL_PESEL", _PESEL_RE, _pesel),
+)
+
+# --------------------------------------------------------------------------------------------------
+# Passports, medical records and diagnoses: only after their cue
+# --------------------------------------------------------------------------------------------------
+
+_PASSPORT_RE = re.compile(
+    r"(?:passport|pass(?:port)?[ \-]?(?:no|nr|number|#)|reisepass|passnummer|passeport|pasaporte|passaporto|"
+    r"passaporte|paspoort|paszport|pass(?:nummer|nr)|passi|паспорт|διαβατήριο|护照|護照|旅券|여권|पासपोर्ट)"
+    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,3}?(?P<v>(?=[A-Z0-9<\-]*\d)[A-Z0-9]{1,3}[ \-]?[A-Z0-9]{3,9})"
+    r"(?![\w])", re.I)
+_MRN_RE = re.compile(
+    r"(?:\bmrn\b|medical record|patient(?:[ \-]?(?:id|no|nr|number|#))|\bchart(?: no| number| #)?|hospital (?:no|"
+    r"number|id)|health (?:record|insurance) (?:no|number|id)|krankenakte|patientennummer|versichertennummer|"
+    r"dossier (?:m[ée]dical|patient)|historia cl[ií]nica|cartella clinica|prontu[áa]rio|номер (?:карты|пациента)|"
+    r"медицинск\w* карт\w*|\bNHS (?:no|number))"
+    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,2}?(?P<v>(?=[A-Z0-9\-/]*\d)[A-Z]{0,4}[\-/]?\d[\dA-Z\-/]{3,15})"
+    r"(?![\w])", re.I)
+_DIAGNOSIS_RE = re.compile(
+    r"(?:diagnos(?:ed|is|e)(?: with| of|:)?|\bdx\b:?|condition:|suffers from|treated for|diagnose[: ]|diagnostic[: ]|"
+    r"diagnóstico:?|diagnosi:?|диагноз:?)[ \t]*(?P<v>[^\n.;,()]{3,60}?)(?=[\n.;,()]|$| and | since | in \d)",
+    re.I)
+_ICD_RE = re.compile(r"(?<![\w.])(?P<v>[A-TV-Z]\d{2}(?:\.\d{1,4})?)(?![\w.])")
+_HEALTH_CONTEXT = re.compile(
+    r"\bmrn\b|medical record|patient|diagnos|\bdx\b|hospital|clinic|krankenakte|doctor|physician|icd|диагноз|"
+    r"пациент", re.I)
+
+# --------------------------------------------------------------------------------------------------
+# Dates of birth
+# --------------------------------------------------------------------------------------------------
+
+_BIRTH_CUE = (
+    r"(?:\bborn(?:[ \t]+on)?|\bb\.|\bdob\b|\bd\.o\.b\.?|date[ \t]+of[ \t]+birth|birth[ \-]?date|birthday|"
+    r"\bgeboren(?:[ \t]+(?:am|op))?|\bgeb\.(?:[ \t]+am)?|geburtsdatum|geburtstag|\bn[ée]e?[ \t]+le|"
+    r"date[ \t]+de[ \t]+naissance|\bnac(?:ido|ida)(?:[ \t]+el)?|fecha[ \t]+de[ \t]+nacimiento|\bnat[oa](?:[ \t]+il)?|"
+    r"data[ \t]+di[ \t]+nascita|\bnascid[oa](?:[ \t]+em)?|data[ \t]+de[ \t]+nascimento|geboortedatum|"
+    r"\burodzon[ya](?:[ \t]+dnia)?|data[ \t]+urodzenia|\bf[öo]dd(?:[ \t]+den)?|f[öo]delsedatum|syntynyt|"
+    r"syntym[äa]aika|\bf[øo]dt(?:[ \t]+den)?|f[øo]dselsdato|doğum[ \t]+tarihi|дата[ \t]+рождения|д\.[ \t]?р\.|"
+    r"родил(?:ся|ась)|ημερομηνία[ \t]+γέννησης|γεννήθηκε|生年月日|出生日期|出生于|出生於|生日|जन्म[ \t]+तिथि|"
+    r"जन्मतिथि|تاريخ[ \t]+الميلاد|ولد[ \t]+في|วันเกิด)"
+)
+_MONTH_STEMS = (
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",  # en
+    "jän", "mär", "mai", "okt", "dez",  # de
+    "janv", "fév", "fev", "avr", "juil", "aoû", "aou", "déc",  # fr
+    "ene", "abr", "ago", "dic", "set",  # es, pt
+    "gen", "mag", "giu", "lug", "ott",  # it
+    "mrt", "mei", "maa",  # nl
+    "sty", "lut", "kwi", "cze", "lip", "sie", "wrz", "paź", "paz", "lis", "gru",  # pl
+    "янв", "фев", "мар", "апр", "мая", "май", "июн", "июл", "авг", "сен", "окт", "ноя", "дек",  # ru
+    "ιαν", "φεβ", "μαρ", "απρ", "μαΐ", "μαι", "ιουν", "ιουλ", "αυγ", "σεπ", "οκτ", "νοε", "δεκ",  # el
+    "tam", "hel", "maal", "huh", "kes", "elo", "syy", "lok", "mar", "jou",  # fi
+    "oca", "şub", "nis", "haz", "tem", "ağu", "eyl", "eki", "kas", "ara",  # tr
+)
+_WORD = r"[^\W\d_]{3,12}\.?"
+_DATE = (
+    r"(?:\d{4}[./\-]\d{1,2}[./\-]\d{1,2}|\d{1,2}[./\-]\d{1,2}[./\-](?:\d{4}|\d{2})|"
+    r"\d{1,2}(?:st|nd|rd|th|er|\.|º)?[ \t]+(?:of[ \t]+|de[ \t]+)?" + _WORD + r",?[ \t]+(?:de[ \t]+)?\d{4}|"
+    + _WORD + r"[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}|"
+    r"\d{4}[ \t]*年[ \t]*\d{1,2}[ \t]*月[ \t]*\d{1,2}[ \t]*日?|\d{4}[ \t]+" + _WORD + r"[ \t]+\d{1,2})"
+)
+_DOB_RE = re.compile(
+    _BIRTH_CUE + r"[ \t]*(?:[:：=\-–—|]+|\bis\b|\bon\b|\bwas\b|\bthe\b|\bin\b|\bв\b|\bam\b|\ble\b|\bel\b|\bil\b|\bem\b|"
+    r"\*\*|</?\w+>|[\"'])*[ \t]*(?P<v>" + _DATE + r")(?![\d])",
+    re.I,
+)
+# "12.03.1985 (DOB)", "1985-03-12 — date of birth"
+_DOB_AFTER_RE = re.compile(r"(?P<v>" + _DATE + r")[ \t]*[(\[,\-–—]?[ \t]*" + _BIRTH_CUE, re.I)
+_WORD_IN_DATE_RE = re.compile(r"[^\W\d_]{3,12}")
+# cheap pre-checks: most texts hold no birth cue and no passport word, and the date patterns are costly to scan
+_BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "naissance", "nacid", "nacimiento", "nat",
+               "nascit", "nascim", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",
+               "doğum", "рожд", "д.р", "д. р",
+               "родил", "γέννη", "生", "जन्म", "الميلاد", "ولد", "วันเกิด")
+_PASSPORT_KEYS = ("pass", "паспорт", "διαβατήριο", "护照", "護照", "旅券", "여권", "पासपोर्ट")
+_HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clinic", "krankenakte", "doctor",
+                "physician", "icd", "диагноз", "пациент", "nhs", "chart", "health", "dossier", "historia", "cartella",
+                "prontu", "карт")
+
+
+def _month_word_ok(value: str) -> bool:
+    for w in _WORD_IN_DATE_RE.findall(value):
+        if w.lower() in ("of", "de"):
+            continue
+        low = w.casefold()
+        if not any(low.startswith(s.casefold()) for s in _MONTH_STEMS):
+            return False
+    return True
+
+
+def _numeric_date_ok(value: str) -> bool:
+    nums = [int(n) for n in re.findall(r"\d+", value)]
+    if len(nums) != 3 or _WORD_IN_DATE_RE.search(value):
+        return True  # month words are checked by _month_word_ok; CJK dates have their own characters
+    a, b, c = nums
+    if a > 31:  # y-m-d
+        return 1 <= b <= 12 and 1 <= c <= 31
+    return 1 <= a <= 31 and 1 <= b <= 31 and (a <= 12 or b <= 12)
+
+
+class HealthAndBirthRecognizer(EntityRecognizer):
+    """PASSPORT and MEDICAL_RECORD after their cues, MEDICAL_CONDITION (a diagnosis phrase or an ICD-10 code in a
+    text about a patient), DATE_OF_BIRTH (a date right after — or right before — a birth cue, in the date layouts
+    and month names of the main European languages, Russian, Greek, Turkish, CJK)."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["PASSPORT", "MEDICAL_RECORD", "MEDICAL_CONDITION", "DATE_OF_BIRTH"],
+                         name="RecMemHealthBirth", supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        wanted = set(entities) if entities else set(self.supported_entities)
+        out: list[RecognizerResult] = []
+        has_digit = any(c.isdigit() for c in text)
+        low = text.lower()
+        if has_digit and "PASSPORT" in wanted and any(k in low for k in _PASSPORT_KEYS):
+            for m in _PASSPORT_RE.finditer(text):
+                out.append(_result(self, "PASSPORT", m.start("v"), m.end("v"), 0.85))
+        health = any(k in low for k in _HEALTH_KEYS) and _HEALTH_CONTEXT.search(text) is not None
+        if health and has_digit and "MEDICAL_RECORD" in wanted:
+            for m in _MRN_RE.finditer(text):
+                out.append(_result(self, "MEDICAL_RECORD", m.start("v"), m.end("v"), 0.85))
+        if health and "MEDICAL_CONDITION" in wanted:
+            patient = re.search(r"patient|\bmrn\b|medical record|пациент|paciente|patiente?", text, re.I)
+            for m in _DIAGNOSIS_RE.finditer(text):
+                if patient or _MRN_RE.search(text):
+                    s, e = m.span("v")
+                    while e > s and text[e - 1] in " \t":
+                        e -= 1
+                    out.append(_result(self, "MEDICAL_CONDITION", s, e, 0.75))
+            if patient:
+                for m in _ICD_RE.finditer(text):
+                    before = text[max(0, m.start() - 40) : m.start()].lower()
+                    if "icd" in before or "diagnos" in before or "dx" in before or "code" in before:
+                        out.append(_result(self, "MEDICAL_CONDITION", m.start("v"), m.end("v"), 0.75))
+        if has_digit and "DATE_OF_BIRTH" in wanted and any(k in low for k in _BIRTH_KEYS):
+            for rx in (_DOB_RE, _DOB_AFTER_RE):
+                for m in rx.finditer(text):
+                    value = m.group("v")
+                    if _month_word_ok(value) and _numeric_date_ok(value):
+                        out.append(_result(self, "DATE_OF_BIRTH", m.start("v"), m.end("v"), 0.85))
+        return out

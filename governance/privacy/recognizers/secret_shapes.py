@@ -1,0 +1,567 @@
+"""More secret rules: shapes beyond English syntax (appended to :data:`.secrets.SECRET_RULES`).
+
+* *label, markup, value*: a credential word of the major European languages and Russian (``Passwort``, ``mot de
+  passe``, ``contraseña``, ``senha``, ``wachtwoord``, ``hasło``, ``пароль``, ``lösenord``, ``salasana``...) or English,
+  then any separators and markup (``**Passwort**:``, ``<td>password</td><td>``, ``| password | x |``, ``"senha" =>``),
+  then a value that looks like a password;
+* *table columns*: a markdown table whose header names a credential column: every cell of that column;
+* *command lines and code*: ``-u admin -p x``, ``/p:x``, ``-Password x``, ``--db-passwort=x``, ``setPassword("x")``,
+  ``auth=("user", "x")``, typed assignments (``password: str = "x"``);
+* *provider formats*: Twilio, Shopify, Atlassian, DigitalOcean, Heroku, Mailgun, Discord and other prefixed tokens,
+  Azure keys;
+* *URLs*: signatures and tokens in query strings, ``user:password@host`` without a scheme or with an IPv6 host;
+* *structure*: JWTs whose header decodes to JSON with ``alg`` (whatever the base64 flavour), PEM bodies without
+  their header (base64 blocks that decode to a DER private key, or long ones after a key word);
+* *session cookies*: ``Cookie``/``Set-Cookie`` values, ``sessionid=``, ``PHPSESSID=``, ``connect.sid=``...;
+* *disguised keys*: a vendor key written backwards, or with Cyrillic/Greek look-alike letters (folded to ASCII here,
+  after the engine's NFKC), and a key given in parts in any order within one text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+
+from .secrets import (
+    SecretRule,
+    _rx,
+    looks_random,
+    password_like,
+    plausible_secret_value,
+)
+
+# --------------------------------------------------------------------------------------------------
+# Credential words, any language
+# --------------------------------------------------------------------------------------------------
+
+_PASSWORD_WORDS = (
+    r"pass(?:word|wd|phrase|code)?|pwd|passwort|kennwort|mot[ _\-]de[ _\-]passe|mdp|contrase[ñn]a|clave|"
+    r"senha|palavra[ _\-]passe|wachtwoord|has[łl]o|пароль|л[öo]senord|l[öo]senord|salasana|adgangskode|passord|"
+    r"heslo|jelsz[óo]|parola|parol[ăa]|κωδικ[όο]ς(?:[ _]πρόσβασης)?|[şs]ifre|lozinka|geslo|slapta[žz]odis|"
+    r"parool|contrasenya|salasõna|parole|пин(?:-?код)?|код[ _]доступа|pin(?:[ _\-]?code)?"
+)
+_TOKEN_WORDS = r"token|jeton|токен|gettone|ключ[ _]api|api[ _\-]?(?:key|schl[üu]ssel|cl[ée]|chiave|clave|chave|sleutel)"
+_SECRET_WORDS = (
+    r"secret|geheimnis|secreto|segredo|segreto|geheim|секрет|client[ _\-]?secret|secret[ _\-]?key|"
+    r"access[ _\-]?key|private[ _\-]?key|zugangsdaten|identifiants|credenciales|credenziali|credenciais|"
+    r"credentials?|учетные[ _]данные"
+)
+_LABEL = f"(?:{_PASSWORD_WORDS}|{_TOKEN_WORDS}|{_SECRET_WORDS})"
+
+# separators and markup between a label and its value; at least one real separator ("is" in a language, ":", "=",
+# a table border, a closing tag)
+_SOFT = r"(?:[ \t]|\r?\n|&nbsp;|<[^<>\n]{0,60}>|[*_\"'`]|\\[nt])"
+_HARD = (
+    r"(?:[:=：|>→]+|=>|:=|</[a-z]+>|-{1,2}>|[–—]|\b(?:is|ist|est|es|é|è|är|er|on|je|jest|was|are|sont|sind|son|"
+    r"s[ãa]o|era|war|était|это|–)\b)"
+)
+_LABEL_VALUE_RE = _rx(
+    r"(?<![\w\-])(?:[A-Za-z0-9]+[_.\-]){0,3}(?P<key>" + _LABEL + r")"
+    r"(?:[ \t]+(?:for|of|f[üu]r|de|del|do|da|di|voor|dla|f[öo]r|для|от|к)(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
+    r"[ \t]*(?:[\"'`*_]+|</?[a-z][^<>\n]{0,40}>)*[ \t]*(?P<sep>" + _HARD + r")" + _SOFT + r"*"
+    r"(?P<val>[^\s\"'`<>|]{4,200})",
+    re.I,
+)
+
+# markdown table cells (the header names the column)
+_CELL_RE = _rx(r"(?<=\|)[ \t]*(?P<val>[^|\n]*?\S)[ \t]*(?=\|)")
+_LABEL_ONLY_RE = _rx(r"^[\s*_`]*(?:[\w\- ]{0,20}[ _\-])?" + _LABEL + r"[\s*_`]*$", re.I)
+_TABLE_RULE_RE = _rx(r"^\s*\|?\s*:?-{3,}")
+
+
+def _kind_for_label(word: str) -> str:
+    w = word.lower()
+    if re.match(_TOKEN_WORDS, w, re.I):
+        return "token" if "key" not in w and "ключ" not in w else "api_key"
+    if re.match(_PASSWORD_WORDS, w, re.I):
+        return "password"
+    return "secret"
+
+
+def _label_value_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    start, end = m.span("val")
+    if m.string[start - 1] in "*_":  # "**Passwort:** *x*": markdown emphasis around the value is not part of it
+        while end > start and m.string[end - 1] in "*_":
+            end -= 1
+    value = m.string[start:end].rstrip(".,;:!?)")
+    if re.fullmatch(_LABEL, value, re.I):
+        return None  # "| password | passwort |": a header row
+    quoted = m.string[m.start("val") - 1] in "\"'`"
+    if not plausible_secret_value(value, m.group("key"), quoted=quoted, code_style=" = " in m.group(0)):
+        return None
+    sep = m.group("sep").lower()
+    explicit = sep[0] in ":=：|>→<-–—" or sep.startswith("</")
+    if not password_like(value, min_len=5 if explicit else 6):
+        return None
+    return _kind_for_label(m.group("key")), start, end
+
+
+def _table_cell_validator(m: re.Match[str]) -> str | None:
+    text = m.string
+    value = m.group("val")
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    line_end = text.find("\n", m.start())
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    column = line[: m.start() - line_start].count("|") - (1 if line.lstrip().startswith("|") else 0)
+    # walk up to the separator row, the header is the row above it
+    lines = text[:line_start].split("\n")[:-1]
+    for k in range(len(lines) - 1, 0, -1):
+        if _TABLE_RULE_RE.match(lines[k]):
+            header = lines[k - 1].strip().strip("|").split("|")
+            if column < len(header) and _LABEL_ONLY_RE.match(header[column]):
+                if plausible_secret_value(value, quoted=True) and password_like(value, min_len=5):
+                    return _kind_for_label(re.search(_LABEL, header[column], re.I).group(0))
+            return None
+        if "|" not in lines[k]:
+            return None
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Command lines and code
+# --------------------------------------------------------------------------------------------------
+
+_CLI_ANY_RE = _rx(
+    r"(?<![\w-])(?:--?|/)(?P<key>[\w\-]*(?:" + _PASSWORD_WORDS + r"|token|secret|api-?key|apikey|access-?key|"
+    r"auth|credential)[\w\-]*)(?:[=:]|[ \t]+)(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)",
+    re.I,
+)
+_USER_P_RE = _rx(
+    r"(?<![\w-])-u[ \t]*[^\s\-][^\s]*[ \t]+-p[ \t]*(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)"
+)
+_WIN_P_RE = _rx(
+    r"(?:(?<![\w])/p(?:assword)?:|\bnet[ \t]+use\b[^\n]*?/user:[^\s]+[ \t]+)(?P<q>[\"']?)(?P<val>[^\s\"'/]"
+    r"[^\s\"']{2,200})(?P=q)", re.I)
+_SETTER_RE = _rx(
+    r"(?:set|with|use|put)_?(?:password|passwd|secret|token|api_?key|access_?key|credentials?|auth_?token)"
+    r"[ \t]*\([ \t]*(?:[^()\"']{0,40},[ \t]*)?(?P<q>[\"'])(?P<val>[^\"'\n]{3,200})(?P=q)",
+    re.I,
+)
+_AUTH_TUPLE_RE = _rx(
+    r"\bauth[ \t]*=[ \t]*[(\[][ \t]*(?P<q1>[\"'])[^\"'\n]{1,80}(?P=q1)[ \t]*,[ \t]*(?P<q>[\"'])(?P<val>[^\"'\n]{3,200})"
+    r"(?P=q)"
+)
+_TYPED_ASSIGN_RE = _rx(
+    r"(?<![\w])(?P<key>[\w]*(?:password|passwd|secret|token|api_?key|apikey|access_?key)[\w]*)[ \t]*:[ \t]*"
+    r"[\w\[\]., |]{1,40}?[ \t]*=[ \t]*(?P<q>[\"'`])(?P<val>[^\"'`\n]{3,200})(?P=q)",
+    re.I,
+)
+_PORTISH_RE = re.compile(r"^\d+(?::\d+)*(?:/\w+)?$|^[./~]|^\d+[kmg]?$", re.I)
+
+
+_NOT_VALUE_FLAGS_RE = re.compile(r"(?i)^no-|-(?:file|stdin|env|path|prompt|command|cmd|length|policy|reset|hash|"
+                                 r"header|name|field|var|min|max|len|size|store|helper|manager)$")
+
+
+def _cli_validator(m: re.Match[str]) -> str | None:
+    value = m.group("val")
+    key = m.groupdict().get("key") or ""
+    if value.startswith("-") or _NOT_VALUE_FLAGS_RE.search(key):
+        return None  # "--no-password --verbose", "--password-file /run/secrets/db"
+    if _PORTISH_RE.match(value) or not plausible_secret_value(value, m.groupdict().get("key") or "", quoted=True):
+        return None
+    if not password_like(value, min_len=4) and not m.group("q"):
+        return None
+    key = (m.groupdict().get("key") or "password").lower()
+    if "token" in key:
+        return "token"
+    if "key" in key:
+        return "api_key"
+    if "secret" in key:
+        return "secret"
+    return "password"
+
+
+# --------------------------------------------------------------------------------------------------
+# Provider formats
+# --------------------------------------------------------------------------------------------------
+
+_PROVIDER_RE = _rx(
+    r"(?<![A-Za-z0-9_\-])(?P<tok>"
+    r"SK[0-9a-f]{32}|AC[0-9a-f]{32}(?=[^0-9a-f]{0,40}(?:auth|token|secret))|"  # Twilio key / SID beside its token
+    r"shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}|"  # Shopify
+    r"ATATT3[A-Za-z0-9_\-]{20,}=?[0-9A-Fa-f]{8}|ATCTT3[A-Za-z0-9_\-=]{20,}|"  # Atlassian
+    r"do[opr]_v1_[0-9a-f]{64}|"  # DigitalOcean
+    r"HRKU-AA[A-Za-z0-9_\-]{40,}|"  # Heroku
+    r"key-[0-9a-z]{32}|"  # Mailgun
+    r"lin_(?:api|oauth)_[A-Za-z0-9]{40}|dapi[0-9a-h]{32}(?:-\d)?|PMAK-[0-9a-f]{24}-[0-9a-f]{34}|"  # Linear, Databricks,
+    # Postman
+    r"gl(?:sa|c)_[A-Za-z0-9_+/=\-]{32,}|NRAK-[A-Z0-9]{27}|sntry[su]_[A-Za-z0-9+/=_\-]{40,}|"  # Grafana, New Relic,
+    # Sentry
+    r"hv[sbr]\.[A-Za-z0-9_\-]{24,}|AGE-SECRET-KEY-1[0-9A-Z]{58}|dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}|"  # Vault, age,
+    # Doppler
+    r"pul-[0-9a-f]{40}|sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,}|EAAA[A-Za-z0-9_\-]{60}|"  # Pulumi, Square
+    r"sl\.[A-Za-z0-9_\-]{130,}|secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,}|"  # Dropbox, Notion
+    r"gsk_[A-Za-z0-9]{48,}|r8_[A-Za-z0-9]{37}|xai-[A-Za-z0-9]{60,}|pplx-[A-Za-z0-9]{40,}|"  # Groq, Replicate,
+    # xAI, Perplexity
+    r"fo1_[A-Za-z0-9_\-]{40,}|FlyV1 [A-Za-z0-9+/=_,\-]{40,}|ops_eyJ[A-Za-z0-9+/=]{100,}|"  # Fly, 1Password
+    r"rubygems_[0-9a-f]{48}|dckr_pat_[A-Za-z0-9_\-]{27,}|CCIPAT_[A-Za-z0-9]{20,}|"  # RubyGems, Docker, CircleCI
+    r"tfp_[A-Za-z0-9]{40,}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,}|"  # Terraform
+    r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}"  # Azure AD client secret
+    r")(?![A-Za-z0-9_\-])"
+)
+
+
+def _provider_validator(m: re.Match[str]) -> str | None:
+    tok = m.group("tok")
+    if tok.startswith(("SK", "AC", "key-", "dapi", "pul-")) and len(set(tok)) < 10:
+        return None
+    if "Q~" in tok[3:6]:
+        return "azure_key" if any(c.isdigit() for c in tok) and any(c.isupper() for c in tok) else None
+    if tok.startswith("key-") and not (any(c.isdigit() for c in tok[4:]) and any(c.isalpha() for c in tok[4:])):
+        return None
+    return "provider_token"
+
+
+# Discord bot token: base64 of the bot's numeric id . 6-char timestamp . 27-38 char HMAC
+_DISCORD_RE = _rx(r"(?<![A-Za-z0-9_\-.])(?P<id>[A-Za-z0-9_\-]{23,28})\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,40}"
+                  r"(?![A-Za-z0-9_\-.])")
+
+
+def _discord_validator(m: re.Match[str]) -> str | None:
+    head = m.group("id")
+    try:
+        raw = base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return "discord_bot_token" if raw.isdigit() and 15 <= len(raw) <= 21 else None
+
+
+# Azure storage keys: 88 base64 characters ending "==" (64 random bytes) after AccountKey= or a storage word
+_AZURE_KEY_RE = _rx(r"(?<![A-Za-z0-9+/])(?P<val>[A-Za-z0-9+/]{86}==)(?![A-Za-z0-9+/=])")
+
+
+def _azure_validator(m: re.Match[str]) -> str | None:
+    # 64 random bytes: a SHA-512 digest has the same shape, so only an Azure/storage word decides
+    before = m.string[max(0, m.start() - 80) : m.start()].lower()
+    if re.search(r"sha\d*-$|integrity|digest|hash|checksum", before):
+        return None
+    if any(w in before for w in ("accountkey", "azure", "storage", "account key", "sharedaccess", "key")):
+        return "azure_key"
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# URLs
+# --------------------------------------------------------------------------------------------------
+
+_URL_PARAM_RE = _rx(
+    r"[?&;#](?P<key>x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|"
+    r"x-ms-signature|sig|signature|token|access_token|id_token|refresh_token|auth_token|api_key|apikey|api-key|"
+    r"key|auth|client_secret|password|passwd|pwd|pass|secret|session|sessionid|sid|code|hmac|otp|jwt|"
+    r"private_token|personal_access_token)=(?P<val>[^&#\s\"'<>]{6,})",
+    re.I,
+)
+
+
+def _url_param_validator(m: re.Match[str]) -> str | None:
+    key, value = m.group("key").lower(), m.group("val")
+    if value.startswith(("%7b", "%7B", "{", "$", "<")) or value.lower() in ("true", "false", "null", "none"):
+        return None
+    if key in ("x-amz-signature", "x-goog-signature", "x-ms-signature", "sig", "signature", "hmac"):
+        return "url_signature"
+    if key in ("x-amz-credential", "x-goog-credential", "x-amz-security-token"):
+        return "url_signature"
+    if key in ("password", "passwd", "pwd", "pass"):
+        return "password" if plausible_secret_value(value, quoted=True) else None
+    has_digit = any(c.isdigit() for c in value)
+    has_alpha = any(c.isalpha() for c in value)
+    if key in ("key", "code", "otp", "session", "sid", "auth"):
+        ok = (len(value) >= 16 and has_digit and has_alpha) or looks_random(value, min_len=16)
+    else:
+        ok = len(value) >= 8 and has_digit and has_alpha
+    if not ok:
+        return None
+    return "session_cookie" if key in ("session", "sessionid", "sid") else "token"
+
+
+# user:password@host without a scheme ("psql admin:pw@db.internal:5432/app"), or with one and an IPv6 host
+_HOST = r"(?:\[[0-9A-Fa-f:.%\w]+\]|[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9\-]+)*)"
+_BARE_CRED_RE = _rx(
+    r"(?<![\w/:@.%+\-])(?:(?P<scheme>[a-z][a-z0-9+.\-]{1,30}):)?(?://)?(?P<cred>(?P<user>[A-Za-z0-9._%+\-~]{0,64}):"
+    r"(?P<pw>[^\s:/@\"'<>]{3,128}))@(?P<host>" + _HOST + r")(?::\d{2,5})?",
+    re.I,
+)
+_NOT_USERS = frozenset("mailto sip sips tel xmpp urn data javascript news".split())
+
+
+def _bare_cred_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    user, pw = m.group("user"), m.group("pw")
+    if user.lower() in _NOT_USERS or (m.group("scheme") or "").lower() in _NOT_USERS:
+        return None
+    if not plausible_secret_value(pw, user, quoted=True) or not (password_like(pw, min_len=4) or len(pw) >= 8):
+        return None  # "postgres:postgres@", "access_key_id:secret_access_key@": documentation templates
+    host = m.group("host")
+    if host.lower().startswith(("sha", "md5", "blake")):
+        return None  # "python:3.11-slim@sha256:...": an image reference
+    if "." not in host and not host.startswith("[") and host.lower() not in ("localhost", "db", "redis", "postgres",
+                                                                             "mysql", "mongo", "cache", "rabbitmq"):
+        if not password_like(pw, min_len=6):
+            return None
+    s, e = m.span("cred")
+    return "url_credentials", s, e
+
+
+# --------------------------------------------------------------------------------------------------
+# Structure: JWTs and key material without its header
+# --------------------------------------------------------------------------------------------------
+
+_JWT_ANY_RE = _rx(
+    r"(?<![A-Za-z0-9_\-+/.])(?P<h>e[A-Za-z0-9_\-+/]{9,}={0,2})\.(?P<p>[A-Za-z0-9_\-+/]{4,}={0,2})"
+    r"(?:\.[A-Za-z0-9_\-+/]*={0,2}){1,3}(?![A-Za-z0-9_\-+/=])"
+)
+
+
+def _b64_json(part: str) -> dict | None:
+    body = part.rstrip("=").replace("+", "-").replace("/", "_")
+    try:
+        data = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        value = json.loads(data.decode("utf-8"))
+    except (binascii.Error, ValueError, UnicodeDecodeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _jwt_validator(m: re.Match[str]) -> str | None:
+    header = _b64_json(m.group("h"))
+    if header is None or not ({"alg", "enc"} & set(header)):
+        return None
+    return "jwt"
+
+
+_PEM_BODY_RE = _rx(
+    r"(?<![A-Za-z0-9+/=])(?P<body>(?:[A-Za-z0-9+/]{40,120}={0,2}[ \t]*(?:\r?\n|\\n)[ \t]*){2,}"
+    r"[A-Za-z0-9+/]{4,120}={0,2}|[A-Za-z0-9+/]{200,}={0,2})(?![A-Za-z0-9+/=])"
+)
+_PUBLIC_RE = _rx(r"(?i)public|certificate|ssh-(?:rsa|ed25519|dss)\s*$|ecdsa-sha2-\S+\s*$|authorized_keys|known_hosts")
+_KEY_CONTEXT_RE = _rx(r"(?i)private|\bkey\b|pem|rsa|ssh|pkcs|\bec\b|ed25519|secret|credential|-----")
+
+
+def _pem_body_validator(m: re.Match[str]) -> str | None:
+    body = re.sub(r"\s|\\n", "", m.group("body"))
+    if body.startswith("b3BlbnNzaC1rZXktdjE"):  # "openssh-key-v1"
+        return "private_key"
+    try:
+        der = base64.b64decode(body[: len(body) - len(body) % 4] or "", validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(der) >= 8 and der[0] == 0x30:
+        i = 2 + (der[1] & 0x7F if der[1] & 0x80 else 0)
+        if der[i : i + 2] == b"\x02\x01" and der[i + 2] in (0, 1):
+            return "private_key"  # SEQUENCE { INTEGER version 0|1 ...: PKCS#1/#8 and EC private keys
+    before = m.string[max(0, m.start() - 80) : m.start()]
+    if _PUBLIC_RE.search(before):
+        return None  # a public key or a certificate is not a secret
+    if len(body) >= 200 and _KEY_CONTEXT_RE.search(before) and looks_random(body[:200], min_len=40):
+        return "private_key"
+    return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Session cookies
+# --------------------------------------------------------------------------------------------------
+
+_SESSION_NAMES = (
+    r"[\w.\-]*sess(?:ion)?(?:[_\-.]?(?:id|token|key))?|[\w.\-]*sid|phpsessid|jsessionid|connect\.sid|"
+    r"asp\.net_sessionid|[\w.\-]*auth[_\-]?token|remember[_\-]?(?:token|me|web)[\w\-]*|[\w.\-]*session-token|"
+    r"_gh_sess|user_session|laravel_session|ci_session|_csrf|csrftoken|xsrf-token"
+)
+# no spaces around "=": "session = boto3.Session(...)" is code
+_SESSION_RE = _rx(r"(?<![\w.\-])(?P<key>" + _SESSION_NAMES + r")=(?P<val>[^;\s,\"'<>()]{8,})(?![(\w])", re.I)
+_COOKIE_PAIR_RE = _rx(r"(?<![\w.\-%$])(?P<key>[\w.\-%$]{1,80})=(?P<val>[^;\s,\"']{12,})")
+_COOKIE_LINE_RE = re.compile(r"(?im)^[ \t>\"'`-]*(?:set-)?cookie[ \t]*:|\bcookie:|--cookie|-b[ \t]+[\"']")
+
+
+def _session_validator(m: re.Match[str]) -> str | None:
+    value = m.group("val")
+    if value.startswith(("$", "{", "<", "%7B")) or value.lower() in ("true", "false", "null", "none", "deleted"):
+        return None
+    has_digit = any(c.isdigit() for c in value)
+    has_alpha = any(c.isalpha() for c in value)
+    if not (has_digit and has_alpha) and not looks_random(value, min_len=16):
+        return None
+    return "session_cookie"
+
+
+def _cookie_pair_validator(m: re.Match[str]) -> str | None:
+    text = m.string
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    line = text[line_start : m.start()]
+    if not _COOKIE_LINE_RE.search(line):
+        return None
+    key = m.group("key").lower()
+    if key in ("path", "domain", "expires", "max-age", "samesite", "priority"):
+        return None
+    return _session_validator(m)
+
+
+# --------------------------------------------------------------------------------------------------
+# Disguised vendor keys: reversed, look-alike letters, parts in any order
+# --------------------------------------------------------------------------------------------------
+
+_VENDOR_HEADS = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "sk_live_", "sk_test_", "rk_live_",
+                 "sk-ant-", "sk-proj-", "sk-", "xoxb-", "xoxp-", "xapp-", "AKIA", "ASIA", "AIza", "hf_", "npm_",
+                 "pypi-", "SG.", "shpat_", "dop_v1_", "GOCSPX-", "ya29.", "whsec_", "glsa_", "hvs.")
+_REVERSED_HEADS = tuple(h[::-1] for h in _VENDOR_HEADS)
+_LONG_TOKEN_RE = _rx(r"(?<![A-Za-z0-9_\-.])[A-Za-z0-9_\-.]{20,300}(?![A-Za-z0-9_\-])")
+
+# Cyrillic and Greek letters that look like Latin ones (what NFKC leaves alone)
+_CONFUSABLES = str.maketrans({
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X",
+    "У": "Y", "І": "I", "Ј": "J", "Ѕ": "S", "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x",
+    "і": "i", "ј": "j", "ѕ": "s", "һ": "h", "ԁ": "d", "ɡ": "g", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H",
+    "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
+    "κ": "k", "ρ": "p", "τ": "t", "υ": "u", "ι": "i", "α": "a", "ѵ": "v", "ԛ": "q", "ԝ": "w", "ӏ": "l",
+})
+_MIXED_SCRIPT_TOKEN_RE = _rx(r"(?<![\w\-.])[\w\-.]{16,300}(?![\w\-])")
+
+
+_VENDOR_RULES = frozenset({
+    "anthropic", "openai", "aws_access_key_id", "github_pat_fine", "github_token", "gitlab_token", "slack_token",
+    "stripe", "google_api_key", "google_oauth", "npm", "pypi", "huggingface", "sendgrid", "telegram", "jwt",
+    "provider_token",
+})
+
+
+def _vendor_kind(token: str) -> str | None:
+    from .secrets import SECRET_RULES  # the full list, read at call time (this module is imported while it is built)
+
+    vendor = [r for r in SECRET_RULES if r.name in _VENDOR_RULES]
+    best = None
+    for rule in vendor:
+        for m in rule.pattern.finditer(token):
+            if rule.validator is not None:
+                verdict = rule.validator(m)
+                if not verdict:
+                    continue
+            if m.end() - m.start() >= len(token) * 0.6:
+                best = rule.kind
+    return best
+
+
+def _reversed_validator(m: re.Match[str]) -> str | None:
+    token = m.group(0)
+    if not token.endswith(_REVERSED_HEADS):
+        return None
+    return _vendor_kind(token[::-1])
+
+
+def _confusable_validator(m: re.Match[str]) -> str | None:
+    if m.group(0).isascii():
+        return None
+    folded = m.group(0).translate(_CONFUSABLES)
+    if not folded.isascii():
+        return None
+    return _vendor_kind(folded)
+
+
+# "the second half is 9fKq2..., the first half ghp_Ab3": a short vendor head anywhere, and key-like parts beside it
+_HEAD_ANYWHERE_RE = _rx(
+    r"(?<![\w\-])(?P<frag>(?:sk-ant-(?:[a-z]+\d*-)?|sk-(?:proj-)?|[sr]k_(?:live|test)_|gh[pousr]_|github_pat_|"
+    r"gl(?:pat|ptt|dt|rt)-|xox[abposre]-|xapp-|AKIA|ASIA|AIza|hf_|npm_|pypi-|GOCSPX-|shpat_|dop_v1_)"
+    r"[A-Za-z0-9_\-]{0,30})(?![\w\-])"
+)
+_SPLIT_WORDS_RE = _rx(
+    r"(?i)\b(?:part|half|halves|first|second|third|rest|remaining|remainder|suffix|prefix|begins|starts|ends|"
+    r"continued|continues|append|concat\w*|join|glue|followed by|then|teil|hälfte|partie|moitié|parte|mitad|часть)\b"
+)
+_PART_RE = _rx(r"(?<![\w\-/.])(?P<part>[A-Za-z0-9_\-]{6,80})(?![\w\-/.])")
+
+
+def _head_anywhere_validator(m: re.Match[str]) -> str | None:
+    text = m.string
+    window = text[max(0, m.start() - 160) : m.end() + 160]
+    if not _SPLIT_WORDS_RE.search(window):
+        return None
+    body = re.sub(r"^(?:sk-ant-(?:[a-z]+\d*-)?|sk-(?:proj-)?|[sr]k_(?:live|test)_|gh[pousr]_|github_pat_|"
+                  r"gl(?:pat|ptt|dt|rt)-|xox[abposre]-|xapp-|AKIA|ASIA|AIza|hf_|npm_|pypi-|GOCSPX-|shpat_|"
+                  r"dop_v1_)", "", m.group("frag"))
+    if len(body) < 4 or not (any(c.isdigit() for c in body) or any(c.isupper() for c in body)):
+        return None  # "tokens start with ghp_", "ours start with ASIA": a prefix named in prose
+    return "token"
+
+
+def _part_validator(m: re.Match[str]) -> str | None:
+    part = m.group("part")
+    if not (any(c.isdigit() for c in part) and any(c.isalpha() for c in part)):
+        return None
+    if not (any(c.isupper() for c in part) and any(c.islower() for c in part)) and len(part) < 12:
+        return None
+    text = m.string
+    window = text[max(0, m.start() - 200) : m.end() + 200]
+    heads = [h for h in _HEAD_ANYWHERE_RE.finditer(window) if h.group("frag") != part]
+    if not heads or not _SPLIT_WORDS_RE.search(window):
+        return None
+    return "token"
+
+
+# --------------------------------------------------------------------------------------------------
+# The rules
+# --------------------------------------------------------------------------------------------------
+
+SHAPE_RULES: tuple[SecretRule, ...] = (
+    SecretRule("provider_token", "provider_token", _PROVIDER_RE, score=1.0, group="tok",
+               validator=_provider_validator),
+    SecretRule("discord_bot_token", "discord_bot_token", _DISCORD_RE, score=0.95, validator=_discord_validator),
+    SecretRule("azure_storage_key", "azure_key", _AZURE_KEY_RE, score=0.9, group="val", validator=_azure_validator),
+    SecretRule("jwt_structure", "jwt", _JWT_ANY_RE, score=0.95, validator=_jwt_validator),
+    SecretRule("pem_body", "private_key", _PEM_BODY_RE, score=0.95, group="body", validator=_pem_body_validator),
+    SecretRule("url_param", "token", _URL_PARAM_RE, score=0.9, group="val", validator=_url_param_validator),
+    SecretRule("bare_url_credentials", "url_credentials", _BARE_CRED_RE, score=0.9, validator=_bare_cred_validator),
+    SecretRule("label_value", "password", _LABEL_VALUE_RE, score=0.85, group="val",
+               validator=_label_value_validator),
+    SecretRule("table_column", "password", _CELL_RE, score=0.85, group="val", validator=_table_cell_validator),
+    SecretRule("cli_any_flag", "password", _CLI_ANY_RE, score=0.85, group="val", validator=_cli_validator),
+    SecretRule("user_p_flag", "password", _USER_P_RE, score=0.85, group="val", validator=_cli_validator),
+    SecretRule("windows_p_flag", "password", _WIN_P_RE, score=0.85, group="val", validator=_cli_validator),
+    SecretRule("setter_call", "password", _SETTER_RE, score=0.85, group="val", validator=_cli_validator),
+    SecretRule("auth_tuple", "password", _AUTH_TUPLE_RE, score=0.85, group="val", validator=_cli_validator),
+    SecretRule("typed_assignment", "password", _TYPED_ASSIGN_RE, score=0.85, group="val", validator=_cli_validator),
+    SecretRule("session_cookie", "session_cookie", _SESSION_RE, score=0.85, group="val",
+               validator=_session_validator),
+    SecretRule("cookie_header", "session_cookie", _COOKIE_PAIR_RE, score=0.85, group="val",
+               validator=_cookie_pair_validator),
+    SecretRule("reversed_key", "token", _LONG_TOKEN_RE, score=0.9, validator=_reversed_validator),
+    SecretRule("confusable_key", "token", _MIXED_SCRIPT_TOKEN_RE, score=0.95, validator=_confusable_validator),
+    SecretRule("split_head", "token", _HEAD_ANYWHERE_RE, score=0.85, group="frag", validator=_head_anywhere_validator),
+    SecretRule("split_part", "token", _PART_RE, score=0.8, group="part", validator=_part_validator),
+)
+
+_LABEL_TRIGGERS = (
+    "pass", "pwd", "kennwort", "salas",
+    "mdp", "contrase", "clave", "senha", "wachtwoord", "hasło", "haslo", "пароль", "senord", "salasana",
+    "adgangskode", "heslo", "jelsz", "parol", "κωδικ", "ifre", "lozinka", "geslo", "slapta", "pin", "код", "token",
+    "jeton", "токен", "gettone", "ключ", "key", "schl", "clé", "cle", "chiave", "chave", "sleutel", "secret", "geheim",
+    "secreto", "segredo", "segreto", "секрет", "credential", "zugangsdaten", "identifiants", "credencia", "credenzia",
+    "учетные",
+)
+SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
+    "provider_token": ("sk", "ac", "shp", "atatt3", "atctt3", "_v1_", "hrku-", "key-", "lin_", "dapi", "pmak-", "gls",
+                       "glc_", "nrak-", "sntry", "hv", "age-secret", "dp.", "pul-", "sq0", "eaaa", "sl.", "secret_",
+                       "ntn_", "gsk_", "r8_", "xai-", "pplx-", "fo1_", "flyv1", "ops_", "rubygems_", "dckr_", "ccipat_",
+                       "tfp_", "atlasv1", "q~"),
+    "discord_bot_token": (".",),
+    "azure_storage_key": ("==",),
+    "jwt_structure": ("ey", "ew"),  # a JSON object's "{" is always base64 "e"
+    "pem_body": ("",),
+    "url_param": ("=",),
+    "bare_url_credentials": ("@",),
+    "label_value": _LABEL_TRIGGERS,
+    "table_column": ("|",),
+    "cli_any_flag": _LABEL_TRIGGERS + ("auth",),
+    "user_p_flag": ("-p",),
+    "windows_p_flag": ("/p", "/user:"),
+    "setter_call": ("(",),
+    "auth_tuple": ("auth",),
+    "typed_assignment": ("pass", "secret", "token", "key"),
+    "session_cookie": ("sess", "sid", "auth", "remember", "csrf", "xsrf"),
+    "cookie_header": ("cookie",),
+    "reversed_key": tuple(h.lower() for h in _REVERSED_HEADS),
+    "confusable_key": ("",),
+    "split_head": ("sk-", "sk_", "rk_", "gh", "gl", "xox", "xapp-", "akia", "asia", "aiza", "hf_", "npm_", "pypi-",
+                   "gocspx-", "shpat_", "dop_v1_"),
+    "split_part": ("sk-", "sk_", "rk_", "gh", "gl", "xox", "xapp-", "akia", "asia", "aiza", "hf_", "npm_", "pypi-",
+                   "gocspx-", "shpat_", "dop_v1_"),
+}

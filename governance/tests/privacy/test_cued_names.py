@@ -1,0 +1,66 @@
+"""Lower-case and non-Latin names after a person cue (relation, introduction, contact verb), in several languages and
+scripts; technical prose with the same verbs stays untouched."""
+
+from __future__ import annotations
+
+import pytest
+
+from governance.privacy.engine import mask
+from governance.privacy.recognizers.cued_names import CuedNameRecognizer
+
+RECOGNIZER = CuedNameRecognizer()
+
+
+def names(text: str) -> list[str]:
+    return [text[r.start : r.end] for r in RECOGNIZER.analyze(text, []) if r.score >= 0.4]
+
+
+@pytest.mark.parametrize("text,name", [
+    ("my colleague john smith will review it", "john smith"),
+    ("call anna tomorrow about the invoice", "anna"),
+    ("my name is borna jerković", "borna jerković"),
+    ("мой коллега иван петров приедет", "иван петров"),
+    ("меня зовут ольга", "ольга"),
+    ("Завтра приедет наш менеджер, позвони Светлане", "Светлане"),
+    ("ο συνάδελφός μου Νίκος Παπαδόπουλος", "Νίκος Παπαδόπουλος"),
+    ("Μιλήστε με τον Γιώργο αύριο", "Γιώργο"),
+    ("اسمي فاطمة الزهراء", "فاطمة الزهراء"),
+    ("मेरा नाम राहुल शर्मा है", "राहुल शर्मा"),
+    ("ผมชื่อ สมชาย ใจดี", "สมชาย ใจดี"),
+    ("คุณสมศรี รักไทย will join the call", "สมศรี รักไทย"),
+    ("mi colega lucía fernández llega mañana", "lucía fernández"),
+    ("meine Kollegin ilse brandt", "ilse brandt"),
+])
+def test_names_after_a_cue(text, name):
+    assert name in names(text)
+
+
+@pytest.mark.parametrize("text", [
+    "call fetch on each row",
+    "then call render again",
+    "Run kubectl get pods, then call helm upgrade.",
+    "We call the callback when the job finishes",
+    "ask support about it",
+    "ping google.com to test the network",
+    "call os.path.join first",
+    "text me at 5",
+    "Ask the model to summarise the diff",
+    "my name is: see the metadata",
+    "I am running the migration now",
+    "this is a known issue in the scheduler",
+])
+def test_technical_prose_has_no_cued_names(text):
+    assert names(text) == []
+
+
+def test_the_engine_masks_them():
+    out = mask("my colleague kasia wrona and меня зовут ольга", key=b"cued")
+    assert "kasia" not in out.text and "ольга" not in out.text
+
+
+@pytest.mark.parametrize("text", [
+    "Our client libraries are compatible with Python 3.9+",
+    "my assistant app crashed again",
+])
+def test_role_words_that_are_also_product_words(text):
+    assert names(text) == []

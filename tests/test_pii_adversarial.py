@@ -1,0 +1,72 @@
+"""The adversarial masking suite (bench/pii_adversarial.py) through the real API: fresh canaries each run, looked for
+in a full database dump, every API response, the logs and the admin list pages.
+
+Here: the tuned part of the groups this branch owns (national identifiers, health data, dates of birth, names, secret
+syntax), which must not leak; and a control that proves the search finds a planted value."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench.pii_adversarial import Case, generate_cases, part_of, run_cases, select
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_split_is_stable_and_keeps_both_parts():
+    cases = generate_cases(random.Random(1))
+    again = generate_cases(random.Random(2))
+    assert [c.id for c in cases] == [c.id for c in again]  # ids name techniques, never values
+    assert len(cases) >= 150
+    assert {c.group for c in cases} == {"encodings", "borders", "secrets", "consolidation", "side_stores"}
+    held = [c for c in cases if part_of(c.id) == "held_back"]
+    assert 0.2 * len(cases) < len(held) < 0.5 * len(cases)
+    values = {c.canaries[0] for c in cases if c.canaries}
+    assert not values & {c.canaries[0] for c in again if c.canaries}  # fresh canaries
+
+
+def test_a_planted_harmless_value_is_found_everywhere_it_went(api_client, make_agent):
+    holder = make_agent()
+    marker = f"zebra-{random.randrange(10**9)}-marker"
+    report = run_cases([Case("control/plain", "borders", "exchange", f"the word is {marker}", (marker,))],
+                       client=api_client, headers=holder.headers, consolidate=False)
+    leaked = report["tuned" if part_of("control/plain") == "tuned" else "held_back"]
+    assert report["leaks"] == 1
+    assert leaked["by_place"]["dump"] == 1 and leaked["by_place"]["api"] == 1
+
+
+def test_identifiers_names_and_secret_syntax_do_not_leak(api_client, make_agent):
+    holder = make_agent()
+    cases = [c for c in select(generate_cases(), "tuned") if c.group in ("borders", "secrets")
+             and c.channel in ("exchange", "turns")][::2]
+    report = run_cases(cases, client=api_client, headers=holder.headers, consolidate=False)
+    assert report["leaks"] == 0, report["tuned"].get("leaked_cases")
+
+
+def test_the_bench_command_runs_the_suite_and_leaves_nothing_behind(capsys):
+    from django.core.management import call_command
+
+    from agents.models import Agent
+
+    call_command("bench_pii", "--adversarial", "tuned", "--adversarial-only", "--adversarial-limit", "3",
+                 "--adversarial-seed", "7")
+    out = capsys.readouterr().out
+    assert "Adversarial suite: 3 cases" in out
+    assert not Agent.objects.filter(name="attacker").exists()  # rolled back
+
+
+def test_a_key_split_between_a_text_and_its_metadata_is_masked(api_client, make_agent):
+    from bench.canaries import Canaries
+    from bench.pii_adversarial import database_dump
+
+    holder = make_agent()
+    key = Canaries(random.Random()).github()
+    session = api_client.post("/api/v1/sessions", {}, format="json", **holder.headers).json()
+    response = api_client.post(f"/api/v1/sessions/{session['id']}/exchanges", {
+        "user": f"token part one {key[:20]}", "assistant": "ok", "metadata": {"part2": key[20:]}},
+        format="json", **holder.headers)
+    assert response.status_code == 201
+    dump = database_dump()
+    assert key[4:20] not in dump and key[20:] not in dump
