@@ -370,6 +370,9 @@ class SearchConfig:
     # An experience whose relevance (scaled by its informativeness) is below this is not returned: a search may
     # give fewer than k and leave the budget to the other layers.
     experience_floor: float = _var("RECMEM_EXPERIENCE_FLOOR", 0.3, _number(float, 0.0, 2.0))
+    # The context block leaves out a hit whose relevance is below this share of the best hit's, even when the budget
+    # has room (0: fill the budget).
+    context_floor: float = _var("RECMEM_SEARCH_CONTEXT_FLOOR", 0.5, _number(float, 0.0, 1.0))
     # Context expansion for multi-hop questions: the top exchange hits bring their session neighbours (±1).
     expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))

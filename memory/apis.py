@@ -340,6 +340,8 @@ class SearchApi(APIView):
         experiences = ExperienceHit(many=True)
         context = serializers.CharField()
         context_tokens = serializers.IntegerField()
+        context_budget = serializers.IntegerField(help_text="the token budget the context block was built within: "
+                                                  "it may use less (hits below the relevance floor are left out)")
         search_id = serializers.UUIDField(help_text="give it back with POST /feedback (hit rate)")
 
     @extend_schema(request=SearchInputSerializer, responses=SearchOutputSerializer, operation_id="search")
@@ -366,6 +368,7 @@ class SearchApi(APIView):
             "experiences": hits(result.experiences, ExperienceOut),
             "context": result.context,
             "context_tokens": result.context_tokens,
+            "context_budget": result.context_budget,
             "search_id": str(run.log.pk),
         })
 

@@ -221,4 +221,5 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         exchanges_whole, with_provenance(result.episodes, ep_qs, episode_prefetches(visibility)),
         with_provenance(result.experiences, xp_qs, experience_prefetches(visibility))])
     result.context, result.context_tokens = context_block(result, query.token_budget)
+    result.context_budget = query.token_budget
     return result
