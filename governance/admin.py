@@ -14,17 +14,18 @@ from django.utils.html import format_html
 
 from core.errors import ApplicationError
 from governance.export import CONTENT_TYPES, export_lines
-from governance.models import AuditEvent, LLMCall, MetricDay, PrivacyPolicy, PseudonymEntry, VaultEntry
+from governance.models import AuditEvent, AuditObject, LLMCall, MetricDay, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.selectors import audit_export_rows
 from governance.services.privacy import vault_reveal
 
 # object_type of an event -> the admin page of that object (by URL name: governance does not import memory).
 _OBJECT_PAGES = {
-    "experience": "admin:memory_experience_change", "episode": "admin:memory_episode_change",
-    "exchange": "admin:memory_exchange_change", "session": "admin:memory_session_change",
-    "review_item": "admin:memory_reviewitem_change",
-    "consolidation_batch": "admin:governance_consolidationbatch_change",
-    "validity_sample": "admin:memory_validitysample_change", "vault_entry": "admin:governance_vaultentry_change",
+    AuditObject.EXPERIENCE: "admin:memory_experience_change", AuditObject.EPISODE: "admin:memory_episode_change",
+    AuditObject.EXCHANGE: "admin:memory_exchange_change", AuditObject.SESSION: "admin:memory_session_change",
+    AuditObject.REVIEW_ITEM: "admin:memory_reviewitem_change",
+    AuditObject.CONSOLIDATION_BATCH: "admin:governance_consolidationbatch_change",
+    AuditObject.VALIDITY_SAMPLE: "admin:memory_validitysample_change",
+    AuditObject.VAULT_ENTRY: "admin:governance_vaultentry_change",
 }
 
 

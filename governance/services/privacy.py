@@ -13,7 +13,7 @@ from core.batching import Coalescer
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
 from core.tracing import traced
-from governance.models import AuditEvent, PrivacyPolicy, PseudonymEntry, VaultEntry
+from governance.models import AuditEvent, AuditObject, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.services.audit import audit_record
 
 # ``masker(texts, *, policy, key, known_placeholders) -> [MaskResult]``: the engine's ``mask_many`` unless a caller
@@ -212,7 +212,7 @@ def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> st
     try:
         return _vault_reveal(project=project, placeholder=placeholder, user=user, reason=reason)
     except ApplicationError as exc:
-        audit_record(action=AuditEvent.Action.REVEAL_REFUSED, object_type="vault_entry", project=project,
+        audit_record(action=AuditEvent.Action.REVEAL_REFUSED, object_type=AuditObject.VAULT_ENTRY, project=project,
                      actor_user=user if getattr(user, "pk", None) else None, reason=reason,
                      data={"placeholder": placeholder, "refused": exc.code})
         raise
@@ -233,8 +233,8 @@ def _vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> s
     if entry is None:
         raise NotFound("no vault entry for this placeholder")
     value = decrypt_value(entry.ciphertext, config().privacy.vault_key)
-    audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
-                 actor_user=user, reason=reason, data={"placeholder": placeholder})
+    audit_record(action=AuditEvent.Action.REVEAL, object_type=AuditObject.VAULT_ENTRY, object_id=entry.pk,
+                 project=project, actor_user=user, reason=reason, data={"placeholder": placeholder})
     return value
 
 

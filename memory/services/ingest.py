@@ -19,7 +19,7 @@ from agents.visibility import Scope, ScopeKey, Visibility, agent_visibility, sco
 from core.config import config
 from core.errors import Conflict
 from core.tracing import traced
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
@@ -68,7 +68,7 @@ def session_create(*, agent: Agent, external_id: str = "", started_at: datetime 
         scope=Scope.MODULE if module is not None else Scope.PERSONAL,
         external_id=external_id, started_at=started_at or timezone.now(), metadata=metadata,
     )
-    audit_record(action=AuditEvent.Action.CREATE, object_type="session", object_id=session.pk,
+    audit_record(action=AuditEvent.Action.CREATE, object_type=AuditObject.SESSION, object_id=session.pk,
                  project_id=agent.project_id, actor_agent=agent, scope=session.scope)
     return session
 
@@ -81,7 +81,7 @@ def session_close(*, agent: Agent, session: Session) -> Session:
         session.status = Session.Status.CLOSED
         session.closed_at = timezone.now()
         session.save(update_fields=["status", "closed_at"])
-        audit_record(action=AuditEvent.Action.UPDATE, object_type="session", object_id=session.pk,
+        audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.SESSION, object_id=session.pk,
                      project_id=session.project_id, actor_agent=agent, scope=session.scope, reason="closed")
     return session
 
@@ -174,7 +174,7 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     # Last, next to the audit chain's lock (the same project): concurrent ingests queue only for the short end.
     exchange_quota_hold(project=agent.project, added=len(exchanges))
     audit_record_many([
-        {"action": AuditEvent.Action.CREATE, "object_type": "exchange", "object_id": e.pk,
+        {"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXCHANGE, "object_id": e.pk,
          "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk]}
         for e in exchanges
     ])
