@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from core.errors import ApplicationError
+from governance.admin_base import ReadOnlyAdmin
 from governance.export import CONTENT_TYPES, export_lines
 from governance.models import AuditEvent, AuditObject, LLMCall, MetricDay, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.selectors import audit_export_rows
@@ -31,19 +32,6 @@ _OBJECT_PAGES = {
 
 def _short(value) -> str:
     return str(value)[:8]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """No add, change or delete, even for superusers."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(AuditEvent)
@@ -113,6 +101,8 @@ class AuditEventAdmin(ReadOnlyAdmin):
 
 @admin.register(PrivacyPolicy)
 class PrivacyPolicyAdmin(admin.ModelAdmin):
+    """Configuration, not a record: edited by hand here (the one governance table the admin writes)."""
+
     list_display = ["project", "vault_enabled", "score_threshold", "updated_at"]
     readonly_fields = ["updated_at"]
 
@@ -131,15 +121,15 @@ class RevealForm(forms.Form):
 
 
 @admin.register(VaultEntry)
-class VaultEntryAdmin(admin.ModelAdmin):
+class VaultEntryAdmin(ReadOnlyAdmin):
+    """Originals are revealed through the audited reveal page and erased with their subject (``subject_forget``,
+    audited); a delete here would erase one unaudited."""
+
     list_display = ["placeholder", "entity_type", "project", "created_at", "reveal_link"]
     list_filter = ["entity_type", "project"]
     search_fields = ["placeholder"]
     readonly_fields = ["project", "placeholder", "entity_type", "created_at"]
     exclude = ["ciphertext"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
 
     @admin.display(description="reveal")
     def reveal_link(self, obj):
@@ -171,32 +161,19 @@ class VaultEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(LLMCall)
-class LLMCallAdmin(admin.ModelAdmin):
+class LLMCallAdmin(ReadOnlyAdmin):
+    """The cost record; no delete either: the daily token quota sums these rows, so deleting one would lift it."""
+
     list_display = ["created_at", "purpose", "model", "prompt_tokens", "completion_tokens", "tokens_source", "ok",
                     "batch"]
     list_filter = ["purpose", "ok", "tokens_source"]
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(MetricDay)
-class MetricDayAdmin(admin.ModelAdmin):
+class MetricDayAdmin(ReadOnlyAdmin):
     """The stored daily metrics (written by the periodic task; read here, on the dashboard, the API and /metrics)."""
 
     list_display = ["day", "project", "scope", "hit_rate", "repetition_rate", "validity_rate", "batches",
                     "prompt_tokens", "completion_tokens", "backlog", "exchanges_total", "experiences_active"]
     list_filter = ["scope", "project"]
     date_hierarchy = "day"
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False

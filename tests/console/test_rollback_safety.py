@@ -206,3 +206,17 @@ def test_batches_review_items_and_audit_events_cannot_be_deleted(admin_client, a
     assert ConsolidationBatch.objects.filter(pk=batch.pk).exists()
     assert ReviewItem.objects.filter(pk=item.pk).exists()
     assert AuditEvent.objects.filter(pk=event.pk).exists()
+
+
+def test_memory_rows_cannot_be_deleted_from_the_admin(admin_client, approved_rule):
+    """Every delete of a memory row goes through the services (reason, audit event), never the admin's own."""
+    experience = approved_rule["rule"]
+    exchange = Exchange.objects.filter(project_id=experience.project_id).first()
+    for changelist, model, pk in (("memory/experience", Experience, experience.pk),
+                                  ("memory/exchange", Exchange, exchange.pk),
+                                  ("memory/session", type(exchange.session), exchange.session_id)):
+        assert admin_client.post(f"/admin/{changelist}/{pk}/delete/", {"post": "yes"}).status_code == 403, changelist
+        admin_client.post(f"/admin/{changelist}/", {"action": "delete_selected", "_selected_action": [pk],
+                                                    "post": "yes"})
+        assert "delete_selected" not in admin_client.get(f"/admin/{changelist}/").content.decode(), changelist
+        assert model.objects.filter(pk=pk).exists(), changelist
