@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import re
 
+# Not core.text.words: case, Unicode letters, whole placeholders and numbers with their punctuation all matter
+# here (a capital marks a name, "3:30" is one fact); _EMPTY is wider than STOPWORDS (feeling and politeness).
 _WORD_RE = re.compile(r"<[A-Z][A-Z0-9_:]*[^>]*>|[^\W\d_][\w'’\-]*|\d[\d:/.,]*")
 _PLACEHOLDER_RE = re.compile(r"^<[A-Z]")
 
