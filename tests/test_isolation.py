@@ -230,7 +230,7 @@ def test_provenance_lists_only_visible_sources(api_client, world):
 
 def test_batch_summary_lists_only_what_the_agent_may_see_now(api_client, make_agent, settings,
                                                               django_capture_on_commit_callbacks):
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="")
     holder = make_agent(modules=["m"])

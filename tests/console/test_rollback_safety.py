@@ -15,8 +15,8 @@ from memory.review.rollback import batch_rollback, batch_rollback_plan
 from memory.review.services import review_approve, review_item_create
 from memory.review.versions import memory_version_save
 from memory.tests.factories import at, post_exchanges, post_session
+from testing.scenarios import MARATHON_WAVE_1, MARATHON_WAVE_2
 from tests.console.conftest import stored_rule
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
 
 pytestmark = pytest.mark.django_db
 

@@ -24,7 +24,7 @@ from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
 from memory.tests.factories import T0
 from testing.fake_openai import FakeOpenAIServer
 from testing.fake_responder import consolidation_responder
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+from testing.scenarios import MARATHON_WAVE_1
 from tests.integration.conftest import wait_for
 
 pytestmark = pytest.mark.integration

@@ -9,7 +9,7 @@ from memory.models import Episode, Exchange, Experience, ReviewItem
 from memory.review.rollback import batch_rollback
 from memory.review.services import review_approve, review_item_create, review_reject
 from memory.tests.factories import at, post_exchanges, post_session
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
+from testing.scenarios import MARATHON_WAVE_1, MARATHON_WAVE_2
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ from memory.tests.factories import agent_lock_held_elsewhere, on_each_llm_call, 
 from memory.tests.services.test_trigger_modes import _ingest
 from testing.fake_openai import FakeOpenAIServer, FakeReply
 from testing.fake_responder import consolidation_responder
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+from testing.scenarios import MARATHON_WAVE_1
 
 
 @pytest.fixture

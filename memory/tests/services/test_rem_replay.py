@@ -16,7 +16,7 @@ from memory.services.consolidation import consolidation_run
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_due, idle_run_request, idle_runs_start
 from memory.tests.factories import T0
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+from testing.scenarios import MARATHON_WAVE_1
 
 # Stated once, no "must/never": neither recurrence nor salience ever picks these up.
 LESSON = ("The deploy failed again; turned out the cache was stale. I learned to clear the build cache before "
