@@ -1,4 +1,4 @@
-"""Embedder backends side by side (issue 19): speed, retrieval quality, neighbour agreement, trigger calibration.
+"""Embedder backends side by side: speed, retrieval quality, neighbour agreement, trigger calibration.
 
 ``python manage.py bench_embedders --json embedders.json`` embeds the LoCoMo dev set's exchanges (the bench's
 pairing and text form) and questions with each backend in one process, one after the other, and reports:

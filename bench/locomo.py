@@ -302,7 +302,7 @@ class LocomoConfig:
     mode: str = "online"
     consolidator: str = "llm"
     conversations: int | None = None
-    only: tuple[str, ...] = ()  # sample ids (conv-43, …): the untuned split of issue 19, say
+    only: tuple[str, ...] = ()  # sample ids (conv-43, …): the untuned split, say
     theta_sim: float | None = None
     llm_base_url: str = ""
     llm_model: str = ""
@@ -316,8 +316,9 @@ class LocomoConfig:
     k_epi: int = 5
     k_sem: int = 10
     flat_ks: tuple[int, ...] = (10, 25)
-    # The project's pseudonym key is derived from the seed (issue 15): a random key per project gave every name
-    # other placeholders, other vectors and another ranking in each run (one conversation: 0.763, 0.724, 0.733).
+    # The project's pseudonym key is derived from the seed, so a run can be repeated: a random key per project gave
+    # every name other placeholders, other vectors and another ranking in each run (one conversation: 0.763, 0.724,
+    # 0.733).
     seed: int = 1
     variant: str = ""  # a name for the settings of this run (an ablation), kept in the report
     ablate: tuple[str, ...] = ()  # layers of the consolidation switched off (ABLATIONS), online runs only

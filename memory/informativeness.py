@@ -1,4 +1,4 @@
-"""How much a statement says (issue 15: "experiences worth a slot").
+"""How much a statement says: only experiences that say something are worth a search slot.
 
 Pure functions over the statement's text, the same for every consolidator (extractive, LLM, the bench's eager
 baseline), so the score stored with an experience means one thing. ``boilerplate`` names the statements no

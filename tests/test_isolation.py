@@ -120,7 +120,7 @@ def test_other_project_sees_nothing(api_client, world):
     assert _list_ids(api_client, outsider) == set()
 
 
-# --- consolidation never widens a scope (issue 12, observation 1) ----------------------------------------------
+# --- consolidation never widens a scope (a memory must not reach agents its sources could not) ----------------
 
 # X1's personal exchanges on one topic, each carrying words that appear nowhere else (traceable if they leak).
 PERSONAL_MARATHON = [

@@ -29,7 +29,8 @@ def _mask_many_batch(key: tuple, items: list[tuple[str, Any]]) -> list[Any]:
     return mask_many([text for text, _ in items], policy=policy, key=hmac_key, known_placeholders=items[0][1])
 
 
-# Concurrent requests of one process with the same policy and key are analysed in one spaCy pass (issue 19).
+# Concurrent requests of one process with the same policy and key are analysed in one spaCy pass: the pass's fixed cost
+# is paid once for all of them.
 _MASKING = Coalescer(_mask_many_batch)
 
 

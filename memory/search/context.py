@@ -22,8 +22,9 @@ def context_block(result: SearchResult, budget: int) -> tuple[str, int]:
 
     Which hits get in is decided across layers by relevance to the query (cosine, plus the lexical match in hybrid
     search), greedily (a hit that does not fit is skipped for a shorter later one): filling layer by layer let a few
-    long episodes crowd out the exchanges that held the answer (LoCoMo: evidence in the context 0.59 against 0.76 in
-    the results, issue 5). A session neighbour (context expansion) gets in only after the hit that brought it.
+    long episodes crowd out the exchanges that held the answer (LoCoMo: evidence in the context 0.59 against 0.76 in the
+    results, measured by bench_locomo). A session neighbour (context expansion) gets in only after the hit that brought
+    it.
     """
     sections: list[tuple[str, list[tuple[float, str]]]] = [
         ("Known facts, preferences and rules:",

@@ -1,7 +1,7 @@
-"""Safe rollback (issue 16, observations under "Rollback"): a preview and a confirmation; a batch a person has since
-approved or edited is refused or rolled back with its dependents in one audited step; a later edit is kept as a
-version; rolled-back exchanges are held back from consolidation; batches, review items and audit events cannot be
-deleted from the admin."""
+"""Safe rollback (an undo that could silently take a person's later decisions with it): a preview and a confirmation; a
+batch a person has since approved or edited is refused or rolled back with its dependents in one audited step; a later
+edit is kept as a version; rolled-back exchanges are held back from consolidation; batches, review items and audit
+events cannot be deleted from the admin."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Idle-time (REM) runs, issue 17: the replay cursor and the session-level pass within a per-run budget, yielding
-to a new write at a topic boundary, exact cooldown, manual runs outside the idle cap, the low-priority queue."""
+"""Idle-time (REM) runs, consolidation while no one writes: the replay cursor and the session-level pass within a
+per-run budget, yielding to a new write at a topic boundary, exact cooldown, manual runs outside the idle cap, the
+low-priority queue."""
 
 from datetime import timedelta
 

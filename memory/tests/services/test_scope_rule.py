@@ -1,6 +1,6 @@
-"""The scope rule (issue 12): what consolidation writes is never wider than its narrowest source; dedup and
-contradiction stay within one scope (a contradiction with a wider-scope item is a conflict for a person); scopes
-widen only through the review queue."""
+"""The scope rule (a memory must never reach agents its sources could not): what consolidation writes is never wider
+than its narrowest source; dedup and contradiction stay within one scope (a contradiction with a wider-scope item is a
+conflict for a person); scopes widen only through the review queue."""
 
 from __future__ import annotations
 
