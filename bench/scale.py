@@ -287,7 +287,7 @@ def search_floor(store: Store, queries: list[str], ef: int | None = None) -> dic
             return execute(sql, params, many, context)
 
         # In turn on this connection, so that every statement passes through the wrapper.
-        with config_override(search__threads=0, **({"hnsw_ef_search": ef} if ef else {})), \
+        with config_override(search__threads=0, **({"search__hnsw_ef_search": ef} if ef else {})), \
                 connection.execute_wrapper(capture):
             layers_nearest(agent=store.searcher, query=SearchQuery(query=q), vector=vector)
         times: list[float] = []
