@@ -180,7 +180,7 @@ def clean_results(results: Path, keep: set[str] = frozenset()) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Run the RecMem benchmarks (issue 5)")
+    parser = argparse.ArgumentParser(description="Run the RecMem benchmarks")
     parser.add_argument("--profile", choices=sorted(PROFILES), default="quick")
     parser.add_argument("--home", default=str(DEFAULT_HOME), help="RECMEM_HOME for the benchmark database")
     parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")

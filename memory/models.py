@@ -124,7 +124,7 @@ EXCHANGE_COUNT_SLOTS = 16
 class ExchangeCount(models.Model):
     """How many exchanges a project stores, kept by PostgreSQL itself (statement triggers on ``memory_exchange``,
     migration 0022) so the exchange quota reads a few rows instead of counting the project's exchanges on every
-    ingest (at 1M exchanges that count cost 30–50 ms per request; bench_scale, issue 19). A project's count is the
+    ingest (at 1M exchanges that count cost 30–50 ms per request; bench_scale). A project's count is the
     sum over its slots; each database session adds to its own slot (backend pid modulo ``EXCHANGE_COUNT_SLOTS``), so
     concurrent ingests into one project do not queue on one row. Every insert and delete is counted whichever path
     makes it (ORM, cascade, COPY); exchanges never move between projects. Not a foreign key: a project's deletion
@@ -257,7 +257,7 @@ class Experience(ScopedModel):
     search_vector = search_vector_field("statement")
     confidence = models.FloatField(default=0.6)
     # How much a statement says (memory/informativeness.py, 0–1): ranks it, and a search leaves out items below
-    # RECMEM_EXPERIENCE_FLOOR so greetings and reassurance do not take the slots of facts (issue 15).
+    # RECMEM_EXPERIENCE_FLOOR so greetings and reassurance do not take the slots of facts.
     informativeness = models.FloatField(default=0.5)
     verified = models.BooleanField(default=False)
     valid_from = models.DateTimeField(null=True, blank=True)

@@ -29,13 +29,13 @@ class Thresholds:
         return 2 * self.theta_count
 
 
-# Per model. MiniLM's numbers: see the README ("Choosing θ_sim") — the timestamp/speaker prefix makes units of
-# one conversation alike, so MiniLM needs a lower θ_sim than the paper's OpenAI model for the same coverage.
-# The int8 and static variants of MiniLM (issue 19): calibrated on the LoCoMo tuning conversations (conv-26, -30, -41,
-# -42) with `bench_embedders` — θ_sim at the same share of units that can make a topic ripe as MiniLM at 0.55
-# (memory.calibration), merge / dedup / related at the same share of 10-nearest-neighbour similarities above them —
-# except int8's θ_sim: its calibrated 0.60 misses the marathon scenario of the tests (the fifth unit's four topic
-# neighbours lie at 0.563–0.618), so it keeps 0.55, the highest value on the 0.05 grid at which that topic recurs.
+# Per model. MiniLM's numbers: see the README ("Choosing θ_sim") — the timestamp/speaker prefix makes units of one
+# conversation alike, so MiniLM needs a lower θ_sim than the paper's OpenAI model for the same coverage. The int8 and
+# static variants of MiniLM (faster encoders, other similarity scales): calibrated on the LoCoMo tuning conversations
+# (conv-26, -30, -41, -42) with `bench_embedders` — θ_sim at the same share of units that can make a topic ripe as
+# MiniLM at 0.55 (memory.calibration), merge / dedup / related at the same share of 10-nearest-neighbour similarities
+# above them — except int8's θ_sim: its calibrated 0.60 misses the marathon scenario of the tests (the fifth unit's four
+# topic neighbours lie at 0.563–0.618), so it keeps 0.55, the highest value on the 0.05 grid at which that topic recurs.
 MODEL_THRESHOLDS: dict[str, Thresholds] = {
     "local:all-MiniLM-L6-v2": Thresholds(theta_sim=0.55, theta_count=5, merge=0.6, dedup=0.85),
     "local:all-MiniLM-L6-v2-int8": Thresholds(theta_sim=0.55, theta_count=5, merge=0.64, dedup=0.86, related=0.38),

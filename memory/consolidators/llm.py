@@ -13,6 +13,7 @@ import re
 from datetime import UTC, date, datetime, time
 from typing import Any
 
+from core.text import tokens
 from memory.consolidators import prompts
 from memory.consolidators.types import (
     EXPERIENCE_TYPES,
@@ -370,9 +371,11 @@ def assemble_items(
     return drafts
 
 
+# Not core.text.STOPWORDS: only what never names a subject ("user's", no pronouns or negations dropped), so the
+# subjects already stored stay the ones this derivation gives.
 _STOP = frozenset("the a an user user's is are was were has have had to of and in on at for with".split())
 
 
 def _subject_from_statement(statement: str) -> str:
-    words = [w for w in re.findall(r"[\w<>']+", statement.lower()) if w not in _STOP]
+    words = [w for w in tokens(statement) if w not in _STOP]
     return " ".join(words[:3]) or "general"

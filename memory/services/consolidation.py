@@ -33,7 +33,7 @@ from agents.visibility import Scope, ScopeKey, agent_visibility, scope_chain, sc
 from core.config import config
 from core.errors import Limited
 from core.tracing import traced
-from governance.models import AuditEvent, ConsolidationBatch
+from governance.models import AuditEvent, AuditObject, ConsolidationBatch
 from governance.services.audit import audit_record_many
 from governance.services.batches import (
     batch_call_sent,
@@ -374,15 +374,15 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
             episode.updated_at = now
             episode.save()
             summary["episodes_merged"].append(str(episode.pk))
-            audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "episode", "object_id": episode.pk,
-                          "reason": "merge", "source_ids": [s.pk for s in sources]})
+            audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EPISODE,
+                          "object_id": episode.pk, "reason": "merge", "source_ids": [s.pk for s in sources]})
         else:
             episode = Episode.objects.create(title=draft.title[:300], narrative=draft.narrative, embedding=vector,
                                              embedding_model=embedder_model, batch=batch, started_at=min(times),
                                              ended_at=max(times), **scope_fields)
             summary["episodes_created"].append(str(episode.pk))
-            audit.append({"action": AuditEvent.Action.CREATE, "object_type": "episode", "object_id": episode.pk,
-                          "source_ids": [s.pk for s in sources]})
+            audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EPISODE,
+                          "object_id": episode.pk, "source_ids": [s.pk for s in sources]})
         EpisodeSource.objects.bulk_create([EpisodeSource(episode=episode, exchange=s, batch=batch) for s in sources],
                                           ignore_conflicts=True)
         episodes.append(episode)
@@ -421,8 +421,9 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
             [ExperienceEvidence(experience=duplicate, exchange=e, batch=batch) for e in evidence],
             ignore_conflicts=True)
         summary["experiences_merged"].append(str(duplicate.pk))
-        audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "experience", "object_id": duplicate.pk,
-                      "reason": "near-duplicate: evidence merged", "source_ids": [e.pk for e in evidence]})
+        audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE,
+                      "object_id": duplicate.pk, "reason": "near-duplicate: evidence merged",
+                      "source_ids": [e.pk for e in evidence]})
         _propose_promotion(agent=agent, batch=batch, experience=duplicate, summary=summary, audit=audit)
         return
 
@@ -436,7 +437,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         [ExperienceEvidence(experience=experience, exchange=e, batch=batch) for e in evidence],
         ignore_conflicts=True)
     summary["experiences_created"].append(str(experience.pk))
-    audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
+    audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXPERIENCE, "object_id": experience.pk,
                   "source_ids": [e.pk for e in evidence], "data": {"type": draft.type}})
 
     # Contradictions within the output's scope: the winner by resolution score stays active, the loser is
@@ -450,7 +451,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
             item = review_conflict_create(experience=experience, other=old, batch=batch)
             if item is not None:
                 summary["review_items"].append(str(item.pk))
-                audit.append({"action": AuditEvent.Action.CREATE, "object_type": "review_item",
+                audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.REVIEW_ITEM,
                               "object_id": item.pk, "reason": f"conflict with {old.scope} item {old.pk}",
                               "source_ids": [experience.pk, old.pk]})
             continue
@@ -466,8 +467,9 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         loser.updated_at = timezone.now()
         loser.save()
         summary["experiences_superseded"].append(str(loser.pk))
-        audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": "experience", "object_id": loser.pk,
-                      "reason": f"contradicted; winner {winner.pk}", "source_ids": [e.pk for e in evidence]})
+        audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE,
+                      "object_id": loser.pk, "reason": f"contradicted; winner {winner.pk}",
+                      "source_ids": [e.pk for e in evidence]})
     _propose_promotion(agent=agent, batch=batch, experience=experience, summary=summary, audit=audit)
 
 
@@ -507,7 +509,7 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
                               proposed_module=module, previous=previous)
     summary["review_items"].append(str(item.pk))
     again = f"; asked again after rejection {previous.pk} (new evidence)" if previous else ""
-    audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "review_item", "object_id": item.pk,
+    audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": AuditObject.REVIEW_ITEM, "object_id": item.pk,
                   "reason": f"proposed for {target} scope; corroborated by {stats['sessions']} sessions{again}",
                   "source_ids": [experience.pk]})
 
@@ -914,7 +916,7 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
         summary["replay"] = replay.cursor_advance()
     timings["write"] = round((time.perf_counter() - written) * 1000, 1)
     batch_succeed(batch=batch, summary=summary, timings_ms=timings)
-    audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": "consolidation_batch",
+    audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": AuditObject.CONSOLIDATION_BATCH,
                   "object_id": batch.pk, "reason": "succeeded", "source_ids": summary["candidates"]})
     audit_record_many([{"project_id": agent.project_id, "actor_label": "system:consolidation", "batch": batch,
                         "scope": e.pop("scope", ""), **e} for e in audit])

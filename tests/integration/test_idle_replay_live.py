@@ -1,4 +1,4 @@
-"""A live idle (REM) run (issue 17): real qclusters — the main one, whose scheduler runs the idle tick, and the
+"""A live idle (REM) run: real qclusters — the main one, whose scheduler runs the idle tick, and the
 low-priority idle cluster the run is queued for — with shortened settings. The run fires on its own, is pre-empted
 by a new write (it stops at the next session boundary and keeps its cursor), and the next run resumes from it."""
 

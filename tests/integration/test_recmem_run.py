@@ -1,4 +1,4 @@
-"""`recmem run` as a user runs it (issue 12): it says "running" only once the web process that answers and the queue
+"""`recmem run` as a user runs it: it says "running" only once the web process that answers and the queue
 worker have loaded their models, and Ctrl-C stops web server and worker within their grace period — also when it
 comes while they are still loading (the load used to make a stop wait for it, and the supervisor killed both)."""
 

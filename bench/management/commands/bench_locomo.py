@@ -45,7 +45,7 @@ def _variants(values: list[str]) -> list:
 
 
 class Command(BaseCommand):
-    help = "Replay LoCoMo through the real write path and score construction cost and retrieval (issue 5)."
+    help = "Replay LoCoMo through the real write path and score construction cost and retrieval."
 
     def add_arguments(self, parser):
         parser.add_argument("--data", default=None,

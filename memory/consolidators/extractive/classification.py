@@ -60,7 +60,7 @@ class _Candidate:
 def _classify(span: Any) -> tuple[str, float, Any | None] | None:
     """(type, confidence, trigger token) for a user sentence, or None when nothing durable is said."""
     if _is_question(span) or len(_words(span)) < 3 or _is_trivial(span) or is_boilerplate(span.text):
-        return None  # greetings, thanks, support and small talk are not memories (issue 15)
+        return None  # greetings, thanks, support and small talk are not memories: they crowded facts out
     lowered = f" {_one_line(span.text.lower())} "
     lemmas = {t.lemma_.lower() for t in span}
     lowers = {t.lower_ for t in span}

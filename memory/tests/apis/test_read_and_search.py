@@ -109,7 +109,7 @@ def test_filtered_search_returns_full_k(api_client, make_agent):
 
 def test_operator_can_ask_for_a_run_now(api_client, make_agent, settings, django_capture_on_commit_callbacks):
     from governance.models import ConsolidationBatch
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     settings.RECMEM = settings.RECMEM.replace(llm__base_url="")

@@ -1,4 +1,4 @@
-"""The lifecycle of a memory item (issue 17): archive beyond RECMEM_MAX_MEMORIES, revalidation flags, purge of a
+"""The lifecycle of a memory item: archive beyond RECMEM_MAX_MEMORIES, revalidation flags, purge of a
 subject; pattern mining's conditions; lesson / procedure from repeated failures and fixes; tags."""
 
 from datetime import timedelta
@@ -211,8 +211,8 @@ def test_tags_are_filterable_in_the_api(make_agent, api_client):
     assert response.status_code == 200
     assert [x["id"] for x in response.json()["results"]] == [str(tagged.pk)]
     assert response.json()["results"][0]["tags"] == ["deployment", "database"]
-    # The tag filter is what is tested: without the experience floor (issue 15), which leaves out an item this far
-    # from the query.
+    # The tag filter is what is tested: without the experience floor (RECMEM_EXPERIENCE_FLOOR), which leaves out an item
+    # this far from the query.
     with config_override(search__experience_floor=0.0):
         response = api_client.post("/api/v1/search", {"query": "deploy migrations", "tags": ["music"]},
                                    format="json", **holder.headers)

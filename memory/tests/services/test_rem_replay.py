@@ -1,5 +1,6 @@
-"""Idle-time (REM) runs, issue 17: the replay cursor and the session-level pass within a per-run budget, yielding
-to a new write at a topic boundary, exact cooldown, manual runs outside the idle cap, the low-priority queue."""
+"""Idle-time (REM) runs, consolidation while no one writes: the replay cursor and the session-level pass within a
+per-run budget, yielding to a new write at a topic boundary, exact cooldown, manual runs outside the idle cap, the
+low-priority queue."""
 
 from datetime import timedelta
 
@@ -16,7 +17,7 @@ from memory.services.consolidation import consolidation_run
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_due, idle_run_request, idle_runs_start
 from memory.tests.factories import T0
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+from testing.scenarios import MARATHON_WAVE_1
 
 # Stated once, no "must/never": neither recurrence nor salience ever picks these up.
 LESSON = ("The deploy failed again; turned out the cache was stale. I learned to clear the build cache before "

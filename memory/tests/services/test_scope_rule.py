@@ -1,6 +1,6 @@
-"""The scope rule (issue 12): what consolidation writes is never wider than its narrowest source; dedup and
-contradiction stay within one scope (a contradiction with a wider-scope item is a conflict for a person); scopes
-widen only through the review queue."""
+"""The scope rule (a memory must never reach agents its sources could not): what consolidation writes is never wider
+than its narrowest source; dedup and contradiction stay within one scope (a contradiction with a wider-scope item is a
+conflict for a person); scopes widen only through the review queue."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def _say(agent, session, pairs, day0=0):
 
 def test_a_module_unit_never_ripens_with_another_modules_units(make_agent, settings):
     from memory.services.ingest import session_create
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     agent = make_agent(modules=["m1", "m2"]).agent
@@ -127,7 +127,7 @@ def test_a_module_unit_never_ripens_with_another_modules_units(make_agent, setti
 
 def test_a_personal_unit_ripens_with_one_module_only(make_agent, settings):
     from memory.services.ingest import session_create
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
+    from testing.scenarios import MARATHON_WAVE_1, MARATHON_WAVE_2
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", consolidation__theta_count=3,
                                               consolidation__theta_sim=0.5)
@@ -148,7 +148,7 @@ def test_members_of_an_older_mixed_candidate_are_dropped_and_become_raw(make_age
     from memory.models import Candidate
     from memory.services.consolidation import consolidation_run
     from memory.services.ingest import session_create
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off", llm__base_url="")
     agent = make_agent(modules=["m1", "m2"]).agent
@@ -172,7 +172,7 @@ def test_members_of_an_older_mixed_candidate_are_dropped_and_become_raw(make_age
 def test_a_module_topic_is_never_shown_its_writers_personal_items(api_client, make_agent, settings, fake_llm,
                                                                    django_capture_on_commit_callbacks):
     from memory.tests.factories import make_memories
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     x = make_agent(modules=["m"])
