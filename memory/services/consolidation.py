@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import logging
 import math
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -372,28 +373,26 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                       summary, audit, scope_fields) -> None:
     draft = plan.draft
     evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
-    # Dedup: a near-duplicate of the same type in the same scope merges evidence and gains confidence.
-    vector_search_params()
-    duplicate = (Experience.objects.in_scope(topic.scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
-                 .annotate(distance=CosineDistance("embedding", plan.embedding)).order_by("distance").first())
-    # A contradiction is never a duplicate, however close the wording ("prefers morning" / "now prefers evening").
-    if (duplicate is not None and 1.0 - float(duplicate.distance) >= thresholds.dedup
-            and str(duplicate.pk) not in draft.contradicts):
+    # The topic's other units that restate the item are its evidence too (a paraphrase is corroboration).
+    vector = np.asarray(plan.embedding, dtype=np.float32)
+    evidence += [u for u in topic.units if u not in evidence and u.embedding is not None
+                 and float(np.dot(np.asarray(u.embedding, dtype=np.float32), vector)) >= thresholds.corroborate_unit]
+    duplicate = _corroborated_item(scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds)
+    if duplicate is not None:
         duplicate = Experience.objects.select_for_update().get(pk=duplicate.pk)
         memory_version_save(obj=duplicate, batch=batch, reason="dedup")
-        duplicate.confidence = round(min(0.99, 1 - (1 - duplicate.confidence) * (1 - draft.confidence * 0.5)), 4)
         duplicate.version += 1
         duplicate.tags = [*duplicate.tags, *(t for t in draft.tags if t not in duplicate.tags)][:5]
         duplicate.needs_revalidation = False  # corroborated again
         duplicate.last_corroborated_at = timezone.now()
         duplicate.updated_at = timezone.now()
-        duplicate.save()
         ExperienceEvidence.objects.bulk_create(
             [ExperienceEvidence(experience=duplicate, exchange=e, batch=batch) for e in evidence],
             ignore_conflicts=True)
+        experience_support_update(experience=duplicate)
         summary["experiences_merged"].append(str(duplicate.pk))
         audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "experience", "object_id": duplicate.pk,
-                      "reason": "near-duplicate: evidence merged", "source_ids": [e.pk for e in evidence]})
+                      "reason": "paraphrase: corroborated", "source_ids": [e.pk for e in evidence]})
         _propose_promotion(agent=agent, batch=batch, experience=duplicate, summary=summary, audit=audit)
         return
 
@@ -406,6 +405,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     ExperienceEvidence.objects.bulk_create(
         [ExperienceEvidence(experience=experience, exchange=e, batch=batch) for e in evidence],
         ignore_conflicts=True)
+    experience_support_update(experience=experience, base=experience.confidence)
     summary["experiences_created"].append(str(experience.pk))
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
                   "source_ids": [e.pk for e in evidence], "data": {"type": draft.type}})
@@ -442,6 +442,123 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     _propose_promotion(agent=agent, batch=batch, experience=experience, summary=summary, audit=audit)
 
 
+CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not the single nearest
+
+
+def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thresholds: Thresholds) -> Experience | None:
+    """The active item of the same scope and type that ``draft`` restates, if any: among the k nearest, those at
+    least θ_corroborate similar (or θ_dedup, when that is lower) or with the same canonical form; of those the most
+    confident (then the nearest). A contradiction is never a paraphrase, however close the wording ("prefers
+    morning" / "now prefers evening")."""
+    vector_search_params()
+    nearest = list(Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
+                   .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
+    floor = min(thresholds.corroborate, thresholds.dedup)
+    key = canonical_form(draft.subject, draft.statement)
+    matches = [(x, 1.0 - float(x.distance)) for x in nearest if str(x.pk) not in draft.contradicts]
+    matches = [(x, sim) for x, sim in matches
+               if sim >= floor or (sim >= thresholds.related and canonical_match(key, canonical_form(x.subject,
+                                                                                                  x.statement)))]
+    if thresholds.corroborate_unit < 1.0:  # the items whose own evidence the new statement restates
+        seen = {x.pk for x, _ in matches}
+        near_units = (Exchange.objects.in_scope(scope).filter(state=Exchange.State.CONSOLIDATED)
+                      .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
+                      [:2 * CORROBORATION_K])
+        close = {u.pk: 1.0 - float(u.distance) for u in near_units
+                 if 1.0 - float(u.distance) >= thresholds.corroborate_unit}
+        if close:
+            for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
+                                                                evidence__in=list(close)).distinct()):
+                if x.pk not in seen and str(x.pk) not in draft.contradicts:
+                    matches.append((x, max(close[e] for e in x.evidence.filter(pk__in=list(close))
+                                           .values_list("pk", flat=True))))
+                    seen.add(x.pk)
+    # A close item that this statement changes (another day, number or time; "instead of …") is not
+    # corroborated: it is contradicted, and superseded within the scope rule below.
+    changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
+    draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
+    matches = [(x, sim) for x, sim in matches if x not in changed]
+    if not matches:
+        return None
+    return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
+
+
+_VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+                       r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
+_CHANGE_RE = re.compile(r"\b(instead|no longer|any more|anymore|stopped|switched|moved|changed|dropped)\b", re.I)
+
+
+def _changes(new: str, old: str) -> bool:
+    """Does ``new`` change what ``old`` says? Both name values of one kind (days, months, numbers) and they differ,
+    or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content."""
+    a = {v.lower().rstrip("s") for v in _VALUE_RE.findall(new)}
+    b = {v.lower().rstrip("s") for v in _VALUE_RE.findall(old)}
+    if a and b and not a & b:
+        return True
+    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
+        return canonical_form("", new) - canonical_form("", old) != frozenset()
+    return False
+
+
+_CANONICAL_STOP = frozenset(
+    "a an the of to in on for at by with and or is are was were be been being it its this that these those we our "
+    "us you your i my me user user's team team's they their them he she his her has have had do does did will "
+    "would should can could must not no never always every all any each from into as so then than now just".split())
+
+
+def canonical_form(subject: str, statement: str) -> frozenset[str]:
+    """What an item says, without its wording: the content words of subject and statement, lower-cased, crudely
+    stemmed; placeholders (<PERSON_1a2b…>) kept whole, so two items about different people never match."""
+    words = re.findall(r"<[A-Z_]+_[0-9a-f]+>|[A-Za-z0-9][A-Za-z0-9+#.-]*", f"{subject} {statement}")
+    out = set()
+    for w in words:
+        if w.startswith("<"):
+            out.add(w)
+            continue
+        w = w.lower().rstrip(".")
+        if w in _CANONICAL_STOP or len(w) < 2:
+            continue
+        out.add(re.sub(r"(ing|ed|es|s)$", "", w) if len(w) > 4 else w)
+    return frozenset(out)
+
+
+def canonical_match(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Same canonical form: most content words shared (Jaccard ≥ 0.6, at least two words)."""
+    shared = len(a & b)
+    return shared >= 2 and shared / max(1, len(a | b)) >= 0.6
+
+
+# Confidence from independent support (replaces a noisy-or of extraction confidences, which grew with every
+# restatement in one sitting): c = 1 − (1 − c₀) · 0.6^(s − 1) · 0.75^(a − 1), at most 0.99, where c₀ is the
+# extraction's own confidence of the item, s its distinct sessions and a its distinct agents. One session and one
+# agent leave c₀; each further session removes 40 % of the remaining doubt, each further agent 25 % more.
+SESSION_FACTOR = 0.6
+AGENT_FACTOR = 0.75
+
+
+def support_confidence(*, base: float, sessions: int, agents: int) -> float:
+    doubt = (1 - base) * SESSION_FACTOR ** max(0, sessions - 1) * AGENT_FACTOR ** max(0, agents - 1)
+    return round(min(0.99, max(0.05, 1 - doubt)), 4)
+
+
+def _base_confidence(experience: Experience) -> float:
+    """c₀ recovered from the stored confidence and support (the formula inverted)."""
+    factor = (SESSION_FACTOR ** max(0, experience.support_sessions - 1)
+              * AGENT_FACTOR ** max(0, experience.support_agents - 1))
+    return min(0.95, max(0.05, 1 - (1 - experience.confidence) / factor))
+
+
+def experience_support_update(*, experience: Experience, base: float | None = None) -> None:
+    """Recount the item's independent support (:func:`pattern_evidence`) and derive its confidence; saves it."""
+    base = _base_confidence(experience) if base is None else base
+    stats = pattern_evidence(experience=experience)
+    experience.support_sessions = max(1, stats["sessions"])
+    experience.support_agents = max(1, stats["agents"])
+    experience.confidence = support_confidence(base=base, sessions=experience.support_sessions,
+                                               agents=experience.support_agents)
+    experience.save()
+
+
 def _is_uuid(value: str) -> bool:
     try:
         uuid.UUID(str(value))
@@ -458,6 +575,8 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
     session arrived (the new item shows the earlier rejection)."""
     if experience.status != MemoryStatus.ACTIVE or experience.scope == Scope.PROJECT:
         return
+    if experience.scope == Scope.PERSONAL and about_the_person(experience):
+        return  # a person's own preference is theirs: never proposed for a team
     module = None
     if experience.scope == Scope.PERSONAL:
         modules = list(agent.modules.all()[:2])
@@ -486,21 +605,53 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
 PROMOTION_MIN_AGENTS = 2  # a module item goes to the project only when more than one agent found it
 
 
+def agreeing_items(*, experience: Experience) -> list[Experience]:
+    """Active items of comparable scopes that say the same (same type, at least θ_corroborate similar): for a module
+    item and for a personal item of a module member, the personal items of the module's other members. Agreement
+    across agents counts there too: two agents' personal notes of one team rule are two independent witnesses."""
+    if experience.scope == Scope.PROJECT or experience.embedding is None:
+        return []
+    if experience.scope == Scope.MODULE:
+        members = Agent.objects.filter(modules=experience.module_id)
+    else:
+        members = Agent.objects.filter(modules__in=Agent.objects.get(pk=experience.owner_agent_id).modules.all())
+    thresholds = thresholds_for(experience.embedding_model)
+    floor = min(thresholds.corroborate, thresholds.dedup)
+    rows = (Experience.objects.filter(project_id=experience.project_id, scope=Scope.PERSONAL,
+                                      owner_agent__in=members.distinct(), status=MemoryStatus.ACTIVE,
+                                      type=experience.type)
+            .exclude(pk=experience.pk).annotate(distance=CosineDistance("embedding", experience.embedding))
+            .filter(distance__lte=1.0 - floor))
+    return list(rows[:50])
+
+
 def pattern_evidence(*, experience: Experience) -> dict:
-    """The independent support of an item: distinct sessions and agents among its evidence, and how many of those
-    sessions hold evidence on the item's topic (an exchange at least as similar to the statement as θ_related)."""
+    """The independent support of an item: distinct sessions and agents among its evidence and that of the items of
+    comparable scopes that agree with it (:func:`agreeing_items`), and how many of those sessions hold evidence on
+    the item's topic (an exchange at least as similar to the statement as θ_related)."""
     thresholds = thresholds_for(experience.embedding_model)
     on_topic: set = set()
     sessions: set = set()
     agents: set = set()
-    for session_id, owner_id, distance in experience.evidence.annotate(
-            distance=CosineDistance("embedding", experience.embedding)).values_list("session_id", "owner_agent_id",
-                                                                                    "distance"):
+    items = [experience, *agreeing_items(experience=experience)]
+    rows = (ExperienceEvidence.objects.filter(experience__in=items)
+            .annotate(distance=CosineDistance("exchange__embedding", experience.embedding))
+            .values_list("exchange__session_id", "exchange__owner_agent_id", "distance"))
+    for session_id, owner_id, distance in rows:
         sessions.add(session_id)
         agents.add(owner_id)
         if 1.0 - float(distance) >= thresholds.related:
             on_topic.add(session_id)
     return {"sessions": len(sessions), "agents": len(agents), "on_topic_sessions": len(on_topic)}
+
+
+_PERSON_RE = re.compile(r"^(user|the user)\b|\b(the user|user's|the user's)\b", re.IGNORECASE)
+
+
+def about_the_person(experience: Experience) -> bool:
+    """A preference about the person (the extractive form "User prefers …", or the subject "user"): theirs alone."""
+    return experience.type == "preference" and bool(
+        _PERSON_RE.search(experience.statement) or experience.subject.strip().lower() in ("user", "the user"))
 
 
 def pattern_conflicts(*, experience: Experience, target: ScopeKey) -> list[Experience]:
@@ -517,12 +668,14 @@ def pattern_conflicts(*, experience: Experience, target: ScopeKey) -> list[Exper
 
 
 def pattern_holds(*, experience: Experience, stats: dict, target: ScopeKey) -> bool:
-    """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions;
-    from module to project also ≥2 distinct agents), the same topic (≥3 of those sessions hold evidence on the
+    """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions
+    and ≥2 distinct agents, counted with the agreeing personal items of module members), the same topic (≥3 of
+    those sessions hold evidence on the
     item's topic), and no conflict with active items of the target scope."""
     if stats["sessions"] < PROMOTION_MIN_SESSIONS or stats["on_topic_sessions"] < PROMOTION_MIN_SESSIONS:
         return False
-    if target.scope == Scope.PROJECT and experience.scope == Scope.MODULE and stats["agents"] < PROMOTION_MIN_AGENTS:
+    # Held independently: personal → module needs two agents of the module, module → project two agents as well.
+    if stats["agents"] < PROMOTION_MIN_AGENTS and (target.scope == Scope.MODULE or experience.scope == Scope.MODULE):
         return False
     return not pattern_conflicts(experience=experience, target=target)
 
@@ -648,7 +801,9 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
     since) are dropped from the topic and become raw again."""
     topics: list[TopicPlan] = []
     salient: dict[tuple, TopicPlan] = {}
+    updates: dict[ScopeKey, list[TopicPlan]] = {}
     visibility = agent_visibility(agent=candidates[0].agent) if candidates else None
+    update_sim = thresholds_for(candidates[0].trigger.embedding_model).theta_sim if candidates else 1.0
     for c in candidates:
         units = list(c.exchanges.select_related("session").order_by("session__started_at", "session_id",
                                                                      "turn_index"))
@@ -669,6 +824,19 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
             salient[key].candidates.append(c)
             salient[key].units.extend(u for u in units if u not in salient[key].units)
             salient[key].dropped.extend(dropped)
+            continue
+        if c.reason == Candidate.Reason.UPDATE:
+            # Updates of one consolidated topic in one run go together (one consolidator step, not one each).
+            same = next((t for t in updates.get(scope, []) if float(np.dot(
+                np.asarray(t.units[-1].embedding), np.asarray(c.trigger.embedding))) >= update_sim), None)
+            if same is not None:
+                same.candidates.append(c)
+                same.units.extend(u for u in units if u not in same.units)
+                same.dropped.extend(dropped)
+                continue
+            topic = TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped)
+            updates.setdefault(scope, []).append(topic)
+            topics.append(topic)
             continue
         topics.append(TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped))
     # Ripe topics first, then the salient one-offs (a run that yields or runs out of budget did the ripe ones).

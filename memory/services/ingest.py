@@ -98,7 +98,7 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
     table = connection.ops.quote_name(Exchange._meta.db_table)
     # In the model's column order, as Model.from_db expects the values.
     fields = [f.attname for f in Exchange._meta.concrete_fields
-              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id"}]
+              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id", "session_id"}]
     found: dict[Any, list[tuple[Exchange, float]]] = {e.pk: [] for e in exchanges}
     by_scope: dict[ScopeKey, list[Any]] = {}
     for e in exchanges:
@@ -236,7 +236,7 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
         # pairwise comparable (a personal unit may join module m1's or m2's units, never both).
         ripe = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.RAW]
         ripe = scope_chain([e, *ripe], key=ScopeKey.of, visibility=visibility)[1:]
-        if len(ripe) + 1 >= thresholds.theta_count:
+        if _ripe(e, ripe, thresholds):
             # Units a rollback held back never make a topic ripe (the next write would rebuild what a person
             # undid); new evidence that ripens the topic by itself takes them along, and that releases them.
             held = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.HELD]
@@ -244,6 +244,14 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
             candidates.append(_candidate_create(agent=agent, trigger=e, members=[*members, e],
                                                 reason=Candidate.Reason.RECURRENCE))
             queued.update(m.pk for m in members)
+            continue
+        # An update of a topic already consolidated (its exchanges are in an episode or an experience) lands in
+        # the next pass, without waiting for the topic to recur θ_count times again: a changed preference
+        # supersedes the old item at once, a paraphrase corroborates it.
+        if any(sim >= thresholds.theta_sim and n.state == Exchange.State.CONSOLIDATED for n, sim in neighbours):
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[*ripe, e],
+                                                reason=Candidate.Reason.UPDATE))
+            queued.update(m.pk for m in ripe)
             continue
         if config().salience:
             reason = salience_reason(e.user_text, e.assistant_text)
@@ -253,6 +261,14 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                 candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
                                                     reason=Candidate.Reason.SALIENCE))
     return candidates
+
+
+def _ripe(e: Exchange, ripe: list[Exchange], thresholds: Thresholds) -> bool:
+    """A topic is ripe when it recurred θ_count times, or θ_sessions times in as many distinct sessions."""
+    if len(ripe) + 1 >= thresholds.theta_count:
+        return True
+    sessions = {e.session_id, *(n.session_id for n in ripe)}
+    return len(ripe) + 1 >= thresholds.theta_sessions and len(sessions) >= thresholds.theta_sessions
 
 
 def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:
