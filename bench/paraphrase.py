@@ -182,8 +182,9 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
     items = list(Experience.objects.filter(project=project).prefetch_related("evidence"))
     evidence = {x.pk: [str(e.pk) for e in x.evidence.all()] for x in items}
     active = [x for x in items if x.status == MemoryStatus.ACTIVE]
-    sessions_of = {str(e.pk): (str(e.session_id), str(e.owner_agent_id))
-                   for e in Exchange.objects.filter(project=project)}
+    exchanges = list(Exchange.objects.filter(project=project))
+    sessions_of = {str(e.pk): (str(e.session_id), str(e.owner_agent_id)) for e in exchanges}
+    state_of = {str(e.pk): e.state for e in exchanges}
 
     per_fact = []
     for fact in scenario["facts"]:
@@ -198,6 +199,8 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
             "fact": fact["id"], "type": fact["type"], "items": len(holding),
             "merged": len(holding) == 1 and holding[0][1] >= 3,
             "paraphrases_on_best": holding[0][1] if holding else 0,
+            "states": [state_of[i] for i in sorted(mine, key=lambda i: stored[i].index)],
+            "others": [x.statement for x, _ in holding[1:]],
             "best_sessions": len(best_sessions), "best_agents": len(best_agents),
             "best": {"type": best.type, "statement": best.statement, "scope": best.scope,
                      "confidence": best.confidence} if best else None,
@@ -230,9 +233,8 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
 
     n = len(per_fact) or 1
     proposals = ReviewItem.objects.filter(experience__project=project, kind=ReviewItem.Kind.PROMOTION)
-    exchanges = len(stored)
     return {
-        "scenario": scenario["name"], "facts": len(per_fact), "exchanges": exchanges,
+        "scenario": scenario["name"], "facts": len(per_fact), "exchanges": len(stored),
         "items_per_fact": round(sum(f["items"] for f in per_fact) / n, 3),
         "items_per_fact_with_item": round(sum(f["items"] for f in per_fact)
                                           / max(1, sum(1 for f in per_fact if f["items"])), 3),

@@ -377,7 +377,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     vector = np.asarray(plan.embedding, dtype=np.float32)
     evidence += [u for u in topic.units if u not in evidence and u.embedding is not None
                  and float(np.dot(np.asarray(u.embedding, dtype=np.float32), vector)) >= thresholds.corroborate_unit]
-    duplicate = _corroborated_item(scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds)
+    duplicate = _corroborated_item(scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
+                                   sources=[units[i] for i in draft.evidence if i in units])
     if duplicate is not None:
         duplicate = Experience.objects.select_for_update().get(pk=duplicate.pk)
         memory_version_save(obj=duplicate, batch=batch, reason="dedup")
@@ -389,6 +390,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         ExperienceEvidence.objects.bulk_create(
             [ExperienceEvidence(experience=duplicate, exchange=e, batch=batch) for e in evidence],
             ignore_conflicts=True)
+        _evidence_sweep(experience=duplicate, vector=plan.embedding, scope=topic.scope, thresholds=thresholds,
+                        batch=batch)
         experience_support_update(experience=duplicate)
         summary["experiences_merged"].append(str(duplicate.pk))
         audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "experience", "object_id": duplicate.pk,
@@ -405,6 +408,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     ExperienceEvidence.objects.bulk_create(
         [ExperienceEvidence(experience=experience, exchange=e, batch=batch) for e in evidence],
         ignore_conflicts=True)
+    _evidence_sweep(experience=experience, vector=plan.embedding, scope=topic.scope, thresholds=thresholds,
+                    batch=batch)
     experience_support_update(experience=experience, base=experience.confidence)
     summary["experiences_created"].append(str(experience.pk))
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
@@ -445,11 +450,27 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
 CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not the single nearest
 
 
-def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thresholds: Thresholds) -> Experience | None:
+def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, thresholds: Thresholds, batch) -> None:
+    """Exchanges of the item's scope that restate it (at least θ_corroborate_unit similar to the statement) are its
+    evidence too, wherever they were consolidated, or still raw: a paraphrase said in another session, or taken into
+    another topic, corroborates the item it restates instead of standing apart."""
+    if thresholds.corroborate_unit >= 1.0:
+        return
+    vector_search_params()
+    near = (Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
+            .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
+    found = [e for e in near if 1.0 - float(e.distance) >= thresholds.corroborate_unit]
+    ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
+                                            for e in found], ignore_conflicts=True)
+
+
+def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thresholds: Thresholds,
+                       sources: list[Exchange] = ()) -> Experience | None:
     """The active item of the same scope and type that ``draft`` restates, if any: among the k nearest, those at
-    least θ_corroborate similar (or θ_dedup, when that is lower) or with the same canonical form; of those the most
-    confident (then the nearest). A contradiction is never a paraphrase, however close the wording ("prefers
-    morning" / "now prefers evening")."""
+    least θ_corroborate similar (or θ_dedup, when that is lower) or with the same canonical form, and the items
+    whose evidence already holds the words the draft came from (``sources``) or words it restates (at least
+    θ_corroborate_unit similar); of those the most confident (then the nearest). A contradiction is never a
+    paraphrase, however close the wording ("prefers morning" / "now prefers evening")."""
     vector_search_params()
     nearest = list(Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
@@ -459,8 +480,15 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     matches = [(x, sim) for x, sim in matches
                if sim >= floor or (sim >= thresholds.related and canonical_match(key, canonical_form(x.subject,
                                                                                                   x.statement)))]
+    seen = {x.pk for x, _ in matches}
+    if sources:  # an item already holding the draft's own words as evidence: the same thing said again
+        for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
+                                                            evidence__in=[u.pk for u in sources]).distinct()
+                  .annotate(distance=CosineDistance("embedding", vector))):
+            if x.pk not in seen and str(x.pk) not in draft.contradicts:
+                matches.append((x, 1.0 - float(x.distance)))
+                seen.add(x.pk)
     if thresholds.corroborate_unit < 1.0:  # the items whose own evidence the new statement restates
-        seen = {x.pk for x, _ in matches}
         near_units = (Exchange.objects.in_scope(scope).filter(state=Exchange.State.CONSOLIDATED)
                       .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
                       [:2 * CORROBORATION_K])
@@ -476,6 +504,12 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     # A close item that this statement changes (another day, number or time; "instead of …") is not
     # corroborated: it is contradicted, and superseded within the scope rule below.
     changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
+    # Of any type: a change may be typed otherwise than what it changes ("the team now prefers rebase merges"
+    # against the pattern "always squash and merge").
+    changed += [x for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
+                            .exclude(type=draft.type).annotate(distance=CosineDistance("embedding", vector))
+                            .order_by("distance")[:CORROBORATION_K])
+                if 1.0 - float(x.distance) >= floor and _changes(draft.statement, x.statement)]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if not matches:
