@@ -27,6 +27,7 @@ class Thresholds:
     # in each of three sessions recurs more than one said five times in one sitting; θ_count alone made a fact
     # stated four times in four sessions impossible to ripen.
     theta_sessions: int = 3
+    theta_sim_sessions: float | None = None  # the similarity that rule counts at (default θ_sim)
     # A new experience at least this similar to an active item of its scope and type (among the k nearest) is a
     # paraphrase of it: corroboration, not a new row; or at least ``corroborate_unit`` similar to one of the item's
     # evidence exchanges (a statement is closer to the words it came from than to another item's statement).
@@ -35,6 +36,8 @@ class Thresholds:
     corroborate_unit: float | None = None
 
     def __post_init__(self) -> None:
+        if self.theta_sim_sessions is None:
+            object.__setattr__(self, "theta_sim_sessions", self.theta_sim)
         if self.corroborate is None:
             object.__setattr__(self, "corroborate", self.dedup)
         if self.corroborate_unit is None:
@@ -57,7 +60,7 @@ class Thresholds:
 # neighbours lie at 0.563–0.618), so it keeps 0.55, the highest value on the 0.05 grid at which that topic recurs.
 MODEL_THRESHOLDS: dict[str, Thresholds] = {
     "local:all-MiniLM-L6-v2": Thresholds(theta_sim=0.55, theta_count=5, merge=0.6, dedup=0.85, corroborate=0.55,
-                                         corroborate_unit=0.5),
+                                         corroborate_unit=0.5, theta_sim_sessions=0.5),
     "local:all-MiniLM-L6-v2-int8": Thresholds(theta_sim=0.55, theta_count=5, merge=0.64, dedup=0.86, related=0.38),
     "local:all-MiniLM-L6-v2-static": Thresholds(theta_sim=0.8, theta_count=5, merge=0.82, dedup=0.9, related=0.71),
     "openai:text-embedding-3-small@384": Thresholds(theta_sim=0.7, theta_count=5, merge=0.65, dedup=0.85),

@@ -234,9 +234,14 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                 n.state = Exchange.State.CANDIDATE
         # Units already consolidated or already waiting in a candidate do not count again; the members stay
         # pairwise comparable (a personal unit may join module m1's or m2's units, never both).
-        ripe = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.RAW]
-        ripe = scope_chain([e, *ripe], key=ScopeKey.of, visibility=visibility)[1:]
-        if _ripe(e, ripe, thresholds):
+        ripe = _recurring(e, neighbours, thresholds.theta_sim, visibility)
+        ripened = len(ripe) + 1 >= thresholds.theta_count
+        if not ripened:  # or recurring across sessions (counted at θ_sim_sessions)
+            across = _recurring(e, neighbours, thresholds.theta_sim_sessions, visibility)
+            if len(across) + 1 >= thresholds.theta_sessions and len(
+                    {e.session_id, *(n.session_id for n in across)}) >= thresholds.theta_sessions:
+                ripe, ripened = across, True
+        if ripened:
             # Units a rollback held back never make a topic ripe (the next write would rebuild what a person
             # undid); new evidence that ripens the topic by itself takes them along, and that releases them.
             held = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.HELD]
@@ -263,12 +268,11 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
     return candidates
 
 
-def _ripe(e: Exchange, ripe: list[Exchange], thresholds: Thresholds) -> bool:
-    """A topic is ripe when it recurred θ_count times, or θ_sessions times in as many distinct sessions."""
-    if len(ripe) + 1 >= thresholds.theta_count:
-        return True
-    sessions = {e.session_id, *(n.session_id for n in ripe)}
-    return len(ripe) + 1 >= thresholds.theta_sessions and len(sessions) >= thresholds.theta_sessions
+def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: float,
+               visibility: Visibility) -> list[Exchange]:
+    """The raw neighbours at least ``floor`` similar that may be merged with ``e`` (pairwise comparable scopes)."""
+    raw = [n for n, sim in neighbours if sim >= floor and n.state == Exchange.State.RAW]
+    return scope_chain([e, *raw], key=ScopeKey.of, visibility=visibility)[1:]
 
 
 def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:

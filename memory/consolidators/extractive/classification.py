@@ -139,6 +139,9 @@ def _general_present(span: Any) -> bool:
     subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
     if not subjects or subjects[0].pos_ not in ("NOUN", "PROPN") or len(_words(span)) < 5:
         return False
+    if _is_placeholder(subjects[0]) or not any(c.dep_ in ("det", "poss", "compound", "amod")
+                                               for c in subjects[0].children):
+        return False  # "the payments service", "our CI pipelines": a named thing, not a bare word
     return not any(t.lower_ in ("you", "your") for t in span)
 
 
