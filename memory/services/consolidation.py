@@ -51,6 +51,7 @@ from memory.consolidators.types import (
     ExistingExperience,
     ExperienceDraft,
     Unit,
+    session_pass_cue,
 )
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.llm import llm_calls_watched
@@ -799,9 +800,11 @@ class _Replay:
             if not units:
                 self.finished[session.pk] = end
                 continue
-            # The estimate: the units' text, plus the prompt around it for an LLM (about 1,000 tokens).
-            estimate = sum(count_tokens(f"{u.user_text}\n{u.assistant_text}") + 12 for u in units)
-            estimate += 1000 if self.llm else 0
+            # The estimate: the units' text (with an LLM only those it is sent: session_pass_cue), plus the prompt
+            # around it for an LLM (about 1,000 tokens; none when no unit is sent).
+            sent = [u for u in units if session_pass_cue(exchange_unit(u))] if self.llm else units
+            estimate = sum(count_tokens(f"{u.user_text}\n{u.assistant_text}") + 12 for u in sent)
+            estimate += 1000 if self.llm and sent else 0
             if self.used + estimate > self.budget:
                 self.stopped = "budget"
                 break

@@ -45,8 +45,8 @@ class Command(BaseCommand):
             for run in report["runs"]:
                 for f in run["per_fact"]:
                     self.stdout.write(f"  {f['fact']}: items {f['items']} merged {f['merged']} sessions "
-                                      f"{f['best_sessions']} agents {f['best_agents']} states {f['states']} best {f['best']} "
-                                      f"others {f['others']}")
+                                      f"{f['best_sessions']} agents {f['best_agents']} states {f['states']} "
+                                      f"best {f['best']} others {f['others']}")
                 for q in run["questions"]:
                     self.stdout.write(f"  Q {q['fact']}: in block {q['in_block']}")
                 for c in run["contradictions"]:
