@@ -374,10 +374,17 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                       summary, audit, scope_fields) -> None:
     draft = plan.draft
     evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
-    # The topic's other units that restate the item are its evidence too (a paraphrase is corroboration).
+    # The topic's other units that restate the item are its evidence too (a paraphrase is corroboration): those
+    # at least θ_corroborate_unit similar to it and nearer to it than to the topic's other items.
     vector = np.asarray(plan.embedding, dtype=np.float32)
-    evidence += [u for u in topic.units if u not in evidence and u.embedding is not None
-                 and float(np.dot(np.asarray(u.embedding, dtype=np.float32), vector)) >= thresholds.corroborate_unit]
+    others = [np.asarray(p.embedding, dtype=np.float32) for p in topic.experiences if p is not plan]
+    for u in topic.units:
+        if u in evidence or u.embedding is None:
+            continue
+        v = np.asarray(u.embedding, dtype=np.float32)
+        sim = float(np.dot(v, vector))
+        if sim >= thresholds.corroborate_unit and all(sim >= float(np.dot(v, o)) for o in others):
+            evidence.append(u)
     duplicate = _corroborated_item(scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
                                    sources=[units[i] for i in draft.evidence if i in units])
     if duplicate is not None:
@@ -460,7 +467,16 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
     vector_search_params()
     near = (Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
             .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
-    found = [e for e in near if 1.0 - float(e.distance) >= thresholds.corroborate_unit]
+    found = []
+    for e in near:
+        if 1.0 - float(e.distance) < thresholds.corroborate_unit:
+            continue
+        # An exchange restates one item: the one nearest to it, not every item it is close to.
+        nearest = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
+                   .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
+                   .values_list("pk", flat=True).first())
+        if nearest == experience.pk:
+            found.append(e)
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
 

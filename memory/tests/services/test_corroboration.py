@@ -13,15 +13,9 @@ from governance.models import LLMCall
 from memory.consolidators.extractive import ExtractiveConsolidator
 from memory.consolidators.types import ExperienceDraft, Unit
 from memory.gateways.embeddings import get_embedder
-from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, ReviewItem
-from memory.services.consolidation import (
-    _corroborated_item,
-    _empty_summary,
-    _propose_promotion,
-    consolidation_run,
-    experience_support_update,
-    support_confidence,
-)
+from memory.models import Candidate, Experience, ExperienceEvidence, ReviewItem
+from memory.services import consolidation
+from memory.services.consolidation import _empty_summary, _propose_promotion, consolidation_run
 from memory.services.scheduling import RUN_MANUAL
 from memory.tests.factories import T0, at, post_exchanges, post_session
 from memory.thresholds import thresholds_for
@@ -73,7 +67,7 @@ def test_a_fact_said_four_times_becomes_one_corroborated_item(api_client, make_a
     assert item.type == "constraint"
     assert item.support_sessions >= 3 and item.support_agents == 2
     # derived from the support, from the extraction's own confidence (one of the extractive rules' levels)
-    assert item.confidence in {support_confidence(base=b, sessions=item.support_sessions, agents=2)
+    assert item.confidence in {consolidation.support_confidence(base=b, sessions=item.support_sessions, agents=2)
                                for b in (0.5, 0.6, 0.65, 0.7, 0.75, 0.8)}
     proposal = ReviewItem.objects.get(experience=item, kind="promotion")
     assert proposal.proposed_scope == "project"
@@ -137,16 +131,18 @@ def test_the_best_of_the_k_nearest_by_confidence_is_corroborated(make_agent):
     scope = type(nearer).objects.filter(pk=nearer.pk).get()
     from agents.visibility import ScopeKey
 
-    found = _corroborated_item(scope=ScopeKey.of(scope), draft=draft, thresholds=thresholds_for(embedder.model_id),
-                               vector=embedder.embed_one(f"deploys: {draft.statement}"))
+    found = consolidation._corroborated_item(scope=ScopeKey.of(scope), draft=draft,
+                                             thresholds=thresholds_for(embedder.model_id),
+                                             vector=embedder.embed_one(f"deploys: {draft.statement}"))
     assert found is not None and found.pk == surer.pk  # not the single nearest (``nearer``)
 
 
 def test_confidence_follows_sessions_and_agents_not_restatements():
-    assert support_confidence(base=0.6, sessions=1, agents=1) == 0.6
-    assert support_confidence(base=0.6, sessions=2, agents=1) == pytest.approx(1 - 0.4 * 0.6, abs=1e-4)
-    assert support_confidence(base=0.6, sessions=4, agents=3) > support_confidence(base=0.6, sessions=4, agents=1)
-    assert support_confidence(base=0.9, sessions=40, agents=10) == 0.99
+    assert consolidation.support_confidence(base=0.6, sessions=1, agents=1) == 0.6
+    assert consolidation.support_confidence(base=0.6, sessions=2, agents=1) == pytest.approx(1 - 0.4 * 0.6, abs=1e-4)
+    confidence = consolidation.support_confidence
+    assert confidence(base=0.6, sessions=4, agents=3) > confidence(base=0.6, sessions=4, agents=1)
+    assert consolidation.support_confidence(base=0.9, sessions=40, agents=10) == 0.99
 
 
 def test_restating_in_one_session_adds_no_confidence(api_client, make_agent):
@@ -157,10 +153,10 @@ def test_restating_in_one_session_adds_no_confidence(api_client, make_agent):
     stored = post_exchanges(api_client, holder, session, [
         {"user": "No deploys on Fridays.", "assistant": "Ok."}, {"user": "Friday: no deploy.", "assistant": "Ok."}])
     ExperienceEvidence.objects.create(experience=item, exchange_id=stored[0]["id"])
-    experience_support_update(experience=item, base=0.6)
+    consolidation.experience_support_update(experience=item, base=0.6)
     once = item.confidence
     ExperienceEvidence.objects.create(experience=item, exchange_id=stored[1]["id"])
-    experience_support_update(experience=item)
+    consolidation.experience_support_update(experience=item)
     assert item.confidence == once == 0.6 and item.support_sessions == 1
 
 
@@ -171,7 +167,7 @@ def _personal_note(api_client, holder, statement, days, type_="constraint"):
         [stored] = post_exchanges(api_client, holder, session, [{"user": statement, "assistant": "Noted.",
                                                                   "occurred_at": at(days=day)}])
         ExperienceEvidence.objects.create(experience=item, exchange_id=stored["id"])
-    experience_support_update(experience=item)
+    consolidation.experience_support_update(experience=item)
     return item
 
 
@@ -218,5 +214,8 @@ def test_the_session_pass_runs_with_an_llm_and_sends_only_what_it_keeps(settings
         *[ExchangeIn(user=u, assistant=a) for u, a in FILLER]])
     session_close(agent=agent, session=lesson)
     consolidation_run(agent_id=agent.pk, run=RUN_MANUAL)
-    call = LLMCall.objects.get(purpose="session_distill")
+    assert LLMCall.objects.get(purpose="session_distill").ok
+    prompts = [" ".join(str(m.get("content")) for m in body["messages"])
+               for body in fake_llm.bodies("/v1/chat/completions")]
+    assert any("warm the cache" in p for p in prompts) and not any("Ottawa" in p for p in prompts)  # no chatter
     assert Experience.objects.filter(type="lesson", status="active").exists()
