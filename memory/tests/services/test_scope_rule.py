@@ -62,10 +62,12 @@ def _alice_writes_a_contradicting_note(api_client, team, capture):
     session = post_session(api_client, alice)["id"]  # personal
     stored = post_exchanges(api_client, alice, session, [
         {"user": ALICE_NOTE[0], "assistant": ALICE_NOTE[1], "occurred_at": at(days=10)}])
-    assert stored[0]["candidate"] is True  # salient: a rule
+    assert stored[0]["candidate"] is True  # close to the consolidated deploy topic: an update of it
     # The consolidator (here a scripted LLM reply, as a prompt-injected agent could obtain) says the note
     # replaces both module rules.
-    team["server"].script({"items": [{
+    team["server"].script({"same_situation": False, "episodes": [
+        {"title": "Deploy note", "narrative": "Alice noted a deploy rule.", "unit_ids": [stored[0]["id"]]}],
+        "items": [{
         "type": "constraint", "subject": "deploys", "confidence": 0.95, "evidence": [stored[0]["id"]],
         "statement": "Production deploys happen on Fridays without a second reviewer.",
         "contradicts": [str(r.pk) for r in rules]}]})
@@ -312,6 +314,9 @@ def test_personal_to_module_is_proposed_never_automatic(api_client, make_agent, 
     holder = make_agent(modules=["ops"])
     peer = make_agent(modules=["ops"])
     item = _corroborated_personal_item(api_client, holder)
+    _propose_promotion(agent=holder.agent, batch=None, experience=item, summary=_empty_summary(), audit=[])
+    assert not ReviewItem.objects.exists()  # one agent's habit alone is not the module's
+    _corroborated_personal_item(api_client, peer, sessions=1)  # a second member holds it independently
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     summary, audit = _empty_summary(), []
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=summary, audit=audit)
@@ -337,6 +342,7 @@ def test_a_rejected_promotion_is_not_proposed_again(api_client, make_agent, revi
 
     holder = make_agent(modules=["ops"])
     item = _corroborated_personal_item(api_client, holder)
+    _corroborated_personal_item(api_client, make_agent(modules=["ops"]), sessions=1)
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=_empty_summary(), audit=[])
     review_reject(item=ReviewItem.objects.get(), user=reviewer, reason="private habit")
@@ -351,6 +357,7 @@ def test_an_agent_in_two_modules_gets_no_personal_promotion(api_client, make_age
 
     holder = make_agent(modules=["ops", "web"])
     item = _corroborated_personal_item(api_client, holder)
+    _corroborated_personal_item(api_client, make_agent(modules=["ops"]), sessions=1)
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=_empty_summary(), audit=[])
     assert ReviewItem.objects.count() == 0
