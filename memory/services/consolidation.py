@@ -664,8 +664,9 @@ def agreeing_items(*, experience: Experience) -> list[Experience]:
         return []
     if experience.scope == Scope.MODULE:
         members = Agent.objects.filter(modules=experience.module_id)
-    else:
-        members = Agent.objects.filter(modules__in=Agent.objects.get(pk=experience.owner_agent_id).modules.all())
+    else:  # the other members' notes: one agent's own items are not independent of each other
+        members = (Agent.objects.filter(modules__in=Agent.objects.get(pk=experience.owner_agent_id).modules.all())
+                   .exclude(pk=experience.owner_agent_id))
     thresholds = thresholds_for(experience.embedding_model)
     floor = min(thresholds.corroborate, thresholds.dedup)
     rows = (Experience.objects.filter(project_id=experience.project_id, scope=Scope.PERSONAL,
