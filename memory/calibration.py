@@ -108,7 +108,7 @@ def lowest_safe(curve: list[dict[str, float]], max_false: float) -> float:
     return min(safe) if safe else 1.0
 
 
-def paraphrase_calibration(*, scenario: dict, embed, unit_form, max_false: float = 0.006) -> dict:
+def paraphrase_calibration(*, scenario: dict, embed, unit_form, max_false: float = 0.003) -> dict:
     """θ_sim_sessions (exchange–exchange), θ_corroborate (statement–statement) and θ_corroborate_unit
     (statement–exchange) from a paraphrase scenario (bench/scenarios/*.json): each the lowest value on a 0.05 grid
     at which at most ``max_false`` of the pairs of different facts (or filler) would merge. A statement is a fact's

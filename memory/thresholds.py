@@ -60,7 +60,7 @@ class Thresholds:
 # neighbours lie at 0.563–0.618), so it keeps 0.55, the highest value on the 0.05 grid at which that topic recurs.
 MODEL_THRESHOLDS: dict[str, Thresholds] = {
     "local:all-MiniLM-L6-v2": Thresholds(theta_sim=0.55, theta_count=5, merge=0.6, dedup=0.85, corroborate=0.5,
-                                         corroborate_unit=0.4, theta_sim_sessions=0.5),
+                                         corroborate_unit=0.45),
     "local:all-MiniLM-L6-v2-int8": Thresholds(theta_sim=0.55, theta_count=5, merge=0.64, dedup=0.86, related=0.38),
     "local:all-MiniLM-L6-v2-static": Thresholds(theta_sim=0.8, theta_count=5, merge=0.82, dedup=0.9, related=0.71),
     "openai:text-embedding-3-small@384": Thresholds(theta_sim=0.7, theta_count=5, merge=0.65, dedup=0.85),

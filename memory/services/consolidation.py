@@ -847,17 +847,16 @@ class _Replay:
 
 
 def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
-    """One topic per recurrence (or eager) candidate; the salient one-offs of a run share one topic per scope,
-    refined in one call and without an episode (they are unrelated to each other by definition).
+    """One topic per recurrence (or eager) candidate; the salient one-offs and the updates of consolidated topics
+    of a run share one topic per scope, refined in one call and without an episode (one-offs are unrelated to each
+    other by definition; an update corroborates or supersedes the items it restates, at one call per run).
 
     A topic's output lives in the narrowest scope of all its units (agents.visibility: the scope rule). Members
     that may not be merged with the trigger (a candidate from before the rule, or a module the agent has left
     since) are dropped from the topic and become raw again."""
     topics: list[TopicPlan] = []
     salient: dict[tuple, TopicPlan] = {}
-    updates: dict[ScopeKey, list[TopicPlan]] = {}
     visibility = agent_visibility(agent=candidates[0].agent) if candidates else None
-    update_sim = thresholds_for(candidates[0].trigger.embedding_model).theta_sim if candidates else 1.0
     for c in candidates:
         units = list(c.exchanges.select_related("session").order_by("session__started_at", "session_id",
                                                                      "turn_index"))
@@ -870,7 +869,7 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
         if not units:
             continue
         scope = scope_narrowest([ScopeKey.of(u) for u in units], visibility=visibility)
-        if c.reason == Candidate.Reason.SALIENCE:
+        if c.reason in (Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE):
             key = scope
             if key not in salient:
                 salient[key] = TopicPlan(candidates=[], units=[], scope=scope, episodic=False)
@@ -878,19 +877,6 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
             salient[key].candidates.append(c)
             salient[key].units.extend(u for u in units if u not in salient[key].units)
             salient[key].dropped.extend(dropped)
-            continue
-        if c.reason == Candidate.Reason.UPDATE:
-            # Updates of one consolidated topic in one run go together (one consolidator step, not one each).
-            same = next((t for t in updates.get(scope, []) if float(np.dot(
-                np.asarray(t.units[-1].embedding), np.asarray(c.trigger.embedding))) >= update_sim), None)
-            if same is not None:
-                same.candidates.append(c)
-                same.units.extend(u for u in units if u not in same.units)
-                same.dropped.extend(dropped)
-                continue
-            topic = TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped)
-            updates.setdefault(scope, []).append(topic)
-            topics.append(topic)
             continue
         topics.append(TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped))
     # Ripe topics first, then the salient one-offs (a run that yields or runs out of budget did the ripe ones).
@@ -941,7 +927,7 @@ MAX_FOLLOW_UP_RUNS = 20
 def candidates_waiting(*, agent: Agent) -> bool:
     """Candidates that should run now: new ripe topics (a salient one-off alone waits for the agent's next run),
     and those of a batch re-queued by the reaper. Candidates of a failed batch wait for its delayed retry."""
-    new = Q(batch__isnull=True) & ~Q(reason=Candidate.Reason.SALIENCE)
+    new = Q(batch__isnull=True) & ~Q(reason__in=[Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE])
     return Candidate.objects.filter(new | Q(batch__status=ConsolidationBatch.Status.PENDING), agent=agent,
                                     status=Candidate.Status.PENDING).exists()
 

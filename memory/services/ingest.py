@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, FloatField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from pgvector.django import CosineDistance
 
 from agents.models import Agent, Module
 from agents.selectors import agent_module_get
@@ -32,6 +33,9 @@ from memory.thresholds import Thresholds, thresholds_for
 from memory.vector_scan import vector_search_params
 
 logger = logging.getLogger(__name__)
+
+# Candidates that wait for the agent's next run instead of starting one.
+WAITING = (Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE)
 
 
 @dataclass(frozen=True)
@@ -177,9 +181,9 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
         for e in exchanges
     ])
     candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
-    # A salient one-off alone does not start a run: it waits for the agent's next run (a ripe topic, the idle
-    # tick or an explicit request), where all salient units are refined together in one call.
-    if any(c.reason != Candidate.Reason.SALIENCE for c in candidates) and _mode() in ("online", "eager"):
+    # A salient one-off or an update alone does not start a run: it waits for the agent's next run (a ripe topic,
+    # the idle tick or an explicit request), where they are refined together in one call per scope.
+    if any(c.reason not in WAITING for c in candidates) and _mode() in ("online", "eager"):
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
     return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
 
@@ -250,10 +254,11 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                                                 reason=Candidate.Reason.RECURRENCE))
             queued.update(m.pk for m in members)
             continue
-        # An update of a topic already consolidated (its exchanges are in an episode or an experience) lands in
-        # the next pass, without waiting for the topic to recur θ_count times again: a changed preference
-        # supersedes the old item at once, a paraphrase corroborates it.
-        if any(sim >= thresholds.theta_sim and n.state == Exchange.State.CONSOLIDATED for n, sim in neighbours):
+        # An update of a topic already consolidated — close to its exchanges and to one of its active items —
+        # lands in the agent's next pass, without waiting for the topic to recur θ_count times again: a changed
+        # preference supersedes the old item, a paraphrase corroborates it.
+        if any(sim >= thresholds.theta_sim and n.state == Exchange.State.CONSOLIDATED for n, sim in neighbours) \
+                and _restates_an_item(e, visibility, thresholds):
             candidates.append(_candidate_create(agent=agent, trigger=e, members=[*ripe, e],
                                                 reason=Candidate.Reason.UPDATE))
             queued.update(m.pk for m in ripe)
@@ -266,6 +271,17 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                 candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
                                                     reason=Candidate.Reason.SALIENCE))
     return candidates
+
+
+def _restates_an_item(e: Exchange, visibility: Visibility, thresholds: Thresholds) -> bool:
+    """Is an active experience of a scope comparable with the unit's at least θ_corroborate similar to it? (Close
+    exchanges alone are not enough: in one long conversation most units are close to something consolidated.)"""
+    from memory.models import Experience, MemoryStatus
+
+    row = (Experience.objects.mergeable_with(ScopeKey.of(e), visibility).filter(status=MemoryStatus.ACTIVE)
+           .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
+           .values_list("distance", flat=True).first())
+    return row is not None and 1.0 - float(row) >= thresholds.corroborate
 
 
 def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: float,

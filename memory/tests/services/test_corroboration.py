@@ -53,13 +53,15 @@ def test_a_fact_said_four_times_becomes_one_corroborated_item(api_client, make_a
     project through review (a module item held by two agents in three sessions)."""
     a = make_agent(name="atlas", modules=["platform"], roles=["writer", "reader", "operator"])
     b = make_agent(name="birch", modules=["platform"], roles=["writer", "reader", "operator"])
-    paraphrases = _fact("flaky-quarantine")["paraphrases"]
+    paraphrases = _fact("friday-deploys")["paraphrases"]
     ids, filler = set(), set()
     for day, (holder, pair) in enumerate(zip([a, b, a, b], paraphrases, strict=True)):
         said = _say(api_client, holder, [pair, FILLER[day]], day * 2, django_capture_on_commit_callbacks)
         ids.add(said[0]["id"])
         filler.add(said[1]["id"])
     assert Candidate.objects.filter(reason="recurrence").exists()
+    with django_capture_on_commit_callbacks(execute=True):  # the agent's next pass takes what waits
+        assert api_client.post("/api/v1/consolidations/run", **b.headers).status_code == 202
     items = [x for x in Experience.objects.filter(status="active")
              if ids & {str(pk) for pk in x.evidence.values_list("pk", flat=True)}]
     assert len(items) == 1, [(x.type, x.statement) for x in items]
@@ -78,8 +80,8 @@ def test_a_fact_said_four_times_becomes_one_corroborated_item(api_client, make_a
 
 def test_a_change_of_a_consolidated_topic_supersedes_at_once(api_client, make_agent, online,
                                                              django_capture_on_commit_callbacks):
-    """One changed preference on a consolidated topic lands in the next pass (online: at once), without waiting
-    for θ_count − 1 further exchanges on the topic."""
+    """One changed preference on a consolidated topic lands in the agent's next pass, without waiting for
+    θ_count − 1 further exchanges on the topic."""
     holder = make_agent(roles=["writer", "reader", "operator"])
     _say(api_client, holder, MARATHON, 0, django_capture_on_commit_callbacks, module=None)
     old = Experience.objects.get(status="active", type="preference", statement__icontains="morning")
@@ -87,6 +89,8 @@ def test_a_change_of_a_consolidated_topic_supersedes_at_once(api_client, make_ag
                "Evening runs are fine for your marathon plan.")]
     [stored] = _say(api_client, holder, change, 20, django_capture_on_commit_callbacks, module=None)
     assert Candidate.objects.get(trigger_id=stored["id"]).reason == "update"
+    with django_capture_on_commit_callbacks(execute=True):  # the next pass (here asked for; or the next ripe topic)
+        assert api_client.post("/api/v1/consolidations/run", **holder.headers).status_code == 202
     old.refresh_from_db()
     assert old.status == "superseded" and "evening" in old.superseded_by.statement.lower()
 
