@@ -43,9 +43,8 @@ SESSION_PASS_TYPES: tuple[str, ...] = ("lesson", "procedure", "preference")
 # Words that announce what the session pass keeps (a lesson, a how-to, a preference, a rule): with an LLM only the
 # units that hold one are sent, so a session of chatter costs nothing and the pass stays within the online cost.
 _SESSION_CUE_RE = re.compile(
-    r"\b(lessons?|learn(ed|t)|takeaway|next time|should have|mistake|prefer(s|red|ence)?|favou?rite|"
-    r"(i|we) (really )?(like|love|hate|enjoy|dislike)|rather|always|never|must|rule|steps?|first,|then|"
-    r"how (do|to|should)|procedure|remember)\b|^\s*\d+[.)]\s", re.I | re.M)
+    r"\b(lessons?|learn(ed|t) (that|to|the)|takeaway|next time|should have|mistake|prefer(s|red|ence)?|"
+    r"favou?rite|rule|step \d|procedure)\b|^\s*\d+[.)]\s", re.I | re.M)
 
 
 def session_pass_cue(unit: Unit) -> bool:

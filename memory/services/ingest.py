@@ -242,8 +242,7 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
         ripened = len(ripe) + 1 >= thresholds.theta_count
         if not ripened:  # or recurring across sessions (counted at θ_sim_sessions)
             across = _recurring(e, neighbours, thresholds.theta_sim_sessions, visibility)
-            if len(across) + 1 >= thresholds.theta_sessions and len(
-                    {e.session_id, *(n.session_id for n in across)}) >= thresholds.theta_sessions:
+            if _recurs_across_sessions(e, across, thresholds):
                 ripe, ripened = across, True
         if ripened:
             # Units a rollback held back never make a topic ripe (the next write would rebuild what a person
@@ -282,6 +281,16 @@ def _restates_an_item(e: Exchange, visibility: Visibility, thresholds: Threshold
            .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
            .values_list("distance", flat=True).first())
     return row is not None and 1.0 - float(row) >= thresholds.corroborate
+
+
+def _recurs_across_sessions(e: Exchange, units: list[Exchange], thresholds: Thresholds) -> bool:
+    """θ_sessions distinct sessions: with θ_sessions units when more than one agent said it (independent
+    witnesses), else with θ_count − 1 units (one agent's four sessions; its chatter recurs more easily)."""
+    members = [e, *units]
+    if len({m.session_id for m in members}) < thresholds.theta_sessions:
+        return False
+    agents = {m.owner_agent_id for m in members}
+    return len(members) >= (thresholds.theta_sessions if len(agents) > 1 else thresholds.theta_count - 1)
 
 
 def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: float,
