@@ -250,6 +250,8 @@ def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
 
 @traced("recmem.consolidation.plan", attributes=lambda kw: {"recmem.units": len(kw["topic"].units)})
 def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list) -> None:
+    if not topic.units:  # its updates were consolidated with their topic: nothing left to do but close them
+        return
     units = [exchange_unit(e) for e in topic.units]
     units = consolidator.order_units(units)
     vectors = [e.embedding for e in topic.units]
@@ -879,6 +881,11 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
             salient[key].dropped.extend(dropped)
             continue
         topics.append(TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped))
+    # An update's unit that ripened with its topic meanwhile, or is in a ripe topic of this run, is done there.
+    ripe_units = {u.pk for t in topics if t.episodic for u in t.units}
+    for topic in topics:
+        if not topic.episodic:
+            topic.units = [u for u in topic.units if u.pk not in ripe_units and u.state != Exchange.State.CONSOLIDATED]
     # Ripe topics first, then the salient one-offs (a run that yields or runs out of budget did the ripe ones).
     return sorted(topics, key=lambda t: not t.episodic)
 
@@ -936,6 +943,8 @@ def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run
     pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
     if batch_id is not None:
         pending = pending.filter(batch_id=batch_id)
+    elif run not in (RUN_IDLE, RUN_MANUAL):  # updates land in the next idle or requested pass, one call per scope
+        pending = pending.exclude(reason=Candidate.Reason.UPDATE)
     candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
     replay = run in (RUN_IDLE, RUN_MANUAL) and config().session_pass_on and batch_id is None
     sessions = list(replay_backlog(agent=agent)[:config().idle_max_sessions]) if replay else []

@@ -258,9 +258,8 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
         # preference supersedes the old item, a paraphrase corroborates it.
         if any(sim >= thresholds.theta_sim and n.state == Exchange.State.CONSOLIDATED for n, sim in neighbours) \
                 and _restates_an_item(e, visibility, thresholds):
-            candidates.append(_candidate_create(agent=agent, trigger=e, members=[*ripe, e],
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
                                                 reason=Candidate.Reason.UPDATE))
-            queued.update(m.pk for m in ripe)
             continue
         if config().salience:
             reason = salience_reason(e.user_text, e.assistant_text)
@@ -303,6 +302,8 @@ def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: flo
 def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:
     candidate = Candidate.objects.create(project_id=trigger.project_id, agent=agent, trigger=trigger, reason=reason)
     candidate.exchanges.set(members)
+    if reason == Candidate.Reason.UPDATE:
+        return candidate  # its units stay raw: they may still ripen with their topic (and be consolidated there)
     ids = [m.pk for m in members]
     Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE, held_batch=None)
     for m in members:

@@ -8,7 +8,7 @@ import pytest
 
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
-from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem
+from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, ReviewItem
 from memory.services.review import review_item_create
 from memory.tests.factories import at, post_exchanges, post_session
 
@@ -62,12 +62,11 @@ def _alice_writes_a_contradicting_note(api_client, team, capture):
     session = post_session(api_client, alice)["id"]  # personal
     stored = post_exchanges(api_client, alice, session, [
         {"user": ALICE_NOTE[0], "assistant": ALICE_NOTE[1], "occurred_at": at(days=10)}])
-    assert stored[0]["candidate"] is True  # close to the consolidated deploy topic: an update of it
+    # Close to the consolidated deploy topic and its rules: an update of it, for the next pass.
+    assert Candidate.objects.get(trigger_id=stored[0]["id"]).reason == "update"
     # The consolidator (here a scripted LLM reply, as a prompt-injected agent could obtain) says the note
     # replaces both module rules.
-    team["server"].script({"same_situation": False, "episodes": [
-        {"title": "Deploy note", "narrative": "Alice noted a deploy rule.", "unit_ids": [stored[0]["id"]]}],
-        "items": [{
+    team["server"].script({"items": [{
         "type": "constraint", "subject": "deploys", "confidence": 0.95, "evidence": [stored[0]["id"]],
         "statement": "Production deploys happen on Fridays without a second reviewer.",
         "contradicts": [str(r.pk) for r in rules]}]})
