@@ -724,8 +724,7 @@ def pattern_conflicts(*, experience: Experience, target: ScopeKey) -> list[Exper
 def pattern_holds(*, experience: Experience, stats: dict, target: ScopeKey) -> bool:
     """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions
     and ≥2 distinct agents, counted with the agreeing personal items of module members), the same topic (≥3 of
-    those sessions hold evidence on the
-    item's topic), and no conflict with active items of the target scope."""
+    those sessions hold evidence on the item's topic), and no conflict with active items of the target scope."""
     if stats["sessions"] < PROMOTION_MIN_SESSIONS or stats["on_topic_sessions"] < PROMOTION_MIN_SESSIONS:
         return False
     # Held independently: personal → module needs two agents of the module, module → project two agents as well.

@@ -223,3 +223,19 @@ def test_the_session_pass_runs_with_an_llm_and_sends_only_what_it_keeps(settings
                for body in fake_llm.bodies("/v1/chat/completions")]
     assert any("warm the cache" in p for p in prompts) and not any("Ottawa" in p for p in prompts)  # no chatter
     assert Experience.objects.filter(type="lesson", status="active").exists()
+
+
+def test_paraphrase_calibration_reads_a_scenario():
+    """calibrate_thresholds --paraphrase: per threshold, same-fact against different-fact pair rates, and the lowest
+    value within the false-merge budget."""
+    from memory.calibration import paraphrase_calibration
+
+    embedder = get_embedder()
+    scenario = load_scenario("platform_team")
+    report = paraphrase_calibration(scenario=scenario, embed=embedder.embed, unit_form=lambda u, a: f"{u}\n{a}")
+    assert set(report["thresholds"]) == {"theta_sim_sessions", "corroborate", "corroborate_unit"}
+    for name, curve in report["curves"].items():
+        rates = [row["different"] for row in curve]
+        assert rates == sorted(rates, reverse=True) and curve[0]["same"] >= curve[-1]["same"]
+        chosen = next(row for row in curve if row["theta"] == report["thresholds"][name])
+        assert chosen["different"] <= report["max_false"] and chosen["same"] > 0.5, (name, chosen)
