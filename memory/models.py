@@ -149,6 +149,7 @@ class Candidate(models.Model):
         SALIENCE = "salience"
         EAGER = "eager"
         MANUAL = "manual"
+        UPDATE = "update"  # close to a consolidated topic: merged into it in the next pass
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -278,6 +279,10 @@ class Experience(ScopedModel):
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     last_corroborated_at = models.DateTimeField(default=timezone.now)
+    # Independent support: distinct sessions and agents among the evidence (its own and that of the personal items
+    # of module members that say the same); confidence is derived from them (memory.services.consolidation).
+    support_sessions = models.PositiveIntegerField(default=1)
+    support_agents = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 

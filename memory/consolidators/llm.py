@@ -28,6 +28,7 @@ from memory.consolidators.types import (
     Unit,
     episode_bounds,
     normalise_tags,
+    session_pass_cue,
     unit_time,
 )
 from memory.gateways.llm import LLMCallRecord, LLMError, LLMGateway
@@ -235,8 +236,9 @@ class LLMConsolidator(BaseConsolidator):
     def distil_session(
         self, *, units: list[Unit], related: list[ExistingExperience], on_call: CallSink | None = None
     ) -> list[ExperienceDraft]:
-        """The session-level pass of an idle run: lessons, procedures and preferences of one session."""
-        ordered = self.order_units(units)
+        """The session-level pass of an idle run: lessons, procedures and preferences of one session; only the
+        units that announce one (:func:`session_pass_cue`) are sent."""
+        ordered = [u for u in self.order_units(units) if session_pass_cue(u)]
         if not ordered:
             return []
         data = self._ask(prompts.SESSION_DISTILL, on_call, units=prompts.render_units(ordered),

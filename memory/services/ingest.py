@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, FloatField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from pgvector.django import CosineDistance
 
 from agents.models import Agent, Module
 from agents.selectors import agent_module_get
@@ -32,6 +33,9 @@ from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
 
 logger = logging.getLogger(__name__)
+
+# Candidates that wait for the agent's next run instead of starting one.
+WAITING = (Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE)
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
     table = connection.ops.quote_name(Exchange._meta.db_table)
     # In the model's column order, as Model.from_db expects the values.
     fields = [f.attname for f in Exchange._meta.concrete_fields
-              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id"}]
+              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id", "session_id"}]
     found: dict[Any, list[tuple[Exchange, float]]] = {e.pk: [] for e in exchanges}
     by_scope: dict[ScopeKey, list[Any]] = {}
     for e in exchanges:
@@ -181,9 +185,9 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
         for e in exchanges
     ])
     candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
-    # A salient one-off alone does not start a run: it waits for the agent's next run (a ripe topic, the idle
-    # tick or an explicit request), where all salient units are refined together in one call.
-    if any(c.reason != Candidate.Reason.SALIENCE for c in candidates) and _mode() == "online":
+    # A salient one-off or an update alone does not start a run: it waits for the agent's next run (a ripe topic,
+    # the idle tick or an explicit request), where they are refined together in one call per scope.
+    if any(c.reason not in WAITING for c in candidates) and _mode() == "online":
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
     return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
 
@@ -235,9 +239,13 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                 n.state = Exchange.State.CANDIDATE
         # Units already consolidated or already waiting in a candidate do not count again; the members stay
         # pairwise comparable (a personal unit may join module m1's or m2's units, never both).
-        ripe = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.RAW]
-        ripe = scope_chain([e, *ripe], key=ScopeKey.of, visibility=visibility)[1:]
-        if len(ripe) + 1 >= thresholds.theta_count:
+        ripe = _recurring(e, neighbours, thresholds.theta_sim, visibility)
+        ripened = len(ripe) + 1 >= thresholds.theta_count
+        if not ripened:  # or recurring across sessions (counted at θ_sim_sessions)
+            across = _recurring(e, neighbours, thresholds.theta_sim_sessions, visibility)
+            if _recurs_across_sessions(e, across, thresholds):
+                ripe, ripened = across, True
+        if ripened:
             # Units a rollback held back never make a topic ripe (the next write would rebuild what a person
             # undid); new evidence that ripens the topic by itself takes them along, and that releases them.
             held = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.HELD]
@@ -245,6 +253,14 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
             candidates.append(_candidate_create(agent=agent, trigger=e, members=[*members, e],
                                                 reason=Candidate.Reason.RECURRENCE))
             queued.update(m.pk for m in members)
+            continue
+        # An update of a topic already consolidated — close to its exchanges and to one of its active items —
+        # lands in the agent's next pass, without waiting for the topic to recur θ_count times again: a changed
+        # preference supersedes the old item, a paraphrase corroborates it.
+        if any(sim >= thresholds.theta_sim and n.state == Exchange.State.CONSOLIDATED for n, sim in neighbours) \
+                and _restates_an_item(e, visibility, thresholds):
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
+                                                reason=Candidate.Reason.UPDATE))
             continue
         if config().consolidation.salience:
             reason = salience_reason(e.user_text, e.assistant_text)
@@ -256,9 +272,39 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
     return candidates
 
 
+def _restates_an_item(e: Exchange, visibility: Visibility, thresholds: Thresholds) -> bool:
+    """Is an active experience of a scope comparable with the unit's at least θ_corroborate similar to it? (Close
+    exchanges alone are not enough: in one long conversation most units are close to something consolidated.)"""
+    from memory.models import Experience, MemoryStatus
+
+    row = (Experience.objects.mergeable_with(ScopeKey.of(e), visibility).filter(status=MemoryStatus.ACTIVE)
+           .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
+           .values_list("distance", flat=True).first())
+    return row is not None and 1.0 - float(row) >= thresholds.corroborate
+
+
+def _recurs_across_sessions(e: Exchange, units: list[Exchange], thresholds: Thresholds) -> bool:
+    """θ_sessions distinct sessions: with θ_sessions units when more than one agent said it (independent
+    witnesses), else with θ_count − 1 units (one agent's four sessions; its chatter recurs more easily)."""
+    members = [e, *units]
+    if len({m.session_id for m in members}) < thresholds.theta_sessions:
+        return False
+    agents = {m.owner_agent_id for m in members}
+    return len(members) >= (thresholds.theta_sessions if len(agents) > 1 else thresholds.theta_count - 1)
+
+
+def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: float,
+               visibility: Visibility) -> list[Exchange]:
+    """The raw neighbours at least ``floor`` similar that may be merged with ``e`` (pairwise comparable scopes)."""
+    raw = [n for n, sim in neighbours if sim >= floor and n.state == Exchange.State.RAW]
+    return scope_chain([e, *raw], key=ScopeKey.of, visibility=visibility)[1:]
+
+
 def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:
     candidate = Candidate.objects.create(project_id=trigger.project_id, agent=agent, trigger=trigger, reason=reason)
     candidate.exchanges.set(members)
+    if reason == Candidate.Reason.UPDATE:
+        return candidate  # its units stay raw: they may still ripen with their topic (and be consolidated there)
     ids = [m.pk for m in members]
     Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE, held_batch=None)
     for m in members:

@@ -24,6 +24,16 @@ LESSON = ("The deploy failed again; turned out the cache was stale. I learned to
           "every release.", "Good catch, clearing the build cache first avoids that.")
 CHAT = [("What's a good name for a grey kitten?", "Ash or Smoky are nice."),
         ("Can you recommend a sci-fi novel?", "Try The Left Hand of Darkness.")]
+# Sessions that do not repeat each other (the same turns in three sessions would recur: a ripe topic).
+VARIED = [
+    [*CHAT, LESSON],
+    [("What is the capital of Canada?", "Ottawa."), ("Suggest a podcast about history.", "The Rest Is History."),
+     ("The migration timed out on the big table. I learned to run schema changes in small batches next time.",
+      "Small batches keep the locks short.")],
+    [("How many bytes are in a kilobyte?", "1,000 or 1,024."), ("Which planet is the largest?", "Jupiter."),
+     ("Our restore drill failed. The lesson I learned: test restores every month, not only the backups.",
+      "Only a restore proves a backup.")],
+]
 
 
 def _session(agent, pairs, day=0, close=True):
@@ -85,7 +95,7 @@ def test_online_runs_do_not_replay(make_agent, idle, fake_llm):
 @pytest.mark.django_db
 def test_budget_exhausted_the_rest_waits_for_the_next_run(make_agent, idle, fake_llm):
     agent = make_agent().agent
-    sessions = [_session(agent, [*CHAT, LESSON], day=d) for d in range(3)]
+    sessions = [_session(agent, VARIED[d], day=d) for d in range(3)]
     # About one session's call fits (its estimate is the units plus ~1,000 tokens of prompt).
     idle.RECMEM = idle.RECMEM.replace(idle__run_token_budget=2000)
     batch = consolidation_run(agent_id=agent.pk, run="idle")
@@ -141,7 +151,7 @@ class _WritesDuringRun:
 def test_an_idle_run_yields_when_the_agent_writes_and_keeps_its_cursor(make_agent, idle):
     idle.RECMEM = idle.RECMEM.replace(llm__base_url="")
     agent = make_agent().agent
-    sessions = [_session(agent, [*CHAT, LESSON], day=d) for d in range(3)]
+    sessions = [_session(agent, VARIED[d], day=d) for d in range(3)]
     consolidator = _WritesDuringRun(get_consolidator(llm=None, embedder=get_embedder()), agent)
     batch = consolidation_run(agent_id=agent.pk, run="idle", consolidator=consolidator)
     replay = batch.summary["replay"]

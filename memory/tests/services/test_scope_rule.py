@@ -8,7 +8,7 @@ import pytest
 
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
-from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem
+from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, ReviewItem
 from memory.review.services import review_item_create
 from memory.tests.factories import at, post_exchanges, post_session
 
@@ -62,7 +62,8 @@ def _alice_writes_a_contradicting_note(api_client, team, capture):
     session = post_session(api_client, alice)["id"]  # personal
     stored = post_exchanges(api_client, alice, session, [
         {"user": ALICE_NOTE[0], "assistant": ALICE_NOTE[1], "occurred_at": at(days=10)}])
-    assert stored[0]["candidate"] is True  # salient: a rule
+    # Close to the consolidated deploy topic and its rules: an update of it, for the next pass.
+    assert Candidate.objects.get(trigger_id=stored[0]["id"]).reason == "update"
     # The consolidator (here a scripted LLM reply, as a prompt-injected agent could obtain) says the note
     # replaces both module rules.
     team["server"].script({"items": [{
@@ -313,6 +314,9 @@ def test_personal_to_module_is_proposed_never_automatic(api_client, make_agent, 
     holder = make_agent(modules=["ops"])
     peer = make_agent(modules=["ops"])
     item = _corroborated_personal_item(api_client, holder)
+    _propose_promotion(agent=holder.agent, batch=None, experience=item, summary=_empty_summary(), audit=[])
+    assert not ReviewItem.objects.exists()  # one agent's habit alone is not the module's
+    _corroborated_personal_item(api_client, peer, sessions=1)  # a second member holds it independently
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     summary, audit = _empty_summary(), []
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=summary, audit=audit)
@@ -338,6 +342,7 @@ def test_a_rejected_promotion_is_not_proposed_again(api_client, make_agent, revi
 
     holder = make_agent(modules=["ops"])
     item = _corroborated_personal_item(api_client, holder)
+    _corroborated_personal_item(api_client, make_agent(modules=["ops"]), sessions=1)
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=_empty_summary(), audit=[])
     review_reject(item=ReviewItem.objects.get(), user=reviewer, reason="private habit")
@@ -352,6 +357,7 @@ def test_an_agent_in_two_modules_gets_no_personal_promotion(api_client, make_age
 
     holder = make_agent(modules=["ops", "web"])
     item = _corroborated_personal_item(api_client, holder)
+    _corroborated_personal_item(api_client, make_agent(modules=["ops"]), sessions=1)
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=_empty_summary(), audit=[])
     assert ReviewItem.objects.count() == 0
