@@ -598,7 +598,9 @@ def worker_kills(service: Service, clients: list[Client], count: int, start_at: 
             time.sleep(rng.uniform(0.5, 6.0))  # a random point of the work
             kill = worker_kill_once(service, rng, taking=i % 2 == 0, give_up_after=give_up_after)
             kills.append(kill)
-            outcome = kill.get("error") or f"recovered after {kill['recovery_seconds']}s"
+            outcome = kill.get("error") or (f"recovered after {kill['recovery_seconds']}s"
+                                            if kill["recovery_seconds"] is not None
+                                            else f"not recovered within {give_up_after:.0f}s")
             log(f"worker kill {i + 1}/{count} ({'taking a task' if kill['taking'] else 'random'}): {outcome}"
                 f"{', cluster restarted' if kill.get('cluster_restarted') else ''}; healthz {kill.get('healthz')}")
     finally:

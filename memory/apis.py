@@ -16,6 +16,7 @@ from governance.models import ConsolidationBatch
 from memory import selectors
 from memory.figures import metrics_list
 from memory.inputs import (
+    BoundedDateTimeField,
     MetadataField,
     PageQuery,
     QuerySerializer,
@@ -61,8 +62,8 @@ def _paginated(request, view, queryset, serializer_class, *, record: str | None 
 
 class _ListQuery(PageQuery):
     scope = StrictChoiceField(choices=Scope.choices, required=False)
-    since = serializers.DateTimeField(required=False, help_text="ISO 8601")
-    until = serializers.DateTimeField(required=False, help_text="ISO 8601 (not after since: an empty window)")
+    since = BoundedDateTimeField(required=False, help_text="ISO 8601")
+    until = BoundedDateTimeField(required=False, help_text="ISO 8601 (not after since: an empty window)")
 
     @classmethod
     def filters(cls, request) -> selectors.ListFilters:
@@ -315,7 +316,8 @@ class ExperienceDetailApi(APIView):
                                    "logs)", code="reason_in_url")
         self.DeleteQuery.parse(request)
         experience = selectors.experience_get(agent=request.user, experience_id=experience_id)
-        serializer = self.DeleteBody(data=request.data if request.data is not None else {})
+        # No body is no reason; a JSON body must be an object (`null` is refused like any other non-object).
+        serializer = self.DeleteBody(data=request.data)
         serializer.is_valid(raise_exception=True)
         outcome = experience_delete(agent=request.user, experience=experience,
                                     reason=serializer.validated_data["reason"])
@@ -343,8 +345,8 @@ class SearchApi(APIView):
                                       min_length=1, max_length=len(ExperienceType.choices))
         tags = serializers.ListField(child=StrictCharField(max_length=40), required=False, min_length=1,
                                      max_length=5, help_text="experiences carrying any of these tags")
-        since = serializers.DateTimeField(required=False)
-        until = serializers.DateTimeField(required=False)
+        since = BoundedDateTimeField(required=False)
+        until = BoundedDateTimeField(required=False)
         session = serializers.UUIDField(required=False, help_text="the agent's session this search serves (the "
                                                                   "hit-rate proxy looks for citations there)")
 

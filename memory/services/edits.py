@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from agents.models import Agent
 from agents.visibility import Scope
-from core.errors import ApplicationError, Conflict, NotAllowed
+from core.errors import Conflict, NotAllowed
 from governance.models import AuditEvent
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
@@ -57,9 +57,6 @@ def _propose(*, agent: Agent, experience: Experience, kind: str, change: dict, r
     # Imported here: the review queue applies approved edits through this module.
     from memory.review.services import review_edit_propose
 
-    if kind == ReviewItem.Kind.CHANGE and not change:
-        raise ApplicationError("nothing to change: a proposed change of a shared item needs at least one of "
-                               "statement, subject, confidence", code="empty_change")
     return review_edit_propose(agent=agent, experience=experience, kind=kind, change=change,
                                reason=_reason(agent, reason))
 
@@ -87,6 +84,8 @@ def experience_update(*, agent: Agent, experience: Experience, statement: str | 
     _check_open(experience)
     change = _masked_change(agent=agent, statement=statement, subject=subject, confidence=confidence)
     if not _direct(agent=agent, experience=experience):
+        if not change:  # nothing to change: nothing for a person to decide, the item stays as it is
+            return EditOutcome(experience=experience)
         item = _propose(agent=agent, experience=experience, kind=ReviewItem.Kind.CHANGE, change=change,
                         reason=reason)
         return EditOutcome(experience=experience, review_item=item)
