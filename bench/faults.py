@@ -10,19 +10,30 @@ reaper's one-minute schedule).
 1. **Warm start**: web and worker are started and waited for as `recmem run` does (until /healthz says the web
    process that answers and the queue workers are warm); then one client sends its first ingest and 40 more, one
    at a time. Reported: the first ingest's latency ÷ the median (goal ≤ 2).
-2. **kill -9 of the worker mid-batch**: 8 clients (one agent each) write recurring topics through the API; when a
+2. **kill -9 of the worker mid-batch**: the clients (one agent each) write recurring topics through the API; when a
    consolidation batch is waiting for its LLM reply the whole qcluster is killed with SIGKILL and started again (as
    a supervisor would). Reported: time from the kill until every batch it was running has succeeded; lost and
    duplicated writes.
-3. **kill -9 of PostgreSQL mid-ingest**: the same 8 clients write; the postmaster is killed with SIGKILL. Nothing
+3. **kill -9 of PostgreSQL mid-ingest**: the same clients write; the postmaster is killed with SIGKILL. Nothing
    restarts it from outside: the service's own processes start the embedded server again on their next connection.
    Clients retry every failed or timed-out request with its Idempotency-Key until it is acknowledged. Reported:
    time from the kill until the first acknowledged write and until every client is writing again; lost writes
    (acknowledged, not stored), duplicated writes (stored twice); whether the worker had to be restarted.
 
-"Lost" and "duplicated" are counted in the database at the end, for every write a client saw acknowledged (201),
-by the (client, sequence) tag each exchange carries in its metadata; duplicated episodes are active episodes that
-share a source exchange with another one (each client's topics are its own, so a batch written twice shows up so).
+4. **kill -9 of one queue worker, ``--worker-kills`` times (20)**: the clients write without pause; at a random
+   point (every other kill: at once when tasks wait in the broker, so a worker is taking one from the cluster's
+   queue or blocked on its lock) one worker process of the cluster is killed. The worker side runs under
+   ``manage.py queue_watchdog --supervise`` (as a deployment would), so a cluster the kill wedged is restarted.
+   Reported per kill and summed up (:func:`summarize_kills`): recovered when a task started after the kill has
+   finished; the longest recovery (goal ≤ 2 min); how many needed a cluster restart; /healthz once a second while
+   it lasted. Each kill takes a few seconds when the cluster goes on, a stall period plus the new cluster's warm-up
+   when it wedged (~80 s on an idle machine), so 20 kills take ~5–30 min. Phase 3 is then repeated
+   ``--postgres-kills`` times (3).
+
+The clients: ``--clients`` (4). "Lost" and "duplicated" are counted in the database at the end, for every write a
+client saw acknowledged (201), by the (client, sequence) tag each exchange carries in its metadata; duplicated
+episodes are active episodes that share a source exchange with another one (each client's topics are its own, so a
+batch written twice shows up so).
 """
 
 from __future__ import annotations
