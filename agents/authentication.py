@@ -52,8 +52,8 @@ KEY_ONLY = None  # in ``required_roles``: a valid API key is enough
 class HasRole(BasePermission):
     """The default permission of every API view: an authenticated agent holding the role the view declares for the
     request's method, ``required_roles = {"get": AgentRole.READER, "post": AgentRole.WRITER}`` (``KEY_ONLY``: a key
-    is enough). A method the view does not declare is refused (fail closed); HEAD follows GET, OPTIONS needs a key.
-    A missing role is a 403 ``missing_role`` naming it."""
+    is enough; a tuple of roles: all of them). A method the view does not declare is refused (fail closed); HEAD
+    follows GET, OPTIONS needs a key. A missing role is a 403 ``missing_role`` naming it."""
 
     def has_permission(self, request, view) -> bool:
         if not isinstance(request.user, Agent):
@@ -67,10 +67,12 @@ class HasRole(BasePermission):
             return True  # the view has no handler: DRF answers 405 method_not_allowed (nothing runs)
         if method not in declared:
             raise NotAllowed(f"no role is declared for {request.method} on this endpoint", code="missing_role")
-        role = declared[method]
-        if role is not KEY_ONLY and role not in request.user.roles:
-            raise NotAllowed(f"this endpoint needs the '{role}' role", code="missing_role",
-                             details={"required_role": str(role)})
+        needed = declared[method]
+        # A tuple: every role in it (an endpoint that writes and answers with what it wrote needs both).
+        for role in (needed if isinstance(needed, tuple) else (needed,)):
+            if role is not KEY_ONLY and role not in request.user.roles:
+                raise NotAllowed(f"this endpoint needs the '{role}' role", code="missing_role",
+                                 details={"required_role": str(role)})
         return True
 
 

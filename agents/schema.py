@@ -19,8 +19,11 @@ class RoleDocumentingSchema(AutoSchema):
         if operation is None or method not in declared:
             return operation
         role = declared[method]
-        note = ("Needs a valid API key only." if role is KEY_ONLY
-                else f"Needs the `{role}` role (403 `missing_role` otherwise).")
+        if isinstance(role, tuple):
+            note = f"Needs the {' and '.join(f'`{r}`' for r in role)} roles (403 `missing_role` otherwise)."
+        else:
+            note = ("Needs a valid API key only." if role is KEY_ONLY
+                    else f"Needs the `{role}` role (403 `missing_role` otherwise).")
         description = operation.get("description", "")
         operation["description"] = f"{description}\n\n{note}" if description else note
         return operation

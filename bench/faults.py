@@ -10,19 +10,30 @@ reaper's one-minute schedule).
 1. **Warm start**: web and worker are started and waited for as `recmem run` does (until /healthz says the web
    process that answers and the queue workers are warm); then one client sends its first ingest and 40 more, one
    at a time. Reported: the first ingest's latency ÷ the median (goal ≤ 2).
-2. **kill -9 of the worker mid-batch**: 8 clients (one agent each) write recurring topics through the API; when a
+2. **kill -9 of the worker mid-batch**: the clients (one agent each) write recurring topics through the API; when a
    consolidation batch is waiting for its LLM reply the whole qcluster is killed with SIGKILL and started again (as
    a supervisor would). Reported: time from the kill until every batch it was running has succeeded; lost and
    duplicated writes.
-3. **kill -9 of PostgreSQL mid-ingest**: the same 8 clients write; the postmaster is killed with SIGKILL. Nothing
+3. **kill -9 of PostgreSQL mid-ingest**: the same clients write; the postmaster is killed with SIGKILL. Nothing
    restarts it from outside: the service's own processes start the embedded server again on their next connection.
    Clients retry every failed or timed-out request with its Idempotency-Key until it is acknowledged. Reported:
    time from the kill until the first acknowledged write and until every client is writing again; lost writes
    (acknowledged, not stored), duplicated writes (stored twice); whether the worker had to be restarted.
 
-"Lost" and "duplicated" are counted in the database at the end, for every write a client saw acknowledged (201),
-by the (client, sequence) tag each exchange carries in its metadata; duplicated episodes are active episodes that
-share a source exchange with another one (each client's topics are its own, so a batch written twice shows up so).
+4. **kill -9 of one queue worker, ``--worker-kills`` times (20)**: the clients write without pause; at a random
+   point (every other kill: at once when tasks wait in the broker, so a worker is taking one from the cluster's
+   queue or blocked on its lock) one worker process of the cluster is killed. The worker side runs under
+   ``manage.py queue_watchdog --supervise`` (as a deployment would), so a cluster the kill wedged is restarted.
+   Reported per kill and summed up (:func:`summarize_kills`): recovered when a task started after the kill has
+   finished; the longest recovery (goal ≤ 2 min); how many needed a cluster restart; /healthz once a second while
+   it lasted. Each kill takes a few seconds when the cluster goes on, a stall period plus the new cluster's warm-up
+   when it wedged (~80 s on an idle machine), so 20 kills take ~5–30 min. Phase 3 is then repeated
+   ``--postgres-kills`` times (3).
+
+The clients: ``--clients`` (4). "Lost" and "duplicated" are counted in the database at the end, for every write a
+client saw acknowledged (201), by the (client, sequence) tag each exchange carries in its metadata; duplicated
+episodes are active episodes that share a source exchange with another one (each client's topics are its own, so a
+batch written twice shows up so).
 """
 
 from __future__ import annotations
@@ -47,7 +58,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_HOME = ROOT / "bench" / "cache" / "faults-home"
 DATABASE = "recmem_faults"
-CLIENTS = 8
+CLIENTS = 4
 TOPICS = ["marathon", "piano", "garden", "chess", "sourdough", "guitar", "Spanish course", "swimming", "climbing",
           "photography", "pottery", "cycling"]
 WAVE = [
@@ -130,10 +141,12 @@ class Service:
         self.web = self._spawn(web_command(host="127.0.0.1", port=self.port, log_dir=self.logs), "web.out")
 
     def start_worker(self) -> None:
-        from recmem_site.cli import worker_command
-
-        self.worker = self._spawn(worker_command(ROOT), "worker.log")
+        # Under the documented watchdog (`manage.py queue_watchdog --supervise`): a cluster wedged by a killed
+        # worker is restarted as it would be in a deployment.
+        self.worker = self._spawn([sys.executable, str(ROOT / "manage.py"), "queue_watchdog", "--supervise"],
+                                  "worker.log")
         self.worker_starts += 1
+        self._aux: dict[int, set[int]] = {}
 
     def wait_ready(self, timeout: float = 600) -> float:
         """Seconds until /healthz says the answering web process and the queue workers are warm."""
@@ -151,8 +164,42 @@ class Service:
         raise RuntimeError(f"not ready after {timeout}s (see {self.logs})")
 
     def kill_worker(self) -> None:
-        os.killpg(self.worker.pid, signal.SIGKILL)
+        """kill -9 of the whole worker side: the watchdog and the cluster (its own process group) below it."""
+        import psutil
+
+        try:
+            below = psutil.Process(self.worker.pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            below = []
+        for proc in [psutil.Process(self.worker.pid), *below]:
+            try:
+                proc.kill()
+            except psutil.NoSuchProcess:
+                pass
         self.worker.wait()
+
+    def queue_workers(self) -> tuple[int | None, list[int]]:
+        """(the sentinel's pid, its worker processes' pids). The sentinel spawns its workers first, then the monitor
+        and the pusher; only workers are killed (and respawned), so those two are the last of its first children."""
+        import psutil
+
+        try:
+            sentinels = [s for q in psutil.Process(self.worker.pid).children() for s in q.children()]
+        except psutil.NoSuchProcess:
+            return None, []
+        if not sentinels:
+            return None, []
+        sentinel = sentinels[0]
+        try:
+            children = sorted(sentinel.children(), key=lambda c: c.create_time())
+        except psutil.NoSuchProcess:
+            return None, []
+        if sentinel.pid not in self._aux:
+            workers = int(self.env.get("RECMEM_Q_WORKERS", "2"))
+            if len(children) < workers + 2:
+                return sentinel.pid, []  # still starting
+            self._aux[sentinel.pid] = {c.pid for c in children[workers:workers + 2]}
+        return sentinel.pid, [c.pid for c in children if c.pid not in self._aux[sentinel.pid]]
 
     def postmaster_pid(self) -> int | None:
         from recmem_site import embedded_db
@@ -444,6 +491,143 @@ def postgres_kill(service: Service, clients: list[Client], per_client: int, star
     return result
 
 
+# --- many kills of one queue worker ------------------------------------------------------------------------------
+
+RECOVERY_GOAL_SECONDS = 120.0
+
+
+def run_clients_until(clients: list[Client], stop: threading.Event, start_at: int) -> tuple[list[threading.Thread],
+                                                                                             list[str]]:
+    """Each client writes until ``stop`` is set (its own topics, from exchange ``start_at``)."""
+    errors: list[str] = []
+
+    def loop(client: Client) -> None:
+        n = start_at
+        try:
+            while not stop.is_set():
+                client.write(*topic_exchange(client, n))
+                n += 1
+        except Exception as exc:
+            errors.append(f"{type(exc).__name__}: {exc}")
+
+    threads = [threading.Thread(target=loop, args=(c,)) for c in clients]
+    for t in threads:
+        t.start()
+    return threads, errors
+
+
+def _healthz_state(body: dict | None) -> str:
+    """/healthz in a word: its status, and the queue's reason when the queue part says degraded."""
+    if body is None:
+        return "no answer"
+    queue = body.get("checks", {}).get("queue_progress", {})
+    if queue.get("degraded"):
+        return f"{body.get('status')}: queue stalled"
+    return str(body.get("status"))
+
+
+def worker_kill_once(service: Service, rng: random.Random, *, taking: bool, give_up_after: float) -> dict[str, Any]:
+    """kill -9 of one queue worker; ``taking``: at the moment tasks wait in the broker (a worker is then taking one
+    from the cluster's queue, or blocked on its lock). Recovered when a task started after the kill has finished."""
+    from recmem_site.cli import health
+
+    deadline = time.monotonic() + 60
+    sentinel, workers = service.queue_workers()
+    while (not workers or taking) and time.monotonic() < deadline:
+        waiting = "SELECT count(*) FROM django_q_ormq WHERE lock <= now()"
+        if workers and taking and sql_rows(service.home, waiting)[0][0]:
+            break
+        time.sleep(0.05)
+        sentinel, workers = service.queue_workers()
+    if not workers:
+        return {"taking": taking, "error": "no queue worker to kill"}
+    victim = rng.choice(workers)
+    try:
+        os.kill(victim, signal.SIGKILL)
+    except ProcessLookupError:
+        return {"taking": taking, "error": "the worker ended before the kill"}
+    killed_at = time.monotonic()
+    killed_db = sql_rows(service.home, "SELECT now()")[0][0]
+    states: dict[str, int] = {}
+    recovered = None
+    while time.monotonic() - killed_at < give_up_after:
+        state = _healthz_state(health(f"{service.url}/healthz"))
+        states[state] = states.get(state, 0) + 1
+        done = sql_rows(service.home, "SELECT extract(epoch FROM min(stopped) - %s) FROM django_q_task "
+                                      "WHERE started > %s", (killed_db, killed_db))[0][0]
+        if done is not None:
+            recovered = max(float(done), 0.0)
+            break
+        time.sleep(1.0)
+    after, _ = service.queue_workers()
+    return {"taking": taking, "pid": victim, "recovery_seconds": _r(recovered),
+            "cluster_restarted": after is not None and after != sentinel, "healthz": states}
+
+
+def summarize_kills(kills: list[dict[str, Any]], *, goal: float = RECOVERY_GOAL_SECONDS) -> dict[str, Any]:
+    """The kills in numbers: how many recovered, the longest and median recovery, how many needed a cluster restart,
+    and what /healthz said while a stall lasted (kills whose recovery took longer than a few seconds)."""
+    done = [k for k in kills if "error" not in k]
+    times = [k["recovery_seconds"] for k in done if k.get("recovery_seconds") is not None]
+    stall_states: dict[str, int] = {}
+    for k in done:
+        if k.get("recovery_seconds") is None or k["recovery_seconds"] > 10:
+            for state, n in k.get("healthz", {}).items():
+                stall_states[state] = stall_states.get(state, 0) + n
+    longest = max(times) if times else None
+    return {"kills": len(done), "taking_a_task": sum(1 for k in done if k.get("taking")),
+            "not_done": len(kills) - len(done), "recoveries": len(times),
+            "not_recovered": len(done) - len(times), "longest_recovery_seconds": longest,
+            "median_recovery_seconds": _r(statistics.median(times)) if times else None,
+            "cluster_restarts": sum(1 for k in done if k.get("cluster_restarted")),
+            "stalls": sum(1 for t in times if t > 10) + len(done) - len(times),
+            "healthz_during_stalls": stall_states, "goal_longest_seconds": goal,
+            "ok": bool(done) and len(times) == len(done) and longest is not None and longest <= goal}
+
+
+def fault_verdict(report: dict[str, Any]) -> bool:
+    """The fault bench passes when it ran without error, every acknowledged write was stored exactly once in every
+    phase, and every worker kill recovered within the goal."""
+    if "error" in report:
+        return False
+    phases = [report.get("worker_kill"), report.get("worker_kills"), *(report.get("postgres_kills") or [])]
+    phases = [p for p in phases if p is not None]
+    if not phases or any("lost" not in p or p["lost"] or p["duplicated"] for p in phases):
+        return False
+    kills = report.get("worker_kills")
+    return kills is None or kills["summary"]["ok"]
+
+
+def worker_kills(service: Service, clients: list[Client], count: int, start_at: int, seed: int = 7,
+                 give_up_after: float = 240.0) -> dict[str, Any]:
+    rng = random.Random(seed)
+    stop = threading.Event()
+    threads, errors = run_clients_until(clients, stop, start_at)
+    kills: list[dict[str, Any]] = []
+    try:
+        for i in range(count):
+            time.sleep(rng.uniform(0.5, 6.0))  # a random point of the work
+            kill = worker_kill_once(service, rng, taking=i % 2 == 0, give_up_after=give_up_after)
+            kills.append(kill)
+            outcome = kill.get("error") or (f"recovered after {kill['recovery_seconds']}s"
+                                            if kill["recovery_seconds"] is not None
+                                            else f"not recovered within {give_up_after:.0f}s")
+            log(f"worker kill {i + 1}/{count} ({'taking a task' if kill['taking'] else 'random'}): {outcome}"
+                f"{', cluster restarted' if kill.get('cluster_restarted') else ''}; healthz {kill.get('healthz')}")
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    settled = wait_consolidated(service.home, 600)
+    summary = summarize_kills(kills)
+    result = {"clients": len(clients), "summary": summary, "kills": kills, "client_errors": errors,
+              "all_consolidated_after_seconds": _r(settled), **integrity(service.home, clients)}
+    log(f"worker kills: {summary['recoveries']}/{summary['kills']} recovered, longest "
+        f"{summary['longest_recovery_seconds']}s, {summary['cluster_restarts']} cluster restarts; "
+        f"lost {result['lost']}, duplicated {result['duplicated']}")
+    return result
+
+
 def _r(value: float | None) -> float | None:
     return round(value, 1) if value is not None else None
 
@@ -463,6 +647,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=str(ROOT / "bench" / "results" / "faults.json"))
     parser.add_argument("--llm-delay", type=float, default=3.0, help="seconds each consolidation call takes")
     parser.add_argument("--writes", type=int, default=20, help="writes per client in each fault phase")
+    parser.add_argument("--clients", type=int, default=CLIENTS, help="concurrent ingest clients (4)")
+    parser.add_argument("--worker-kills", type=int, default=20,
+                        help="kill -9 of one queue worker, repeated (20; each takes ~5 s, or up to ~80 s when it "
+                             "wedges the cluster and the watchdog restarts it)")
+    parser.add_argument("--postgres-kills", type=int, default=3, help="kill -9 of PostgreSQL, repeated (3)")
     args = parser.parse_args(argv)
 
     from testing.fake_openai import FakeOpenAIServer, FakeReply
@@ -471,7 +660,7 @@ def main(argv: list[str] | None = None) -> int:
     home = Path(args.home).resolve()
     home.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    report: dict[str, Any] = {"benchmark": "faults", "clients": CLIENTS, "llm_delay_seconds": args.llm_delay,
+    report: dict[str, Any] = {"benchmark": "faults", "clients": args.clients, "llm_delay_seconds": args.llm_delay,
                               "cpus": os.cpu_count(), "load_average_start": list(os.getloadavg())}
     server = FakeOpenAIServer(responder=lambda req: FakeReply(content=consolidation_responder(req),
                                                               delay=args.llm_delay)).start()
@@ -480,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
         log(f"fresh database {DATABASE} in {home}")
         service.database_fresh()
         keys = []
-        for i in range(CLIENTS + 1):
+        for i in range(args.clients + 1):
             out = service.manage("create_agent", "--project", "faults", "--name", f"client-{i}", "--role", "writer",
                                  "--role", "reader")
             keys.append(out.strip().splitlines()[-1])
@@ -488,13 +677,23 @@ def main(argv: list[str] | None = None) -> int:
 
         embedded_db.stop(home)  # a cold start, as after a reboot: the first connection starts the database
         report["warm_start"] = warm_start(service, keys[-1])
-        clients = [Client(index=i, key=keys[i], base=service.url) for i in range(CLIENTS)]
+        clients = [Client(index=i, key=keys[i], base=service.url) for i in range(args.clients)]
         for client in clients:
             client.open_session()
         report["worker_kill"] = worker_kill(service, clients, args.writes)
-        report["postgres_kill"] = postgres_kill(service, clients, args.writes, start_at=args.writes)
+        phase_started = time.perf_counter()
+        report["worker_kills"] = worker_kills(service, clients, args.worker_kills, start_at=args.writes)
+        report["worker_kills"]["wall_seconds"] = round(time.perf_counter() - phase_started, 1)
+        start_at = max(len(c.acknowledged) for c in clients) + 1
+        report["postgres_kills"] = []
+        for i in range(args.postgres_kills):
+            log(f"PostgreSQL kill {i + 1}/{args.postgres_kills}")
+            report["postgres_kills"].append(postgres_kill(service, clients, args.writes, start_at=start_at))
+            start_at += args.writes
+        report["postgres_kill"] = report["postgres_kills"][0] if report["postgres_kills"] else None
         report["settings"] = {"batch_lease_seconds": 20, "reaper": "django-q schedule every minute",
-                              "web_workers": 2, "queue_workers": 2}
+                              "web_workers": 2, "queue_workers": 2,
+                              "worker": "manage.py queue_watchdog --supervise"}
     except Exception as exc:
         report["error"] = f"{type(exc).__name__}: {exc}"
         log(report["error"])
@@ -508,9 +707,7 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.json).parent.mkdir(parents=True, exist_ok=True)
     Path(args.json).write_text(json.dumps(report, indent=2))
     log(f"wrote {args.json}")
-    ok = "error" not in report and all(report[p]["lost"] == 0 and report[p]["duplicated"] == 0
-                                       for p in ("worker_kill", "postgres_kill"))
-    return 0 if ok else 1
+    return 0 if fault_verdict(report) else 1
 
 
 if __name__ == "__main__":

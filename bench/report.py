@@ -827,6 +827,22 @@ def faults_section(faults: list[dict[str, Any]]) -> list[str]:
                          f"{_n(phase['duplicated'])} {_ok(phase['duplicated'] == 0)}",
                          _n(phase["duplicated_episodes"]), f"{_n(recover)} s",
                          _n(phase.get("all_consolidated_after_seconds"))])
+        for i, phase in enumerate((run.get("postgres_kills") or [])[1:], start=2):
+            if "acknowledged" in phase:
+                rows.append([f"kill -9 of PostgreSQL mid-ingest ({i})", _n(phase["acknowledged"]),
+                             _n(phase["stored"]), f"{_n(phase['lost'])} {_ok(phase['lost'] == 0)}",
+                             f"{_n(phase['duplicated'])} {_ok(phase['duplicated'] == 0)}",
+                             _n(phase["duplicated_episodes"]),
+                             f"{_n(phase.get('all_clients_writing_after_seconds'))} s",
+                             _n(phase.get("all_consolidated_after_seconds"))])
+        many = run.get("worker_kills") or {}
+        if "acknowledged" in many:
+            summary = many["summary"]
+            rows.append([f"kill -9 of one queue worker × {summary['kills']}", _n(many["acknowledged"]),
+                         _n(many["stored"]), f"{_n(many['lost'])} {_ok(many['lost'] == 0)}",
+                         f"{_n(many['duplicated'])} {_ok(many['duplicated'] == 0)}", _n(many["duplicated_episodes"]),
+                         f"longest {_n(summary['longest_recovery_seconds'])} s {_ok(summary['ok'])}",
+                         _n(many.get("all_consolidated_after_seconds"))])
         if rows:
             lines += _table(["fault", "acknowledged writes", "stored", "lost", "duplicated", "duplicated episodes",
                              "time to recover", "all consolidated after (s)"], rows)
@@ -840,6 +856,15 @@ def faults_section(faults: list[dict[str, Any]]) -> list[str]:
                          "recover = until all of them succeeded (the same batches, resumed). "
                          f"Interrupted calls recorded: {wk.get('interrupted_calls_recorded')} "
                          f"({_n(wk.get('interrupted_prompt_tokens'))} prompt tokens, counted offline).")
+        if "acknowledged" in many:
+            summary = many["summary"]
+            lines.append(f"- Queue worker kills (the worker side runs under `manage.py queue_watchdog --supervise`): "
+                         f"{summary['kills']} kills ({summary['taking_a_task']} while tasks waited to be taken), "
+                         f"{summary['recoveries']} recovered (a task started after the kill finished), median "
+                         f"{_n(summary['median_recovery_seconds'])} s, longest "
+                         f"{_n(summary['longest_recovery_seconds'])} s (goal ≤ {_n(summary['goal_longest_seconds'])} "
+                         f"s); {summary['cluster_restarts']} needed the watchdog to restart the cluster; /healthz "
+                         f"during the stalls (one look a second): {summary['healthz_during_stalls']}.")
         if pg.get("acknowledged") is not None:
             lines.append(f"- PostgreSQL: the server was running again {_n(pg.get('database_back_after_seconds'))} s "
                          f"after the kill; the first write sent after the kill was acknowledged after "

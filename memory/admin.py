@@ -241,7 +241,8 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     readonly_fields = ["project", "kind", "experience", "other_experience", "proposed_scope", "proposed_module",
                        "proposed_statement", "status", "evidence_view", "other_evidence_view", "similar_view",
                        "corroborating_sessions", "batch", "decided_by", "decided_at", "decision_reason",
-                       "approved_experience", "previous", "created_at", "decide_link"]
+                       "approved_experience", "previous", "proposed_change", "proposed_by", "proposal_reason",
+                       "created_at", "decide_link"]
     exclude = ["evidence", "other_evidence", "similar", "evidence_sessions"]
     actions = ["bulk_approve", "bulk_reject", "bulk_needs_evidence"]
 
@@ -289,6 +290,8 @@ class ReviewItemAdmin(ReadOnlyAdmin):
             label = "Details"
         elif obj.kind == ReviewItem.Kind.CONFLICT:
             label = "Keep new / keep old / keep both"
+        elif obj.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION):
+            label = f"Apply / reject the {obj.kind}"
         else:
             label = "Approve / edit / reject / needs more evidence"
         return format_html('<a class="button" href="{}">{}</a>',
@@ -345,11 +348,13 @@ class ReviewItemAdmin(ReadOnlyAdmin):
 
     def decide_view(self, request, pk):
         item = get_object_or_404(ReviewItem.objects.select_related(
-            "experience", "experience__module", "other_experience", "other_experience__module", "proposed_module",
+            "experience", "experience__module", "proposed_by", "other_experience", "other_experience__module",
+            "proposed_module",
             "previous", "previous__decided_by", "decided_by", "batch"), pk=pk)
         if not self.has_view_permission(request, item):
             raise PermissionDenied
         conflict = item.kind == ReviewItem.Kind.CONFLICT
+        edit = item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION)
         form = ReviewDecisionForm(request.POST or None, initial={"statement": item.proposed_statement})
         if request.method == "POST" and form.is_valid():
             if not self._may_decide(request):
@@ -358,7 +363,8 @@ class ReviewItemAdmin(ReadOnlyAdmin):
             try:
                 if "reject" in request.POST:
                     review_reject(item=item, user=request.user, reason=form.cleaned_data["reason"])
-                    self.message_user(request, "Kept the old item." if conflict else "Rejected.")
+                    self.message_user(request, "Kept the old item." if conflict
+                                      else "Rejected: the item stays as it is." if edit else "Rejected.")
                 elif "dismiss" in request.POST:
                     review_dismiss(item=item, user=request.user, reason=form.cleaned_data["reason"])
                     self.message_user(request, "Kept both items.")
@@ -369,15 +375,17 @@ class ReviewItemAdmin(ReadOnlyAdmin):
                     review_approve(item=item, user=request.user, edited_statement=form.cleaned_data["statement"],
                                    reason=form.cleaned_data["reason"])
                     self.message_user(request, f"Kept the new statement: it now replaces the old item in {where}."
-                                      if conflict else f"Approved: the statement is now in {where}.")
+                                      if conflict else f"Applied the {item.kind} to the item in {where}." if edit
+                                      else f"Approved: the statement is now in {where}.")
                 return redirect("admin:memory_reviewitem_changelist")
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
         open_ = item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE)
         context = {**self.admin_site.each_context(request), "item": item, "form": form, "conflict": conflict,
-                   "details": review_item_details(item=item), "open": open_ and self._may_decide(request),
-                   "cutoff": config().governance.review_similar_min,
-                   "title": "Review conflict" if conflict else "Review promotion", "opts": self.model._meta}
+                   "edit": edit, "details": review_item_details(item=item),
+                   "open": open_ and self._may_decide(request), "cutoff": config().governance.review_similar_min,
+                   "title": "Review conflict" if conflict else f"Review {item.kind}" if edit else "Review promotion",
+                   "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/decide.html", context)
 
 

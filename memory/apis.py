@@ -16,6 +16,7 @@ from governance.models import AuditObject, ConsolidationBatch
 from memory import selectors
 from memory.figures import metrics_list
 from memory.inputs import (
+    BoundedDateTimeField,
     MetadataField,
     PageQuery,
     QuerySerializer,
@@ -32,6 +33,7 @@ from memory.search.services import list_record, read_record, search_feedback, se
 from memory.serializers import (
     BatchDetailOut,
     BatchOut,
+    EditProposalOut,
     EpisodeOut,
     ExchangeOut,
     ExperienceOut,
@@ -60,8 +62,8 @@ def _paginated(request, view, queryset, serializer_class, *, record: AuditObject
 
 class _ListQuery(PageQuery):
     scope = StrictChoiceField(choices=Scope.choices, required=False)
-    since = serializers.DateTimeField(required=False, help_text="ISO 8601")
-    until = serializers.DateTimeField(required=False, help_text="ISO 8601 (not after since: an empty window)")
+    since = BoundedDateTimeField(required=False, help_text="ISO 8601")
+    until = BoundedDateTimeField(required=False, help_text="ISO 8601 (not after since: an empty window)")
 
     @classmethod
     def filters(cls, request) -> selectors.ListFilters:
@@ -253,14 +255,21 @@ class ExperienceListApi(APIView):
                           masked={"tag": filters.tag} if filters.tag else None)
 
 
+def _proposal(outcome) -> Response:
+    item = outcome.review_item
+    return Response(EditProposalOut({"review_item": item.pk, "kind": item.kind, "status": item.status,
+                                     "experience": outcome.experience.pk}).data, status=status.HTTP_202_ACCEPTED)
+
+
 class ExperienceDetailApi(APIView):
-    required_roles = {"get": AgentRole.READER, "patch": AgentRole.WRITER, "delete": AgentRole.WRITER}
+    # PATCH answers with the item: a caller that may not read items gets nothing through an edit.
+    required_roles = {"get": AgentRole.READER, "patch": (AgentRole.WRITER, AgentRole.READER),
+                      "delete": AgentRole.WRITER}
 
     class UpdateSerializer(StrictSerializer):
         statement = StrictCharField(required=False, allow_blank=False, max_length=5000)
         subject = StrictCharField(required=False, allow_blank=False, max_length=300)
         confidence = StrictFloatField(required=False, min_value=0.0, max_value=1.0)
-        verified = StrictBooleanField(required=False)
         reason = StrictCharField(required=False, allow_blank=True, default="", max_length=300)
 
     class DeleteBody(StrictSerializer):
@@ -276,26 +285,45 @@ class ExperienceDetailApi(APIView):
                     scope=experience.scope)
         return Response(ExperienceOut(experience).data)
 
-    @extend_schema(request=UpdateSerializer, responses=ExperienceOut, operation_id="experiences_update")
+    @extend_schema(request=UpdateSerializer, responses={200: ExperienceOut, 202: EditProposalOut},
+                   operation_id="experiences_update",
+                   description="Your own personal item is changed at once (200, the item as it is now). A module or "
+                               "project item is shared: the change is proposed to a person in the review queue "
+                               "(202 with the review item's id) and the item stays as it is until it is approved. "
+                               "`verified` is set only by a person (400 `field_not_allowed`). The answer carries "
+                               "the item, so this needs the `reader` role as well as `writer`.")
     def patch(self, request, experience_id):
+        if isinstance(request.data, dict) and "verified" in request.data:
+            raise ApplicationError("`verified` is set by a person in the review queue, never by an agent",
+                                   code="field_not_allowed", details={"field": "verified"})
         experience = selectors.experience_get(agent=request.user, experience_id=experience_id)
         serializer = self.UpdateSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        updated = experience_update(agent=request.user, experience=experience, **serializer.validated_data)
-        return Response(ExperienceOut(selectors.experience_get(agent=request.user, experience_id=updated.pk)).data)
+        outcome = experience_update(agent=request.user, experience=experience, **serializer.validated_data)
+        if outcome.review_item is not None:
+            return _proposal(outcome)
+        return Response(ExperienceOut(selectors.experience_get(agent=request.user,
+                                                               experience_id=outcome.experience.pk)).data)
 
-    @extend_schema(request=DeleteBody, responses={204: None}, operation_id="experiences_delete",
-                   description="The optional `reason` goes in the JSON body: a URL is written to access logs, so a "
-                               "`reason` query parameter is refused (400 `reason_in_url`).")
+    @extend_schema(request=DeleteBody, responses={204: None, 202: EditProposalOut}, operation_id="experiences_delete",
+                   description="Your own personal item is deleted at once (204). A module or project item is "
+                               "shared: the deletion is proposed to a person in the review queue (202 with the "
+                               "review item's id) and the item stays active until it is approved. The optional "
+                               "`reason` goes in the JSON body: a URL is written to access logs, so a `reason` "
+                               "query parameter is refused (400 `reason_in_url`).")
     def delete(self, request, experience_id):
         if "reason" in request.query_params:
             raise ApplicationError("send the reason in the JSON body, not in the URL (URLs are written to access "
                                    "logs)", code="reason_in_url")
         self.DeleteQuery.parse(request)
         experience = selectors.experience_get(agent=request.user, experience_id=experience_id)
-        serializer = self.DeleteBody(data=request.data if request.data is not None else {})
+        # No body is no reason; a JSON body must be an object (`null` is refused like any other non-object).
+        serializer = self.DeleteBody(data=request.data)
         serializer.is_valid(raise_exception=True)
-        experience_delete(agent=request.user, experience=experience, reason=serializer.validated_data["reason"])
+        outcome = experience_delete(agent=request.user, experience=experience,
+                                    reason=serializer.validated_data["reason"])
+        if outcome.review_item is not None:
+            return _proposal(outcome)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -318,8 +346,8 @@ class SearchApi(APIView):
                                       min_length=1, max_length=len(ExperienceType.choices))
         tags = serializers.ListField(child=StrictCharField(max_length=40), required=False, min_length=1,
                                      max_length=5, help_text="experiences carrying any of these tags")
-        since = serializers.DateTimeField(required=False)
-        until = serializers.DateTimeField(required=False)
+        since = BoundedDateTimeField(required=False)
+        until = BoundedDateTimeField(required=False)
         session = serializers.UUIDField(required=False, help_text="the agent's session this search serves (the "
                                                                   "hit-rate proxy looks for citations there)")
 

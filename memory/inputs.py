@@ -7,6 +7,7 @@ are 1 to RECMEM_MAX_PAGE_SIZE long. Error messages name the field and the rule, 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field
@@ -84,6 +85,21 @@ class MetadataField(serializers.JSONField):
         metadata_check(data, max_bytes=cfg.limits.max_metadata_bytes, max_depth=cfg.limits.max_metadata_depth,
                        max_keys=cfg.limits.max_metadata_keys, where=self.field_name or "metadata")
         return data
+
+
+class BoundedDateTimeField(serializers.DateTimeField):
+    """A filter's time bound: a valid timestamp that falls outside Python's range once moved to UTC (year 1 with a
+    positive offset, year 9999 with a negative one) is clamped to the first or last representable instant, which
+    filters the same, instead of being refused."""
+
+    def enforce_timezone(self, value):
+        try:
+            return super().enforce_timezone(value)
+        except serializers.ValidationError:
+            if getattr(value, "tzinfo", None) is None:
+                raise
+            edge = datetime.min if value.year == datetime.min.year else datetime.max
+            return edge.replace(tzinfo=UTC)
 
 
 class StrictSerializer(serializers.Serializer):

@@ -338,12 +338,15 @@ class MemoryVersion(models.Model):
 
 
 class ReviewItem(models.Model):
-    """A decision for a person in the admin: a promotion one scope up (scopes widen only this way, DESIGN §5), or a
-    conflict between a new item and a contradicting item of a wider scope (both stay active until decided)."""
+    """A decision for a person in the admin: a promotion one scope up (scopes widen only this way, DESIGN §5), a
+    conflict between a new item and a contradicting item of a wider scope (both stay active until decided), or an
+    agent's proposed change or deletion of a shared (module or project) item, which no agent applies alone."""
 
     class Kind(models.TextChoices):
         PROMOTION = "promotion"
         CONFLICT = "conflict"
+        CHANGE = "change", "change (proposed by an agent)"
+        DELETION = "deletion", "deletion (proposed by an agent)"
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -384,6 +387,13 @@ class ReviewItem(models.Model):
                                          help_text="session ids behind the proposal when it was (re)opened")
     previous = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
                                  help_text="an earlier rejected proposal of the same statement")
+    proposed_change = models.JSONField(default=dict, blank=True,
+                                       help_text="change: the fields the agent asks to set (statement and subject "
+                                                 "masked, confidence)")
+    proposed_by = models.ForeignKey("agents.Agent", on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+", help_text="change / deletion: the agent that asked for it")
+    proposal_reason = models.TextField(blank=True, default="",
+                                       help_text="change / deletion: the agent's reason (masked)")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

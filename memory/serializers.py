@@ -75,6 +75,15 @@ class EpisodeOut(serializers.Serializer):
         return provenance(obj.visible_sources, obj.batch_id)
 
 
+class EditProposalOut(serializers.Serializer):
+    """202: a change or deletion of a shared (module or project) item waits in the review queue for a person."""
+
+    review_item = serializers.UUIDField(help_text="the review item a person decides in the admin")
+    kind = serializers.ChoiceField(choices=["change", "deletion"])
+    status = serializers.CharField(help_text="pending")
+    experience = serializers.UUIDField(help_text="the item, unchanged until the proposal is approved")
+
+
 class ExperienceOut(serializers.Serializer):
     id = serializers.UUIDField()
     type = serializers.CharField()

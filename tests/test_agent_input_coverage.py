@@ -49,7 +49,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "experiences_list": {**LIST, "query:type": "typed", "query:tag": "filter"},
     "experiences_retrieve": {"path:experience_id": "id"},
     "experiences_update": {"path:experience_id": "id", "body:statement": "stored", "body:subject": "stored",
-                           "body:confidence": "typed", "body:verified": "typed", "body:reason": "stored"},
+                           "body:confidence": "typed", "body:reason": "stored"},
     "experiences_delete": {"path:experience_id": "id", "body:reason": "stored"},
     "feedback_create": {"body:search_id": "lookup", "body:used_ids[]": "typed", "body:helpful": "typed"},
     "metrics_list": {"query:since": "typed", "query:until": "typed", "query:scope": "typed"},

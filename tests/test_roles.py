@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 KEY_ONLY = None  # a valid API key is enough
 # (url name, method) -> the role it needs
-DECISIONS: dict[tuple[str, str], str | None] = {
+DECISIONS: dict[tuple[str, str], str | tuple[str, ...] | None] = {
     ("agents-me", "get"): KEY_ONLY,
     ("sessions", "get"): AgentRole.READER,
     ("sessions", "post"): AgentRole.WRITER,
@@ -32,7 +32,8 @@ DECISIONS: dict[tuple[str, str], str | None] = {
     ("episode-detail", "get"): AgentRole.READER,
     ("experiences", "get"): AgentRole.READER,
     ("experience-detail", "get"): AgentRole.READER,
-    ("experience-detail", "patch"): AgentRole.WRITER,
+    # answers with the item it changed: a writer that may not read gets nothing through it
+    ("experience-detail", "patch"): (AgentRole.WRITER, AgentRole.READER),
     ("experience-detail", "delete"): AgentRole.WRITER,
     ("search", "post"): AgentRole.READER,
     ("feedback", "post"): AgentRole.READER,  # feedback on one's own searches: whoever may search
@@ -92,13 +93,15 @@ def test_role_matrix(api_client, make_agent, endpoint, roles):
     holder = make_agent(roles=sorted(roles))
     before = AuditEvent.objects.count()
     response = _call(api_client, method, _url(name), holder)
-    if needed is KEY_ONLY or needed in roles:
+    all_needed = needed if isinstance(needed, tuple) else (needed,)
+    missing = [r for r in all_needed if r is not KEY_ONLY and r not in roles]
+    if not missing:
         assert response.status_code != 403, response.content
         return
     assert response.status_code == 403, response.content
     error = response.json()["error"]
-    assert error["code"] == "missing_role" and f"'{needed}'" in error["message"]
-    assert error["details"] == {"required_role": needed}
+    assert error["code"] == "missing_role" and f"'{missing[0]}'" in error["message"]
+    assert error["details"] == {"required_role": missing[0]}
     assert AuditEvent.objects.count() == before  # refused before anything ran
 
 

@@ -59,7 +59,13 @@ def review_item_details(*, item) -> ReviewDetails:
     agents = sorted({e.get("agent") or e.get("agent_id") or "?" for e in evidence})
     sessions = sorted({e["session"] for e in evidence if e.get("session")})
     times = sorted(e["occurred_at"] for e in evidence if e.get("occurred_at"))
-    if item.kind == ReviewItem.Kind.CONFLICT and item.other_experience is not None:
+    if item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION):
+        # An agent's edit of a shared item: compared with the item as it is now.
+        current = item.experience
+        closest = {"id": str(current.pk), "statement": current.statement, "similarity": None,
+                   "diff": word_diff(current.statement, item.proposed_statement)}
+        similar = []
+    elif item.kind == ReviewItem.Kind.CONFLICT and item.other_experience is not None:
         other = item.other_experience
         closest = {"id": str(other.pk), "statement": other.statement, "similarity": None,
                    "diff": word_diff(other.statement, item.proposed_statement)}

@@ -11,6 +11,10 @@ Two kinds of item:
   scope; both are superseded by the replacement), *keep the old one* (reject, a reason is required: the new item
   is superseded by the old one), *keep both* (dismiss: nothing changes, the conflict is closed).
 
+- **change** / **deletion**: an agent asked to change or delete a shared (module or project) item; it stays as it
+  is until a person decides. *Approve* applies the change (the statement optionally edited) or the deletion, with
+  the previous version kept; *reject* (a reason is required) keeps the item as it is.
+
 Every decision is audited and keeps the previous versions (rollback and history).
 """
 
@@ -35,6 +39,7 @@ from memory.informativeness import informativeness
 from memory.models import Experience, ExperienceEvidence, MemoryStatus, ReviewItem
 from memory.review.selectors import review_similar
 from memory.review.versions import memory_version_save
+from memory.services.edits import experience_change_apply, experience_delete_apply
 from memory.thresholds import thresholds_for
 
 
@@ -128,6 +133,24 @@ def review_conflict_create(*, experience: Experience, other: Experience, batch) 
         evidence_sessions=_sessions(experience), corroborating_sessions=sessions, batch=batch)
 
 
+@transaction.atomic
+def review_edit_propose(*, agent, experience: Experience, kind: str, change: dict, reason: str) -> ReviewItem:
+    """An agent's change (``change``: the fields to set, text masked) or deletion of a shared item, for a person to
+    decide; the item is not touched. Audited as the agent's act."""
+    if kind not in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION):
+        raise ApplicationError(f"not an edit proposal: {kind}", code="invalid")
+    item = ReviewItem.objects.create(
+        project_id=experience.project_id, kind=kind, experience=experience, proposed_scope=experience.scope,
+        proposed_module_id=experience.module_id,
+        proposed_statement=change.get("statement") or experience.statement, proposed_change=change,
+        proposed_by=agent, proposal_reason=reason, evidence=_evidence(experience),
+        evidence_sessions=_sessions(experience))
+    audit_record(action=AuditEvent.Action.REVIEW, object_type=AuditObject.REVIEW_ITEM, object_id=item.pk,
+                 project_id=item.project_id, actor_agent=agent, scope=experience.scope, reason=reason,
+                 source_ids=[experience.pk], data={"kind": kind, "proposed": sorted(change)})
+    return item
+
+
 def _pending(item: ReviewItem) -> ReviewItem:
     item = (ReviewItem.objects.select_for_update(of=("self",)).select_related("experience", "other_experience")
             .get(pk=item.pk))
@@ -215,8 +238,27 @@ def review_approve(*, item: ReviewItem, user, edited_statement: str | None = Non
         return _Acted(scope=target.scope, data={"edited": statement != item.proposed_statement},
                       source_ids=(rule.pk,))
 
-    return _decision(item, user=user, reason=reason, status=ReviewItem.Status.APPROVED, apply=promote,
-                     decisions={ReviewItem.Kind.PROMOTION: "approved", ReviewItem.Kind.CONFLICT: "keep_new"})
+    def edit(item: ReviewItem) -> _Acted:
+        why = reason or f"{item.kind} approved"
+        if item.kind == ReviewItem.Kind.DELETION:
+            experience_delete_apply(experience=item.experience, actor_user=user, reason=why[:300])
+            return _Acted(scope=item.experience.scope)
+        change = dict(item.proposed_change)
+        edited = bool(edited_statement and edited_statement.strip()
+                      and edited_statement.strip() != item.proposed_statement)
+        if edited:
+            change["statement"] = texts_mask(project=item.project, texts=[edited_statement.strip()])[0]
+        applied = experience_change_apply(experience=item.experience, change=change, actor_user=user,
+                                          reason=why[:300], embedder=embedder)
+        item.approved_experience = applied
+        return _Acted(scope=applied.scope, data={"edited": edited, "applied": sorted(change)})
+
+    def act(item: ReviewItem) -> _Acted:
+        return edit(item) if item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION) else promote(item)
+
+    return _decision(item, user=user, reason=reason, status=ReviewItem.Status.APPROVED, apply=act,
+                     decisions={ReviewItem.Kind.PROMOTION: "approved", ReviewItem.Kind.CONFLICT: "keep_new",
+                                ReviewItem.Kind.CHANGE: "change_applied", ReviewItem.Kind.DELETION: "deleted"})
 
 
 @transaction.atomic
@@ -232,7 +274,9 @@ def review_reject(*, item: ReviewItem, user, reason: str) -> ReviewItem:
         return _Acted()
 
     return _decision(item, user=user, reason=reason, status=ReviewItem.Status.REJECTED, apply=keep_old,
-                     decisions={ReviewItem.Kind.PROMOTION: "rejected", ReviewItem.Kind.CONFLICT: "keep_old"})
+                     decisions={ReviewItem.Kind.PROMOTION: "rejected", ReviewItem.Kind.CONFLICT: "keep_old",
+                                ReviewItem.Kind.CHANGE: "change_rejected",
+                                ReviewItem.Kind.DELETION: "deletion_rejected"})
 
 
 @transaction.atomic

@@ -80,7 +80,7 @@ def test_cascade_rolls_the_approval_back_with_the_batch_in_one_audited_step(api_
     assert event.data["cascade"] is True and event.data["decisions_undone"][0]["rule"] == str(project_rule.pk)
 
 
-def test_a_later_edit_is_kept_as_a_version(api_client, make_agent):
+def test_a_later_edit_is_kept_as_a_version(api_client, make_agent, django_user_model):
     """Observed: rolling back a batch discarded a later edit of one of its items with no copy kept."""
     holder = make_agent(modules=["ops"])
     rule = stored_rule(holder=holder, api_client=api_client, statement=RULE, user_texts=["a reviewer signs off"])
@@ -90,7 +90,9 @@ def test_a_later_edit_is_kept_as_a_version(api_client, make_agent):
     edited = "Every production deploy needs two reviewers who sign off in the change log."
     response = api_client.patch(f"/api/v1/experiences/{rule.pk}", {"statement": edited}, format="json",
                                 **holder.headers)
-    assert response.status_code == 200
+    assert response.status_code == 202  # a module rule: the edit waits for a person
+    review_approve(item=ReviewItem.objects.get(pk=response.json()["review_item"]),
+                   user=django_user_model.objects.create(username="reviewer"))
     with pytest.raises(Conflict) as refused:
         batch_rollback(batch=batch)
     assert "edit of experience" in refused.value.message

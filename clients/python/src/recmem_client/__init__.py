@@ -31,6 +31,7 @@ from recmem_client.models import (  # noqa: E402
     AgentMe,
     Batch,
     BatchDetail,
+    EditProposal,
     Episode,
     EpisodeHit,
     Exchange,
@@ -46,8 +47,8 @@ from recmem_client.sessions import AsyncSessionHandle, SessionHandle  # noqa: E4
 
 __all__ = [
     "APIConnectionError", "APIStatusError", "APITimeoutError", "AgentMe", "AsyncRecMem", "AsyncSessionHandle",
-    "AuthenticationError", "BadRequestError", "Batch", "BatchDetail", "ConflictError", "Episode", "EpisodeHit",
-    "Exchange", "ExchangeHit", "ExchangeIn", "Experience", "ExperienceHit", "NotFoundError", "Page",
+    "AuthenticationError", "BadRequestError", "Batch", "BatchDetail", "ConflictError", "EditProposal", "Episode",
+    "EpisodeHit", "Exchange", "ExchangeHit", "ExchangeIn", "Experience", "ExperienceHit", "NotFoundError", "Page",
     "PayloadTooLargeError", "PermissionDeniedError", "RateLimitError", "RecMem", "RecMemError", "RetryPolicy",
     "SearchResult", "ServerError", "Session", "SessionHandle", "UnsupportedMediaTypeError", "__version__",
 ]

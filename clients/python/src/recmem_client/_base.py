@@ -110,6 +110,8 @@ class BaseClient:
                 logger.info("%s: %d after an unanswered attempt; treating as deleted", op.id, response.status_code)
                 return None
             raise error_from_response(response)
+        if op.accepted is not None and response.status_code == 202:
+            return op.accepted.model_validate(response.json())
         if op.response is None or response.status_code == 204:
             return None
         data = response.json()

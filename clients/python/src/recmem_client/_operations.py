@@ -26,6 +26,9 @@ class Operation:
     response: type[m.Response] | None = None
     query: tuple[str, ...] = ()
     paginated: bool = False
+    # A second success: 202 with this body when the server queued the request for a person instead (an edit of a
+    # shared item goes to the review queue).
+    accepted: type[m.Response] | None = None
 
     def url(self, **path_params: Any) -> str:
         return "/api/v1" + self.path.format(**{k: str(v) for k, v in path_params.items()})
@@ -55,9 +58,9 @@ _OPS = [
               query=(*PAGING, *LIST_FILTERS, "type", "tag"), paginated=True),
     Operation("experiences_retrieve", "GET", "/experiences/{experience_id}", 200, response=m.Experience),
     Operation("experiences_update", "PATCH", "/experiences/{experience_id}", 200, request=m.ExperienceUpdate,
-              response=m.Experience),
+              response=m.Experience, accepted=m.EditProposal),
     Operation("experiences_delete", "DELETE", "/experiences/{experience_id}", 204,
-              request=m.ExperienceDelete),
+              request=m.ExperienceDelete, accepted=m.EditProposal),
     Operation("search", "POST", "/search", 200, request=m.SearchRequest, response=m.SearchResult),
     Operation("feedback_create", "POST", "/feedback", 200, request=m.FeedbackRequest, response=m.Feedback),
     Operation("metrics_list", "GET", "/metrics", 200, response=m.Metrics, query=("scope", "since", "until")),

@@ -224,15 +224,17 @@ class AsyncExperiences(_AsyncResource):
             "type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until}, page_size)
 
     async def update(self, experience_id: Id, *, statement: str | None = None, subject: str | None = None,
-                     confidence: float | None = None, verified: bool | None = None, reason: str = "",
-                     idempotency_key: str | None = None) -> m.Experience:
-        body = m.ExperienceUpdate(**_given(statement=statement, subject=subject, confidence=confidence,
-                                           verified=verified), **({"reason": reason} if reason else {}))
+                     confidence: float | None = None, reason: str = "",
+                     idempotency_key: str | None = None) -> m.Experience | m.EditProposal:
+        """See :meth:`recmem_client.client.Experiences.update`."""
+        body = m.ExperienceUpdate(**_given(statement=statement, subject=subject, confidence=confidence),
+                                  **({"reason": reason} if reason else {}))
         return await self._client._call(OPERATIONS["experiences_update"], path={"experience_id": experience_id},
                                         body=body, idempotency_key=idempotency_key)
 
-    async def delete(self, experience_id: Id, *, reason: str = "", idempotency_key: str | None = None) -> None:
-        await self._client._call(OPERATIONS["experiences_delete"], path={"experience_id": experience_id},
+    async def delete(self, experience_id: Id, *, reason: str = "",
+                     idempotency_key: str | None = None) -> m.EditProposal | None:
+        return await self._client._call(OPERATIONS["experiences_delete"], path={"experience_id": experience_id},
                                  idempotency_key=idempotency_key, **delete_reason(reason))
 
 

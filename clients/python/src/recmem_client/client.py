@@ -236,17 +236,21 @@ class Experiences(_Resource):
             "type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until}, page_size)
 
     def update(self, experience_id: Id, *, statement: str | None = None, subject: str | None = None,
-               confidence: float | None = None, verified: bool | None = None, reason: str = "",
-               idempotency_key: str | None = None) -> m.Experience:
-        """Edit (the previous version is kept)."""
-        body = m.ExperienceUpdate(**_given(statement=statement, subject=subject, confidence=confidence,
-                                           verified=verified), **({"reason": reason} if reason else {}))
+               confidence: float | None = None, reason: str = "",
+               idempotency_key: str | None = None) -> m.Experience | m.EditProposal:
+        """Edit your own personal item (the previous version is kept; the item as it is now), or propose a change of a
+        shared (module or project) item to a person (an :class:`EditProposal`; the item is unchanged until
+        approved)."""
+        body = m.ExperienceUpdate(**_given(statement=statement, subject=subject, confidence=confidence),
+                                  **({"reason": reason} if reason else {}))
         return self._client._call(OPERATIONS["experiences_update"], path={"experience_id": experience_id},
                                   body=body, idempotency_key=idempotency_key)
 
-    def delete(self, experience_id: Id, *, reason: str = "", idempotency_key: str | None = None) -> None:
-        """Delete (kept for audit, never retrieved again)."""
-        self._client._call(OPERATIONS["experiences_delete"], path={"experience_id": experience_id},
+    def delete(self, experience_id: Id, *, reason: str = "",
+               idempotency_key: str | None = None) -> m.EditProposal | None:
+        """Delete your own personal item (kept for audit, never retrieved again; None), or propose the deletion of a
+        shared (module or project) item to a person (an :class:`EditProposal`; it stays active until approved)."""
+        return self._client._call(OPERATIONS["experiences_delete"], path={"experience_id": experience_id},
                            idempotency_key=idempotency_key, **delete_reason(reason))
 
 

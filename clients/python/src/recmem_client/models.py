@@ -166,11 +166,22 @@ class Experience(Response):
 
 
 class ExperienceUpdate(Request):
+    """``verified`` is not here: only a person sets it (the server refuses it, 400 ``field_not_allowed``)."""
+
     statement: str | None = Field(default=None, min_length=1, max_length=5000)
     subject: str | None = Field(default=None, min_length=1, max_length=300)
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
-    verified: bool | None = None
     reason: str = Field(default="", max_length=300)
+
+
+class EditProposal(Response):
+    """202 of PATCH / DELETE /experiences/{id} on a shared (module or project) item: the change or deletion waits in
+    the review queue for a person; the item is unchanged until it is approved."""
+
+    review_item: uuid.UUID
+    kind: Literal["change", "deletion"]
+    status: str
+    experience: uuid.UUID
 
 
 class ExperienceDelete(Request):
