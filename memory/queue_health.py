@@ -114,19 +114,43 @@ def queue_progress_health() -> dict[str, Any]:
     return report
 
 
+# A restarted (or just started) cluster whose workers are alive but still loading their models is not judged
+# until one of them is warm — on a loaded 2-core machine that took 34–181 s, longer than a stall period, and judging
+# it earlier restarted the cluster every minute while nothing could finish — or until this limit passes.
+WARM_UP_LIMIT = 600.0
+
+
+def _warming(cluster: str | None) -> bool:
+    """Whether the cluster's workers are alive (their cluster's heartbeat names them) and none has finished its
+    warm-up yet. A cluster with no heartbeat at all is not warming: it is gone."""
+    from django_q.brokers import get_broker
+    from django_q.status import Stat
+
+    from memory.warmup import queue_workers_warm
+
+    if not config().server.warm_up:
+        return False
+    stats = Stat.get_all(broker=get_broker(list_key=cluster or _cluster_name())) or []
+    workers = [(s.host, pid) for s in stats for pid in (getattr(s, "workers", None) or [])]
+    return bool(workers) and queue_workers_warm(workers) == 0
+
+
 class QueueWatchdog:
     """Follows one cluster; :meth:`check` returns the reason to restart it now, or "". A stall must be seen on
-    checks spanning ``confirm`` seconds (one unlucky read never restarts anything); after :meth:`restarted` the
-    new cluster gets a full stall period (it loads its models) before it can be found stalled."""
+    checks spanning ``confirm`` seconds (one unlucky read never restarts anything); a cluster still warming up is
+    not judged (up to ``warm_up_limit`` seconds after the watchdog started or last restarted it), and once warm,
+    or after :meth:`restarted`, it gets a full stall period before it can be found stalled."""
 
     def __init__(self, *, cluster: str | None = None, stall_seconds: float | None = None, confirm: float = 5.0,
-                 clock=time.monotonic) -> None:
+                 clock=time.monotonic, warm_up_limit: float = WARM_UP_LIMIT) -> None:
         self.cluster = cluster
         self.stall_seconds = stall_seconds if stall_seconds is not None else config().queue.stall_seconds
-        self.confirm, self.clock = confirm, clock
+        self.confirm, self.clock, self.warm_up_limit = confirm, clock, warm_up_limit
         self._backlog_seen: datetime | None = None
         self._stalled_since: float | None = None
         self._restarted_at: datetime | None = None
+        self._started = clock()  # when this cluster (the first one, or the last restarted) began to warm up
+        self._warm = False
 
     def check(self) -> str:
         progress = queue_progress(cluster=self.cluster)
@@ -135,6 +159,14 @@ class QueueWatchdog:
             self._backlog_seen = None
         elif self._backlog_seen is None:
             self._backlog_seen = now
+        if not self._warm and progress.waiting:
+            if _warming(self.cluster):
+                if self.clock() - self._started < self.warm_up_limit:
+                    self._stalled_since = None
+                    return ""
+                self._warm = True  # past the limit: judged now, like any cluster
+            elif progress.clusters_seen:  # warm now: a full stall period from here
+                self._warm, self._restarted_at = True, now
         reason = queue_stall_reason(progress, now=now, stall_seconds=self.stall_seconds,
                                     waiting_since=self._backlog_seen, progress_floor=self._restarted_at)
         if not reason:
@@ -146,6 +178,7 @@ class QueueWatchdog:
 
     def restarted(self) -> None:
         self._restarted_at, self._stalled_since = timezone.now(), None
+        self._started, self._warm = self.clock(), False
 
 
 def process_group_stop(proc: subprocess.Popen, *, grace: float) -> str:

@@ -76,6 +76,38 @@ def test_the_watchdog_restarts_only_a_confirmed_stall_and_gives_a_new_cluster_ti
     assert watchdog.check() == ""
 
 
+def test_a_cluster_still_warming_up_is_not_restarted_until_warm_or_past_the_limit(monkeypatch):
+    """Under load a worker took up to 181 s to load its models; judged meanwhile, the cluster was restarted every
+    minute and nothing ever finished."""
+    from django.core.cache import cache
+    from django_q.status import Stat
+
+    from memory.warmup import worker_key
+
+    stat = type("S", (), {"host": "h", "workers": [42], "timestamp": timezone.now()})()
+    monkeypatch.setattr(Stat, "get_all", staticmethod(lambda broker=None: [stat]))
+    cache.delete(worker_key(42, "h"))
+    clock = [0.0]
+    watchdog = QueueWatchdog(stall_seconds=60, confirm=5, clock=lambda: clock[0], warm_up_limit=600)
+    _queued(1, age_s=300)
+    for t in (0, 10, 200, 590):  # alive, loading its models: never judged, however long the backlog waits
+        clock[0] = t
+        assert watchdog.check() == ""
+    clock[0] = 601  # past the limit: judged like any cluster
+    watchdog.check()
+    clock[0] = 607
+    assert "ready for" in watchdog.check()
+
+    watchdog.restarted()  # a new cluster: warming again
+    clock[0] = 700
+    assert watchdog.check() == ""
+    cache.set(worker_key(42, "h"), 1, 60)  # warm: from now on it gets a full stall period, then is judged
+    for t in (701, 710):
+        clock[0] = t
+        assert watchdog.check() == ""
+    cache.delete(worker_key(42, "h"))
+
+
 def test_a_cluster_that_ignores_sigterm_is_killed_after_the_grace():
     code = "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); print('up', flush=True); time.sleep(60)"
     proc = subprocess.Popen([sys.executable, "-c", code], start_new_session=True, stdout=subprocess.PIPE)
