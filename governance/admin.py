@@ -234,3 +234,7 @@ class MetricDayAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+# agents' admin with audited writes (a module of its own: agents sits below governance)
+from governance import agent_admin  # noqa: E402,F401

@@ -44,7 +44,7 @@ def _setup_django() -> None:
 def _demo_key(home: Path) -> str:
     """The demo agent's key: issued on first start, kept in RECMEM_HOME/demo_agent.key (mode 600) for reprints."""
     from agents.selectors import agent_get_by_name
-    from agents.services import api_key_create, demo_agent_ensure
+    from governance.services.agent_admin import agent_key_issue, demo_agent_ensure
 
     key_file = home / "demo_agent.key"
     agent, issued = demo_agent_ensure()
@@ -52,7 +52,8 @@ def _demo_key(home: Path) -> str:
         return key_file.read_text().strip()
     if issued is None:
         agent = agent_get_by_name(project_name="demo", name="demo-agent")
-        issued = api_key_create(agent=agent, name="demo")
+        issued = agent_key_issue(agent=agent, name="demo", actor_label="cli:recmem_run",
+                                 reason="demo key reissued (key file missing)")
     key_file.write_text(issued.raw_key + "\n")
     key_file.chmod(0o600)
     return issued.raw_key
