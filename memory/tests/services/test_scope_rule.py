@@ -251,9 +251,8 @@ def test_keep_the_new_one_replaces_the_old_item_in_its_scope(api_client, conflic
 def test_keep_the_old_one_supersedes_the_new_item(api_client, conflict, reviewer):
     from core.errors import ApplicationError
     from governance.models import AuditEvent
-    from memory.review.services import review_reject
-
     from memory.models import ExperienceEvidence
+    from memory.review.services import review_reject
 
     def alice_recalls() -> tuple[set[str], str]:
         body = api_client.post("/api/v1/search", {"query": "when do we deploy to production"}, format="json",
