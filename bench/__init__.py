@@ -1,4 +1,4 @@
-"""RecMem benchmarks (DESIGN §8, issue 5): construction cost, evidence recall on LoCoMo, throughput and latency.
+"""RecMem benchmarks (DESIGN §8): construction cost, evidence recall on LoCoMo, throughput and latency.
 
 - :mod:`bench.locomo` — LoCoMo loader, turn pairing, replay through the real service path, retrieval scoring;
   driven by ``python manage.py bench_locomo``.

@@ -1,4 +1,4 @@
-"""The bulk path of ``bench_scale --bulk-copy``: a store of 1M exchanges written with COPY in minutes (issue 19).
+"""The bulk path of ``bench_scale --bulk-copy``: a store of 1M exchanges written with COPY in minutes.
 
 The 1M measurement is about the *store* (search latency, HNSW recall, index build, memory), not the ingest path, which
 ``bench_scale``'s other phases measure through ``exchanges_ingest`` and HTTP. Through the service the fill ran at

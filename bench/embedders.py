@@ -1,4 +1,4 @@
-"""Embedder backends side by side (issue 19): speed, retrieval quality, neighbour agreement, trigger calibration.
+"""Embedder backends side by side: speed, retrieval quality, neighbour agreement, trigger calibration.
 
 ``python manage.py bench_embedders --json embedders.json`` embeds the LoCoMo dev set's exchanges (the bench's
 pairing and text form) and questions with each backend in one process, one after the other, and reports:
@@ -15,8 +15,8 @@ pairing and text form) and questions with each backend in one process, one after
   ripe as the reference model at its θ_sim (``memory.calibration``: the (θ_count−1)-th neighbour), and the merge,
   dedup and related cut-offs mapped at equal selectivity (the same share of 10-nearest-neighbour similarities
   above them); the untuned conversations' ripe share at those values shows whether the calibration transfers;
-- **the marathon scenario** of ``tests/e2e/test_consolidation_flow.py``: the similarities among its five recurring
-  units and to its chatter, and whether the fifth unit makes the topic ripe at the backend's θ_sim;
+- **the marathon scenario** of ``testing/scenarios.py`` (the e2e consolidation flow's): the similarities among its
+  five recurring units and to its chatter, and whether the fifth unit makes the topic ripe at the backend's θ_sim;
 - **two stages**: the static model's top-N as candidates, re-scored with the reference model's vectors (quality
   only: the re-scoring needs the reference vector of every stored unit and of the query, so it cannot be cheaper
   than the reference alone; see the report's note).
@@ -34,20 +34,16 @@ from typing import Any
 import numpy as np
 
 from bench.locomo import conversation_exchanges, load_locomo, percentile
-from testing.scenarios import MARATHON
+from testing.scenarios import CHATTER as E2E_CHATTER
+from testing.scenarios import MARATHON, ONE_OFF
 
 TUNE = ("conv-26", "conv-30", "conv-41", "conv-42")
 UNTUNED = ("conv-43", "conv-44", "conv-47")
 BACKENDS = ("local", "onnx", "onnx-int8", "static")
 TWO_STAGE_CANDIDATES = (50, 100)
 
-# The e2e scenario's texts: a topic that recurs five times among chatter.
-CHATTER = [
-    ("What's a good name for a grey kitten?", "How about Smokey or Ash?"),
-    ("Can you recommend a sci-fi novel?", "Try 'The Left Hand of Darkness' by Ursula K. Le Guin."),
-    ("How do I descale my coffee machine?", "Run a vinegar and water solution through it, then rinse twice."),
-    ("What is the capital of Australia?", "Canberra."),
-]
+# The e2e scenario's texts: a topic that recurs five times among chatter (its one-off question included).
+CHATTER = [*E2E_CHATTER, ONE_OFF]
 
 
 class Corpus:

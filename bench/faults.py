@@ -1,4 +1,4 @@
-"""Faults: what is lost or doubled when processes die, and how fast the first request after a start is (issue 12).
+"""Faults: what is lost or doubled when processes die, and how fast the first request after a start is.
 
 ``python -m bench.faults --json bench/results/faults.json`` (a step of ``python -m bench.run``). It runs the service
 as ``recmem run`` does — gunicorn (recmem_site/gunicorn_conf.py) and a django-q cluster on an embedded PostgreSQL —
@@ -457,7 +457,7 @@ def _merge(dicts: list[dict[str, int]]) -> dict[str, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="RecMem fault benchmark (issue 12)")
+    parser = argparse.ArgumentParser(description="RecMem fault benchmark")
     parser.add_argument("--home", default=str(DEFAULT_HOME))
     parser.add_argument("--port", type=int, default=8766)
     parser.add_argument("--json", default=str(ROOT / "bench" / "results" / "faults.json"))

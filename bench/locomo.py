@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from core.config import config as recmem_config
+from core.text import content_words, words
 
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 SCORED_CATEGORIES = (1, 2, 3, 4)
@@ -78,13 +79,6 @@ FAKE_MODEL = "fake-gpt-4o-mini"
 _SESSION_KEY_RE = re.compile(r"^session_(\d+)$")
 _EVIDENCE_SPLIT_RE = re.compile(r"[;,\s]+")
 _EVIDENCE_RE = re.compile(r"^D:?(\d+):(\d+)$")
-_WORD_RE = re.compile(r"[a-z0-9]+")
-STOPWORDS = frozenset(
-    "a an the and or but if of to in on at for with from by about as is are was were be been being am i me my we "
-    "our you your he she it its they them their his her this that these those do does did have has had will would "
-    "can could should shall may might must not no so very just also too then than there here what which who whom "
-    "when where why how all any some more most other such only own same into over again once s t".split()
-)
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -244,10 +238,6 @@ def conversation_exchanges(conversation: Conversation) -> list[tuple[LocomoSessi
 # Scoring (pure functions).
 
 
-def content_words(text: str) -> list[str]:
-    return [w for w in _WORD_RE.findall(text.lower()) if w not in STOPWORDS]
-
-
 def gold_for_recall(qa: QA) -> str:
     """The gold answer as scored: for open-domain (3) only the text before ``;`` (as the upstream scorer)."""
     return qa.answer.split(";")[0] if qa.category == 3 else qa.answer
@@ -255,11 +245,11 @@ def gold_for_recall(qa: QA) -> str:
 
 def answer_recall(gold: str, context: str) -> float | None:
     """Share of the gold answer's distinct content words present in ``context``; None when it has none."""
-    words = set(content_words(gold))
-    if not words:
+    expected = set(content_words(gold))
+    if not expected:
         return None
-    found = set(_WORD_RE.findall(context.lower()))
-    return len(words & found) / len(words)
+    found = set(words(context))
+    return len(expected & found) / len(expected)
 
 
 def covered_dia_ids(*, exchange_ids: Iterable[Any], episode_source_ids: Iterable[Any] = (),
@@ -312,7 +302,7 @@ class LocomoConfig:
     mode: str = "online"
     consolidator: str = "llm"
     conversations: int | None = None
-    only: tuple[str, ...] = ()  # sample ids (conv-43, …): the untuned split of issue 19, say
+    only: tuple[str, ...] = ()  # sample ids (conv-43, …): the untuned split, say
     theta_sim: float | None = None
     llm_base_url: str = ""
     llm_model: str = ""
@@ -326,8 +316,9 @@ class LocomoConfig:
     k_epi: int = 5
     k_sem: int = 10
     flat_ks: tuple[int, ...] = (10, 25)
-    # The project's pseudonym key is derived from the seed (issue 15): a random key per project gave every name
-    # other placeholders, other vectors and another ranking in each run (one conversation: 0.763, 0.724, 0.733).
+    # The project's pseudonym key is derived from the seed, so a run can be repeated: a random key per project gave
+    # every name other placeholders, other vectors and another ranking in each run (one conversation: 0.763, 0.724,
+    # 0.733).
     seed: int = 1
     variant: str = ""  # a name for the settings of this run (an ablation), kept in the report
     ablate: tuple[str, ...] = ()  # layers of the consolidation switched off (ABLATIONS), online runs only

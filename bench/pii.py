@@ -44,7 +44,7 @@ Dev-read and dev-unread (:func:`dev_part`)
     unread part is scored but never looked at record by record (``bench_pii`` keeps no missed examples for it),
     and the goals apply to it. Splitting by template rather than by record means the unread part holds sentence
     templates no rule was written against, which is what "unseen text" means for a template-generated set. The
-    salt and the 40 % were chosen (before any rule of issue 14 was written) so that every contact/identity type of
+    salt and the 40 % were chosen (before any of the masking rules was written) so that every contact/identity type of
     the dev set except the 5 US_DRIVER_LICENSE records appears in the unread part; the choice looked at type counts
     only, never at a score.
 

@@ -207,7 +207,7 @@ def locomo_section(runs: list[dict[str, Any]], plots: dict[str, str]) -> list[st
     return lines
 
 
-UNTUNED = ("conv-43", "conv-44", "conv-47")  # never tuned on (issue 15): reported beside the tuning split
+UNTUNED = ("conv-43", "conv-44", "conv-47")  # never tuned on: reported beside the tuning split, so overfitting shows
 
 
 def _mean_sd(values: list[float]) -> str:
@@ -225,7 +225,7 @@ def _mean_sd(values: list[float]) -> str:
 
 def repeats_section(runs: list[dict[str, Any]]) -> list[str]:
     """Mean ± sample standard deviation over the runs that differ only in their seed (the pseudonym key), per split,
-    run and search; then issue 15's goals on the untuned split."""
+    run and search; then the retrieval goals on the untuned split."""
     import statistics
 
     seeded = [r for r in runs if r.get("seed") is not None]
@@ -237,7 +237,7 @@ def repeats_section(runs: list[dict[str, Any]]) -> list[str]:
         for name, stats in run["retrieval"].items():
             key = (split, run["label"], run.get("variant") or "", name)
             groups.setdefault(key, []).append((run, stats))
-    lines = ["## LoCoMo over repeated runs (issue 15)", "",
+    lines = ["## LoCoMo over repeated runs", "",
              "Each row: mean ± sample standard deviation over the runs listed (seeds: each seed fixes the bench "
              "project's pseudonym key, so a run is reproducible and the seeds show the spread the key causes). "
              "`@name` rows search the same store with one setting changed (ablation); `flat_top*` rows of an "
@@ -278,7 +278,7 @@ def repeats_section(runs: list[dict[str, Any]]) -> list[str]:
                    mean(flat, lambda s: s["context_tokens_per_query"]))
         ar = mean(ext, lambda s: s["answer_recall"]["overall"])
         far = mean(flat, lambda s: s["answer_recall"]["overall"])
-        lines += ["**Issue 15 goals on the untuned conversations** (means over the seeds above):", "",
+        lines += ["**Retrieval goals on the untuned conversations** (means over the seeds above):", "",
                   f"- extractive evidence recall {er:.3f} (goal ≥ 0.80: {_ok(er >= 0.80)}); category 1 {c1:.3f} "
                   f"(goal ≥ 0.68: {_ok(c1 >= 0.68)});",
                   f"- {er - fr:+.3f} against flat top-25 ({fr:.3f}; goal ≥ +0.05: {_ok(er - fr >= 0.05)}) with "
@@ -330,7 +330,7 @@ def sweep_section(sweeps: list[dict[str, Any]], plots: dict[str, str]) -> list[s
 
 
 def embedders_section(reports: list[dict[str, Any]]) -> list[str]:
-    """The embedding backends side by side (bench_embedders, issue 19)."""
+    """The embedding backends side by side (bench_embedders)."""
     if not reports:
         return []
     lines = ["## Embedding backends (bench_embedders)", ""]
@@ -493,7 +493,7 @@ def _components(scale: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def ingest_ceiling(scale: dict[str, Any], run: dict[str, Any]) -> float | None:
-    """The highest API ÷ bound a run's database work leaves (issue 19): the cores ÷ (embedding CPU + masking CPU
+    """The highest API ÷ bound a run's database work leaves: the cores ÷ (embedding CPU + masking CPU
     per exchange at the bound's own batching + the database server's CPU per exchange measured in the run), i.e.
     with the web server's and the worker's own CPU at zero, against the bound."""
     bound, _ = _bound(_components(scale))
@@ -507,7 +507,7 @@ def ingest_ceiling(scale: dict[str, Any], run: dict[str, Any]) -> float | None:
 
 
 def layout_lines(scale: dict[str, Any]) -> list[str]:
-    """API ingest per web layout (processes × threads) against the embedding + masking bound (issue 19): measured
+    """API ingest per web layout (processes × threads) against the embedding + masking bound: measured
     before the HTTP runs and, where the run did, again after them; the mean of the two is the bound."""
     bound, bounds = _bound(_components(scale))
     raw_bound, _ = _bound(_components(scale), "embedding_raw_forms_per_second")
@@ -541,7 +541,7 @@ def layout_lines(scale: dict[str, Any]) -> list[str]:
 
 
 def worker_nice_lines(scale: dict[str, Any]) -> list[str]:
-    """HTTP ingest during a governance-metrics pass, queue worker at nice 0 and at RECMEM_WORKER_NICE (issue 19)."""
+    """HTTP ingest during a governance-metrics pass, queue worker at nice 0 and at RECMEM_WORKER_NICE."""
     rows = [[_n(e["size"]), str(r["worker_nice"]), _n(r["exchanges_per_second"]), _f(r["request_p50_ms"], 1),
              " / ".join(_f((r.get("cpu_ms_per_exchange") or {}).get(k), 1) for k in ("web", "worker", "database"))]
             for e in scale["sizes"] for r in e.get("worker_nice_ab") or []]
@@ -555,7 +555,7 @@ def worker_nice_lines(scale: dict[str, Any]) -> list[str]:
 
 
 def store_lines(e: dict[str, Any]) -> list[str]:
-    """Index build, sizes, pre-warm and memory of one size (issue 19), where the run measured them."""
+    """Index build, sizes, pre-warm and memory of one size, where the run measured them."""
     out = []
     size = _n(e["size"])
     build = {k: v for k, v in (e.get("index_build_seconds") or {}).items() if k.endswith("_hnsw")}
@@ -614,7 +614,7 @@ def copy_fill_lines(scale: dict[str, Any]) -> list[str]:
 
 
 def million_goals_lines(scale: dict[str, Any]) -> list[str]:
-    """Issue 19's goals at 1M exchanges: search p95 ≤ 30 ms end to end with exchange recall@10 ≥ 0.95, SQL ≤ 10 ms."""
+    """The scale goals at 1M exchanges: search p95 ≤ 30 ms end to end with exchange recall@10 ≥ 0.95, SQL ≤ 10 ms."""
     big = [e for e in scale["sizes"] if e["size"] >= 1_000_000]
     if not big:
         return []
@@ -622,7 +622,7 @@ def million_goals_lines(scale: dict[str, Any]) -> list[str]:
     search = e["search"]
     p95, sql = search["p95_ms"], search.get("sql_p95_ms")
     recall = e["hnsw_recall"]["exchanges"]["recall_at_k"]
-    lines = [f"Goals at {_n(e['size'])} exchanges (issue 19):", "",
+    lines = [f"Goals at {_n(e['size'])} exchanges:", "",
              f"- search p95 ≤ 30 ms end to end: {_f(p95, 1)} ms — {_ok(p95 <= 30 if p95 else None)}",
              f"- exchange recall@10 ≥ 0.95: {_f(recall)} — {_ok(recall >= 0.95 if recall else None)}",
              f"- pure SQL p95 ≤ 10 ms: {_f(sql, 1)} ms — {_ok(sql <= 10 if sql else None)}"]
@@ -735,7 +735,7 @@ def goals_lines(scale: dict[str, Any]) -> list[str]:
         ceilings = [c for c in (ingest_ceiling(scale, http[key]) for key in ((4, 1), (4, 20)) if key in http) if c]
         lines.append(f"- API ingest with 4 clients ÷ (embedding + masking only, {_n(round(bound, 1))} exchanges/s in "
                      f"the same run) ≥ 0.9: {_f(four / bound, 2)} one per request, {_f((four_batch or 0) / bound, 2)} "
-                     f"20 per request — {_ok(best / bound >= 0.9)} (issue 19)"
+                     f"20 per request — {_ok(best / bound >= 0.9)}"
                      + (f"; ceiling with the web server's own CPU at zero {' / '.join(_f(c, 2) for c in ceilings)}"
                         if ceilings else ""))
     lines.append(f"- bulk import ≥ 150 exchanges/s: {_n(best_bulk)} with every vector computed — "

@@ -145,7 +145,7 @@ def recreate_database(home: Path, name: str, *, create: bool = True) -> None:
 
 
 STEP_FILES = {"locomo": "locomo_*", "sweep": "locomo_sweep", "embedders": "embedders", "scale": "scale",
-              "scale_1m": "scale_1m", "pii": "pii", "faults": "faults"}
+              "scale_1m": "scale_1m", "pii": "pii", "faults": "faults", "paraphrase": "paraphrase"}
 
 
 def _kept(path: Path, keep: set[str]) -> bool:
@@ -180,12 +180,13 @@ def clean_results(results: Path, keep: set[str] = frozenset()) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Run the RecMem benchmarks (issue 5)")
+    parser = argparse.ArgumentParser(description="Run the RecMem benchmarks")
     parser.add_argument("--profile", choices=sorted(PROFILES), default="quick")
     parser.add_argument("--home", default=str(DEFAULT_HOME), help="RECMEM_HOME for the benchmark database")
     parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")
     parser.add_argument("--skip", default="",
-                        help="comma-separated steps to skip (locomo, sweep, embedders, scale, scale_1m, pii, faults)")
+                        help="comma-separated steps to skip (locomo, sweep, embedders, scale, scale_1m, pii, faults, "
+                             "paraphrase)")
     parser.add_argument("--results", default=None,
                         help="results folder (default: bench/results for quick, bench/results/full for full)")
     args = parser.parse_args(argv)
@@ -228,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         if profile.get("embedders") and "embedders" not in skip:
             steps.append(("embedders", ["bench_embedders", *profile["embedders"], *data, "--json",
                                         str(results / "embedders.json")], env))
+        if "paraphrase" not in skip:  # the tuned team scenario and the held-back one (bench/paraphrase.py)
+            steps.append(("paraphrase", ["bench_paraphrase", "--json", str(results / "paraphrase.json")], env))
         if "pii" not in skip:
             steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
         if "faults" not in skip:  # its own home and database server: it kills them

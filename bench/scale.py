@@ -17,7 +17,7 @@ growing store (a new Project ``bench-scale-<id>``, deleted at the end unless ``k
    groups of 20 exchanges (a seed and its 19 most similar exchanges of the chunk, ``topic_groups``); one episode per
    group, linked to its exchanges, titled and narrated from its members' user lines and embedded from that text
    as consolidation embeds an episode (a real encoding, also in the fast fill); two experiences per group, each a
-   member's user line, with that line's vector. (Until issue 19 an episode was the centroid of 20 random
+   member's user line, with that line's vector. (An episode used to be the centroid of 20 random
    exchanges: at 1M such centroids were nearly identical, which no consolidated store looks like.)
 3. **Search latency**: p50 / p95 / p99 of ``memory_search`` (10/5/10, query embedding included) over LoCoMo
    questions, after a warm-up; the query-embedding time alone and the pure vector part (``layers_nearest``: the
@@ -76,7 +76,7 @@ class CpuClock:
     """CPU time and run-queue wait of this process (all threads: the embedder's included) and of its database
     backends, from the kernel's scheduler statistics (``/proc/<pid>/task/*/schedstat``: nanoseconds on a CPU, waiting
     for one). On a machine shared with other work the wall time of a query is its CPU time plus the time it waited for
-    a core; both are reported so a latency can be judged apart from the load (issue 19).
+    a core; both are reported so a latency can be judged apart from the load.
 
     Backends: every client connection to the benchmark's database when the clock starts — its own and those of the
     search threads (``RECMEM_SEARCH_THREADS``), which the warm-up searches opened; nothing else connects while the
@@ -261,11 +261,11 @@ def _statement_kind(sql: str) -> str:
 
 
 def search_floor(store: Store, queries: list[str], ef: int | None = None) -> dict[str, Any]:
-    """The least a search could take on this machine (issue 19): per question, the query embedding and every
-    statement the search's retrieval sends, replayed as raw SQL one after the other on one connection (each under
-    the scan settings it ran with), no row turned into an object. ``floor`` = embedding + max(the statements' sum ÷
-    the cores, the longest statement): a search whose Python cost nothing and whose statements shared the cores
-    perfectly. What is left to the goal is then what no rewrite of the application can take off."""
+    """The least a search could take on this machine (what the search latency goal is judged against): per question, the
+    query embedding and every statement the search's retrieval sends, replayed as raw SQL one after the other on one
+    connection (each under the scan settings it ran with), no row turned into an object. ``floor`` = embedding + max(the
+    statements' sum ÷ the cores, the longest statement): a search whose Python cost nothing and whose statements shared
+    the cores perfectly. What is left to the goal is then what no rewrite of the application can take off."""
     from django.db import connection, transaction
 
     from memory.gateways.embeddings import get_embedder
@@ -978,7 +978,7 @@ def http_phase(*, services: Services, store: Store, source: TextSource, offset: 
 def worker_priority_ab(*, store: Store, source: TextSource, offset: int, pairs: int, consolidation_mode: str,
                        log: Callable[[str], None], backlog: int = 3000) -> tuple[list[dict[str, Any]], int]:
     """HTTP ingest (4 clients × 20 per request) while the queue worker runs a governance-metrics pass, with the worker
-    at nice 0 and at the configured ``RECMEM_WORKER_NICE``, alternating (issue 19): what background work costs the
+    at nice 0 and at the configured ``RECMEM_WORKER_NICE``, alternating: what background work costs the
     requests at each priority. The pass has work: the repetition checks of the ``backlog`` newest exchanges are
     dropped before it, so it embeds their user texts again (as the hourly pass does for an hour's new exchanges)."""
     from django_q.models import OrmQ
@@ -1105,8 +1105,9 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                 growing = store.count < size
                 definitions = hnsw_drop() if (build_index_after or bulk_copy) and growing else {}
                 if exchange_hnsw:
-                    # Another graph for the exchange layer (issue 19's m / ef_construction trade-off), built after
-                    # the fill; on a kept store that does not grow, the exchange index alone is built again.
+                    # Another graph for the exchange layer (the m / ef_construction trade-off: build time and size
+                    # against recall), built after the fill; on a kept store that does not grow, the exchange index
+                    # alone is built again.
                     definitions = definitions or hnsw_drop(("exchange_embedding_hnsw",))
                     definitions["exchange_embedding_hnsw"] = hnsw_with(definitions["exchange_embedding_hnsw"],
                                                                       *exchange_hnsw)
@@ -1167,11 +1168,11 @@ def run_scale(*, sizes: list[int], data: Path, queries: int = 200, recall_querie
                             k: timing[k] for k in ("p50_ms", "p95_ms", "p99_ms", "sql_p50_ms", "sql_p95_ms",
                                                    "cpu_p50_ms", "cpu_p95_ms", "sql_cpu_p95_ms",
                                                    "runqueue_wait_p95_ms")}
-                # The least a search could take here, at each ef_search (issue 19's goal judged against it).
+                # The least a search could take here, at each ef_search (the latency goal is judged against it).
                 entry["search"]["floor"] = {str(ef): search_floor(store, query_texts, ef)
                                             for ef in (config().search.hnsw_ef_search, *ef_sweep)}
                 # And without the full-text half (vector search only, RECMEM_SEARCH_LEXICAL_WEIGHT=0): what dropping
-                # the hybrid search of issue 15 would leave.
+                # the hybrid search would leave.
                 with config_override(search__lexical_weight=0.0):
                     entry["search"]["floor_vector_only"] = {str(ef): search_floor(store, query_texts, ef)
                                                             for ef in (config().search.hnsw_ef_search, *ef_sweep)}

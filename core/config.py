@@ -319,8 +319,9 @@ class IdleConfig:
     max_sessions: int = _var("RECMEM_IDLE_MAX_SESSIONS", 100, _number(int, 1))
     # The session-level pass of an idle run (lessons, procedures, preferences stated once) and its per-run budgets:
     # LLM tokens (prompt + completion) and, for the extractive consolidator, tokens of text parsed.
-    # auto: on with the extractive consolidator (zero tokens), off with an LLM (+60 % construction tokens for no
-    # recall measured on LoCoMo; it would break the online ÷ eager cost goal). See session_pass_on.
+    # auto: on with both consolidators; with an LLM only the units that announce a lesson, procedure, preference or
+    # rule are sent (memory.consolidators.types.session_pass_cue), which keeps the online ÷ eager cost goal (all
+    # units cost +60 % construction tokens). See session_pass_on.
     session_pass: str = _var("RECMEM_IDLE_SESSION_PASS", "auto", _on_off_auto)
     run_token_budget: int = _var("RECMEM_IDLE_RUN_TOKEN_BUDGET", 50_000, _number(int, 0))
     extractive_budget: int = _var("RECMEM_IDLE_EXTRACTIVE_BUDGET", 200_000, _number(int, 0))
@@ -373,6 +374,9 @@ class SearchConfig:
     # An experience whose relevance (scaled by its informativeness) is below this is not returned: a search may
     # give fewer than k and leave the budget to the other layers.
     experience_floor: float = _var("RECMEM_EXPERIENCE_FLOOR", 0.3, _number(float, 0.0, 2.0))
+    # The context block leaves out a hit whose relevance is below this share of the best hit's, even when the budget
+    # has room (0: fill the budget).
+    context_floor: float = _var("RECMEM_SEARCH_CONTEXT_FLOOR", 0.5, _number(float, 0.0, 1.0))
     # Context expansion for multi-hop questions: the top exchange hits bring their session neighbours (±1).
     expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))
@@ -463,9 +467,7 @@ class Config:
     @property
     def session_pass_on(self) -> bool:
         """Whether idle and manual runs end with the session pass (RECMEM_IDLE_SESSION_PASS)."""
-        if self.idle.session_pass == "auto":
-            return self.consolidation.consolidator == "extractive" or not self.llm.base_url
-        return self.idle.session_pass == "on"
+        return self.idle.session_pass in ("auto", "on")
 
     def __post_init__(self) -> None:
         errors = []

@@ -2,7 +2,7 @@
 
 On a small machine the queue's work (consolidation runs, the hourly governance metrics, which embed every new user
 text once more) shares the cores with ingest and search. At the same priority a metrics pass over 2,000 new
-exchanges took ~20 s of a core from a running ingest benchmark (issue 19). A queue worker therefore lowers its own
+exchanges took ~20 s of a core from a running ingest benchmark (bench_scale). A queue worker therefore lowers its own
 priority (``RECMEM_WORKER_NICE``) when it starts: it still uses every idle cycle, but a request that needs a core
 gets it first.
 

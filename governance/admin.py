@@ -13,10 +13,12 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from core.errors import ApplicationError
+from governance.admin_base import ReadOnlyAdmin
 from governance.export import CONTENT_TYPES, export_lines
 from governance.models import (
     AllowedTerm,
     AuditEvent,
+    AuditObject,
     LLMCall,
     MetricDay,
     PrivacyPolicy,
@@ -28,29 +30,17 @@ from governance.services.privacy import allowed_term_add, allowed_term_remove, v
 
 # object_type of an event -> the admin page of that object (by URL name: governance does not import memory).
 _OBJECT_PAGES = {
-    "experience": "admin:memory_experience_change", "episode": "admin:memory_episode_change",
-    "exchange": "admin:memory_exchange_change", "session": "admin:memory_session_change",
-    "review_item": "admin:memory_reviewitem_change",
-    "consolidation_batch": "admin:governance_consolidationbatch_change",
-    "validity_sample": "admin:memory_validitysample_change", "vault_entry": "admin:governance_vaultentry_change",
+    AuditObject.EXPERIENCE: "admin:memory_experience_change", AuditObject.EPISODE: "admin:memory_episode_change",
+    AuditObject.EXCHANGE: "admin:memory_exchange_change", AuditObject.SESSION: "admin:memory_session_change",
+    AuditObject.REVIEW_ITEM: "admin:memory_reviewitem_change",
+    AuditObject.CONSOLIDATION_BATCH: "admin:governance_consolidationbatch_change",
+    AuditObject.VALIDITY_SAMPLE: "admin:memory_validitysample_change",
+    AuditObject.VAULT_ENTRY: "admin:governance_vaultentry_change",
 }
 
 
 def _short(value) -> str:
     return str(value)[:8]
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """No add, change or delete, even for superusers."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(AuditEvent)
@@ -120,6 +110,8 @@ class AuditEventAdmin(ReadOnlyAdmin):
 
 @admin.register(PrivacyPolicy)
 class PrivacyPolicyAdmin(admin.ModelAdmin):
+    """Configuration, not a record: edited by hand here (the one governance table the admin writes)."""
+
     list_display = ["project", "vault_enabled", "score_threshold", "updated_at"]
     readonly_fields = ["updated_at"]
 
@@ -165,15 +157,15 @@ class RevealForm(forms.Form):
 
 
 @admin.register(VaultEntry)
-class VaultEntryAdmin(admin.ModelAdmin):
+class VaultEntryAdmin(ReadOnlyAdmin):
+    """Originals are revealed through the audited reveal page and erased with their subject (``subject_forget``,
+    audited); a delete here would erase one unaudited."""
+
     list_display = ["placeholder", "entity_type", "project", "created_at", "reveal_link"]
     list_filter = ["entity_type", "project"]
     search_fields = ["placeholder"]
     readonly_fields = ["project", "placeholder", "entity_type", "created_at"]
     exclude = ["ciphertext"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
 
     @admin.display(description="reveal")
     def reveal_link(self, obj):
@@ -205,35 +197,22 @@ class VaultEntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(LLMCall)
-class LLMCallAdmin(admin.ModelAdmin):
+class LLMCallAdmin(ReadOnlyAdmin):
+    """The cost record; no delete either: the daily token quota sums these rows, so deleting one would lift it."""
+
     list_display = ["created_at", "purpose", "model", "prompt_tokens", "completion_tokens", "tokens_source", "ok",
                     "batch"]
     list_filter = ["purpose", "ok", "tokens_source"]
 
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
 
 @admin.register(MetricDay)
-class MetricDayAdmin(admin.ModelAdmin):
+class MetricDayAdmin(ReadOnlyAdmin):
     """The stored daily metrics (written by the periodic task; read here, on the dashboard, the API and /metrics)."""
 
     list_display = ["day", "project", "scope", "hit_rate", "repetition_rate", "validity_rate", "batches",
                     "prompt_tokens", "completion_tokens", "backlog", "exchanges_total", "experiences_active"]
     list_filter = ["scope", "project"]
     date_hierarchy = "day"
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 # agents' admin with audited writes (a module of its own: agents sits below governance)

@@ -85,6 +85,31 @@ class LLMCall(models.Model):
         return f"{self.purpose} {self.prompt_tokens}+{self.completion_tokens} tokens"
 
 
+class AuditObject(models.TextChoices):
+    """What an audit event is about (``AuditEvent.object_type``): one closed list, so a typo at a call site is
+    refused by ``audit_record`` instead of splitting the trail under two spellings. The ``*_list`` members are list
+    reads (one event per page)."""
+
+    EXPERIENCE = "experience"
+    EPISODE = "episode"
+    EXCHANGE = "exchange"
+    SESSION = "session"
+    REVIEW_ITEM = "review_item"
+    CONSOLIDATION_BATCH = "consolidation_batch"
+    VALIDITY_SAMPLE = "validity_sample"
+    VAULT_ENTRY = "vault_entry"
+    SUBJECT = "subject"
+    SEARCH = "search"
+    ALLOWED_TERM = "allowed_term"
+    AGENT = "agent"
+    API_KEY = "api_key"
+    SESSION_LIST = "session_list"
+    EXCHANGE_LIST = "exchange_list"
+    EPISODE_LIST = "episode_list"
+    EXPERIENCE_LIST = "experience_list"
+    CONSOLIDATION_LIST = "consolidation_list"
+
+
 class AuditEvent(models.Model):
     """Append-only record of every write and read: actor, scope, reason, source ids.
 
@@ -116,6 +141,8 @@ class AuditEvent(models.Model):
                                    related_name="+")
     actor_label = models.CharField(max_length=200, blank=True, default="", help_text="e.g. system:consolidation")
     action = models.CharField(max_length=16, choices=Action.choices, db_index=True)
+    # one of AuditObject, checked in audit_record rather than as field choices: bulk_create and save skip
+    # choices anyway, and a choices-only migration would change nothing in the database
     object_type = models.CharField(max_length=64)
     object_id = models.CharField(max_length=64, blank=True, default="")
     scope = models.CharField(max_length=16, blank=True, default="")

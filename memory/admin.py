@@ -1,7 +1,8 @@
 """Admin of memory and of the acts on it: consolidation batches (rollback with preview, retry, release), the review
 queue (decide page, bulk decisions), the validity sampling queue, read-only rows.
 
-Batches, review items and audit events are records: nobody deletes them from the admin.
+Every memory admin is a ``ReadOnlyAdmin``: no add, change or delete by hand, not even for a superuser; every
+delete of a memory row goes through the services (with a reason and an audit event).
 """
 
 from django import forms
@@ -16,6 +17,7 @@ from agents import admin as agents_admin
 from agents.models import Project
 from core.config import config
 from core.errors import ApplicationError
+from governance.admin_base import ReadOnlyAdmin
 from governance.models import ConsolidationBatch
 from memory.models import (
     Candidate,
@@ -49,26 +51,6 @@ def short_link(obj, label: str | None = None):
     meta = obj._meta
     url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
     return format_html('<a href="{}" title="{}"><code>{}</code></a>', url, str(obj.pk), label or str(obj.pk)[:8])
-
-
-class RecordAdmin(admin.ModelAdmin):
-    """A record kept for the audit: viewable, never deleted from the admin (not even by a superuser)."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    """Memory rows change only through services (consolidation, edits, rollback), never by hand."""
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Session)
@@ -161,7 +143,9 @@ class RollbackForm(forms.Form):
 
 
 @admin.register(ConsolidationBatch)
-class ConsolidationBatchAdmin(RecordAdmin):
+class ConsolidationBatchAdmin(ReadOnlyAdmin):
+    """A record: its page is read only (rollback, retry and release are the acts on it)."""
+
     list_display = ["short_id", "project", "agent", "mode", "consolidator", "status", "attempts", "llm_call_count",
                     "prompt_tokens", "completion_tokens", "created_at", "worker",
                     "lease_expires_at", "rollback_link"]
@@ -169,9 +153,6 @@ class ConsolidationBatchAdmin(RecordAdmin):
     search_fields = ["=id", "error"]
     readonly_fields = [f.name for f in ConsolidationBatch._meta.fields]
     actions = ["rollback", "retry", "release"]
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False  # a record: its page is read only (rollback, retry and release are the acts on it)
 
     @admin.display(description="id")
     def short_id(self, obj):
@@ -248,7 +229,9 @@ class BulkDecisionForm(forms.Form):
 
 
 @admin.register(ReviewItem)
-class ReviewItemAdmin(RecordAdmin):
+class ReviewItemAdmin(ReadOnlyAdmin):
+    """Every field is read only: the change page has no Save. Decisions go through the decide page."""
+
     list_display = ["statement_link", "kind", "type", "project", "scopes", "status", "corroborating_sessions",
                     "created_at", "decided_by"]
     list_filter = ["kind", "status", "proposed_scope", "experience__type", "project"]
@@ -261,10 +244,6 @@ class ReviewItemAdmin(RecordAdmin):
                        "approved_experience", "previous", "created_at", "decide_link"]
     exclude = ["evidence", "other_evidence", "similar", "evidence_sessions"]
     actions = ["bulk_approve", "bulk_reject", "bulk_needs_evidence"]
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        # Every field is read only: the change page has no Save. Decisions go through the decide page.
-        return False
 
     def _may_decide(self, request) -> bool:
         return request.user.has_perm("memory.change_reviewitem")
@@ -403,7 +382,7 @@ class ReviewItemAdmin(RecordAdmin):
 
 
 @admin.register(ValiditySample)
-class ValiditySampleAdmin(RecordAdmin):
+class ValiditySampleAdmin(ReadOnlyAdmin):
     """The validity sampling queue: a person marks each sampled item accurate, stale or wrong."""
 
     list_display = ["statement", "item_type", "item_scope", "project", "week", "reason", "verdict", "decided_by"]
@@ -413,9 +392,6 @@ class ValiditySampleAdmin(RecordAdmin):
     readonly_fields = ["project", "experience", "week", "reason", "verdict", "note", "decided_by", "decided_at",
                        "created_at"]
     actions = ["mark_accurate", "mark_stale", "mark_wrong"]
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
 
     @admin.display(description="statement")
     def statement(self, obj):

@@ -12,7 +12,7 @@ from agents.models import AgentRole
 from agents.visibility import Scope
 from core.config import config
 from core.errors import ApplicationError, TooLarge
-from governance.models import ConsolidationBatch
+from governance.models import AuditObject, ConsolidationBatch
 from memory import selectors
 from memory.figures import metrics_list
 from memory.inputs import (
@@ -44,7 +44,7 @@ from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, 
 from memory.services.scheduling import idle_run_request
 
 
-def _paginated(request, view, queryset, serializer_class, *, record: str | None = None,
+def _paginated(request, view, queryset, serializer_class, *, record: AuditObject | None = None,
                masked: dict[str, str] | None = None):
     """One page of ``queryset`` in the ``{count, next, previous, results}`` envelope (limit and offset were
     validated by the view's query serializer); ``record``: audit the list read under that object type, with the
@@ -120,7 +120,7 @@ class SessionListCreateApi(APIView):
     def get(self, request):
         filters = SessionListQuery.filters(request)
         return _paginated(request, self, selectors.session_list(agent=request.user, filters=filters)
-                          .select_related("module"), SessionOut, record="session_list")
+                          .select_related("module"), SessionOut, record=AuditObject.SESSION_LIST)
 
 
 @extend_schema(tags=["sessions"])
@@ -214,7 +214,7 @@ class ExchangeListApi(APIView):
     def get(self, request):
         filters = ExchangeListQuery.filters(request)
         return _paginated(request, self, selectors.exchange_list(agent=request.user, filters=filters), ExchangeOut,
-                          record="exchange_list")
+                          record=AuditObject.EXCHANGE_LIST)
 
 
 @extend_schema(tags=["exchanges"])
@@ -224,7 +224,7 @@ class ExchangeDetailApi(APIView):
     @extend_schema(responses=ExchangeOut, operation_id="exchanges_retrieve", summary="Get an exchange")
     def get(self, request, exchange_id):
         exchange = selectors.exchange_get(agent=request.user, exchange_id=exchange_id)
-        read_record(agent=request.user, object_type="exchange", object_id=exchange.pk, scope=exchange.scope)
+        read_record(agent=request.user, object_type=AuditObject.EXCHANGE, object_id=exchange.pk, scope=exchange.scope)
         return Response(ExchangeOut(exchange).data)
 
 
@@ -237,7 +237,7 @@ class EpisodeListApi(APIView):
     def get(self, request):
         filters = EpisodeListQuery.filters(request)
         qs = selectors.episode_list(agent=request.user, filters=filters)
-        return _paginated(request, self, qs, EpisodeOut, record="episode_list")
+        return _paginated(request, self, qs, EpisodeOut, record=AuditObject.EPISODE_LIST)
 
 
 @extend_schema(tags=["episodes"])
@@ -247,7 +247,7 @@ class EpisodeDetailApi(APIView):
     @extend_schema(responses=EpisodeOut, operation_id="episodes_retrieve", summary="Get an episode")
     def get(self, request, episode_id):
         episode = selectors.episode_get(agent=request.user, episode_id=episode_id)
-        read_record(agent=request.user, object_type="episode", object_id=episode.pk, scope=episode.scope)
+        read_record(agent=request.user, object_type=AuditObject.EPISODE, object_id=episode.pk, scope=episode.scope)
         return Response(EpisodeOut(episode).data)
 
 
@@ -262,7 +262,7 @@ class ExperienceListApi(APIView):
         if filters.tag:  # free text: masked like a query before it is used or audited
             filters.tag = search_query_mask(agent=request.user, query=filters.tag)
         qs = selectors.experience_list(agent=request.user, filters=filters)
-        return _paginated(request, self, qs, ExperienceOut, record="experience_list",
+        return _paginated(request, self, qs, ExperienceOut, record=AuditObject.EXPERIENCE_LIST,
                           masked={"tag": filters.tag} if filters.tag else None)
 
 
@@ -286,7 +286,8 @@ class ExperienceDetailApi(APIView):
     @extend_schema(responses=ExperienceOut, operation_id="experiences_retrieve", summary="Get an experience")
     def get(self, request, experience_id):
         experience = selectors.experience_get(agent=request.user, experience_id=experience_id)
-        read_record(agent=request.user, object_type="experience", object_id=experience.pk, scope=experience.scope)
+        read_record(agent=request.user, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
+                    scope=experience.scope)
         return Response(ExperienceOut(experience).data)
 
     @extend_schema(request=UpdateSerializer, responses=ExperienceOut, operation_id="experiences_update",
@@ -357,6 +358,8 @@ class SearchApi(APIView):
         experiences = ExperienceHit(many=True)
         context = serializers.CharField()
         context_tokens = serializers.IntegerField()
+        context_budget = serializers.IntegerField(help_text="the token budget the context block was built within: "
+                                                  "it may use less (hits below the relevance floor are left out)")
         search_id = serializers.UUIDField(help_text="give it back with POST /feedback (hit rate)")
 
     @extend_schema(request=SearchInputSerializer, responses=SearchOutputSerializer, operation_id="search",
@@ -384,6 +387,7 @@ class SearchApi(APIView):
             "experiences": hits(result.experiences, ExperienceOut),
             "context": result.context,
             "context_tokens": result.context_tokens,
+            "context_budget": result.context_budget,
             "search_id": str(run.log.pk),
         })
 
@@ -446,7 +450,7 @@ class ConsolidationListApi(APIView):
     def get(self, request):
         query = ConsolidationListQuery.parse(request)
         qs = selectors.batch_list(agent=request.user, status=query.get("status"))
-        return _paginated(request, self, qs, BatchOut, record="consolidation_list")
+        return _paginated(request, self, qs, BatchOut, record=AuditObject.CONSOLIDATION_LIST)
 
 
 @extend_schema(tags=["consolidations"])

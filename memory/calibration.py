@@ -82,3 +82,56 @@ def calibration_lines(report: dict) -> list[str]:
     lines.append(f"θ_sim for {report['target_coverage']:.0%} coverage: {report['theta_sim']:.3f} "
                  f"(configured: {report['current_theta_sim']})")
     return lines
+
+
+# --- paraphrase calibration: recurrence across sessions and corroboration ------------------------------------------
+
+def pair_rates(vectors_a: np.ndarray, labels_a: Sequence[str], vectors_b: np.ndarray, labels_b: Sequence[str],
+               thetas: Sequence[float], *, same_set: bool) -> list[dict[str, float]]:
+    """For each θ: the share of same-label pairs at or above it (what merges) and of different-label pairs (what
+    merges wrongly). Unlabelled items ("", filler) only ever count as different."""
+    sims = np.asarray(vectors_a, dtype=np.float32) @ np.asarray(vectors_b, dtype=np.float32).T
+    same, other = [], []
+    for i, la in enumerate(labels_a):
+        for j, lb in enumerate(labels_b):
+            if same_set and j <= i:
+                continue
+            (same if la and la == lb else other).append(sims[i, j])
+    same_arr, other_arr = np.asarray(same), np.asarray(other)
+    return [{"theta": round(float(t), 3), "same": round(float((same_arr >= t).mean()) if len(same_arr) else 0.0, 4),
+             "different": round(float((other_arr >= t).mean()) if len(other_arr) else 0.0, 5)} for t in thetas]
+
+
+def lowest_safe(curve: list[dict[str, float]], max_false: float) -> float:
+    """The lowest θ whose different-label rate is at most ``max_false`` (the most paraphrases merged for that risk)."""
+    safe = [row["theta"] for row in curve if row["different"] <= max_false]
+    return min(safe) if safe else 1.0
+
+
+def paraphrase_calibration(*, scenario: dict, embed, unit_form, max_false: float = 0.003) -> dict:
+    """θ_sim_sessions (exchange–exchange), θ_corroborate (statement–statement) and θ_corroborate_unit
+    (statement–exchange) from a paraphrase scenario (bench/scenarios/*.json): each the lowest value on a 0.05 grid
+    at which at most ``max_false`` of the pairs of different facts (or filler) would merge. A statement is a fact's
+    paraphrase said as a statement (not a question), prefixed with the fact's type as the item embeddings are."""
+    thetas = [round(x, 2) for x in np.arange(0.35, 0.91, 0.05)]
+    units, unit_labels = [], []
+    for fact in scenario["facts"]:
+        for user, assistant in fact["paraphrases"]:
+            units.append(unit_form(user, assistant))
+            unit_labels.append(fact["id"])
+    for user, assistant in scenario.get("filler", []):
+        units.append(unit_form(user, assistant))
+        unit_labels.append("")
+    statements, statement_labels = [], []
+    for fact in scenario["facts"]:
+        for user, _ in fact["paraphrases"]:
+            if not user.rstrip().endswith("?"):
+                statements.append(f"{fact['type']}: {user}")
+                statement_labels.append(fact["id"])
+    u = np.asarray(embed(units), dtype=np.float32)
+    s = np.asarray(embed(statements), dtype=np.float32)
+    curves = {"theta_sim_sessions": pair_rates(u, unit_labels, u, unit_labels, thetas, same_set=True),
+              "corroborate": pair_rates(s, statement_labels, s, statement_labels, thetas, same_set=True),
+              "corroborate_unit": pair_rates(s, statement_labels, u, unit_labels, thetas, same_set=False)}
+    return {"scenario": scenario.get("name", ""), "max_false": max_false, "curves": curves,
+            "thresholds": {k: lowest_safe(v, max_false) for k, v in curves.items()}}

@@ -1,4 +1,4 @@
-"""How much a statement says (issue 15: "experiences worth a slot").
+"""How much a statement says: only experiences that say something are worth a search slot.
 
 Pure functions over the statement's text, the same for every consolidator (extractive, LLM, the bench's eager
 baseline), so the score stored with an experience means one thing. ``boilerplate`` names the statements no
@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 import re
 
+# Not core.text.words: case, Unicode letters, whole placeholders and numbers with their punctuation all matter
+# here (a capital marks a name, "3:30" is one fact); _EMPTY is wider than STOPWORDS (feeling and politeness).
 _WORD_RE = re.compile(r"<[A-Z][A-Z0-9_:]*[^>]*>|[^\W\d_][\w'’\-]*|\d[\d:/.,]*")
 _PLACEHOLDER_RE = re.compile(r"^<[A-Z]")
 

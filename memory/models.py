@@ -124,7 +124,7 @@ EXCHANGE_COUNT_SLOTS = 16
 class ExchangeCount(models.Model):
     """How many exchanges a project stores, kept by PostgreSQL itself (statement triggers on ``memory_exchange``,
     migration 0022) so the exchange quota reads a few rows instead of counting the project's exchanges on every
-    ingest (at 1M exchanges that count cost 30–50 ms per request; bench_scale, issue 19). A project's count is the
+    ingest (at 1M exchanges that count cost 30–50 ms per request; bench_scale). A project's count is the
     sum over its slots; each database session adds to its own slot (backend pid modulo ``EXCHANGE_COUNT_SLOTS``), so
     concurrent ingests into one project do not queue on one row. Every insert and delete is counted whichever path
     makes it (ORM, cascade, COPY); exchanges never move between projects. Not a foreign key: a project's deletion
@@ -149,6 +149,7 @@ class Candidate(models.Model):
         SALIENCE = "salience"
         EAGER = "eager"
         MANUAL = "manual"
+        UPDATE = "update"  # close to a consolidated topic: merged into it in the next pass
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -257,7 +258,7 @@ class Experience(ScopedModel):
     search_vector = search_vector_field("statement")
     confidence = models.FloatField(default=0.6)
     # How much a statement says (memory/informativeness.py, 0–1): ranks it, and a search leaves out items below
-    # RECMEM_EXPERIENCE_FLOOR so greetings and reassurance do not take the slots of facts (issue 15).
+    # RECMEM_EXPERIENCE_FLOOR so greetings and reassurance do not take the slots of facts.
     informativeness = models.FloatField(default=0.5)
     verified = models.BooleanField(default=False)
     valid_from = models.DateTimeField(null=True, blank=True)
@@ -278,6 +279,10 @@ class Experience(ScopedModel):
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     last_corroborated_at = models.DateTimeField(default=timezone.now)
+    # Independent support: distinct sessions and agents among the evidence (its own and that of the personal items
+    # of module members that say the same); confidence is derived from them (memory.services.consolidation).
+    support_sessions = models.PositiveIntegerField(default=1)
+    support_agents = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 

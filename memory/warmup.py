@@ -96,10 +96,10 @@ class _RolledBack(Exception):
 def _dry_run() -> None:
     """One ingest and one search in a throw-away project, through the whole HTTP stack, rolled back: what a first
     request does beyond the models (URL resolving, middleware, API-key authentication, throttling, DRF's views and
-    serializers; the privacy policy, vault, the recurrence query, the audit trail; the database's pages and plans)
-    is done once here instead of in a client's first request. Calling the services alone left ~35 ms of that to each
-    worker's first request (a first ingest 2.4–2.6× the median on a quiet machine, issue 19). Nothing stays: not the
-    project, not an API key, not an exchange, not an audit row."""
+    serializers; the privacy policy, vault, the recurrence query, the audit trail; the database's pages and plans) is
+    done once here instead of in a client's first request. Calling the services alone left ~35 ms of that to each
+    worker's first request (a first ingest 2.4–2.6× the median on a quiet machine, measured by bench_scale). Nothing
+    stays: not the project, not an API key, not an exchange, not an audit row."""
     import uuid
 
     from django.conf import settings

@@ -7,7 +7,7 @@ A server left by a killed owner is reused by the next start (same data), and `re
 
 Memory: the server's defaults (``shared_buffers`` 128 MB) keep the HNSW indexes of a large store on disk pages, and
 a filtered search then waits on reads (bench, 200k exchanges: p95 30.5 ms at 128 MB against 10.5 ms at 4 GB with the
-index pre-warmed, issue 19). :func:`memory_settings` sizes ``shared_buffers``, ``effective_cache_size``,
+index pre-warmed). :func:`memory_settings` sizes ``shared_buffers``, ``effective_cache_size``,
 ``maintenance_work_mem`` and ``work_mem`` from the machine's memory (each overridable, ``RECMEM_DB_*``); they are
 written with ``ALTER SYSTEM`` when this module starts the server, which is restarted once when ``shared_buffers``
 changed (it needs a restart; the other three are reloaded).

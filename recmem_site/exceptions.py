@@ -2,9 +2,9 @@
 
 ``{"error": {"code": "...", "message": "...", "details": {...}}}`` with the HTTP status of the error's kind.
 
-An error body never repeats what the request sent (issue 14: a rejected ``types: ["ghp_…"]`` must not come back
-in clear): messages that quote input are replaced by generic ones, and every submitted value is scrubbed from the
-body (:func:`scrub`).
+An error body never repeats what the request sent (a rejected ``types: ["ghp_…"]`` must not come back in clear: an error
+body reaches logs and clients that the masking never saw): messages that quote input are replaced by generic ones, and
+every submitted value is scrubbed from the body (:func:`scrub`).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ __all__ = ["HASHING_THRESHOLDS", "HashingEmbeddingGateway", "hashing_vector"]
 HASHING_THRESHOLDS = Thresholds(theta_sim=0.45, theta_count=5, merge=0.45, dedup=0.85, related=0.2)
 
 
+# Not core.text.words: these vectors hash Unicode words (and "_"); another split would move every fake vector.
 _WORD_RE = re.compile(r"\w+")
 _EMPTY_FEATURE = "\x00empty"
 

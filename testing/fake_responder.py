@@ -23,6 +23,8 @@ import re
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from core.text import STOPWORDS
+from core.text import words as text_words
 from memory.consolidators.prompts import VERSION_MARKER_RE
 from memory.gateways.tokens import message_text
 
@@ -37,13 +39,12 @@ _RELATED_RE = re.compile(
     re.M,
 )
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+")
-_WORD_RE = re.compile(r"[a-z0-9]+")
-_STOP = frozenset(
-    "a an the and or but if of to in on at for with from by about as is are was were be been being am i me my we "
-    "our you your he she it they them their this that these those do does did have has had will would can could "
-    "should shall may might must not no so very just really also too now then than there here what which who whom "
-    "when where why how all any some more most other such only own same into over again further once user users "
-    "prefer prefers preferred like likes liked love loves longer anymore said says say".split()
+# The fake's own list: the shared stopwords with the pronouns it keeps as content, plus the words of liking and
+# changing it reads as cues, not subjects. Kept exactly as it was, so the fake's answers (and every number
+# measured with the fake) do not move.
+_STOP = (STOPWORDS - {"its", "his", "her", "s", "t"}) | frozenset(
+    "really now further user users prefer prefers preferred like likes liked love loves longer anymore said says "
+    "say".split()
 )
 CHANGE_CUES = ("now prefer", "no longer", "anymore", "any more", "switched to", "instead of")
 
@@ -59,7 +60,7 @@ def _attribute(text: str, tag: str, name: str) -> str:
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOP and len(w) > 2}
+    return {w for w in text_words(text) if w not in _STOP and len(w) > 2}
 
 
 def parse_units(text: str) -> list[dict[str, str]]:
@@ -172,7 +173,7 @@ def _semantic_refine(user: str) -> dict[str, Any]:
             continue
         kind = _item_type(sentence)
         words = _words(unit["user"])
-        subject = next((w for w in _WORD_RE.findall(sentence.lower()) if w in words and len(w) > 3), "general")
+        subject = next((w for w in text_words(sentence) if w in words and len(w) > 3), "general")
         contradicts: list[str] = []
         if any(cue in unit["user"].lower() for cue in CHANGE_CUES):
             for exp in related:
@@ -203,7 +204,7 @@ def _session_distill(user: str) -> dict[str, Any]:
     items = []
     for item in _semantic_refine(user)["items"]:
         if item["type"] in ("lesson", "procedure", "preference"):
-            words = sorted(_WORD_RE.findall(item["statement"].lower()), key=len, reverse=True)
+            words = sorted(text_words(item["statement"]), key=len, reverse=True)
             items.append({**item, "tags": words[:1]})
     return {"items": items}
 
@@ -229,7 +230,7 @@ def _eager_extract(user: str) -> dict[str, Any]:
 
 
 def _normal(text: str) -> str:
-    return " ".join(_WORD_RE.findall(text.lower()))
+    return " ".join(text_words(text))
 
 
 def _json_section(user: str, tag: str) -> list[Any]:

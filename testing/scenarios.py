@@ -13,3 +13,27 @@ MARATHON = [
     ("I prefer to do my marathon training runs in the early morning before work.",
      "Morning runs fit your marathon plan; do the long run early on Sunday."),
 ]
+
+# The marathon topic in two waves: the first makes the topic ripe (one batch), the second adds to it and changes a
+# preference (morning → evening runs), so the second batch supersedes the old preference.
+MARATHON_WAVE_1 = MARATHON
+MARATHON_WAVE_2 = [
+    ("I now prefer to do my marathon training runs in the evening after work instead of the morning.",
+     "Evening runs are fine for your marathon plan; keep the long run on Sunday."),
+    ("Week 6 of my marathon training plan: the long run felt easy at 24 km.",
+     "Great progress on your marathon plan; next Sunday's long run is 26 km."),
+    ("Should my marathon training plan include speed work on Tuesdays?",
+     "Yes, add 6 x 800 m intervals on Tuesdays to your marathon training plan."),
+    ("My marathon plan says taper for three weeks. What does tapering mean?",
+     "Tapering in a marathon plan means cutting weekly distance before race day."),
+    ("How should I adjust my marathon training plan for the race week?",
+     "In race week of your marathon plan run short and easy, and rest two days before."),
+]
+
+# Unrelated one-off questions, to sit between the marathon units without making any topic ripe.
+CHATTER = [
+    ("What's a good name for a grey kitten?", "How about Smokey or Ash?"),
+    ("Can you recommend a sci-fi novel?", "Try 'The Left Hand of Darkness' by Ursula K. Le Guin."),
+    ("How do I descale my coffee machine?", "Run a vinegar and water solution through it, then rinse twice."),
+]
+ONE_OFF = ("What is the capital of Australia?", "Canberra.")

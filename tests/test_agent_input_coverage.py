@@ -1,4 +1,5 @@
-"""Every request field of the OpenAPI schema goes through the masking boundary (issue 14).
+"""Every request field of the OpenAPI schema goes through the masking boundary (a field that skipped it would store
+clear text).
 
 The fields are enumerated from ``/api/schema/`` itself — path, query and header parameters and every property of a
 JSON body, nested lists (``exchanges[].user``) and free-form objects (``metadata{}``: its keys and its values)

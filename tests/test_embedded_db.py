@@ -71,7 +71,8 @@ def test_memory_settings_are_sized_from_the_machine_and_overridable(settings):
 
 
 def test_a_started_server_runs_with_the_sized_memory_settings(home, settings):
-    """The embedded server's default shared_buffers (128 MB) kept a large store's HNSW index on disk (issue 19)."""
+    """The embedded server's default shared_buffers (128 MB) kept a large store's HNSW index on disk, so searches waited
+    on reads."""
     settings.RECMEM = settings.RECMEM.replace(database__shared_buffers="256MB", database__work_mem="24MB")
     home.mkdir()
     info = embedded_db.ensure_running(home, database="recmem")

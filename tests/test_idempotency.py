@@ -1,5 +1,5 @@
-"""The Idempotency-Key header on every POST (issue 12, observation 5: a client that timed out and retried wrote the
-exchange twice). Same key and body: the first response again, nothing written; same key, other body: 409; a bad
+"""The Idempotency-Key header on every POST (observed: a client that timed out and retried wrote the exchange
+twice). Same key and body: the first response again, nothing written; same key, other body: 409; a bad
 key: 400; keys are per agent and expire; a failed (5xx) request keeps nothing, so its retry runs; two concurrent
 requests with one key write once."""
 

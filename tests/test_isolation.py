@@ -120,7 +120,7 @@ def test_other_project_sees_nothing(api_client, world):
     assert _list_ids(api_client, outsider) == set()
 
 
-# --- consolidation never widens a scope (issue 12, observation 1) ----------------------------------------------
+# --- consolidation never widens a scope (a memory must not reach agents its sources could not) ----------------
 
 # X1's personal exchanges on one topic, each carrying words that appear nowhere else (traceable if they leak).
 PERSONAL_MARATHON = [
@@ -230,7 +230,7 @@ def test_provenance_lists_only_visible_sources(api_client, world):
 
 def test_batch_summary_lists_only_what_the_agent_may_see_now(api_client, make_agent, settings,
                                                               django_capture_on_commit_callbacks):
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="")
     holder = make_agent(modules=["m"])

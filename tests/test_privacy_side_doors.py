@@ -1,5 +1,6 @@
-"""Issue 14, the API side: one masking boundary for every field an agent controls, errors that never repeat input,
-logs without agent input, the pseudonym registry, a secret split across exchanges, the vault's reveal page.
+"""Masking on the API side (any field that skips it is a side door): one masking boundary for every field an agent
+controls, errors that never repeat input, logs without agent input, the pseudonym registry, a secret split across
+exchanges, the vault's reveal page.
 
 Each test plants a secret or a contact value in one side door and looks for it in a full dump of the database and
 in every response body.

@@ -1,5 +1,5 @@
-"""Roles on every endpoint (issue 12, observation 3): a matrix of every API endpoint and method × every set of
-roles. The decision table below is the specification; an endpoint added without a decision fails
+"""Roles on every endpoint (an endpoint without a role check is open to every key): a matrix of every API endpoint and
+method × every set of roles. The decision table below is the specification; an endpoint added without a decision fails
 ``test_every_endpoint_has_a_role_decision``."""
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bench.eager import prompts
+from core.text import tokens
 from memory.consolidators.llm import ask_json, clean_id
 from memory.consolidators.prompts import format_date
 from memory.consolidators.types import CallSink, ExistingExperience, Unit, unit_time
@@ -33,7 +34,6 @@ EAGER_EVENTS = ("ADD", "UPDATE", "DELETE", "NONE")
 MAX_FACTS = 20
 SAME_WORDS = 0.8  # word overlap (Jaccard) from which two statements say the same thing
 _WS_RE = re.compile(r"\s+")
-_WORD_RE = re.compile(r"[\w<>']+")
 
 
 def _clean(text: Any) -> str:
@@ -41,7 +41,7 @@ def _clean(text: Any) -> str:
 
 
 def _normalised(text: str) -> str:
-    return " ".join(_WORD_RE.findall(text.lower()))
+    return " ".join(tokens(text))
 
 
 def _overlap(a: str, b: str) -> float:

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from agents.visibility import ScopeKey
 from bench.eager.extractor import get_eager_extractor
-from governance.models import AuditEvent, ConsolidationBatch
+from governance.models import AuditEvent, AuditObject, ConsolidationBatch
 from memory.informativeness import informativeness
 from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, MemoryStatus
 from memory.review.versions import memory_version_save
@@ -93,7 +93,7 @@ def _apply_op(*, batch, op, unit, embedder_model, summary, audit, scope_fields) 
         ExperienceEvidence.objects.get_or_create(experience=target, exchange=unit, defaults={"batch": batch})
         summary["experiences_merged" if event == "UPDATE" else "experiences_superseded"].append(str(target.pk))
         audit.append({"action": AuditEvent.Action.UPDATE if event == "UPDATE" else AuditEvent.Action.DELETE,
-                      "object_type": "experience", "object_id": target.pk, "reason": f"eager {event}",
+                      "object_type": AuditObject.EXPERIENCE, "object_id": target.pk, "reason": f"eager {event}",
                       "source_ids": [unit.pk], "data": {"fact": op.get("fact", "")}})
         return
     experience = Experience.objects.create(type="fact", subject=text[:80], statement=text,
@@ -102,7 +102,7 @@ def _apply_op(*, batch, op, unit, embedder_model, summary, audit, scope_fields) 
                                            valid_from=unit.occurred_at, batch=batch, **scope_fields)
     ExperienceEvidence.objects.create(experience=experience, exchange=unit, batch=batch)
     summary["experiences_created"].append(str(experience.pk))
-    audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
+    audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXPERIENCE, "object_id": experience.pk,
                   "reason": "eager ADD", "source_ids": [unit.pk], "data": {"fact": op.get("fact", "")}})
 
 

@@ -112,7 +112,7 @@ def test_the_session_pass_is_on_by_default_only_without_an_llm():
         return Config.from_env({"RECMEM_HOME": "/tmp/x", **env})
 
     assert cfg().session_pass_on  # no endpoint: the extractive consolidator, zero tokens
-    assert not cfg(RECMEM_LLM_BASE_URL="http://127.0.0.1:9/v1").session_pass_on  # an LLM: +60 % tokens, off
+    assert cfg(RECMEM_LLM_BASE_URL="http://127.0.0.1:9/v1").session_pass_on  # an LLM too (the cued units only)
     assert cfg(RECMEM_LLM_BASE_URL="http://127.0.0.1:9/v1", RECMEM_CONSOLIDATOR="extractive").session_pass_on
     assert cfg(RECMEM_LLM_BASE_URL="http://127.0.0.1:9/v1", RECMEM_IDLE_SESSION_PASS="1").session_pass_on
     assert not cfg(RECMEM_IDLE_SESSION_PASS="off").session_pass_on

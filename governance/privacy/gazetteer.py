@@ -1,4 +1,4 @@
-"""The pseudonym registry as a gazetteer: one name, one placeholder (issue 15).
+"""The pseudonym registry as a gazetteer: one name, one placeholder.
 
 The NER model misses names it found elsewhere (on LoCoMo one speaker's name stayed clear in 373 of 437 stored
 mentions but was masked in 66 of 93 questions), so a name and its placeholder both end up in memory and a query

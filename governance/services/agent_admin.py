@@ -15,7 +15,7 @@ from django.db import transaction
 from agents import services as agent_services
 from agents.models import Agent, AgentRole, ApiKey
 from agents.services import IssuedKey
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record
 
 
@@ -25,7 +25,7 @@ def _actor(actor_user, actor_label: str) -> dict:
 
 
 def _key_recorded(*, issued: IssuedKey, agent: Agent, actor_user, actor_label: str, reason: str) -> None:
-    audit_record(action=AuditEvent.Action.CREATE, object_type="api_key", object_id=issued.api_key.pk,
+    audit_record(action=AuditEvent.Action.CREATE, object_type=AuditObject.API_KEY, object_id=issued.api_key.pk,
                  project_id=agent.project_id, reason=reason, **_actor(actor_user, actor_label),
                  data={"agent": str(agent.pk), "prefix": issued.api_key.prefix, "name": issued.api_key.name,
                        "expires_at": issued.api_key.expires_at.isoformat() if issued.api_key.expires_at else None})
@@ -45,7 +45,7 @@ def agent_register(
     """Create an agent (``agents.services.agent_create``) and record who created it with which roles."""
     agent = agent_services.agent_create(project_name=project_name, name=name, module_names=module_names,
                                         roles=roles)
-    audit_record(action=AuditEvent.Action.CREATE, object_type="agent", object_id=agent.pk,
+    audit_record(action=AuditEvent.Action.CREATE, object_type=AuditObject.AGENT, object_id=agent.pk,
                  project_id=agent.project_id, reason=reason, **_actor(actor_user, actor_label),
                  data={"name": agent.name, "roles": list(agent.roles),
                        "modules": sorted(agent.modules.values_list("name", flat=True))})
@@ -58,7 +58,7 @@ def agent_roles_set(*, agent: Agent, roles: Iterable[str], actor_user=None, acto
     """Replace an agent's roles; a change (never a no-op) is recorded with the roles before and after."""
     before = agent_services.agent_roles_update(agent=agent, roles=roles)
     if before != list(agent.roles):
-        audit_record(action=AuditEvent.Action.UPDATE, object_type="agent", object_id=agent.pk,
+        audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.AGENT, object_id=agent.pk,
                      project_id=agent.project_id, reason=reason or "roles changed",
                      **_actor(actor_user, actor_label), data={"roles": {"before": before, "after": list(agent.roles)}})
     return agent
@@ -70,7 +70,7 @@ def agent_changes_record(*, agent: Agent, changed: dict, actor_user=None, actor_
     """Record an edit of an agent made through a form (name, active flag, modules): ``changed`` maps each field to
     its value before and after."""
     if changed:
-        audit_record(action=AuditEvent.Action.UPDATE, object_type="agent", object_id=agent.pk,
+        audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.AGENT, object_id=agent.pk,
                      project_id=agent.project_id, reason=reason or "edited", **_actor(actor_user, actor_label),
                      data=changed)
 
@@ -90,7 +90,7 @@ def agent_key_revoke(*, api_key: ApiKey, actor_user=None, actor_label: str = "",
     was_revoked = api_key.revoked_at is not None
     agent_services.api_key_revoke(api_key=api_key)
     if not was_revoked:
-        audit_record(action=AuditEvent.Action.UPDATE, object_type="api_key", object_id=api_key.pk,
+        audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.API_KEY, object_id=api_key.pk,
                      project_id=api_key.agent.project_id, reason=reason or "revoked",
                      **_actor(actor_user, actor_label),
                      data={"agent": str(api_key.agent_id), "prefix": api_key.prefix, "revoked": True})

@@ -25,13 +25,15 @@ from django.utils import timezone
 
 from agents.models import Agent, Project
 from core.config import config
-from governance.models import AuditCheckpoint, AuditEvent
+from governance.models import AuditCheckpoint, AuditEvent, AuditObject
 
 
-def _audit_row(*, action: str, object_type: str, object_id: Any = "", project: Project | None = None,
+def _audit_row(*, action: str, object_type: AuditObject | str, object_id: Any = "", project: Project | None = None,
                project_id: Any = None, actor_agent: Agent | None = None, actor_user=None, actor_label: str = "",
                scope: str = "", reason: str = "", source_ids: Iterable[Any] = (), batch=None,
                data: dict | None = None) -> AuditEvent:
+    if object_type not in AuditObject.values:
+        raise ValueError(f"audit: unknown object type {object_type!r} (add it to AuditObject)")
     return AuditEvent(
         action=action, object_type=object_type, object_id=str(object_id or ""),
         project_id=project.pk if project is not None else project_id,

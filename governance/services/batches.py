@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from agents.models import Agent, Project
 from core.config import config
-from governance.models import AuditEvent, ConsolidationBatch, LLMCall
+from governance.models import AuditEvent, AuditObject, ConsolidationBatch, LLMCall
 from governance.services.audit import audit_record
 
 logger = logging.getLogger(__name__)
@@ -202,7 +202,7 @@ def batch_fail(*, batch: ConsolidationBatch, error: str, timings_ms: dict | None
     batch.lease_expires_at = None
     batch.save(update_fields=["status", "error", "finished_at", "timings_ms", "lease_expires_at"])
     _calls_interrupted(batch)
-    audit_record(action=AuditEvent.Action.CONSOLIDATE, object_type="consolidation_batch", object_id=batch.pk,
+    audit_record(action=AuditEvent.Action.CONSOLIDATE, object_type=AuditObject.CONSOLIDATION_BATCH, object_id=batch.pk,
                  project_id=batch.project_id, actor_label="system:consolidation", batch=batch,
                  reason=f"failed: {error[:200]}")
     return batch
@@ -219,7 +219,7 @@ def batch_requeue(*, batch: ConsolidationBatch, reason: str,
     batch.worker = ""
     batch.save(update_fields=["status", "error", "lease_expires_at", "worker"])
     _calls_interrupted(batch)
-    audit_record(action=AuditEvent.Action.CONSOLIDATE, object_type="consolidation_batch", object_id=batch.pk,
+    audit_record(action=AuditEvent.Action.CONSOLIDATE, object_type=AuditObject.CONSOLIDATION_BATCH, object_id=batch.pk,
                  project_id=batch.project_id, actor_user=actor_user,
                  actor_label="" if actor_user else "system:reaper", batch=batch, reason=f"re-queued: {reason[:200]}")
     return batch

@@ -13,7 +13,7 @@ from core.batching import Coalescer
 from core.config import config
 from core.errors import ApplicationError, NotAllowed, NotFound
 from core.tracing import traced
-from governance.models import AllowedTerm, AuditEvent, PrivacyPolicy, PseudonymEntry, VaultEntry
+from governance.models import AllowedTerm, AuditEvent, AuditObject, PrivacyPolicy, PseudonymEntry, VaultEntry
 from governance.services.audit import audit_record
 
 # ``masker(texts, *, policy, key, known_placeholders) -> [MaskResult]``: the engine's ``mask_many`` unless a caller
@@ -29,7 +29,8 @@ def _mask_many_batch(key: tuple, items: list[tuple[str, Any]]) -> list[Any]:
     return mask_many([text for text, _ in items], policy=policy, key=hmac_key, known_placeholders=items[0][1])
 
 
-# Concurrent requests of one process with the same policy and key are analysed in one spaCy pass (issue 19).
+# Concurrent requests of one process with the same policy and key are analysed in one spaCy pass: the pass's fixed cost
+# is paid once for all of them.
 _MASKING = Coalescer(_mask_many_batch)
 
 
@@ -87,7 +88,7 @@ def allowed_term_add(*, project: Project, term: str, user=None, actor_label: str
         raise ApplicationError("a term is 1-200 characters", code="invalid_term")
     entry, created = AllowedTerm.objects.get_or_create(project=project, term=key)
     if created:
-        audit_record(action=AuditEvent.Action.CREATE, object_type="allowed_term", object_id=entry.pk,
+        audit_record(action=AuditEvent.Action.CREATE, object_type=AuditObject.ALLOWED_TERM, object_id=entry.pk,
                      project=project, actor_user=user if getattr(user, "pk", None) else None,
                      actor_label=actor_label, data={"term": key})
     return entry
@@ -102,7 +103,7 @@ def allowed_term_remove(*, project: Project, term: str, user=None, actor_label: 
         return False
     pk = entry.pk
     entry.delete()
-    audit_record(action=AuditEvent.Action.DELETE, object_type="allowed_term", object_id=pk, project=project,
+    audit_record(action=AuditEvent.Action.DELETE, object_type=AuditObject.ALLOWED_TERM, object_id=pk, project=project,
                  actor_user=user if getattr(user, "pk", None) else None, actor_label=actor_label,
                  data={"term": key})
     return True
@@ -284,7 +285,7 @@ def vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> st
     try:
         return _vault_reveal(project=project, placeholder=placeholder, user=user, reason=reason)
     except ApplicationError as exc:
-        audit_record(action=AuditEvent.Action.REVEAL_REFUSED, object_type="vault_entry", project=project,
+        audit_record(action=AuditEvent.Action.REVEAL_REFUSED, object_type=AuditObject.VAULT_ENTRY, project=project,
                      actor_user=user if getattr(user, "pk", None) else None, reason=reason,
                      data={"placeholder": placeholder, "refused": exc.code})
         raise
@@ -305,8 +306,8 @@ def _vault_reveal(*, project: Project, placeholder: str, user, reason: str) -> s
     if entry is None:
         raise NotFound("no vault entry for this placeholder")
     value = decrypt_value(entry.ciphertext, config().privacy.vault_key)
-    audit_record(action=AuditEvent.Action.REVEAL, object_type="vault_entry", object_id=entry.pk, project=project,
-                 actor_user=user, reason=reason, data={"placeholder": placeholder})
+    audit_record(action=AuditEvent.Action.REVEAL, object_type=AuditObject.VAULT_ENTRY, object_id=entry.pk,
+                 project=project, actor_user=user, reason=reason, data={"placeholder": placeholder})
     return value
 
 

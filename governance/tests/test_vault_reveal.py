@@ -20,7 +20,7 @@ def test_vault_reveal_needs_permission_and_is_audited(make_agent):
     with pytest.raises(NotAllowed):
         vault_reveal(project=holder.agent.project, placeholder=entry.placeholder, user=nobody, reason="curious")
     assert not AuditEvent.objects.filter(action="reveal").exists()
-    # issue 14: the reveal permission alone is not enough, the vault's view permission is needed as well
+    # the reveal permission alone is not enough, the vault's view permission is needed as well: a reveal reads the vault
     half = User.objects.create_user("half", password="x")
     half.user_permissions.add(Permission.objects.get(codename="reveal_vaultentry"))
     half = User.objects.get(pk=half.pk)

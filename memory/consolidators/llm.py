@@ -13,6 +13,7 @@ import re
 from datetime import UTC, date, datetime, time
 from typing import Any
 
+from core.text import tokens
 from memory.consolidators import prompts
 from memory.consolidators.types import (
     EXPERIENCE_TYPES,
@@ -27,6 +28,7 @@ from memory.consolidators.types import (
     Unit,
     episode_bounds,
     normalise_tags,
+    session_pass_cue,
     unit_time,
 )
 from memory.gateways.llm import LLMCallRecord, LLMError, LLMGateway
@@ -234,8 +236,9 @@ class LLMConsolidator(BaseConsolidator):
     def distil_session(
         self, *, units: list[Unit], related: list[ExistingExperience], on_call: CallSink | None = None
     ) -> list[ExperienceDraft]:
-        """The session-level pass of an idle run: lessons, procedures and preferences of one session."""
-        ordered = self.order_units(units)
+        """The session-level pass of an idle run: lessons, procedures and preferences of one session; only the
+        units that announce one (:func:`session_pass_cue`) are sent."""
+        ordered = [u for u in self.order_units(units) if session_pass_cue(u)]
         if not ordered:
             return []
         data = self._ask(prompts.SESSION_DISTILL, on_call, units=prompts.render_units(ordered),
@@ -370,9 +373,11 @@ def assemble_items(
     return drafts
 
 
+# Not core.text.STOPWORDS: only what never names a subject ("user's", no pronouns or negations dropped), so the
+# subjects already stored stay the ones this derivation gives.
 _STOP = frozenset("the a an user user's is are was were has have had to of and in on at for with".split())
 
 
 def _subject_from_statement(statement: str) -> str:
-    words = [w for w in re.findall(r"[\w<>']+", statement.lower()) if w not in _STOP]
+    words = [w for w in tokens(statement) if w not in _STOP]
     return " ".join(words[:3]) or "general"

@@ -31,6 +31,7 @@ __all__ = [
     "episode_bounds",
     "normalise_tags",
     "order_units",
+    "session_pass_cue",
     "unit_time",
 ]
 
@@ -38,6 +39,18 @@ EXPERIENCE_TYPES: tuple[str, ...] = ("fact", "event", "preference", "constraint"
 
 # What the session-level pass of an idle run keeps: knowledge worth having though it was stated once.
 SESSION_PASS_TYPES: tuple[str, ...] = ("lesson", "procedure", "preference")
+
+# Words that announce what the session pass keeps (a lesson, a how-to, a preference, a rule): with an LLM only the
+# units that hold one are sent, so a session of chatter costs nothing and the pass stays within the online cost.
+_SESSION_CUE_RE = re.compile(
+    r"\b(lessons?|learn(ed|t) (that|to|the)|takeaway|next time|should have|mistake|prefer(s|red|ence)?|"
+    r"favou?rite|rule|step \d|procedure)\b|^\s*\d+[.)]\s", re.I | re.M)
+
+
+def session_pass_cue(unit: Unit) -> bool:
+    """Does the unit announce something the session pass keeps?"""
+    return bool(_SESSION_CUE_RE.search(f"{unit.user or ''}\n{unit.assistant or ''}"))
+
 
 CallSink = Callable[[LLMCallRecord], None]
 """Receives every LLM call record as soon as it is made (so costs are recorded even when a step fails)."""

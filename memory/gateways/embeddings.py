@@ -79,7 +79,8 @@ class EmbeddingGateway(abc.ABC):
     model_id: str
     dimensions: int
     batch_size: int
-    # Local models: concurrent calls of one process share forward passes (core.batching; issue 19).
+    # Local models: concurrent calls of one process share forward passes (core.batching: one pass for many texts costs
+    # far less than one each).
     coalesce = False
 
     @property
@@ -233,7 +234,7 @@ def forward_passes(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
     """Indexes of texts (by token count) grouped into forward passes: shortest first, at most ``batch_size`` each,
     and a pass ends where padding to the next text would cost more than a fifth of its shortest text (8 tokens at
     least). A request's 20 texts cut into passes of 16 by count alone were padded with 40 % more tokens than they
-    held (6 % this way) and cost 20–22 ms of CPU per text instead of ~17 (issue 19)."""
+    held (6 % this way) and cost 20–22 ms of CPU per text instead of ~17 (bench_embedders)."""
     order = sorted(range(len(lengths)), key=lambda i: lengths[i])
     passes: list[list[int]] = []
     start = 0
@@ -255,7 +256,7 @@ class OnnxEmbeddingGateway(EmbeddingGateway):
 
     Texts are sorted by length and cut into forward passes of at most ``batch_size`` texts of similar length
     (:func:`forward_passes`: padding, not arithmetic, is what mixed batches pay for). Query-sized calls take
-    ~3–5 ms against ~15–22 ms on torch (issue 19)."""
+    ~3–5 ms against ~15–22 ms on torch (bench_embedders)."""
 
     coalesce = True
 

@@ -17,7 +17,7 @@ Concurrent first users (gunicorn workers) wait on a file lock for the one build.
   PCA-rotated (384 dims kept) and weighted by SIF with Zipf-estimated frequencies; a text's vector is the mean of
   its tokens' rows. Reproduced here on ONNX Runtime instead of installing ``model2vec[distill]``, which pins
   ``transformers<5.4`` (a downgrade of the torch path's library). Checked once against ``model2vec.distill`` 0.10
-  on this wheel (both without PCA, 300 LoCoMo turns): cosine 1.00000 on average, 0.99992 at worst (issue 19).
+  on this wheel (both without PCA, 300 LoCoMo turns): cosine 1.00000 on average, 0.99992 at worst.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Hybrid search (issue 15): a stored tsvector per row of the three layers (computed by PostgreSQL from the row's
-text, placeholders as single terms: memory/search/lexical.py) with a GIN index each, and the informativeness of each
-experience, filled for the rows written before."""
+"""Hybrid search (vectors alone ranked chit-chat above the exchange that answers): a stored tsvector per row of the
+three layers (computed by PostgreSQL from the row's text, placeholders as single terms: memory/search/lexical.py) with a
+GIN index each, and the informativeness of each experience, filled for the rows written before."""
 
 import django.contrib.postgres.indexes
 import django.contrib.postgres.search

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from agents.models import Agent
 from core.errors import Conflict
-from governance.models import AuditEvent, ConsolidationBatch
+from governance.models import AuditEvent, AuditObject, ConsolidationBatch
 from governance.services.audit import audit_record
 from governance.services.batches import batch_mark_rolled_back
 from memory.models import (
@@ -246,7 +246,7 @@ def batch_rollback(*, batch: ConsolidationBatch, actor_user=None, actor_agent: A
     cascaded: list[dict] = []
     counts = _rollback_one(batch, cascade=cascade, done=cascaded, seen=set())
     counts["cascaded_batches"] = cascaded
-    audit_record(action=AuditEvent.Action.ROLLBACK, object_type="consolidation_batch", object_id=batch.pk,
+    audit_record(action=AuditEvent.Action.ROLLBACK, object_type=AuditObject.CONSOLIDATION_BATCH, object_id=batch.pk,
                  project_id=batch.project_id, actor_user=actor_user, actor_agent=actor_agent, batch=batch,
                  reason=reason, data={**counts, "cascade": cascade})
     batch.refresh_from_db()
@@ -267,7 +267,7 @@ def held_exchanges_release(*, batch: ConsolidationBatch | None = None, exchanges
     if not rows:
         return 0
     Exchange.objects.filter(pk__in=[pk for pk, _ in rows]).update(state=Exchange.State.RAW, held_batch=None)
-    audit_record(action=AuditEvent.Action.UPDATE, object_type="exchange", object_id=batch.pk if batch else "",
+    audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.EXCHANGE, object_id=batch.pk if batch else "",
                  project_id=rows[0][1], actor_user=actor_user, reason=reason or "released after rollback",
                  source_ids=[pk for pk, _ in rows], data={"released": len(rows)})
     return len(rows)

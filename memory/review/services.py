@@ -27,7 +27,7 @@ from pgvector.django import CosineDistance
 from agents.models import Module
 from agents.visibility import Scope, ScopeKey
 from core.errors import ApplicationError, Conflict
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
@@ -108,7 +108,7 @@ def review_reopen_with_evidence(*, experience: Experience) -> ReviewItem | None:
     item.evidence, item.evidence_sessions = _evidence(experience), sessions
     item.corroborating_sessions = len(sessions)
     item.save(update_fields=["status", "evidence", "evidence_sessions", "corroborating_sessions"])
-    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
+    audit_record(action=AuditEvent.Action.REVIEW, object_type=AuditObject.REVIEW_ITEM, object_id=item.pk,
                  project_id=item.project_id, actor_label="system:consolidation", reason="reopened: new evidence",
                  source_ids=[experience.pk], data={"sessions": len(sessions)})
     return item
@@ -172,7 +172,7 @@ def _decision(item: ReviewItem, *, user, reason: str, status: str, decisions: di
     item.status = status
     item.decided_by, item.decided_at, item.decision_reason = user, timezone.now(), reason
     item.save()
-    audit_record(action=AuditEvent.Action.REVIEW, object_type="review_item", object_id=item.pk,
+    audit_record(action=AuditEvent.Action.REVIEW, object_type=AuditObject.REVIEW_ITEM, object_id=item.pk,
                  project_id=item.project_id, actor_user=user, scope=acted.scope,
                  reason=reason or audit_reason or decision,
                  source_ids=[p for p in (item.experience_id, item.other_experience_id, *acted.source_ids) if p],

@@ -1,6 +1,7 @@
-"""The full-text half of hybrid search (issue 15): a ``tsvector`` per row, computed by PostgreSQL in the same
-statement that stores the row (a stored generated column, GIN-indexed), and an IDF-weighted match score of the
-query's lexemes, read under the same visibility filter as the vector half.
+"""The full-text half of hybrid search (vectors alone ranked chit-chat near a question above the one exchange that
+answered it): a ``tsvector`` per row, computed by PostgreSQL in the same statement that stores the row (a stored
+generated column, GIN-indexed), and an IDF-weighted match score of the query's lexemes, read under the same visibility
+filter as the vector half.
 
 Placeholders are single terms: ``<PERSON_3f2a9c>`` becomes the lexeme ``ph3f2a9c`` in rows and queries alike (the
 default parser would split it into ``person`` and ``3f2a9c``, and every masked name would match every other), so a
@@ -29,7 +30,7 @@ _PLACEHOLDER_TERM = r" ph\1 "
 MAX_QUERY_TERMS = 16
 # Up to this many visible rows, document frequencies are counted exactly in those rows and every row holding a
 # query term is a lexical candidate. Beyond it (a large store) both would read every matching row — at 1M
-# exchanges 56k rows per question on average and ~0.8 s per search (bench_scale, issue 19) — so the frequencies
+# exchanges 56k rows per question on average and ~0.8 s per search (bench_scale) — so the frequencies
 # come from the table's statistics and the candidates are bounded. Finding out costs a count of up to this many
 # rows (at 1M, 14 ms per layer for 5,000); LoCoMo's stores (≤ 1,100 visible rows) stay exact.
 EXACT_MAX_ROWS = 2000
@@ -116,7 +117,7 @@ class LexicalQuery:
 
     def score_expression(self):
         """The row's score (0–1) as one SQL expression. Written out rather than built from ORM expressions: a
-        question's 16 terms made ~30 nested expressions to compile twice per layer and search (issue 19, ~1/4 of a
+        question's 16 terms made ~30 nested expressions to compile twice per layer and search (bench_scale: ~1/4 of a
         1M search's Python time). The same SQL as ``search_vector @@ to_tsquery(<term>)`` per term."""
         column = _column(self.model)
         cases, params = [], []

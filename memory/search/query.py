@@ -57,6 +57,7 @@ class SearchResult:
     neighbours: list[Hit] = field(default_factory=list)
     context: str = ""
     context_tokens: int = 0
+    context_budget: int = 0  # the token budget the block was built within
 
 
 @dataclass

@@ -156,7 +156,7 @@ def _exchanges_with_neighbours(hits: list[Hit], qs: QuerySet, n: int) -> tuple[l
     are not hits themselves, each ranked just below the hit that brought it. The context block takes them only where
     its budget allows (LoCoMo: a multi-hop question's evidence is 3.9 turns on average, often side by side in one
     session). ``qs`` holds what the caller may see, so a neighbour is read under the same filter as the hits; read
-    together they cost one statement where they cost two in turn (issue 19)."""
+    together they cost one statement where they cost two in turn (one round trip less per search)."""
     if not hits:
         return hits, []
     wanted: dict[tuple[Any, int], Hit] = {}
@@ -219,8 +219,8 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
 
     def with_provenance(hits: list[Hit], qs: QuerySet, prefetches: list[Prefetch]):
         def whole() -> list[Hit]:
-            # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (bench:
-            # issue 5), and only the sources the caller may see.
+            # Provenance (id, session, time) only for the items returned, not for the whole over-fetch (a finding of the
+            # benchmarks: the over-fetch is several times the results), and only the sources the caller may see.
             kept = _full_rows(hits, qs)
             prefetch_related_objects([h.obj for h in kept], *prefetches)
             return kept
@@ -231,4 +231,5 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
         exchanges_whole, with_provenance(result.episodes, ep_qs, episode_prefetches(visibility)),
         with_provenance(result.experiences, xp_qs, experience_prefetches(visibility))])
     result.context, result.context_tokens = context_block(result, query.token_budget)
+    result.context_budget = query.token_budget
     return result

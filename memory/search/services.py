@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from agents.models import Agent
 from core.errors import ApplicationError, NotFound
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.models import Episode, Exchange, Experience, SearchLog, Session
@@ -41,7 +41,7 @@ def search_record(*, agent: Agent, query: str, result: SearchResult, session: Se
         ids = [h.obj.pk for h in hits]
         if ids:
             model.objects.filter(pk__in=ids).update(hit_count=F("hit_count") + 1, last_hit_at=now)
-    audit_record(action=AuditEvent.Action.READ, object_type="search", project_id=agent.project_id,
+    audit_record(action=AuditEvent.Action.READ, object_type=AuditObject.SEARCH, project_id=agent.project_id,
                  actor_agent=agent, reason=query[:300],
                  source_ids=[h.obj.pk for hits in (result.exchanges, result.episodes, result.experiences)
                              for h in hits],
@@ -66,19 +66,19 @@ def search_feedback(*, agent: Agent, search_id, used_ids: list[str], helpful: bo
                                details={"unknown_ids": unknown[:20]})
     log.used, log.helpful, log.feedback_at = used, helpful, timezone.now()
     log.save(update_fields=["used", "helpful", "feedback_at"])
-    audit_record(action=AuditEvent.Action.UPDATE, object_type="search", object_id=log.pk,
+    audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.SEARCH, object_id=log.pk,
                  project_id=agent.project_id, actor_agent=agent, reason="feedback",
                  source_ids=used, data={"helpful": helpful, "returned": len(returned)})
     return log
 
 
-def read_record(*, agent: Agent, object_type: str, object_id, scope: str = "") -> None:
+def read_record(*, agent: Agent, object_type: AuditObject, object_id, scope: str = "") -> None:
     """Audit a detail read."""
     audit_record(action=AuditEvent.Action.READ, object_type=object_type, object_id=object_id,
                  project_id=agent.project_id, actor_agent=agent, scope=scope)
 
 
-def list_record(*, agent: Agent, object_type: str, object_ids, filters: dict[str, str]) -> None:
+def list_record(*, agent: Agent, object_type: AuditObject, object_ids, filters: dict[str, str]) -> None:
     """Audit a list read with the ids of the page it returned and the filters asked for."""
     audit_record(action=AuditEvent.Action.READ, object_type=object_type, project_id=agent.project_id,
                  actor_agent=agent, source_ids=list(object_ids), data={"filters": filters})

@@ -1,7 +1,7 @@
 """Independent reads run side by side, each on its own database connection.
 
 A search's statements (two per layer, then the reads of the items it returns) are independent; one after another
-they were most of a 1M-exchange search's time (issue 19: 83 of 101 ms), while the server can run them on both cores
+they were most of a 1M-exchange search's time (bench_scale: 83 of 101 ms), while the server can run them on both cores
 at once. The first task runs in the caller's thread, the others in a small per-process pool of threads
 (``RECMEM_SEARCH_THREADS``), each of which keeps its own connection (the usual ``CONN_MAX_AGE`` and health checks
 apply to it).

@@ -81,7 +81,7 @@ def exact_scan_set(model: type[models.Model]) -> bool:
 def hnsw_prewarm() -> dict[str, int]:
     """Load every HNSW index of the database into ``shared_buffers`` (``pg_prewarm``); index name → 8 kB blocks
     read. Searches walk these graphs at random: a page that is not in shared memory is a read, and at 200k exchanges
-    the cold store's p95 was 3× the warm one's (issue 19). Skipped with a log line where the extension cannot be
+    the cold store's p95 was 3× the warm one's (bench_scale). Skipped with a log line where the extension cannot be
     created (an external server whose role may not): the server then warms up with the first searches."""
     import logging
 

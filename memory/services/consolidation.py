@@ -16,6 +16,7 @@ import contextvars
 import hashlib
 import logging
 import math
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ from agents.visibility import Scope, ScopeKey, agent_visibility, scope_chain, sc
 from core.config import config
 from core.errors import Limited
 from core.tracing import traced
-from governance.models import AuditEvent, ConsolidationBatch
+from governance.models import AuditEvent, AuditObject, ConsolidationBatch
 from governance.services.audit import audit_record_many
 from governance.services.batches import (
     batch_call_sent,
@@ -52,6 +53,7 @@ from memory.consolidators.types import (
     ExistingExperience,
     ExperienceDraft,
     Unit,
+    session_pass_cue,
 )
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.llm import llm_calls_watched
@@ -297,6 +299,8 @@ def _existing_experience(e: Experience, sim: float) -> ExistingExperience:
 @traced("recmem.consolidation.plan", attributes=lambda kw: {"recmem.units": len(kw["topic"].units)})
 def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, calls: list,
                 planner: Planner = DEFAULT_PLANNER) -> None:
+    if not topic.units:  # its updates were consolidated with their topic: nothing left to do but close them
+        return
     units = [exchange_unit(e) for e in topic.units]
     units = consolidator.order_units(units)
     vectors = [e.embedding for e in topic.units]
@@ -374,15 +378,15 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
             episode.updated_at = now
             episode.save()
             summary["episodes_merged"].append(str(episode.pk))
-            audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "episode", "object_id": episode.pk,
-                          "reason": "merge", "source_ids": [s.pk for s in sources]})
+            audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EPISODE,
+                          "object_id": episode.pk, "reason": "merge", "source_ids": [s.pk for s in sources]})
         else:
             episode = Episode.objects.create(title=draft.title[:300], narrative=draft.narrative, embedding=vector,
                                              embedding_model=embedder_model, batch=batch, started_at=min(times),
                                              ended_at=max(times), **scope_fields)
             summary["episodes_created"].append(str(episode.pk))
-            audit.append({"action": AuditEvent.Action.CREATE, "object_type": "episode", "object_id": episode.pk,
-                          "source_ids": [s.pk for s in sources]})
+            audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EPISODE,
+                          "object_id": episode.pk, "source_ids": [s.pk for s in sources]})
         EpisodeSource.objects.bulk_create([EpisodeSource(episode=episode, exchange=s, batch=batch) for s in sources],
                                           ignore_conflicts=True)
         episodes.append(episode)
@@ -401,28 +405,37 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                       summary, audit, scope_fields) -> None:
     draft = plan.draft
     evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
-    # Dedup: a near-duplicate of the same type in the same scope merges evidence and gains confidence.
-    vector_search_params()
-    duplicate = (Experience.objects.in_scope(topic.scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
-                 .annotate(distance=CosineDistance("embedding", plan.embedding)).order_by("distance").first())
-    # A contradiction is never a duplicate, however close the wording ("prefers morning" / "now prefers evening").
-    if (duplicate is not None and 1.0 - float(duplicate.distance) >= thresholds.dedup
-            and str(duplicate.pk) not in draft.contradicts):
+    # The topic's other units that restate the item are its evidence too (a paraphrase is corroboration): those
+    # at least θ_corroborate_unit similar to it and nearer to it than to the topic's other items.
+    vector = np.asarray(plan.embedding, dtype=np.float32)
+    others = [np.asarray(p.embedding, dtype=np.float32) for p in topic.experiences if p is not plan]
+    for u in topic.units:
+        if u in evidence or u.embedding is None:
+            continue
+        v = np.asarray(u.embedding, dtype=np.float32)
+        sim = float(np.dot(v, vector))
+        if sim >= thresholds.corroborate_unit and all(sim >= float(np.dot(v, o)) for o in others):
+            evidence.append(u)
+    duplicate = _corroborated_item(scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
+                                   sources=[units[i] for i in draft.evidence if i in units])
+    if duplicate is not None:
         duplicate = Experience.objects.select_for_update().get(pk=duplicate.pk)
         memory_version_save(obj=duplicate, batch=batch, reason="dedup")
-        duplicate.confidence = round(min(0.99, 1 - (1 - duplicate.confidence) * (1 - draft.confidence * 0.5)), 4)
         duplicate.version += 1
         duplicate.tags = [*duplicate.tags, *(t for t in draft.tags if t not in duplicate.tags)][:5]
         duplicate.needs_revalidation = False  # corroborated again
         duplicate.last_corroborated_at = timezone.now()
         duplicate.updated_at = timezone.now()
-        duplicate.save()
         ExperienceEvidence.objects.bulk_create(
             [ExperienceEvidence(experience=duplicate, exchange=e, batch=batch) for e in evidence],
             ignore_conflicts=True)
+        _evidence_sweep(experience=duplicate, vector=plan.embedding, scope=topic.scope, thresholds=thresholds,
+                        batch=batch)
+        experience_support_update(experience=duplicate)
         summary["experiences_merged"].append(str(duplicate.pk))
-        audit.append({"action": AuditEvent.Action.UPDATE, "object_type": "experience", "object_id": duplicate.pk,
-                      "reason": "near-duplicate: evidence merged", "source_ids": [e.pk for e in evidence]})
+        audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE,
+                      "object_id": duplicate.pk,
+                      "reason": "paraphrase: corroborated", "source_ids": [e.pk for e in evidence]})
         _propose_promotion(agent=agent, batch=batch, experience=duplicate, summary=summary, audit=audit)
         return
 
@@ -435,8 +448,11 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     ExperienceEvidence.objects.bulk_create(
         [ExperienceEvidence(experience=experience, exchange=e, batch=batch) for e in evidence],
         ignore_conflicts=True)
+    _evidence_sweep(experience=experience, vector=plan.embedding, scope=topic.scope, thresholds=thresholds,
+                    batch=batch)
+    experience_support_update(experience=experience, base=experience.confidence)
     summary["experiences_created"].append(str(experience.pk))
-    audit.append({"action": AuditEvent.Action.CREATE, "object_type": "experience", "object_id": experience.pk,
+    audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXPERIENCE, "object_id": experience.pk,
                   "source_ids": [e.pk for e in evidence], "data": {"type": draft.type}})
 
     # Contradictions within the output's scope: the winner by resolution score stays active, the loser is
@@ -450,7 +466,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
             item = review_conflict_create(experience=experience, other=old, batch=batch)
             if item is not None:
                 summary["review_items"].append(str(item.pk))
-                audit.append({"action": AuditEvent.Action.CREATE, "object_type": "review_item",
+                audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.REVIEW_ITEM,
                               "object_id": item.pk, "reason": f"conflict with {old.scope} item {old.pk}",
                               "source_ids": [experience.pk, old.pk]})
             continue
@@ -466,9 +482,165 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         loser.updated_at = timezone.now()
         loser.save()
         summary["experiences_superseded"].append(str(loser.pk))
-        audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": "experience", "object_id": loser.pk,
-                      "reason": f"contradicted; winner {winner.pk}", "source_ids": [e.pk for e in evidence]})
+        audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE,
+                      "object_id": loser.pk, "reason": f"contradicted; winner {winner.pk}",
+                      "source_ids": [e.pk for e in evidence]})
     _propose_promotion(agent=agent, batch=batch, experience=experience, summary=summary, audit=audit)
+
+
+CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not the single nearest
+
+
+def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, thresholds: Thresholds, batch) -> None:
+    """Exchanges of the item's scope that restate it (at least θ_corroborate_unit similar to the statement) are its
+    evidence too, wherever they were consolidated, or still raw: a paraphrase said in another session, or taken into
+    another topic, corroborates the item it restates instead of standing apart."""
+    if thresholds.corroborate_unit >= 1.0:
+        return
+    vector_search_params()
+    near = (Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
+            .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
+    found = []
+    for e in near:
+        if 1.0 - float(e.distance) < thresholds.corroborate_unit:
+            continue
+        # An exchange restates one item: the one nearest to it, not every item it is close to.
+        nearest = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
+                   .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
+                   .values_list("pk", flat=True).first())
+        if nearest == experience.pk:
+            found.append(e)
+    ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
+                                            for e in found], ignore_conflicts=True)
+
+
+def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thresholds: Thresholds,
+                       sources: list[Exchange] = ()) -> Experience | None:
+    """The active item of the same scope and type that ``draft`` restates, if any: among the k nearest, those at
+    least θ_corroborate similar (or θ_dedup, when that is lower) or with the same canonical form, and the items
+    whose evidence already holds the words the draft came from (``sources``) or words it restates (at least
+    θ_corroborate_unit similar); of those the most confident (then the nearest). A contradiction is never a
+    paraphrase, however close the wording ("prefers morning" / "now prefers evening")."""
+    vector_search_params()
+    nearest = list(Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
+                   .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
+    floor = min(thresholds.corroborate, thresholds.dedup)
+    key = canonical_form(draft.subject, draft.statement)
+    matches = [(x, 1.0 - float(x.distance)) for x in nearest if str(x.pk) not in draft.contradicts]
+    matches = [(x, sim) for x, sim in matches
+               if sim >= floor or (sim >= thresholds.related and canonical_match(key, canonical_form(x.subject,
+                                                                                                  x.statement)))]
+    seen = {x.pk for x, _ in matches}
+    if sources:  # an item already holding the draft's own words as evidence: the same thing said again
+        for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
+                                                            evidence__in=[u.pk for u in sources]).distinct()
+                  .annotate(distance=CosineDistance("embedding", vector))):
+            if x.pk not in seen and str(x.pk) not in draft.contradicts:
+                matches.append((x, 1.0 - float(x.distance)))
+                seen.add(x.pk)
+    if thresholds.corroborate_unit < 1.0:  # the items whose own evidence the new statement restates
+        near_units = (Exchange.objects.in_scope(scope).filter(state=Exchange.State.CONSOLIDATED)
+                      .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
+                      [:2 * CORROBORATION_K])
+        close = {u.pk: 1.0 - float(u.distance) for u in near_units
+                 if 1.0 - float(u.distance) >= thresholds.corroborate_unit}
+        if close:
+            for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
+                                                                evidence__in=list(close)).distinct()):
+                if x.pk not in seen and str(x.pk) not in draft.contradicts:
+                    matches.append((x, max(close[e] for e in x.evidence.filter(pk__in=list(close))
+                                           .values_list("pk", flat=True))))
+                    seen.add(x.pk)
+    # A close item that this statement changes (another day, number or time; "instead of …") is not
+    # corroborated: it is contradicted, and superseded within the scope rule below.
+    changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
+    # Of any type: a change may be typed otherwise than what it changes ("the team now prefers rebase merges"
+    # against the pattern "always squash and merge").
+    changed += [x for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
+                            .exclude(type=draft.type).annotate(distance=CosineDistance("embedding", vector))
+                            .order_by("distance")[:CORROBORATION_K])
+                if 1.0 - float(x.distance) >= floor and _changes(draft.statement, x.statement)]
+    draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
+    matches = [(x, sim) for x, sim in matches if x not in changed]
+    if not matches:
+        return None
+    return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
+
+
+_VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+                       r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
+_CHANGE_RE = re.compile(r"\b(instead|no longer|any more|anymore|stopped|switched|moved|changed|dropped)\b", re.I)
+
+
+def _changes(new: str, old: str) -> bool:
+    """Does ``new`` change what ``old`` says? Both name values of one kind (days, months, numbers) and they differ,
+    or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content."""
+    a = {v.lower().rstrip("s") for v in _VALUE_RE.findall(new)}
+    b = {v.lower().rstrip("s") for v in _VALUE_RE.findall(old)}
+    if a and b and not a & b:
+        return True
+    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
+        return canonical_form("", new) - canonical_form("", old) != frozenset()
+    return False
+
+
+_CANONICAL_STOP = frozenset(
+    "a an the of to in on for at by with and or is are was were be been being it its this that these those we our "
+    "us you your i my me user user's team team's they their them he she his her has have had do does did will "
+    "would should can could must not no never always every all any each from into as so then than now just".split())
+
+
+def canonical_form(subject: str, statement: str) -> frozenset[str]:
+    """What an item says, without its wording: the content words of subject and statement, lower-cased, crudely
+    stemmed; placeholders (<PERSON_1a2b…>) kept whole, so two items about different people never match."""
+    words = re.findall(r"<[A-Z_]+_[0-9a-f]+>|[A-Za-z0-9][A-Za-z0-9+#.-]*", f"{subject} {statement}")
+    out = set()
+    for w in words:
+        if w.startswith("<"):
+            out.add(w)
+            continue
+        w = w.lower().rstrip(".")
+        if w in _CANONICAL_STOP or len(w) < 2:
+            continue
+        out.add(re.sub(r"(ing|ed|es|s)$", "", w) if len(w) > 4 else w)
+    return frozenset(out)
+
+
+def canonical_match(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Same canonical form: most content words shared (Jaccard ≥ 0.6, at least two words)."""
+    shared = len(a & b)
+    return shared >= 2 and shared / max(1, len(a | b)) >= 0.6
+
+
+# Confidence from independent support (replaces a noisy-or of extraction confidences, which grew with every
+# restatement in one sitting): c = 1 − (1 − c₀) · 0.6^(s − 1) · 0.75^(a − 1), at most 0.99, where c₀ is the
+# extraction's own confidence of the item, s its distinct sessions and a its distinct agents. One session and one
+# agent leave c₀; each further session removes 40 % of the remaining doubt, each further agent 25 % more.
+SESSION_FACTOR = 0.6
+AGENT_FACTOR = 0.75
+
+
+def support_confidence(*, base: float, sessions: int, agents: int) -> float:
+    doubt = (1 - base) * SESSION_FACTOR ** max(0, sessions - 1) * AGENT_FACTOR ** max(0, agents - 1)
+    return round(min(0.99, max(0.05, 1 - doubt)), 4)
+
+
+def _base_confidence(experience: Experience) -> float:
+    """c₀ recovered from the stored confidence and support (the formula inverted)."""
+    factor = (SESSION_FACTOR ** max(0, experience.support_sessions - 1)
+              * AGENT_FACTOR ** max(0, experience.support_agents - 1))
+    return min(0.95, max(0.05, 1 - (1 - experience.confidence) / factor))
+
+
+def experience_support_update(*, experience: Experience, base: float | None = None) -> None:
+    """Recount the item's independent support (:func:`pattern_evidence`) and derive its confidence; saves it."""
+    base = _base_confidence(experience) if base is None else base
+    stats = pattern_evidence(experience=experience)
+    experience.support_sessions = max(1, stats["sessions"])
+    experience.support_agents = max(1, stats["agents"])
+    experience.confidence = support_confidence(base=base, sessions=experience.support_sessions,
+                                               agents=experience.support_agents)
+    experience.save()
 
 
 def _is_uuid(value: str) -> bool:
@@ -487,6 +659,8 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
     session arrived (the new item shows the earlier rejection)."""
     if experience.status != MemoryStatus.ACTIVE or experience.scope == Scope.PROJECT:
         return
+    if experience.scope == Scope.PERSONAL and about_the_person(experience):
+        return  # a person's own preference is theirs: never proposed for a team
     module = None
     if experience.scope == Scope.PERSONAL:
         modules = list(agent.modules.all()[:2])
@@ -507,7 +681,7 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
                               proposed_module=module, previous=previous)
     summary["review_items"].append(str(item.pk))
     again = f"; asked again after rejection {previous.pk} (new evidence)" if previous else ""
-    audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": "review_item", "object_id": item.pk,
+    audit.append({"action": AuditEvent.Action.PROMOTE, "object_type": AuditObject.REVIEW_ITEM, "object_id": item.pk,
                   "reason": f"proposed for {target} scope; corroborated by {stats['sessions']} sessions{again}",
                   "source_ids": [experience.pk]})
 
@@ -515,21 +689,54 @@ def _propose_promotion(*, agent, batch, experience: Experience, summary, audit) 
 PROMOTION_MIN_AGENTS = 2  # a module item goes to the project only when more than one agent found it
 
 
+def agreeing_items(*, experience: Experience) -> list[Experience]:
+    """Active items of comparable scopes that say the same (same type, at least θ_corroborate similar): for a module
+    item and for a personal item of a module member, the personal items of the module's other members. Agreement
+    across agents counts there too: two agents' personal notes of one team rule are two independent witnesses."""
+    if experience.scope == Scope.PROJECT or experience.embedding is None:
+        return []
+    if experience.scope == Scope.MODULE:
+        members = Agent.objects.filter(modules=experience.module_id)
+    else:  # the other members' notes: one agent's own items are not independent of each other
+        members = (Agent.objects.filter(modules__in=Agent.objects.get(pk=experience.owner_agent_id).modules.all())
+                   .exclude(pk=experience.owner_agent_id))
+    thresholds = thresholds_for(experience.embedding_model)
+    floor = min(thresholds.corroborate, thresholds.dedup)
+    rows = (Experience.objects.filter(project_id=experience.project_id, scope=Scope.PERSONAL,
+                                      owner_agent__in=members.distinct(), status=MemoryStatus.ACTIVE,
+                                      type=experience.type)
+            .exclude(pk=experience.pk).annotate(distance=CosineDistance("embedding", experience.embedding))
+            .filter(distance__lte=1.0 - floor))
+    return list(rows[:50])
+
+
 def pattern_evidence(*, experience: Experience) -> dict:
-    """The independent support of an item: distinct sessions and agents among its evidence, and how many of those
-    sessions hold evidence on the item's topic (an exchange at least as similar to the statement as θ_related)."""
+    """The independent support of an item: distinct sessions and agents among its evidence and that of the items of
+    comparable scopes that agree with it (:func:`agreeing_items`), and how many of those sessions hold evidence on
+    the item's topic (an exchange at least as similar to the statement as θ_related)."""
     thresholds = thresholds_for(experience.embedding_model)
     on_topic: set = set()
     sessions: set = set()
     agents: set = set()
-    for session_id, owner_id, distance in experience.evidence.annotate(
-            distance=CosineDistance("embedding", experience.embedding)).values_list("session_id", "owner_agent_id",
-                                                                                    "distance"):
+    items = [experience, *agreeing_items(experience=experience)]
+    rows = (ExperienceEvidence.objects.filter(experience__in=items)
+            .annotate(distance=CosineDistance("exchange__embedding", experience.embedding))
+            .values_list("exchange__session_id", "exchange__owner_agent_id", "distance"))
+    for session_id, owner_id, distance in rows:
         sessions.add(session_id)
         agents.add(owner_id)
         if 1.0 - float(distance) >= thresholds.related:
             on_topic.add(session_id)
     return {"sessions": len(sessions), "agents": len(agents), "on_topic_sessions": len(on_topic)}
+
+
+_PERSON_RE = re.compile(r"^(user|the user)\b|\b(the user|user's|the user's)\b", re.IGNORECASE)
+
+
+def about_the_person(experience: Experience) -> bool:
+    """A preference about the person (the extractive form "User prefers …", or the subject "user"): theirs alone."""
+    return experience.type == "preference" and bool(
+        _PERSON_RE.search(experience.statement) or experience.subject.strip().lower() in ("user", "the user"))
 
 
 def pattern_conflicts(*, experience: Experience, target: ScopeKey) -> list[Experience]:
@@ -546,12 +753,13 @@ def pattern_conflicts(*, experience: Experience, target: ScopeKey) -> list[Exper
 
 
 def pattern_holds(*, experience: Experience, stats: dict, target: ScopeKey) -> bool:
-    """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions;
-    from module to project also ≥2 distinct agents), the same topic (≥3 of those sessions hold evidence on the
-    item's topic), and no conflict with active items of the target scope."""
+    """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions
+    and ≥2 distinct agents, counted with the agreeing personal items of module members), the same topic (≥3 of
+    those sessions hold evidence on the item's topic), and no conflict with active items of the target scope."""
     if stats["sessions"] < PROMOTION_MIN_SESSIONS or stats["on_topic_sessions"] < PROMOTION_MIN_SESSIONS:
         return False
-    if target.scope == Scope.PROJECT and experience.scope == Scope.MODULE and stats["agents"] < PROMOTION_MIN_AGENTS:
+    # Held independently: personal → module needs two agents of the module, module → project two agents as well.
+    if stats["agents"] < PROMOTION_MIN_AGENTS and (target.scope == Scope.MODULE or experience.scope == Scope.MODULE):
         return False
     return not pattern_conflicts(experience=experience, target=target)
 
@@ -605,9 +813,11 @@ class _Replay:
             if not units:
                 self.finished[session.pk] = end
                 continue
-            # The estimate: the units' text, plus the prompt around it for an LLM (about 1,000 tokens).
-            estimate = sum(count_tokens(f"{u.user_text}\n{u.assistant_text}") + 12 for u in units)
-            estimate += 1000 if self.llm else 0
+            # The estimate: the units' text (with an LLM only those it is sent: session_pass_cue), plus the prompt
+            # around it for an LLM (about 1,000 tokens; none when no unit is sent).
+            sent = [u for u in units if session_pass_cue(exchange_unit(u))] if self.llm else units
+            estimate = sum(count_tokens(f"{u.user_text}\n{u.assistant_text}") + 12 for u in sent)
+            estimate += 1000 if self.llm and sent else 0
             if self.used + estimate > self.budget:
                 self.stopped = "budget"
                 break
@@ -633,8 +843,9 @@ class _Replay:
 
 
 def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
-    """One topic per recurrence (or baseline) candidate; the salient one-offs of a run share one topic per scope,
-    refined in one call and without an episode (they are unrelated to each other by definition).
+    """One topic per recurrence (or baseline) candidate; the salient one-offs and the updates of consolidated topics
+    of a run share one topic per scope, refined in one call and without an episode (one-offs are unrelated to each
+    other by definition; an update corroborates or supersedes the items it restates, at one call per run).
 
     A topic's output lives in the narrowest scope of all its units (agents.visibility: the scope rule). Members
     that may not be merged with the trigger (a candidate from before the rule, or a module the agent has left
@@ -654,7 +865,7 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
         if not units:
             continue
         scope = scope_narrowest([ScopeKey.of(u) for u in units], visibility=visibility)
-        if c.reason == Candidate.Reason.SALIENCE:
+        if c.reason in (Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE):
             key = scope
             if key not in salient:
                 salient[key] = TopicPlan(candidates=[], units=[], scope=scope, episodic=False)
@@ -664,6 +875,11 @@ def _topics(candidates: list[Candidate]) -> list[TopicPlan]:
             salient[key].dropped.extend(dropped)
             continue
         topics.append(TopicPlan(candidates=[c], units=units, scope=scope, dropped=dropped))
+    # An update's unit that ripened with its topic meanwhile, or is in a ripe topic of this run, is done there.
+    ripe_units = {u.pk for t in topics if t.episodic for u in t.units}
+    for topic in topics:
+        if not topic.episodic:
+            topic.units = [u for u in topic.units if u.pk not in ripe_units and u.state != Exchange.State.CONSOLIDATED]
     # Ripe topics first, then the salient one-offs (a run that yields or runs out of budget did the ripe ones).
     return sorted(topics, key=lambda t: not t.episodic)
 
@@ -714,7 +930,7 @@ MAX_FOLLOW_UP_RUNS = 20
 def candidates_waiting(*, agent: Agent) -> bool:
     """Candidates that should run now: new ripe topics (a salient one-off alone waits for the agent's next run),
     and those of a batch re-queued by the reaper. Candidates of a failed batch wait for its delayed retry."""
-    new = Q(batch__isnull=True) & ~Q(reason=Candidate.Reason.SALIENCE)
+    new = Q(batch__isnull=True) & ~Q(reason__in=[Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE])
     return Candidate.objects.filter(new | Q(batch__status=ConsolidationBatch.Status.PENDING), agent=agent,
                                     status=Candidate.Status.PENDING).exists()
 
@@ -724,6 +940,8 @@ def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run
     pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
     if batch_id is not None:
         pending = pending.filter(batch_id=batch_id)
+    elif run not in (RUN_IDLE, RUN_MANUAL):  # updates land in the next idle or requested pass, one call per scope
+        pending = pending.exclude(reason=Candidate.Reason.UPDATE)
     candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
     replay = run in (RUN_IDLE, RUN_MANUAL) and config().session_pass_on and batch_id is None
     sessions = list(replay_backlog(agent=agent)[:config().idle.max_sessions]) if replay else []
@@ -914,7 +1132,7 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
         summary["replay"] = replay.cursor_advance()
     timings["write"] = round((time.perf_counter() - written) * 1000, 1)
     batch_succeed(batch=batch, summary=summary, timings_ms=timings)
-    audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": "consolidation_batch",
+    audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": AuditObject.CONSOLIDATION_BATCH,
                   "object_id": batch.pk, "reason": "succeeded", "source_ids": summary["candidates"]})
     audit_record_many([{"project_id": agent.project_id, "actor_label": "system:consolidation", "batch": batch,
                         "scope": e.pop("scope", ""), **e} for e in audit])

@@ -8,7 +8,7 @@ from django.utils import timezone
 from agents.models import Agent
 from agents.visibility import Scope
 from core.errors import Conflict, NotAllowed
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
@@ -55,7 +55,7 @@ def experience_update(*, agent: Agent, experience: Experience, statement: str | 
     experience.version += 1
     experience.updated_at = timezone.now()
     experience.save()
-    audit_record(action=AuditEvent.Action.UPDATE, object_type="experience", object_id=experience.pk,
+    audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
                  project_id=experience.project_id, actor_agent=agent, scope=experience.scope,
                  reason=_reason(agent, reason), data=changed)
     return experience
@@ -71,7 +71,7 @@ def experience_delete(*, agent: Agent, experience: Experience, reason: str = "")
     experience.version += 1
     experience.updated_at = timezone.now()
     experience.save(update_fields=["status", "version", "updated_at"])
-    audit_record(action=AuditEvent.Action.DELETE, object_type="experience", object_id=experience.pk,
+    audit_record(action=AuditEvent.Action.DELETE, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
                  project_id=experience.project_id, actor_agent=agent, scope=experience.scope,
                  reason=_reason(agent, reason))
     return experience

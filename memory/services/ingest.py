@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import BooleanField, FloatField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
+from pgvector.django import CosineDistance
 
 from agents.models import Agent, Module
 from agents.selectors import agent_module_get
@@ -19,7 +20,7 @@ from agents.visibility import Scope, ScopeKey, Visibility, agent_visibility, sco
 from core.config import config
 from core.errors import Conflict
 from core.tracing import traced
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
@@ -32,6 +33,9 @@ from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
 
 logger = logging.getLogger(__name__)
+
+# Candidates that wait for the agent's next run instead of starting one.
+WAITING = (Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE)
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,7 @@ def session_create(*, agent: Agent, external_id: str = "", started_at: datetime 
         scope=Scope.MODULE if module is not None else Scope.PERSONAL,
         external_id=external_id, started_at=started_at or timezone.now(), metadata=metadata,
     )
-    audit_record(action=AuditEvent.Action.CREATE, object_type="session", object_id=session.pk,
+    audit_record(action=AuditEvent.Action.CREATE, object_type=AuditObject.SESSION, object_id=session.pk,
                  project_id=agent.project_id, actor_agent=agent, scope=session.scope)
     return session
 
@@ -81,7 +85,7 @@ def session_close(*, agent: Agent, session: Session) -> Session:
         session.status = Session.Status.CLOSED
         session.closed_at = timezone.now()
         session.save(update_fields=["status", "closed_at"])
-        audit_record(action=AuditEvent.Action.UPDATE, object_type="session", object_id=session.pk,
+        audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.SESSION, object_id=session.pk,
                      project_id=session.project_id, actor_agent=agent, scope=session.scope, reason="closed")
     return session
 
@@ -93,12 +97,12 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
     their cosine similarity. The neighbours' ``state`` is as stored when the query ran.
 
     One statement per scope (a request's exchanges share their session's scope) where there was one per exchange:
-    the same top-k query, run for every exchange through a ``LATERAL`` join (issue 19: at 20 exchanges per request
+    the same top-k query, run for every exchange through a ``LATERAL`` join (measured: at 20 exchanges per request
     the trigger was 20 statements and ~4 ms of ORM CPU per exchange)."""
     table = connection.ops.quote_name(Exchange._meta.db_table)
     # In the model's column order, as Model.from_db expects the values.
     fields = [f.attname for f in Exchange._meta.concrete_fields
-              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id"}]
+              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id", "session_id"}]
     found: dict[Any, list[tuple[Exchange, float]]] = {e.pk: [] for e in exchanges}
     by_scope: dict[ScopeKey, list[Any]] = {}
     for e in exchanges:
@@ -176,22 +180,23 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     # Last, next to the audit chain's lock (the same project): concurrent ingests queue only for the short end.
     exchange_quota_hold(project=agent.project, added=len(exchanges))
     audit_record_many([
-        {"action": AuditEvent.Action.CREATE, "object_type": "exchange", "object_id": e.pk,
+        {"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXCHANGE, "object_id": e.pk,
          "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk]}
         for e in exchanges
     ])
     candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
-    # A salient one-off alone does not start a run: it waits for the agent's next run (a ripe topic, the idle
-    # tick or an explicit request), where all salient units are refined together in one call.
-    if any(c.reason != Candidate.Reason.SALIENCE for c in candidates) and _mode() == "online":
+    # A salient one-off or an update alone does not start a run: it waits for the agent's next run (a ripe topic,
+    # the idle tick or an explicit request), where they are refined together in one call per scope.
+    if any(c.reason not in WAITING for c in candidates) and _mode() == "online":
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
     return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
 
 
 def _turns_reserve(*, agent: Agent, session: Session, count: int) -> tuple[Session, int]:
     """Lock the session row, check it is open and reserve ``count`` turn indexes; stamp the agent's last write (idle
-    detection). One statement where there were three (lock, increment, stamp): the ingest path pays per round
-    trip (issue 19). Returns the session as locked and the first reserved index."""
+    detection). One statement where there were three (lock, increment, stamp): the ingest path pays per round trip, and
+    at 20 exchanges per request the round trips were a measurable share of it. Returns the session as locked and the
+    first reserved index."""
     qn = connection.ops.quote_name
     with connection.cursor() as cursor:
         cursor.execute(
@@ -234,9 +239,13 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                 n.state = Exchange.State.CANDIDATE
         # Units already consolidated or already waiting in a candidate do not count again; the members stay
         # pairwise comparable (a personal unit may join module m1's or m2's units, never both).
-        ripe = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.RAW]
-        ripe = scope_chain([e, *ripe], key=ScopeKey.of, visibility=visibility)[1:]
-        if len(ripe) + 1 >= thresholds.theta_count:
+        ripe = _recurring(e, neighbours, thresholds.theta_sim, visibility)
+        ripened = len(ripe) + 1 >= thresholds.theta_count
+        if not ripened:  # or recurring across sessions (counted at θ_sim_sessions)
+            across = _recurring(e, neighbours, thresholds.theta_sim_sessions, visibility)
+            if _recurs_across_sessions(e, across, thresholds):
+                ripe, ripened = across, True
+        if ripened:
             # Units a rollback held back never make a topic ripe (the next write would rebuild what a person
             # undid); new evidence that ripens the topic by itself takes them along, and that releases them.
             held = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.HELD]
@@ -244,6 +253,14 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
             candidates.append(_candidate_create(agent=agent, trigger=e, members=[*members, e],
                                                 reason=Candidate.Reason.RECURRENCE))
             queued.update(m.pk for m in members)
+            continue
+        # An update of a topic already consolidated — close to its exchanges and to one of its active items —
+        # lands in the agent's next pass, without waiting for the topic to recur θ_count times again: a changed
+        # preference supersedes the old item, a paraphrase corroborates it.
+        if any(sim >= thresholds.theta_sim and n.state == Exchange.State.CONSOLIDATED for n, sim in neighbours) \
+                and _restates_an_item(e, visibility, thresholds):
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
+                                                reason=Candidate.Reason.UPDATE))
             continue
         if config().consolidation.salience:
             reason = salience_reason(e.user_text, e.assistant_text)
@@ -255,9 +272,39 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
     return candidates
 
 
+def _restates_an_item(e: Exchange, visibility: Visibility, thresholds: Thresholds) -> bool:
+    """Is an active experience of a scope comparable with the unit's at least θ_corroborate similar to it? (Close
+    exchanges alone are not enough: in one long conversation most units are close to something consolidated.)"""
+    from memory.models import Experience, MemoryStatus
+
+    row = (Experience.objects.mergeable_with(ScopeKey.of(e), visibility).filter(status=MemoryStatus.ACTIVE)
+           .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
+           .values_list("distance", flat=True).first())
+    return row is not None and 1.0 - float(row) >= thresholds.corroborate
+
+
+def _recurs_across_sessions(e: Exchange, units: list[Exchange], thresholds: Thresholds) -> bool:
+    """θ_sessions distinct sessions: with θ_sessions units when more than one agent said it (independent
+    witnesses), else with θ_count − 1 units (one agent's four sessions; its chatter recurs more easily)."""
+    members = [e, *units]
+    if len({m.session_id for m in members}) < thresholds.theta_sessions:
+        return False
+    agents = {m.owner_agent_id for m in members}
+    return len(members) >= (thresholds.theta_sessions if len(agents) > 1 else thresholds.theta_count - 1)
+
+
+def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: float,
+               visibility: Visibility) -> list[Exchange]:
+    """The raw neighbours at least ``floor`` similar that may be merged with ``e`` (pairwise comparable scopes)."""
+    raw = [n for n, sim in neighbours if sim >= floor and n.state == Exchange.State.RAW]
+    return scope_chain([e, *raw], key=ScopeKey.of, visibility=visibility)[1:]
+
+
 def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:
     candidate = Candidate.objects.create(project_id=trigger.project_id, agent=agent, trigger=trigger, reason=reason)
     candidate.exchanges.set(members)
+    if reason == Candidate.Reason.UPDATE:
+        return candidate  # its units stay raw: they may still ripen with their topic (and be consolidated there)
     ids = [m.pk for m in members]
     Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE, held_batch=None)
     for m in members:

@@ -28,7 +28,7 @@ from agents.models import Project
 from agents.visibility import Scope, ScopeKey
 from core.config import config
 from core.errors import ApplicationError, NotFound
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.selectors import placeholders_for_subject
 from governance.services.audit import audit_reasons_redact, audit_record, audit_record_many
 from governance.services.privacy import subject_forget
@@ -86,7 +86,7 @@ def memories_archive(*, now: datetime | None = None) -> int:
     limit = config().consolidation.max_memories
     archived = 0
     audit = []
-    for model, kind in ((Experience, "experience"), (Episode, "episode")):
+    for model, kind in ((Experience, AuditObject.EXPERIENCE), (Episode, AuditObject.EPISODE)):
         for key in _scope_groups(model):
             items = list(model.objects.in_scope(key).filter(status=MemoryStatus.ACTIVE).defer("embedding"))
             items.sort(key=lambda o: retention_score(o, now=now), reverse=True)
@@ -116,8 +116,9 @@ def memories_restore(*, items, user) -> int:
         obj.status, obj.archived_at, obj.version = MemoryStatus.ACTIVE, None, obj.version + 1
         obj.updated_at = timezone.now()
         obj.save(update_fields=["status", "archived_at", "version", "updated_at"])
-        audit_record(action=AuditEvent.Action.UPDATE, object_type=type(obj).__name__.lower(), object_id=obj.pk,
-                     project_id=obj.project_id, actor_user=user, scope=obj.scope, reason="restored from archive")
+        kind = AuditObject.EXPERIENCE if isinstance(obj, Experience) else AuditObject.EPISODE
+        audit_record(action=AuditEvent.Action.UPDATE, object_type=kind, object_id=obj.pk, project_id=obj.project_id,
+                     actor_user=user, scope=obj.scope, reason="restored from archive")
         restored += 1
     return restored
 
@@ -139,7 +140,7 @@ def memories_revalidation_flag(*, now: datetime | None = None) -> int:
         return 0
     Experience.objects.filter(pk__in=[x.pk for x in stale]).update(needs_revalidation=True)
     validity_sample_enqueue(items=stale, reason=f"not corroborated for {days} days", now=now)
-    audit_record_many([{"action": AuditEvent.Action.UPDATE, "object_type": "experience", "object_id": x.pk,
+    audit_record_many([{"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE, "object_id": x.pk,
                         "project_id": x.project_id, "actor_label": "system:lifecycle", "scope": x.scope,
                         "reason": f"needs revalidation: not corroborated for {days} days"} for x in stale])
     return len(stale)
@@ -246,7 +247,7 @@ def subject_purge(*, project: Project, value: str, user=None, reason: str = "", 
     if not any(counts.values()):
         raise NotFound("nothing in this project mentions that subject", code="subject_not_found")
     types = sorted({p[1:-1].rsplit("_", 1)[0] for p in placeholders})
-    audit_record(action=AuditEvent.Action.PURGE, object_type="subject", object_id="", project_id=project.pk,
+    audit_record(action=AuditEvent.Action.PURGE, object_type=AuditObject.SUBJECT, object_id="", project_id=project.pk,
                  actor_user=user, actor_label="" if user else "system:purge", scope=Scope.PROJECT,
                  reason=reason or "subject purged on request",
                  data={"entity_types": types, "placeholders": len(placeholders), **counts})

@@ -18,7 +18,7 @@ from django.utils import timezone
 from agents.models import Project
 from core.config import config
 from core.errors import ApplicationError, Conflict
-from governance.models import AuditEvent
+from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record
 from memory.models import Experience, MemoryStatus, ValiditySample
 
@@ -76,7 +76,7 @@ def validity_judge(*, sample: ValiditySample, verdict: str, user, note: str = ""
     sample.save(update_fields=["verdict", "note", "decided_by", "decided_at"])
     if verdict != ValiditySample.Verdict.ACCURATE:
         Experience.objects.filter(pk=sample.experience_id).update(needs_revalidation=True)
-    audit_record(action=AuditEvent.Action.REVIEW, object_type="validity_sample", object_id=sample.pk,
+    audit_record(action=AuditEvent.Action.REVIEW, object_type=AuditObject.VALIDITY_SAMPLE, object_id=sample.pk,
                  project_id=sample.project_id, actor_user=user, scope=sample.experience.scope,
                  reason=note or verdict, source_ids=[sample.experience_id], data={"verdict": verdict})
     return sample

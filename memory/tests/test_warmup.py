@@ -1,4 +1,4 @@
-"""Warm processes (issue 12, observation 5: the first requests after a start waited 50-65 s while each web worker
+"""Warm processes (observed: the first requests after a start waited 50-65 s while each web worker
 loaded its models): a web worker's warm-up loads the models and runs one ingest and one search that leave nothing
 behind; /healthz reports the answering process's readiness. The processes themselves: tests/integration."""
 

@@ -19,7 +19,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # Busy-waiting BLAS/OpenMP thread pools collapse on a shared CPU (web + worker + database on the same cores): with
 # the defaults a one-text MiniLM encode took 60-500 ms instead of ~20 ms and masking one exchange (spaCy's small
-# matrix products through OpenBLAS) 40-100 ms instead of ~8 ms (measured by bench/, issue 5). Must be set before
+# matrix products through OpenBLAS) 40-100 ms instead of ~8 ms (measured by bench/). Must be set before
 # numpy/torch load; the environment still wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

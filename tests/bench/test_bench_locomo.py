@@ -53,7 +53,7 @@ def test_three_modes_end_to_end(tmp_path, locomo_file):
     c = online["construction"]
     assert c["candidates"].get("recurrence", 0) >= 1 and c["batches"] >= 1
     assert c["batch_status"] == {"succeeded": c["batches"]}
-    # the flush at the end is a manual run: it replays the sessions (session_distill, issue 17)
+    # the flush at the end is a manual run: it replays the sessions (session_distill)
     assert set(c["by_purpose"]) <= {"topic_consolidate", "semantic_refine", "session_distill"}
     assert c["llm_calls"] >= 1 and c["prompt_tokens"] > 500 and 0 < c["consolidated_share"] <= 1
     assert c["llm_calls_per_100"] == pytest.approx(c["llm_calls"] * 100 / 8, abs=0.01)

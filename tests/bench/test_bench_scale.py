@@ -1,4 +1,4 @@
-"""bench_scale end to end at a tiny size: the code paths of the 100k and 1M runs (issue 5), HTTP part aside."""
+"""bench_scale end to end at a tiny size: the code paths of the 100k and 1M runs, HTTP part aside."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ def test_exchange_graph_parameters_are_checked_and_replace_the_migrated_ones():
 
 
 def test_bulk_copy_writes_the_rows_the_fast_fill_writes(tmp_path, locomo_file):
-    """The COPY fill (1M, issue 19) stores what the service's fast fill stores: masked texts, text forms, composed
+    """The COPY fill (1M) stores what the service's fast fill stores: masked texts, text forms, composed
     vectors readable by pgvector, two sessions' scopes, topic-grouped episodes with their links; the HNSW indexes are
     built after it and the search runs on it."""
     import numpy as np

@@ -142,7 +142,7 @@ def test_update_and_delete_reach_the_stored_experiences(say, fake_llm):
 def test_every_exchange_costs_an_extraction(eager_agent, fake_llm):
     from memory.models import Exchange
     from memory.services.ingest import session_close
-    from tests.e2e.test_consolidation_flow import CHATTER
+    from testing.scenarios import CHATTER
 
     statements = [("My sister Anna lives in Lisbon and works as a nurse.", "Nice, Lisbon is lovely."),
                   ("I adopted a grey kitten called Ash last week.", "Congratulations on Ash!"),

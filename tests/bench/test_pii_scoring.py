@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -20,10 +19,11 @@ from bench.pii import (
     score,
     split_dev,
 )
+from core.config import config
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRETS_FILE = ROOT / "tests" / "data" / "secrets_labelled.json"
-DATASETS = Path(os.environ.get("RECMEM_DATASETS", ROOT.parent / "shared" / "datasets"))  # as bench_pii
+DATASETS = config().datasets  # as bench_pii
 DEV_FILE = DATASETS / "presidio_research" / "synth_pii_dev.json"
 
 

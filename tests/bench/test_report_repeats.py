@@ -1,4 +1,5 @@
-"""bench/report.py over repeated LoCoMo runs (issue 15): mean ± sd per split, run and search; goals on untuned."""
+"""bench/report.py over repeated LoCoMo runs (one run's seed moves the numbers): mean ± sd per split, run and search;
+goals on untuned."""
 
 from __future__ import annotations
 

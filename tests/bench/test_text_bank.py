@@ -1,4 +1,5 @@
-"""The scale benchmark's text banks: LoCoMo's turns, or every distinct line of the shared datasets (issue 19)."""
+"""The scale benchmark's text banks: LoCoMo's turns, or every distinct line of the shared datasets (the scale runs'
+texts)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The reviewer's and auditor's paths in a real browser (issue 16): the dashboard, the decide page, bulk decisions,
-rollback preview and confirmation, vault reveal, Swagger UI — offline (every outside request is refused), at
-1400 × 900, with a screenshot of each page in tests/browser/screenshots/."""
+"""The reviewer's and auditor's paths in a real browser (what a person clicks, not what a test client posts): the
+dashboard, the decide page, bulk decisions, rollback preview and confirmation, vault reveal, Swagger UI — offline (every
+outside request is refused), at 1400 × 900, with a screenshot of each page in tests/browser/screenshots/."""
 
 from __future__ import annotations
 

@@ -157,7 +157,7 @@ def test_two_web_servers_and_two_workers_share_one_database_and_queue(cluster, d
     latencies = [lat for r in results for lat in r["latency"]]
 
     # Let the online consolidation settle; then ask for a run where candidates are still waiting (a topic that
-    # ripened while the same agent's batch ran on the other worker is left for the next run; issue 12).
+    # ripened while the same agent's batch ran on the other worker is left for the next run, not lost).
     db = _cluster_db(cluster["postgres"].url)
     with django_db_blocker.unblock():
         settle_started = time.monotonic()

@@ -1,4 +1,5 @@
-"""Fixtures of the console tests (issue 16): a logged-in admin, a reviewer, a module rule with evidence."""
+"""Fixtures of the console tests (the admin, review and governance pages): a logged-in admin, a reviewer, a module rule
+with evidence."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Governance metrics (issue 16, observation "No metrics anywhere"): hit rate (feedback, and the citation proxy
+"""Governance metrics (observed: no metrics anywhere): hit rate (feedback, and the citation proxy
 without it), repetition rate, validity with its sampling queue and confidence interval, cost and growth — computed
 by the periodic task into daily rows per project and scope, read through the API, a command, the dashboard and
 /metrics."""

@@ -1,4 +1,4 @@
-"""The README's "Governance" section (issue 16, "What it must show"): the pictures it shows are committed, are real
+"""The README's "Governance" section (what it must show): the pictures it shows are committed, are real
 browser screenshots at the tests' 1400 px viewport, and the section gives the formula of each metric."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A review page worth deciding on (issue 16, observations under "Review decide page"): who proposed it, in which
+"""A review page worth deciding on (a reviewer must see enough to decide without digging): who proposed it, in which
 sessions and when, type, confidence, current and proposed scope, evidence with links, a word diff against the
 closest rule above a similarity cut-off (or "no similar rule"), conflicts; approve / reject / needs more evidence;
 bulk decisions with one reason; search and filters; a change page without Save and Delete; a rejected proposal

@@ -1,7 +1,7 @@
-"""Safe rollback (issue 16, observations under "Rollback"): a preview and a confirmation; a batch a person has since
-approved or edited is refused or rolled back with its dependents in one audited step; a later edit is kept as a
-version; rolled-back exchanges are held back from consolidation; batches, review items and audit events cannot be
-deleted from the admin."""
+"""Safe rollback (an undo that could silently take a person's later decisions with it): a preview and a confirmation; a
+batch a person has since approved or edited is refused or rolled back with its dependents in one audited step; a later
+edit is kept as a version; rolled-back exchanges are held back from consolidation; batches, review items and audit
+events cannot be deleted from the admin."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from memory.review.rollback import batch_rollback, batch_rollback_plan
 from memory.review.services import review_approve, review_item_create
 from memory.review.versions import memory_version_save
 from memory.tests.factories import at, post_exchanges, post_session
+from testing.scenarios import MARATHON_WAVE_1, MARATHON_WAVE_2
 from tests.console.conftest import stored_rule
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
 
 pytestmark = pytest.mark.django_db
 
@@ -206,3 +206,17 @@ def test_batches_review_items_and_audit_events_cannot_be_deleted(admin_client, a
     assert ConsolidationBatch.objects.filter(pk=batch.pk).exists()
     assert ReviewItem.objects.filter(pk=item.pk).exists()
     assert AuditEvent.objects.filter(pk=event.pk).exists()
+
+
+def test_memory_rows_cannot_be_deleted_from_the_admin(admin_client, approved_rule):
+    """Every delete of a memory row goes through the services (reason, audit event), never the admin's own."""
+    experience = approved_rule["rule"]
+    exchange = Exchange.objects.filter(project_id=experience.project_id).first()
+    for changelist, model, pk in (("memory/experience", Experience, experience.pk),
+                                  ("memory/exchange", Exchange, exchange.pk),
+                                  ("memory/session", type(exchange.session), exchange.session_id)):
+        assert admin_client.post(f"/admin/{changelist}/{pk}/delete/", {"post": "yes"}).status_code == 403, changelist
+        admin_client.post(f"/admin/{changelist}/", {"action": "delete_selected", "_selected_action": [pk],
+                                                    "post": "yes"})
+        assert "delete_selected" not in admin_client.get(f"/admin/{changelist}/").content.decode(), changelist
+        assert model.objects.filter(pk=pk).exists(), changelist

@@ -1,4 +1,4 @@
-"""The rest of issue 16's observations: Swagger UI and ReDoc from local assets, the idle tick keeps no task result
+"""The rest of the console's observations: Swagger UI and ReDoc from local assets, the idle tick keeps no task result
 per tick, a root page at /, the audit list fitted to the screen with short linked ids and filters."""
 
 from __future__ import annotations

@@ -15,29 +15,9 @@ from memory.models import Candidate, Episode, Exchange, Experience
 from memory.tests.factories import at, post_exchanges, post_session
 from testing.fake_openai import FakeOpenAIServer
 from testing.fake_responder import consolidation_responder
-from testing.scenarios import MARATHON
+from testing.scenarios import CHATTER, MARATHON_WAVE_1, MARATHON_WAVE_2, ONE_OFF
 
 pytestmark = pytest.mark.django_db
-
-MARATHON_WAVE_1 = MARATHON
-CHATTER = [
-    ("What's a good name for a grey kitten?", "How about Smokey or Ash?"),
-    ("Can you recommend a sci-fi novel?", "Try 'The Left Hand of Darkness' by Ursula K. Le Guin."),
-    ("How do I descale my coffee machine?", "Run a vinegar and water solution through it, then rinse twice."),
-]
-ONE_OFF = ("What is the capital of Australia?", "Canberra.")
-MARATHON_WAVE_2 = [
-    ("I now prefer to do my marathon training runs in the evening after work instead of the morning.",
-     "Evening runs are fine for your marathon plan; keep the long run on Sunday."),
-    ("Week 6 of my marathon training plan: the long run felt easy at 24 km.",
-     "Great progress on your marathon plan; next Sunday's long run is 26 km."),
-    ("Should my marathon training plan include speed work on Tuesdays?",
-     "Yes, add 6 x 800 m intervals on Tuesdays to your marathon training plan."),
-    ("My marathon plan says taper for three weeks. What does tapering mean?",
-     "Tapering in a marathon plan means cutting weekly distance before race day."),
-    ("How should I adjust my marathon training plan for the race week?",
-     "In race week of your marathon plan run short and easy, and rest two days before."),
-]
 
 
 def _items(pairs, day0):

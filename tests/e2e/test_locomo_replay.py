@@ -7,10 +7,8 @@ Skipped only when the shared dataset is not present next to the repository.
 
 from __future__ import annotations
 
-import os
 import time
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -20,13 +18,14 @@ from bench.locomo import (
     evidence_recall,
     load_locomo,
 )
+from core.config import config
 from governance.models import ConsolidationBatch, LLMCall
 from memory.gateways.llm import clear_llm_cache
 from memory.models import Exchange
 from testing.fake_openai import FakeOpenAIServer
 from testing.fake_responder import consolidation_responder
 
-DATA = Path(os.environ.get("RECMEM_DATASETS", Path(__file__).resolve().parents[3] / "shared" / "datasets"))
+DATA = config().datasets
 LOCOMO = DATA / "locomo" / "locomo_dev.json"
 
 

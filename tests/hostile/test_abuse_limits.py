@@ -1,5 +1,6 @@
-"""Issue 13, abuse limits: per-key and per-address rates (429 + Retry-After), failed keys throttled harder, admin
-login lockout (django-axes), per-project quotas on stored exchanges and daily consolidation tokens."""
+"""Abuse limits (one key or address must not starve the others): per-key and per-address rates (429 + Retry-After),
+failed keys throttled harder, admin login lockout (django-axes), per-project quotas on stored exchanges and daily
+consolidation tokens."""
 
 import pytest
 from django.contrib.auth.models import User

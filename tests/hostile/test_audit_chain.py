@@ -1,5 +1,6 @@
-"""Issue 13, a tamper-evident audit trail: a hash chain per project that `audit_verify` walks, naming the first broken
-link; projects with audit events are protected; list reads and refused reveals are audited; exports."""
+"""A tamper-evident audit trail (an edited or deleted event must show): a hash chain per project that `audit_verify`
+walks, naming the first broken link; projects with audit events are protected; list reads and refused reveals are
+audited; exports."""
 
 import csv
 import io

@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.models import Project
-from governance.models import AuditCheckpoint, AuditEvent
+from governance.models import AuditCheckpoint, AuditEvent, AuditObject
 from governance.selectors import audit_chain_verify
-from governance.services.audit import audit_record
+from governance.services.audit import audit_record, audit_record_many
 from memory.models import Exchange
 from memory.tests.factories import make_memories, post_exchanges, post_session
 
@@ -79,6 +79,18 @@ def test_audit_record_refuses_non_finite_numbers(writer):
         audit_record(action="read", object_type="search", project_id=writer.agent.project_id,
                      data={"x": [1, math.inf]})
     assert audit_chain_verify(project_id=writer.agent.project_id).ok
+
+
+def test_audit_record_refuses_an_unknown_object_type(writer):
+    before = AuditEvent.objects.count()
+    with pytest.raises(ValueError, match="unknown object type"):
+        audit_record(action="read", object_type="experiance", project_id=writer.agent.project_id)
+    with pytest.raises(ValueError, match="unknown object type"):
+        audit_record_many([{"action": "read", "object_type": AuditObject.SEARCH, "project_id": writer.agent.project_id},
+                           {"action": "read", "object_type": "nothing", "project_id": writer.agent.project_id}])
+    assert AuditEvent.objects.count() == before
+    assert audit_record(action="read", object_type=AuditObject.SEARCH,
+                        project_id=writer.agent.project_id).object_type == "search"
 
 
 # Text PostgreSQL stores (the API refuses NUL and lone surrogates before anything is written).

@@ -1,4 +1,5 @@
-"""Issue 13: every error is the project's JSON error body, also those raised before DRF or by a crash."""
+"""One error shape for clients: every error is the project's JSON error body, also those raised before DRF or by a
+crash."""
 
 import logging
 

@@ -1,4 +1,4 @@
-"""Issue 13, production settings: `check --deploy` is clean with RECMEM_HTTPS=1; DJANGO_DEBUG=1 only on loopback."""
+"""Production settings: `check --deploy` is clean with RECMEM_HTTPS=1; DJANGO_DEBUG=1 only on loopback."""
 
 import os
 import subprocess

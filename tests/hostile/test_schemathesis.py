@@ -1,4 +1,5 @@
-"""Issue 13: schemathesis against our own /api/schema/ with a valid key: no 5xx and no schema violation.
+"""Hostile clients, generated: schemathesis against our own /api/schema/ with a valid key: no 5xx and no schema
+violation.
 
 Bounded so it fits in `make test`: derandomized (a fixed seed) and a few examples per operation; `make fuzz` runs
 the same test with many more (RECMEM_FUZZ_EXAMPLES). Runs in-process through WSGI on the test database, with rate

@@ -1,4 +1,4 @@
-"""Issue 13, hostile input: every observed 500 or wrong answer is now a 4xx JSON error that changes nothing."""
+"""Hostile input: every observed 500 or wrong answer is now a 4xx JSON error that changes nothing."""
 
 import json
 import time
@@ -206,7 +206,7 @@ def test_delete_reason_is_validated(api_client, holder):
     stored = post_exchanges(api_client, holder, session["id"], [{"user": "I like tea", "assistant": "ok"}])
     _, experience = make_memories(Exchange.objects.get(pk=stored[0]["id"]))
     url = f"/api/v1/experiences/{experience.pk}"
-    # the reason travels in the JSON body (issue 14: URLs reach access logs), validated like any text
+    # the reason travels in the JSON body (URLs reach access logs), validated like any text
     _error(api_client.delete(url, {"reason": "x" * 301}, format="json", **holder.headers), 400)
     _error(api_client.delete(url, {"reason": "a\x00b"}, format="json", **holder.headers), 400)
     _error(api_client.delete(url, {"reason": 5}, format="json", **holder.headers), 400)

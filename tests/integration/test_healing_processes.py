@@ -1,6 +1,7 @@
-"""Batches that heal, with real processes (issue 12, observations 4(a), 4(c), 4(e) and the duplicate episodes):
-real ``manage.py qcluster`` processes on the test database, the real ``openai`` client over HTTP to the fake server
-(made to hang where a test needs a worker caught mid-call), the reaper as the django-q schedule migrations create.
+"""Batches that heal, with real processes (a killed worker, a task killed at its timeout, duplicate episodes, a topic
+ripening during a run): real ``manage.py qcluster`` processes on the test database, the real ``openai`` client over HTTP
+to the fake server (made to hang where a test needs a worker caught mid-call), the reaper as the django-q schedule
+migrations create.
 
 Shortened settings: a 3 s batch lease. The reaper's period is django-q's: a one-minute schedule that the cluster's
 scheduler looks at every 30 s, so recovery waits up to ~90 s after the lease (tests allow 150 s).
@@ -24,7 +25,7 @@ from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
 from memory.tests.factories import T0
 from testing.fake_openai import FakeOpenAIServer
 from testing.fake_responder import consolidation_responder
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+from testing.scenarios import MARATHON_WAVE_1
 from tests.integration.conftest import wait_for
 
 pytestmark = pytest.mark.integration

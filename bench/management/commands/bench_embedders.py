@@ -1,4 +1,4 @@
-"""Embedder backends side by side (issue 19): speed, LoCoMo retrieval quality, neighbour agreement, thresholds.
+"""Embedder backends side by side: speed, LoCoMo retrieval quality, neighbour agreement, thresholds.
 
     python manage.py bench_embedders --json bench/results/embedders.json
     python manage.py bench_embedders --backends local,onnx-int8

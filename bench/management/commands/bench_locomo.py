@@ -17,15 +17,15 @@ import json
 import os
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from bench.management import migrate_if_needed
 
 
 def default_data_path() -> Path:
-    datasets = os.environ.get("RECMEM_DATASETS") or str(Path(settings.BASE_DIR).parent / "shared" / "datasets")
-    return Path(datasets) / "locomo" / "locomo_dev.json"
+    from core.config import config
+
+    return config().datasets / "locomo" / "locomo_dev.json"
 
 
 def _floats(value: str) -> list[float]:
@@ -45,7 +45,7 @@ def _variants(values: list[str]) -> list:
 
 
 class Command(BaseCommand):
-    help = "Replay LoCoMo through the real write path and score construction cost and retrieval (issue 5)."
+    help = "Replay LoCoMo through the real write path and score construction cost and retrieval."
 
     def add_arguments(self, parser):
         parser.add_argument("--data", default=None,

@@ -14,7 +14,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 
 def default_datasets_dir() -> Path:
-    return Path(os.environ.get("RECMEM_DATASETS", Path(settings.BASE_DIR).parent / "shared" / "datasets"))
+    from core.config import config
+
+    return config().datasets
 
 
 def typical_exchanges(texts: list[str], n: int, width: int = 300) -> list[str]:

@@ -1,4 +1,4 @@
-"""Scale benchmark: bulk and HTTP ingest rates, 3-layer search latency, HNSW recall, peak RSS (issue 5).
+"""Scale benchmark: bulk and HTTP ingest rates, 3-layer search latency, HNSW recall, peak RSS.
 
     python manage.py bench_scale --exchanges 10000,100000 --json bench/results/scale.json
     python manage.py bench_scale --exchanges 1000000 --embedding-cache   # long; reuses cached vectors

@@ -1,6 +1,6 @@
-"""Issue 14, engine level: masking that holds against an adversary and on unseen text.
+"""Masking at the engine level: masking that holds against an adversary and on unseen text.
 
-Every observation of the issue that the engine owns has a test here (the API side doors are in
+Every observed leak that the engine owns has a test here (the API side doors are in
 ``tests/test_privacy_side_doors.py``): forged placeholders, secrets first, evasion (encoded, split, wrapped,
 zero-width), recall rules that state a general fact (obfuscated e-mails, lower-case IBANs, national phone formats,
 names in other scripts, places, lone names after cues).

@@ -1,4 +1,5 @@
-"""One name, one placeholder (issue 15): the pseudonym registry as a gazetteer, keyed lookups only."""
+"""One name, one placeholder (so a name and its placeholder never both end up in memory): the pseudonym registry as a
+gazetteer, keyed lookups only."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from governance.services.privacy import json_mask, privacy_policy_get, texts_mas
 pytestmark = pytest.mark.django_db
 
 # The NER model finds the name in the question but not after a speaker tag with a comma (measured: it stays clear
-# there without the registry) — the LoCoMo pattern of issue 15 (373 of 437 stored mentions clear, 66 of 93
+# there without the registry) — the pattern measured on LoCoMo (373 of 437 stored mentions clear, 66 of 93
 # questions masked).
 FOUND = "When did Caroline go to the support group?"
 MISSED = "Melanie: Caroline, that sounds great!"

@@ -60,7 +60,7 @@ class _Candidate:
 def _classify(span: Any) -> tuple[str, float, Any | None] | None:
     """(type, confidence, trigger token) for a user sentence, or None when nothing durable is said."""
     if _is_question(span) or len(_words(span)) < 3 or _is_trivial(span) or is_boilerplate(span.text):
-        return None  # greetings, thanks, support and small talk are not memories (issue 15)
+        return None  # greetings, thanks, support and small talk are not memories: they crowded facts out
     lowered = f" {_one_line(span.text.lower())} "
     lemmas = {t.lemma_.lower() for t in span}
     lowers = {t.lower_ for t in span}
@@ -74,6 +74,8 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         (lowers & (CONSTRAINT_STRONG - {"always"}) and _rule_form(span))
         or lemmas & {"allergic", "allergy", "deadline"}
         or any(p in lowered for p in CONSTRAINT_PHRASES)
+        or _no_rule(span)
+        or (lowers & {"every", "each", "all"} and lemmas & {"need", "require"})
     ):
         return "constraint", 0.8, None
     # preference: likes, dislikes, preferences of the user
@@ -122,7 +124,32 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         )
         if has_entity or identity or any(t.like_num for t in span):
             return "fact", 0.6 if has_entity else 0.5, None
+    if _general_present(span):
+        return "fact", 0.5, None
     return None
+
+
+def _general_present(span: Any) -> bool:
+    """A general statement in the present tense about a named thing ("The payments service is written in Go",
+    "Staging is reset every night"): how a team states what holds. Not about the listener ("you"), not a story."""
+    root = span.root
+    if root.tag_ not in ("VBZ", "VBP") and not (root.tag_ == "VBN" and any(
+            c.dep_ == "auxpass" and c.tag_ in ("VBZ", "VBP") for c in root.children)):
+        return False
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if not subjects or subjects[0].pos_ not in ("NOUN", "PROPN") or len(_words(span)) < 5:
+        return False
+    if _is_placeholder(subjects[0]) or not any(c.dep_ in ("det", "poss", "compound", "amod")
+                                               for c in subjects[0].children):
+        return False  # "the payments service", "our CI pipelines": a named thing, not a bare word
+    return not any(t.lower_ in ("you", "your") for t in span)
+
+
+def _no_rule(span: Any) -> bool:
+    """A prohibition without a verb: "No production deployments on a Friday." """
+    words = [t for t in span if not t.is_punct]
+    return (len(words) >= 3 and words[0].lower_ == "no" and words[1].pos_ in ("NOUN", "ADJ", "PROPN")
+            and not any(t.pos_ in ("VERB", "AUX") for t in words))
 
 
 def _rule_form(span: Any) -> bool:

@@ -238,9 +238,14 @@ class ExtractiveConsolidator(BaseConsolidator):
                 procedure.statement = f"Steps for {procedure.subject}: {procedure.statement}."
                 found.append(procedure)
                 break
-        for sentence in parse.user_sentences:
-            span = sentence.span
+        # The user's sentences, and the assistant's that state a lesson or a rule outright ("Lesson: …").
+        sentences = [(s, *_framing(s.span)) for s in parse.user_sentences]
+        sentences += [(s, core, forced) for s in parse.assistant_sentences
+                      for core, forced in [_framing(s.span)] if forced]
+        for sentence, span, forced in sentences:
             classified = _classify(span)
+            if forced and (classified is None or classified[0] != forced):
+                classified = (forced, 0.75, None)
             if classified is None:
                 continue
             kind, confidence, trigger = classified
@@ -393,6 +398,37 @@ class ExtractiveConsolidator(BaseConsolidator):
             if _contradicts(new, profile, exp.similarity, subject_terms):
                 result.append(exp.id)
         return result
+
+
+# A sentence's framing ("Again:", "Reminder:", "Remember that", "Team rule:", "Lesson: …") is not part of what it
+# states; a lesson or rule label types it.
+_FRAME_WORDS = {"again", "reminder", "remember", "note", "fyi", "psa", "update", "please", "so", "also", "btw",
+                "that", "change", "of", "plan", "ok", "okay", "well"}
+_LEADING = {"again", "reminder", "remember", "note", "fyi", "please", "btw", "also"}
+_LESSON_LABELS = {"lesson", "lessons", "learned", "learnt", "takeaway"}
+_RULE_LABELS = {"rule", "rules", "policy", "constraint"}
+
+
+def _framing(span: Any) -> tuple[Any, str]:
+    """(the sentence without its framing, the type its label forces or "")."""
+    tokens = list(span)
+    colon = next((i for i, t in enumerate(tokens[:10]) if t.text in (":", "—", "-") and 0 < i < len(tokens) - 3),
+                 None)
+    forced = ""
+    if colon is not None:
+        label = {t.lower_ for t in tokens[:colon]}
+        if label & _LESSON_LABELS:
+            forced = "lesson"
+        elif label & _RULE_LABELS:
+            forced = "constraint"
+        if forced or label <= _FRAME_WORDS | {"the", "a", "our", "team", "'s", "quick", "one", "more", "time"}:
+            span = span[colon + 1:]
+    start = 0
+    words = list(span)
+    while start < len(words) - 3 and (words[start].lower_ in _LEADING or words[start].is_punct or (
+            words[start].lower_ == "that" and start and words[start - 1].lower_ == "remember")):
+        start += 1
+    return (span[start:] if start else span), forced
 
 
 def _gap(a: datetime, b: datetime) -> timedelta:

@@ -69,6 +69,15 @@ CONSTRAINT_PHRASES = (
     "can't drink",
     "cannot drink",
     "not permitted",
+    "off limits",
+    "off-limits",
+    "is required",
+    "are required",
+    "requires",
+    "require a",
+    "freeze day",
+    "only allowed",
+    "is forbidden",
 )
 CONSTRAINT_WEAK_PHRASES = ("have to", "has to", "need to", "at most", "at least", "budget", "required to")
 LESSON_WORDS = frozenset({"lesson", "mistake", "hindsight"})

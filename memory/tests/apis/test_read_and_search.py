@@ -74,9 +74,9 @@ def test_search_options(api_client, stored, settings):
     window = api_client.post("/api/v1/search", {"query": "habits", "since": at(days=15)}, format="json",
                              **holder.headers).json()
     assert [e["id"] for e in window["exchanges"]] == [rows[2]["id"]]
-    tight = api_client.post("/api/v1/search", {"query": "Porto", "token_budget": 60}, format="json",
+    tight = api_client.post("/api/v1/search", {"query": "Porto", "token_budget": 90}, format="json",
                             **holder.headers).json()
-    assert 0 < tight["context_tokens"] <= 60
+    assert 0 < tight["context_tokens"] <= tight["context_budget"] == 90
     hits_before = Exchange.objects.get(pk=rows[0]["id"]).hit_count
     api_client.post("/api/v1/search", {"query": "Porto bakery"}, format="json", **holder.headers)
     assert Exchange.objects.get(pk=rows[0]["id"]).hit_count == hits_before + 1
@@ -109,7 +109,7 @@ def test_filtered_search_returns_full_k(api_client, make_agent):
 
 def test_operator_can_ask_for_a_run_now(api_client, make_agent, settings, django_capture_on_commit_callbacks):
     from governance.models import ConsolidationBatch
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     settings.RECMEM = settings.RECMEM.replace(llm__base_url="")

@@ -292,8 +292,8 @@ def test_narratives_keep_the_most_informative_clauses_within_the_budget(marathon
     assert count_tokens(added) <= max(budget - count_tokens(first.narrative), budget // 3)
 
 
-# Issue 15: what LoCoMo's extractive run kept as experiences (324 for three conversations, most of them reassurance
-# or a one-line greeting typed as a constraint).
+# What LoCoMo's extractive run kept, before boilerplate was filtered out, as experiences (324 for three conversations,
+# most of them reassurance or a one-line greeting typed as a constraint).
 BOILERPLATE = [
     ("I'm always here for you, you know that!", "Thanks, that means a lot to me!"),
     ("Hey Melanie, good to see you! How have you been?", "Great to hear from you!"),

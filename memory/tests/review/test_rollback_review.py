@@ -9,7 +9,7 @@ from memory.models import Episode, Exchange, Experience, ReviewItem
 from memory.review.rollback import batch_rollback
 from memory.review.services import review_approve, review_item_create, review_reject
 from memory.tests.factories import at, post_exchanges, post_session
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
+from testing.scenarios import MARATHON_WAVE_1, MARATHON_WAVE_2
 
 pytestmark = pytest.mark.django_db
 
@@ -61,7 +61,7 @@ def test_rollback_restores_the_state_before_the_batch(consolidated):
     for pk in summary["episodes_merged"]:
         episode = Episode.objects.get(pk=pk)
         assert not episode.sources.filter(pk__in=summary["exchanges"]).exists()  # merge undone
-    # Held back from consolidation (issue 16): the next write on the topic must not rebuild what was undone.
+    # Held back from consolidation: the next write on the topic must not rebuild what was undone.
     assert set(Exchange.objects.filter(pk__in=summary["exchanges"]).values_list("state", flat=True)) == {"held"}
     assert Exchange.objects.count() == 10  # raw exchanges are never deleted
     event = AuditEvent.objects.get(action="rollback")

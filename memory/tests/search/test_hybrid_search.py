@@ -1,5 +1,6 @@
-"""Hybrid search (issue 15): the full-text half in PostgreSQL beside the vectors, under the same visibility filter;
-placeholders as single terms; the experience floor; context expansion with session neighbours."""
+"""Hybrid search (vectors alone ranked chit-chat above the exchange that answers): the full-text half in PostgreSQL
+beside the vectors, under the same visibility filter; placeholders as single terms; the experience floor; context
+expansion with session neighbours."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from memory.tests.factories import exchanges_bulk
 pytestmark = pytest.mark.django_db
 
 # Chit-chat about shopping lies closer to the question by cosine than the one exchange that answers it (MiniLM:
-# 0.62 and 0.63 against 0.46): the LoCoMo failure of issue 15 in small.
+# 0.62 and 0.63 against 0.46): the LoCoMo failure the full-text half fixes, in small.
 CHITCHAT = [
     "I went shopping yesterday and bought so many things, it was such a fun day out!",
     "Do you like shopping? What did you buy last time?",

@@ -1,5 +1,6 @@
-"""A search's layers side by side on their own connections (issue 19): the same results as one after another, on
-other database sessions, and one after another wherever other connections would be wrong or no faster."""
+"""A search's layers side by side on their own connections (one after another their statements were most of a
+1M-exchange search's time): the same results as one after another, on other database sessions, and one after another
+wherever other connections would be wrong or no faster."""
 
 from __future__ import annotations
 

@@ -101,8 +101,9 @@ def test_vector_storage_and_distance_price():
 
 
 def test_a_ten_thousand_row_store_is_searched_through_hnsw_at_the_default_ef(agent, settings):
-    """The 10k regression of issue 5: at ef_search 200 the planner priced an exact scan of 5,000 rows whose vectors lie
-    in TOAST (~20 ms) below the HNSW walk (~3 ms). With the distance priced at its cost it keeps the index."""
+    """The 10k regression the scale benchmark found: at ef_search 200 the planner priced an exact scan of 5,000 rows
+    whose vectors lie in TOAST (~20 ms) below the HNSW walk (~3 ms). With the distance priced at its cost it keeps the
+    index."""
     other = agent_create(project_name="scan", name="b")
     template = Exchange.objects.filter(project=agent.project).first()
     generated = {"id", "embedding", "turn_index", "owner_agent_id", "scope", "user_text", "assistant_text",

@@ -1,4 +1,5 @@
-"""Episodes that stay one situation (issue 15): bounded sources and a coherence check before a merge."""
+"""Episodes that stay one situation (merges only ever grow an episode, so it needs a bound): bounded sources and a
+coherence check before a merge."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The stored-exchange counts PostgreSQL keeps per project (memory.models.ExchangeCount, migration 0022): equal to a
-count of the rows after every kind of write, read by the quota check instead of that count (issue 19)."""
+count of the rows after every kind of write, read by the quota check instead of that count (which cost 30–50 ms per
+ingest at 1M exchanges)."""
 
 from __future__ import annotations
 

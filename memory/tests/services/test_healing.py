@@ -1,7 +1,7 @@
-"""Batches that heal (issue 12, observations 4(b) and 4(d)), in one process: a failure of the write phase schedules
-the bounded retry; exhausted attempts leave a visible ``failed`` state that /healthz reports as degraded and the
-admin's "retry now" repairs; LLM calls are recorded as they happen; the reaper re-queues a batch whose process died
-(its lease passed) and leaves a live one alone; a batch re-queued while it still ran writes nothing.
+"""Batches that heal (a failed batch must neither lose its exchanges nor stay stuck), in one process: a failure of the
+write phase schedules the bounded retry; exhausted attempts leave a visible ``failed`` state that /healthz reports as
+degraded and the admin's "retry now" repairs; LLM calls are recorded as they happen; the reaper re-queues a batch whose
+process died (its lease passed) and leaves a live one alone; a batch re-queued while it still ran writes nothing.
 
 The processes themselves (kill -9, the task timeout, two clusters) are in tests/integration/test_healing_processes.py.
 """
@@ -25,7 +25,7 @@ from memory.tests.factories import agent_lock_held_elsewhere, on_each_llm_call, 
 from memory.tests.services.test_trigger_modes import _ingest
 from testing.fake_openai import FakeOpenAIServer, FakeReply
 from testing.fake_responder import consolidation_responder
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+from testing.scenarios import MARATHON_WAVE_1
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The lifecycle of a memory item (issue 17): archive beyond RECMEM_MAX_MEMORIES, revalidation flags, purge of a
+"""The lifecycle of a memory item: archive beyond RECMEM_MAX_MEMORIES, revalidation flags, purge of a
 subject; pattern mining's conditions; lesson / procedure from repeated failures and fixes; tags."""
 
 from datetime import timedelta
@@ -138,12 +138,17 @@ def test_pattern_mining_needs_independent_on_topic_evidence_without_conflict(mak
     target = ScopeKey.for_scope(project_id=item.project_id, scope="module", module_id=module.pk)
     stats = pattern_evidence(experience=item)
     assert stats == {"sessions": 3, "agents": 1, "on_topic_sessions": 3}
+    assert not pattern_holds(experience=item, stats=stats, target=target)  # held by one agent only
+    # A second member's personal note of the same rule: independent support for the module.
+    _pattern_item(api_client, make_agent(modules=["ops"]), DEPLOY[:1], scope="personal", module=None)
+    stats = pattern_evidence(experience=item)
+    assert stats == {"sessions": 4, "agents": 2, "on_topic_sessions": 4}
     assert pattern_holds(experience=item, stats=stats, target=target)
     # Three sessions, but two of them are about something else: not the same topic.
     off = _pattern_item(api_client, holder, [DEPLOY[0], "What's a good name for a grey kitten?",
                                              "Can you recommend a sci-fi novel?"], scope="personal", module=None)
     off_stats = pattern_evidence(experience=off)
-    assert off_stats["sessions"] == 3 and off_stats["on_topic_sessions"] < 3
+    assert off_stats["sessions"] == 4 and off_stats["on_topic_sessions"] < 3  # its own three, the peer's note
     assert not pattern_holds(experience=off, stats=off_stats, target=target)
     # An active item of the target scope with the same subject says something else: a conflict.
     other = make_agent(modules=["ops"])
@@ -211,8 +216,8 @@ def test_tags_are_filterable_in_the_api(make_agent, api_client):
     assert response.status_code == 200
     assert [x["id"] for x in response.json()["results"]] == [str(tagged.pk)]
     assert response.json()["results"][0]["tags"] == ["deployment", "database"]
-    # The tag filter is what is tested: without the experience floor (issue 15), which leaves out an item this far
-    # from the query.
+    # The tag filter is what is tested: without the experience floor (RECMEM_EXPERIENCE_FLOOR), which leaves out an item
+    # this far from the query.
     with config_override(search__experience_floor=0.0):
         response = api_client.post("/api/v1/search", {"query": "deploy migrations", "tags": ["music"]},
                                    format="json", **holder.headers)

@@ -1,5 +1,6 @@
-"""Idle-time (REM) runs, issue 17: the replay cursor and the session-level pass within a per-run budget, yielding
-to a new write at a topic boundary, exact cooldown, manual runs outside the idle cap, the low-priority queue."""
+"""Idle-time (REM) runs, consolidation while no one writes: the replay cursor and the session-level pass within a
+per-run budget, yielding to a new write at a topic boundary, exact cooldown, manual runs outside the idle cap, the
+low-priority queue."""
 
 from datetime import timedelta
 
@@ -16,13 +17,23 @@ from memory.services.consolidation import consolidation_run
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_due, idle_run_request, idle_runs_start
 from memory.tests.factories import T0
-from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+from testing.scenarios import MARATHON_WAVE_1
 
 # Stated once, no "must/never": neither recurrence nor salience ever picks these up.
 LESSON = ("The deploy failed again; turned out the cache was stale. I learned to clear the build cache before "
           "every release.", "Good catch, clearing the build cache first avoids that.")
 CHAT = [("What's a good name for a grey kitten?", "Ash or Smoky are nice."),
         ("Can you recommend a sci-fi novel?", "Try The Left Hand of Darkness.")]
+# Sessions that do not repeat each other (the same turns in three sessions would recur: a ripe topic).
+VARIED = [
+    [*CHAT, LESSON],
+    [("What is the capital of Canada?", "Ottawa."), ("Suggest a podcast about history.", "The Rest Is History."),
+     ("The migration timed out on the big table. I learned to run schema changes in small batches next time.",
+      "Small batches keep the locks short.")],
+    [("How many bytes are in a kilobyte?", "1,000 or 1,024."), ("Which planet is the largest?", "Jupiter."),
+     ("Our restore drill failed. The lesson I learned: test restores every month, not only the backups.",
+      "Only a restore proves a backup.")],
+]
 
 
 def _session(agent, pairs, day=0, close=True):
@@ -84,7 +95,7 @@ def test_online_runs_do_not_replay(make_agent, idle, fake_llm):
 @pytest.mark.django_db
 def test_budget_exhausted_the_rest_waits_for_the_next_run(make_agent, idle, fake_llm):
     agent = make_agent().agent
-    sessions = [_session(agent, [*CHAT, LESSON], day=d) for d in range(3)]
+    sessions = [_session(agent, VARIED[d], day=d) for d in range(3)]
     # About one session's call fits (its estimate is the units plus ~1,000 tokens of prompt).
     idle.RECMEM = idle.RECMEM.replace(idle__run_token_budget=2000)
     batch = consolidation_run(agent_id=agent.pk, run="idle")
@@ -140,7 +151,7 @@ class _WritesDuringRun:
 def test_an_idle_run_yields_when_the_agent_writes_and_keeps_its_cursor(make_agent, idle):
     idle.RECMEM = idle.RECMEM.replace(llm__base_url="")
     agent = make_agent().agent
-    sessions = [_session(agent, [*CHAT, LESSON], day=d) for d in range(3)]
+    sessions = [_session(agent, VARIED[d], day=d) for d in range(3)]
     consolidator = _WritesDuringRun(get_consolidator(llm=None, embedder=get_embedder()), agent)
     batch = consolidation_run(agent_id=agent.pk, run="idle", consolidator=consolidator)
     replay = batch.summary["replay"]

@@ -1,6 +1,6 @@
-"""The scope rule (issue 12): what consolidation writes is never wider than its narrowest source; dedup and
-contradiction stay within one scope (a contradiction with a wider-scope item is a conflict for a person); scopes
-widen only through the review queue."""
+"""The scope rule (a memory must never reach agents its sources could not): what consolidation writes is never wider
+than its narrowest source; dedup and contradiction stay within one scope (a contradiction with a wider-scope item is a
+conflict for a person); scopes widen only through the review queue."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
-from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem
+from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, ReviewItem
 from memory.review.services import review_item_create
 from memory.tests.factories import at, post_exchanges, post_session
 
@@ -62,7 +62,8 @@ def _alice_writes_a_contradicting_note(api_client, team, capture):
     session = post_session(api_client, alice)["id"]  # personal
     stored = post_exchanges(api_client, alice, session, [
         {"user": ALICE_NOTE[0], "assistant": ALICE_NOTE[1], "occurred_at": at(days=10)}])
-    assert stored[0]["candidate"] is True  # salient: a rule
+    # Close to the consolidated deploy topic and its rules: an update of it, for the next pass.
+    assert Candidate.objects.get(trigger_id=stored[0]["id"]).reason == "update"
     # The consolidator (here a scripted LLM reply, as a prompt-injected agent could obtain) says the note
     # replaces both module rules.
     team["server"].script({"items": [{
@@ -115,7 +116,7 @@ def _say(agent, session, pairs, day0=0):
 
 def test_a_module_unit_never_ripens_with_another_modules_units(make_agent, settings):
     from memory.services.ingest import session_create
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle")
     agent = make_agent(modules=["m1", "m2"]).agent
@@ -127,7 +128,7 @@ def test_a_module_unit_never_ripens_with_another_modules_units(make_agent, setti
 
 def test_a_personal_unit_ripens_with_one_module_only(make_agent, settings):
     from memory.services.ingest import session_create
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1, MARATHON_WAVE_2
+    from testing.scenarios import MARATHON_WAVE_1, MARATHON_WAVE_2
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", consolidation__theta_count=3,
                                               consolidation__theta_sim=0.5)
@@ -148,7 +149,7 @@ def test_members_of_an_older_mixed_candidate_are_dropped_and_become_raw(make_age
     from memory.models import Candidate
     from memory.services.consolidation import consolidation_run
     from memory.services.ingest import session_create
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off", llm__base_url="")
     agent = make_agent(modules=["m1", "m2"]).agent
@@ -172,7 +173,7 @@ def test_members_of_an_older_mixed_candidate_are_dropped_and_become_raw(make_age
 def test_a_module_topic_is_never_shown_its_writers_personal_items(api_client, make_agent, settings, fake_llm,
                                                                    django_capture_on_commit_callbacks):
     from memory.tests.factories import make_memories
-    from tests.e2e.test_consolidation_flow import MARATHON_WAVE_1
+    from testing.scenarios import MARATHON_WAVE_1
 
     settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online")
     x = make_agent(modules=["m"])
@@ -325,6 +326,9 @@ def test_personal_to_module_is_proposed_never_automatic(api_client, make_agent, 
     holder = make_agent(modules=["ops"])
     peer = make_agent(modules=["ops"])
     item = _corroborated_personal_item(api_client, holder)
+    _propose_promotion(agent=holder.agent, batch=None, experience=item, summary=_empty_summary(), audit=[])
+    assert not ReviewItem.objects.exists()  # one agent's habit alone is not the module's
+    _corroborated_personal_item(api_client, peer, sessions=1)  # a second member holds it independently
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     summary, audit = _empty_summary(), []
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=summary, audit=audit)
@@ -350,6 +354,7 @@ def test_a_rejected_promotion_is_not_proposed_again(api_client, make_agent, revi
 
     holder = make_agent(modules=["ops"])
     item = _corroborated_personal_item(api_client, holder)
+    _corroborated_personal_item(api_client, make_agent(modules=["ops"]), sessions=1)
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=_empty_summary(), audit=[])
     review_reject(item=ReviewItem.objects.get(), user=reviewer, reason="private habit")
@@ -364,6 +369,7 @@ def test_an_agent_in_two_modules_gets_no_personal_promotion(api_client, make_age
 
     holder = make_agent(modules=["ops", "web"])
     item = _corroborated_personal_item(api_client, holder)
+    _corroborated_personal_item(api_client, make_agent(modules=["ops"]), sessions=1)
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
     _propose_promotion(agent=holder.agent, batch=batch, experience=item, summary=_empty_summary(), audit=[])
     assert ReviewItem.objects.count() == 0

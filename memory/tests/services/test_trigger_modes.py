@@ -15,7 +15,7 @@ from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, 
 from memory.services.scheduling import idle_due, idle_runs_start
 from memory.tests.factories import T0, agent_lock_held_elsewhere
 from memory.thresholds import thresholds_for
-from tests.e2e.test_consolidation_flow import CHATTER, MARATHON_WAVE_1
+from testing.scenarios import CHATTER, MARATHON_WAVE_1
 
 
 @pytest.mark.parametrize("text,reason", [

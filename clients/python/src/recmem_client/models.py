@@ -217,6 +217,7 @@ class SearchResult(Response):
     experiences: list[ExperienceHit]
     context: str
     context_tokens: int
+    context_budget: int  # the budget the block was built within (it may use less: off-topic hits stay out)
     search_id: uuid.UUID  # give it back with :meth:`RecMem.feedback` (the retrieval hit rate)
 
     @property
