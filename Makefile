@@ -10,7 +10,7 @@ CLIENT_VENV := .venv-client
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml clients/python/pyproject.toml 2>/dev/null | sha1sum | cut -c1-12)
 CLIENT_STAMP := $(CLIENT_VENV)/.installed-$(shell sha1sum clients/python/pyproject.toml 2>/dev/null | cut -c1-12)
 
-.PHONY: run test test-cluster lint fuzz bench bench-full clean-venv browser screenshots
+.PHONY: run test client test-cluster lint fuzz bench bench-full clean-venv browser screenshots
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ $(CLIENT_STAMP): clients/python/pyproject.toml
 
 run: $(STAMP)
 	$(BIN)/recmem run
+
+# The agents' environment alone (.venv-client: recmem-client with its MCP server and adapters, the examples' recipes,
+# e.g. examples/langgraph_agent.py): `make client`, then `.venv-client/bin/python examples/...`.
+client: $(CLIENT_STAMP)
 
 test: $(STAMP) $(CLIENT_STAMP) browser
 	$(BIN)/python -m pytest

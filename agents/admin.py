@@ -1,7 +1,7 @@
-from django.contrib import admin, messages
+from django.contrib import admin
 
 from agents.models import Agent, ApiKey, Module, Project
-from agents.services import api_key_create, api_key_revoke, project_archive
+from agents.services import project_archive
 
 
 class ModuleInline(admin.TabularInline):
@@ -51,14 +51,7 @@ class AgentAdmin(admin.ModelAdmin):
     search_fields = ["name", "project__name"]
     filter_horizontal = ["modules"]
     inlines = [ApiKeyInline]
-    actions = ["issue_key"]
-
-    @admin.action(description="Issue a new API key (shown once)")
-    def issue_key(self, request, queryset):
-        for agent in queryset:
-            issued = api_key_create(agent=agent, name=f"admin:{request.user.get_username()}")
-            self.message_user(request, f"New key for {agent}: {issued.raw_key} — copy it now, it is not stored.",
-                              messages.WARNING)
+    # the actions that write (keys, roles) and the audited add/edit: governance/agent_admin.py
 
 
 @admin.register(ApiKey)
@@ -67,13 +60,6 @@ class ApiKeyAdmin(admin.ModelAdmin):
     list_filter = ["agent__project"]
     search_fields = ["prefix", "agent__name", "name"]
     readonly_fields = ["prefix", "key_hash", "agent", "created_at", "revoked_at", "last_used_at"]
-    actions = ["revoke"]
 
     def has_add_permission(self, request) -> bool:
         return False
-
-    @admin.action(description="Revoke selected keys")
-    def revoke(self, request, queryset):
-        for key in queryset:
-            api_key_revoke(api_key=key)
-        self.message_user(request, f"Revoked {queryset.count()} key(s).")

@@ -9,6 +9,7 @@ from agents.authentication import KEY_ONLY
 from agents.selectors import agent_modules
 
 
+@extend_schema(tags=["agents"])
 class AgentMeApi(APIView):
     required_roles = {"get": KEY_ONLY}
 

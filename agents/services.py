@@ -1,4 +1,8 @@
-"""Writes for projects, modules, agents and API keys."""
+"""Writes for projects, modules, agents and API keys.
+
+These are the primitives: agents sits below governance and cannot write audit events itself, so every caller that
+acts for a person (management commands, the admin, ``recmem run``) goes through the audited wrappers of
+``governance.services.agent_admin`` instead."""
 
 from __future__ import annotations
 
@@ -73,6 +77,20 @@ def agent_create(
 
 
 @transaction.atomic
+def agent_roles_update(*, agent: Agent, roles: Iterable[str]) -> list[str]:
+    """Replace ``agent``'s roles; returns the roles it had before (audited by the callers above: see
+    governance.services.agent_admin)."""
+    new_roles = _validate_roles(roles)
+    if not new_roles:
+        raise ApplicationError("an agent needs at least one role", code="invalid_roles")
+    before = list(agent.roles)
+    if new_roles != before:
+        agent.roles = new_roles
+        agent.save(update_fields=["roles"])
+    return before
+
+
+@transaction.atomic
 def api_key_create(*, agent: Agent, name: str = "", expires_at: datetime | None = None) -> IssuedKey:
     """Issue a new key for ``agent``; the raw key is returned once and only its digest is stored."""
     if expires_at is not None and expires_at <= timezone.now():
@@ -109,14 +127,3 @@ def project_archive(*, project: Project) -> Project:
         project.archived_at = timezone.now()
         project.save(update_fields=["archived_at"])
     return project
-
-
-@transaction.atomic
-def demo_agent_ensure(*, project_name: str = "demo", agent_name: str = "demo-agent") -> tuple[Agent, IssuedKey | None]:
-    """The demo agent for `recmem run`; a key is issued only when the agent is new."""
-    existing = Agent.objects.filter(project__name=project_name, name=agent_name).first()
-    if existing is not None:
-        return existing, None
-    agent = agent_create(project_name=project_name, name=agent_name, module_names=["general"],
-                         roles=[AgentRole.WRITER, AgentRole.READER, AgentRole.OPERATOR])
-    return agent, api_key_create(agent=agent, name="demo")

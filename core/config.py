@@ -194,6 +194,9 @@ class ServerConfig:
     # `recmem run` on Ctrl-C: web server and worker finish what they do within this many seconds (gunicorn's
     # graceful timeout); a consolidation still running then is stopped and resumes after the next start.
     stop_grace: int = _var("RECMEM_STOP_GRACE", 20, _number(int, 1, 3600))
+    # `recmem run` waits this long for web and queue workers to load their models before it says which part is
+    # slow and where its log is; it keeps waiting after that (slowness alone never stops a start).
+    start_timeout: int = _var("RECMEM_START_TIMEOUT", 900, _number(int, 10, 86_400))
     # Load the embedder, the masking engine (and spaCy for the extractive consolidator) in every web and queue
     # worker before it accepts work, so the first request is as fast as the hundredth.
     warm_up: bool = _var("RECMEM_WARM_UP", True, _bool)

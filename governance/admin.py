@@ -213,3 +213,7 @@ class MetricDayAdmin(ReadOnlyAdmin):
                     "prompt_tokens", "completion_tokens", "backlog", "exchanges_total", "experiences_active"]
     list_filter = ["scope", "project"]
     date_hierarchy = "day"
+
+
+# agents' admin with audited writes (a module of its own: agents sits below governance)
+from governance import agent_admin  # noqa: E402,F401

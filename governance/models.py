@@ -101,6 +101,8 @@ class AuditObject(models.TextChoices):
     SUBJECT = "subject"
     SEARCH = "search"
     ALLOWED_TERM = "allowed_term"
+    AGENT = "agent"
+    API_KEY = "api_key"
     SESSION_LIST = "session_list"
     EXCHANGE_LIST = "exchange_list"
     EPISODE_LIST = "episode_list"

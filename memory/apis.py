@@ -95,6 +95,7 @@ class ConsolidationListQuery(PageQuery):
 
 # --- sessions ----------------------------------------------------------------------
 
+@extend_schema(tags=["sessions"])
 class SessionListCreateApi(APIView):
     required_roles = {"get": AgentRole.READER, "post": AgentRole.WRITER}
 
@@ -105,7 +106,8 @@ class SessionListCreateApi(APIView):
                                  help_text="name or id of one of the agent's modules")
         metadata = MetadataField(required=False, default=dict)
 
-    @extend_schema(request=SessionCreateInputSerializer, responses={201: SessionOut}, operation_id="sessions_create")
+    @extend_schema(request=SessionCreateInputSerializer, responses={201: SessionOut}, operation_id="sessions_create",
+                   summary="Open a session")
     def post(self, request):
         serializer = self.SessionCreateInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -115,26 +117,29 @@ class SessionListCreateApi(APIView):
                                  metadata=data["metadata"])
         return Response(SessionOut(session).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(parameters=[SessionListQuery], responses=page_of(SessionOut), operation_id="sessions_list")
+    @extend_schema(parameters=[SessionListQuery], responses=page_of(SessionOut), operation_id="sessions_list",
+                   summary="List sessions")
     def get(self, request):
         filters = SessionListQuery.filters(request)
         return _paginated(request, self, selectors.session_list(agent=request.user, filters=filters)
                           .select_related("module"), SessionOut, record=AuditObject.SESSION_LIST)
 
 
+@extend_schema(tags=["sessions"])
 class SessionDetailApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(responses=SessionOut, operation_id="sessions_retrieve")
+    @extend_schema(responses=SessionOut, operation_id="sessions_retrieve", summary="Get a session")
     def get(self, request, session_id):
         session = selectors.session_get(agent=request.user, session_id=session_id)
         return Response(SessionOut(session).data)
 
 
+@extend_schema(tags=["sessions"])
 class SessionCloseApi(APIView):
     required_roles = {"post": AgentRole.WRITER}
 
-    @extend_schema(request=None, responses=SessionOut, operation_id="sessions_close")
+    @extend_schema(request=None, responses=SessionOut, operation_id="sessions_close", summary="Close a session")
     def post(self, request, session_id):
         session = selectors.session_get_owned(agent=request.user, session_id=session_id)
         return Response(SessionOut(session_close(agent=request.user, session=session)).data)
@@ -160,6 +165,7 @@ class ExchangeBatchInSerializer(StrictSerializer):
                                       help_text="at most RECMEM_MAX_BATCH_EXCHANGES (413 beyond)")
 
 
+@extend_schema(tags=["exchanges"])
 class SessionExchangesApi(APIView):
     required_roles = {"post": AgentRole.WRITER}
 
@@ -168,7 +174,7 @@ class SessionExchangesApi(APIView):
                                                                       ExchangeBatchInSerializer],
                                            resource_type_field_name=None),
         responses={201: inline_serializer("ExchangesOut", {"exchanges": ExchangeOut(many=True)})},
-        operation_id="sessions_exchanges_create",
+        operation_id="sessions_exchanges_create", summary="Add exchanges to a session",
         description="One exchange `{user, assistant, occurred_at?, metadata?}` or `{\"exchanges\": [...]}` "
                     "(at most RECMEM_MAX_BATCH_EXCHANGES, default 500).",
     )
@@ -201,51 +207,58 @@ class SessionExchangesApi(APIView):
 
 # --- reads ----------------------------------------------------------------------
 
+@extend_schema(tags=["exchanges"])
 class ExchangeListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(parameters=[ExchangeListQuery], responses=page_of(ExchangeOut), operation_id="exchanges_list")
+    @extend_schema(parameters=[ExchangeListQuery], responses=page_of(ExchangeOut), operation_id="exchanges_list",
+                   summary="List exchanges")
     def get(self, request):
         filters = ExchangeListQuery.filters(request)
         return _paginated(request, self, selectors.exchange_list(agent=request.user, filters=filters), ExchangeOut,
                           record=AuditObject.EXCHANGE_LIST)
 
 
+@extend_schema(tags=["exchanges"])
 class ExchangeDetailApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(responses=ExchangeOut, operation_id="exchanges_retrieve")
+    @extend_schema(responses=ExchangeOut, operation_id="exchanges_retrieve", summary="Get an exchange")
     def get(self, request, exchange_id):
         exchange = selectors.exchange_get(agent=request.user, exchange_id=exchange_id)
         read_record(agent=request.user, object_type=AuditObject.EXCHANGE, object_id=exchange.pk, scope=exchange.scope)
         return Response(ExchangeOut(exchange).data)
 
 
+@extend_schema(tags=["episodes"])
 class EpisodeListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(parameters=[EpisodeListQuery], responses=page_of(EpisodeOut), operation_id="episodes_list")
+    @extend_schema(parameters=[EpisodeListQuery], responses=page_of(EpisodeOut), operation_id="episodes_list",
+                   summary="List episodes")
     def get(self, request):
         filters = EpisodeListQuery.filters(request)
         qs = selectors.episode_list(agent=request.user, filters=filters)
         return _paginated(request, self, qs, EpisodeOut, record=AuditObject.EPISODE_LIST)
 
 
+@extend_schema(tags=["episodes"])
 class EpisodeDetailApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(responses=EpisodeOut, operation_id="episodes_retrieve")
+    @extend_schema(responses=EpisodeOut, operation_id="episodes_retrieve", summary="Get an episode")
     def get(self, request, episode_id):
         episode = selectors.episode_get(agent=request.user, episode_id=episode_id)
         read_record(agent=request.user, object_type=AuditObject.EPISODE, object_id=episode.pk, scope=episode.scope)
         return Response(EpisodeOut(episode).data)
 
 
+@extend_schema(tags=["experiences"])
 class ExperienceListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
     @extend_schema(parameters=[ExperienceListQuery], responses=page_of(ExperienceOut),
-                   operation_id="experiences_list")
+                   operation_id="experiences_list", summary="List experiences")
     def get(self, request):
         filters = ExperienceListQuery.filters(request)
         if filters.tag:  # free text: masked like a query before it is used or audited
@@ -261,6 +274,7 @@ def _proposal(outcome) -> Response:
                                      "experience": outcome.experience.pk}).data, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(tags=["experiences"])
 class ExperienceDetailApi(APIView):
     # PATCH answers with the item: a caller that may not read items gets nothing through an edit.
     required_roles = {"get": AgentRole.READER, "patch": (AgentRole.WRITER, AgentRole.READER),
@@ -278,7 +292,7 @@ class ExperienceDetailApi(APIView):
     class DeleteQuery(QuerySerializer):
         """No query parameter: the reason goes in the body (a URL is written to access logs)."""
 
-    @extend_schema(responses=ExperienceOut, operation_id="experiences_retrieve")
+    @extend_schema(responses=ExperienceOut, operation_id="experiences_retrieve", summary="Get an experience")
     def get(self, request, experience_id):
         experience = selectors.experience_get(agent=request.user, experience_id=experience_id)
         read_record(agent=request.user, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
@@ -286,7 +300,7 @@ class ExperienceDetailApi(APIView):
         return Response(ExperienceOut(experience).data)
 
     @extend_schema(request=UpdateSerializer, responses={200: ExperienceOut, 202: EditProposalOut},
-                   operation_id="experiences_update",
+                   operation_id="experiences_update", summary="Edit an experience",
                    description="Your own personal item is changed at once (200, the item as it is now). A module or "
                                "project item is shared: the change is proposed to a person in the review queue "
                                "(202 with the review item's id) and the item stays as it is until it is approved. "
@@ -306,6 +320,7 @@ class ExperienceDetailApi(APIView):
                                                                experience_id=outcome.experience.pk)).data)
 
     @extend_schema(request=DeleteBody, responses={204: None, 202: EditProposalOut}, operation_id="experiences_delete",
+                   summary="Delete an experience",
                    description="Your own personal item is deleted at once (204). A module or project item is "
                                "shared: the deletion is proposed to a person in the review queue (202 with the "
                                "review item's id) and the item stays active until it is approved. The optional "
@@ -329,6 +344,7 @@ class ExperienceDetailApi(APIView):
 
 # --- search ----------------------------------------------------------------------
 
+@extend_schema(tags=["search"])
 class SearchApi(APIView):
     required_roles = {"post": AgentRole.READER}
 
@@ -373,7 +389,8 @@ class SearchApi(APIView):
                                                   "it may use less (hits below the relevance floor are left out)")
         search_id = serializers.UUIDField(help_text="give it back with POST /feedback (hit rate)")
 
-    @extend_schema(request=SearchInputSerializer, responses=SearchOutputSerializer, operation_id="search")
+    @extend_schema(request=SearchInputSerializer, responses=SearchOutputSerializer, operation_id="search",
+                   summary="Search memory (context block and hits)")
     def post(self, request):
         serializer = self.SearchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -402,6 +419,7 @@ class SearchApi(APIView):
         })
 
 
+@extend_schema(tags=["feedback"])
 class FeedbackApi(APIView):
     """Which memories of a search the agent used, and whether they helped: the retrieval hit rate (optional; without
     it the rate falls back to the citation proxy, README "Governance")."""
@@ -417,7 +435,7 @@ class FeedbackApi(APIView):
                    responses={200: inline_serializer("FeedbackOut", {
                        "search_id": serializers.UUIDField(), "used": serializers.IntegerField(),
                        "returned": serializers.IntegerField(), "helpful": serializers.BooleanField(allow_null=True)})},
-                   operation_id="feedback_create")
+                   operation_id="feedback_create", summary="Report which hits a search's answer used")
     def post(self, request):
         serializer = self.FeedbackInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -428,6 +446,7 @@ class FeedbackApi(APIView):
                          "helpful": log.helpful})
 
 
+@extend_schema(tags=["metrics"])
 class MetricsApi(APIView):
     """The stored daily governance metrics of the agent's project (operator role)."""
 
@@ -440,7 +459,7 @@ class MetricsApi(APIView):
 
     @extend_schema(parameters=[MetricsQuery],
                    responses=inline_serializer("MetricsOut", {"results": MetricDayOut(many=True)}),
-                   operation_id="metrics_list")
+                   operation_id="metrics_list", summary="Governance and retrieval metrics")
     def get(self, request):
         query = self.MetricsQuery.parse(request)
         rows = metrics_list(project=request.user.project, **query)
@@ -449,17 +468,19 @@ class MetricsApi(APIView):
 
 # --- consolidations ----------------------------------------------------------------------
 
+@extend_schema(tags=["consolidations"])
 class ConsolidationListApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
     @extend_schema(parameters=[ConsolidationListQuery], responses=page_of(BatchOut),
-                   operation_id="consolidations_list")
+                   operation_id="consolidations_list", summary="List consolidation batches")
     def get(self, request):
         query = ConsolidationListQuery.parse(request)
         qs = selectors.batch_list(agent=request.user, status=query.get("status"))
         return _paginated(request, self, qs, BatchOut, record=AuditObject.CONSOLIDATION_LIST)
 
 
+@extend_schema(tags=["consolidations"])
 class ConsolidationRequestApi(APIView):
     """An agent (operator role) asks for a consolidation run of its pending candidates now."""
 
@@ -467,15 +488,17 @@ class ConsolidationRequestApi(APIView):
 
     @extend_schema(request=None, responses={202: inline_serializer("ConsolidationQueued", {
         "queued": serializers.BooleanField(), "pending_candidates": serializers.IntegerField()})},
-        operation_id="consolidations_request")
+        operation_id="consolidations_request", summary="Request a consolidation run")
     def post(self, request):
         pending = idle_run_request(agent=request.user)
         return Response({"queued": pending > 0, "pending_candidates": pending}, status=status.HTTP_202_ACCEPTED)
 
 
+@extend_schema(tags=["consolidations"])
 class ConsolidationDetailApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
-    @extend_schema(responses=BatchDetailOut, operation_id="consolidations_retrieve")
+    @extend_schema(responses=BatchDetailOut, operation_id="consolidations_retrieve",
+                   summary="Get a consolidation batch")
     def get(self, request, batch_id):
         return Response(BatchDetailOut(selectors.batch_get(agent=request.user, batch_id=batch_id)).data)

@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 
 SAMPLE = "Warm-up: Jane Doe (jane.doe@example.com, +1 415 555 0100) planned the Berlin marathon for September."
 CACHE_PREFIX = "recmem:warm-worker:"
+WEB_CACHE_PREFIX = "recmem:warm-web:"
 CACHE_SECONDS = 7 * 24 * 3600
 
 _state: dict[str, Any] = {"state": "lazy", "role": "", "ms": {}}
@@ -204,6 +205,28 @@ def on_queue_task_start(sender: Any = None, func: Any = None, task: dict | None 
 
     if _queue_warm_up is not None and (task or {}).get("func") == CONSOLIDATION_RUN_TASK:
         _queue_warm_up.join()
+
+
+def web_worker_warm_record() -> None:
+    """A gunicorn worker that finished its warm-up, recorded in the shared cache for ``recmem run``'s progress."""
+    from django.core.cache import cache
+    from django.db import connection
+
+    try:
+        cache.set(f"{WEB_CACHE_PREFIX}{socket.gethostname()}:{os.getpid()}", {"at": time.time()}, CACHE_SECONDS)
+    finally:
+        connection.close()
+
+
+def web_workers_warm(pids: list[int], *, since: float) -> int:
+    """How many of these gunicorn worker pids (this host) finished their warm-up after ``since`` (a pid of an earlier
+    run is not counted)."""
+    from django.core.cache import cache
+
+    if not pids:
+        return 0
+    found = cache.get_many([f"{WEB_CACHE_PREFIX}{socket.gethostname()}:{pid}" for pid in pids])
+    return sum(1 for entry in found.values() if entry.get("at", 0) >= since)
 
 
 def queue_workers_warm(worker_pids: list[tuple[str, int]]) -> int:

@@ -3,9 +3,13 @@
 ``recmem run`` is a small supervisor: it starts the embedded PostgreSQL (unless ``DATABASE_URL`` is set),
 migrates, makes sure a demo agent exists, then starts gunicorn (the web server: multi-process, production-grade,
 the same server a deployment uses; Django's runserver is single-process and meant for development only) and one
-django-q2 worker (``manage.py qcluster``), waits until ``/healthz`` says the web process that answers and the queue
-workers are warm (models loaded: the first request is as fast as the hundredth), prints the URLs and the demo key,
-and on Ctrl-C (or SIGTERM, or the web server dying) stops web and worker together within RECMEM_STOP_GRACE, then
+django-q2 worker (``manage.py qcluster``), and waits until web and queue workers are warm (models loaded: the first
+request is as fast as the hundredth), printing each part's progress on the way (database, migrations, web workers
+n/N warm, queue workers n/N warm). It prints the URLs and the demo key as soon as the web server answers warm, says
+so when queue workers are still warming, and keeps waiting for them; a start slower than RECMEM_START_TIMEOUT is
+reported with the part that waits and its log, never given up on (only a crash ends a start).
+
+On Ctrl-C (or SIGTERM, or the web server dying) it stops web and worker together within RECMEM_STOP_GRACE, then
 the database. A worker that dies is started again (a few times, with a growing pause); a worker whose queue stalls
 (tasks waiting, none finishing: memory/queue_health.py) is stopped — SIGKILL to its process group when SIGTERM does
 nothing — and started again.
@@ -22,13 +26,16 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
+
+import psutil
 
 from core.config import config
 from memory.queue_health import QueueWatchdog, process_group_stop
 
 SETTINGS = "recmem_site.settings.base"
-READY_TIMEOUT = 300  # seconds for web and worker processes to load their models on a busy machine
+PROGRESS_EVERY = 15.0  # seconds between two progress lines when nothing changed
 WORKER_RESTARTS = 5  # a worker that dies more often than this in five minutes stops `recmem run`
 WATCH_INTERVAL = 5.0  # seconds between two looks of the queue watchdog
 WEDGED_GRACE = 10.0  # seconds a stalled cluster gets to obey SIGTERM before its process group is killed
@@ -44,7 +51,7 @@ def _setup_django() -> None:
 def _demo_key(home: Path) -> str:
     """The demo agent's key: issued on first start, kept in RECMEM_HOME/demo_agent.key (mode 600) for reprints."""
     from agents.selectors import agent_get_by_name
-    from agents.services import api_key_create, demo_agent_ensure
+    from governance.services.agent_admin import agent_key_issue, demo_agent_ensure
 
     key_file = home / "demo_agent.key"
     agent, issued = demo_agent_ensure()
@@ -52,7 +59,8 @@ def _demo_key(home: Path) -> str:
         return key_file.read_text().strip()
     if issued is None:
         agent = agent_get_by_name(project_name="demo", name="demo-agent")
-        issued = api_key_create(agent=agent, name="demo")
+        issued = agent_key_issue(agent=agent, name="demo", actor_label="cli:recmem_run",
+                                 reason="demo key reissued (key file missing)")
     key_file.write_text(issued.raw_key + "\n")
     key_file.chmod(0o600)
     return issued.raw_key
@@ -93,25 +101,92 @@ def health(url: str) -> dict | None:
 
 
 def ready(body: dict | None, *, queue_workers: int) -> bool:
-    """Whether the first request will be fast: the web process that answered is healthy and warm, and the queue
-    workers are warm (each loads its models as it starts)."""
+    """Whether the first request will be fast and consolidation starts at once: the web process that answered is
+    healthy and warm, and the queue workers are warm (each loads its models as it starts)."""
+    return web_ready(body) and (body or {}).get("checks", {}).get("queue", {}).get("workers_warm", 0) >= queue_workers
+
+
+def web_ready(body: dict | None) -> bool:
+    """Whether the web server answers warm: gunicorn workers load their models before they accept a request."""
     if body is None or body.get("status") not in ("ok", "degraded"):
         return False
-    checks = body.get("checks", {})
-    if not checks.get("process", {}).get("ready"):
-        return False
-    return checks.get("queue", {}).get("workers_warm", 0) >= queue_workers
+    return bool(body.get("checks", {}).get("process", {}).get("ready"))
 
 
-def _wait_ready(url: str, timeout: float, procs: list[subprocess.Popen], is_stopping) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not is_stopping():
-        if any(p.poll() is not None for p in procs):
-            return False
-        if ready(health(url), queue_workers=config().queue.workers):
-            return True
-        time.sleep(0.5)
-    return False
+@dataclass
+class StartProgress:
+    """What `recmem run` waits for, part by part."""
+
+    web_warm: int
+    web_total: int
+    queue_warm: int
+    queue_total: int
+    web_ready: bool
+
+    @property
+    def queue_ready(self) -> bool:
+        return self.queue_warm >= self.queue_total
+
+    def describe(self) -> str:
+        web = "answering" if self.web_ready else "not answering yet"
+        return (f"web workers {self.web_warm}/{self.web_total} warm ({web}), "
+                f"queue workers {self.queue_warm}/{self.queue_total} warm")
+
+    def waiting_for(self) -> str:
+        parts = ([] if self.web_ready else ["the web workers (web.log)"]) + \
+            ([] if self.queue_ready else ["the queue workers (worker.log)"])
+        return " and ".join(parts)
+
+
+def start_progress(url: str, web: subprocess.Popen, since: float) -> StartProgress:
+    """Each part's state: the web server from its /healthz, the web workers from the warm-up each records (the
+    gunicorn master's children), the queue workers as /healthz counts them — asked directly while no web worker
+    answers yet."""
+    from memory.warmup import web_workers_warm
+    from recmem_site.health import CHECKS
+
+    body = health(url)
+    try:
+        pids = [child.pid for child in psutil.Process(web.pid).children()]
+    except psutil.Error:
+        pids = []
+    total_web, total_queue = config().server.workers, config().queue.workers
+    try:
+        warm_web = web_workers_warm(pids, since=since) if config().server.warm_up else len(pids)
+        queue = (body or {}).get("checks", {}).get("queue") or CHECKS["queue"]()
+    except Exception:  # the database is busy or away for a moment: nothing to count this time
+        from django.db import connections
+
+        connections.close_all()
+        warm_web, queue = 0, {}
+    return StartProgress(web_warm=min(warm_web, total_web), web_total=total_web,
+                         queue_warm=min(queue.get("workers_warm", 0), total_queue), queue_total=total_queue,
+                         web_ready=web_ready(body))
+
+
+class _StartReporter:
+    """Progress lines while the start waits: on every change and every PROGRESS_EVERY seconds, and once, past the
+    start timeout, which part is slow and where to look."""
+
+    def __init__(self, timeout: float, log_dir: Path) -> None:
+        self.started = time.monotonic()
+        self.timeout, self.log_dir = timeout, log_dir
+        self.last_line, self.last_at, self.warned = "", 0.0, False
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def report(self, progress: StartProgress) -> None:
+        line = progress.describe()
+        now = time.monotonic()
+        if line != self.last_line or now - self.last_at >= PROGRESS_EVERY:
+            print(f"  [{self.elapsed():4.0f}s] {line}", flush=True)
+            self.last_line, self.last_at = line, now
+        if not self.warned and self.elapsed() > self.timeout and progress.waiting_for():
+            print(f"  still waiting after {self.timeout:.0f}s (RECMEM_START_TIMEOUT) for {progress.waiting_for()} "
+                  f"in {self.log_dir}: the machine is busy or a model is still loading; waiting on (Ctrl-C stops)",
+                  flush=True)
+            self.warned = True
 
 
 def stop_all(procs: list[tuple[str, subprocess.Popen]], grace: float) -> dict[str, str]:
@@ -195,12 +270,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, _on_signal)
 
     procs: list[tuple[str, subprocess.Popen]] = []
+    started_at = time.time()
     try:
         if settings.EMBEDDED_DATABASE:
             print(f"Starting embedded PostgreSQL in {embedded_db.pgdata_for(home)} ...", flush=True)
             embedded_db.ensure_running(home, database=settings.DATABASES["default"]["NAME"], own=False)
+            print(f"  database ready ({time.time() - started_at:.0f}s)", flush=True)
         print("Applying migrations ...", flush=True)
+        part = time.time()
         call_command("migrate", interactive=False, verbosity=0)
+        print(f"  migrations done ({time.time() - part:.0f}s)", flush=True)
         if config().database.prewarm:
             from memory.search.vector import hnsw_prewarm
 
@@ -228,21 +307,31 @@ def cmd_run(args: argparse.Namespace) -> int:
             return subprocess.Popen(cmd, env=child_env or env, stdout=out, stderr=subprocess.STDOUT,
                                     cwd=settings.BASE_DIR, start_new_session=True)
 
+        spawned_at = time.time()
         procs += [("web", spawn(web_cmd, "web.out")), ("worker", spawn(worker_cmd, "worker.log"))]
         idle_env = idle_worker_env(env)
         if idle_env is not None:  # the low-priority cluster of idle (REM) runs: one worker, models loaded on use
             procs.append(("idle-worker", spawn(worker_cmd, "worker-idle.log", idle_env)))
         base = f"http://{'localhost' if host in ('127.0.0.1', '0.0.0.0') else host}:{port}"
+        health_url = f"http://127.0.0.1:{port}/healthz" if host in ("0.0.0.0", "127.0.0.1") else f"{base}/healthz"
         print("Starting web server and worker (each loads its models before it accepts work) ...", flush=True)
-        if not _wait_ready(f"http://127.0.0.1:{port}/healthz" if host in ("0.0.0.0", "127.0.0.1")
-                           else f"{base}/healthz", READY_TIMEOUT, [p for _, p in procs], lambda: stopping):
-            if stopping:  # Ctrl-C during the start: an ordinary stop
-                return 0
-            print(f"RecMem did not become ready in {READY_TIMEOUT}s; see {log_dir}/web.log and worker.log",
-                  file=sys.stderr)
-            return 1
+        reporter = _StartReporter(config().server.start_timeout, log_dir)
+        progress = None
+        while not stopping:
+            exited = [(name, proc) for name, proc in procs if proc.poll() is not None]
+            if exited:  # a crash, not slowness
+                name, proc = exited[0]
+                print(f"{name} exited with code {proc.returncode} while starting; see {log_dir}", file=sys.stderr)
+                return 1
+            progress = start_progress(health_url, procs[0][1], spawned_at)
+            reporter.report(progress)
+            if progress.web_ready:
+                break
+            time.sleep(1.0)
+        if stopping:  # Ctrl-C during the start: an ordinary stop
+            return 0
         print(
-            "\nRecMem is running\n"
+            f"\nRecMem is running (web server ready after {time.time() - started_at:.0f}s)\n"
             f"  API          {base}/api/v1/\n"
             f"  API docs     {base}/api/docs/   (OpenAPI schema: {base}/api/schema/)\n"
             f"  Admin        {base}/admin/   (create a login: .venv/bin/python manage.py createsuperuser)\n"
@@ -252,9 +341,22 @@ def cmd_run(args: argparse.Namespace) -> int:
             "Press Ctrl-C to stop web server, worker and database.",
             flush=True,
         )
+        all_warm = progress.queue_ready
+        if all_warm:
+            print(f"All parts warm after {time.time() - started_at:.0f}s.", flush=True)
+        else:
+            print(f"Queue workers still warming ({progress.queue_warm}/{progress.queue_total} warm): the API answers "
+                  "now; consolidation starts when they are warm.", flush=True)
         restarts: list[float] = []
         watch = _QueueWatch()
         while not stopping:
+            if not all_warm:
+                progress = start_progress(health_url, procs[0][1], spawned_at)
+                reporter.report(progress)
+                if progress.queue_ready:
+                    all_warm = True
+                    print(f"All parts warm after {time.time() - started_at:.0f}s "
+                          f"(queue workers {progress.queue_warm}/{progress.queue_total}).", flush=True)
             for i, (name, proc) in enumerate(procs):
                 reason = watch.stalled(name, proc)
                 if reason:

@@ -48,13 +48,14 @@ gunicorn.util.write_error = _json_error
 def post_worker_init(worker) -> None:
     if not recmem_config().server.warm_up:
         return
-    from memory.warmup import warm_up
+    from memory.warmup import warm_up, web_worker_warm_record
 
     done = threading.Event()
 
     def load() -> None:
         try:
             warm_up(role="web")
+            web_worker_warm_record()
         except Exception:  # the worker still serves (models then load on first use); the failure is in the log
             worker.log.exception("warm-up failed")
         finally:

@@ -111,7 +111,7 @@ class LiveServer:
         })
         return env
 
-    def start(self, timeout: float = 300) -> LiveServer:
+    def start(self, timeout: float = 600) -> LiveServer:
         self.home = self.home or Path(tempfile.mkdtemp(prefix="recmem-live-"))
         self.port = self.port or free_port()
         log = open(self.home / "recmem-run.out", "w")  # noqa: SIM115 - closed in stop()
@@ -136,7 +136,7 @@ class LiveServer:
             self._log.flush()
             if line.startswith("rmk_"):  # the demo agent's key, printed alone on its line
                 self.demo_key = line.strip()
-            if line.startswith("Press Ctrl-C"):
+            if line.startswith("All parts warm"):  # web and queue workers warm (the URLs and key come first)
                 ready.set()
         ready.set()  # the process ended: wake the waiter
 

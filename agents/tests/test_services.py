@@ -1,7 +1,7 @@
 import pytest
 
 from agents.models import Agent, Module, Project
-from agents.services import agent_create, api_key_revoke, demo_agent_ensure
+from agents.services import agent_create, api_key_revoke
 from core.errors import ApplicationError
 
 
@@ -24,14 +24,6 @@ def test_agent_create_rejects_duplicates_and_unknown_roles():
     with pytest.raises(ApplicationError):
         agent_create(project_name="p1", name="a3", roles=["superhero"])
     assert Agent.objects.count() == 1
-
-
-@pytest.mark.django_db
-def test_demo_agent_ensure_is_idempotent():
-    agent, issued = demo_agent_ensure()
-    assert issued is not None and issued.raw_key.startswith("rmk_")
-    again, none = demo_agent_ensure()
-    assert again.pk == agent.pk and none is None
 
 
 @pytest.mark.django_db

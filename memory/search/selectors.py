@@ -14,7 +14,7 @@ from agents.models import Agent
 from agents.visibility import Visibility, agent_visibility
 from core.config import config
 from memory.gateways.embeddings import get_embedder
-from memory.models import Episode, Exchange, Experience, MemoryStatus
+from memory.models import Episode, Exchange, Experience, ExperienceEvidence, MemoryStatus, ReviewItem
 from memory.search.context import context_block
 from memory.search.lexical import LexicalQuery, lexical_query, query_lexemes
 from memory.search.query import Hit, Nearest, SearchQuery, SearchResult
@@ -34,9 +34,19 @@ RANK_FIELDS: dict[type, tuple[str, ...]] = {
 }
 
 
+def _overruled_exchanges(project_id: Any) -> QuerySet:
+    """The exchanges an item a reviewer overruled was drawn from (a conflict decided for the other side): the item
+    is superseded and hidden, and its words must not come back to its author through the raw layer either. A few
+    rows per decided conflict: read once per statement (a hashed subplan)."""
+    return ExperienceEvidence.objects.filter(
+        experience__project_id=project_id, experience__status=MemoryStatus.SUPERSEDED,
+        experience__review_items__kind=ReviewItem.Kind.CONFLICT,
+        experience__review_items__status=ReviewItem.Status.REJECTED).values("exchange_id")
+
+
 def _layer_querysets(visibility: Visibility) -> tuple[QuerySet, QuerySet, QuerySet]:
     """What a search may return of each layer (exchanges, episodes, experiences)."""
-    return (Exchange.objects.visible_to(visibility),
+    return (Exchange.objects.visible_to(visibility).exclude(pk__in=_overruled_exchanges(visibility.project_id)),
             Episode.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES),
             Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES))
 

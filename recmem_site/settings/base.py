@@ -246,6 +246,23 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # The docs' groups, in the order an agent meets them (each view names its group with extend_schema(tags=...)).
+    "TAGS": [
+        {"name": "sessions", "description": "Conversations: open, list, close."},
+        {"name": "exchanges", "description": "The turns of a conversation, stored as said (personal data masked)."},
+        {"name": "search", "description": "What memory knows about a question: a context block and ranked hits."},
+        {"name": "feedback", "description": "Which hits an answer used (the retrieval hit rate)."},
+        {"name": "experiences", "description": "Typed memories: facts, preferences, constraints, procedures..."},
+        {"name": "episodes", "description": "Narratives of ongoing situations, linked to their exchanges."},
+        {"name": "consolidations", "description": "The batches that turn exchanges into episodes and experiences."},
+        {"name": "metrics", "description": "Governance and retrieval figures of the project."},
+        {"name": "agents", "description": "The calling agent: project, roles, modules."},
+    ],
+    # With recmem_site/templates/drf_spectacular/redoc.html: ReDoc in the system's fonts, nothing from a CDN.
+    "REDOC_UI_SETTINGS": {"theme": {"typography": {
+        "fontFamily": "system-ui, -apple-system, 'Segoe UI', sans-serif",
+        "headings": {"fontFamily": "system-ui, -apple-system, 'Segoe UI', sans-serif"},
+        "code": {"fontFamily": "ui-monospace, 'DejaVu Sans Mono', monospace"}}}},
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums",
                              "recmem_site.schema.strict_request_objects",
                              "recmem_site.idempotency.openapi_idempotency_header"],

@@ -241,6 +241,19 @@ def test_swagger_ui_renders_offline(page, transactional_db):
     screenshot(page, "swagger_ui")
 
 
+def test_redoc_renders_offline_grouped_by_resource(page, transactional_db):
+    """ReDoc with nothing from outside (the fixture fails on any outside request): no web fonts, and its vendor logo
+    refused by the page's policy before it is asked for. The operations are grouped by resource."""
+    page.goto("/api/redoc/")
+    page.wait_for_selector("h1")
+    assert "RecMem API" in page.inner_text("h1")
+    menu = page.inner_text("[role=menu]").lower()
+    for tag in ("sessions", "exchanges", "search", "experiences", "consolidations", "agents"):
+        assert tag in menu, menu
+    assert "Open a session" in page.content()
+    screenshot(page, "redoc")
+
+
 def test_root_page_and_view_site(page, transactional_db):
     page.goto("/")
     page.click("text=API documentation")

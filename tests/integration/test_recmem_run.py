@@ -1,6 +1,7 @@
-"""`recmem run` as a user runs it: it says "running" only once the web process that answers and the queue
-worker have loaded their models, and Ctrl-C stops web server and worker within their grace period — also when it
-comes while they are still loading (the load used to make a stop wait for it, and the supervisor killed both)."""
+"""`recmem run` as a user runs it: it says "running" only once the web process that answers has loaded its models,
+"All parts warm" once the queue worker has too, shows each part's progress on the way, and Ctrl-C stops web server
+and worker within their grace period — also when it comes while they are still loading (the load used to make a
+stop wait for it, and the supervisor killed both)."""
 
 from __future__ import annotations
 
@@ -93,9 +94,14 @@ def test_recmem_run_is_warm_when_it_says_running_and_stops_within_the_grace(tmp_
         assert first.proc.returncode == 0, first.output
         assert "Stopped." in first.output and "killing" not in first.output, first.output
 
-        # A full start: "running" is printed only when the first request will be fast.
+        # A full start: "running" is printed once the web server answers warm (the first request is fast), with
+        # each part's progress on the way; "All parts warm" once the queue worker is warm too.
         second = Run(home, port)
-        second.wait_for_line("RecMem is running", timeout=300)
+        second.wait_for_line("RecMem is running", timeout=900)
+        assert "database ready" in second.output and "migrations done" in second.output, second.output
+        assert "web workers 0/1 warm" in second.output or "web workers 1/1 warm" in second.output, second.output
+        assert "queue workers" in second.output, second.output
+        second.wait_for_line("All parts warm", timeout=900)
         body = health(f"http://127.0.0.1:{port}/healthz")
         assert body is not None and body["status"] == "ok", body
         process, queue = body["checks"]["process"], body["checks"]["queue"]
@@ -108,7 +114,8 @@ def test_recmem_run_is_warm_when_it_says_running_and_stops_within_the_grace(tmp_
             time.sleep(1)
             queue = health(f"http://127.0.0.1:{port}/healthz")["checks"]["queue"]
         assert queue["workers_seen"] == queue["clusters_seen"] == 2 and queue["workers_warm"] == 1, queue
-        key = second.wait_for_line("rmk_", timeout=10).strip()
+        # the key alone on its line, printed with the URLs (before the queue worker was warm, or with them)
+        key = next(line.strip() for line in second.lines if line.startswith("rmk_"))
         request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/sessions", data=b"{}", method="POST",
                                          headers={"Authorization": f"Bearer {key}",
                                                   "Content-Type": "application/json"})

@@ -4,6 +4,7 @@ live RecMem server."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import socket
 import subprocess
@@ -46,6 +47,13 @@ async def test_stdio_remember_recall_list_rules_forget(recmem_server, recmem_age
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert set(tools) == TOOLS
         assert "user" in tools["remember"].input_schema["properties"]
+        # hints for clients that confirm writes and deletions; descriptions without the source's indentation
+        assert tools["recall"].annotations.read_only_hint and tools["list_rules"].annotations.read_only_hint
+        assert not tools["remember"].annotations.read_only_hint
+        assert not tools["remember"].annotations.destructive_hint
+        assert tools["forget"].annotations.destructive_hint and not tools["forget"].annotations.read_only_hint
+        assert all("\n " not in t.description and t.description == t.description.strip() for t in tools.values())
+        assert client.server_info.version == importlib.metadata.version("recmem-client")
 
         stored = await client.call_tool("remember", {"user": "My cat is called Miso and she is 4",
                                                      "assistant": "Miso, noted."})
@@ -57,6 +65,13 @@ async def test_stdio_remember_recall_list_rules_forget(recmem_server, recmem_age
 
         recalled = await client.call_tool("recall", {"query": "what is my cat called?"})
         assert not recalled.is_error and "Miso" in _text(recalled)
+        items = recalled.structured_content["items"]
+        assert "Miso" in recalled.structured_content["context"]
+        miso = [i for i in items if "Miso" in i["text"]]
+        assert miso and all(i["id"] and i["scope"] == "personal" and i["date"] and i["type"] for i in miso), items
+        marathon = (await client.call_tool("recall", {"query": "marathon training plan"})).structured_content
+        rule_ids = {i["id"] for i in marathon["items"] if i["kind"] == "experience"}
+        assert rule_ids & {str(e.id) for e in experiences}, marathon["items"]  # ids `forget` takes
 
         rules = (await client.call_tool("list_rules", {})).structured_content
         rules = rules["result"] if isinstance(rules, dict) and "result" in rules else rules

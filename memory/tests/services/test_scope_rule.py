@@ -252,11 +252,23 @@ def test_keep_the_new_one_replaces_the_old_item_in_its_scope(api_client, conflic
 def test_keep_the_old_one_supersedes_the_new_item(api_client, conflict, reviewer):
     from core.errors import ApplicationError
     from governance.models import AuditEvent
+    from memory.models import ExperienceEvidence
     from memory.review.services import review_reject
 
+    def alice_recalls() -> tuple[set[str], str]:
+        body = api_client.post("/api/v1/search", {"query": "when do we deploy to production"}, format="json",
+                               **conflict["alice"].headers).json()
+        return {x["id"] for x in body["exchanges"]}, body["context"]
+
+    said = {str(i) for i in ExperienceEvidence.objects.filter(experience=conflict["new"])
+            .values_list("exchange_id", flat=True)}
+    assert said & alice_recalls()[0]  # before the decision her note comes back through her own exchanges too
     with pytest.raises(ApplicationError):
         review_reject(item=conflict["item"], user=reviewer, reason="")
     review_reject(item=conflict["item"], user=reviewer, reason="Tuesday is still the rule")
+    recalled, context = alice_recalls()
+    assert not said & recalled  # overruled: neither the item nor the exchanges it was drawn from are recalled
+    assert conflict["new"].statement not in context
     new, old = Experience.objects.get(pk=conflict["new"].pk), Experience.objects.get(pk=conflict["old"].pk)
     assert new.status == "superseded" and new.superseded_by_id == old.pk and old.status == "active"
     assert ReviewItem.objects.get(pk=conflict["item"].pk).status == "rejected"

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.metadata
+import inspect
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -23,6 +25,7 @@ from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
 
 from recmem_client import AsyncRecMem, RecMemError
 from recmem_client.errors import APIStatusError, ConflictError
@@ -39,6 +42,52 @@ INSTRUCTIONS = (
 
 ExperienceType = Literal["fact", "event", "preference", "constraint", "lesson", "pattern", "procedure"]
 Scope = Literal["personal", "module", "project"]
+
+# What each tool does to memory, for clients that ask before a write or a deletion (Claude Desktop, Cursor): none of
+# them reaches beyond RecMem (openWorldHint false).
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+APPEND = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+DELETE = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False)
+# Items a review overruled or that were replaced, withdrawn or rolled back: never recalled, whatever the server sends.
+OVERRULED = {"superseded", "deleted", "rolled_back", "archived"}
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("recmem-client")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree without installing it
+        return "0.0.0"
+
+
+def _described(tool):
+    """The tool's docstring as its description without the source's indentation."""
+    tool.__doc__ = inspect.cleandoc(tool.__doc__ or "")
+    return tool
+
+
+def _date(value) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def recall_items(result) -> list[dict[str, Any]]:
+    """A search's hits as a model can cite them: each with its id (for `forget`), kind, type, scope and date, best
+    first; overruled items are left out."""
+    items: list[dict[str, Any]] = []
+    for e in result.experiences:
+        if e.status not in OVERRULED and e.superseded_by is None:
+            items.append({"id": str(e.id), "kind": "experience", "type": e.type, "scope": e.scope,
+                          "date": _date(e.valid_from or e.updated_at), "text": f"{e.subject}: {e.statement}",
+                          "verified": e.verified, "score": round(e.score, 3)})
+    for p in result.episodes:
+        if p.status not in OVERRULED:
+            items.append({"id": str(p.id), "kind": "episode", "type": "episode", "scope": p.scope,
+                          "date": _date(p.ended_at or p.updated_at), "text": f"{p.title}: {p.narrative}",
+                          "score": round(p.score, 3)})
+    for x in result.exchanges:
+        items.append({"id": str(x.id), "kind": "exchange", "type": "exchange", "scope": x.scope,
+                      "date": _date(x.occurred_at), "text": f"user: {x.user}\nassistant: {x.assistant}",
+                      "score": round(x.score, 3)})
+    return sorted(items, key=lambda item: item["score"], reverse=True)
 
 
 @dataclass
@@ -127,10 +176,11 @@ def build_server(*, base_url: str | None = None, api_key: str | None = None, htt
         finally:
             await memory.close()
 
-    server = MCPServer("recmem", instructions=INSTRUCTIONS, lifespan=lifespan)
+    server = MCPServer("recmem", instructions=INSTRUCTIONS, lifespan=lifespan, version=_version())
     server.memory = memory  # type: ignore[attr-defined] - for tests and embedding
 
-    @server.tool()
+    @server.tool(annotations=APPEND)
+    @_described
     async def remember(user: str, assistant: str = "", session: str | None = None,
                        ctx: Context | None = None) -> dict[str, Any]:
         """Store one exchange of the current conversation in long-term memory: the user's message and your answer.
@@ -147,19 +197,24 @@ def build_server(*, base_url: str | None = None, api_key: str | None = None, htt
                 "stored_user": stored.user, "stored_assistant": stored.assistant,
                 "consolidation_candidate": stored.candidate}
 
-    @server.tool()
+    @server.tool(annotations=READ_ONLY)
+    @_described
     async def recall(query: str, token_budget: int | None = None, types: list[ExperienceType] | None = None,
-                     ctx: Context | None = None) -> str:
-        """Search long-term memory and return a context block (relevant rules and facts, episodes, past exchanges)
-        to read before answering. `token_budget` caps its size (50-32000 tokens); `types` restricts experiences."""
+                     ctx: Context | None = None) -> dict[str, Any]:
+        """Search long-term memory before answering. Returns `context`, a block to read (relevant rules and facts,
+        episodes, past exchanges), and `items`: each hit with its `id` (give it to `forget`), `kind`, `type`,
+        `scope`, `date` and text, best first. `token_budget` caps the block's size (50-32000 tokens); `types`
+        restricts the experiences."""
         agent = memory.agent(ctx)
         try:
             result = await agent.client.search(query, token_budget=token_budget, types=types)
         except RecMemError as exc:
             raise _tool_error(exc) from exc
-        return result.context or "Nothing in memory matches this query."
+        return {"context": result.context or "Nothing in memory matches this query.",
+                "items": recall_items(result), "search_id": str(result.search_id)}
 
-    @server.tool()
+    @server.tool(annotations=READ_ONLY)
+    @_described
     async def list_rules(type: ExperienceType | None = None, scope: Scope | None = None, limit: int = 50,
                          ctx: Context | None = None) -> list[dict[str, Any]]:
         """List the typed memories you may rely on (facts, preferences, constraints, procedures, lessons…): your
@@ -177,7 +232,8 @@ def build_server(*, base_url: str | None = None, api_key: str | None = None, htt
             raise _tool_error(exc) from exc
         return rules
 
-    @server.tool()
+    @server.tool(annotations=DELETE)
+    @_described
     async def forget(experience_id: str, reason: str = "", ctx: Context | None = None) -> str:
         """Delete one memory (an id from `list_rules` or `recall`) that is wrong or obsolete. Project rules change
         only through human review; memories of other agents cannot be deleted."""

@@ -1,11 +1,11 @@
 from django.core.management.base import BaseCommand, CommandError
 
-from agents.services import agent_create, api_key_create
 from core.errors import ApplicationError
+from governance.services.agent_admin import agent_key_issue, agent_register
 
 
 class Command(BaseCommand):
-    help = "Create an agent (and its project/modules when missing); prints the new API key alone on the last line."
+    help = "Create an agent (audited; its project/modules when missing); prints the new API key alone on the last line."
 
     def add_arguments(self, parser):
         parser.add_argument("--project", required=True)
@@ -16,9 +16,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, project, name, modules, roles, **options):
         try:
-            agent = agent_create(project_name=project, name=name, module_names=modules,
-                                 roles=roles or ["writer", "reader"])
-            issued = api_key_create(agent=agent, name="create_agent")
+            agent = agent_register(project_name=project, name=name, module_names=modules,
+                                   roles=roles or ["writer", "reader"], actor_label="cli:create_agent")
+            issued = agent_key_issue(agent=agent, name="create_agent", actor_label="cli:create_agent")
         except ApplicationError as exc:
             raise CommandError(exc.message) from None
         self.stderr.write(f"created agent {agent} (id {agent.id}), roles {agent.roles}, "

@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from agents.selectors import agent_get_by_name
-from agents.services import api_key_create
 from core.errors import ApplicationError
+from governance.services.agent_admin import agent_key_issue
 
 
 class Command(BaseCommand):
@@ -23,7 +23,7 @@ class Command(BaseCommand):
             raise CommandError(f"no agent {agent!r} in project {project!r}")
         expires_at = timezone.now() + timedelta(days=expires_in_days) if expires_in_days else None
         try:
-            issued = api_key_create(agent=found, name=name, expires_at=expires_at)
+            issued = agent_key_issue(agent=found, name=name, expires_at=expires_at, actor_label="cli:create_key")
         except ApplicationError as exc:
             raise CommandError(exc.message) from None
         self.stderr.write(f"issued key {issued.api_key.prefix} for {found}")
