@@ -745,6 +745,13 @@ def _covered(layers: dict[str, list[Any]], dia_map: dict[str, tuple[str, ...]]) 
         dia_map=dia_map)
 
 
+def _settings_of(cfg: SearchConfig):
+    """The RecMem settings a search configuration runs with (an ablation's overrides), for its search and its block."""
+    from core.config import config_override
+
+    return config_override(**dict(cfg.overrides)) if cfg.overrides else contextlib.nullcontext()
+
+
 def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], mask_queries: bool,
                           answerer: Answerer | None) -> dict[str, list[dict[str, Any]]]:
     """Per search config, one row per scored question: recall numbers, tokens, latency (and answer/judge)."""
@@ -760,8 +767,6 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     queries = texts_mask(project=agent.project, texts=texts) if (mask_queries and texts) else texts
     budget = recmem_config().search.token_budget
     rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
-    from core.config import config_override
-
     # The flat baseline whose block size the consolidated searches are also scored at (``at_flat_budget``): the
     # largest flat top-k of the run, so "more recall" is never bought with more context tokens.
     reference = max((c for c in configs if c.flat), key=lambda c: c.k_sub, default=None)
@@ -769,13 +774,14 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
         results: dict[str, Any] = {}
         for cfg in configs:
             started = time.perf_counter()
-            with config_override(**dict(cfg.overrides)) if cfg.overrides else contextlib.nullcontext():
+            with _settings_of(cfg):
                 result = memory_search(agent=agent, query=SearchQuery(
                     query=query, k_sub=cfg.k_sub, k_epi=cfg.k_epi, k_sem=cfg.k_sem, token_budget=UNLIMITED_BUDGET))
             latency_ms = (time.perf_counter() - started) * 1000
             covered = _covered({"exchanges": [*result.exchanges, *result.neighbours], "episodes": result.episodes,
                                 "experiences": result.experiences}, replayed.dia_map)
-            context, context_tokens = context_block(result, budget)
+            with _settings_of(cfg):  # the block's settings (its relevance floor) are the search's too
+                context, context_tokens = context_block(result, budget)
             included, layer_tokens = hits_in_context(result, context)
             in_context = _covered(included, replayed.dia_map)
             row = {
@@ -808,7 +814,8 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                 if cfg.flat:
                     continue
                 row, result = rows[cfg.name][-1], results[cfg.name]
-                context, context_tokens = context_block(result, min(budget, flat_tokens))
+                with _settings_of(cfg):
+                    context, context_tokens = context_block(result, min(budget, flat_tokens))
                 included, _ = hits_in_context(result, context)
                 row["at_flat_budget"] = {
                     "reference": reference.name,
