@@ -42,6 +42,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bench.canaries import Canaries
+from testing.dump import database_dump
 
 GROUPS = ("encodings", "borders", "secrets", "consolidation", "side_stores")
 HELD_BACK_SALT = "recmem-adversarial/"
@@ -535,19 +536,6 @@ def _send(case: Case, client, headers: dict, responses: list) -> None:
         responses.append(Client().post("/admin/login/", {"username": p, "password": "wrong-" + uuid.uuid4().hex}))
     else:
         raise ValueError(f"unknown channel {ch}")
-
-
-def database_dump() -> str:
-    """Every row of every table (django-q's excepted) as text: what a full database dump shows."""
-    from django.db import connection
-
-    chunks = []
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'django_q%'")
-        for (table,) in cursor.fetchall():
-            cursor.execute(f'SELECT t::text FROM "{table}" t')
-            chunks.extend(row[0] for row in cursor.fetchall())
-    return "\n".join(chunks)
 
 
 def _admin_pages() -> str:

@@ -29,7 +29,7 @@ import pytest
 from governance.models import ConsolidationBatch
 from memory.tests.factories import at, make_memories, post_exchanges, post_session
 from recmem_site.log_redaction import redact_target
-from tests.test_privacy_side_doors import database_dump
+from testing.dump import database_dump
 
 pytestmark = pytest.mark.django_db
 

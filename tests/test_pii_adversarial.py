@@ -59,7 +59,7 @@ def test_the_bench_command_runs_the_suite_and_leaves_nothing_behind(capsys):
 
 def test_a_key_split_between_a_text_and_its_metadata_is_masked(api_client, make_agent):
     from bench.canaries import Canaries
-    from bench.pii_adversarial import database_dump
+    from testing.dump import database_dump
 
     holder = make_agent()
     key = Canaries(random.Random()).github()

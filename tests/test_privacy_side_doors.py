@@ -16,7 +16,7 @@ from django.contrib.auth.models import Permission, User
 
 from governance.models import AuditEvent, VaultEntry
 from memory.tests.factories import at, make_memories, post_exchanges, post_session
-from tests.test_privacy_write_paths import all_text_in_database as database_dump
+from testing.dump import database_dump
 
 pytestmark = pytest.mark.django_db
 

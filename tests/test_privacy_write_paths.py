@@ -3,11 +3,11 @@ edits, review edits — not in the database, the embedded text form, nor any API
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memory.tests.factories import at
+from testing.dump import database_dump
 
 pytestmark = pytest.mark.django_db
 
@@ -39,17 +39,6 @@ EMAILS = st.tuples(st.text(alphabet="abcdefghij", min_size=3, max_size=8),
 def _secret_core(secret: str) -> str:
     """The part that must never be stored (for key=value forms, the value)."""
     return secret.split("=", 1)[1] if secret.startswith("password=") else secret
-
-
-def all_text_in_database() -> str:
-    """Every row of every table (django-q's excepted) as text: what a full database dump would show."""
-    chunks = []
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename NOT LIKE 'django_q%'")
-        for (table,) in cursor.fetchall():
-            cursor.execute(f'SELECT t::text FROM "{table}" t')
-            chunks.extend(row[0] for row in cursor.fetchall())
-    return "\n".join(chunks)
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -86,7 +75,7 @@ def test_no_secret_or_email_survives_any_write_path(api_client, make_agent, befo
     responses = [response.content, edited.content, search.content,
                  api_client.get(f"/api/v1/exchanges/{exchange_id}", **headers).content,
                  api_client.get(f"/api/v1/sessions/{session['id']}", **headers).content]
-    stored = all_text_in_database()
+    stored = database_dump()
     for needle in (_secret_core(secret), email):
         assert needle not in stored
         for body in responses:

@@ -1197,12 +1197,17 @@ def _claimed(text: str, result: MaskResult, secrets: list[tuple[str, str]]) -> M
                                              **({} if keep.is_secret else {"original": "", "digest": ""}))
             continue
         merged.append(e)
+    return _rendered(text, merged)
+
+
+def _rendered(text: str, entities: list[MaskedEntity]) -> MaskResult:
+    """``text`` with each of ``entities`` (sorted, not overlapping) replaced by its placeholder."""
     parts, pos = [], 0
-    for e in merged:
+    for e in entities:
         parts += [text[pos : e.start], e.placeholder]
         pos = e.end
     parts.append(text[pos:])
-    return MaskResult(text="".join(parts), entities=merged)
+    return MaskResult(text="".join(parts), entities=entities)
 
 
 @dataclass(frozen=True)
@@ -1405,12 +1410,7 @@ def _with_secret(text: str, result: MaskResult, span: tuple[int, int], kind: str
     secret = MaskedEntity(entity_type=entity_type, placeholder=secret_placeholder(entity_type), start=start, end=end,
                           score=0.9, is_secret=True, original="")
     entities = sorted([*kept, secret], key=lambda e: e.start)
-    parts, pos = [], 0
-    for e in entities:
-        parts += [text[pos : e.start], e.placeholder]
-        pos = e.end
-    parts.append(text[pos:])
-    return MaskResult(text="".join(parts), entities=entities)
+    return _rendered(text, entities)
 
 
 def conversation_windows(n: int, *, before: Sequence[str] = ()) -> list[list[int | str]]:
