@@ -175,7 +175,8 @@ def test_key_cut_into_groups_by_exotic_spaces_is_one_token():
     assert "A1b2" not in mask("token " + _chunked(key, "\u202f"), key=KEY).text
 
 
-@pytest.mark.parametrize("text", ["10\u00a0km away", "Mr.\u00a0Smith and Dr.\u00a0Who", "the\u00a0big\u00a0cat\u00a0sat"])
+@pytest.mark.parametrize("text", ["10\u00a0km away", "Mr.\u00a0Smith and Dr.\u00a0Who",
+                                  "the\u00a0big\u00a0cat\u00a0sat"])
 def test_prose_typeset_with_nbsp_keeps_its_spaces(text):
     assert normalise(text).text == text.replace("\u00a0", " ")
 
