@@ -533,9 +533,20 @@ def _send(case: Case, client, headers: dict, responses: list) -> None:
     elif ch == "admin_login":
         from django.test import Client
 
-        responses.append(Client().post("/admin/login/", {"username": p, "password": "wrong-" + uuid.uuid4().hex}))
+        r = Client().post("/admin/login/", {"username": p, "password": "wrong-" + uuid.uuid4().hex})
+        # The failed login re-renders the form with the username the requester just typed, to that requester only
+        # (nothing stored, nothing served to anyone else): that echo is not a leak. The rest of the page is looked at
+        # (an error message naming the user would be), and so are the dump, the logs and the admin.
+        responses.append(_Text(_LOGIN_USERNAME_INPUT_RE.sub(_drop_value, _body(r))))
     else:
         raise ValueError(f"unknown channel {ch}")
+
+
+_LOGIN_USERNAME_INPUT_RE = re.compile(r"<input\b[^>]*\bname=\"username\"[^>]*>")
+
+
+def _drop_value(m: re.Match[str]) -> str:
+    return re.sub(r'\svalue="[^"]*"', "", m.group(0))
 
 
 def _admin_pages() -> str:

@@ -70,3 +70,21 @@ def test_a_key_split_between_a_text_and_its_metadata_is_masked(api_client, make_
     assert response.status_code == 201
     dump = database_dump()
     assert key[4:20] not in dump and key[20:] not in dump
+
+
+def test_an_attempted_admin_username_is_neither_stored_nor_logged(make_agent):
+    # the failed login's form shows the requester what they typed (served to them only); the dump, the logs, the
+    # admin pages and the rest of the response must not hold it
+    case = next(c for c in generate_cases() if c.id == "side_stores/admin/login_username")
+    report = run_cases([case], client=None, headers={}, consolidate=False)
+    assert report["leaks"] == 0, report
+
+
+def test_the_login_echo_filter_only_drops_the_username_field():
+    from bench.pii_adversarial import _LOGIN_USERNAME_INPUT_RE, _drop_value
+
+    body = ('<input type="text" name="username" value="ab.cd@example.net" id="id_username">'
+            '<p class="errornote">no account ab.cd@example.net</p>')
+    filtered = _LOGIN_USERNAME_INPUT_RE.sub(_drop_value, body)
+    assert 'name="username" id="id_username"' in filtered
+    assert filtered.count("ab.cd@example.net") == 1  # an error message naming the user is still seen

@@ -623,8 +623,17 @@ def _build_analyzer(model_name: str):
         DateRecognizer,
     ):
         registry.add_recognizer(cls(supported_language=LANGUAGE))
+    class _SpacyRecognizer(SpacyRecognizer):
+        # The model's PERSON guess on a lower-case span ("see metadata", "call kato") is no evidence of a name and
+        # is dropped anyway (see _candidates); dropped here, before Presidio's de-duplication, so it cannot shadow a
+        # cue's finding of the same span at a lower score ("call kato tomorrow").
+        def analyze(self, text, entities, nlp_artifacts=None):
+            return [r for r in super().analyze(text, entities, nlp_artifacts)
+                    if not (r.entity_type == "PERSON" and text[r.start : r.end].islower())]
+
     registry.add_recognizer(
-        SpacyRecognizer(
+        _SpacyRecognizer(
+            name="SpacyRecognizer",  # the name _from_ner_model knows
             supported_language=LANGUAGE,
             supported_entities=["PERSON", "LOCATION", "NRP", "ORGANIZATION", "DATE_TIME"],
         )
@@ -795,6 +804,7 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
 #: Types a technology word is guarded against (an organisation is kept anyway).
 _VOCABULARY_GUARDED = frozenset({"PERSON", "LOCATION", "NRP"})
 _HEURISTIC_RECOGNIZER = "RecMemPersonHeuristics"
+_CUED_RECOGNIZER = "RecMemCuedNames"
 # an introduction or sign-off right before a word: "my name is Jenkins", "regards, Jenkins"
 _INTRODUCTION_BEFORE_RE = re.compile(
     r"(?i)(?:\bname\s*(?:is|was|'s|:)|\bcall(?:s|ed)?\s+me|\bnamed|\bcalled|\bdear|\bregards,?|\bsigned,?|"
@@ -833,6 +843,10 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if etype != "PERSON":
         return False
     if meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) >= 0.9:
+        return True
+    if meta.get("recognizer_name") == _CUED_RECOGNIZER and span.islower():
+        # a lower-case word the cue grammar took for a name ("call visa tomorrow", "my colleague kasa"): the cue is
+        # the evidence; a product is written capitalised or as code, and the grammar already refuses "call fetch()"
         return True
     return bool(_INTRODUCTION_BEFORE_RE.search(text, max(0, start - 40), start))
 

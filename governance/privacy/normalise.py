@@ -14,7 +14,8 @@ What is read through (each step keeps the offset map):
 * digits of every script (Arabic-Indic, Devanagari, Thai, ...) — mapped to ASCII digits, so checksums work;
 * characters that render as nothing — format characters (zero-width space and joiners, soft hyphen, bidi
   controls, word joiner, BOM) and variation selectors — are dropped;
-* exotic spaces (NBSP, thin, ideographic, ...) become a space, line/paragraph separators a line break, Unicode
+* exotic spaces (NBSP, thin, ideographic, ...) inside an identifier split by them (an e-mail address or URL, a key
+  cut into equal groups) are dropped; elsewhere they become a space, line/paragraph separators a line break, Unicode
   dashes a hyphen-minus;
 * defanged notation — ``[at]``, ``(at)``, ``{at}``, ``[@]`` → ``@``; ``[.]``, ``(.)``, ``[dot]``, ``(dot)`` → ``.``;
   ``hxxp`` → ``http``; and the word form ``name at example dot com`` in an address shape.
@@ -171,6 +172,32 @@ def _unicode(m: re.Match[str]) -> str | None:
     return out if out != cluster else None
 
 
+# A run of non-space pieces glued by exotic spaces and no ordinary one ("anna\u202f.smi\u202fth@ex\u202fample.org"):
+# an identifier split to dodge recognizers when it holds an "@" or "://", or when it is cut into pieces of one width
+# holding letters and digits (a key in groups of four); its separators are dropped, so the recognizers see one token.
+# Otherwise (prose typeset with NBSP: "10\u00a0km", "Mr.\u00a0Smith") they become spaces like any exotic space.
+_EXOTIC_RUN_RE = re.compile(f"[^\\s]+(?:[{_SPACE_CHARS}][^\\s]+)+")
+_EXOTIC_SPACE_RE = re.compile(f"[{_SPACE_CHARS}]")
+
+
+def _split_identifier(run: str) -> bool:
+    if "@" in run or "://" in run:
+        return True
+    pieces = _EXOTIC_SPACE_RE.split(run)
+    widths = {len(p) for p in pieces[:-1]}
+    joined = "".join(pieces)
+    return (len(pieces) >= 3 and len(widths) == 1 and min(widths) >= 3 and len(pieces[-1]) <= len(pieces[0])
+            and any(c.isdigit() for c in joined) and any(c.isalpha() for c in joined))
+
+
+def _join_split_identifiers(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
+    runs = [m.span() for m in _EXOTIC_RUN_RE.finditer(text) if _split_identifier(m.group(0))]
+    if not runs:
+        return text, starts, ends
+    return _rewrite(text, starts, ends, _EXOTIC_SPACE_RE,
+                    lambda m: "" if any(a <= m.start() < b for a, b in runs) else None)
+
+
 # defanged: "[at]" "(at)" "{at}" "[@]" " [ at ] " -> "@"; "[.]" "(.)" "[dot]" "(dot)" "{dot}" -> "."
 _DEFANG_AT_RE = re.compile(r"\s?[\[({]\s*(?:at|@)\s*[\])}]\s?", re.I)
 _DEFANG_DOT_RE = re.compile(r"\s?[\[({]\s*(?:dot|\.)\s*[\])}]\s?", re.I)
@@ -232,6 +259,7 @@ def normalise(text: str) -> Normalised:
         if out == before:
             break
     if not out.isascii():
+        out, starts, ends = _join_split_identifiers(out, starts, ends)
         out, starts, ends = _rewrite(out, starts, ends, _CLUSTER_RE, _unicode)
     if "xxp" in out.lower():
         out, starts, ends = _rewrite(out, starts, ends, _HXXP_RE, lambda m: "http" + m.group(1))

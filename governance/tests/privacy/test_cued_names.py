@@ -64,3 +64,17 @@ def test_the_engine_masks_them():
 ])
 def test_role_words_that_are_also_product_words(text):
     assert names(text) == []
+
+
+@pytest.mark.parametrize("name", ["mimi", "kato", "renmar", "visa", "kasa", "tosa"])
+def test_a_lower_case_name_after_a_contact_cue_is_masked(name):
+    # the NER model's own guess on the span ("call kato") must not shadow the cue's, and a word that is also a
+    # package name ("visa") is still a name after "call ... tomorrow"
+    out = mask(f"call {name} tomorrow about the invoice", key=b"cued")
+    assert name not in out.text, out.text
+
+
+@pytest.mark.parametrize("text", ["call the API tomorrow", "call foo() tomorrow", "call build twice",
+                                  "call redis.get tomorrow", "call fetch on each row tomorrow"])
+def test_technical_contact_phrases_stay(text):
+    assert mask(text, key=b"cued").text == text

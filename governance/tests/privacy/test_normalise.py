@@ -158,6 +158,29 @@ def test_encoded_numbers_are_masked(text, entity):
     assert not re.search(r"\d", outside), result.text  # no digit of the number is left, in any script
 
 
+def _chunked(value: str, sep: str, width: int = 4) -> str:
+    return sep.join(value[i : i + width] for i in range(0, len(value), width))
+
+
+@pytest.mark.parametrize("sep", ["\u202f", "\u00a0", "\u2009", "\u3000"])
+def test_email_split_by_exotic_spaces_is_masked_whole(sep):
+    result = mask(f"write to {_chunked('anna.smith@example.com', sep)} please", key=KEY)
+    assert [e.original for e in result.entities] == ["anna.smith@example.com"], result.text
+    assert result.text.startswith("write to <EMAIL_ADDRESS_") and result.text.endswith("> please"), result.text
+
+
+def test_key_cut_into_groups_by_exotic_spaces_is_one_token():
+    key = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    assert normalise("token " + _chunked(key, "\u202f")).text == "token " + key
+    assert "A1b2" not in mask("token " + _chunked(key, "\u202f"), key=KEY).text
+
+
+@pytest.mark.parametrize("text", ["10\u00a0km away", "Mr.\u00a0Smith and Dr.\u00a0Who",
+                                  "the\u00a0big\u00a0cat\u00a0sat"])
+def test_prose_typeset_with_nbsp_keeps_its_spaces(text):
+    assert normalise(text).text == text.replace("\u00a0", " ")
+
+
 def test_secret_split_by_invisible_characters_is_masked_whole():
     text = "token ghp_\u200b" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
     result = mask(text, key=KEY)
