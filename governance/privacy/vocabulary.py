@@ -38,6 +38,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
+from core.config import config
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 TERMS_FILE = DATA_DIR / "tech_terms.txt"
 EXTENSIONS_FILE = DATA_DIR / "file_extensions.txt"
@@ -128,9 +130,8 @@ def _entity_words(texts: list[str]) -> Counter:
     try:
         import spacy
 
-        from governance.privacy.engine import spacy_model_name
 
-        nlp = spacy.load(spacy_model_name(), disable=["tagger", "parser", "lemmatizer", "attribute_ruler"])
+        nlp = spacy.load(config().privacy.spacy_model, disable=["tagger", "parser", "lemmatizer", "attribute_ruler"])
     except Exception:  # no model: no exclusion (the build still works, with less precision)
         return counts
     for doc in nlp.pipe(texts, batch_size=256):

@@ -37,9 +37,9 @@ from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.informativeness import informativeness
 from memory.models import Experience, ExperienceEvidence, MemoryStatus, ReviewItem
+from memory.review.changes import experience_change_apply, experience_delete_apply
 from memory.review.selectors import review_similar
 from memory.review.versions import memory_version_save
-from memory.services.edits import experience_change_apply, experience_delete_apply
 from memory.thresholds import thresholds_for
 
 

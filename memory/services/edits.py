@@ -12,18 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
 
 from agents.models import Agent
 from agents.visibility import Scope
-from core.errors import Conflict, NotAllowed
-from governance.models import AuditEvent, AuditObject
-from governance.services.audit import audit_record
+from core.errors import NotAllowed
 from governance.services.privacy import texts_mask
-from memory.gateways.embeddings import get_embedder
-from memory.informativeness import informativeness
-from memory.models import Experience, MemoryStatus, ReviewItem
-from memory.review.versions import memory_version_save
+from memory.models import Experience, ReviewItem
+from memory.review.changes import check_open as _check_open
+from memory.review.changes import experience_change_apply, experience_delete_apply
+from memory.review.services import review_edit_propose
 
 
 @dataclass(frozen=True)
@@ -32,11 +29,6 @@ class EditOutcome:
 
     experience: Experience
     review_item: ReviewItem | None = None
-
-
-def _check_open(experience: Experience) -> None:
-    if experience.status in (MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK):
-        raise Conflict(f"item is {experience.status}", code="not_editable")
 
 
 def _direct(*, agent: Agent, experience: Experience) -> bool:
@@ -54,9 +46,6 @@ def _reason(agent: Agent, reason: str) -> str:
 
 
 def _propose(*, agent: Agent, experience: Experience, kind: str, change: dict, reason: str) -> ReviewItem:
-    # Imported here: the review queue applies approved edits through this module.
-    from memory.review.services import review_edit_propose
-
     return review_edit_propose(agent=agent, experience=experience, kind=kind, change=change,
                                reason=_reason(agent, reason))
 
@@ -104,49 +93,3 @@ def experience_delete(*, agent: Agent, experience: Experience, reason: str = "")
         return EditOutcome(experience=experience, review_item=item)
     return EditOutcome(experience=experience_delete_apply(experience=experience, actor_agent=agent,
                                                           reason=_reason(agent, reason)))
-
-
-@transaction.atomic
-def experience_change_apply(*, experience: Experience, change: dict, reason: str = "", actor_agent=None,
-                            actor_user=None, embedder=None) -> Experience:
-    """Set the fields in ``change`` (``statement`` and ``subject`` already masked, ``confidence``): the previous
-    version is kept and the edit audited, by the agent (its own item) or by the person who approved it."""
-    _check_open(experience)
-    experience = Experience.objects.select_for_update().get(pk=experience.pk)
-    _check_open(experience)
-    memory_version_save(obj=experience, batch=None, reason="edit")
-    changed: dict = {}
-    if "statement" in change or "subject" in change:
-        experience.statement = change.get("statement") or experience.statement
-        experience.subject = (change.get("subject") or experience.subject)[:300]
-        experience.informativeness = informativeness(experience.statement)
-        experience.embedding = (embedder or get_embedder()).embed_one(f"{experience.subject}: {experience.statement}")
-        changed["text"] = True
-    if change.get("confidence") is not None:
-        experience.confidence = float(change["confidence"])
-        changed["confidence"] = experience.confidence
-    experience.version += 1
-    experience.updated_at = timezone.now()
-    experience.save()
-    audit_record(action=AuditEvent.Action.UPDATE, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
-                 project_id=experience.project_id, actor_agent=actor_agent, actor_user=actor_user,
-                 scope=experience.scope, reason=reason, data=changed)
-    return experience
-
-
-@transaction.atomic
-def experience_delete_apply(*, experience: Experience, reason: str = "", actor_agent=None,
-                            actor_user=None) -> Experience:
-    """Soft delete: no longer retrieved, kept in history (purge removes it for good); audited."""
-    _check_open(experience)
-    experience = Experience.objects.select_for_update().get(pk=experience.pk)
-    _check_open(experience)
-    memory_version_save(obj=experience, batch=None, reason="delete")
-    experience.status = MemoryStatus.DELETED
-    experience.version += 1
-    experience.updated_at = timezone.now()
-    experience.save(update_fields=["status", "version", "updated_at"])
-    audit_record(action=AuditEvent.Action.DELETE, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
-                 project_id=experience.project_id, actor_agent=actor_agent, actor_user=actor_user,
-                 scope=experience.scope, reason=reason)
-    return experience
