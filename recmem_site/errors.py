@@ -50,7 +50,7 @@ def server_error_response(request) -> JsonResponse:
 
 class RequestIdMiddleware:
     def __init__(self, get_response):
-        from recmem_site.security import admin_headers_digest  # security imports this module
+        from recmem_site.admin_digests import admin_headers_digest
 
         self.get_response = get_response
         self.admin_headers_digest = admin_headers_digest

@@ -195,7 +195,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "recmem_site.security.admin_lockout_response"
 AXES_CLIENT_IP_CALLABLE = "recmem_site.security.client_ip"
 # The lockout table keeps a keyed digest of an attempted username, never the clear value.
-AXES_USERNAME_CALLABLE = "recmem_site.security.admin_username_digest"
+AXES_USERNAME_CALLABLE = "recmem_site.admin_digests.admin_username_digest"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
