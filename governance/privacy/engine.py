@@ -830,6 +830,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if model_only and _acronym_in_prose(text, span) and (
             etype != "LOCATION" or (len(span.strip()) <= 3 and not _in_address(text, start, end))):
         return False  # a place in capitals is a place ("HELSINKI" in an address); a two-letter one in prose is not
+    if model_only and _label_or_short_place(text, start, end, etype):
+        return False
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
         # Multimodal Embedding") on weak evidence is a title or a product, not a name
@@ -889,6 +891,20 @@ def _acronym_in_prose(text: str, span: str) -> bool:
         return False
     letters = [c for c in text if c.isalpha()]
     return sum(c.islower() for c in letters) >= 0.5 * len(letters)
+
+
+def _label_or_short_place(text: str, start: int, end: int, etype: str) -> bool:
+    """Two shapes the small model reads as a name or a place with no other evidence: one word opening a line before
+    a colon ("Lesson: always …", "Takeaway: …") is a label, and a one- or two-letter word outside an address ("written
+    in Go", "ported to C") is not a place. A real speaker line ("Anna: …" in a transcript) carries the heuristics'
+    evidence, and so does a name a cue introduces, so neither rests on the model alone."""
+    span = text[start:end].strip()
+    if etype == "PERSON" and " " not in span and text[end : end + 1] == ":":
+        line_start = text.rfind("\n", 0, start) + 1
+        return not text[line_start:start].strip(" \t*#>-•")
+    if etype == "LOCATION" and len(span) <= 2 and span.isalpha():
+        return not _in_address(text, start, end)
+    return False
 
 
 def _from_ner_model(result: Any) -> bool:

@@ -22,7 +22,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce
 
 TEXT_SEARCH_CONFIG = "english"
-# Same grammar as the gateway's keyed placeholders (governance/privacy/recognizers/secrets.py: PLACEHOLDER_RE).
+# Same grammar as the gateway's keyed placeholders (governance/privacy/recognizers/secret_base.py: PLACEHOLDER_RE).
 _PLACEHOLDER_PATTERN = r"<[A-Z][A-Z0-9_]*_([0-9a-f]{6})>"
 _PLACEHOLDER_TERM = r" ph\1 "
 # Query terms kept (the rarest first): a question has a dozen content words at most; a pasted page must not

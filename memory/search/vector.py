@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from django.db import connection, models
 
@@ -76,6 +78,25 @@ def exact_scan_set(model: type[models.Model]) -> bool:
     with connection.cursor() as cursor:
         cursor.execute("SET LOCAL enable_indexscan = off" if exact else "SET LOCAL enable_indexscan = on")
     return exact
+
+
+@contextmanager
+def nearest_scan(model: type[models.Model], *, ef_search: int | None = None) -> Iterator[bool]:
+    """The plan of one nearest-neighbour statement inside a longer transaction (ingest's recurrence check,
+    consolidation's look-ups): iterative scan and ``ef_search``, the exact scan on a small table, then index scans
+    back on for the transaction's other statements. Yields whether the scan is exact.
+
+    Left to the planner, the recurrence check of a young store walked HNSW under its visibility filter, and past the
+    index's dead entries (a store whose writes were rolled back, or deleted) it found fewer neighbours than there
+    were, so a topic that recurred did not ripen."""
+    vector_search_params(ef_search=ef_search)
+    exact = exact_scan_set(model)
+    try:
+        yield exact
+    finally:
+        if exact:
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL enable_indexscan = on")
 
 
 def hnsw_prewarm() -> dict[str, int]:

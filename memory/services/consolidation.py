@@ -78,7 +78,7 @@ from memory.review.services import (
     review_reopen_with_evidence,
 )
 from memory.review.versions import memory_version_save
-from memory.search.vector import vector_search_params
+from memory.search.vector import nearest_scan
 from memory.services.scheduling import (
     RUN_IDLE,
     RUN_MANUAL,
@@ -233,8 +233,7 @@ def _centroid(vectors: list) -> list[float]:
 
 
 def _nearest_episode(*, scope: ScopeKey, vector) -> tuple[Episode, float] | None:
-    with transaction.atomic():
-        vector_search_params()
+    with transaction.atomic(), nearest_scan(Episode):
         row = (Episode.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
                .annotate(distance=CosineDistance("embedding", vector)).order_by("distance").first())
     return (row, 1.0 - float(row.distance)) if row is not None else None
@@ -275,8 +274,7 @@ def _nearest_experiences(*, scope: ScopeKey, vectors: list, limit: int) -> list[
     ``scope`` may see: the consolidator may copy what it is shown into an output in ``scope`` (a module item never
     gets to see, and so to quote, its writer's personal items)."""
     found = []
-    with transaction.atomic():
-        vector_search_params()
+    with transaction.atomic(), nearest_scan(Experience):
         for vector in vectors:
             rows = (Experience.objects.visible_throughout(scope).filter(status=MemoryStatus.ACTIVE)
                     .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:limit])
@@ -497,9 +495,9 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
     another topic, corroborates the item it restates instead of standing apart."""
     if thresholds.corroborate_unit >= 1.0:
         return
-    vector_search_params()
-    near = (Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
-            .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
+    with nearest_scan(Exchange):
+        near = list(Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
+                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
     found = []
     for e in near:
         if 1.0 - float(e.distance) < thresholds.corroborate_unit:
@@ -521,9 +519,9 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     whose evidence already holds the words the draft came from (``sources``) or words it restates (at least
     θ_corroborate_unit similar); of those the most confident (then the nearest). A contradiction is never a
     paraphrase, however close the wording ("prefers morning" / "now prefers evening")."""
-    vector_search_params()
-    nearest = list(Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
-                   .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
+    with nearest_scan(Experience):
+        nearest = list(Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
+                       .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
     floor = min(thresholds.corroborate, thresholds.dedup)
     key = canonical_form(draft.subject, draft.statement)
     matches = [(x, 1.0 - float(x.distance)) for x in nearest if str(x.pk) not in draft.contradicts]

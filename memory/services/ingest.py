@@ -27,7 +27,7 @@ from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Session
 from memory.quotas import exchange_quota_check, exchange_quota_hold
 from memory.salience import salience_reason
-from memory.search.vector import vector_search_params
+from memory.search.vector import nearest_scan
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
@@ -115,7 +115,7 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
             .annotate(distance=RawSQL(f"{table}.embedding <=> src.embedding", [], output_field=FloatField()))
             .order_by("distance").values_list(*fields, "distance")[: thresholds.k]
         ).query.sql_with_params()
-        with connection.cursor() as cursor:
+        with nearest_scan(Exchange), connection.cursor() as cursor:
             cursor.execute(f"SELECT src.id, n.* FROM {table} AS src CROSS JOIN LATERAL ({inner}) AS n "
                            "WHERE src.id = ANY(%s) ORDER BY src.id, n.distance", [*params, pks])
             for src, *values, distance in cursor.fetchall():
@@ -225,7 +225,6 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
 
     thresholds = thresholds_for(model_id)
     visibility = agent_visibility(agent=agent)
-    vector_search_params()
     found = recurrence_neighbours(exchanges=exchanges, visibility=visibility, thresholds=thresholds)
     # The neighbours were read before the loop; what the loop itself queues (an earlier exchange's candidate may
     # take later ones of this request along) is carried here, so every exchange sees the states as they now are.
@@ -277,9 +276,10 @@ def _restates_an_item(e: Exchange, visibility: Visibility, thresholds: Threshold
     exchanges alone are not enough: in one long conversation most units are close to something consolidated.)"""
     from memory.models import Experience, MemoryStatus
 
-    row = (Experience.objects.mergeable_with(ScopeKey.of(e), visibility).filter(status=MemoryStatus.ACTIVE)
-           .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
-           .values_list("distance", flat=True).first())
+    with nearest_scan(Experience):
+        row = (Experience.objects.mergeable_with(ScopeKey.of(e), visibility).filter(status=MemoryStatus.ACTIVE)
+               .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
+               .values_list("distance", flat=True).first())
     return row is not None and 1.0 - float(row) >= thresholds.corroborate
 
 

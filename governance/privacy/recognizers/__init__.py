@@ -3,7 +3,9 @@
 Everything here is plain Python on top of ``presidio_analyzer`` (no Django). The recognizers live in
 
 * :mod:`.secrets` — ``SECRET_*`` entities: API keys, tokens, passwords, private keys, credentials in URLs and
-  commands (:class:`SecretRecognizer`, :data:`SECRET_RULES`, :func:`find_secrets`);
+  commands (:class:`SecretRecognizer`, :data:`SECRET_RULES`, :func:`find_secrets`). Its rules come from
+  :mod:`.secret_rules` (English syntax) and :mod:`.secret_shapes` (other languages, markup, disguised shapes),
+  both built on :mod:`.secret_base` (the rule model and the shared tests);
 * :mod:`.numbers` — contact and identity numbers: :class:`LooseCardRecognizer` (Luhn-valid 12-19 digit
   numbers, incl. Mastercard 2-series, Maestro, JCB, Mir) and :class:`LoosePhoneRecognizer`
   (international/local layouts that ``phonenumbers`` does not accept without a region, gated by context words);
@@ -20,13 +22,10 @@ names used elsewhere, so ``from governance.privacy.recognizers import ...`` keep
 tldextract
     Presidio's e-mail recognizer validates matches with ``tldextract.extract``, whose default extractor tries
     to download the public suffix list and hangs without network. :func:`ensure_offline_tldextract` installs
-    an extractor that only uses tldextract's bundled snapshot (see the function).
+    an extractor that only uses tldextract's bundled snapshot (:mod:`.offline_tld`).
 """
 
 from __future__ import annotations
-
-import threading
-import types
 
 from presidio_analyzer import EntityRecognizer
 
@@ -56,26 +55,29 @@ from .numbers import (
     luhn_ok,
     national_phone_spans,
 )
-from .secrets import (
+from .offline_tld import ensure_offline_tldextract
+from .secret_base import (
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
     SECRET_ENTITIES,
     SECRET_KINDS,
     SECRET_PREFIX,
-    SECRET_RULES,
-    SecretFinding,
-    SecretRecognizer,
     SecretRule,
     class_change_ratio,
-    find_secrets,
     is_secret_entity,
-    iter_placeholders,
     looks_random,
     password_like,
     plausible_secret_value,
     secret_entity,
     secret_kind,
     shannon_entropy,
+)
+from .secrets import (
+    SECRET_RULES,
+    SecretFinding,
+    SecretRecognizer,
+    find_secrets,
+    iter_placeholders,
 )
 
 __all__ = [
@@ -121,50 +123,6 @@ __all__ = [
     "shannon_entropy",
     "trim_name_span",
 ]
-
-# --------------------------------------------------------------------------------------------------
-# tldextract: bundled snapshot only
-# --------------------------------------------------------------------------------------------------
-
-_TLD_LOCK = threading.Lock()
-_OFFLINE_EXTRACTOR = None
-
-
-def ensure_offline_tldextract():
-    """Make every tldextract call in this process use the bundled public-suffix snapshot (no network).
-
-    Presidio's ``EmailRecognizer.validate_result`` calls the module-level ``tldextract.extract``, which uses
-    ``tldextract.tldextract.TLD_EXTRACTOR``; that default extractor fetches the public suffix list over HTTP
-    on first use and hangs when there is no network. We build ``TLDExtract(suffix_list_urls=(),
-    cache_dir=None)`` (never fetches, never writes a cache, falls back to the snapshot shipped in the wheel)
-    and install it
-
-    * as ``tldextract.tldextract.TLD_EXTRACTOR`` (used by ``tldextract.extract`` for every caller), and
-    * as the ``tldextract`` name inside presidio's ``email_recognizer`` module (a small namespace whose
-      ``extract`` is the offline extractor), so presidio is safe even if someone rebinds the global again.
-
-    Idempotent and thread-safe; returns the offline extractor.
-    """
-    global _OFFLINE_EXTRACTOR
-    if _OFFLINE_EXTRACTOR is not None:
-        return _OFFLINE_EXTRACTOR
-    with _TLD_LOCK:
-        if _OFFLINE_EXTRACTOR is not None:
-            return _OFFLINE_EXTRACTOR
-        import tldextract
-        import tldextract.tldextract as tld_module
-
-        extractor = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, fallback_to_snapshot=True)
-        extractor("warm.example.com")  # load the snapshot now, not inside the first analysis
-        tld_module.TLD_EXTRACTOR = extractor
-
-        from presidio_analyzer.predefined_recognizers.generic import email_recognizer
-
-        email_recognizer.tldextract = types.SimpleNamespace(
-            extract=extractor, TLDExtract=tldextract.TLDExtract
-        )
-        _OFFLINE_EXTRACTOR = extractor
-        return extractor
 
 
 def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecognizer]:

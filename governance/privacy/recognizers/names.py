@@ -387,8 +387,9 @@ _LOWER_STOP = frozenset(
     """a an the and or but so is are was were be been am i me my you your he she it we they him her them his
     their our this that these those in on at to for of from with by as not no yes ok please thanks thank hi
     hello hey here there now then just also too very really who what when where why how which everyone
-    everybody someone somebody nobody anyone""".split()
-) | frozenset(_SPACY_STOP_WORDS)  # "name is: see metadata": "see" is a function word, not a first name
+    everybody someone somebody nobody anyone today tonight tomorrow yesterday later soon asap anytime back
+    monday tuesday wednesday thursday friday saturday sunday morning afternoon evening""".split()
+) | frozenset(_SPACY_STOP_WORDS)  # "name is: see metadata", "call me tomorrow": function words and times
 
 # Determiners and possessives of the languages agents write in: a capitalised span that starts with one is a noun
 # phrase ("Meine Nummer", "Die Bahn", "Le Monde"), not a person's name.

@@ -13,6 +13,7 @@ import re
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from ._common import _result, _window
+from .offline_tld import ensure_offline_tldextract
 
 # --------------------------------------------------------------------------------------------------
 # Credit cards: Luhn-valid 12-19 digits (the stock recognizer misses Mastercard 2-series, Maestro, JCB 2131,
@@ -175,8 +176,6 @@ def deobfuscate_email(value: str) -> str:
 
 
 def _public_suffix_ok(domain: str) -> bool:
-    from . import ensure_offline_tldextract
-
     parts = ensure_offline_tldextract()(domain)
     return bool(parts.suffix) and bool(parts.domain)
 

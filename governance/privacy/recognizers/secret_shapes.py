@@ -24,13 +24,14 @@ import binascii
 import json
 import re
 
-from .secrets import (
+from .secret_base import (
     SecretRule,
     _rx,
     looks_random,
     password_like,
     plausible_secret_value,
 )
+from .secret_rules import CORE_RULES
 
 # --------------------------------------------------------------------------------------------------
 # Credential words, any language
@@ -426,9 +427,7 @@ _VENDOR_RULES = frozenset({
 
 
 def _vendor_kind(token: str) -> str | None:
-    from .secrets import SECRET_RULES  # the full list, read at call time (this module is imported while it is built)
-
-    vendor = [r for r in SECRET_RULES if r.name in _VENDOR_RULES]
+    vendor = [r for r in CORE_RULES + SHAPE_RULES if r.name in _VENDOR_RULES]
     best = None
     for rule in vendor:
         for m in rule.pattern.finditer(token):

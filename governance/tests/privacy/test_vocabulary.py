@@ -43,6 +43,29 @@ def test_technology_words_are_not_names_or_places(text):
     assert result.text == text, result.text
 
 
+@pytest.mark.parametrize("text", [
+    "Lesson: always run database migrations against a copy of production before the release.",
+    "- Takeaway: quarantine flaky tests the same day.\nLesson: never deploy on a Friday.",
+    "The payments service is written in Go.",
+    "We ported the parser to C last year.",
+    "Please call me tomorrow about the release.",
+])
+def test_labels_short_words_and_times_are_not_names_or_places(text):
+    """A word opening a line before a colon is a label, a one- or two-letter word outside an address is no place,
+    and "call her tomorrow" names a time: the small model's guess alone does not make any of them a pseudonym."""
+    result = mask(text, key=KEY)
+    assert result.text == text, result.text
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Alice: I moved to Berlin.\nBob: nice, see you there.", "Alice"),  # a transcript's speakers
+    ("Ship to: 12 Main Street, Springfield, IL 62701", "Springfield"),
+    ("My colleague Jo wrote the Go service.", "Jo"),  # a cue makes a short word a name
+])
+def test_real_names_and_places_beside_those_shapes_stay_masked(text, value):
+    assert value not in mask(text, key=KEY).text
+
+
 @pytest.mark.parametrize(
     ("text", "name"),
     [
