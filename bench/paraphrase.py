@@ -10,7 +10,8 @@ manual run with the session pass), as an operator would. Then it measures, from 
 
 - ``items_per_fact``: active experiences holding evidence from a fact's paraphrases, per fact (facts without any
   item count as 0; ``facts_with_item`` says how many have one);
-- ``merged``: facts whose paraphrases that reached an item all reached one item, which holds ≥ 3 of the 4;
+- ``merged``: facts whose paraphrases that reached an item all reached one item, which holds ≥ 3 of the 4 (for a
+  fact later changed: among the items that held its old value, the one the change superseded included);
 - ``best_sessions`` / ``best_agents``: distinct sessions and agents in the evidence of each fact's best item
   (the active item holding most of its paraphrases);
 - ``proposals``: promotion review items raised in the project;
@@ -186,10 +187,17 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
     sessions_of = {str(e.pk): (str(e.session_id), str(e.owner_agent_id)) for e in exchanges}
     state_of = {str(e.pk): e.state for e in exchanges}
 
+    changed = {c["fact"] for c in scenario["contradictions"]}
     per_fact = []
     for fact in scenario["facts"]:
         mine = {i for i, p in stored.items() if p.kind == "paraphrase" and p.fact == fact["id"]}
-        holding = [(x, len(mine & set(evidence[x.pk]))) for x in active]
+        # A fact later changed is judged on the items that held its old value: active, or superseded by the change
+        # (the item that states the new value holds the change's exchanges, and is judged under contradictions).
+        new_ids = {i for i, p in stored.items() if p.kind == "contradiction" and p.fact == fact["id"]}
+        judged = active if fact["id"] not in changed else [
+            x for x in items if x.status in (MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED)
+            and not new_ids & set(evidence[x.pk])]
+        holding = [(x, len(mine & set(evidence[x.pk]))) for x in judged]
         holding = [(x, n) for x, n in holding if n]
         holding.sort(key=lambda h: -h[1])
         best = holding[0][0] if holding else None

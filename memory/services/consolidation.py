@@ -412,7 +412,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
             continue
         v = np.asarray(u.embedding, dtype=np.float32)
         sim = float(np.dot(v, vector))
-        if sim >= thresholds.corroborate_unit and all(sim >= float(np.dot(v, o)) for o in others):
+        if sim >= thresholds.corroborate_unit and all(sim >= float(np.dot(v, o)) for o in others) \
+                and not _states_otherwise(draft.statement, u):
             evidence.append(u)
     duplicate = _corroborated_item(scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
                                    sources=[units[i] for i in draft.evidence if i in units])
@@ -487,6 +488,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
 
 
 CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not the single nearest
+#: how much closer than θ_corroborate a paraphrase of another type must be (tuned on bench/scenarios/platform_team)
+CROSS_TYPE_MARGIN = 0.1
 
 
 def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, thresholds: Thresholds, batch) -> None:
@@ -500,7 +503,7 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                     .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
     found = []
     for e in near:
-        if 1.0 - float(e.distance) < thresholds.corroborate_unit:
+        if 1.0 - float(e.distance) < thresholds.corroborate_unit or _states_otherwise(experience.statement, e):
             continue
         # An exchange restates one item: the one nearest to it, not every item it is close to.
         nearest = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
@@ -528,6 +531,13 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     matches = [(x, sim) for x, sim in matches
                if sim >= floor or (sim >= thresholds.related and canonical_match(key, canonical_form(x.subject,
                                                                                                   x.statement)))]
+    # The same rule typed otherwise ("we prefer squash merges" a preference, "always squash and merge" a pattern):
+    # a paraphrase still, on the embedding alone and with a margin, since the extraction's type is a guess.
+    with nearest_scan(Experience):
+        matches += [(x, 1.0 - float(x.distance)) for x in (
+            Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE).exclude(type=draft.type)
+            .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
+            if 1.0 - float(x.distance) >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
     seen = {x.pk for x, _ in matches}
     if sources:  # an item already holding the draft's own words as evidence: the same thing said again
         for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
@@ -567,7 +577,16 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
 
 _VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
                        r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
-_CHANGE_RE = re.compile(r"\b(instead|no longer|any more|anymore|stopped|switched|moved|changed|dropped)\b", re.I)
+# Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
+# quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
+_CHANGE_RE = re.compile(r"\b(instead|no longer|any ?more|stopped|dropped|replaced|(?:switched|moved|changed) "
+                        r"(?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
+
+
+def _states_otherwise(statement: str, unit: Exchange) -> bool:
+    """An exchange that says what ``statement`` changed ("squash and merge" under "we stopped squashing") is close to
+    it, but witnesses the old value, not the new: it is no evidence of the item."""
+    return _changes(statement, f"{unit.user_text} {unit.assistant_text}")
 
 
 def _changes(new: str, old: str) -> bool:
