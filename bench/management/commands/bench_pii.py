@@ -44,9 +44,11 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
         parser.add_argument("--throughput-texts", type=int, default=600)
         parser.add_argument("--limit", type=int, default=None, help="only the first N records (quick runs)")
-        parser.add_argument("--adversarial", choices=("none", "tuned", "held_back", "all"), default="none",
+        parser.add_argument("--adversarial", choices=("none", "tuned", "held_back", "all", "fresh"), default="none",
                             help="also run the adversarial suite through the API against the configured database, "
-                                 "in a transaction that is rolled back (tuned while developing, held_back once)")
+                                 "in a transaction that is rolled back (tuned while developing, held_back once); "
+                                 "fresh: only the blind second set (bench/pii_adversarial_fresh.py, counts by group "
+                                 "only; not part of all)")
         parser.add_argument("--adversarial-only", action="store_true", help="skip the dataset scores and throughput")
         parser.add_argument("--adversarial-seed", type=int, default=None, help="reproduce a run's canaries")
         parser.add_argument("--adversarial-limit", type=int, default=None, help="only the first N cases (smoke runs)")
@@ -55,7 +57,7 @@ class Command(BaseCommand):
                adversarial_only=False, adversarial_seed=None, adversarial_limit=None, **options):
         if adversarial_only:
             if adversarial == "none":
-                raise CommandError("--adversarial-only needs --adversarial tuned|held_back|all")
+                raise CommandError("--adversarial-only needs --adversarial tuned|held_back|all|fresh")
             report = {"adversarial": self.adversarial(adversarial, adversarial_seed, adversarial_limit)}
             if json_out:
                 Path(json_out).parent.mkdir(parents=True, exist_ok=True)
@@ -143,8 +145,9 @@ class Command(BaseCommand):
             self.stdout.write(f"wrote {json_out}")
 
     def adversarial(self, part: str, seed: int | None, limit: int | None = None) -> dict:
-        """The adversarial suite (bench/pii_adversarial.py) through the API, in a transaction rolled back at the end:
-        the planted canaries never stay in the database this command runs against."""
+        """The adversarial suite (bench/pii_adversarial.py; ``fresh``: the blind set of bench/pii_adversarial_fresh.py)
+        through the API, in a transaction rolled back at the end: the planted canaries never stay in the database this
+        command runs against."""
         import contextlib
         import random
         import uuid
@@ -158,12 +161,18 @@ class Command(BaseCommand):
 
         with contextlib.suppress(RuntimeError):  # already set up under pytest
             setup_test_environment()  # the test client's host and an in-memory mail outbox
-        cases = select(generate_cases(random.Random(seed) if seed is not None else None), part)[:limit]
+        rng = random.Random(seed) if seed is not None else None
+        if part == "fresh":
+            from bench.pii_adversarial_fresh import format_fresh_report, generate_fresh_cases, run_fresh_cases
+
+            cases, run, report_text = generate_fresh_cases(rng)[:limit], run_fresh_cases, format_fresh_report
+        else:
+            cases, run, report_text = select(generate_cases(rng), part)[:limit], run_cases, format_report
         with transaction.atomic():
             agent = agent_create(project_name=f"adversarial-{uuid.uuid4().hex[:8]}", name="attacker", module_names=(),
                                  roles=("writer", "reader"))
             headers = {"HTTP_AUTHORIZATION": f"Bearer {api_key_create(agent=agent).raw_key}"}
-            report = run_cases(cases, client=APIClient(), headers=headers, agent_id=agent.pk)
+            report = run(cases, client=APIClient(), headers=headers, agent_id=agent.pk)
             transaction.set_rollback(True)
-        self.stdout.write(format_report(report))
+        self.stdout.write(report_text(report))
         return report
