@@ -428,7 +428,9 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         ExperienceEvidence.objects.bulk_create(
             [ExperienceEvidence(experience=duplicate, exchange=e, batch=batch) for e in evidence],
             ignore_conflicts=True)
-        _evidence_sweep(experience=duplicate, vector=plan.embedding, scope=topic.scope, thresholds=thresholds,
+        # Swept with the item's own statement: the paraphrase's wording ("shipping at the end of the week is off
+        # limits") drew in what is near that wording and not the item ("test each migration before it goes out").
+        _evidence_sweep(experience=duplicate, vector=duplicate.embedding, scope=topic.scope, thresholds=thresholds,
                         batch=batch)
         experience_support_update(experience=duplicate)
         summary["experiences_merged"].append(str(duplicate.pk))
@@ -490,6 +492,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
 CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not the single nearest
 #: how much closer than θ_corroborate a paraphrase of another type must be (tuned on bench/scenarios/platform_team)
 CROSS_TYPE_MARGIN = 0.1
+#: the kinds of "how we do things" a rule may be typed as (see _corroborated_item)
+RULE_TYPES = frozenset({"preference", "constraint", "pattern"})
 
 
 def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, thresholds: Thresholds, batch) -> None:
@@ -505,14 +509,34 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
     for e in near:
         if 1.0 - float(e.distance) < thresholds.corroborate_unit or _states_otherwise(experience.statement, e):
             continue
-        # An exchange restates one item: the one nearest to it, not every item it is close to.
-        nearest = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
-                   .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
-                   .values_list("pk", flat=True).first())
-        if nearest == experience.pk:
+        if _nearest_item(e, scope) == experience.pk:
             found.append(e)
+    # One hop further: an exchange that recurs with one of the item's witnesses (at least θ_sim_sessions similar,
+    # the similarity the session rule counts one topic at) and restates no other item is a witness too — "what
+    # should I install for payments?" / "the Go toolchain" says the fact without the statement's words.
+    witnesses = {e.pk: e for e in [*Exchange.objects.filter(experiences=experience), *found]}
+    with nearest_scan(Exchange):
+        for w in list(witnesses.values()):
+            for e in (Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
+                      .exclude(pk__in=list(witnesses)).annotate(distance=CosineDistance("embedding", w.embedding))
+                      .order_by("distance")[:CORROBORATION_K]):
+                if e.pk in witnesses or 1.0 - float(e.distance) < thresholds.theta_sim_sessions \
+                        or _states_otherwise(experience.statement, e) \
+                        or float(np.dot(np.asarray(e.embedding), np.asarray(vector))) < thresholds.related:
+                    continue
+                if _nearest_item(e, scope) == experience.pk:
+                    found.append(e)
+                    witnesses[e.pk] = e
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
+
+
+def _nearest_item(e: Exchange, scope: ScopeKey):
+    """The item an exchange restates: the nearest active or superseded one of the scope (an exchange nearest to a
+    superseded item witnesses the old value, not whatever active item comes next)."""
+    return (Experience.objects.in_scope(scope).filter(status__in=(MemoryStatus.ACTIVE, MemoryStatus.SUPERSEDED))
+            .annotate(distance=CosineDistance("embedding", e.embedding)).order_by("distance")
+            .values_list("pk", flat=True).first())
 
 
 def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thresholds: Thresholds,
@@ -532,10 +556,13 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
                if sim >= floor or (sim >= thresholds.related and canonical_match(key, canonical_form(x.subject,
                                                                                                   x.statement)))]
     # The same rule typed otherwise ("we prefer squash merges" a preference, "always squash and merge" a pattern):
-    # a paraphrase still, on the embedding alone and with a margin, since the extraction's type is a guess.
+    # a paraphrase still, on the embedding alone and with a margin, since which of the three kinds of "how we do
+    # things" a sentence is, is the extraction's guess. A fact, a lesson and a procedure on one topic stay three
+    # items ("the deploy failed: no migrations", "always migrate first", "1. migrate 2. test 3. deploy").
+    kin = RULE_TYPES - {draft.type} if draft.type in RULE_TYPES else set()
     with nearest_scan(Experience):
         matches += [(x, 1.0 - float(x.distance)) for x in (
-            Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE).exclude(type=draft.type)
+            Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type__in=kin)
             .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
             if 1.0 - float(x.distance) >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
     seen = {x.pk for x, _ in matches}
@@ -584,9 +611,13 @@ _CHANGE_RE = re.compile(r"\b(instead|no longer|any ?more|stopped|dropped|replace
 
 
 def _states_otherwise(statement: str, unit: Exchange) -> bool:
-    """An exchange that says what ``statement`` changed ("squash and merge" under "we stopped squashing") is close to
-    it, but witnesses the old value, not the new: it is no evidence of the item."""
-    return _changes(statement, f"{unit.user_text} {unit.assistant_text}")
+    """An exchange that names other values of the statement's kind ("on-call starts Mondays" under "on-call starts
+    Wednesdays") is close to it but witnesses another value: it is no evidence of the item. (A change said in words,
+    "we stopped squashing", needs no rule here: the exchanges of the old rule are nearer to the item it superseded,
+    see :func:`_nearest_item`.)"""
+    a = {v.lower().rstrip("s") for v in _VALUE_RE.findall(statement)}
+    b = {v.lower().rstrip("s") for v in _VALUE_RE.findall(f"{unit.user_text} {unit.assistant_text}")}
+    return bool(a and b and not a & b)
 
 
 def _changes(new: str, old: str) -> bool:

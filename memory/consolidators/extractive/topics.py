@@ -154,6 +154,21 @@ def _contradicts(new: _Profile, old: _Profile, old_similarity: float, old_subjec
         return False
     if new.negative != old.negative:
         return True
-    if new.primary and new.primary not in old.terms and (new.exclusive or old.exclusive or new.change):
+    old_stems = {_stem(t) for t in old.terms}
+    if new.primary and _stem(new.primary) not in old_stems and (new.exclusive or old.exclusive or new.change):
         return True
-    return bool(new.change and (new.object_terms - old.terms))
+    return bool(new.change and {_stem(t) for t in new.object_terms} - old_stems)
+
+
+def _stem(term: str) -> str:
+    """Crude stem, so that forms of one word are one term: "logging" / "logs" / "log", "merging" / "merge"
+    (lemmas keep a gerund used as a noun apart from its verb, and took "the team likes JSON logging" for a change
+    of "we prefer structured JSON logs")."""
+    w = term.lower()
+    for suffix in ("ing", "ed", "es", "s", "e"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "aeiouls":
+        w = w[:-1]  # "logg" → "log", "runn" → "run"
+    return w

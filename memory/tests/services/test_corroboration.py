@@ -141,6 +141,75 @@ def test_the_best_of_the_k_nearest_by_confidence_is_corroborated(make_agent):
     assert found is not None and found.pk == surer.pk  # not the single nearest (``nearer``)
 
 
+def _corroborated(item, statement: str, type_: str):
+    from agents.visibility import ScopeKey
+
+    embedder = get_embedder()
+    draft = ExperienceDraft(type=type_, subject="deploys", statement=statement, evidence=[], confidence=0.8)
+    found = consolidation._corroborated_item(scope=ScopeKey.of(item), draft=draft,
+                                             thresholds=thresholds_for(embedder.model_id),
+                                             vector=embedder.embed_one(f"deploys: {statement}"))
+    return found, draft
+
+
+def test_the_same_rule_typed_otherwise_is_corroboration_not_a_new_item(make_agent):
+    """The extraction's type is a guess: "we prefer squash merges" (a preference) and "always squash and merge" (a
+    pattern) are one rule. Across those kinds only a close paraphrase counts (θ_corroborate + a margin)."""
+    holder = make_agent(modules=["platform"])
+    module = holder.agent.modules.get()
+    rule = _item(holder.agent, "We never deploy to production on Fridays.", type_="pattern", module=module)
+    found, _ = _corroborated(rule, "We never deploy to production on Fridays!", "constraint")
+    assert found is not None and found.pk == rule.pk
+    unrelated, _ = _corroborated(rule, "Every pull request needs two approvals before it can be merged.", "constraint")
+    assert unrelated is None
+    # a fact, a lesson, a procedure keep their kind: the same words as a fact are a fact of their own
+    as_fact, _ = _corroborated(rule, "We never deploy to production on Fridays!", "fact")
+    assert as_fact is None
+
+
+def test_a_change_is_a_contradiction_and_a_procedure_is_not():
+    from memory.services.consolidation import _changes
+
+    assert _changes("We stopped squashing: the team now prefers rebase merges.", "Always squash and merge.")
+    assert _changes("We switched from Jenkins to Buildkite.", "CI runs on Jenkins.")
+    assert _changes("On-call now starts on Wednesdays.", "On-call starts on Mondays.")
+    # a procedure that names a move is no change of what the item says
+    assert not _changes("A flaky test is moved to quarantine the same day it is spotted.",
+                        "Quarantine a flaky test within a day.")
+    assert not _changes("Put risky changes behind a feature flag so they can be switched off without a deploy.",
+                        "Release risky changes behind a feature flag.")
+
+
+def test_an_exchange_that_says_what_an_item_changed_is_not_its_evidence(make_agent):
+    from memory.models import Exchange
+    from memory.services.consolidation import _states_otherwise
+
+    old = Exchange(user_text="Our on-call shifts start on Mondays.", assistant_text="Noted, Monday hand-over.")
+    same = Exchange(user_text="On-call hands over on Wednesdays now.", assistant_text="Got it: Wednesdays.")
+    statement = "The on-call rotation now switches on Wednesdays instead of Mondays."
+    assert _states_otherwise("The on-call rotation switches on Wednesdays.", old)
+    assert not _states_otherwise(statement, same)
+
+
+def test_a_gerund_is_the_same_term_as_its_noun_for_the_extractive_contradiction_rule():
+    """"The team likes JSON logging" restates "we prefer structured JSON logs"; it changes nothing."""
+    from memory.consolidators.types import ExistingExperience
+
+    consolidator = ExtractiveConsolidator(embedder=None)
+    existing = ExistingExperience(id="x1", type="preference", subject="log",
+                                  statement="We prefer structured JSON logs in every service.", confidence=0.9,
+                                  valid_from=None, created_at=None, similarity=0.72)
+    drafts = consolidator.refine(episodes=[], related=[existing], units=[
+        _unit("Plain text logs are hard to search for us; the team likes JSON logging.", "Noted, JSON logging it is."),
+    ])
+    assert drafts and not any("x1" in d.contradicts for d in drafts), [(d.statement, d.contradicts) for d in drafts]
+    from memory.consolidators.extractive.topics import _stem
+
+    assert _stem("logging") == _stem("logs") == _stem("log")
+    assert _stem("merging") == _stem("merge")
+    assert _stem("deploys") != _stem("dogs")
+
+
 def test_confidence_follows_sessions_and_agents_not_restatements():
     assert consolidation.support_confidence(base=0.6, sessions=1, agents=1) == 0.6
     assert consolidation.support_confidence(base=0.6, sessions=2, agents=1) == pytest.approx(1 - 0.4 * 0.6, abs=1e-4)
