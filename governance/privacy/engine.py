@@ -91,6 +91,7 @@ from .recognizers import (
     deobfuscate_email,
     determiner_led,
     ensure_offline_tldextract,
+    find_secrets_as_written,
     is_secret_entity,
     looks_random,
     national_phone_spans,
@@ -1250,8 +1251,27 @@ class _Found:
     score: float
 
 
+def _with_secrets_as_written(norm: Normalised, raw: list[Any]) -> list[Any]:
+    """``raw`` plus the secrets of the original text (see :func:`find_secrets_as_written`) as spans of the normalised
+    one. A secret both readings found is one secret, their union: ``YoSwk`` decoded, ``YoSwk%2730`` as written."""
+    out = list(raw)
+    for f in find_secrets_as_written(norm):
+        span = norm.to_normalised(f.start, f.end)
+        if span is None:
+            continue
+        (start, end), etype, score = span, f.entity_type, f.score
+        for r in raw:
+            if is_secret_entity(r.entity_type) and r.start < end and start < r.end:
+                start, end = min(start, r.start), max(end, r.end)
+                if r.score > score:
+                    etype, score = r.entity_type, r.score
+        out.append(_Found(etype, start, end, score))
+    return out
+
+
 def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered: set[str] | None) -> list[MaskResult]:
     # Every recognizer and the NER read the normalised text; the spans found are mapped back onto the original.
+    # Secrets are also looked for in the text as written: decoding an escape can cut a value in two.
     norms = [normalise(t or "") for t in texts]
     plain = [n.text for n in norms]
     if len(plain) == 1:
@@ -1263,6 +1283,7 @@ def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered:
         raw_all = [[*raw, *(_Found("PHONE_NUMBER", s, e, sc)
                             for s, e, sc in national_phone_spans(t, policy.phone_region))] if t else raw
                    for t, raw in zip(plain, raw_all, strict=True)]
+    raw_all = [_with_secrets_as_written(n, raw) if n.changed else raw for n, raw in zip(norms, raw_all, strict=True)]
     return [
         _apply(n.original, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)),
                key, norm=n)

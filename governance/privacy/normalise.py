@@ -26,6 +26,7 @@ map, at the cost of one regular-expression search.
 
 from __future__ import annotations
 
+import bisect
 import html
 import re
 import unicodedata
@@ -61,6 +62,15 @@ class Normalised:
             pos = self.starts[start] if start < n else len(self.original)
             return pos, pos
         return self.starts[start], self.ends[end - 1]
+
+    def to_normalised(self, start: int, end: int) -> tuple[int, int] | None:
+        """The span of ``text`` whose characters came from ``original[start:end]`` (also those only partly inside:
+        a span ending in the middle of ``%27`` takes the ``'``); ``None`` when all of it was dropped."""
+        if self.starts is None or self.ends is None:
+            return (start, end) if start < end else None
+        first = bisect.bisect_right(self.ends, start)  # both maps are non-decreasing
+        stop = bisect.bisect_left(self.starts, end)
+        return (first, stop) if first < stop else None
 
 
 # --------------------------------------------------------------------------------------------------

@@ -77,6 +77,7 @@ from .secrets import (
     SecretFinding,
     SecretRecognizer,
     find_secrets,
+    find_secrets_as_written,
     iter_placeholders,
 )
 
@@ -109,6 +110,7 @@ __all__ = [
     "deobfuscate_email",
     "ensure_offline_tldextract",
     "find_secrets",
+    "find_secrets_as_written",
     "is_name_token",
     "is_secret_entity",
     "iter_placeholders",

@@ -4,9 +4,12 @@ Every identifier that carries a check digit is validated with it; the score then
 for the value:
 
 * a *cue* (the identifier's name, in the languages where it is used: ``Steuer-ID``, ``NIR``, ``Aadhaar``,
-  ``PESEL``...) within a short window before the value gives a high score;
+  ``PESEL``...) within a short window before the value, or after it in its sentence ("… is my PESEL"), gives a high
+  score; a generic identity cue (``Ausweis``, ``identidad``, "ID" as a noun after a determiner: "the form asks for
+  the ID") gives the shape score;
 * the identifier's own written *shape* (``123.456.789-09`` for a CPF, ``2345 6789 0123`` for an Aadhaar,
-  ``850709-9805`` for a personnummer) is enough on its own, since log lines and tables do not write numbers so;
+  ``850709-9805`` for a personnummer, ``1234.56.782`` for a BSN) is enough on its own, since log lines and tables do
+  not write numbers so;
 * a bare run of digits that only passes the checksum stays under the masking threshold: one random 11-digit number
   in ten passes a mod-10 check, and technical text is full of long numbers.
 
@@ -216,11 +219,13 @@ _PNR_RE = re.compile(_B + r"(?P<v>(?:19|20)?\d{6}[\-+ ]?\d{4})" + _E)
 _CF_RE = re.compile(
     r"(?<![\w])(?P<v>[A-Z]{6}[\dLMNPQRSTUV]{2}[A-EHLMPRST][\dLMNPQRSTUV]{2}[A-Z][\dLMNPQRSTUV]{3}[A-Z])(?![\w])",
     re.I)
-_BSN_RE = re.compile(_B + r"(?P<v>\d{4}\.?\d{2}\.?\d{3}|\d{3}[ .]\d{3}[ .]\d{3})" + _E)
+_BSN_RE = re.compile(_B + r"(?P<v>\d{4}(?P<sep>[ .\-]?)\d{2}(?P=sep)\d{3}|\d{3}[ .]\d{3}[ .]\d{3})" + _E)
 _BSN9_RE = re.compile(_B + r"(?P<v>\d{9})" + _E)
 _PESEL_RE = re.compile(_B + r"(?P<v>\d{11})" + _E)
 
 _CUE_WINDOW = 48
+# a cue may also follow the value in its sentence ("67080608063 is my PESEL", "974194311 (BSN)")
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
 # the numeric identifiers all hold a run of 7+ digits (separators allowed): one cheap scan skips their patterns
 _DIGIT_RUN_RE = re.compile(r"\d(?:[ .\-/]?\d){6}")
 _LETTER_LED = frozenset({"UK_NINO", "IN_PAN", "IT_FISCAL_CODE"})
@@ -248,7 +253,12 @@ _CUES: dict[str, re.Pattern[str]] = {
 _GENERIC_ID_CUE = _cue(
     r"national (?:id|identity|number)|\bid(?:entity)? (?:no|number|card)|personal (?:id|number)|"
     r"identification|ausweis|identit[éeà]|identidad|identidade|identiteit|личн|идентификац|tax (?:no|number|code)|"
-    r"social (?:security|insurance)|\bssn\b|citizen")
+    r"social (?:security|insurance)|\bssn\b|citizen|"
+    # "ID" as a noun of its own, after a determiner or possessive ("the form asks for the ID", "nach der ID", "l'ID"):
+    # the identity document; not a compound ("the request id") nor a key in code or data ("id=…", "id: 4711")
+    r"(?:\b(?:the|an?|my|your|his|her|their|our|der|die|den|dem|(?:ein|mein|dein|ihr|sein|unser)e[mnrs]?|"
+    r"la|le|votre|mon|ma|ton|ta|son|sa|leur|el|su|tu|mi|il|tua|sua|mia|de|het|uw|je|jouw|mijn|zijn|haar|o|seu|"
+    r"meu|minha)[ \t]+|\bl['’])id(?![\w\-=:\"'(\[{]|\.\w)")
 
 
 class NationalIdRecognizer(EntityRecognizer):
@@ -282,12 +292,19 @@ class NationalIdRecognizer(EntityRecognizer):
                     continue
                 seen.add((entity, *m.span("v")))
                 before = text[max(0, m.start("v") - _CUE_WINDOW) : m.start("v")]
-                if _CUES[entity].search(before):
+                after = _rest_of_sentence(text, m.end("v"))
+                if _CUES[entity].search(before) or _CUES[entity].search(after):
                     score = max(score, CUE_SCORE)
-                elif _GENERIC_ID_CUE.search(before):
+                elif _GENERIC_ID_CUE.search(before) or _GENERIC_ID_CUE.search(after):
                     score = max(score, SHAPE_SCORE if score >= BARE_SCORE else score)
                 out.append(_result(self, entity, m.start("v"), m.end("v"), score))
         return out
+
+
+def _rest_of_sentence(text: str, end: int) -> str:
+    window = text[end : end + _CUE_WINDOW]
+    stop = _SENTENCE_END_RE.search(window)
+    return window[: stop.start()] if stop else window
 
 
 def _digits(raw: str) -> str:
@@ -374,7 +391,10 @@ def _cf(raw: str) -> float | None:
 
 
 def _bsn(raw: str) -> float | None:
-    return BARE_SCORE if bsn_ok(_digits(raw)) else None
+    if not bsn_ok(_digits(raw)):
+        return None
+    # 4-2-3 is the BSN's own grouping ("1234.56.782"); 3-3-3 is how any large number is written
+    return SHAPE_SCORE if re.fullmatch(r"\d{4}[ .\-]\d{2}[ .\-]\d{3}", raw) else BARE_SCORE
 
 
 def _pesel(raw: str) -> float | None:

@@ -3,7 +3,8 @@
 * *label, markup, value*: a credential word of the major European languages and Russian (``Passwort``, ``mot de
   passe``, ``contraseña``, ``senha``, ``wachtwoord``, ``hasło``, ``пароль``, ``lösenord``, ``salasana``...) or English,
   then any separators and markup (``**Passwort**:``, ``<td>password</td><td>``, ``| password | x |``, ``"senha" =>``),
-  then a value that looks like a password;
+  then a value that looks like a password; the word may end a setting's name (``DbPasswort=``, ``smtpSenha:``,
+  ``<add key="Kennwort" value="x"/>``);
 * *table columns*: a markdown table whose header names a credential column: every cell of that column;
 * *command lines and code*: ``-u admin -p x``, ``/p:x``, ``-Password x``, ``--db-passwort=x``, ``setPassword("x")``,
   ``auth=("user", "x")``, typed assignments (``password: str = "x"``);
@@ -38,8 +39,8 @@ from .secret_rules import CORE_RULES
 # --------------------------------------------------------------------------------------------------
 
 _PASSWORD_WORDS = (
-    r"pass(?:word|wd|phrase|code)?|pwd|passwort|kennwort|mot[ _\-]de[ _\-]passe|mdp|contrase[ñn]a|clave|"
-    r"senha|palavra[ _\-]passe|wachtwoord|has[łl]o|пароль|л[öo]senord|l[öo]senord|salasana|adgangskode|passord|"
+    r"pass(?:word|wd|phrase|code)?|pwd|passwort|kennwort|mot[ _\-]?de[ _\-]?passe|mdp|contrase[ñn]a|clave|"
+    r"senha|palavra[ _\-]?passe|wachtwoord|has[łl]o|пароль|л[öo]senord|l[öo]senord|salasana|adgangskode|passord|"
     r"heslo|jelsz[óo]|parola|parol[ăa]|κωδικ[όο]ς(?:[ _]πρόσβασης)?|[şs]ifre|lozinka|geslo|slapta[žz]odis|"
     r"parool|contrasenya|salasõna|parole|пин(?:-?код)?|код[ _]доступа|pin(?:[ _\-]?code)?"
 )
@@ -52,14 +53,15 @@ _SECRET_WORDS = (
 _LABEL = f"(?:{_PASSWORD_WORDS}|{_TOKEN_WORDS}|{_SECRET_WORDS})"
 
 # separators and markup between a label and its value; at least one real separator ("is" in a language, ":", "=",
-# a table border, a closing tag)
+# a table border, a closing tag, the next attribute of a setting: key="Passwort" value="…")
 _SOFT = r"(?:[ \t]|\r?\n|&nbsp;|<[^<>\n]{0,60}>|[*_\"'`]|\\[nt])"
 _HARD = (
-    r"(?:[:=：|>→]+|=>|:=|</[a-z]+>|-{1,2}>|[–—]|\b(?:is|ist|est|es|é|è|är|er|on|je|jest|was|are|sont|sind|son|"
-    r"s[ãa]o|era|war|était|это|–)\b)"
+    r"(?:[:=：|>→]+|=>|:=|</[a-z]+>|-{1,2}>|[–—]|\bvalue[ \t]*=|\b(?:is|ist|est|es|é|è|är|er|on|je|jest|was|are|"
+    r"sont|sind|son|s[ãa]o|era|war|était|это|–)\b)"
 )
+# the label ends a name: after "_", "." or "-" (db_passwort), or camel-cased (DbPasswort, smtpSenha, DBKENNWORT)
 _LABEL_VALUE_RE = _rx(
-    r"(?<![\w\-])(?:[A-Za-z0-9]+[_.\-]){0,3}(?P<key>" + _LABEL + r")"
+    r"(?<![\w\-])(?:[A-Za-z0-9]+[_.\-]){0,3}(?:[A-Za-z0-9]*[a-z0-9](?-i:(?=[A-Z])))?(?P<key>" + _LABEL + r")"
     r"(?:[ \t]+(?:for|of|f[üu]r|de|del|do|da|di|voor|dla|f[öo]r|для|от|к)(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
     r"[ \t]*(?:[\"'`*_]+|</?[a-z][^<>\n]{0,40}>)*[ \t]*(?P<sep>" + _HARD + r")" + _SOFT + r"*"
     r"(?P<val>[^\s\"'`<>|]{4,200})",
@@ -90,11 +92,13 @@ def _label_value_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     if re.fullmatch(_LABEL, value, re.I):
         return None  # "| password | passwort |": a header row
     quoted = m.string[m.start("val") - 1] in "\"'`"
-    if not plausible_secret_value(value, m.group("key"), quoted=quoted, code_style=" = " in m.group(0)):
+    # judged without the brackets that close a JSON object or list around it ('"SessionToken": null}')
+    core = value if quoted else value.rstrip("]}")
+    if not plausible_secret_value(core, m.group("key"), quoted=quoted, code_style=" = " in m.group(0)):
         return None
     sep = m.group("sep").lower()
-    explicit = sep[0] in ":=：|>→<-–—" or sep.startswith("</")
-    if not password_like(value, min_len=5 if explicit else 6):
+    explicit = sep[0] in ":=：|>→<-–—" or sep.startswith(("</", "value"))
+    if not password_like(core, min_len=5 if explicit else 6):
         return None
     return _kind_for_label(m.group("key")), start, end
 
@@ -466,6 +470,7 @@ _SPLIT_WORDS_RE = _rx(
     r"(?i)\b(?:part|half|halves|first|second|third|rest|remaining|remainder|suffix|prefix|begins|starts|ends|"
     r"continued|continues|append|concat\w*|join|glue|followed by|then|teil|hälfte|partie|moitié|parte|mitad|часть)\b"
 )
+_CAMEL_WORDS_RE = _rx(r"[A-Z]*[a-z]{2,}(?:[A-Z]+[a-z]{2,}|[A-Z][a-z])*[A-Z]*")  # DataFrameGroupBy, XMLHttpRequest
 _PART_RE = _rx(r"(?<![\w\-/.])(?P<part>[A-Za-z0-9_\-]{6,80})(?![\w\-/.])")
 
 
@@ -484,9 +489,15 @@ def _head_anywhere_validator(m: re.Match[str]) -> str | None:
 
 def _part_validator(m: re.Match[str]) -> str | None:
     part = m.group("part")
-    if not (any(c.isdigit() for c in part) and any(c.isalpha() for c in part)):
+    if not any(c.isalpha() for c in part):
         return None
-    if not (any(c.isupper() for c in part) and any(c.islower() for c in part)) and len(part) < 12:
+    mixed = any(c.isupper() for c in part) and any(c.islower() for c in part)
+    if any(c.isdigit() for c in part):
+        if not mixed and len(part) < 12:
+            return None
+    elif not (mixed and len(part) >= 12 and part.isalpha() and not _CAMEL_WORDS_RE.fullmatch(part)):
+        # a key's part may hold no digit by chance (one 20-character base62 run in 30); its letters are then no
+        # words written together (after each capital run two lower-case letters or more, or one capital and one)
         return None
     text = m.string
     window = text[max(0, m.start() - 200) : m.end() + 200]

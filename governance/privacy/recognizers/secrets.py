@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from ..normalise import normalise
+from ..normalise import Normalised, normalise
 from .secret_base import (
     _HEX6,
     _HEX_RE,
@@ -39,6 +39,7 @@ from .secret_base import (
     SecretRule,
     _rx,
     looks_random,
+    password_like,
     plausible_secret_value,
     secret_entity,
 )
@@ -187,17 +188,39 @@ def find_secrets(
     decoded, compatibility forms folded; spans are mapped back), and decoded runs — base64
     and hex runs that decode to printable text, percent-encoded runs — scanned again (``decode_depth`` levels): a
     base64 or hex run whose decoded text holds a secret is a secret as a whole; in a percent-encoded run the span
-    of the decoded secret is mapped back onto the encoded characters."""
+    of the decoded secret is mapped back onto the encoded characters. The text as written is read too (see
+    :func:`find_secrets_as_written`)."""
     norm = normalise(text)  # the masking engine's one pass (a no-op on the text it already normalised)
     if norm.changed:
         return [
             SecretFinding(f.kind, *norm.to_original(f.start, f.end), f.score, f.rule)
             for f in find_secrets(norm.text, rules, decode_depth=decode_depth)
-        ]
+        ] + find_secrets_as_written(norm, rules)
     findings = _run_rules(text, rules)
     if decode_depth > 0:
         findings.extend(_decoded_findings(text, rules, decode_depth))
     return findings
+
+
+_DELIMITERS_RE = re.compile(r"[\s\"'`()\[\]{}<>]")
+
+
+def find_secrets_as_written(norm: Normalised, rules: Sequence[SecretRule] = SECRET_RULES) -> list[SecretFinding]:
+    """The rules on ``norm.original`` as written, without the normalisation pass. Decoding can cut a value in two —
+    a password ``YoSwk%2730`` reads ``YoSwk'30``, and the quote ends it; ``Ab3＂x9`` folds to a quote too — so a
+    secret is looked for in both readings. A value found only as written must still look like a secret once decoded,
+    its delimiters aside: an escape alone makes a word look like a password ("the password isn%27t required")."""
+    if not norm.changed:
+        return []  # one reading
+    out = []
+    for f in _run_rules(norm.original, rules):
+        span = norm.to_normalised(f.start, f.end)
+        if span is None:
+            continue
+        value = _DELIMITERS_RE.sub("", norm.text[span[0] : span[1]])
+        if password_like(value) or looks_random(value, min_len=16):
+            out.append(f)
+    return out
 
 
 def _printable(data: bytes) -> str | None:

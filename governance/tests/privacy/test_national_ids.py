@@ -135,3 +135,61 @@ def test_the_engine_masks_them_with_keyed_placeholders():
     for value in (nino, aadhaar, "01/02/1980"):
         assert value not in out.text
     assert {"UK_NINO", "IN_AADHAAR", "DATE_OF_BIRTH"} <= {e.entity_type for e in out.entities}
+
+
+# ---- issue 29, held back: a BSN in its own grouping, cues after the value, "ID" as a noun -------------------------
+
+def _canary(gen: str, seed: int) -> str:
+    return getattr(Canaries(random.Random(seed)), gen)()
+
+
+@pytest.mark.parametrize("sep", [".", " ", "-"])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_bsn_in_its_own_grouping_needs_no_cue(sep, seed):
+    v = _canary("nl_bsn", seed)
+    written = f"{v[:4]}{sep}{v[4:6]}{sep}{v[6:]}"
+    assert ("NL_BSN", written) in found(f"put {written} on the envelope")
+
+
+@pytest.mark.parametrize("text", ["the invoice total was {a}.{b}.{c} rupiah", "moved {a} {b} {c} rows"])
+def test_a_bsn_grouped_like_any_large_number_still_needs_a_cue(text):
+    v = _canary("nl_bsn", 0)
+    assert found(text.format(a=v[:3], b=v[3:6], c=v[6:])) == []
+
+
+AFTER = [
+    ("PL_PESEL", "pl_pesel", "{v} is my PESEL"),
+    ("NL_BSN", "nl_bsn", "{v} (BSN), bitte notieren"),
+    ("DE_TAX_ID", "de_tax_id", "{v} ist meine Steuer-ID"),
+    ("BR_CPF", "br_cpf", "anote {v}, é o CPF dela"),
+    ("SE_PERSONNUMMER", "se_personnummer", "{v} är mitt personnummer"),
+    ("IN_AADHAAR", "in_aadhaar", "{v} is the Aadhaar on file"),
+    # "ID" as a noun of its own, in several languages
+    ("PL_PESEL", "pl_pesel", "Bitte unter {v} ablegen, das Formular verlangt die ID."),
+    ("NL_BSN", "nl_bsn", "zet {v} op het formulier, ze vragen om je ID"),
+    ("PL_PESEL", "pl_pesel", "classez le dossier sous {v} ; le guichet demande l'ID"),
+    ("BR_CPF", "br_cpf", "guarde {v}: o banco pede o ID"),
+    ("NL_BSN", "nl_bsn", "my ID is {v}"),
+]
+
+
+@pytest.mark.parametrize("entity,gen,template", AFTER, ids=[f"{c[1]}-{i}" for i, c in enumerate(AFTER)])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_cue_after_the_value_in_its_sentence(entity, gen, template, seed):
+    v = _canary(gen, seed)
+    assert (entity, v) in found(template.format(v=v))
+
+
+@pytest.mark.parametrize("template", [
+    "the request id {v} timed out",  # a compound: an id of something
+    "retrying order id {v} after 3 s",
+    "id={v} status=ok",
+    '{{"id": {v}, "ok": true}}',
+    "user_id {v} was merged",
+    "job {v} finished. The ID card photo is in the next ticket",  # the cue is in another sentence
+    "{v} rows copied\nPESEL validation is a separate job",  # ... or on another line
+])
+@pytest.mark.parametrize("gen", ["nl_bsn", "pl_pesel"])
+def test_near_misses_of_the_cue_after_stay(template, gen):
+    v = _canary(gen, 1)
+    assert found(template.format(v=v)) == []

@@ -196,3 +196,42 @@ def test_unchanged_text_keeps_offsets():
     result = mask(text, key=KEY)
     (e,) = result.entities
     assert text[e.start:e.end] == PLAIN
+
+
+# ---- issue 29, held back: decoding can cut a value in two; secrets are read as written too ------------------------
+
+def test_to_normalised_is_the_inverse_of_to_original():
+    text = "pw YoSwk%2730 ok"
+    n = normalise(text)
+    s, e = n.to_normalised(3, 13)
+    assert n.text[s:e] == "YoSwk'30" and n.to_original(s, e) == (3, 13)
+    assert n.text[slice(*n.to_normalised(9, 10))] == "'"  # inside one escape: its character
+    assert normalise("a\u200bb").to_normalised(1, 2) is None  # only dropped characters
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_ALPHABET, min_size=1, max_size=40).map("".join), st.data())
+def test_to_normalised_takes_every_character_from_the_span(text, data):
+    n = normalise(text)
+    start = data.draw(st.integers(0, len(text) - 1))
+    end = data.draw(st.integers(start + 1, len(text)))
+    came = [i for i in range(len(n.text)) if n.to_original(i, i + 1)[0] < end and n.to_original(i, i + 1)[1] > start]
+    span = n.to_normalised(start, end)
+    assert span == ((came[0], came[-1] + 1) if came else None)
+
+
+@pytest.mark.parametrize("escape", ["%27", "%22", "%20", "%28", "&#39;", "&quot;", "\\u0027", "＂", "（"])
+@pytest.mark.parametrize("label", ["password = ", "wachtwoord = ", "Das Passwort ist ", "senha: "])
+def test_a_decoded_delimiter_does_not_cut_a_password(escape, label):
+    password = f"YoSwk{escape}30"
+    assert mask(label + password, key=KEY).text == label + "<SECRET:password>"
+
+
+@pytest.mark.parametrize("text", [
+    "the password isn%27t required for guests",
+    "the password doesn&#39;t expire",
+    "wachtwoord vergeten? zie https://example.org/hulp%20bij%20inloggen",
+    "see https://example.org/search?q=caf%C3%A9%20menu&page=2 for the list",
+])
+def test_an_escape_alone_does_not_make_a_password(text):
+    assert mask(text, key=KEY).text == text

@@ -142,3 +142,45 @@ def test_an_ordinary_word_before_a_named_prefix_stays():
     texts = ["We rotated everything yesterday.", "Personal tokens start with ghp_"]
     results = continue_secrets(texts, mask_many(texts, key=b"k"), conversation_windows(2))
     assert results[0].text == texts[0]
+
+
+# ---- issue 29, held back: a credential word of any language at the end of a setting's name -----------------------
+
+COMPOUND_NAMES = [
+    f'<add key="DbPasswort" value="{PW}"/>', f'<add key="Kennwort" value="{PW}"/>',
+    f'<param name="adminHaslo" value="{PW}"/>', f"<setting name='smtpSenha' value='{PW}'/>",
+    f'<add key="MotDePasse" value="{PW}"/>', f'<add key="db.wachtwoord" value="{PW}"/>', f"DbPasswort={PW}",
+    f"smtpSenha: {PW}", f'{{"adminWachtwoord": "{PW}"}}', f"<dbLosenord>{PW}</dbLosenord>", f'DBKENNWORT="{PW}"',
+    f"mailSalasana = '{PW}'", f'<add key="SmtpContrasena" value="{PW}"/>',
+]
+
+
+@pytest.mark.parametrize("text", COMPOUND_NAMES)
+def test_a_credential_word_of_any_language_ending_a_name(text):
+    assert covered(text, PW), secret_spans(text)
+
+
+@pytest.mark.parametrize("text", [
+    '<add key="Compass" value="Nx12345!"/>',  # "pass" inside a word
+    '<add key="Bypass" value="Nx12345!"/>',
+    '<add key="PasswortPolicy" value="Strict1"/>',  # the word does not end the name
+    '<add key="DbPasswort" value="true"/>',
+    '<add key="Passwort" value="{0}"/>',
+    '<add key="SmtpSenha" value="${SMTP_SENHA}"/>',
+    '{"SessionToken": null}',
+    '{"token": null}',
+    "encompassing: 12 items",
+])
+def test_near_misses_of_a_credential_name_stay(text):
+    assert find_secrets(text) == []
+
+
+def test_a_key_part_without_a_digit_is_still_a_part():
+    head, tail = "ghp_mWYlVeqCuyGdw13y", "VUyJiXTTIKjPctNCHWKA"  # a base62 tail holds no digit one time in 30
+    assert covered(f"part two is {tail}; part one is {head}", tail)
+
+
+def test_words_written_together_beside_a_split_key_are_not_parts():
+    text = ("the first half is ghp_mWYlVeqCuyGdw13y, the second half is in JavaScript, XMLHttpRequest or "
+            "DataFrameGroupBy")
+    assert [s for s in secret_spans(text) if not s.startswith("ghp_")] == []
