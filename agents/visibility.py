@@ -167,6 +167,21 @@ def visibility_q(visibility: Visibility, *, prefix: str = "") -> Q:
     )
 
 
+def visible_because(row: Any, visibility: Visibility) -> str | None:
+    """Which clause of :func:`visibility_q` lets ``visibility`` see ``row``: ``"personal"`` (its own), ``"module"``
+    (a module it belongs to), ``"project"`` (its project's); None when none does. For explaining a read that went
+    through ``visible_to`` (the admin's *recall as agent*), never for deciding one."""
+    if row.project_id != visibility.project_id:
+        return None
+    if row.scope == Scope.PERSONAL and row.owner_agent_id == visibility.agent_id:
+        return Scope.PERSONAL
+    if row.scope == Scope.MODULE and row.module_id in visibility.module_ids:
+        return Scope.MODULE
+    if row.scope == Scope.PROJECT:
+        return Scope.PROJECT
+    return None
+
+
 class ScopedQuerySet(models.QuerySet):
     def visible_to(self, agent: Agent | Visibility) -> ScopedQuerySet:
         """What ``agent`` may see (pass a :class:`Visibility` to reuse one computed for several queries)."""

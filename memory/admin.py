@@ -456,3 +456,6 @@ class ProjectWithUsageAdmin(agents_admin.ProjectAdmin):
 
 admin.site.unregister(Project)
 admin.site.register(Project, ProjectWithUsageAdmin)
+
+# The agent admin with "recall as agent X" (memory/admin_recall.py): it runs search, which governance cannot import.
+from memory import admin_recall  # noqa: E402,F401

@@ -98,7 +98,44 @@ def search_run(*, agent: Agent, query: SearchQuery, session_id: Any = None) -> S
     Not one transaction: the reads run side by side on their own connections, which an open transaction would
     serialise (memory.search.side_by_side); the record is atomic on its own."""
     session = session_get_owned(agent=agent, session_id=session_id) if session_id else None
-    masked = replace(query, query=search_query_mask(agent=agent, query=query.query)).resolved()
-    result = memory_search(agent=agent, query=masked)
+    masked, result = search_unrecorded(agent=agent, query=query)
     log = search_record(agent=agent, query=masked.query, result=result, session=session)
     return SearchRun(result=result, log=log)
+
+
+def search_unrecorded(*, agent: Agent, query: SearchQuery) -> tuple[SearchQuery, SearchResult]:
+    """The search itself, as ``agent`` would get it: the query masked and resolved, then ``memory_search`` under the
+    agent's visibility. Records nothing of the search (no hit counts, no search log, no audit): ``search_run`` adds
+    the agent's record, the admin's *recall as agent* page a reviewer's read instead. Masking may register
+    pseudonyms, as it does for any text that reaches memory."""
+    masked = replace(query, query=search_query_mask(agent=agent, query=query.query)).resolved()
+    return masked, memory_search(agent=agent, query=masked)
+
+
+@dataclass
+class RecallAs:
+    query: SearchQuery  # as searched: masked, every size resolved
+    result: SearchResult
+
+
+@transaction.atomic
+def recall_as_record(*, reviewer, agent: Agent, query: str, result: SearchResult) -> AuditEvent:
+    """Audit a reviewer's *recall as agent* read: the reviewer is the actor (never the agent: the agent did not
+    search), the agent is the object; the masked query is the reason, as for an agent's search (the chain hashes
+    its digest, so a purge can redact it), with the ids shown."""
+    return audit_record(
+        action=AuditEvent.Action.READ, object_type=AuditObject.SEARCH, object_id=agent.pk,
+        project_id=agent.project_id, actor_user=reviewer, reason=query[:300],
+        source_ids=[h.obj.pk for hits in (result.exchanges, result.episodes, result.experiences) for h in hits],
+        data={"recall_as": {"agent": str(agent.pk), "name": agent.name},
+              "exchanges": len(result.exchanges), "episodes": len(result.episodes),
+              "experiences": len(result.experiences), "context_tokens": result.context_tokens})
+
+
+def recall_as_run(*, reviewer, agent: Agent, query: SearchQuery) -> RecallAs:
+    """What ``agent`` would recall for ``query`` — the same search as ``POST /search`` under its key, minus the
+    agent's record (its hit counts and search log stay as they are: a reviewer's look is not the agent's use) —
+    audited as the reviewer's read."""
+    masked, result = search_unrecorded(agent=agent, query=query)
+    recall_as_record(reviewer=reviewer, agent=agent, query=masked.query, result=result)
+    return RecallAs(query=masked, result=result)
