@@ -179,9 +179,18 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     candidates = _trigger(agent=agent, exchanges=exchanges, model_id=model_id)
     # Last, next to the audit chain's lock (the same project): concurrent ingests queue only for the short end.
     exchange_quota_hold(project=agent.project, added=len(exchanges))
+    # The trigger also moves earlier exchanges into a candidate (raw → candidate): the triggering exchange's event
+    # names the candidate and its members, so no row changes unnamed by the trail.
+    members: dict[Any, list[str]] = {}
+    for candidate_id, exchange_id in Candidate.exchanges.through.objects.filter(
+            candidate__in=candidates).values_list("candidate_id", "exchange_id"):
+        members.setdefault(candidate_id, []).append(str(exchange_id))
+    triggered = {c.trigger_id: {"candidate": {"id": str(c.pk), "reason": c.reason,
+                                              "members": sorted(members.get(c.pk, []))}} for c in candidates}
     audit_record_many([
         {"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXCHANGE, "object_id": e.pk,
-         "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk]}
+         "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk],
+         "data": triggered.get(e.pk)}
         for e in exchanges
     ])
     candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
