@@ -47,6 +47,7 @@ from testing.dump import database_dump
 GROUPS = ("encodings", "borders", "secrets", "consolidation", "side_stores")
 HELD_BACK_SALT = "recmem-adversarial/"
 HELD_BACK_PERCENT = 35
+FRESH_SALT = "recmem-fresh/"
 PLACES = ("dump", "api", "logs", "admin")
 
 
@@ -67,6 +68,13 @@ class Case:
 def part_of(case_id: str) -> str:
     h = int(hashlib.sha256((HELD_BACK_SALT + case_id).encode()).hexdigest(), 16)
     return "held_back" if h % 100 < HELD_BACK_PERCENT else "tuned"
+
+
+def fresh_part(case_id: str) -> str:
+    """The blind set's halves (bench/pii_adversarial_fresh.py): ``fresh_tune`` may be read while writing rules,
+    ``fresh_held`` is run once at the end, unread. Computed from the id alone, so nobody needs to open the set."""
+    h = int(hashlib.sha256((FRESH_SALT + case_id).encode()).hexdigest(), 16)
+    return "fresh_tune" if h % 2 == 0 else "fresh_held"
 
 
 # --------------------------------------------------------------------------------------------------

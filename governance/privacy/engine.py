@@ -68,6 +68,7 @@ import hmac
 import logging
 import re
 import threading
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -916,7 +917,18 @@ def _from_ner_model(result: Any) -> bool:
 def _inside_word(text: str, start: int, end: int) -> bool:
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
-    return before.isalnum() or after.isalnum()
+    return _joins(before, text[start]) or _joins(after, text[end - 1])
+
+
+def _joins(neighbour: str, edge: str) -> bool:
+    """Does ``neighbour`` continue the word ``edge`` ends? Not when it is a letter of another script: Chinese,
+    Japanese, Thai write numbers and codes straight against their words ("号是110105…", "番号は5398…です"), Korean
+    glues its particles to them."""
+    if not neighbour.isalnum():
+        return False
+    if edge.isascii() and not neighbour.isascii() and neighbour.isalpha():
+        return unicodedata.name(neighbour, "").startswith("LATIN")
+    return True
 
 
 #: ``known(placeholders) -> the subset registered for the project`` (the pseudonym registry, see

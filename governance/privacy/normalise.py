@@ -27,6 +27,7 @@ map, at the cost of one regular-expression search.
 from __future__ import annotations
 
 import bisect
+import functools
 import html
 import re
 import unicodedata
@@ -142,6 +143,49 @@ _DASH_CHARS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\ufe58\ufe63\uff0
 _DOT_CHARS = "\u3002\uff0e\uff61\u2024\ufe52"
 
 
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "ZERO ONE TWO THREE FOUR FIVE SIX SEVEN EIGHT NINE TEN ELEVEN TWELVE THIRTEEN FOURTEEN FIFTEEN SIXTEEN "
+    "SEVENTEEN EIGHTEEN NINETEEN TWENTY".split())}
+# Enclosed and decorated alphanumerics (❶ ➀ ⓵ ⑴ ⒈ 🄁 🅐 🄰 ⓐ): the character reads as its digit or letter. Many have no
+# compatibility decomposition (❶, 🅐), others decompose to "(1)" or "1." which cut a number apart; the name says what
+# the character is, whatever the block.
+_ENCLOSED_NAME_RE = re.compile(
+    r"(?:DINGBAT )?(?:NEGATIVE )?(?:DOUBLE )?(?:CIRCLED|PARENTHESIZED|SQUARED)(?: SANS-SERIF)? "
+    r"(?:DIGIT (?P<d>[A-Z]+)|NUMBER (?P<n>[A-Z]+)|LATIN (?P<case>SMALL|CAPITAL) LETTER (?P<l>[A-Z]))"
+    r"|DIGIT (?P<d2>[A-Z]+) (?:FULL STOP|COMMA)")
+
+
+@functools.lru_cache(maxsize=4096)
+def _enclosed(ch: str) -> str | None:
+    m = _ENCLOSED_NAME_RE.fullmatch(unicodedata.name(ch, ""))
+    if not m:
+        return None
+    word = m.group("d") or m.group("n") or m.group("d2")
+    if word:
+        return str(_NUMBER_WORDS[word]) if word in _NUMBER_WORDS else None
+    return m.group("l").lower() if m.group("case") == "SMALL" else m.group("l")
+
+
+# Tag characters (U+E0020-E007E) are invisible copies of ASCII ("ASCII smuggling"): read as the ASCII they copy,
+# except inside an emoji flag's tag sequence (🏴 + tags + CANCEL TAG), which is a picture.
+_FLAG_TAGS_RE = re.compile("\U0001F3F4[\U000E0020-\U000E007E]+\U000E007F")
+_TAG_RE = re.compile("[\U000E0020-\U000E007E]")
+
+
+def _read_tags(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
+    flags = [m.span() for m in _FLAG_TAGS_RE.finditer(text)]
+    return _rewrite(text, starts, ends, _TAG_RE, lambda m: None if any(a <= m.start() < b for a, b in flags)
+                    else chr(ord(m.group(0)) - 0xE0000))
+
+
+# Combining marks that decorate rather than spell: enclosing marks (keycap 3️⃣, enclosing circle and square), strokes,
+# overlays, over- and underlines. They never make a letter of any language, so they are dropped; on an ASCII digit
+# every combining mark is (digits take no diacritics).
+def _decorative_mark(c: str) -> bool:
+    return (unicodedata.category(c) == "Me" or "\u0332" <= c <= "\u0338" or c in "\u0305\u033f"
+            or "\u20d0" <= c <= "\u20ff")
+
+
 def _char_form(ch: str) -> str:
     """One character (or cluster) in its normalised form."""
     if ch in _SPACE_CHARS:
@@ -154,6 +198,10 @@ def _char_form(ch: str) -> str:
         return "\n"
     cat = unicodedata.category(ch[0])
     if len(ch) == 1:
+        if cat == "Me":
+            return ""  # an enclosing mark left alone (its base was read apart, e.g. past a variation selector)
+        if cat in ("So", "No") and (enclosed := _enclosed(ch)) is not None:
+            return enclosed
         if cat == "Cf" or "\ufe00" <= ch <= "\ufe0f" or "\U000e0100" <= ch <= "\U000e01ef":
             return ""
         if cat == "Nd":
@@ -168,14 +216,17 @@ def _char_form(ch: str) -> str:
     return out
 
 
-_CLUSTER_RE = re.compile(r"[^\x00-\x7f][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]*"
-                         r"|[\x00-\x7f][\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+# a variation selector may sit between a base and its mark (keycap: "3" U+FE0F U+20E3)
+_MARKS = r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\ufe00-\ufe0f]"
+_CLUSTER_RE = re.compile(rf"[^\x00-\x7f]{_MARKS}*|[\x00-\x7f]{_MARKS}+")
 
 
 def _unicode(m: re.Match[str]) -> str | None:
     cluster = m.group(0)
     if len(cluster) > 1:  # a base and its combining marks: composed together, invisible marks dropped
-        kept = "".join(c for c in cluster if not (unicodedata.category(c) == "Cf" or "\ufe00" <= c <= "\ufe0f"))
+        digit = cluster[0].isascii() and cluster[0].isdigit()
+        kept = cluster[0] + "".join(c for c in cluster[1:] if not (
+            unicodedata.category(c) == "Cf" or "\ufe00" <= c <= "\ufe0f" or digit or _decorative_mark(c)))
         out = unicodedata.normalize("NFKC", kept)
         return out if out != cluster else None
     out = _char_form(cluster)
@@ -269,6 +320,8 @@ def normalise(text: str) -> Normalised:
         if out == before:
             break
     if not out.isascii():
+        if "\U000e0020" <= max(out):
+            out, starts, ends = _read_tags(out, starts, ends)
         out, starts, ends = _join_split_identifiers(out, starts, ends)
         out, starts, ends = _rewrite(out, starts, ends, _CLUSTER_RE, _unicode)
     if "xxp" in out.lower():

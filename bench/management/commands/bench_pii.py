@@ -12,6 +12,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+ADVERSARIAL_PARTS = ("none", "tuned", "held_back", "all", "fresh", "fresh_tune", "fresh_held")
+
 
 def default_datasets_dir() -> Path:
     from core.config import config
@@ -44,11 +46,12 @@ class Command(BaseCommand):
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
         parser.add_argument("--throughput-texts", type=int, default=600)
         parser.add_argument("--limit", type=int, default=None, help="only the first N records (quick runs)")
-        parser.add_argument("--adversarial", choices=("none", "tuned", "held_back", "all", "fresh"), default="none",
+        parser.add_argument("--adversarial", choices=ADVERSARIAL_PARTS, default="none",
                             help="also run the adversarial suite through the API against the configured database, "
                                  "in a transaction that is rolled back (tuned while developing, held_back once); "
                                  "fresh: only the blind second set (bench/pii_adversarial_fresh.py, counts by group "
-                                 "only; not part of all)")
+                                 "only; not part of all); fresh_tune / fresh_held: its two halves by "
+                                 "sha256('recmem-fresh/' + case id) % 2 (tune may be read, held is run once, unread)")
         parser.add_argument("--adversarial-only", action="store_true", help="skip the dataset scores and throughput")
         parser.add_argument("--adversarial-seed", type=int, default=None, help="reproduce a run's canaries")
         parser.add_argument("--adversarial-limit", type=int, default=None, help="only the first N cases (smoke runs)")
@@ -57,7 +60,7 @@ class Command(BaseCommand):
                adversarial_only=False, adversarial_seed=None, adversarial_limit=None, **options):
         if adversarial_only:
             if adversarial == "none":
-                raise CommandError("--adversarial-only needs --adversarial tuned|held_back|all|fresh")
+                raise CommandError(f"--adversarial-only needs --adversarial {'|'.join(ADVERSARIAL_PARTS[1:])}")
             report = {"adversarial": self.adversarial(adversarial, adversarial_seed, adversarial_limit)}
             if json_out:
                 Path(json_out).parent.mkdir(parents=True, exist_ok=True)
@@ -162,10 +165,13 @@ class Command(BaseCommand):
         with contextlib.suppress(RuntimeError):  # already set up under pytest
             setup_test_environment()  # the test client's host and an in-memory mail outbox
         rng = random.Random(seed) if seed is not None else None
-        if part == "fresh":
+        if part.startswith("fresh"):
+            from bench.pii_adversarial import fresh_part
             from bench.pii_adversarial_fresh import format_fresh_report, generate_fresh_cases, run_fresh_cases
 
-            cases, run, report_text = generate_fresh_cases(rng)[:limit], run_fresh_cases, format_fresh_report
+            # the halves are filtered before anything runs: a held case never reaches a report of the tune half
+            cases = [c for c in generate_fresh_cases(rng) if part == "fresh" or fresh_part(c.id) == part][:limit]
+            run, report_text = run_fresh_cases, format_fresh_report
         else:
             cases, run, report_text = select(generate_cases(rng), part)[:limit], run_cases, format_report
         with transaction.atomic():

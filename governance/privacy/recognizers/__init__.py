@@ -11,6 +11,8 @@ Everything here is plain Python on top of ``presidio_analyzer`` (no Django). The
   (international/local layouts that ``phonenumbers`` does not accept without a region, gated by context words);
 * :mod:`.national_ids` — checksummed national identifiers (UK, DE, FR, IN, ES, BR, SE, IT, NL, PL), passports,
   medical records and diagnoses, dates of birth (:class:`NationalIdRecognizer`, :class:`HealthAndBirthRecognizer`);
+* :mod:`.world_ids` — any country's personal identifier after its cue, and the shaped ones of Asia, the Americas
+  and the rest of Europe (:class:`WorldIdRecognizer`);
 * :mod:`.cued_names` — lower-case and non-Latin names after a person cue in several languages
   (:class:`CuedNameRecognizer`);
 * :mod:`.names` — names and places on top of the NER: :class:`PersonHeuristicRecognizer` (improves the small
@@ -40,13 +42,13 @@ from .names import (
     name_shaped,
     trim_name_span,
 )
+from .national_ids import ALNUM_IDS as _EU_ALNUM_IDS
 from .national_ids import (
-    ALNUM_IDS,
     DIGIT_IDS,
-    NATIONAL_ID_ENTITIES,
     HealthAndBirthRecognizer,
     NationalIdRecognizer,
 )
+from .national_ids import NATIONAL_ID_ENTITIES as _EU_NATIONAL_ID_ENTITIES
 from .numbers import (
     LooseCardRecognizer,
     LoosePhoneRecognizer,
@@ -80,6 +82,11 @@ from .secrets import (
     find_secrets_as_written,
     iter_placeholders,
 )
+from .world_ids import WORLD_ALNUM_IDS, WORLD_ID_ENTITIES, WorldIdRecognizer
+
+#: every identifier type the two identifier modules find (all masked by default)
+NATIONAL_ID_ENTITIES: dict[str, str] = {**_EU_NATIONAL_ID_ENTITIES, **WORLD_ID_ENTITIES}
+ALNUM_IDS = _EU_ALNUM_IDS | WORLD_ALNUM_IDS
 
 __all__ = [
     "ALNUM_IDS",
@@ -124,6 +131,7 @@ __all__ = [
     "secret_kind",
     "shannon_entropy",
     "trim_name_span",
+    "WorldIdRecognizer",
 ]
 
 
@@ -139,5 +147,6 @@ def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecog
         ObfuscatedEmailRecognizer(supported_language=supported_language),
         NationalIdRecognizer(supported_language=supported_language),
         HealthAndBirthRecognizer(supported_language=supported_language),
+        WorldIdRecognizer(supported_language=supported_language),
         CuedNameRecognizer(supported_language=supported_language),
     ]

@@ -456,7 +456,8 @@ _BIRTH_CUE = (
     r"\burodzon[ya](?:[ \t]+dnia)?|data[ \t]+urodzenia|\bf[öo]dd(?:[ \t]+den)?|f[öo]delsedatum|syntynyt|"
     r"syntym[äa]aika|\bf[øo]dt(?:[ \t]+den)?|f[øo]dselsdato|doğum[ \t]+tarihi|дата[ \t]+рождения|д\.[ \t]?р\.|"
     r"родил(?:ся|ась)|ημερομηνία[ \t]+γέννησης|γεννήθηκε|生年月日|出生日期|出生于|出生於|生日|जन्म[ \t]+तिथि|"
-    r"जन्मतिथि|تاريخ[ \t]+الميلاد|ولد[ \t]+في|วันเกิด)"
+    r"जन्मतिथि|تاريخ[ \t]+الميلاد|ولد[ \t]+في|วันเกิด|생년월일|출생일?|생일|תאריך[ \t]+לידה|נולד(?:ה)?|"
+    r"ng[àa]y[ \t]+sinh|tanggal[ \t]+lahir|tgl\.?[ \t]+lahir|tarikh[ \t]+lahir|تاریخ[ \t]+تولد)"
 )
 _MONTH_STEMS = (
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",  # en
@@ -476,7 +477,12 @@ _DATE = (
     r"(?:\d{4}[./\-]\d{1,2}[./\-]\d{1,2}|\d{1,2}[./\-]\d{1,2}[./\-](?:\d{4}|\d{2})|"
     r"\d{1,2}(?:st|nd|rd|th|er|\.|º)?[ \t]+(?:of[ \t]+|de[ \t]+)?" + _WORD + r",?[ \t]+(?:de[ \t]+)?\d{4}|"
     + _WORD + r"[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}|"
-    r"\d{4}[ \t]*年[ \t]*\d{1,2}[ \t]*月[ \t]*\d{1,2}[ \t]*日?|\d{4}[ \t]+" + _WORD + r"[ \t]+\d{1,2})"
+    r"\d{4}[ \t]*年[ \t]*\d{1,2}[ \t]*月[ \t]*\d{1,2}[ \t]*日?|\d{4}[ \t]+" + _WORD + r"[ \t]+\d{1,2}|"
+    # a year of an era (Japanese 平成10年 / H10.3.22, the ROC's 民國79年) and the Korean 1990년 3월 22일
+    r"(?:明治|大正|昭和|平成|令和|民國|民国|中華民國)[ \t]*(?:\d{1,3}|元)[ \t]*年[ \t]*\d{1,2}[ \t]*月"
+    r"[ \t]*\d{1,2}[ \t]*日?|"
+    r"(?-i:[MTSHR])\d{1,2}[./\-]\d{1,2}[./\-]\d{1,2}|"
+    r"\d{4}[ \t]*년[ \t]*\d{1,2}[ \t]*월[ \t]*\d{1,2}[ \t]*일?)"
 )
 _DOB_RE = re.compile(
     _BIRTH_CUE + r"[ \t]*(?:[:：=\-–—|]+|\bis\b|\bon\b|\bwas\b|\bthe\b|\bin\b|\bв\b|\bam\b|\ble\b|\bel\b|\bil\b|\bem\b|"
@@ -490,7 +496,8 @@ _WORD_IN_DATE_RE = re.compile(r"[^\W\d_]{3,12}")
 _BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "naissance", "nacid", "nacimiento", "nat",
                "nascit", "nascim", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",
                "doğum", "рожд", "д.р", "д. р",
-               "родил", "γέννη", "生", "जन्म", "الميلاد", "ولد", "วันเกิด")
+               "родил", "γέννη", "生", "जन्म", "الميلاد", "ولد", "วันเกิด", "생", "출생", "לידה", "נולד", "sinh",
+               "lahir", "تولد")
 _PASSPORT_KEYS = ("pass", "паспорт", "διαβατήριο", "护照", "護照", "旅券", "여권", "पासपोर्ट")
 _HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clinic", "krankenakte", "doctor",
                 "physician", "icd", "диагноз", "пациент", "nhs", "chart", "health", "dossier", "historia", "cartella",
@@ -499,8 +506,8 @@ _HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clini
 
 def _month_word_ok(value: str) -> bool:
     for w in _WORD_IN_DATE_RE.findall(value):
-        if w.lower() in ("of", "de"):
-            continue
+        if w.lower() in ("of", "de") or any("\u3000" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af" for c in w):
+            continue  # CJK and Korean dates spell their parts with 年月日 / 년월일 and era names (令和元年)
         low = w.casefold()
         if not any(low.startswith(s.casefold()) for s in _MONTH_STEMS):
             return False

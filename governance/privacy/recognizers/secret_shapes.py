@@ -124,6 +124,55 @@ def _table_cell_validator(m: re.Match[str]) -> str | None:
     return None
 
 
+# Credential words of languages written without spaces between words (CJK) or in other scripts (Korean, Thai,
+# Arabic, Hebrew, Hindi, Vietnamese, Malay/Indonesian): the word may be glued to the words around it ("DBのパスワードは
+# x です", "服务器密码：x"), the separator may be a particle (は, 是, 는, là, adalah, هي, היא, है) and the value — in
+# ASCII, as passwords are — ends where the script of the sentence resumes.
+_SCRIPT_PASSWORD_WORDS = (
+    "パスワード", "暗証番号", "暗号鍵", "密码", "密碼", "口令", "비밀번호", "비번", "암호", "패스워드", "รหัสผ่าน",
+    "كلمة المرور", "كلمة السر", "رمز المرور", "סיסמה", "סיסמא", "पासवर्ड", "कूटशब्द", "mật khẩu", "kata sandi",
+    "kata laluan", "kata kunci",
+)
+_SCRIPT_TOKEN_WORDS = ("トークン", "令牌", "토큰", "โทเค็น", "APIキー", "API キー", "API密钥", "API 密钥", "API 키")
+_SCRIPT_SECRET_WORDS = ("シークレット", "秘密鍵", "密钥", "秘钥", "金鑰", "비밀 키", "시크릿", "مفتاح سري", "מפתח סודי")
+_SCRIPT_LABEL = "|".join(re.escape(w) for w in (*_SCRIPT_PASSWORD_WORDS, *_SCRIPT_TOKEN_WORDS, *_SCRIPT_SECRET_WORDS))
+_SCRIPT_LABEL_VALUE_RE = _rx(
+    r"(?P<key>" + _SCRIPT_LABEL + r")[ \t]*(?:[:=：＝|]|は|が|を|是|为|為|는|은|이|가|คือ|\blà\b|\badalah\b|"
+    r"\bialah\b|هي|هو|היא|הוא|है|[ \t])+[ \t\"'`「『“]*(?P<val>[!-~]{4,200})",
+    re.I,
+)
+
+
+def _script_label_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    start, end = m.span("val")
+    while end > start and m.string[end - 1] in ".,;:!?)\"'`":
+        end -= 1
+    value = m.string[start:end]
+    if not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=5):
+        return None
+    key = m.group("key")
+    kind = "token" if key in _SCRIPT_TOKEN_WORDS else "secret" if key in _SCRIPT_SECRET_WORDS else "password"
+    return kind, start, end
+
+
+# Positional credential lines: a field is the password because of where it stands. ~/.pgpass
+# "host:port:database:user:password" (the port a number or *), and an Oracle-style "user/password@service" after
+# the tools that take it (sqlplus, rman, expdp, impdp, sqlldr, exp, imp).
+_PGPASS_RE = _rx(
+    r"(?<![^\s\"'`])(?:[\w.\-*]+|\[[0-9A-Fa-f:]+\]):(?:\d{1,5}|\*):[\w.\-*]+:[\w.\-*@]+:"
+    r"(?P<val>(?:\\.|[^\s:\\]){4,200})(?=[\s\"'`]|$)")
+_ORACLE_LOGIN_RE = _rx(
+    r"\b(?:sqlplus|rman|expdp|impdp|sqlldr|exp|imp|dgmgrl)(?:[ \t]+-\w+)*[ \t]+[\w$#]+/(?P<val>[^\s@/\"']{3,200})"
+    r"(?=@|[ \t]|$)", re.I)
+
+
+def _positional_validator(m: re.Match[str]) -> str | None:
+    value = m.group("val")
+    if value.isdigit() or not plausible_secret_value(value, quoted=True):
+        return None  # "12:30:45:100:200" is a timestamp, not a pgpass line
+    return "password"
+
+
 # --------------------------------------------------------------------------------------------------
 # Command lines and code
 # --------------------------------------------------------------------------------------------------
@@ -520,6 +569,11 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("pem_body", "private_key", _PEM_BODY_RE, score=0.95, group="body", validator=_pem_body_validator),
     SecretRule("url_param", "token", _URL_PARAM_RE, score=0.9, group="val", validator=_url_param_validator),
     SecretRule("bare_url_credentials", "url_credentials", _BARE_CRED_RE, score=0.9, validator=_bare_cred_validator),
+    SecretRule("label_value_script", "password", _SCRIPT_LABEL_VALUE_RE, score=0.85, group="val",
+               validator=_script_label_validator),
+    SecretRule("pgpass_line", "password", _PGPASS_RE, score=0.85, group="val", validator=_positional_validator),
+    SecretRule("oracle_login", "password", _ORACLE_LOGIN_RE, score=0.85, group="val",
+               validator=_positional_validator),
     SecretRule("label_value", "password", _LABEL_VALUE_RE, score=0.85, group="val",
                validator=_label_value_validator),
     SecretRule("table_column", "password", _CELL_RE, score=0.85, group="val", validator=_table_cell_validator),
@@ -559,6 +613,10 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "url_param": ("=",),
     "bare_url_credentials": ("@",),
     "label_value": _LABEL_TRIGGERS,
+    "label_value_script": tuple(w.lower() for w in (*_SCRIPT_PASSWORD_WORDS, *_SCRIPT_TOKEN_WORDS,
+                                                    *_SCRIPT_SECRET_WORDS)),
+    "pgpass_line": (":",),
+    "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl"),
     "table_column": ("|",),
     "cli_any_flag": _LABEL_TRIGGERS + ("auth",),
     "user_p_flag": ("-p",),

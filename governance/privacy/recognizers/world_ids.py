@@ -1,0 +1,368 @@
+"""National identifiers beyond the EU/UK/IN/BR set of :mod:`.national_ids`: any country's, after its cue, and the
+ones whose written shape and check digit are enough on their own.
+
+Two mechanisms:
+
+* **cued** (``NATIONAL_ID``): a name of a personal identifier in the language where it is used — ``身份证``,
+  ``주민등록번호``, ``マイナンバー``, ``תעודת זהות``, ``رقم الهوية``, ``NRIC``, ``TFN``, ``registre national``,
+  ``kimlik``, ``henkilötunnus``, ``CPR``, ``CURP``, ``cédula``… — followed within a few words (or a CJK particle:
+  ``は``, ``是``, ``는``) by a number of 6–20 digits in any grouping, with at most a letter or two at its ends. No
+  checksum is needed: the cue names a personal identifier, and countries without a check digit are covered too;
+* **shaped**: identifiers whose own layout and check digit single them out without a cue (a Chinese resident id's
+  birth date and MOD 11-2 digit, a Korean RRN's ``YYMMDD-G``, a Singapore NRIC's letters, a Belgian register
+  number's ``YY.MM.DD-SSS.CC``, a Finnish HETU's century sign, the Swiss AHV's ``756.``, a Czech/Slovak birth
+  number's ``/``, a Taiwanese or Hong Kong id's letter and check digit, a Chilean RUT's dots, a Mexican CURP's
+  grammar, a Malaysian NRIC's ``YYMMDD-PB-NNNN``). A value that only passes a checksum, written as any number is,
+  stays under the threshold like in :mod:`.national_ids`.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+from presidio_analyzer import EntityRecognizer, RecognizerResult
+
+from ._common import _result
+
+WORLD_ID_ENTITIES: dict[str, str] = {
+    "NATIONAL_ID": "a personal identifier of any country, after its cue",
+    "CN_RESIDENT_ID": "Chinese resident identity card number (MOD 11-2)",
+    "KR_RRN": "Korean resident registration number",
+    "SG_NRIC": "Singapore NRIC / FIN",
+    "BE_NRN": "Belgian national register number (mod 97)",
+    "FI_HETU": "Finnish personal identity code",
+    "CH_AHV": "Swiss AHV/AVS number (EAN-13)",
+    "CZ_BIRTH_NUMBER": "Czech / Slovak birth number",
+    "TW_NATIONAL_ID": "Taiwanese national identification number",
+    "HK_HKID": "Hong Kong identity card number",
+    "CL_RUT": "Chilean RUT / RUN",
+    "MX_CURP": "Mexican CURP",
+    "MY_NRIC": "Malaysian MyKad number",
+    "MRZ": "the machine-readable zone of a passport, identity card or visa (names and numbers)",
+}
+WORLD_ALNUM_IDS = frozenset(WORLD_ID_ENTITIES)
+
+# the cued finding is a fallback: above the threshold, below every typed recognizer's cued score (a US SSN after
+# "SSN", a PESEL after "PESEL" keep their own type)
+CUE_SCORE = 0.6
+SHAPE_SCORE = 0.65
+BARE_SCORE = 0.3
+
+# ASCII word characters only: in CJK, Thai or Arabic text a number touches the words around it ("号是110105…，")
+_B = r"(?<![0-9A-Za-z_.\-/+])"
+_E = r"(?![0-9A-Za-z_]|[.\-/][0-9A-Za-z])"
+_BL = r"(?<![0-9A-Za-z_])"
+_EL = r"(?![0-9A-Za-z_])"
+
+
+def _date_ok(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def _yy_date_ok(yymmdd: str) -> bool:
+    """Some century makes it a date (the century sign, where there is one, is checked apart)."""
+    yy, mm, dd = int(yymmdd[:2]), int(yymmdd[2:4]), int(yymmdd[4:6])
+    return _date_ok(1900 + yy, mm, dd) or _date_ok(2000 + yy, mm, dd)
+
+
+# --------------------------------------------------------------------------------------------------
+# Check digits (public: the tests generate valid values with them)
+# --------------------------------------------------------------------------------------------------
+
+_CN_W = (7, 9, 10, 5, 8, 4, 2, 1, 6, 3, 7, 9, 10, 5, 8, 4, 2)
+
+
+def cn_check(seventeen: str) -> str:
+    return "10X98765432"[sum(int(d) * w for d, w in zip(seventeen, _CN_W, strict=True)) % 11]
+
+
+def kr_check(twelve: str) -> str:
+    s = sum(int(d) * w for d, w in zip(twelve, (2, 3, 4, 5, 6, 7, 8, 9, 2, 3, 4, 5), strict=True))
+    return str((11 - s % 11) % 10)
+
+
+def sg_check(prefix: str, seven: str) -> str | None:
+    s = sum(int(d) * w for d, w in zip(seven, (2, 7, 6, 5, 4, 3, 2), strict=True))
+    prefix = prefix.upper()
+    if prefix in "ST":
+        return "JZIHGFEDCBA"[(s + (4 if prefix == "T" else 0)) % 11]
+    if prefix in "FG":
+        return "XWUTRQPNMLK"[(s + (4 if prefix == "G" else 0)) % 11]
+    return None  # M series: a different table; accepted on its shape only with a cue
+
+
+def be_check(nine: str, born_2000s: bool) -> str:
+    return f"{97 - int(('2' if born_2000s else '') + nine) % 97:02d}"
+
+
+def hetu_check(ddmmyy_nnn: str) -> str:
+    return "0123456789ABCDEFHJKLMNPRSTUVWXY"[int(ddmmyy_nnn) % 31]
+
+
+def ean13_check(twelve: str) -> str:
+    s = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(twelve))
+    return str((10 - s % 10) % 10)
+
+
+_TW_LETTERS = dict(zip("ABCDEFGHJKLMNPQRSTUVXYWZIO", range(10, 36), strict=True))
+
+
+def tw_ok(value: str) -> bool:
+    n = _TW_LETTERS[value[0].upper()]
+    s = n // 10 + (n % 10) * 9 + sum(int(d) * w for d, w in zip(value[1:9], range(8, 0, -1), strict=True))
+    return (s + int(value[9])) % 10 == 0
+
+
+def hk_check(letters: str, six: str) -> str:
+    vals = [36] if len(letters) == 1 else []
+    vals += [ord(c) - 55 for c in letters.upper()] + [int(d) for d in six]
+    r = (11 - sum(v * w for v, w in zip(vals, range(9, 1, -1), strict=True)) % 11) % 11
+    return "A" if r == 10 else str(r)
+
+
+def rut_check(body: str) -> str:
+    s = sum(int(d) * (2 + i % 6) for i, d in enumerate(reversed(body)))
+    r = 11 - s % 11
+    return "0" if r == 11 else "K" if r == 10 else str(r)
+
+
+_CURP_CHARS = "0123456789ABCDEFGHIJKLMNÑOPQRSTUVWXYZ"
+
+
+def curp_check(seventeen: str) -> str:
+    s = sum(_CURP_CHARS.index(c) * (18 - i) for i, c in enumerate(seventeen.upper()))
+    return str((10 - s % 10) % 10)
+
+
+# --------------------------------------------------------------------------------------------------
+# Shaped identifiers
+# --------------------------------------------------------------------------------------------------
+
+
+def _cn(m: re.Match[str]) -> float | None:
+    v = m.group("v").upper()
+    if not _date_ok(int(v[6:10]), int(v[10:12]), int(v[12:14])) or cn_check(v[:17]) != v[17]:
+        return None
+    return SHAPE_SCORE
+
+
+def _kr(m: re.Match[str]) -> float | None:
+    d = re.sub(r"\D", "", m.group("v"))
+    if not _yy_date_ok(d[:6]):
+        return None
+    # numbers issued since 2020 carry no check digit: the YYMMDD-G layout is what speaks for them
+    if kr_check(d[:12]) == d[12]:
+        return SHAPE_SCORE if not m.group("v").isdigit() else BARE_SCORE
+    return BARE_SCORE
+
+
+def _sg(m: re.Match[str]) -> float | None:
+    v = m.group("v").upper()
+    check = sg_check(v[0], v[1:8])
+    if check is None:
+        return BARE_SCORE
+    return SHAPE_SCORE if check == v[8] else None
+
+
+def _be(m: re.Match[str]) -> float | None:
+    raw = m.group("v")
+    d = re.sub(r"\D", "", raw)
+    if d[9:] not in (be_check(d[:9], False), be_check(d[:9], True)):
+        return None
+    month = int(d[2:4]) % 20  # bis numbers add 20 or 40 to the month
+    if month > 12 or int(d[4:6]) > 31:
+        return None
+    return SHAPE_SCORE if not raw.isdigit() else BARE_SCORE
+
+
+def _fi(m: re.Match[str]) -> float | None:
+    v = m.group("v").upper()
+    if not _yy_date_ok(v[4:6] + v[2:4] + v[:2]) or hetu_check(v[:6] + v[7:10]) != v[10]:
+        return None
+    return SHAPE_SCORE
+
+
+def _ch(m: re.Match[str]) -> float | None:
+    raw = m.group("v")
+    d = re.sub(r"\D", "", raw)
+    if ean13_check(d[:12]) != d[12]:
+        return None
+    return SHAPE_SCORE if not raw.isdigit() else BARE_SCORE
+
+
+def _cz(m: re.Match[str]) -> float | None:
+    d = re.sub(r"\D", "", m.group("v"))
+    month = int(d[2:4])
+    month = month - 50 if month > 50 else month
+    month = month - 20 if month > 20 else month
+    if not (1 <= month <= 12 and 1 <= int(d[4:6]) <= 31):
+        return None
+    if len(d) == 10 and int(d) % 11 != 0 and not (int(d[:9]) % 11 == 10 and d[9] == "0"):
+        return None
+    return SHAPE_SCORE if len(d) == 10 else BARE_SCORE
+
+
+def _tw(m: re.Match[str]) -> float | None:
+    return SHAPE_SCORE if tw_ok(m.group("v")) else None
+
+
+def _hk(m: re.Match[str]) -> float | None:
+    raw = m.group("v").upper()
+    parts = re.fullmatch(r"([A-Z]{1,2})(\d{6})\(?([0-9A])\)?", raw)
+    if not parts or hk_check(parts.group(1), parts.group(2)) != parts.group(3):
+        return None
+    return SHAPE_SCORE if "(" in raw else BARE_SCORE
+
+
+def _rut(m: re.Match[str]) -> float | None:
+    raw = m.group("v")
+    body, dv = re.sub(r"\D", "", raw[:-1]), raw[-1].upper()
+    if rut_check(body) != dv:
+        return None
+    return SHAPE_SCORE if "." in raw else BARE_SCORE
+
+
+def _curp(m: re.Match[str]) -> float | None:
+    v = m.group("v").upper()
+    if not _yy_date_ok(v[4:10]):
+        return None
+    return 0.85 if curp_check(v[:17]) == v[17] else BARE_SCORE
+
+
+def _my(m: re.Match[str]) -> float | None:
+    return SHAPE_SCORE if _yy_date_ok(re.sub(r"\D", "", m.group("v"))[:6]) else None
+
+
+_SHAPES: tuple[tuple[str, re.Pattern[str], object], ...] = (
+    ("CN_RESIDENT_ID", re.compile(_B + r"(?P<v>\d{6}(?:18|19|20)\d{9}[\dXx])" + _E), _cn),
+    ("KR_RRN", re.compile(_B + r"(?P<v>\d{6}[\- ]?[1-8]\d{6})" + _E), _kr),
+    ("SG_NRIC", re.compile(_BL + r"(?P<v>[STFGM]\d{7}[A-Z])" + _EL, re.I), _sg),
+    ("BE_NRN", re.compile(_B + r"(?P<v>\d{2}[.]?\d{2}[.]?\d{2}[\- ]?\d{3}[.]?\d{2})" + _E), _be),
+    ("FI_HETU", re.compile(_BL + r"(?P<v>\d{6}[\-+A-FU-Y]\d{3}[0-9A-Y])" + _EL), _fi),
+    ("CH_AHV", re.compile(_B + r"(?P<v>756(?:\.\d{4}\.\d{4}\.\d{2}|\d{10}))" + _E), _ch),
+    ("CZ_BIRTH_NUMBER", re.compile(_B + r"(?P<v>\d{6}/\d{3,4})" + _E), _cz),
+    ("TW_NATIONAL_ID", re.compile(_BL + r"(?P<v>[A-Z][12]\d{8})" + _EL), _tw),
+    ("HK_HKID", re.compile(_BL + r"(?P<v>[A-Z]{1,2}\d{6}(?:\([0-9A]\)|[0-9A]))(?![0-9A-Za-z_(])"), _hk),
+    ("CL_RUT", re.compile(_B + r"(?P<v>\d{1,2}\.\d{3}\.\d{3}-[\dkK]|\d{7,8}-[\dkK])" + _EL), _rut),
+    ("MX_CURP", re.compile(_BL + r"(?P<v>[A-Z][AEIOUX][A-Z]{2}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d)" + _EL, re.I),
+     _curp),
+    ("MY_NRIC", re.compile(_B + r"(?P<v>\d{6}-\d{2}-\d{4})" + _E), _my),
+)
+
+# --------------------------------------------------------------------------------------------------
+# Cued identifiers: the cue, a few words or a particle, a number
+# --------------------------------------------------------------------------------------------------
+
+# Latin-script cues are whole words; the others are matched as written (no word boundaries in CJK, Thai, ...).
+_LATIN_CUES = (
+    r"national[ \-]?(?:id|identity|identification|registration|register|insurance)(?:[ \-]?(?:no|nr|number|card))?",
+    r"(?:personal|identity|id|citizen|resident|residence)[ \-]?(?:id[ \-]?)?(?:no|nr|number|card number|code)",
+    r"social[ \-](?:security|insurance)(?:[ \-](?:no|nr|number|code))?", r"ssn", r"SIN", r"tfn",
+    r"tax[ \-]file[ \-]number", r"ird(?:[ \-]number)?", r"nric", r"fin", r"mykad", r"hkid", r"nik", r"cnic",
+    r"emirates[ \-]id", r"iqama", r"phil ?sys", r"my ?number card", r"pps(?:n|[ \-]number)?",
+    r"registre national", r"num[ée]ro national", r"rijksregister(?:nummer)?", r"nationalregister(?:nummer)?",
+    r"insz", r"niss", r"kimlik(?:[ \-]?no)?", r"tc[ \-]?kimlik", r"henkil[öo]tunnus", r"hetu", r"cpr(?:[ \-]?nr)?",
+    r"f[øo]dselsnummer", r"personnummer", r"ahv(?:[ \-]?nr)?", r"avs", r"sozialversicherungsnummer", r"svnr",
+    r"sv[ \-]nummer", r"cnp", r"cod numeric personal", r"rodn[ée] [čc][ií]slo", r"egn", r"oib", r"em[šs]o",
+    r"isikukood", r"asmens kodas", r"personas kods", r"amka", r"curp", r"rut", r"cuil", r"cuit",
+    r"c[ée]dula(?: de (?:identidad|ciudadan[ií]a))?", r"dni", r"nuip", r"pesel", r"bsn",
+    r"identity card", r"id card", r"carte d'identit[ée]", r"personalausweis(?:nummer)?",
+    r"steuer[ \-]?id", r"tax[ \-]?id", r"tin",
+)
+_OTHER_CUES = (
+    "身份证", "身分證", "身份證", "居民身份", "公民身份号码", "マイナンバー", "個人番号", "住民票コード",
+    "주민등록번호", "주민번호", "외국인등록번호", "תעודת זהות", "ת\"ז", "ת.ז", "מספר זהות", "رقم الهوية",
+    "الرقم القومي", "رقم الإقامة", "الرقم الوطني", "เลขประจำตัวประชาชน", "บัตรประชาชน", "ИНН", "СНИЛС",
+    "ЕГН", "личный номер", "идентификационный номер", "ΑΜΚΑ", "ΑΦΜ", "आधार", "पहचान संख्या", "căn cước",
+    "CCCD", "CMND", "số định danh",
+)
+_CUE_RE = re.compile(
+    r"(?:(?<![\w])(?:" + "|".join(_LATIN_CUES) + r")(?![\w])|" + "|".join(re.escape(c) for c in _OTHER_CUES) + ")",
+    re.I)
+# between the cue and the value: punctuation, a CJK/Korean particle, or up to four short words ("is", "de mon fils",
+# "שלי הוא"); never a line break (a table's next row is not the cue's value)
+_PARTICLE = "はがをの是为為：는은이가"
+_GAP_RE = re.compile(rf"(?:[^\w\n]|[{_PARTICLE}]){{0,4}}(?:[^\W\d]{{1,10}}(?:[^\w\n]|[{_PARTICLE}]){{1,3}}){{0,4}}")
+# 6-20 digits in any grouping, a letter or two allowed at either end (SG "S…E", HK "A…(7)", CN "…X")
+_VALUE_RE = re.compile(r"(?P<v>[A-Za-z]{0,2}\d(?:[ .\-/]?\d){5,19}(?:[ \-]?\(?[0-9A-Za-z]\)?)?)" + _E)
+
+
+def _cued(text: str) -> list[tuple[int, int]]:
+    out = []
+    for cue in _CUE_RE.finditer(text):
+        gap_end = _GAP_RE.match(text, cue.end()).end()
+        for start in range(cue.end(), gap_end + 1):
+            before = text[start - 1]
+            if start > cue.end() and before.isalnum() and not _cjk(before):
+                continue  # inside a word
+            m = _VALUE_RE.match(text, start)
+            # "+", "(" before the digits: a phone number after "personal number:", not an identifier
+            if m and before not in "+(":
+                out.append(m.span("v"))
+                break
+    return out
+
+
+def _cjk(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af"
+
+
+# The machine-readable zone (ICAO 9303: TD1 3×30, TD2 2×36, TD3 2×44 characters of A-Z, 0-9 and "<"), as OCR or a
+# scan pastes it: it holds the holder's names and the document number, so the whole zone is masked. A line counts
+# when it holds a "<" filler and a digit or "<<" name separator; two such lines in a row, or one that opens with a
+# document code (P<, I<, A<, C<, V<, ID) followed by a country.
+_MRZ_LINE = r"[ \t]*[A-Z0-9<]{26,46}[ \t]*"
+_MRZ_RE = re.compile(rf"(?m)^(?P<v>{_MRZ_LINE}(?:\r?\n{_MRZ_LINE}){{1,2}})$"
+                     r"|^(?P<one>[PIACV][A-Z<][A-Z<]{3}[A-Z<]*<<[A-Z<]*)$")
+
+
+def _mrz_spans(text: str) -> list[tuple[int, int]]:
+    out = []
+    for m in _MRZ_RE.finditer(text):
+        group = "v" if m.group("v") else "one"
+        block = m.group(group)
+        lines = [ln.strip() for ln in block.splitlines()]
+        if group == "v" and not all("<" in ln and (any(c.isdigit() for c in ln) or "<<" in ln) for ln in lines):
+            continue
+        if group == "one" and not 30 <= len(block) <= 44:
+            continue
+        s, e = m.span(group)
+        while s < e and text[s] in " \t":
+            s += 1
+        out.append((s, e))
+    return out
+
+
+class WorldIdRecognizer(EntityRecognizer):
+    """:data:`WORLD_ID_ENTITIES`: cued identifiers of any country and the shaped ones listed in the module doc."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=list(WORLD_ID_ENTITIES), name="RecMemWorldIds",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        wanted = set(entities) if entities else set(self.supported_entities)
+        out: list[RecognizerResult] = []
+        if "<" in text and "MRZ" in wanted:
+            out += [_result(self, "MRZ", s, e, 0.85) for s, e in _mrz_spans(text)]
+        if sum(c.isdigit() for c in text) < 6:
+            return out
+        cued = _cued(text) if "NATIONAL_ID" in wanted else []
+        for s, e in cued:
+            out.append(_result(self, "NATIONAL_ID", s, e, CUE_SCORE))
+        for entity, pattern, check in _SHAPES:
+            if entity not in wanted:
+                continue
+            for m in pattern.finditer(text):
+                score = check(m)  # type: ignore[operator]
+                if score is not None and score >= BARE_SCORE:
+                    out.append(_result(self, entity, m.start("v"), m.end("v"), score))
+        return out
