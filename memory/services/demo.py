@@ -167,11 +167,12 @@ def demo_project_create(*, name: str = "demo", replace: bool = False,
     project = Project.objects.get(name=name)
     result = DemoResult(project=project, keys=keys, replaced=replaced)
     api = _Api(keys)
-    start = timezone.now() - timedelta(days=len(SESSIONS) + 1)
+    # one session a day, each at nine, ending yesterday
+    start = (timezone.now() - timedelta(days=len(SESSIONS) + 1)).replace(hour=9, minute=0, second=0, microsecond=0)
     # The test client's host; a deployment's DJANGO_ALLOWED_HOSTS need not list it, and nothing leaves the process.
     with override_settings(ALLOWED_HOSTS=[*settings.ALLOWED_HOSTS, "testserver"]), _sync_online():
         for n, (agent, module, turns) in enumerate(SESSIONS):
-            began: datetime = start + timedelta(days=n, hours=9)
+            began: datetime = start + timedelta(days=n)
             body = {"external_id": f"demo-{n + 1}", "started_at": began.isoformat()}
             if module:
                 body["module"] = module
