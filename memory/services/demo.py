@@ -12,6 +12,8 @@ platform module's nightly rebuild, among others).
 from __future__ import annotations
 
 import contextlib
+import logging
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -112,12 +114,18 @@ def _sync_online() -> Iterator[None]:
 
     previous = Conf.SYNC
     Conf.SYNC = True
+    queue_log = logging.getLogger("django-q")
+    level = queue_log.level
+    queue_log.setLevel(logging.WARNING)  # inline, the queue logs five INFO lines a task: noise in the output
     try:
         with config_override(consolidation__mode="online", consolidation__consolidator="extractive",
-                             llm__base_url=""):
+                             llm__base_url=""), warnings.catch_warnings():
+            # whitenoise, in the test client's middleware, warns when static files were never collected: not ours
+            warnings.filterwarnings("ignore", message="No directory at")
             yield
     finally:
         Conf.SYNC = previous
+        queue_log.setLevel(level)
 
 
 class _Api:
