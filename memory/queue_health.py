@@ -38,6 +38,9 @@ class QueueProgress:
     waiting_since: datetime | None  # since when the oldest of them is ready (ORM broker); None: unknown (Redis)
     last_progress: datetime | None  # the last task finished, or batch heartbeat, by this cluster's workers
     clusters_seen: int  # clusters of this name with a recent heartbeat
+    #: the oldest batch this cluster's workers finished after the last task the cluster recorded: tasks that ran but
+    #: whose result never reached the cluster's monitor (None: none, or successes are not recorded)
+    unrecorded_since: datetime | None = None
 
 
 def _cluster_name() -> str:
@@ -70,8 +73,14 @@ def queue_progress(*, cluster: str | None = None) -> QueueProgress:
         beat = ConsolidationBatch.objects.filter(status=ConsolidationBatch.Status.RUNNING, worker__in=workers) \
             .aggregate(at=Max("heartbeat_at"))["at"]
     last = max((t for t in (finished, beat) if t is not None), default=None)
+    unrecorded = None
+    if workers and config().queue.save_limit >= 0:  # successes are recorded: each finished run has its Task row
+        done = ConsolidationBatch.objects.filter(worker__in=workers, finished_at__isnull=False)
+        if finished is not None:
+            done = done.filter(finished_at__gt=finished)
+        unrecorded = done.aggregate(at=Min("finished_at"))["at"]
     return QueueProgress(cluster=cluster, waiting=waiting, waiting_since=since, last_progress=last,
-                         clusters_seen=len(stats))
+                         clusters_seen=len(stats), unrecorded_since=unrecorded)
 
 
 def queue_stall_reason(progress: QueueProgress, *, now: datetime | None = None, stall_seconds: float | None = None,
@@ -86,6 +95,14 @@ def queue_stall_reason(progress: QueueProgress, *, now: datetime | None = None, 
     since = progress.waiting_since or waiting_since
     if since is None or (now - since).total_seconds() < stall:
         return ""
+    # Workers that take tasks and run them while their results never reach the monitor (a worker killed while it
+    # held the result queue's lock): batches finish and renew their leases, yet no task is recorded or
+    # acknowledged, so the same tasks come back again and again. Observed in the fault bench: 4 minutes of that.
+    stuck = progress.unrecorded_since
+    if stuck is not None and (progress_floor is None or stuck > progress_floor) \
+            and (now - stuck).total_seconds() >= stall:
+        return (f"queue {progress.cluster}: {progress.waiting} task(s) ready; runs finished for "
+                f"{int((now - stuck).total_seconds())} s without a task result recorded")
     last = max((t for t in (progress.last_progress, progress_floor) if t is not None), default=None)
     if last is not None and (now - last).total_seconds() < stall:
         return ""

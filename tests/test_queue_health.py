@@ -63,6 +63,38 @@ def test_a_batch_heartbeat_is_progress_too(make_agent, monkeypatch):
     assert queue_stall_reason(queue_progress(), stall_seconds=60) == ""
 
 
+def test_runs_that_finish_while_no_task_result_is_recorded_are_a_stall(make_agent, monkeypatch):
+    """The fault bench's wedge: after a worker was killed, the others went on taking tasks and running batches (their
+    heartbeats fresh) while no result reached the monitor, so nothing was acknowledged and the same tasks came
+    back, for 4 minutes, with the watchdog counting the heartbeats as progress."""
+    from django_q.status import Stat
+
+    from governance.models import ConsolidationBatch
+
+    holder = make_agent()
+    _queued(1, age_s=300)
+    _finished(age_s=200)  # the last task the cluster recorded
+    stat = type("S", (), {"host": "h", "workers": [42], "timestamp": timezone.now()})()
+    monkeypatch.setattr(Stat, "get_all", staticmethod(lambda broker=None: [stat]))
+    now = timezone.now()
+    running = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent,
+                                                status=ConsolidationBatch.Status.RUNNING, worker="h:42",
+                                                heartbeat_at=now)
+    assert queue_stall_reason(queue_progress(), stall_seconds=60) == ""  # a long run renewing its lease
+    ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent,
+                                      status=ConsolidationBatch.Status.SUCCEEDED, worker="h:42",
+                                      finished_at=now - timedelta(seconds=30), heartbeat_at=now)
+    assert queue_stall_reason(queue_progress(), stall_seconds=60) == ""  # its result may still be on its way
+    ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent,
+                                      status=ConsolidationBatch.Status.SUCCEEDED, worker="h:42",
+                                      finished_at=now - timedelta(seconds=90))
+    reason = queue_stall_reason(queue_progress(), stall_seconds=60)
+    assert "without a task result recorded" in reason, reason
+    # a run outside this cluster's workers (a manual `consolidation_run`, another cluster) says nothing of it
+    ConsolidationBatch.objects.filter(worker="h:42").exclude(pk=running.pk).update(worker="other:7")
+    assert queue_stall_reason(queue_progress(), stall_seconds=60) == ""
+
+
 def test_the_watchdog_restarts_only_a_confirmed_stall_and_gives_a_new_cluster_time():
     clock = [0.0]
     watchdog = QueueWatchdog(stall_seconds=60, confirm=5, clock=lambda: clock[0])
