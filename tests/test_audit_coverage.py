@@ -26,7 +26,7 @@ from django.contrib import admin
 from django.contrib.auth.models import User
 from django.db import connection, models
 from django.test import RequestFactory
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import URLResolver
 from drf_spectacular.generators import SchemaGenerator
 
 from agents.models import Agent, ApiKey, Module
@@ -44,6 +44,7 @@ from memory.models import (
 from memory.review.services import review_item_create
 from memory.services.validity import validity_sample_draw
 from memory.tests.factories import make_memories, post_exchanges, post_session
+from tests.api_routes import api_operations
 
 pytestmark = pytest.mark.django_db
 
@@ -187,20 +188,7 @@ def _world(api_client, make_agent) -> World:
 
 def _resolver_operations() -> set[tuple[str, str]]:
     """(path as the schema spells it, method) for every API view method in the URL configuration."""
-    found = set()
-
-    def walk(patterns, prefix):
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                walk(p.url_patterns, prefix + str(p.pattern))
-            elif isinstance(p, URLPattern) and (prefix + str(p.pattern)).startswith("api/v1/"):
-                view = p.callback.view_class
-                route = "/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", prefix + str(p.pattern))
-                for method in view.http_method_names:
-                    if method not in ("options", "head", "trace") and hasattr(view, method):
-                        found.add((route, method))
-    walk(get_resolver().url_patterns, "")
-    return found
+    return {(route, method) for _name, route, method, _view in api_operations()}
 
 
 def _schema_operations() -> set[tuple[str, str]]:

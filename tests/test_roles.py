@@ -8,12 +8,13 @@ import itertools
 import uuid
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.urls import get_resolver, reverse
 
 from agents.models import AgentRole
 from governance.models import AuditEvent
 from memory.models import Exchange, Experience, Session
 from memory.tests.factories import at, make_memories, post_exchanges, post_session
+from tests.api_routes import api_operations
 
 pytestmark = pytest.mark.django_db
 
@@ -48,19 +49,7 @@ ROLE_SETS = [frozenset(c) for n in range(len(AgentRole.values) + 1)
 
 def _api_endpoints() -> dict[tuple[str, str], object]:
     """Every (url name, HTTP method) the API serves, found in the URL configuration itself."""
-    found = {}
-
-    def walk(patterns, prefix):
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                walk(p.url_patterns, prefix + str(p.pattern))
-            elif isinstance(p, URLPattern) and (prefix + str(p.pattern)).startswith("api/v1/"):
-                view = p.callback.view_class
-                for method in view.http_method_names:
-                    if method not in ("options", "head", "trace") and hasattr(view, method):
-                        found[(p.name, method)] = view
-    walk(get_resolver().url_patterns, "")
-    return found
+    return {(name, method): view for name, _route, method, view in api_operations()}
 
 
 def test_every_endpoint_has_a_role_decision():

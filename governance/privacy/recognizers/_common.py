@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 # --------------------------------------------------------------------------------------------------
@@ -27,3 +29,12 @@ def _result(
             RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
         },
     )
+
+
+def valid_date(year: int, month: int, day: int) -> bool:
+    """A calendar date (the date inside an identifier's digits: birth dates of national ids)."""
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True

@@ -22,11 +22,10 @@ The check-digit functions are public: the adversarial benchmark generates fresh 
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from ._common import _result
+from ._common import _result, valid_date
 
 #: entity type -> description (all masked by default; see the engine's policy)
 NATIONAL_ID_ENTITIES: dict[str, str] = {
@@ -170,7 +169,7 @@ def pesel_date_ok(digits: str) -> bool:
     century = {0: 1900, 20: 2000, 40: 2100, 60: 2200, 80: 1800}.get(mm - (mm - 1) % 20 - 1 if mm else -1)
     if century is None:
         return False
-    return _valid_date(century + yy, (mm - 1) % 20 + 1, dd)
+    return valid_date(century + yy, (mm - 1) % 20 + 1, dd)
 
 
 _CF_ODD = dict(zip("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ", (
@@ -186,14 +185,6 @@ def cf_check_letter(fifteen: str) -> str:
         else:
             total += int(ch) if ch.isdigit() else ord(ch) - 65
     return chr(65 + total % 26)
-
-
-def _valid_date(year: int, month: int, day: int) -> bool:
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
 
 
 # --------------------------------------------------------------------------------------------------
@@ -372,7 +363,7 @@ def _pnr(raw: str) -> float | None:
     yy, mm, dd = int(ten[:2]), int(ten[2:4]), int(ten[4:6])
     dd = dd - 60 if dd > 60 else dd  # samordningsnummer: day + 60
     year = int(digits[:4]) if len(digits) == 12 else 1900 + yy
-    if not _valid_date(year, mm, dd):
+    if not valid_date(year, mm, dd):
         return None
     return SHAPE_SCORE if re.search(r"\d[\-+]\d{4}$", raw) else BARE_SCORE
 

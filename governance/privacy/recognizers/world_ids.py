@@ -19,11 +19,10 @@ Two mechanisms:
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from ._common import _result
+from ._common import _result, valid_date
 
 WORLD_ID_ENTITIES: dict[str, str] = {
     "NATIONAL_ID": "a personal identifier of any country, after its cue",
@@ -56,18 +55,10 @@ _BL = r"(?<![0-9A-Za-z_])"
 _EL = r"(?![0-9A-Za-z_])"
 
 
-def _date_ok(year: int, month: int, day: int) -> bool:
-    try:
-        date(year, month, day)
-    except ValueError:
-        return False
-    return True
-
-
-def _yy_date_ok(yymmdd: str) -> bool:
+def _yymmdd_valid(yymmdd: str) -> bool:
     """Some century makes it a date (the century sign, where there is one, is checked apart)."""
     yy, mm, dd = int(yymmdd[:2]), int(yymmdd[2:4]), int(yymmdd[4:6])
-    return _date_ok(1900 + yy, mm, dd) or _date_ok(2000 + yy, mm, dd)
+    return valid_date(1900 + yy, mm, dd) or valid_date(2000 + yy, mm, dd)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -146,14 +137,14 @@ def curp_check(seventeen: str) -> str:
 
 def _cn(m: re.Match[str]) -> float | None:
     v = m.group("v").upper()
-    if not _date_ok(int(v[6:10]), int(v[10:12]), int(v[12:14])) or cn_check(v[:17]) != v[17]:
+    if not valid_date(int(v[6:10]), int(v[10:12]), int(v[12:14])) or cn_check(v[:17]) != v[17]:
         return None
     return SHAPE_SCORE
 
 
 def _kr(m: re.Match[str]) -> float | None:
     d = re.sub(r"\D", "", m.group("v"))
-    if not _yy_date_ok(d[:6]):
+    if not _yymmdd_valid(d[:6]):
         return None
     # numbers issued since 2020 carry no check digit: the YYMMDD-G layout is what speaks for them
     if kr_check(d[:12]) == d[12]:
@@ -182,7 +173,7 @@ def _be(m: re.Match[str]) -> float | None:
 
 def _fi(m: re.Match[str]) -> float | None:
     v = m.group("v").upper()
-    if not _yy_date_ok(v[4:6] + v[2:4] + v[:2]) or hetu_check(v[:6] + v[7:10]) != v[10]:
+    if not _yymmdd_valid(v[4:6] + v[2:4] + v[:2]) or hetu_check(v[:6] + v[7:10]) != v[10]:
         return None
     return SHAPE_SCORE
 
@@ -229,13 +220,13 @@ def _rut(m: re.Match[str]) -> float | None:
 
 def _curp(m: re.Match[str]) -> float | None:
     v = m.group("v").upper()
-    if not _yy_date_ok(v[4:10]):
+    if not _yymmdd_valid(v[4:10]):
         return None
     return 0.85 if curp_check(v[:17]) == v[17] else BARE_SCORE
 
 
 def _my(m: re.Match[str]) -> float | None:
-    return SHAPE_SCORE if _yy_date_ok(re.sub(r"\D", "", m.group("v"))[:6]) else None
+    return SHAPE_SCORE if _yymmdd_valid(re.sub(r"\D", "", m.group("v"))[:6]) else None
 
 
 _SHAPES: tuple[tuple[str, re.Pattern[str], object], ...] = (
