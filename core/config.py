@@ -301,6 +301,10 @@ class ConsolidationConfig:
     # A running batch renews its lease every third of it; the reaper (every minute) re-queues a batch whose lease
     # passed, so a killed worker's batch resumes within lease + ~90 s.
     batch_lease_seconds: int = _var("RECMEM_BATCH_LEASE_SECONDS", 20, _number(int, 3, 3600))
+    # How long one consolidation task plans (LLM calls) before it leaves the rest of a backlog to a new task at the
+    # end of the queue: a backlog of 50 topics at a few seconds per call held a worker for minutes, and everything
+    # queued behind it — maintenance ticks, other agents, the first work after a cluster restart — waited.
+    task_seconds: int = _var("RECMEM_CONSOLIDATION_TASK_SECONDS", 30, _number(int, 1, 3600))
     max_memories: int = _var("RECMEM_MAX_MEMORIES", 5000, _number(int, 1))
     # An active experience not corroborated by new evidence for this long is flagged for revalidation (0: never).
     revalidate_after_days: int = _var("RECMEM_REVALIDATE_AFTER_DAYS", 180, _number(int, 0))

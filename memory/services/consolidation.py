@@ -83,6 +83,7 @@ from memory.services.scheduling import (
     RUN_IDLE,
     RUN_MANUAL,
     RUN_ONLINE,
+    consolidation_enqueue,
     consolidation_retry_schedule,
     replay_backlog,
 )
@@ -957,6 +958,9 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
     """
     agent = Agent.objects.select_related("project").get(pk=agent_id)
     planner = planner or _PLANNER.get()
+    # One task plans for RECMEM_CONSOLIDATION_TASK_SECONDS; what is left of a backlog goes to a new task at the end
+    # of the queue, so a long backlog never holds a worker while other work waits behind it.
+    deadline = time.monotonic() + config().consolidation.task_seconds
     first = None
     for _ in range(MAX_FOLLOW_UP_RUNS):
         with agent_run_lock(agent.pk) as acquired:
@@ -964,9 +968,12 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
                 logger.info("consolidation for %s already running elsewhere", agent)
                 return first
             batch = _run_pending(agent=agent, batch_id=batch_id, max_candidates=max_candidates, embedder=embedder,
-                                 consolidator=consolidator, run=run, planner=planner)
+                                 consolidator=consolidator, run=run, planner=planner, deadline=deadline)
         first = first or batch
         if batch is None or config().consolidation.mode != "online" or not candidates_waiting(agent=agent):
+            return first
+        if time.monotonic() >= deadline:
+            consolidation_enqueue(agent_id=agent.pk)
             return first
         batch_id, run = None, RUN_ONLINE
     return first
@@ -984,7 +991,7 @@ def candidates_waiting(*, agent: Agent) -> bool:
 
 
 def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run,
-                 planner: Planner = DEFAULT_PLANNER) -> ConsolidationBatch | None:
+                 planner: Planner = DEFAULT_PLANNER, deadline: float | None = None) -> ConsolidationBatch | None:
     pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
     if batch_id is not None:
         pending = pending.filter(batch_id=batch_id)
@@ -1003,7 +1010,7 @@ def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run
     return _run(agent=agent, candidates=candidates, batch_id=batch_id or (candidates[0].batch_id if candidates
                                                                           else None),
                 embedder=embedder or get_embedder(), consolidator=consolidator, run=run, sessions=sessions,
-                planner=planner)
+                planner=planner, deadline=deadline)
 
 
 def _replay_window(candidates: list[Candidate]) -> list[Candidate]:
@@ -1060,7 +1067,8 @@ MAX_WRITE_ROUNDS = 3
 
 
 def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, consolidator, run: str = RUN_ONLINE,
-         sessions: list[Session] | None = None, planner: Planner = DEFAULT_PLANNER) -> ConsolidationBatch:
+         sessions: list[Session] | None = None, planner: Planner = DEFAULT_PLANNER,
+         deadline: float | None = None) -> ConsolidationBatch:
     baseline = bool(planner.kind)  # a caller's baseline plans the topics itself, without a consolidator
     thresholds = thresholds_for(embedder.model_id)
     if not baseline and consolidator is None:
@@ -1086,18 +1094,23 @@ def _run(*, agent: Agent, candidates: list[Candidate], batch_id, embedder, conso
     with batch_lease(batch), llm_calls_watched(calls):
         phase = "plan"
         try:
-            if run == RUN_IDLE:  # yields at a topic boundary when the agent writes again
-                for i, topic in enumerate(topics):
-                    if replay.preempted():
-                        replay.release(topics[i:])
-                        topics = topics[:i]
-                        break
-                    plan([topic])
-            else:
-                plan(topics)
-            topics += replay.session_pass(
-                lambda topic: _plan_topic(agent=agent, consolidator=consolidator, embedder=embedder,
-                                          thresholds=thresholds, topic=topic, calls=calls, planner=planner), calls)
+            # Yields at a topic boundary when an idle run's agent writes again, or, after its first topic, when an
+            # online task's planning time is spent (the rest waits for the next task). Idle runs have a cluster of
+            # their own, a manual run was asked for now, and a caller's baseline plans it all.
+            out_of_time = False
+            for i, topic in enumerate(topics):
+                out_of_time = (bool(i) and run == RUN_ONLINE and not baseline and deadline is not None
+                               and time.monotonic() >= deadline)
+                if replay.preempted() or out_of_time:
+                    replay.release(topics[i:])
+                    topics = topics[:i]
+                    break
+                plan([topic])
+            if not out_of_time:  # the session pass waits for a task with time to spare
+                topics += replay.session_pass(
+                    lambda topic: _plan_topic(agent=agent, consolidator=consolidator, embedder=embedder,
+                                              thresholds=thresholds, topic=topic, calls=calls, planner=planner),
+                    calls)
             timings["plan"] = round((time.perf_counter() - started) * 1000, 1)
             phase = "write"
             for _ in range(MAX_WRITE_ROUNDS):

@@ -218,3 +218,43 @@ def test_one_scope_one_write_lock():
     personal = {_scope_lock_key(ScopeKey.for_scope(project_id=project, scope="personal", owner_agent_id=x))
                 for x in (a, b)}
     assert len(personal) == 2 and not personal & {_scope_lock_key(same[0])}
+
+
+def test_an_online_task_leaves_the_rest_of_a_backlog_to_a_new_task_when_its_time_is_spent(make_agent, settings,
+                                                                                           monkeypatch):
+    """A backlog of topics at a few seconds per LLM call held a worker for minutes while everything queued behind it
+    waited (the fault bench: the first task after a cluster restart finished ~3 minutes later). One online task plans
+    for RECMEM_CONSOLIDATION_TASK_SECONDS; the topics it did not reach wait for a new task at the end of the queue."""
+    from datetime import timedelta
+
+    from memory.consolidators.extractive import ExtractiveConsolidator
+    from memory.models import Candidate, Exchange
+    from memory.services import consolidation
+    from memory.services.consolidation import consolidation_run
+    from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
+    from memory.tests.factories import T0
+
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off", llm__base_url="")
+    agent = make_agent().agent
+    topics = [("I fixed the flaky login test by waiting for the redirect.", "Waiting for the redirect fixes it."),
+              ("The invoice PDF renders blank when the font is missing.", "Install the font in the image."),
+              ("Our staging database is reset every night at two.", "Staging resets nightly at 2 am.")]
+    session = session_create(agent=agent)
+    stored = exchanges_ingest(agent=agent, session=session, items=[
+        ExchangeIn(user=u, assistant=a, occurred_at=T0 + timedelta(hours=i)) for i, (u, a) in enumerate(topics)])
+    for e in stored.exchanges:  # three separate topics, each its own candidate
+        Candidate.objects.create(project_id=agent.project_id, agent=agent, trigger=e,
+                                 reason=Candidate.Reason.RECURRENCE).exchanges.set([e])
+    Exchange.objects.update(state="candidate")
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", consolidation__task_seconds=1)
+    clock = iter(range(0, 1000, 5))  # every look at the clock is 5 s later: the first topic spends the budget
+    monkeypatch.setattr(consolidation.time, "monotonic", lambda: next(clock))
+    queued = []
+    monkeypatch.setattr(consolidation, "consolidation_enqueue", lambda **kw: queued.append(kw))
+
+    batch = consolidation_run(agent_id=agent.pk, consolidator=ExtractiveConsolidator(embedder=None))
+    assert batch.status == "succeeded", batch.error
+    assert len(batch.summary["exchanges"]) == 1  # one topic planned, then out of time
+    waiting = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING, batch__isnull=True)
+    assert waiting.count() == 2  # released, not failed
+    assert queued == [{"agent_id": agent.pk}]  # a new task for them, at the end of the queue
