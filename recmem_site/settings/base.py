@@ -279,6 +279,10 @@ Q_CLUSTER = {
     "ack_failures": True,
     "save_limit": RECMEM.queue.save_limit,
     "recycle": 200,
+    # Tasks a cluster takes from the broker ahead of its free workers (django-q2's default: workers²). A task taken
+    # early waits behind long consolidation runs in this cluster's memory, where no other cluster can take it; in the
+    # fault bench the tasks queued after a worker kill waited ~3 minutes behind six taken ahead of them.
+    "queue_limit": RECMEM.queue.workers,
     "catch_up": False,
     "poll": RECMEM.queue.poll,
     "label": "Task queue",
