@@ -528,7 +528,10 @@ def _healthz_state(body: dict | None) -> str:
 
 def worker_kill_once(service: Service, rng: random.Random, *, taking: bool, give_up_after: float) -> dict[str, Any]:
     """kill -9 of one queue worker; ``taking``: at the moment tasks wait in the broker (a worker is then taking one
-    from the cluster's queue, or blocked on its lock). Recovered when a task started after the kill has finished."""
+    from the cluster's queue, or blocked on its lock). Recovered when the cluster has finished as many tasks after the
+    kill as it has workers: the survivors can finish at most one task each that they held at the kill, so the last of
+    those was taken from the cluster's queue after it — a wedged cluster finishes none. (How long a task *taken*
+    after the kill waited to finish is the queue's wait under the load, reported apart: :func:`queue_waits`.)"""
     from recmem_site.cli import health
 
     deadline = time.monotonic() + 60
@@ -553,15 +556,26 @@ def worker_kill_once(service: Service, rng: random.Random, *, taking: bool, give
     while time.monotonic() - killed_at < give_up_after:
         state = _healthz_state(health(f"{service.url}/healthz"))
         states[state] = states.get(state, 0) + 1
-        done = sql_rows(service.home, "SELECT extract(epoch FROM min(stopped) - %s) FROM django_q_task "
-                                      "WHERE started > %s", (killed_db, killed_db))[0][0]
-        if done is not None:
-            recovered = max(float(done), 0.0)
+        done = sql_rows(service.home, "SELECT extract(epoch FROM stopped - %s) FROM django_q_task WHERE stopped > %s "
+                                      "ORDER BY stopped OFFSET %s LIMIT 1", (killed_db, killed_db, len(workers) - 1))
+        if done:
+            recovered = max(float(done[0][0]), 0.0)
             break
         time.sleep(1.0)
     after, _ = service.queue_workers()
-    return {"taking": taking, "pid": victim, "recovery_seconds": _r(recovered),
+    return {"taking": taking, "pid": victim, "recovery_seconds": _r(recovered), "killed_at": killed_db.isoformat(),
             "cluster_restarted": after is not None and after != sentinel, "healthz": states}
+
+
+def queue_waits(service: Service, kills: list[dict[str, Any]]) -> None:
+    """Per kill, once all of them are done: how long until the first task taken from the broker after the kill had
+    finished — the wait of the work queued behind the backlog at that moment, recovery or not."""
+    for kill in kills:
+        if "killed_at" not in kill:
+            continue
+        wait = sql_rows(service.home, "SELECT extract(epoch FROM min(stopped) - %s::timestamptz) FROM django_q_task "
+                                      "WHERE started > %s::timestamptz", (kill["killed_at"], kill["killed_at"]))[0][0]
+        kill["queue_wait_seconds"] = _r(float(wait)) if wait is not None else None
 
 
 def summarize_kills(kills: list[dict[str, Any]], *, goal: float = RECOVERY_GOAL_SECONDS) -> dict[str, Any]:
@@ -582,6 +596,8 @@ def summarize_kills(kills: list[dict[str, Any]], *, goal: float = RECOVERY_GOAL_
             "cluster_restarts": sum(1 for k in done if k.get("cluster_restarted")),
             "stalls": sum(1 for t in times if t > 10) + len(done) - len(times),
             "healthz_during_stalls": stall_states, "goal_longest_seconds": goal,
+            "longest_queue_wait_seconds": max((k["queue_wait_seconds"] for k in done
+                                               if k.get("queue_wait_seconds") is not None), default=None),
             "ok": bool(done) and len(times) == len(done) and longest is not None and longest <= goal}
 
 
@@ -619,6 +635,7 @@ def worker_kills(service: Service, clients: list[Client], count: int, start_at: 
         for t in threads:
             t.join()
     settled = wait_consolidated(service.home, 600)
+    queue_waits(service, kills)
     summary = summarize_kills(kills)
     result = {"clients": len(clients), "summary": summary, "kills": kills, "client_errors": errors,
               "all_consolidated_after_seconds": _r(settled), **integrity(service.home, clients)}
