@@ -20,7 +20,7 @@ from memory.search.lexical import LexicalQuery, lexical_query, query_lexemes
 from memory.search.query import Hit, Nearest, SearchQuery, SearchResult
 from memory.search.ranking import blended_score, relevance
 from memory.search.side_by_side import run_side_by_side
-from memory.search.vector import exact_scan_set, search_ef, vector_search_params
+from memory.search.vector import nearest_scan, search_ef
 from memory.selectors import episode_prefetches, experience_prefetches
 
 # Items that search never returns, whatever the filters.
@@ -126,9 +126,7 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
     def fetch(statement: QuerySet):
         def rows() -> list:
             # The scan settings are SET LOCAL: one transaction per statement, on the connection that runs it.
-            with transaction.atomic():
-                vector_search_params(ef_search=ef_search)
-                exact_scan_set(statement.model)
+            with transaction.atomic(), nearest_scan(statement.model, ef_search=ef_search):
                 return list(statement)
         return rows
 

@@ -561,11 +561,12 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     # things" a sentence is, is the extraction's guess. A fact, a lesson and a procedure on one topic stay three
     # items ("the deploy failed: no migrations", "always migrate first", "1. migrate 2. test 3. deploy").
     kin = RULE_TYPES - {draft.type} if draft.type in RULE_TYPES else set()
-    with nearest_scan(Experience):
-        matches += [(x, 1.0 - float(x.distance)) for x in (
-            Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type__in=kin)
-            .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
-            if 1.0 - float(x.distance) >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
+    with nearest_scan(Experience):  # the k nearest of the other types: kin paraphrases here, changes below
+        other_types = [(x, 1.0 - float(x.distance)) for x in (
+            Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE).exclude(type=draft.type)
+            .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])]
+    matches += [(x, sim) for x, sim in other_types
+                if x.type in kin and sim >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
     seen = {x.pk for x, _ in matches}
     if sources:  # an item already holding the draft's own words as evidence: the same thing said again
         for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
@@ -592,10 +593,7 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
     # Of any type: a change may be typed otherwise than what it changes ("the team now prefers rebase merges"
     # against the pattern "always squash and merge").
-    changed += [x for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
-                            .exclude(type=draft.type).annotate(distance=CosineDistance("embedding", vector))
-                            .order_by("distance")[:CORROBORATION_K])
-                if 1.0 - float(x.distance) >= floor and _changes(draft.statement, x.statement)]
+    changed += [x for x, sim in other_types if sim >= floor and _changes(draft.statement, x.statement)]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if not matches:
@@ -611,22 +609,28 @@ _CHANGE_RE = re.compile(r"\b(instead|no longer|any ?more|stopped|dropped|replace
                         r"(?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
 
 
+def _values(text: str) -> set[str]:
+    return {v.lower().rstrip("s") for v in _VALUE_RE.findall(text)}
+
+
+def _other_values(new: str, old: str) -> bool:
+    """Both name values of one kind (days, months, numbers), and none in common."""
+    a, b = _values(new), _values(old)
+    return bool(a and b and not a & b)
+
+
 def _states_otherwise(statement: str, unit: Exchange) -> bool:
     """An exchange that names other values of the statement's kind ("on-call starts Mondays" under "on-call starts
     Wednesdays") is close to it but witnesses another value: it is no evidence of the item. (A change said in words,
     "we stopped squashing", needs no rule here: the exchanges of the old rule are nearer to the item it superseded,
     see :func:`_nearest_item`.)"""
-    a = {v.lower().rstrip("s") for v in _VALUE_RE.findall(statement)}
-    b = {v.lower().rstrip("s") for v in _VALUE_RE.findall(f"{unit.user_text} {unit.assistant_text}")}
-    return bool(a and b and not a & b)
+    return _other_values(statement, f"{unit.user_text} {unit.assistant_text}")
 
 
 def _changes(new: str, old: str) -> bool:
     """Does ``new`` change what ``old`` says? Both name values of one kind (days, months, numbers) and they differ,
     or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content."""
-    a = {v.lower().rstrip("s") for v in _VALUE_RE.findall(new)}
-    b = {v.lower().rstrip("s") for v in _VALUE_RE.findall(old)}
-    if a and b and not a & b:
+    if _other_values(new, old):
         return True
     if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
         return canonical_form("", new) - canonical_form("", old) != frozenset()
