@@ -12,6 +12,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from agents import admin as agents_admin
 from agents.models import Project
@@ -24,12 +25,12 @@ from memory.models import (
     Episode,
     Exchange,
     Experience,
-    MemoryVersion,
     ReviewItem,
     Session,
     ValiditySample,
 )
 from memory.quotas import daily_token_quota, exchange_quota, tokens_today
+from memory.review.history import item_history
 from memory.review.rollback import batch_rollback, batch_rollback_plan, held_exchanges_release
 from memory.review.selectors import review_item_details
 from memory.review.services import (
@@ -81,12 +82,27 @@ class CandidateAdmin(ReadOnlyAdmin):
     list_filter = ["status", "reason"]
 
 
-class VersionInline(admin.TabularInline):
-    model = MemoryVersion
-    extra = 0
-    fields = ["version", "reason", "batch", "created_at", "snapshot"]
-    readonly_fields = fields
-    can_delete = False
+class HistoryMixin:
+    """The item's version timeline (who, when, why, word diff, fields that moved) instead of raw snapshots: an
+    auditor reads changes, not JSON with a 384-number vector."""
+
+    @admin.display(description="history")
+    def history(self, obj):
+        steps = item_history(obj=obj) if obj is not None and obj.pk else []
+        if not steps:
+            return "no change since it was written"
+        rows = []
+        for step in steps:
+            diff = format_html_join(" ", "{}", (
+                (format_html("<del>{}</del>", words) if op == "delete" else
+                 format_html("<ins>{}</ins>", words) if op == "insert" else words,) for op, words in step.diff))
+            changes = format_html_join(mark_safe("<br>"), "{}: {} → {}", step.changes)
+            rows.append(format_html(
+                '<tr><td>v{}</td><td>{}</td><td>{}</td><td>{}</td><td class="rm-diff">{}</td><td>{}</td></tr>',
+                step.version, step.at.strftime("%Y-%m-%d %H:%M"), step.who, step.why, diff or "—", changes or "—"))
+        return format_html(
+            '<table class="rm-history"><thead><tr><th>before</th><th>when</th><th>who</th><th>why</th><th>text</th>'
+            "<th>fields</th></tr></thead><tbody>{}</tbody></table>", format_html_join("", "{}", ((r,) for r in rows)))
 
 
 class RestoreArchivedMixin:
@@ -113,23 +129,23 @@ class TagFilter(admin.SimpleListFilter):
 
 
 @admin.register(Episode)
-class EpisodeAdmin(RestoreArchivedMixin, ReadOnlyAdmin):
+class EpisodeAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
     list_display = ["title", "project", "scope", "status", "version", "started_at", "ended_at", "hit_count"]
     list_filter = ["status", "scope", "project"]
     search_fields = ["title", "narrative"]
     exclude = ["embedding"]
-    inlines = [VersionInline]
+    readonly_fields = ["history"]
     actions = ["restore"]
 
 
 @admin.register(Experience)
-class ExperienceAdmin(RestoreArchivedMixin, ReadOnlyAdmin):
+class ExperienceAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
     list_display = ["statement", "type", "project", "scope", "status", "needs_revalidation", "tag_list",
                     "confidence", "version", "hit_count"]
     list_filter = ["type", "status", "scope", "needs_revalidation", TagFilter, "project"]
     search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
-    inlines = [VersionInline]
+    readonly_fields = ["history"]
     actions = ["restore"]
 
     @admin.display(description="tags")

@@ -129,3 +129,35 @@ def test_conflict_decide_page(admin_client, make_agent, api_client, button, stat
     assert event.actor_user == admin_client.user and event.data["decision"] == decision
     if button == "approve":  # the new statement replaces the old item in the old item's scope
         assert (item.approved_experience.scope, item.approved_experience.module_id) == ("module", old.module_id)
+
+
+def test_experience_history_reads_as_a_timeline_without_vectors(admin_client, make_agent, api_client):
+    """Who, when, why and a word diff per change; no snapshot JSON and no embedding numbers on the page."""
+    from memory.models import Exchange
+    from memory.review.changes import experience_change_apply, experience_delete_apply
+
+    holder = make_agent()
+    session = post_session(api_client, holder)
+    stored = post_exchanges(api_client, holder, session["id"], [{"user": "We deploy on Tuesdays", "assistant": "Noted.",
+                                                                  "occurred_at": at()}])
+    _, experience = make_memories(Exchange.objects.get(pk=stored[0]["id"]))
+    experience_change_apply(experience=experience, change={"statement": "We deploy on Thursdays", "confidence": 0.9},
+                            reason="the release day moved", actor_agent=holder.agent)
+    experience.refresh_from_db()
+    experience_delete_apply(experience=experience, reason="replaced by the release calendar",
+                            actor_user=admin_client.user)
+    page = admin_client.get(f"/admin/memory/experience/{experience.pk}/change/").content.decode()
+    assert 'class="rm-history"' in page
+    timeline = page[page.index('class="rm-history"'):]
+    timeline = timeline[:timeline.index("</table>")]
+    assert "<del>Tuesdays</del>" in timeline and "<ins>Thursdays</ins>" in timeline
+    assert f"agent {holder.agent}" in timeline and "the release day moved" in timeline
+    assert "reviewer admin" in timeline and "replaced by the release calendar" in timeline
+    assert "status: active → deleted" in timeline
+    assert "confidence:" in timeline and "→ 0.90" in timeline
+    # The delete is the newest step and comes first.
+    assert timeline.index("replaced by the release calendar") < timeline.index("the release day moved")
+    import re
+
+    assert 'field-embedding"' not in page and "snapshot" not in page
+    assert not re.search(r"(-?\d\.\d+,\s*){10}", page), "a vector is printed on the page"
