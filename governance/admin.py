@@ -11,6 +11,8 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django_q import admin as q_admin
+from django_q.models import Schedule
 
 from core.errors import ApplicationError
 from governance.admin_base import ReadOnlyAdmin
@@ -209,10 +211,40 @@ class LLMCallAdmin(ReadOnlyAdmin):
 class MetricDayAdmin(ReadOnlyAdmin):
     """The stored daily metrics (written by the periodic task; read here, on the dashboard, the API and /metrics)."""
 
-    list_display = ["day", "project", "scope", "hit_rate", "repetition_rate", "validity_rate", "batches",
-                    "prompt_tokens", "completion_tokens", "backlog", "exchanges_total", "experiences_active"]
+    list_display = ["day", "project", "scope", "hit", "repetition", "validity", "batches",
+                    "tokens", "backlog", "exchanges_total", "experiences_active"]
     list_filter = ["scope", "project"]
     date_hierarchy = "day"
+
+    @admin.display(description="tokens (prompt / completion)")
+    def tokens(self, obj):
+        return f"{obj.prompt_tokens} / {obj.completion_tokens}"
+
+    # Rates with two decimals (the stored value keeps its precision; the dashboard explains each formula).
+    @admin.display(description="hit rate", ordering="hit_rate")
+    def hit(self, obj):
+        return _two_decimals(obj.hit_rate)
+
+    @admin.display(description="repetition rate", ordering="repetition_rate")
+    def repetition(self, obj):
+        return _two_decimals(obj.repetition_rate)
+
+    @admin.display(description="validity rate", ordering="validity_rate")
+    def validity(self, obj):
+        return _two_decimals(obj.validity_rate)
+
+
+def _two_decimals(value) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+admin.site.unregister(Schedule)
+
+
+@admin.register(Schedule)
+class ScheduleAdmin(q_admin.ScheduleAdmin):
+    # One cluster runs every schedule, so its column is always the same name; without it the list fits 1,280 px.
+    list_display = tuple(c for c in q_admin.ScheduleAdmin.list_display if c != "cluster")
 
 
 # agents' admin with audited writes (a module of its own: agents sits below governance)

@@ -162,9 +162,9 @@ class RollbackForm(forms.Form):
 class ConsolidationBatchAdmin(ReadOnlyAdmin):
     """A record: its page is read only (rollback, retry and release are the acts on it)."""
 
-    list_display = ["short_id", "project", "agent", "mode", "consolidator", "status", "attempts", "llm_call_count",
-                    "prompt_tokens", "completion_tokens", "created_at", "worker",
-                    "lease_expires_at", "rollback_link"]
+    # Worker, lease and LLM call count are on the batch's page: with them the list did not fit 1,280 px.
+    list_display = ["short_id", "project", "agent", "mode", "consolidator", "status", "attempts", "tokens",
+                    "created_at", "rollback_link"]
     list_filter = ["status", "mode", "consolidator", "project"]
     search_fields = ["=id", "error"]
     readonly_fields = [f.name for f in ConsolidationBatch._meta.fields]
@@ -173,6 +173,10 @@ class ConsolidationBatchAdmin(ReadOnlyAdmin):
     @admin.display(description="id")
     def short_id(self, obj):
         return short_link(obj)
+
+    @admin.display(description="tokens (prompt / completion)")
+    def tokens(self, obj):
+        return f"{obj.prompt_tokens} / {obj.completion_tokens}"
 
     @admin.display(description="rollback")
     def rollback_link(self, obj):

@@ -258,3 +258,24 @@ def test_root_page_and_view_site(page, transactional_db):
     page.goto("/")
     page.click("text=API documentation")
     page.wait_for_selector(".swagger-ui .info .title")
+
+
+def test_every_changelist_fits_1280_pixels(governed, logged_in):
+    """Every model the admin lists, at 1,280 px: no horizontal scrollbar on the page, and no result table wider than
+    its box (a link in a cut-off column is a link nobody can click)."""
+    from django.contrib import admin
+
+    page = logged_in
+    page.set_viewport_size({"width": 1280, "height": 900})
+    too_wide = {}
+    for model in admin.site._registry:
+        url = f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
+        page.goto(url)
+        assert page.locator("#content").count() == 1, url
+        sizes = page.evaluate("""() => { const t = document.getElementById('result_list');
+            return {page: document.documentElement.scrollWidth, view: window.innerWidth,
+                    table: t ? t.scrollWidth : 0, box: t ? t.parentElement.clientWidth : 0}; }""")
+        if sizes["page"] > sizes["view"] or sizes["table"] > sizes["box"]:
+            too_wide[url] = sizes
+        screenshot(page, f"list_1280_{model._meta.app_label}_{model._meta.model_name}")
+    assert not too_wide, "\n".join(f"{u}: {s}" for u, s in too_wide.items())
