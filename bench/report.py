@@ -41,7 +41,7 @@ def _load(path: Path) -> Any:
 
 def collect(results: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "embedders": [], "faults": [],
-                           "meta": None}
+                           "admin_pages": [], "meta": None}
     for path in sorted(results.glob("*.json")):
         data = _load(path)
         if not isinstance(data, dict):
@@ -59,6 +59,8 @@ def collect(results: Path) -> dict[str, Any]:
             out["embedders"].append({**data, "_file": path.name})
         elif kind == "faults":
             out["faults"].append({**data, "_file": path.name})
+        elif kind == "admin_pages":
+            out["admin_pages"].append({**data, "_file": path.name})
         elif path.name.startswith("pii") and "pii" in data:
             out["pii"].append({**data, "_file": path.name})
         elif path.name == "run.json":
@@ -947,6 +949,22 @@ def make_plots(data: dict[str, Any], results: Path) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------------------
 
 
+def admin_pages_section(reports: list[dict[str, Any]]) -> list[str]:
+    """The console's server time per page with 10,000 audit events (bench/admin_pages.py)."""
+    if not reports:
+        return []
+    from bench.admin_pages import summary_lines
+
+    lines = ["## Admin pages with a long audit trail", ""]
+    for report in reports:
+        lines += summary_lines(report)
+        slow = sorted(report["pages"], key=lambda r: r["median_ms"], reverse=True)[:8]
+        lines += ["", *_table(["page", "median ms", "slowest ms", "SQL queries", "SQL ms"],
+                              [[r["page"], _f(r["median_ms"], 0), _f(r["max_ms"], 0), str(r["queries"]),
+                                _f(r["sql_ms"], 0)] for r in slow]), ""]
+    return lines
+
+
 def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list[str] | None = None) -> Path:
     data = collect(results)
     plots = make_plots(data, results)
@@ -974,6 +992,7 @@ def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list
     lines += scale_section(data["scale"], plots)
     lines += pii_section(data["pii"])
     lines += faults_section(data["faults"])
+    lines += admin_pages_section(data["admin_pages"])
     out = results / "SUMMARY.md"
     out.write_text("\n".join(lines).rstrip() + "\n")
     return out
