@@ -51,6 +51,13 @@ def _events(project, agents: list, count: int) -> int:
     return written
 
 
+def _last_page(model) -> int:
+    from django.contrib import admin
+
+    per_page = admin.site._registry[model].list_per_page
+    return max(1, -(-model.objects.count() // per_page))  # the admin's pages count from 1
+
+
 def _pages(project) -> list[tuple[str, str]]:
     """(name, url) of every page a reviewer opens: each registered changelist, then the pages of one object each."""
     from django.contrib import admin
@@ -64,7 +71,7 @@ def _pages(project) -> list[tuple[str, str]]:
         pages.append((f"list {meta.app_label}.{meta.model_name}", f"/admin/{meta.app_label}/{meta.model_name}/"))
     pages += [("audit list, searched", "/admin/governance/auditevent/?q=release"),
               ("audit list, one project", f"/admin/governance/auditevent/?project__id__exact={project.pk}"),
-              ("audit list, last page", "/admin/governance/auditevent/?p=99")]
+              ("audit list, last page", f"/admin/governance/auditevent/?p={_last_page(AuditEvent)}")]
     event = AuditEvent.objects.filter(project=project).order_by("-seq").first()
     experience = Experience.objects.filter(project=project).order_by("-version", "-updated_at").first()
     episode = Episode.objects.filter(project=project).first()
