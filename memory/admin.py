@@ -8,6 +8,7 @@ delete of a memory row goes through the services (with a reason and an audit eve
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db.models import Case, Value, When
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -32,7 +33,12 @@ from memory.models import (
 from memory.quotas import daily_token_quota, exchange_quota, tokens_today
 from memory.review.history import item_history
 from memory.review.rollback import batch_rollback, batch_rollback_plan, held_exchanges_release
-from memory.review.selectors import review_item_details
+from memory.review.selectors import (
+    review_item_current_text,
+    review_item_details,
+    review_next_pending,
+    review_status_label,
+)
 from memory.review.services import (
     review_approve,
     review_decide_many,
@@ -252,12 +258,15 @@ class BulkDecisionForm(forms.Form):
 class ReviewItemAdmin(ReadOnlyAdmin):
     """Every field is read only: the change page has no Save. Decisions go through the decide page."""
 
-    list_display = ["statement_link", "kind", "type", "project", "scopes", "status", "corroborating_sessions",
-                    "created_at", "decided_by"]
+    # Open items first (pending, then set aside for evidence), newest first within each; the statement is the
+    # item's current text (an edit approved with the decision, or an agent's later edit, shows, not the proposal).
+    list_display = ["statement_link", "kind", "proposers", "scopes", "status_label", "sessions", "created_at"]
+    list_display_links = None  # the statement links to the decide page (a change-page link around it would nest)
     list_filter = ["kind", "status", "proposed_scope", "experience__type", "project"]
     search_fields = ["proposed_statement", "experience__statement", "other_experience__statement",
                      "decision_reason"]
-    list_select_related = ["project", "experience", "decided_by"]
+    list_select_related = ["project", "experience", "decided_by", "approved_experience", "proposed_by",
+                           "proposed_module"]
     readonly_fields = ["project", "kind", "experience", "other_experience", "proposed_scope", "proposed_module",
                        "proposed_statement", "status", "evidence_view", "other_evidence_view", "similar_view",
                        "corroborating_sessions", "batch", "decided_by", "decided_at", "decision_reason",
@@ -269,18 +278,37 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     def _may_decide(self, request) -> bool:
         return request.user.has_perm("memory.change_reviewitem")
 
-    @admin.display(description="statement", ordering="proposed_statement")
+    def get_ordering(self, request):
+        open_first = Case(When(status=ReviewItem.Status.PENDING, then=Value(0)),
+                          When(status=ReviewItem.Status.NEEDS_EVIDENCE, then=Value(1)), default=Value(2))
+        return [open_first.asc(), "-created_at"]
+
+    @admin.display(description="statement (now)", ordering="proposed_statement")
     def statement_link(self, obj):
         url = reverse("admin:memory_reviewitem_decide", args=[obj.pk])
-        return format_html('<a href="{}">{}</a>', url, obj.proposed_statement[:120])
+        return format_html('<a href="{}">{}</a> <span class="quiet">[{}]</span>', url,
+                           review_item_current_text(obj)[:200], obj.experience.type)
 
-    @admin.display(description="type", ordering="experience__type")
-    def type(self, obj):
-        return obj.experience.type
+    @admin.display(description="proposed by")
+    def proposers(self, obj):
+        if obj.proposed_by_id:
+            return obj.proposed_by.name
+        agents = sorted({e.get("agent") or "?" for e in obj.evidence or []})
+        return ", ".join(agents[:3]) + (f" +{len(agents) - 3}" if len(agents) > 3 else "") if agents else "—"
 
-    @admin.display(description="scope → proposed")
+    @admin.display(description="scope change")
     def scopes(self, obj):
-        return f"{obj.experience.scope} → {obj.proposed_scope}"
+        target = obj.proposed_scope + (f" ({obj.proposed_module.name})" if obj.proposed_module_id else "")
+        return f"{obj.experience.scope} → {target}"
+
+    @admin.display(description="status", ordering="status")
+    def status_label(self, obj):
+        label = review_status_label(obj)
+        return f"{label} by {obj.decided_by}" if obj.decided_by_id else label
+
+    @admin.display(description="sessions", ordering="corroborating_sessions")
+    def sessions(self, obj):
+        return obj.corroborating_sessions
 
     @staticmethod
     def _evidence_html(evidence):
@@ -366,6 +394,15 @@ class ReviewItemAdmin(ReadOnlyAdmin):
                    "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/bulk.html", context)
 
+    def _decide_next(self, request, decided: ReviewItem):
+        """After a decision, the next pending item (same project first, oldest first: the queue's order of
+        arrival), or the list when nothing is left."""
+        following = review_next_pending(after=decided)
+        if following is None:
+            self.message_user(request, "Nothing else is pending.")
+            return redirect("admin:memory_reviewitem_changelist")
+        return redirect("admin:memory_reviewitem_decide", following.pk)
+
     def decide_view(self, request, pk):
         item = get_object_or_404(ReviewItem.objects.select_related(
             "experience", "experience__module", "proposed_by", "other_experience", "other_experience__module",
@@ -397,7 +434,7 @@ class ReviewItemAdmin(ReadOnlyAdmin):
                     self.message_user(request, f"Kept the new statement: it now replaces the old item in {where}."
                                       if conflict else f"Applied the {item.kind} to the item in {where}." if edit
                                       else f"Approved: the statement is now in {where}.")
-                return redirect("admin:memory_reviewitem_changelist")
+                return self._decide_next(request, item)
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
         open_ = item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE)

@@ -82,3 +82,40 @@ def review_item_details(*, item) -> ReviewDetails:
     return ReviewDetails(agents=agents, sessions=sessions, first_at=times[0] if times else None,
                          last_at=times[-1] if times else None, closest=closest, similar=similar,
                          conflicts=conflicts, previous=item.previous)
+
+
+# A status reads differently per kind: "approved" of a conflict means the new item was kept.
+_STATUS_BY_KIND = {
+    ReviewItem.Kind.CONFLICT: {ReviewItem.Status.APPROVED: "new one kept", ReviewItem.Status.REJECTED: "old one kept",
+                               ReviewItem.Status.DISMISSED: "both kept"},
+    ReviewItem.Kind.CHANGE: {ReviewItem.Status.APPROVED: "change applied",
+                             ReviewItem.Status.REJECTED: "change refused"},
+    ReviewItem.Kind.DELETION: {ReviewItem.Status.APPROVED: "deleted", ReviewItem.Status.REJECTED: "deletion refused"},
+}
+_STATUS_PLAIN = {ReviewItem.Status.PENDING: "pending", ReviewItem.Status.APPROVED: "approved",
+                 ReviewItem.Status.REJECTED: "rejected", ReviewItem.Status.DISMISSED: "dismissed",
+                 ReviewItem.Status.NEEDS_EVIDENCE: "needs more evidence",
+                 ReviewItem.Status.ROLLED_BACK: "undone by a rollback"}
+
+
+def review_status_label(item: ReviewItem) -> str:
+    """The status in the words of the item's kind (one label for two kinds confused reviewers)."""
+    return _STATUS_BY_KIND.get(item.kind, {}).get(item.status) or _STATUS_PLAIN.get(item.status, item.status)
+
+
+def review_item_current_text(item: ReviewItem) -> str:
+    """What the item says now: the approved (possibly edited) statement once approved, the item's own current text
+    while it waits (an agent may have edited it since it was proposed), the proposal otherwise."""
+    if item.status == ReviewItem.Status.APPROVED and item.approved_experience_id:
+        return item.approved_experience.statement
+    if item.kind == ReviewItem.Kind.CHANGE:
+        return item.proposed_statement  # the change itself is what is decided
+    if item.experience.status == MemoryStatus.ACTIVE:
+        return item.experience.statement
+    return item.proposed_statement
+
+
+def review_next_pending(*, after: ReviewItem) -> ReviewItem | None:
+    """The pending item a reviewer meets next: the same project's oldest first, then any project's."""
+    pending = ReviewItem.objects.filter(status=ReviewItem.Status.PENDING).exclude(pk=after.pk).order_by("created_at")
+    return pending.filter(project_id=after.project_id).first() or pending.first()

@@ -122,7 +122,9 @@ def test_decide_with_an_edit(governed, logged_in):
     page.fill("#id_statement", "Run the linter and all unit tests before every merge to main.")
     page.fill("#id_reason", "team-wide practice")
     page.click("input[name=approve]")
-    page.wait_for_url("**/admin/memory/reviewitem/")
+    # the next pending item of the queue opens, with the decision's message
+    page.wait_for_url("**/admin/memory/reviewitem/*/decide/")
+    assert str(item.pk) not in page.url
     assert "Approved" in _messages(page)
     item.refresh_from_db()
     assert item.status == "approved"

@@ -189,3 +189,66 @@ def test_needs_more_evidence_reopens_on_a_new_session(admin_client, api_client, 
     _propose_promotion(agent=holder.agent, batch=batch, experience=rule, summary=_empty_summary(), audit=[])
     item.refresh_from_db()
     assert item.status == "pending" and ReviewItem.objects.count() == 1 and len(item.evidence_sessions) == 4
+
+
+def test_the_list_puts_open_items_first_with_current_text_proposers_and_kind_words(admin_client, api_client,
+                                                                                   proposal):
+    """Pending first (then set aside), the statement as it is now (an approved edit shows), who proposed it, the scope
+    change, and a status in the words of the item's kind."""
+    from memory.review.services import review_approve, review_conflict_create
+
+    holder = proposal["holder"]
+    approved = review_item_create(experience=proposal["rule"], batch=proposal["batch"], sessions=3,
+                                  proposed_scope="project")
+    review_approve(item=approved, user=admin_client.user,
+                   edited_statement="Run the linter and all tests before every merge to main.", reason="wording")
+    team = _project_rule(api_client, holder, "Deploys happen on Tuesdays only.")
+    note = stored_rule(holder=holder, api_client=api_client, statement="We deploy on Fridays now.", scope="personal",
+                       module=None, user_texts=["We deploy on Fridays now."])
+    conflict = review_conflict_create(experience=note, other=team, batch=proposal["batch"])
+    pending = review_item_create(
+        experience=stored_rule(holder=holder, api_client=api_client, statement=FAR, user_texts=[FAR]),
+        batch=proposal["batch"], sessions=3, proposed_scope="project")
+    import re
+
+    page = admin_client.get("/admin/memory/reviewitem/").content.decode()
+    rows = "\n".join(re.findall(r'<(?:th|td) class="field-[^"]*">.*?</(?:th|td)>', page, re.S))
+    # both open items come before the decided one
+    assert rows.index(FAR) < rows.index("all tests before every merge") and \
+        rows.index("We deploy on Fridays now.") < rows.index("all tests before every merge")
+    assert "Run the linter and the unit tests before every merge" not in rows  # the edit shows, not the proposal
+    assert "planner, builder" in rows or "builder, planner" in rows
+    assert "module → project" in rows and "personal → project" in rows  # the conflict: a note against a team rule
+    assert "approved" in rows and "pending" in rows and conflict.status == "pending" and pending.status == "pending"
+
+
+def test_a_decision_leads_to_the_next_pending_item(admin_client, api_client, proposal):
+    first = review_item_create(experience=proposal["rule"], batch=proposal["batch"], sessions=3,
+                               proposed_scope="project")
+    other = review_item_create(
+        experience=stored_rule(holder=proposal["holder"], api_client=api_client, statement=FAR, user_texts=[FAR]),
+        batch=proposal["batch"], sessions=3, proposed_scope="project")
+    response = admin_client.post(f"/admin/memory/reviewitem/{first.pk}/decide/",
+                                 {"approve": "1", "statement": PROPOSED, "reason": ""})
+    assert response.status_code == 302 and response["Location"].endswith(f"/admin/memory/reviewitem/{other.pk}/decide/")
+    response = admin_client.post(f"/admin/memory/reviewitem/{other.pk}/decide/",
+                                 {"reject": "1", "statement": FAR, "reason": "not a team rule"})
+    assert response.status_code == 302 and response["Location"].endswith("/admin/memory/reviewitem/")
+
+
+def test_the_conflict_page_is_neutral_with_both_sides_under_headers(admin_client, api_client, proposal):
+    from memory.review.services import review_conflict_create
+
+    holder = proposal["holder"]
+    team = _project_rule(api_client, holder, "Deploys happen on Tuesdays only.")
+    note = stored_rule(holder=holder, api_client=api_client, statement="We deploy on Fridays now.", scope="personal",
+                       module=None, user_texts=["We deploy on Fridays now."])
+    conflict = review_conflict_create(experience=note, other=team, batch=proposal["batch"])
+    page = admin_client.get(f"/admin/memory/reviewitem/{conflict.pk}/decide/").content.decode()
+    form = page[page.index('id="decide-form"'):]
+    assert 'class="default"' not in form  # no side is the primary button
+    sides = page[page.index('id="sides"'):]
+    new, old = sides.index('id="side-new"'), sides.index('id="side-old"')
+    assert new < sides.index("We deploy on Fridays now.") < old < sides.index("Deploys happen on Tuesdays only.")
+    assert sides.count("<th>user</th>") == 2  # each side's evidence has its header row
+    assert 'id="support"' in page and "Neither is preselected" in page
