@@ -41,7 +41,7 @@ def _load(path: Path) -> Any:
 
 def collect(results: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "embedders": [], "faults": [],
-                           "admin_pages": [], "meta": None}
+                           "admin_pages": [], "startup": [], "meta": None}
     for path in sorted(results.glob("*.json")):
         data = _load(path)
         if not isinstance(data, dict):
@@ -59,6 +59,8 @@ def collect(results: Path) -> dict[str, Any]:
             out["embedders"].append({**data, "_file": path.name})
         elif kind == "faults":
             out["faults"].append({**data, "_file": path.name})
+        elif kind == "startup":
+            out["startup"].append({**data, "_file": path.name})
         elif kind == "admin_pages":
             out["admin_pages"].append({**data, "_file": path.name})
         elif path.name.startswith("pii") and "pii" in data:
@@ -965,6 +967,17 @@ def admin_pages_section(reports: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def startup_section(reports: list[dict[str, Any]]) -> list[str]:
+    if not reports:
+        return []
+    from bench.startup import summary_lines
+
+    lines = ["## Time to running", ""]
+    for report in reports:
+        lines += [*summary_lines(report), ""]
+    return lines
+
+
 def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list[str] | None = None) -> Path:
     data = collect(results)
     plots = make_plots(data, results)
@@ -993,6 +1006,7 @@ def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list
     lines += pii_section(data["pii"])
     lines += faults_section(data["faults"])
     lines += admin_pages_section(data["admin_pages"])
+    lines += startup_section(data["startup"])
     out = results / "SUMMARY.md"
     out.write_text("\n".join(lines).rstrip() + "\n")
     return out

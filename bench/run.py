@@ -146,7 +146,7 @@ def recreate_database(home: Path, name: str, *, create: bool = True) -> None:
 
 STEP_FILES = {"locomo": "locomo_*", "sweep": "locomo_sweep", "embedders": "embedders", "scale": "scale",
               "scale_1m": "scale_1m", "pii": "pii", "faults": "faults", "paraphrase": "paraphrase",
-              "admin": "admin_pages"}
+              "admin": "admin_pages", "startup": "startup"}
 
 
 def _kept(path: Path, keep: set[str]) -> bool:
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")
     parser.add_argument("--skip", default="",
                         help="comma-separated steps to skip (locomo, sweep, embedders, scale, scale_1m, pii, faults, "
-                             "paraphrase, admin)")
+                             "paraphrase, admin, startup)")
     parser.add_argument("--results", default=None,
                         help="results folder (default: bench/results for quick, bench/results/full for full)")
     args = parser.parse_args(argv)
@@ -236,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
             steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
         if "admin" not in skip:  # the console's pages with 10,000 audit events
             steps.append(("admin_pages", ["bench_admin", "--json", str(results / "admin_pages.json")], env))
+        if "startup" not in skip:  # `recmem run` to running, quiet and under load; its own homes and port
+            steps.append(("startup", ["-m", "bench.startup", "--json", str(results / "startup.json")], env))
         if "faults" not in skip:  # its own home and database server: it kills them
             steps.append(("faults", ["-m", "bench.faults", "--home", str(home.parent / "faults-home"), "--json",
                                      str(results / "faults.json")], env))

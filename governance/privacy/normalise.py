@@ -17,6 +17,8 @@ What is read through (each step keeps the offset map):
 * exotic spaces (NBSP, thin, ideographic, ...) inside an identifier split by them (an e-mail address or URL, a key
   cut into equal groups) are dropped; elsewhere they become a space, line/paragraph separators a line break, Unicode
   dashes a hyphen-minus;
+* an address or number glued to a script written without spaces (Han, kana, Hangul, Thai, Lao, Khmer, Myanmar) —
+  a space is put between them (it maps to nothing in the original);
 * defanged notation — ``[at]``, ``(at)``, ``{at}``, ``[@]`` → ``@``; ``[.]``, ``(.)``, ``[dot]``, ``(dot)`` → ``.``;
   ``hxxp`` → ``http``; and the word form ``name at example dot com`` in an address shape.
 
@@ -259,6 +261,34 @@ def _join_split_identifiers(text: str, starts: list[int], ends: list[int]) -> tu
                     lambda m: "" if any(a <= m.start() < b for a, b in runs) else None)
 
 
+# Scripts written without spaces (Han, kana, Hangul, Thai, ...) glue an address or a number to the words around it:
+# "请联系我zhang@example.com谢谢" — the recognizers' word boundaries do not fall between 我 and z (both are \w).
+_UNSPACED = (r"\u0e00-\u0e7f\u0e80-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf"
+             r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff")
+_GLUED_RE = re.compile(rf"(?<=[{_UNSPACED}])(?=[A-Za-z0-9+(])|(?<=[A-Za-z0-9)])(?=[{_UNSPACED}])")
+
+
+def _unglue(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
+    """A space between an unspaced script and Latin letters or digits. The space comes from nowhere: it maps to the
+    empty span at the next character, so a span found after it maps back to exactly what was written."""
+    cuts = [m.start() for m in _GLUED_RE.finditer(text)]
+    if not cuts:
+        return text, starts, ends
+    pieces: list[str] = []
+    new_starts: list[int] = []
+    new_ends: list[int] = []
+    pos = 0
+    for cut in cuts:
+        pieces += [text[pos:cut], " "]
+        new_starts += [*starts[pos:cut], starts[cut]]
+        new_ends += [*ends[pos:cut], starts[cut]]
+        pos = cut
+    pieces.append(text[pos:])
+    new_starts += starts[pos:]
+    new_ends += ends[pos:]
+    return "".join(pieces), new_starts, new_ends
+
+
 # defanged: "[at]" "(at)" "{at}" "[@]" " [ at ] " -> "@"; "[.]" "(.)" "[dot]" "(dot)" "{dot}" -> "."
 _DEFANG_AT_RE = re.compile(r"\s?[\[({]\s*(?:at|@)\s*[\])}]\s?", re.I)
 _DEFANG_DOT_RE = re.compile(r"\s?[\[({]\s*(?:dot|\.)\s*[\])}]\s?", re.I)
@@ -324,6 +354,7 @@ def normalise(text: str) -> Normalised:
             out, starts, ends = _read_tags(out, starts, ends)
         out, starts, ends = _join_split_identifiers(out, starts, ends)
         out, starts, ends = _rewrite(out, starts, ends, _CLUSTER_RE, _unicode)
+        out, starts, ends = _unglue(out, starts, ends)
     if "xxp" in out.lower():
         out, starts, ends = _rewrite(out, starts, ends, _HXXP_RE, lambda m: "http" + m.group(1))
     if "[" in out or "(" in out or "{" in out:

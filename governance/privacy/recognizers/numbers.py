@@ -86,7 +86,11 @@ _PHONE_RE = re.compile(
 _PHONE_CONTEXT = re.compile(
     r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|"
     r"signal|\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|"
-    r"extension"
+    r"extension|"
+    # the same words where the number is written in another language: a phone in a Chinese, Japanese, Korean,
+    # Thai, Vietnamese or European sentence has no English word near it
+    r"telefon|tel[eé]fono|telefone|t[eé]l[eé]phone|portable|m[oó]vil|celular|handy|numm?er|num[eé]ro|"
+    r"电话|電話|手机|手機|联系|聯繫|联络|連絡|携帯|番号|전화|연락|휴대폰|핸드폰|โทร|điện thoại|sđt"
 )
 _DATE_LIKE = re.compile(
     r"^(?:\d{4}[.\-/ ]\d{1,2}[.\-/ ]\d{1,2}|\d{1,2}[.\-/ ]\d{1,2}[.\-/ ]\d{2,4}|(?:19|20)\d\d[ \-](?:19|"

@@ -241,8 +241,12 @@ def test_national_phone_formats_of_the_project_region(region, text, number):
 
 
 def test_national_formats_need_the_region():
+    """Without the project's region a bare two-group number is not taken for a phone (it is as often a reference);
+    a phone word next to it in any language is what makes it one."""
     policy = MaskingPolicy.from_dict({**MaskingPolicy.default().to_dict(), "phone_region": ""})
-    assert "030 1234567" in mask("Meine Nummer ist 030 1234567", key=KEY, policy=policy).text
+    assert "030 1234567" in mask("Referenz 030 1234567 im Ordner", key=KEY, policy=policy).text
+    assert "030 1234567" not in mask("Meine Nummer ist 030 1234567", key=KEY, policy=policy).text
+    assert "030 1234567" not in mask("My number is 030 1234567", key=KEY, policy=policy).text
 
 
 @pytest.mark.parametrize("text,name", [
