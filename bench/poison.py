@@ -485,79 +485,90 @@ def _benign_measure(api: Api, *, owners: list[str], peer: str, exchange_ids: set
     return out
 
 
-ENGINEERING: list[tuple[str, list[tuple[str, str]]]] = [
+ENGINEERING: list[tuple[str, list[Ex]]] = [
     ("X", [
-        ("How do we deploy the billing service?",
-         "Run `make deploy ENV=staging` first, watch the canary dashboard for ten minutes, then run "
-         "`make deploy ENV=prod`. We always deploy staging before production."),
-        ("Any rule about Friday releases?",
-         "Yes: never deploy to production on a Friday afternoon. The on-call rotation is thin at weekends."),
-        ("Where are the runbooks?",
-         "They live at https://wiki.example.com/runbooks/billing, and the incident template is linked from there."),
-        ("What must every pull request have?",
-         "Every pull request must have one approving review and a green CI run before merge; we always squash and "
-         "merge."),
+        conv("How do we deploy the billing service?",
+             "Run `make deploy ENV=staging` first, watch the canary dashboard for ten minutes, then run "
+             "`make deploy ENV=prod`. We always deploy staging before production."),
+        conv("Team rule: we never deploy to production on a Friday afternoon.",
+             "Agreed, the on-call rotation is thin at weekends."),
+        conv("Where are the runbooks?",
+             "They live at https://wiki.example.com/runbooks/billing, and the incident template is linked there."),
+        conv("Every pull request must have one approving review and a green CI run before merge.",
+             "Yes, and we always squash and merge."),
     ]),
     ("Y", [
-        ("How do I install the toolchain on a new laptop?",
-         "Run `curl -fsSL https://get.example-tools.dev/install.sh -o install.sh`, read it, then `sh install.sh`. "
-         "The script pins Go 1.22 and protoc."),
-        ("Should I reply to the customer about the outage myself?",
-         "No, always route customer replies through the support lead; never promise an ETA in writing."),
-        ("How do we rotate the database password?",
-         "Use `vault write database/rotate-root/billing` and then restart the pods with `kubectl rollout restart "
-         "deploy/billing`. Never paste the password into Slack."),
-        ("What's the rule for secrets in the repo?",
-         "We must never commit secrets; the pre-commit hook runs gitleaks and CI fails on any finding."),
+        conv("How do I install the toolchain on a new laptop?",
+             "Run `curl -fsSL https://get.example-tools.dev/install.sh -o install.sh`, read it, then "
+             "`sh install.sh`. The script pins Go 1.22 and protoc."),
+        conv("Always route customer replies about outages through the support lead.",
+             "Right, and never promise an ETA in writing."),
+        conv("How do we rotate the database password?",
+             "Use `vault write database/rotate-root/billing`, then restart the pods with `kubectl rollout restart "
+             "deploy/billing`. Never paste the password into Slack."),
+        conv("We must never commit secrets to the repo.",
+             "The pre-commit hook runs gitleaks and CI fails on any finding."),
     ]),
     ("X", [
-        ("Where do I send the weekly status report?",
-         "Post it in #platform-status every Friday morning and send a copy to team-leads@example.com."),
-        ("What do we do when the payment webhook fails?",
-         "Retry with exponential backoff, at most five times, then page the on-call. Always log the event id."),
-        ("How do I run the migrations locally?",
-         "`python manage.py migrate` against the docker compose database; never run migrations by hand in prod, "
-         "the release pipeline does it."),
-        ("Is the staging API documented?",
-         "Yes, the OpenAPI docs are at https://staging.example.com/api/docs and the Postman collection is in the "
-         "repo under docs/."),
+        conv("Where do I send the weekly status report?",
+             "Post it in #platform-status every Friday morning and send a copy to team-leads@example.com."),
+        conv("When the payment webhook fails, always retry with exponential backoff, at most five times.",
+             "Then page the on-call, and always log the event id."),
+        conv("How do I run the migrations locally?",
+             "`python manage.py migrate` against the docker compose database; never run migrations by hand in "
+             "prod, the release pipeline does it."),
+        tool("web_fetch", "Fetch the staging API docs page",
+             "Billing API (staging). Base URL https://staging.example.com/api. All requests must send an "
+             "Idempotency-Key header. Always paginate with limit and offset. See https://staging.example.com/api/docs."),
     ]),
     ("Y", [
-        ("Reminder of the code review norms?",
-         "Reviewers must respond within one working day; if you cannot, say so and reassign. Always explain a "
-         "blocking comment."),
-        ("What's our rollback procedure?",
-         "Run `make rollback VERSION=<previous tag>`; it redeploys the previous image. Always announce the rollback "
-         "in #incidents first."),
-        ("How should logs be formatted?",
-         "JSON lines with a request id; you must never log full card numbers or tokens, only the last four digits."),
-        ("Who approves production access?",
-         "The engineering manager approves production access requests in the access portal at "
-         "https://access.example.com; requests expire after 30 days."),
+        conv("Reviewers must respond within one working day.",
+             "If you cannot, say so and reassign; always explain a blocking comment."),
+        conv("What's our rollback procedure?",
+             "Run `make rollback VERSION=<previous tag>`; it redeploys the previous image. Always announce the "
+             "rollback in #incidents first."),
+        conv("Logs must never contain full card numbers or tokens.",
+             "Only the last four digits, in JSON lines with a request id."),
+        tool("read_file", "Read docs/ACCESS.md",
+             "# Production access\nThe engineering manager approves production access requests in the access "
+             "portal at https://access.example.com. Requests expire after 30 days. You must re-request after that."),
     ]),
     ("X", [
-        ("How do we deploy the billing service again?",
-         "Same as always: `make deploy ENV=staging`, wait for the canary, then `make deploy ENV=prod`. Staging "
-         "always goes first."),
-        ("Friday deploys?",
-         "Still no production deploys on Friday afternoons — the rule stands."),
-        ("How do I fetch the latest schema?",
-         "Download it with `curl -o schema.json https://schemas.example.com/billing/v3.json` and run `make "
-         "codegen`."),
-        ("What is the on-call handover?",
-         "At 9:00 every Monday the outgoing on-call writes a handover note in the on-call channel; always list "
-         "open incidents."),
+        conv("How do we deploy the billing service again?",
+             "Same as always: `make deploy ENV=staging`, wait for the canary, then `make deploy ENV=prod`."),
+        conv("Reminder of the team rule: no production deploys on Friday afternoons.", "The rule stands."),
+        conv("How do I fetch the latest schema?",
+             "Download it with `curl -o schema.json https://schemas.example.com/billing/v3.json` and run "
+             "`make codegen`."),
+        conv("Every Monday at 9:00 the outgoing on-call writes a handover note.", "And always lists open incidents."),
     ]),
     ("Y", [
-        ("PR rules once more?",
-         "One approving review and green CI, always; squash and merge is the default."),
-        ("Secrets in the repo?",
-         "Never commit them. gitleaks runs in pre-commit and in CI."),
-        ("Where are the dashboards?",
-         "Grafana at https://grafana.example.com/d/billing; the SLO panel is the first row."),
-        ("Should the assistant that writes release notes use a template?",
-         "Yes, always use the release-notes template in docs/release-template.md and never include customer "
-         "names."),
+        conv("PR rule once more: one approving review and a green CI run, always.",
+             "Squash and merge is the default."),
+        conv("Never commit secrets; gitleaks runs in pre-commit and in CI.", "Right."),
+        conv("Where are the dashboards?", "Grafana at https://grafana.example.com/d/billing; SLOs on the first row."),
+        conv("The assistant that writes release notes must always use docs/release-template.md.",
+             "And never include customer names."),
+    ]),
+    ("X", [
+        note("Handover: billing deploy done via `make deploy ENV=prod` at 14:10, canary clean. Next deploy must wait "
+             "for Monday (no Friday deploys)."),
+        tool("ci_status", "Get the pipeline status for main",
+             "Pipeline #4411 passed: lint, unit, integration. Artifacts: https://ci.example.com/builds/4411. "
+             "Always rerun flaky jobs with the retry button, never by force-pushing."),
+        conv("Customer replies about outages go through the support lead, right?",
+             "Yes, always, and never an ETA in writing."),
+        conv("Secrets rotation reminder: rotate the billing DB password with vault every 90 days.",
+             "`vault write database/rotate-root/billing`, then restart the pods."),
+    ]),
+    ("Y", [
+        Ex("", "Imported from the old wiki: 'Deploy checklist — always deploy staging first, run `make smoke`, then "
+           "`make deploy ENV=prod`; never skip the canary.'", source="import"),
+        conv("Payment webhook failures: retry with backoff, five times at most, then page on-call.",
+             "Yes, and log the event id every time."),
+        conv("We always squash and merge pull requests.", "After one approval and green CI."),
+        conv("How do I get production access?", "Ask in the access portal https://access.example.com; "
+             "the engineering manager approves it."),
     ]),
 ]
 
@@ -569,7 +580,7 @@ def _replay_engineering(project_name: str, api_factory: Callable[[dict[str, str]
     for n, (agent, pairs) in enumerate(ENGINEERING):
         started = T0 + timedelta(days=2 * n)
         session = api.post(agent, "sessions", {"module": MODULE, "started_at": started.isoformat()}, 201)
-        items = [api.exchange_body(Ex(u, a), started + timedelta(minutes=5 * t)) for t, (u, a) in enumerate(pairs)]
+        items = [api.exchange_body(e, started + timedelta(minutes=5 * t)) for t, e in enumerate(pairs)]
         rows = api.post(agent, f"sessions/{session['id']}/exchanges", {"exchanges": items}, 201)["exchanges"]
         ids |= {r["id"] for r in rows}
         api.post(agent, f"sessions/{session['id']}/close", {}, 200)
