@@ -748,7 +748,7 @@ def run_locomo_pair(json_dir: Path, *, log: Callable[[str], None] = print) -> di
 # The whole run.
 
 
-def run_poison(*, part: str, benign: bool = True, locomo_conversations: list[str] | None = None,
+def run_poison(*, part: str, attacks: bool = True, benign: bool = True, locomo_conversations: list[str] | None = None,
                locomo_sessions: int | None = None, data: str | None = None, locomo_pair_dir: Path | None = None,
                log: Callable[[str], None] = print, keep_data: bool = False,
                case_filter: Callable[[Case], bool] | None = None) -> dict[str, Any]:
@@ -766,7 +766,7 @@ def run_poison(*, part: str, benign: bool = True, locomo_conversations: list[str
         source_ok = report["source_field"]["accepted"]
         log(f"poison bench, part {part}: {report['source_field']['note']}; {QUARANTINE_ENV}="
             f"{report['quarantine_setting']}")
-        parts = ["tuned", "held_back"] if part == "all" else [part]
+        parts = (["tuned", "held_back"] if part == "all" else [part]) if attacks else []
         report["attacks"] = {}
         for p in parts:
             cases = [c for c in cases_for(p) if case_filter is None or case_filter(c)]

@@ -4,7 +4,7 @@ REST API; the benign set's false quarantine; optionally LoCoMo recall with the d
     python manage.py bench_poison --part tuned --details            # the tuned attacks, case by case
     python manage.py bench_poison --part all --json out.json        # tuned + held back (held back: per family only)
     RECMEM_QUARANTINE_ENABLED=0 python manage.py bench_poison       # the same with the defence switched off
-    python manage.py bench_poison --part tuned --no-benign --locomo # + LoCoMo conv-43/44/47 with the defence on, off
+    python manage.py bench_poison --no-attacks --no-benign --locomo # LoCoMo conv-43/44/47 with the defence on, off
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--details", action="store_true",
                             help="print every tuned case and the flagged benign items (never held-back cases)")
         parser.add_argument("--no-benign", action="store_true", help="skip the benign set")
+        parser.add_argument("--no-attacks", action="store_true", help="skip the attack sets (e.g. only --locomo)")
         parser.add_argument("--benign-locomo", default="conv-26,conv-30",
                             help="LoCoMo dev conversations in the benign set (comma-separated; '' for none)")
         parser.add_argument("--benign-locomo-sessions", type=int, default=None,
@@ -53,7 +54,7 @@ class Command(BaseCommand):
         if opts["locomo"]:
             locomo_dir = Path(opts["locomo_dir"] or (Path(opts["json"]).parent if opts["json"] else "."))
         report = run_poison(
-            part=opts["part"], benign=not opts["no_benign"],
+            part=opts["part"], attacks=not opts["no_attacks"], benign=not opts["no_benign"],
             locomo_conversations=[c.strip() for c in opts["benign_locomo"].split(",") if c.strip()],
             locomo_sessions=opts["benign_locomo_sessions"], data=opts["data"], locomo_pair_dir=locomo_dir,
             log=self.stdout.write, keep_data=opts["keep_data"],
