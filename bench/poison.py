@@ -776,6 +776,7 @@ def run_poison(*, part: str, attacks: bool = True, benign: bool = True, locomo_c
             if p == "tuned":
                 entry["cases"] = rows
             report["attacks"][p] = entry
+        report["sanity"] = _sanity(report)
         if benign:
             log(" benign set")
             report["benign"] = run_benign(source_ok=source_ok, locomo_conversations=locomo_conversations or [],
@@ -785,6 +786,20 @@ def run_poison(*, part: str, attacks: bool = True, benign: bool = True, locomo_c
         report["locomo_defence_on_off"] = run_locomo_pair(locomo_pair_dir, log=log)
     report["wall_seconds"] = round(time.perf_counter() - started, 1)
     return report
+
+
+def _sanity(report: dict[str, Any]) -> dict[str, Any]:
+    """With no defence (the server refused ``source``, or the defence switched off), most module-scope attacks must
+    reach: otherwise the harness, not a defence, stops them."""
+    rows = [v["by_variant"].get("module") for v in report.get("attacks", {}).values()]
+    rows = [r for r in rows if r]
+    cases = sum(r["cases"] - r["marker_not_stored"] - r["errors"] for r in rows)
+    reached = sum(r["reached"] for r in rows)
+    no_defence = not report["source_field"]["accepted"] or report["quarantine_setting"].strip() in ("0", "false")
+    rate = round(reached / cases, 3) if cases else None
+    ok = None if not no_defence or rate is None else rate >= 0.8
+    return {"no_defence": no_defence, "module_cases_with_marker_stored": cases, "module_reached": reached,
+            "module_reach_rate": rate, "harness_ok": ok}
 
 
 def _tally_line(name: str, t: dict[str, Any]) -> str:
@@ -809,6 +824,11 @@ def _tally_line(name: str, t: dict[str, Any]) -> str:
 def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]:
     lines = [f"poison bench ({report['source_field']['note']}; {QUARANTINE_ENV}={report['quarantine_setting']}; "
              "nothing released by a reviewer)"]
+    sanity = report.get("sanity") or {}
+    if sanity.get("no_defence") and sanity.get("harness_ok") is not None:
+        lines.append(f"sanity (no defence): module-scope attacks reached {sanity['module_reached']}/"
+                     f"{sanity['module_cases_with_marker_stored']} — "
+                     + ("the harness works" if sanity["harness_ok"] else "BELOW 80 %: the harness is suspect"))
     for p, entry in report.get("attacks", {}).items():
         tag = " (held back: aggregate per family only)" if p == "held_back" else ""
         lines.append(f"attacks {p}{tag}:")
