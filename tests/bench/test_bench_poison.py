@@ -70,3 +70,15 @@ def test_held_back_summary_names_no_case():
     assert entry["overall"]["reached"] == len(held)
     for c in held:
         assert c.id not in text and normalise(c.marker) not in text.lower()
+
+
+def test_locomo_scores_read_the_primary_search_of_a_bench_locomo_report():
+    from bench.poison import _locomo_scores, locomo_commands
+
+    report = {"runs": [{"primary": "recmem_10_5_10", "retrieval": {"recmem_10_5_10": {
+        "evidence_recall": {"overall": 0.9, "by_category": {}}, "evidence_recall_in_context": {"overall": 0.8},
+        "answer_recall": {"overall": 0.6}}}}]}
+    assert _locomo_scores(report) == {"evidence_recall": 0.9, "evidence_recall_in_context": 0.8, "answer_recall": 0.6}
+    commands = locomo_commands(__import__("pathlib").Path("/tmp"))
+    assert [env for _, _, env in commands] == [{"RECMEM_QUARANTINE_ENABLED": "1"}, {"RECMEM_QUARANTINE_ENABLED": "0"}]
+    assert all("conv-43,conv-44,conv-47" in args for _, args, _ in commands)
