@@ -35,7 +35,7 @@ class Command(BaseCommand):
         parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/...)")
         parser.add_argument("--locomo", action="store_true",
                             help="also run bench_locomo on conv-43,44,47 with RECMEM_QUARANTINE_ENABLED=1 and =0 "
-                                 "(about 6 min each here)")
+                                 "(6-15 min each here, with the load)")
         parser.add_argument("--locomo-dir", default="", help="where the two LoCoMo JSON files go (default: beside "
                                                               "--json, or the current folder)")
         parser.add_argument("--only", default="", help="tuned case ids to run (comma-separated; debugging)")
