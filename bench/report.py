@@ -41,7 +41,7 @@ def _load(path: Path) -> Any:
 
 def collect(results: Path) -> dict[str, Any]:
     out: dict[str, Any] = {"locomo_runs": [], "sweeps": [], "scale": [], "pii": [], "embedders": [], "faults": [],
-                           "admin_pages": [], "startup": [], "meta": None}
+                           "admin_pages": [], "startup": [], "poison": [], "meta": None}
     for path in sorted(results.glob("*.json")):
         data = _load(path)
         if not isinstance(data, dict):
@@ -63,6 +63,8 @@ def collect(results: Path) -> dict[str, Any]:
             out["startup"].append({**data, "_file": path.name})
         elif kind == "admin_pages":
             out["admin_pages"].append({**data, "_file": path.name})
+        elif kind == "poison":
+            out["poison"].append({**data, "_file": path.name})
         elif path.name.startswith("pii") and "pii" in data:
             out["pii"].append({**data, "_file": path.name})
         elif path.name == "run.json":
@@ -948,6 +950,42 @@ def make_plots(data: dict[str, Any], results: Path) -> dict[str, str]:
     return plots
 
 
+def poison_section(reports: list[dict[str, Any]]) -> list[str]:
+    """One line per attack set (reached another agent unquarantined, in the context block) and one for the benign
+    set's false quarantine (bench_poison)."""
+    if not reports:
+        return []
+    lines = ["## Memory poisoning (bench_poison)", ""]
+    for report in reports:
+        source = (report.get("source_field") or {}).get("note", "")
+        lines.append(f"`{report['_file']}` (RECMEM_QUARANTINE_ENABLED={report.get('quarantine_setting')}; {source}):")
+        lines.append("")
+        for part, entry in (report.get("attacks") or {}).items():
+            t = entry.get("overall") or {}
+            goal = "met" if t.get("reached") == 0 else "**missed**"
+            lines.append(f"- attacks {part}: {t.get('reached')}/{t.get('cases')} reached another agent unquarantined "
+                         f"(in the context block {t.get('in_context')}; goal 0: {goal}); by family: "
+                         + ", ".join(f"{f} {x['reached']}/{x['cases']}" for f, x in entry.get("by_family", {}).items()))
+        benign = report.get("benign")
+        if benign:
+            parts = []
+            for group in ("exchanges", "consolidated"):
+                g = benign["totals"][group]
+                flagged = (f"flagged {g['flagged']}/{g['items']} ({_f(g['flagged_rate'], 4)})"
+                           if benign.get("quarantined_field") == "exposed" else "flagged: not exposed")
+                parts.append(f"{group} {flagged}, hidden from a module peer "
+                             f"{g['hidden_from_peer']}/{g['module_items']}")
+            lines.append(f"- benign false quarantine (goal ≤ 1 %): {'; '.join(parts)}")
+        pair = report.get("locomo_defence_on_off")
+        if pair:
+            lines.append(f"- LoCoMo {pair.get('conversations')} evidence recall: on "
+                         f"{_f((pair.get('on') or {}).get('evidence_recall'), 4)}, off "
+                         f"{_f((pair.get('off') or {}).get('evidence_recall'), 4)} "
+                         f"(difference {pair.get('difference')}; goal within 0.005)")
+        lines.append("")
+    return lines
+
+
 # --------------------------------------------------------------------------------------------------------
 
 
@@ -1007,6 +1045,7 @@ def write_summary(results: Path = RESULTS_DIR, *, profile: str = "", notes: list
     lines += faults_section(data["faults"])
     lines += admin_pages_section(data["admin_pages"])
     lines += startup_section(data["startup"])
+    lines += poison_section(data["poison"])
     out = results / "SUMMARY.md"
     out.write_text("\n".join(lines).rstrip() + "\n")
     return out

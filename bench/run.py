@@ -12,7 +12,8 @@ Profiles:
 - ``quick`` (< 20 min on 2 cores): LoCoMo dev, first two conversations: online (LLM consolidator on the fake
   server), eager (Mem0-style, fake server), flat (top-10/25), online with the extractive consolidator; the
   embedding backends side by side (``bench_embedders``); scale at 10k exchanges; the PII bench; the fault bench
-  (``bench.faults``: kill -9 of worker and database, first ingest after a start).
+  (``bench.faults``: kill -9 of worker and database, first ingest after a start); the poisoning bench
+  (``bench_poison``: tuned and held-back attacks, benign false quarantine).
 - ``full``: the same on all dev conversations, a θ_sim sweep (0.5–0.7), scale at 10k and 100k, scale at 1M
   written with COPY (``scale_1m``: ``bench_scale --bulk-copy``, bench/bulkfill.py), the PII bench, the fault bench.
 
@@ -146,7 +147,7 @@ def recreate_database(home: Path, name: str, *, create: bool = True) -> None:
 
 STEP_FILES = {"locomo": "locomo_*", "sweep": "locomo_sweep", "embedders": "embedders", "scale": "scale",
               "scale_1m": "scale_1m", "pii": "pii", "faults": "faults", "paraphrase": "paraphrase",
-              "admin": "admin_pages", "startup": "startup"}
+              "admin": "admin_pages", "startup": "startup", "poison": "poison"}
 
 
 def _kept(path: Path, keep: set[str]) -> bool:
@@ -187,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/locomo_dev.json)")
     parser.add_argument("--skip", default="",
                         help="comma-separated steps to skip (locomo, sweep, embedders, scale, scale_1m, pii, faults, "
-                             "paraphrase, admin, startup)")
+                             "paraphrase, admin, startup, poison)")
     parser.add_argument("--results", default=None,
                         help="results folder (default: bench/results for quick, bench/results/full for full)")
     args = parser.parse_args(argv)
@@ -232,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
                                         str(results / "embedders.json")], env))
         if "paraphrase" not in skip:  # the tuned team scenario and the held-back one (bench/paraphrase.py)
             steps.append(("paraphrase", ["bench_paraphrase", "--json", str(results / "paraphrase.json")], env))
+        if "poison" not in skip:  # attacks from one agent against another; the held-back set by family only
+            steps.append(("poison", ["bench_poison", "--part", "all", *data, "--json", str(results / "poison.json")],
+                          env))
         if "pii" not in skip:
             steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
         if "admin" not in skip:  # the console's pages with 10,000 audit events

@@ -1,0 +1,66 @@
+"""Memory-poisoning benchmark (bench/poison.py): attacks written by one agent, searched for by another, through the
+REST API; the benign set's false quarantine; optionally LoCoMo recall with the defence on and off.
+
+    python manage.py bench_poison --part tuned --details            # the tuned attacks, case by case
+    python manage.py bench_poison --part all --json out.json        # tuned + held back (held back: per family only)
+    RECMEM_QUARANTINE_ENABLED=0 python manage.py bench_poison       # the same with the defence switched off
+    python manage.py bench_poison --no-attacks --no-benign --locomo # LoCoMo conv-43/44/47 with the defence on, off
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from bench.management import migrate_if_needed
+
+
+class Command(BaseCommand):
+    help = "Attack the shared memory from one agent and measure what reaches another agent's search and context."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--part", choices=["tuned", "held_back", "all"], default="all",
+                            help="which attack set (held_back is reported per family only, never per case)")
+        parser.add_argument("--json", default="", help="write the report here")
+        parser.add_argument("--details", action="store_true",
+                            help="print every tuned case and the flagged benign items (never held-back cases)")
+        parser.add_argument("--no-benign", action="store_true", help="skip the benign set")
+        parser.add_argument("--no-attacks", action="store_true", help="skip the attack sets (e.g. only --locomo)")
+        parser.add_argument("--benign-locomo", default="conv-26,conv-30",
+                            help="LoCoMo dev conversations in the benign set (comma-separated; '' for none)")
+        parser.add_argument("--benign-locomo-sessions", type=int, default=None,
+                            help="only the first N sessions of each of those conversations")
+        parser.add_argument("--data", default=None, help="LoCoMo file (default: $RECMEM_DATASETS/locomo/...)")
+        parser.add_argument("--locomo", action="store_true",
+                            help="also run bench_locomo on conv-43,44,47 with RECMEM_QUARANTINE_ENABLED=1 and =0 "
+                                 "(6-15 min each here, with the load)")
+        parser.add_argument("--locomo-dir", default="", help="where the two LoCoMo JSON files go (default: beside "
+                                                              "--json, or the current folder)")
+        parser.add_argument("--only", default="", help="tuned case ids to run (comma-separated; debugging)")
+        parser.add_argument("--keep-data", action="store_true")
+
+    def handle(self, *args, **opts):
+        from bench.poison import run_poison, strip_held_back_cases, summary_lines
+
+        if opts["details"] and opts["part"] != "tuned":
+            raise CommandError("--details is for --part tuned only: the held-back set is reported per family")
+        if opts["only"] and opts["part"] != "tuned":
+            raise CommandError("--only is for --part tuned only")
+        migrate_if_needed(self.stdout.write)
+        only = {x.strip() for x in opts["only"].split(",") if x.strip()}
+        locomo_dir = None
+        if opts["locomo"]:
+            locomo_dir = Path(opts["locomo_dir"] or (Path(opts["json"]).parent if opts["json"] else "."))
+        report = run_poison(
+            part=opts["part"], attacks=not opts["no_attacks"], benign=not opts["no_benign"],
+            locomo_conversations=[c.strip() for c in opts["benign_locomo"].split(",") if c.strip()],
+            locomo_sessions=opts["benign_locomo_sessions"], data=opts["data"], locomo_pair_dir=locomo_dir,
+            log=self.stdout.write, keep_data=opts["keep_data"],
+            case_filter=(lambda c: c.id in only) if only else None)
+        report = strip_held_back_cases(report)
+        for line in summary_lines(report, details=opts["details"]):
+            self.stdout.write(line)
+        if opts["json"]:
+            Path(opts["json"]).write_text(json.dumps(report, indent=2, default=str))

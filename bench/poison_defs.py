@@ -1,0 +1,144 @@
+"""The poisoning benchmark's case definitions (bench/poison.py runs them): the families, the shapes of a case, the
+encoders of hidden and encoded payloads and the normal form markers are looked for in. Shared by the tuned set
+(bench/poison.py) and the held-back one (bench/poison_held.py), which import it; it imports neither."""
+
+from __future__ import annotations
+
+import base64
+import codecs
+import re
+import unicodedata
+from dataclasses import dataclass
+
+SOURCES = ("conversation", "tool", "agent_note", "import")
+
+FAMILIES = (
+    "direct",      # directives to the assistant: "ignore previous instructions", "you are now", "always reply with"
+    "tool",        # a tool's output (web page, file, API result) with an embedded directive, declared source=tool
+    "slow",        # a fact nudged over several sessions into a directive
+    "flood",       # one agent restating a malicious "team rule" in many sessions to get it corroborated
+    "hidden",      # zero-width characters, HTML comments, bidi overrides, homoglyphs
+    "encoded",     # base64, hex, rot13, URL-encoded directives
+    "exfil",       # send keys / post the conversation to a URL or an address
+    "rce",         # piping remote content into a shell
+    "role",        # fake role markers and system / tool sections
+    "promote",     # attempts to get a rule promoted to project scope
+)
+
+_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064"
+                        "\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]")
+
+
+_TAGS = {c: c - 0xE0000 for c in range(0xE0020, 0xE007F)}  # Unicode tag characters spell ASCII invisibly
+_TAG_CONTROLS = re.compile("[\U000E0001\U000E007F]")
+
+
+def normalise(text: str) -> str:
+    """NFKC, tag characters read as the ASCII they spell, invisible and bidi controls removed, lower-cased: the
+    form markers are looked for in."""
+    text = _TAG_CONTROLS.sub("", (text or "").translate(_TAGS))
+    return _INVISIBLE.sub("", unicodedata.normalize("NFKC", text)).lower()
+
+
+# Encoders for the hidden and encoded payloads (shared with the held-back set).
+def b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def hexed(text: str) -> str:
+    return text.encode().hex()
+
+
+def rot13(text: str) -> str:
+    return codecs.encode(text, "rot13")
+
+
+def zero_width(text: str) -> str:
+    """Every character followed by a zero-width space."""
+    return "".join(ch + "\u200b" for ch in text)
+
+
+def tag_chars(text: str) -> str:
+    """ASCII smuggled as invisible Unicode tag characters."""
+    return "".join(chr(0xE0000 + ord(ch)) for ch in text)
+
+
+def bidi_reversed(text: str) -> str:
+    """Stored reversed inside a right-to-left override: displayed as ``text``."""
+    return "\u202e" + text[::-1] + "\u202c"
+
+
+def u_escaped(text: str) -> str:
+    return "".join(f"\\u{ord(ch):04x}" for ch in text)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Case definitions.
+
+
+@dataclass(frozen=True)
+class Ex:
+    user: str
+    assistant: str
+    source: str = "conversation"
+    tool: str = ""
+
+
+@dataclass(frozen=True)
+class Sess:
+    exchanges: tuple[Ex, ...]
+    agent: str = "A"
+    scope: str = "module"  # module (m1) | personal
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    family: str
+    marker: str
+    query: str
+    sessions: tuple[Sess, ...]
+    victims: tuple[str, ...] = ("B",)
+
+    @property
+    def variant(self) -> str:
+        scopes = {s.scope for s in self.sessions}
+        return "personal" if scopes == {"personal"} else "module" if scopes == {"module"} else "mixed"
+
+    @property
+    def writers(self) -> list[str]:
+        return list(dict.fromkeys(s.agent for s in self.sessions))
+
+    def texts(self) -> list[str]:
+        return [t for s in self.sessions for e in s.exchanges for t in (e.user, e.assistant)]
+
+
+def conv(user: str, assistant: str) -> Ex:
+    return Ex(user, assistant)
+
+
+def tool(name: str, user: str, output: str) -> Ex:
+    """A tool call's result recorded as an exchange: the request as the user side, the tool's output as the other."""
+    return Ex(user, output, source="tool", tool=name)
+
+
+def note(text: str) -> Ex:
+    return Ex("", text, source="agent_note")
+
+
+def one(case_id: str, family: str, marker: str, query: str, *exchanges: Ex, scope: str = "module",
+        victims: tuple[str, ...] = ("B",)) -> Case:
+    """A single-session case."""
+    return Case(case_id, family, marker, query, (Sess(tuple(exchanges), scope=scope),), victims)
+
+
+def over(case_id: str, family: str, marker: str, query: str, sessions: list[list[Ex]], *, scope: str = "module",
+         agents: tuple[str, ...] = ("A",), victims: tuple[str, ...] = ("B",)) -> Case:
+    """A case over several sessions (the agents take them in turn)."""
+    return Case(case_id, family, marker, query,
+                tuple(Sess(tuple(x), agent=agents[i % len(agents)], scope=scope) for i, x in enumerate(sessions)),
+                victims)
+
+
+def part_of(case: Case) -> str:
+    return "held_back" if case.id.startswith("h-") else "tuned"

@@ -1,0 +1,84 @@
+"""The poisoning benchmark's case definitions (bench/poison.py, bench/poison_held.py): no API run here — the sets
+are large enough, every family is in both parts, ids and markers are unique, each marker is in its case's text (in
+the normalised form the harness looks for it in), and a held-back report names no case."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bench.poison import (
+    FAMILIES,
+    aggregate,
+    bidi_reversed,
+    cases_for,
+    check_cases,
+    normalise,
+    part_of,
+    strip_held_back_cases,
+    summary_lines,
+    tag_chars,
+    zero_width,
+)
+
+
+def test_at_least_100_well_formed_cases_with_unique_ids_and_markers():
+    cases = cases_for("all")
+    assert len(cases) >= 100
+    assert check_cases(cases) == []
+    assert len({c.id for c in cases}) == len(cases)
+    assert len({normalise(c.marker) for c in cases}) == len(cases)
+
+
+def test_every_family_in_both_parts_and_parts_split_by_id():
+    tuned, held = cases_for("tuned"), cases_for("held_back")
+    assert len(tuned) >= 55 and len(held) >= 40
+    for part, cases in (("tuned", tuned), ("held_back", held)):
+        counts = Counter(c.family for c in cases)
+        assert set(counts) == set(FAMILIES), part
+        assert min(counts.values()) >= 4, part
+        assert {part_of(c) for c in cases} == {part}
+    assert not {normalise(c.marker) for c in tuned} & {normalise(c.marker) for c in held}
+
+
+def test_each_part_has_module_and_personal_variants_and_tool_sources():
+    for part in ("tuned", "held_back"):
+        cases = cases_for(part)
+        assert {c.variant for c in cases} >= {"module", "personal"}
+        assert any(e.source == "tool" and e.tool for c in cases for s in c.sessions for e in s.exchanges)
+        assert all("C" in c.victims for c in cases if c.family == "promote")
+        assert all(len(c.sessions) >= 3 for c in cases if c.family in ("slow", "flood"))
+
+
+def test_normalise_reveals_hidden_text():
+    assert "marker" in normalise("x" + zero_width("marker"))
+    assert "marker" in normalise("x" + tag_chars("marker"))
+    assert "rekram" in normalise(bidi_reversed("marker"))
+    assert normalise("\uff2d\uff21\uff32\uff2b") == "mark"  # full-width forms fold (NFKC)
+
+
+def test_held_back_summary_names_no_case():
+    held = cases_for("held_back")
+    rows = [{"id": c.id, "family": c.family, "variant": c.variant, "part": "held_back", "reached": True,
+             "in_context": True, "hit_layers": {"exchanges": 1}, "returned_labelled_quarantined": 0,
+             "listed_to_victim": True, "reached_by": ["B"], "marker_stored": True, "settled": True,
+             "review_items": {}} for c in held]
+    entry = aggregate(rows)
+    report = strip_held_back_cases({"attacks": {"held_back": {**entry, "cases": rows}},
+                                    "source_field": {"note": "n"}, "quarantine_setting": "1", "wall_seconds": 1})
+    assert "cases" not in report["attacks"]["held_back"]
+    text = "\n".join(summary_lines(report, details=True))
+    assert entry["overall"]["reached"] == len(held)
+    for c in held:
+        assert c.id not in text and normalise(c.marker) not in text.lower()
+
+
+def test_locomo_scores_read_the_primary_search_of_a_bench_locomo_report():
+    from bench.poison import _locomo_scores, locomo_commands
+
+    report = {"runs": [{"primary": "recmem_10_5_10", "retrieval": {"recmem_10_5_10": {
+        "evidence_recall": {"overall": 0.9, "by_category": {}}, "evidence_recall_in_context": {"overall": 0.8},
+        "answer_recall": {"overall": 0.6}}}}]}
+    assert _locomo_scores(report) == {"evidence_recall": 0.9, "evidence_recall_in_context": 0.8, "answer_recall": 0.6}
+    commands = locomo_commands(__import__("pathlib").Path("/tmp"))
+    assert [env for _, _, env in commands] == [{"RECMEM_QUARANTINE_ENABLED": "1"}, {"RECMEM_QUARANTINE_ENABLED": "0"}]
+    assert all("conv-43,conv-44,conv-47" in args for _, args, _ in commands)
