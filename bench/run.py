@@ -9,11 +9,13 @@ each time), and the server is stopped at the end.
 
 Profiles:
 
-- ``quick`` (< 20 min on 2 cores): LoCoMo dev, first two conversations: online (LLM consolidator on the fake
+- ``quick`` (no longer under 20 min: the paraphrase, fault, poisoning and start-up steps took it to about an hour
+  on 2 shared cores; each step's seconds are in run.json): LoCoMo dev, first two conversations: online (LLM consolidator on the fake
   server), eager (Mem0-style, fake server), flat (top-10/25), online with the extractive consolidator; the
   embedding backends side by side (``bench_embedders``); scale at 10k exchanges; the PII bench; the fault bench
   (``bench.faults``: kill -9 of worker and database, first ingest after a start); the poisoning bench
-  (``bench_poison``: tuned and held-back attacks, benign false quarantine).
+  (``bench_poison``: tuned and held-back attacks, benign false quarantine); the admin pages with 10,000 audit
+  events (``bench_admin``); the time to running of ``recmem run``, quiet and loaded (``bench.startup``).
 - ``full``: the same on all dev conversations, a θ_sim sweep (0.5–0.7), scale at 10k and 100k, scale at 1M
   written with COPY (``scale_1m``: ``bench_scale --bulk-copy``, bench/bulkfill.py), the PII bench, the fault bench.
 
