@@ -9,10 +9,11 @@ each time), and the server is stopped at the end.
 
 Profiles:
 
-- ``quick`` (no longer under 20 min: the paraphrase, fault, poisoning and start-up steps took it to about an hour
-  on 2 shared cores; each step's seconds are in run.json): LoCoMo dev, first two conversations: online (LLM consolidator on the fake
-  server), eager (Mem0-style, fake server), flat (top-10/25), online with the extractive consolidator; the
-  embedding backends side by side (``bench_embedders``); scale at 10k exchanges; the PII bench; the fault bench
+- ``quick`` (no longer under 20 min: with the paraphrase, fault, poisoning and start-up steps an estimated hour on
+  2 shared cores, not yet measured as one run; each step's seconds go to run.json): LoCoMo dev, first two
+  conversations: online (LLM consolidator on the fake server), eager (Mem0-style, fake server), flat
+  (top-10/25), online with the extractive consolidator; the embedding backends side by side (``bench_embedders``);
+  scale at 10k exchanges; the PII bench; the fault bench
   (``bench.faults``: kill -9 of worker and database, first ingest after a start); the poisoning bench
   (``bench_poison``: tuned and held-back attacks, benign false quarantine); the admin pages with 10,000 audit
   events (``bench_admin``); the time to running of ``recmem run``, quiet and loaded (``bench.startup``).
