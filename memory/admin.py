@@ -33,6 +33,7 @@ from memory.quotas import daily_token_quota, exchange_quota, tokens_today
 from memory.review.rollback import batch_rollback, batch_rollback_plan, held_exchanges_release
 from memory.review.selectors import review_item_details
 from memory.review.services import (
+    quarantine_target,
     review_approve,
     review_decide_many,
     review_dismiss,
@@ -238,7 +239,8 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     search_fields = ["proposed_statement", "experience__statement", "other_experience__statement",
                      "decision_reason"]
     list_select_related = ["project", "experience", "decided_by"]
-    readonly_fields = ["project", "kind", "experience", "other_experience", "proposed_scope", "proposed_module",
+    readonly_fields = ["project", "kind", "experience", "exchange", "episode", "other_experience", "proposed_scope",
+                       "proposed_module",
                        "proposed_statement", "status", "evidence_view", "other_evidence_view", "similar_view",
                        "corroborating_sessions", "batch", "decided_by", "decided_at", "decision_reason",
                        "approved_experience", "previous", "proposed_change", "proposed_by", "proposal_reason",
@@ -256,10 +258,14 @@ class ReviewItemAdmin(ReadOnlyAdmin):
 
     @admin.display(description="type", ordering="experience__type")
     def type(self, obj):
+        if obj.kind == ReviewItem.Kind.QUARANTINE:
+            return "exchange" if obj.exchange_id else "episode" if obj.episode_id else obj.experience.type
         return obj.experience.type
 
     @admin.display(description="scope → proposed")
     def scopes(self, obj):
+        if obj.kind == ReviewItem.Kind.QUARANTINE:
+            return f"held in {obj.proposed_scope}"
         return f"{obj.experience.scope} → {obj.proposed_scope}"
 
     @staticmethod
@@ -292,6 +298,8 @@ class ReviewItemAdmin(ReadOnlyAdmin):
             label = "Keep new / keep old / keep both"
         elif obj.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION):
             label = f"Apply / reject the {obj.kind}"
+        elif obj.kind == ReviewItem.Kind.QUARANTINE:
+            label = "Release / keep quarantined"
         else:
             label = "Approve / edit / reject / needs more evidence"
         return format_html('<a class="button" href="{}">{}</a>',
@@ -349,12 +357,13 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     def decide_view(self, request, pk):
         item = get_object_or_404(ReviewItem.objects.select_related(
             "experience", "experience__module", "proposed_by", "other_experience", "other_experience__module",
-            "proposed_module",
+            "proposed_module", "exchange", "episode",
             "previous", "previous__decided_by", "decided_by", "batch"), pk=pk)
         if not self.has_view_permission(request, item):
             raise PermissionDenied
         conflict = item.kind == ReviewItem.Kind.CONFLICT
         edit = item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION)
+        quarantine = item.kind == ReviewItem.Kind.QUARANTINE
         form = ReviewDecisionForm(request.POST or None, initial={"statement": item.proposed_statement})
         if request.method == "POST" and form.is_valid():
             if not self._may_decide(request):
@@ -364,7 +373,11 @@ class ReviewItemAdmin(ReadOnlyAdmin):
                 if "reject" in request.POST:
                     review_reject(item=item, user=request.user, reason=form.cleaned_data["reason"])
                     self.message_user(request, "Kept the old item." if conflict
-                                      else "Rejected: the item stays as it is." if edit else "Rejected.")
+                                      else "Rejected: the item stays as it is." if edit
+                                      else "Kept in quarantine." if quarantine else "Rejected.")
+                elif quarantine:
+                    review_approve(item=item, user=request.user, reason=form.cleaned_data["reason"])
+                    self.message_user(request, f"Released: retrievable in {where}.")
                 elif "dismiss" in request.POST:
                     review_dismiss(item=item, user=request.user, reason=form.cleaned_data["reason"])
                     self.message_user(request, "Kept both items.")
@@ -381,10 +394,14 @@ class ReviewItemAdmin(ReadOnlyAdmin):
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
         open_ = item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE)
+        target = quarantine_target(item) if quarantine else None
         context = {**self.admin_site.each_context(request), "item": item, "form": form, "conflict": conflict,
-                   "edit": edit, "details": review_item_details(item=item),
+                   "edit": edit, "quarantine": quarantine, "target": target,
+                   "target_kind": type(target).__name__.lower() if target is not None else "",
+                   "details": review_item_details(item=item),
                    "open": open_ and self._may_decide(request), "cutoff": config().governance.review_similar_min,
-                   "title": "Review conflict" if conflict else f"Review {item.kind}" if edit else "Review promotion",
+                   "title": "Review conflict" if conflict else f"Review {item.kind}" if edit
+                   else "Review quarantine" if quarantine else "Review promotion",
                    "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/decide.html", context)
 

@@ -59,6 +59,10 @@ def review_item_details(*, item) -> ReviewDetails:
     agents = sorted({e.get("agent") or e.get("agent_id") or "?" for e in evidence})
     sessions = sorted({e["session"] for e in evidence if e.get("session")})
     times = sorted(e["occurred_at"] for e in evidence if e.get("occurred_at"))
+    if item.kind == ReviewItem.Kind.QUARANTINE:  # the held row and its evidence are the whole story
+        return ReviewDetails(agents=agents, sessions=sessions, first_at=times[0] if times else None,
+                             last_at=times[-1] if times else None, closest=None, similar=[], conflicts=[],
+                             previous=None)
     if item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION):
         # An agent's edit of a shared item: compared with the item as it is now.
         current = item.experience

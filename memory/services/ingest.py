@@ -164,12 +164,19 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     # metadata continues the texts it came with: a key whose head ends a text may go on in a metadata value
     metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items], masker=masker,
                          conversation_before=texts)
+    # A tool's name is agent input like any text: stored masked.
+    named = [i for i, item in enumerate(items) if item.tool]
+    tools = [""] * len(items)
+    for i, masked_name in zip(named, texts_mask(project=agent.project, texts=[items[i].tool for i in named],
+                                                masker=masker) if named else [], strict=True):
+        tools[i] = masked_name[:100]
     occurred = [item.occurred_at or now for item in items]
     forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
     embedder = embedder or get_embedder()
     vectors = embedder.embed(forms)
     return _store(agent=agent, session=session, masked=masked, metadata=metadata, occurred=occurred, forms=forms,
-                  vectors=vectors, model_id=embedder.model_id, items=items, held=exchanges_screen(items=items))
+                  vectors=vectors, model_id=embedder.model_id, items=items, tools=tools,
+                  held=exchanges_screen(items=items))
 
 
 def _strings_of(value: Any) -> list[str]:
@@ -194,13 +201,14 @@ def exchanges_screen(*, items: list[ExchangeIn]) -> list[str]:
 
 @traced("recmem.store")
 @transaction.atomic
-def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id, items, held) -> IngestResult:
+def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id, items, tools,
+           held) -> IngestResult:
     session, start = _turns_reserve(agent=agent, session=session, count=len(masked))
     exchanges = Exchange.objects.bulk_create([
         Exchange(project_id=session.project_id, owner_agent=agent, module_id=session.module_id, scope=session.scope,
                  session=session, turn_index=start + i, user_text=u, assistant_text=a, text_form=forms[i],
                  occurred_at=occurred[i], metadata=metadata[i], embedding=vectors[i],
-                 embedding_model=model_id, source=items[i].source, tool=items[i].tool,
+                 embedding_model=model_id, source=items[i].source, tool=tools[i],
                  quarantined=bool(held[i]), quarantine_reason=held[i])
         for i, (u, a) in enumerate(masked)
     ])
