@@ -166,9 +166,9 @@ class ExchangeInSerializer(StrictSerializer):
         if not attrs["user"] and not attrs["assistant"]:
             raise serializers.ValidationError({"user": "user and assistant texts are both empty"})
         if attrs["source"] == Source.TOOL and not attrs["tool"].strip():
-            raise serializers.ValidationError({"tool": "the tool's name is required with source tool"})
+            raise serializers.ValidationError({"tool": "required when the source is a tool's output"})
         if attrs["source"] != Source.TOOL and attrs["tool"]:
-            raise serializers.ValidationError({"tool": "only an exchange with source tool names a tool"})
+            raise serializers.ValidationError({"tool": "only a tool's output names a tool"})
         attrs["tool"] = attrs["tool"].strip()
         return attrs
 
