@@ -87,7 +87,9 @@ _DIRECTIVE = re.compile(
     # addressed to the AI as such
     rf"\b(?:note|message|instructions?|attention|reminder|memo|warning|notice|directive|order|request|ps|p\.s\.)"
     rf"\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|every\s+|an\s+|a\s+|other\s+|future\s+)*{_AIS}\s*[:\-!,(]"
-    rf"|\b(?:dear|hey|hi|hello|attention|listen|important)[\s,]+(?:the\s+)?{_AIS}\s*[,:!]"
+    rf"|\b(?:dear|hey|hi|hello|attention|listen|important)[\s,]+(?:the\s+)?{_AIS}\s*[,:!]\s*(?:you\s+(?:must|"
+    rf"should|will|are to|have to)|ignore|disregard|forget|always|never|from now on|do not|don't|remember|"
+    rf"your\s+(?:new\s+)?(?:instructions|task|orders)|please\s+(?:ignore|forget|send|reveal|execute|run|approve))\b"
     rf"|^\s*(?:to\s+)?(?:the\s+)?(?:ai|assistant|llm|language model|chatbot|ai agent|ai assistant)s?\s*[,:]\s*\w"
     rf"|\b(?:if|when|whenever|once)\s+(?:you\s+are|you're)\s+(?:an?\s+|the\s+)?(?:ai|llm|language model|"
     rf"assistant|ai assistant|ai agent|chatbot)\b(?!\s+(?:manager|director|coach|professor|editor))"
