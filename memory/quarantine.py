@@ -232,17 +232,94 @@ def _negated(text: str, start: int) -> bool:
     return bool(_NEGATION.search(text[max(line_start + 1, start - 60):start]))
 
 
-def _families(text: str, *, tool: bool) -> list[str]:
+def _branches(pattern: re.Pattern) -> list[str]:
+    """The top-level alternatives of a pattern."""
+    out, depth, cur, i, p = [], 0, [], 0, pattern.pattern
+    while i < len(p):
+        c = p[i]
+        if c == "\\":
+            cur.append(p[i:i + 2])
+            i += 2
+            continue
+        if c == "[":  # a character class: its | and ( are literal
+            j = i + 1 + (p[i + 1] == "^")
+            j += p[j] == "]"
+            while p[j] != "]":
+                j += 2 if p[j] == "\\" else 1
+            cur.append(p[i:j + 1])
+            i = j + 1
+            continue
+        depth += (c == "(") - (c == ")")
+        if c == "|" and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    out.append("".join(cur))
+    return out
+
+
+_LEAD_GROUP = re.compile(r"^\\b\(\?:([^()\[\]]+)\)")
+_LEAD_WORDS = re.compile(r"^\\b([a-z][a-z ,']+)")
+
+
+def _cue_words(branch: str) -> tuple[str, ...] | None:
+    """Words one of which the text must contain for ``branch`` to match (lowercase), read from its leading group of
+    literal alternatives; None when it has none (then it always runs)."""
+    m = _LEAD_GROUP.match(branch)
+    alternatives = m.group(1).split("|") if m else None
+    if alternatives is None:
+        m = _LEAD_WORDS.match(branch)
+        alternatives = [m.group(1)] if m else None
+    if alternatives is None:
+        return None
+    words = []
+    for alt in alternatives:
+        alt = re.sub(r"\\s[+*]", " ", alt).replace("\\.", ".")
+        alt = re.sub(r".\?", "", alt).strip()  # an optional character is not required
+        if not alt or re.search(r"[\\()\[\]{}*+?^$]", alt):
+            return None
+        words.append(" ".join(alt.replace(",", " ").split()))
+    return tuple(words)
+
+
+class _Family:
+    """One family's pattern, its alternatives run one by one, each only when the text holds one of its cue words:
+    a long alternation scanned at every position cost ~0.5 ms a text; most texts hold none of the cues."""
+
+    def __init__(self, pattern: re.Pattern) -> None:
+        self.parts = [(_cue_words(b), re.compile(b, pattern.flags)) for b in _branches(pattern)]
+
+    def search(self, text: str, lower: str) -> re.Match | None:
+        for cues, regex in self.parts:
+            if cues is not None and not any(c in lower for c in cues):
+                continue
+            m = regex.search(text)
+            if m:
+                return m
+        return None
+
+
+_FAST = {name: _Family(p) for name, p in (("override", _OVERRIDE), ("directive", _DIRECTIVE),
+                                          ("tool", _TOOL_ORDERS), ("role", _ROLE), ("remote", _REMOTE))}
+
+
+def _families(text: str, *, tool: bool, strict: bool = False) -> list[str]:
+    """The families ``text`` shows; ``strict`` (a transformed view of the text): only the unmistakable ones."""
     found: list[str] = []
-    if _OVERRIDE.search(text):
+    lower = " ".join(text.lower().split())  # the cues' spaces stand for any run of white space
+    if _FAST["override"].search(text, lower):
         found.append("override")
-    if _DIRECTIVE.search(text) or (tool and _TOOL_ORDERS.search(text)):
+    if _FAST["directive"].search(text, lower) or (tool and _FAST["tool"].search(text, lower)):
         found.append("directive")
-    if _ROLE.search(text):
+    if _FAST["role"].search(text, lower):
         found.append("role")
-    m = _REMOTE.search(text)
+    m = _FAST["remote"].search(text, lower)
     if m and not _negated(text, m.start()):
         found.append("remote_code")
+    if strict:
+        return found
     for m in _EXFIL_CORE.finditer(text):
         if _negated(text, m.start()):
             continue
@@ -340,9 +417,8 @@ def _scan(text: str, *, tool: bool) -> list[str]:
     reasons: list[str] = []
     for how, view in _views(text):
         strict = how.startswith("obfuscated") or how == "encoded (rot13)"
-        families = _families(view, tool=tool and not strict)
-        if strict:  # a transformed view of plain text: only the unmistakable families count
-            families = [f for f in families if f in ("override", "directive", "role", "remote_code")]
+        # a transformed view of plain text: only the unmistakable families count
+        families = _families(view, tool=tool and not strict, strict=strict)
         for family in families:
             reason = f"{FAMILIES[family]}" + (f", {how}" if how else "")
             if reason not in reasons:
