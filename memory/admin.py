@@ -63,8 +63,9 @@ class SessionAdmin(ReadOnlyAdmin):
 
 @admin.register(Exchange)
 class ExchangeAdmin(ReadOnlyAdmin):
-    list_display = ["__str__", "project", "owner_agent", "scope", "state", "salience", "occurred_at", "hit_count"]
-    list_filter = ["state", "scope", "project"]
+    list_display = ["__str__", "project", "owner_agent", "scope", "state", "salience", "source", "quarantined",
+                    "occurred_at", "hit_count"]
+    list_filter = ["state", "scope", "source", "quarantined", "project"]
     search_fields = ["user_text", "assistant_text", "=id"]
     exclude = ["embedding"]
     actions = ["release"]
@@ -115,8 +116,9 @@ class TagFilter(admin.SimpleListFilter):
 
 @admin.register(Episode)
 class EpisodeAdmin(RestoreArchivedMixin, ReadOnlyAdmin):
-    list_display = ["title", "project", "scope", "status", "version", "started_at", "ended_at", "hit_count"]
-    list_filter = ["status", "scope", "project"]
+    list_display = ["title", "project", "scope", "status", "trust", "quarantined", "version", "started_at",
+                    "ended_at", "hit_count"]
+    list_filter = ["status", "scope", "trust", "quarantined", "project"]
     search_fields = ["title", "narrative"]
     exclude = ["embedding"]
     inlines = [VersionInline]
@@ -125,9 +127,9 @@ class EpisodeAdmin(RestoreArchivedMixin, ReadOnlyAdmin):
 
 @admin.register(Experience)
 class ExperienceAdmin(RestoreArchivedMixin, ReadOnlyAdmin):
-    list_display = ["statement", "type", "project", "scope", "status", "needs_revalidation", "tag_list",
-                    "confidence", "version", "hit_count"]
-    list_filter = ["type", "status", "scope", "needs_revalidation", TagFilter, "project"]
+    list_display = ["statement", "type", "project", "scope", "status", "trust", "quarantined", "needs_revalidation",
+                    "tag_list", "confidence", "version", "hit_count"]
+    list_filter = ["type", "status", "scope", "trust", "quarantined", "needs_revalidation", TagFilter, "project"]
     search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
     inlines = [VersionInline]
