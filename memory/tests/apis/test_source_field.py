@@ -25,7 +25,8 @@ def _post(client, holder, session, body):
     ({"user": "fetched", "source": "tool", "tool": "  "}, "tool"),
     ({"user": "fetched", "source": "tool", "tool": "x" * 101}, "tool"),
     ({"user": "fetched", "source": "tool", "tool": 7}, "tool"),
-    ({"user": "hi", "tool": "web_fetch"}, "tool"),  # a tool named without source tool
+    ({"user": "hi", "source": "agent_note", "tool": "web_fetch"}, "tool"),  # a tool named, another source
+    ({"user": "hi", "source": "conversation", "tool": "web_fetch"}, "tool"),
 ])
 def test_a_bad_source_is_refused_naming_the_field(api_client, make_agent, body, field):
     holder = make_agent()
@@ -64,3 +65,10 @@ def test_the_tool_name_is_masked_like_any_agent_text(api_client, make_agent):
     [row] = _post(api_client, holder, session, {"user": "fetched", "source": "tool",
                                                  "tool": "inbox of maria.kowalczyk@example.com"}).json()["exchanges"]
     assert "maria.kowalczyk@example.com" not in row["tool"] and row["tool"].startswith("inbox of")
+
+
+def test_a_tool_named_alone_makes_the_exchange_its_output(api_client, make_agent):
+    holder = make_agent()
+    session = post_session(api_client, holder)["id"]
+    [row] = _post(api_client, holder, session, {"user": "200 OK", "tool": "http_get"}).json()["exchanges"]
+    assert (row["source"], row["tool"], row["trust"]) == ("tool", "http_get", "tool")
