@@ -16,6 +16,8 @@ def _reviewed_trust(apps, schema_editor):
 def _drop_quarantine_items(apps, schema_editor):
     ReviewItem = apps.get_model("memory", "ReviewItem")
     ReviewItem.objects.filter(experience__isnull=True).delete()
+    # The deletes' deferred foreign-key checks fire now: the table is altered next, in this transaction.
+    schema_editor.execute("SET CONSTRAINTS ALL IMMEDIATE")
 
 
 class Migration(migrations.Migration):
