@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 
 from memory.gateways.embeddings import get_embedder
 from memory.models import Exchange, Experience, ExperienceEvidence
-from memory.tests.factories import at, post_exchanges, post_session, stored_at
+from memory.tests.factories import at, post_exchanges, post_session
 
 
 @pytest.fixture
@@ -32,7 +32,6 @@ def stored_rule(*, holder, api_client, statement: str, user_texts: list[str], sc
         session = post_session(api_client, holder, **({"module": module} if scope == "module" else {}))["id"]
         stored += post_exchanges(api_client, holder, session, [{"user": text, "assistant": "Noted.",
                                                                  "occurred_at": at(days=day0 + i)}])
-        stored_at([stored[-1]["id"]], days=day0 + i)  # days apart as stored (a burst counts once)
     first = Exchange.objects.get(pk=stored[0]["id"])
     embedder = get_embedder()
     item = Experience.objects.create(

@@ -28,6 +28,8 @@ def proposal(api_client, make_agent):
     peer = make_agent(name="builder", modules=["ops"])
     rule = stored_rule(holder=holder, api_client=api_client, statement=PROPOSED,
                        user_texts=[f"Merge {i}: linter and unit tests first, always." for i in range(2)])
+    for i, exchange_id in enumerate(rule.evidence.order_by("occurred_at").values_list("pk", flat=True)):
+        stored_at([exchange_id], days=i)  # its sessions days apart, as stored (a burst counts once)
     # A second agent of the module corroborates it in its own session.
     session = post_session(api_client, peer, module="ops")["id"]
     stored = post_exchanges(api_client, peer, session, [{"user": "Before merging I run the linter and the tests.",
