@@ -182,19 +182,36 @@ def visible_because(row: Any, visibility: Visibility) -> str | None:
     return None
 
 
+def quarantine_q(visibility: Visibility | None) -> Q:
+    """The quarantine rule (memory/quarantine.py): a row held for review is seen by its author only (labelled as
+    held), in whatever scope, until a reviewer releases it; ``None``: by nobody (what every reader of a scope sees)."""
+    held = Q(quarantined=True)
+    if visibility is None:
+        return ~held
+    return ~held | Q(owner_agent_id=visibility.agent_id)
+
+
+def _holds(qs: models.QuerySet) -> bool:
+    return any(f.name == "quarantined" for f in qs.model._meta.concrete_fields)
+
+
 class ScopedQuerySet(models.QuerySet):
     def visible_to(self, agent: Agent | Visibility) -> ScopedQuerySet:
-        """What ``agent`` may see (pass a :class:`Visibility` to reuse one computed for several queries)."""
+        """What ``agent`` may see (pass a :class:`Visibility` to reuse one computed for several queries): its scopes,
+        less what is held in quarantine for someone else's review."""
         visibility = agent if isinstance(agent, Visibility) else agent_visibility(agent=agent)
-        return self.filter(visibility_q(visibility))
+        qs = self.filter(visibility_q(visibility))
+        return qs.filter(quarantine_q(visibility)) if _holds(qs) else qs
 
     def mergeable_with(self, key: ScopeKey, visibility: Visibility) -> ScopedQuerySet:
         """What ``visibility`` sees whose scope is comparable with ``key`` (may be merged with a row of ``key``)."""
-        return self.filter(visibility_q(visibility)).filter(comparable_q(key, visibility))
+        return self.visible_to(visibility).filter(comparable_q(key, visibility))
 
     def visible_throughout(self, key: ScopeKey) -> ScopedQuerySet:
-        """Rows every reader of scope ``key`` may see (``key`` and the scopes containing it)."""
-        return self.filter(visible_throughout_q(key))
+        """Rows every reader of scope ``key`` may see (``key`` and the scopes containing it; nothing held in
+        quarantine)."""
+        qs = self.filter(visible_throughout_q(key))
+        return qs.filter(quarantine_q(None)) if _holds(qs) else qs
 
     def in_scope(self, key: ScopeKey) -> ScopedQuerySet:
         """Rows of exactly one scope. Narrower than any agent's visibility: consolidation compares, merges and

@@ -405,6 +405,14 @@ class GovernanceConfig:
     hit_proxy_minutes: int = _var("RECMEM_HIT_PROXY_MINUTES", 30, _number(int, 1))
     # The audit chain's HMAC key; empty: generated once into home/audit_key by the settings.
     audit_key: str = _var("RECMEM_AUDIT_KEY", "")
+    # Poisoning defence (memory/quarantine.py): instruction-like or exfiltrating text aimed at an AI is held for
+    # review. Off only for comparisons (the trust labels stay on either way).
+    quarantine_enabled: bool = _var("RECMEM_QUARANTINE_ENABLED", True, _bool)
+    # One agent's sessions whose evidence was stored within this many seconds of each other are one burst: they
+    # count as one session toward corroboration and promotion (server time: an agent declares occurred_at itself).
+    burst_window_seconds: int = _var("RECMEM_BURST_WINDOW_SECONDS", 600, _number(int, 0, 7 * 86400))
+    # The dashboard flags an agent that stored at least this many similar new items within one burst window.
+    spike_min_items: int = _var("RECMEM_SPIKE_MIN_ITEMS", 5, _number(int, 2, 10000))
 
 
 @dataclass(frozen=True)

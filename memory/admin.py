@@ -40,6 +40,7 @@ from memory.review.selectors import (
     review_status_label,
 )
 from memory.review.services import (
+    quarantine_target,
     review_approve,
     review_decide_many,
     review_dismiss,
@@ -69,8 +70,9 @@ class SessionAdmin(ReadOnlyAdmin):
 
 @admin.register(Exchange)
 class ExchangeAdmin(ReadOnlyAdmin):
-    list_display = ["__str__", "project", "owner_agent", "scope", "state", "salience", "occurred_at", "hit_count"]
-    list_filter = ["state", "scope", "project"]
+    list_display = ["__str__", "project", "owner_agent", "scope", "state", "salience", "source", "quarantined",
+                    "occurred_at", "hit_count"]
+    list_filter = ["state", "scope", "source", "quarantined", "project"]
     search_fields = ["user_text", "assistant_text", "=id"]
     exclude = ["embedding"]
     actions = ["release"]
@@ -136,8 +138,9 @@ class TagFilter(admin.SimpleListFilter):
 
 @admin.register(Episode)
 class EpisodeAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
-    list_display = ["title", "project", "scope", "status", "version", "started_at", "ended_at", "hit_count"]
-    list_filter = ["status", "scope", "project"]
+    list_display = ["title", "project", "scope", "status", "trust", "quarantined", "version", "started_at",
+                    "ended_at", "hit_count"]
+    list_filter = ["status", "scope", "trust", "quarantined", "project"]
     search_fields = ["title", "narrative"]
     exclude = ["embedding"]
     readonly_fields = ["history"]
@@ -146,9 +149,9 @@ class EpisodeAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
 
 @admin.register(Experience)
 class ExperienceAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
-    list_display = ["statement", "type", "project", "scope", "status", "needs_revalidation", "tag_list",
-                    "confidence", "version", "hit_count"]
-    list_filter = ["type", "status", "scope", "needs_revalidation", TagFilter, "project"]
+    list_display = ["statement", "type", "project", "scope", "status", "trust", "quarantined", "needs_revalidation",
+                    "tag_list", "confidence", "version", "hit_count"]
+    list_filter = ["type", "status", "scope", "trust", "quarantined", "needs_revalidation", TagFilter, "project"]
     search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
     readonly_fields = ["history"]
@@ -266,8 +269,9 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     search_fields = ["proposed_statement", "experience__statement", "other_experience__statement",
                      "decision_reason"]
     list_select_related = ["project", "experience", "decided_by", "approved_experience", "proposed_by",
-                           "proposed_module"]
-    readonly_fields = ["project", "kind", "experience", "other_experience", "proposed_scope", "proposed_module",
+                           "proposed_module", "exchange", "episode"]
+    readonly_fields = ["project", "kind", "experience", "exchange", "episode", "other_experience", "proposed_scope",
+                       "proposed_module",
                        "proposed_statement", "status", "evidence_view", "other_evidence_view", "similar_view",
                        "corroborating_sessions", "batch", "decided_by", "decided_at", "decision_reason",
                        "approved_experience", "previous", "proposed_change", "proposed_by", "proposal_reason",
@@ -287,7 +291,7 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     def statement_link(self, obj):
         url = reverse("admin:memory_reviewitem_decide", args=[obj.pk])
         return format_html('<a href="{}">{}</a> <span class="quiet">[{}]</span>', url,
-                           review_item_current_text(obj)[:200], obj.experience.type)
+                           review_item_current_text(obj)[:200], self._item_type(obj))
 
     @admin.display(description="proposed by")
     def proposers(self, obj):
@@ -296,8 +300,16 @@ class ReviewItemAdmin(ReadOnlyAdmin):
         agents = sorted({e.get("agent") or "?" for e in obj.evidence or []})
         return ", ".join(agents[:3]) + (f" +{len(agents) - 3}" if len(agents) > 3 else "") if agents else "—"
 
+    @staticmethod
+    def _item_type(obj) -> str:
+        if obj.kind == ReviewItem.Kind.QUARANTINE:
+            return "exchange" if obj.exchange_id else "episode" if obj.episode_id else obj.experience.type
+        return obj.experience.type
+
     @admin.display(description="scope change")
     def scopes(self, obj):
+        if obj.kind == ReviewItem.Kind.QUARANTINE:
+            return f"held in {obj.proposed_scope}"
         target = obj.proposed_scope + (f" ({obj.proposed_module.name})" if obj.proposed_module_id else "")
         return f"{obj.experience.scope} → {target}"
 
@@ -340,6 +352,8 @@ class ReviewItemAdmin(ReadOnlyAdmin):
             label = "Keep new / keep old / keep both"
         elif obj.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION):
             label = f"Apply / reject the {obj.kind}"
+        elif obj.kind == ReviewItem.Kind.QUARANTINE:
+            label = "Release / keep quarantined"
         else:
             label = "Approve / edit / reject / needs more evidence"
         return format_html('<a class="button" href="{}">{}</a>',
@@ -406,12 +420,13 @@ class ReviewItemAdmin(ReadOnlyAdmin):
     def decide_view(self, request, pk):
         item = get_object_or_404(ReviewItem.objects.select_related(
             "experience", "experience__module", "proposed_by", "other_experience", "other_experience__module",
-            "proposed_module",
+            "proposed_module", "exchange", "episode",
             "previous", "previous__decided_by", "decided_by", "batch"), pk=pk)
         if not self.has_view_permission(request, item):
             raise PermissionDenied
         conflict = item.kind == ReviewItem.Kind.CONFLICT
         edit = item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION)
+        quarantine = item.kind == ReviewItem.Kind.QUARANTINE
         form = ReviewDecisionForm(request.POST or None, initial={"statement": item.proposed_statement})
         if request.method == "POST" and form.is_valid():
             if not self._may_decide(request):
@@ -421,7 +436,11 @@ class ReviewItemAdmin(ReadOnlyAdmin):
                 if "reject" in request.POST:
                     review_reject(item=item, user=request.user, reason=form.cleaned_data["reason"])
                     self.message_user(request, "Kept the old item." if conflict
-                                      else "Rejected: the item stays as it is." if edit else "Rejected.")
+                                      else "Rejected: the item stays as it is." if edit
+                                      else "Kept in quarantine." if quarantine else "Rejected.")
+                elif quarantine:
+                    review_approve(item=item, user=request.user, reason=form.cleaned_data["reason"])
+                    self.message_user(request, f"Released: retrievable in {where}.")
                 elif "dismiss" in request.POST:
                     review_dismiss(item=item, user=request.user, reason=form.cleaned_data["reason"])
                     self.message_user(request, "Kept both items.")
@@ -438,10 +457,14 @@ class ReviewItemAdmin(ReadOnlyAdmin):
             except ApplicationError as exc:
                 self.message_user(request, exc.message, messages.ERROR)
         open_ = item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE)
+        target = quarantine_target(item) if quarantine else None
         context = {**self.admin_site.each_context(request), "item": item, "form": form, "conflict": conflict,
-                   "edit": edit, "details": review_item_details(item=item),
+                   "edit": edit, "quarantine": quarantine, "target": target,
+                   "target_kind": type(target).__name__.lower() if target is not None else "",
+                   "details": review_item_details(item=item),
                    "open": open_ and self._may_decide(request), "cutoff": config().governance.review_similar_min,
-                   "title": "Review conflict" if conflict else f"Review {item.kind}" if edit else "Review promotion",
+                   "title": "Review conflict" if conflict else f"Review {item.kind}" if edit
+                   else "Review quarantine" if quarantine else "Review promotion",
                    "opts": self.model._meta}
         return render(request, "admin/memory/reviewitem/decide.html", context)
 

@@ -44,6 +44,7 @@ from memory.serializers import (
 from memory.services.edits import experience_delete, experience_update
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_run_request
+from memory.trust import Source
 
 
 def _paginated(request, view, queryset, serializer_class, *, record: AuditObject | None = None,
@@ -152,11 +153,23 @@ class ExchangeInSerializer(StrictSerializer):
                                 help_text="at most RECMEM_MAX_TEXT_CHARS characters (413 beyond)")
     occurred_at = serializers.DateTimeField(required=False)
     metadata = MetadataField(required=False, default=dict)
+    # What the texts are (memory/trust.py; documented on the endpoint): conversation (the default), tool (with
+    # `tool`; a `tool` alone implies it), agent_note, import.
+    source = StrictChoiceField(choices=Source.choices, required=False)
+    tool = StrictCharField(required=False, allow_blank=True, max_length=100, default="",
+                           help_text="the tool's name when the exchange is its output")
 
     def validate(self, attrs):
         # One side may be missing (a turn nobody answered), but an exchange with no text at all is an error.
         if not attrs["user"] and not attrs["assistant"]:
             raise serializers.ValidationError({"user": "user and assistant texts are both empty"})
+        attrs["tool"] = attrs["tool"].strip()
+        source = attrs.get("source") or (Source.TOOL if attrs["tool"] else Source.CONVERSATION)
+        if source == Source.TOOL and not attrs["tool"]:
+            raise serializers.ValidationError({"tool": "required when the source is a tool's output"})
+        if source != Source.TOOL and attrs["tool"]:
+            raise serializers.ValidationError({"tool": "only a tool's output names a tool"})
+        attrs["source"] = source
         return attrs
 
 
@@ -175,8 +188,14 @@ class SessionExchangesApi(APIView):
                                            resource_type_field_name=None),
         responses={201: inline_serializer("ExchangesOut", {"exchanges": ExchangeOut(many=True)})},
         operation_id="sessions_exchanges_create", summary="Add exchanges to a session",
-        description="One exchange `{user, assistant, occurred_at?, metadata?}` or `{\"exchanges\": [...]}` "
-                    "(at most RECMEM_MAX_BATCH_EXCHANGES, default 500).",
+        description="One exchange `{user, assistant, occurred_at?, metadata?, source?, tool?}` or "
+                    "`{\"exchanges\": [...]}` (at most RECMEM_MAX_BATCH_EXCHANGES, default 500). `source` says what "
+                    "the texts are: `conversation` (the default: the user text was said by the user, the assistant "
+                    "text by the assistant), `tool` (a tool's output, named in `tool`, at most 100 characters; a "
+                    "`tool` alone implies it), `agent_note` (the agent's own note) or `import`; it sets the trust "
+                    "the exchange earns as evidence, and the quarantine check reads every source. An exchange whose "
+                    "text reads as instructions to an AI, remote code or exfiltration is stored held in quarantine "
+                    "(`quarantined`: only its author retrieves it; a shared one waits for a reviewer).",
     )
     def post(self, request, session_id):
         session = selectors.session_get_owned(agent=request.user, session_id=session_id)

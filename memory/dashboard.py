@@ -3,14 +3,18 @@ of one project over the last 30 days (server-rendered SVG, memory/charts.py)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
+import numpy as np
 from django.utils import timezone
 
+from core.config import config
 from governance.models import ConsolidationBatch, MetricDay
 from memory.charts import Chart, Series, render
 from memory.figures import governance_figures
-from memory.models import ReviewItem
+from memory.models import Exchange, ReviewItem
+from memory.thresholds import thresholds_for
 
 DAYS = 30
 
@@ -63,6 +67,61 @@ def _charts(project, *, days: int = DAYS) -> list[Chart]:
     return charts
 
 
+@dataclass(frozen=True)
+class Spike:
+    """One agent that stored many similar items in a short time: paraphrase flooding looks like this (it counts once
+    toward corroboration and promotion, and a person should look at it)."""
+
+    agent: str
+    items: int
+    first_at: datetime
+    last_at: datetime
+    sample: str  # one of them, as stored (masked)
+
+
+#: how far back the dashboard looks for spikes, and how many of one agent's newest exchanges it compares
+SPIKE_LOOKBACK = timedelta(days=1)
+SPIKE_MAX_ROWS = 400
+
+
+def agent_spikes(*, project, now: datetime | None = None) -> list[Spike]:
+    """Per agent of ``project``, the largest group of its exchanges stored within one RECMEM_BURST_WINDOW_SECONDS of
+    the last day that are at least θ_sim similar to the group's first one; those of RECMEM_SPIKE_MIN_ITEMS or more,
+    largest first. Stored time, not the time the agent declares."""
+    now = now or timezone.now()
+    settings = config().governance
+    window = timedelta(seconds=max(settings.burst_window_seconds, 1))
+    rows = (Exchange.objects.all_scopes_unscoped(why="dashboard: one project's write pattern across its agents")
+            .filter(project=project, created_at__gte=now - SPIKE_LOOKBACK)
+            .values_list("owner_agent_id", "owner_agent__name", "created_at", "embedding", "embedding_model",
+                         "user_text", "assistant_text").order_by("owner_agent_id", "-created_at"))
+    by_agent: dict = {}
+    for agent_id, name, created, vector, model, user, assistant in rows:
+        group = by_agent.setdefault(agent_id, [])
+        if len(group) < SPIKE_MAX_ROWS:
+            group.append((name, created, vector, model, user or assistant))
+    spikes = []
+    for group in by_agent.values():
+        if len(group) < settings.spike_min_items:
+            continue
+        group.sort(key=lambda r: r[1])
+        vectors = np.asarray([r[2] for r in group], dtype=np.float32)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        sims = (vectors / np.where(norms == 0, 1, norms)) @ (vectors / np.where(norms == 0, 1, norms)).T
+        floor = thresholds_for(group[0][3]).theta_sim
+        best, at = 0, 0
+        for i, (_, start, *_rest) in enumerate(group):
+            members = [j for j in range(i, len(group)) if group[j][1] - start <= window and sims[i, j] >= floor]
+            if len(members) > best:
+                best, at = len(members), i
+        if best >= settings.spike_min_items:
+            members = [j for j in range(at, len(group)) if group[j][1] - group[at][1] <= window
+                       and sims[at, j] >= floor]
+            spikes.append(Spike(agent=group[at][0], items=best, first_at=group[members[0]][1],
+                                last_at=group[members[-1]][1], sample=group[at][4][:160]))
+    return sorted(spikes, key=lambda s: -s.items)
+
+
 def dashboard_context(*, project_name: str | None = None) -> dict:
     figures = governance_figures()
     projects = figures["projects"]
@@ -71,12 +130,15 @@ def dashboard_context(*, project_name: str | None = None) -> dict:
         selected = max(projects, key=lambda p: (p["pending_promotions"] + p["pending_conflicts"]
                                                 + p["failed_batches"], p["latest"] != {}))
     totals = {k: sum(p[k] for p in projects) for k in ("pending_promotions", "pending_conflicts", "failed_batches",
-                                                          "backlog", "validity_pending", "held")}
+                                                          "backlog", "validity_pending", "held",
+                                                          "pending_quarantine")}
     context = {"figures": figures, "projects": projects, "selected": selected, "totals": totals,
-               "queued_tasks": figures["queued_tasks"], "charts": [], "recent_failed": [], "waiting": []}
+               "queued_tasks": figures["queued_tasks"], "charts": [], "recent_failed": [], "waiting": [],
+               "spikes": []}
     if selected is not None:
         project = selected["project"]
         context["charts"] = _charts(project)
+        context["spikes"] = agent_spikes(project=project)
         context["recent_failed"] = list(ConsolidationBatch.objects.filter(
             project=project, status=ConsolidationBatch.Status.FAILED).select_related("agent")[:5])
         context["waiting"] = list(ReviewItem.objects.filter(project=project, status=ReviewItem.Status.PENDING)

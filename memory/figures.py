@@ -55,6 +55,7 @@ def governance_figures() -> dict:
             "project": p, "name": p.name,
             "pending_promotions": pending.get((p.pk, ReviewItem.Kind.PROMOTION), 0),
             "pending_conflicts": pending.get((p.pk, ReviewItem.Kind.CONFLICT), 0),
+            "pending_quarantine": pending.get((p.pk, ReviewItem.Kind.QUARANTINE), 0),
             "failed_batches": failed.get((p.pk,), 0), "backlog": backlog.get((p.pk,), 0),
             "validity_pending": validity.get((p.pk,), 0), "held": held.get((p.pk,), 0),
             "latest": metrics_latest(project=p),

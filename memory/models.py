@@ -18,6 +18,7 @@ from pgvector.django import HnswIndex, VectorField
 
 from agents.visibility import Scope, ScopedQuerySet
 from memory.search.lexical import LexicalVector
+from memory.trust import Source, Trust
 
 EMBEDDING_DIMENSIONS = 384  # one vector width across models (OpenAI models are asked for dimensions=384)
 
@@ -36,6 +37,19 @@ class ScopedModel(models.Model):
     scope = models.CharField(max_length=16, choices=Scope.choices, default=Scope.PERSONAL)
 
     objects = ScopedQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+
+class QuarantineFields(models.Model):
+    """Held for review (memory/quarantine.py): shown to nobody but its author until a reviewer releases it."""
+
+    quarantined = models.BooleanField(default=False, db_index=True,
+                                      help_text="held: instruction-like or exfiltrating text, until a reviewer "
+                                                "releases it")
+    quarantine_reason = models.CharField(max_length=300, blank=True, default="",
+                                         help_text="why the detector flagged it (kept after a release)")
 
     class Meta:
         abstract = True
@@ -71,7 +85,7 @@ class Session(ScopedModel):
         return self.external_id or str(self.id)
 
 
-class Exchange(ScopedModel):
+class Exchange(ScopedModel, QuarantineFields):
     """One masked user/assistant exchange: the subconscious unit, searchable as soon as it is stored."""
 
     class State(models.TextChoices):
@@ -94,6 +108,10 @@ class Exchange(ScopedModel):
     search_vector = search_vector_field("user_text", "assistant_text")
     state = models.CharField(max_length=16, choices=State.choices, default=State.RAW, db_index=True)
     salience = models.CharField(max_length=64, blank=True, default="", help_text="why a one-off unit is critical")
+    # Declared by the agent on ingest (memory/trust.py): what the texts are — a conversation, a tool's output, the
+    # agent's own note, an import.
+    source = models.CharField(max_length=16, choices=Source.choices, default=Source.CONVERSATION)
+    tool = models.CharField(max_length=100, blank=True, default="", help_text="source tool: the tool's name")
     consolidated_batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True,
                                            blank=True, related_name="consolidated_exchanges")
     held_batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True,
@@ -186,7 +204,7 @@ class MemoryStatus(models.TextChoices):
     ARCHIVED = "archived"
 
 
-class Episode(ScopedModel):
+class Episode(ScopedModel, QuarantineFields):
     """A chronological narrative of one ongoing situation, linked to every source exchange."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -203,6 +221,8 @@ class Episode(ScopedModel):
     version = models.PositiveIntegerField(default=1)
     batch = models.ForeignKey("governance.ConsolidationBatch", on_delete=models.SET_NULL, null=True, blank=True,
                               related_name="episodes", help_text="the batch that created it")
+    trust = models.CharField(max_length=16, choices=Trust.choices, default=Trust.USER,
+                             help_text="what its evidence earns (memory/trust.py)")
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
@@ -246,7 +266,7 @@ class ExperienceType(models.TextChoices):
     PROCEDURE = "procedure"
 
 
-class Experience(ScopedModel):
+class Experience(ScopedModel, QuarantineFields):
     """A typed semantic entry (fact, preference, constraint, …) with evidence links to exchanges."""
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
@@ -283,6 +303,8 @@ class Experience(ScopedModel):
     # of module members that say the same); confidence is derived from them (memory.services.consolidation).
     support_sessions = models.PositiveIntegerField(default=1)
     support_agents = models.PositiveIntegerField(default=1)
+    trust = models.CharField(max_length=16, choices=Trust.choices, default=Trust.USER,
+                             help_text="what its evidence earns (memory/trust.py)")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 
@@ -347,6 +369,7 @@ class ReviewItem(models.Model):
         CONFLICT = "conflict"
         CHANGE = "change", "change (proposed by an agent)"
         DELETION = "deletion", "deletion (proposed by an agent)"
+        QUARANTINE = "quarantine", "quarantine (held: instruction-like or exfiltrating text)"
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -359,8 +382,14 @@ class ReviewItem(models.Model):
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.PROMOTION, db_index=True)
-    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="review_items",
-                                   help_text="the item proposed (promotion) or the new, narrower item (conflict)")
+    experience = models.ForeignKey(Experience, on_delete=models.CASCADE, related_name="review_items", null=True,
+                                   blank=True,
+                                   help_text="the item proposed (promotion) or the new, narrower item (conflict); "
+                                             "quarantine: the held item, when it is an experience")
+    exchange = models.ForeignKey(Exchange, on_delete=models.CASCADE, null=True, blank=True,
+                                 related_name="quarantine_items", help_text="quarantine: the held exchange")
+    episode = models.ForeignKey(Episode, on_delete=models.CASCADE, null=True, blank=True,
+                                related_name="quarantine_items", help_text="quarantine: the held episode")
     other_experience = models.ForeignKey(Experience, on_delete=models.CASCADE, null=True, blank=True,
                                          related_name="conflict_items",
                                          help_text="conflict: the wider-scope item the new one contradicts")
@@ -393,7 +422,8 @@ class ReviewItem(models.Model):
     proposed_by = models.ForeignKey("agents.Agent", on_delete=models.SET_NULL, null=True, blank=True,
                                     related_name="+", help_text="change / deletion: the agent that asked for it")
     proposal_reason = models.TextField(blank=True, default="",
-                                       help_text="change / deletion: the agent's reason (masked)")
+                                       help_text="change / deletion: the agent's reason (masked); quarantine: why "
+                                                 "the detector flagged it")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
     class Meta:

@@ -4,6 +4,11 @@ import uuid
 
 from rest_framework import serializers
 
+from memory.trust import exchange_trust
+
+TRUST_HELP = ("what its evidence earns, most trusted first: reviewed, corroborated (≥ 2 agents), user, assistant, "
+              "tool")
+
 
 class SessionOut(serializers.Serializer):
     id = serializers.UUIDField()
@@ -31,10 +36,18 @@ class ExchangeOut(serializers.Serializer):
     candidate = serializers.SerializerMethodField()
     salience = serializers.CharField()
     consolidated_batch = serializers.UUIDField(source="consolidated_batch_id", allow_null=True)
+    source = serializers.CharField(help_text="conversation, tool, agent_note or import (as declared on ingest)")
+    tool = serializers.CharField(help_text="source tool: the tool's name; else empty")
+    trust = serializers.SerializerMethodField(help_text="what this exchange earns as evidence: user, assistant or tool")
+    quarantined = serializers.BooleanField(help_text="held for review (only its author sees it)")
+    quarantine_reason = serializers.CharField(help_text="why the detector flagged it")
     created_at = serializers.DateTimeField()
 
     def get_candidate(self, obj) -> bool:
         return obj.state == "candidate"
+
+    def get_trust(self, obj) -> str:
+        return exchange_trust(source=obj.source, user_text=obj.user_text)
 
 
 class ProvenanceOut(serializers.Serializer):
@@ -68,6 +81,8 @@ class EpisodeOut(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True)
     version = serializers.IntegerField()
     hit_count = serializers.IntegerField()
+    trust = serializers.CharField(help_text=TRUST_HELP)
+    quarantined = serializers.BooleanField(help_text="held for review (only its author sees it)")
     provenance = serializers.SerializerMethodField()
     updated_at = serializers.DateTimeField()
 
@@ -93,6 +108,8 @@ class ExperienceOut(serializers.Serializer):
     status = serializers.CharField()
     confidence = serializers.FloatField()
     verified = serializers.BooleanField()
+    trust = serializers.CharField(help_text=TRUST_HELP)
+    quarantined = serializers.BooleanField(help_text="held for review (only its author sees it)")
     needs_revalidation = serializers.BooleanField(help_text="not corroborated for RECMEM_REVALIDATE_AFTER_DAYS, or "
                                                   "judged stale/wrong: check before relying on it")
     tags = serializers.ListField(child=serializers.CharField())

@@ -113,14 +113,17 @@ def submitted_values(request: Any, path_kwargs: dict | None = None) -> list[str]
     return sorted((v for v in found if len(v) >= MIN_SCRUBBED_CHARS), key=len, reverse=True)
 
 
-def scrub(value: Any, needles: list[str]) -> Any:
-    """``value`` (an error body) with every submitted value replaced by ``[value]``: errors never repeat input."""
+def scrub(value: Any, needles: list[str], *, names: bool = True) -> Any:
+    """``value`` (an error body) with every submitted value replaced by ``[value]``: errors never repeat input. A
+    field-shaped key is a field's name and stays (an enum value may spell a field's name: ``source: "tool"`` and the
+    field ``tool``), except inside ``metadata``, whose keys are the agent's data."""
     if not needles:
         return value
     if isinstance(value, dict):
-        return {scrub(str(k), needles): scrub(v, needles) for k, v in value.items()}
+        return {(str(k) if names and _FIELD_NAME_RE.fullmatch(str(k)) else scrub(str(k), needles)):
+                scrub(v, needles, names=names and k != "metadata") for k, v in value.items()}
     if isinstance(value, list):
-        return [scrub(v, needles) for v in value]
+        return [scrub(v, needles, names=names) for v in value]
     if isinstance(value, str):
         out = value
         for needle in needles:

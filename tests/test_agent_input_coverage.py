@@ -35,7 +35,8 @@ pytestmark = pytest.mark.django_db
 
 LIST = {"query:limit": "typed", "query:offset": "typed", "query:scope": "typed", "query:since": "typed",
         "query:until": "typed", "query:status": "filter"}
-EXCHANGE = {"user": "stored", "assistant": "stored", "occurred_at": "typed", "metadata{}": "stored"}
+EXCHANGE = {"user": "stored", "assistant": "stored", "occurred_at": "typed", "metadata{}": "stored", "source": "typed",
+            "tool": "stored"}
 FIELDS: dict[str, dict[str, str]] = {
     "agents_me": {},
     "consolidations_list": {"query:limit": "typed", "query:offset": "typed", "query:status": "filter"},

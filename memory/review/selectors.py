@@ -59,6 +59,10 @@ def review_item_details(*, item) -> ReviewDetails:
     agents = sorted({e.get("agent") or e.get("agent_id") or "?" for e in evidence})
     sessions = sorted({e["session"] for e in evidence if e.get("session")})
     times = sorted(e["occurred_at"] for e in evidence if e.get("occurred_at"))
+    if item.kind == ReviewItem.Kind.QUARANTINE:  # the held row and its evidence are the whole story
+        return ReviewDetails(agents=agents, sessions=sessions, first_at=times[0] if times else None,
+                             last_at=times[-1] if times else None, closest=None, similar=[], conflicts=[],
+                             previous=None)
     if item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION):
         # An agent's edit of a shared item: compared with the item as it is now.
         current = item.experience
@@ -91,6 +95,8 @@ _STATUS_BY_KIND = {
     ReviewItem.Kind.CHANGE: {ReviewItem.Status.APPROVED: "change applied",
                              ReviewItem.Status.REJECTED: "change refused"},
     ReviewItem.Kind.DELETION: {ReviewItem.Status.APPROVED: "deleted", ReviewItem.Status.REJECTED: "deletion refused"},
+    ReviewItem.Kind.QUARANTINE: {ReviewItem.Status.APPROVED: "released",
+                                 ReviewItem.Status.REJECTED: "kept quarantined"},
 }
 _STATUS_PLAIN = {ReviewItem.Status.PENDING: "pending", ReviewItem.Status.APPROVED: "approved",
                  ReviewItem.Status.REJECTED: "rejected", ReviewItem.Status.DISMISSED: "dismissed",
@@ -108,9 +114,9 @@ def review_item_current_text(item: ReviewItem) -> str:
     while it waits (an agent may have edited it since it was proposed), the proposal otherwise."""
     if item.status == ReviewItem.Status.APPROVED and item.approved_experience_id:
         return item.approved_experience.statement
-    if item.kind == ReviewItem.Kind.CHANGE:
-        return item.proposed_statement  # the change itself is what is decided
-    if item.experience.status == MemoryStatus.ACTIVE:
+    if item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.QUARANTINE):
+        return item.proposed_statement  # the change itself, or the held text, is what is decided
+    if item.experience_id and item.experience.status == MemoryStatus.ACTIVE:
         return item.experience.statement
     return item.proposed_statement
 

@@ -11,6 +11,10 @@ Two kinds of item:
   scope; both are superseded by the replacement), *keep the old one* (reject, a reason is required: the new item
   is superseded by the old one), *keep both* (dismiss: nothing changes, the conflict is closed).
 
+- **quarantine**: a shared (module or project) exchange, episode or experience the detector flagged
+  (memory/quarantine.py) is held: nobody but its author sees it. *Release* (approve) makes it retrievable like any
+  row of its scope; *keep quarantined* (reject, a reason is required) leaves it held for good. Both are audited.
+
 - **change** / **deletion**: an agent asked to change or delete a shared (module or project) item; it stays as it
   is until a person decides. *Approve* applies the change (the statement optionally edited) or the deletion, with
   the previous version kept; *reject* (a reason is required) keeps the item as it is.
@@ -36,11 +40,12 @@ from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.informativeness import informativeness
-from memory.models import Experience, ExperienceEvidence, MemoryStatus, ReviewItem
+from memory.models import Episode, Exchange, Experience, ExperienceEvidence, MemoryStatus, ReviewItem
 from memory.review.changes import experience_change_apply, experience_delete_apply
 from memory.review.selectors import review_similar
 from memory.review.versions import memory_version_save
 from memory.thresholds import thresholds_for
+from memory.trust import Trust
 
 
 def _evidence(experience: Experience) -> list[dict]:
@@ -151,9 +156,50 @@ def review_edit_propose(*, agent, experience: Experience, kind: str, change: dic
     return item
 
 
+def _exchange_evidence(e: Exchange) -> dict:
+    return {"id": str(e.pk), "session": str(e.session_id), "scope": e.scope, "agent": e.owner_agent.name,
+            "agent_id": str(e.owner_agent_id), "occurred_at": e.occurred_at.isoformat() if e.occurred_at else None,
+            "source": e.source, "tool": e.tool, "quarantine_reason": e.quarantine_reason,
+            "user": e.user_text[:500], "assistant": e.assistant_text[:500]}
+
+
+def quarantine_target(item: ReviewItem) -> Exchange | Episode | Experience | None:
+    """The row a quarantine item holds."""
+    return item.exchange or item.episode or item.experience
+
+
+def review_quarantine_create(*, exchange: Exchange | None = None, episode: Episode | None = None,
+                             experience: Experience | None = None, reason: str, batch=None) -> ReviewItem:
+    """Hold one flagged shared row for a reviewer: the row (as stored, masked), the evidence it came from and why the
+    detector flagged it. One open item per row (asked again, the open one is returned). The caller audits it."""
+    target = exchange or episode or experience
+    if target is None:
+        raise ValueError("nothing to quarantine")
+    link = {"exchange": exchange, "episode": episode, "experience": experience}
+    open_ = ReviewItem.objects.filter(kind=ReviewItem.Kind.QUARANTINE, status=ReviewItem.Status.PENDING,
+                                      **{k: v for k, v in link.items() if v is not None}).first()
+    if open_ is not None:
+        return open_
+    if exchange is not None:
+        exchange = Exchange.objects.select_related("owner_agent").get(pk=exchange.pk)
+        statement = f"user: {exchange.user_text}\nassistant: {exchange.assistant_text}".strip()
+        evidence = [_exchange_evidence(exchange)]
+        sessions = [str(exchange.session_id)]
+    else:
+        statement = f"{episode.title}: {episode.narrative}" if episode is not None else experience.statement
+        sources = (episode.sources if episode is not None else experience.evidence)
+        rows = list(sources.select_related("owner_agent").order_by("occurred_at")[:20])
+        evidence = [_exchange_evidence(e) for e in rows]
+        sessions = sorted({str(e.session_id) for e in rows})
+    return ReviewItem.objects.create(
+        project_id=target.project_id, kind=ReviewItem.Kind.QUARANTINE, proposed_scope=target.scope,
+        proposed_module_id=target.module_id, proposed_statement=statement, evidence=evidence, batch=batch,
+        corroborating_sessions=len(sessions), evidence_sessions=sessions, proposal_reason=reason, **link)
+
+
 def _pending(item: ReviewItem) -> ReviewItem:
-    item = (ReviewItem.objects.select_for_update(of=("self",)).select_related("experience", "other_experience")
-            .get(pk=item.pk))
+    item = (ReviewItem.objects.select_for_update(of=("self",))
+            .select_related("experience", "other_experience", "exchange", "episode").get(pk=item.pk))
     # One waiting for more evidence may still be decided by a person who has seen enough.
     if item.status not in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE):
         raise Conflict(f"review item is already {item.status}", code="already_decided")
@@ -226,6 +272,7 @@ def review_approve(*, item: ReviewItem, user, edited_statement: str | None = Non
             scope=target.scope, type=source.type, subject=source.subject, statement=statement, embedding=embedding,
             informativeness=informativeness(statement),
             embedding_model=source.embedding_model, confidence=max(source.confidence, 0.9), verified=True,
+            trust=Trust.REVIEWED,
             valid_from=source.valid_from, episode=episode)
         ExperienceEvidence.objects.bulk_create(
             [ExperienceEvidence(experience=rule, exchange_id=ev.exchange_id) for ev in
@@ -253,12 +300,22 @@ def review_approve(*, item: ReviewItem, user, edited_statement: str | None = Non
         item.approved_experience = applied
         return _Acted(scope=applied.scope, data={"edited": edited, "applied": sorted(change)})
 
+    def release(item: ReviewItem) -> _Acted:
+        # Retrievable from now on like any row of its scope; the reason it was flagged stays on the row.
+        target = quarantine_target(item)
+        type(target).objects.filter(pk=target.pk).update(quarantined=False)
+        return _Acted(scope=target.scope, data={"released": type(target).__name__.lower(),
+                                                "flagged": target.quarantine_reason}, source_ids=(target.pk,))
+
     def act(item: ReviewItem) -> _Acted:
+        if item.kind == ReviewItem.Kind.QUARANTINE:
+            return release(item)
         return edit(item) if item.kind in (ReviewItem.Kind.CHANGE, ReviewItem.Kind.DELETION) else promote(item)
 
     return _decision(item, user=user, reason=reason, status=ReviewItem.Status.APPROVED, apply=act,
                      decisions={ReviewItem.Kind.PROMOTION: "approved", ReviewItem.Kind.CONFLICT: "keep_new",
-                                ReviewItem.Kind.CHANGE: "change_applied", ReviewItem.Kind.DELETION: "deleted"})
+                                ReviewItem.Kind.CHANGE: "change_applied", ReviewItem.Kind.DELETION: "deleted",
+                                ReviewItem.Kind.QUARANTINE: "released"})
 
 
 @transaction.atomic
@@ -271,12 +328,16 @@ def review_reject(*, item: ReviewItem, user, reason: str) -> ReviewItem:
     def keep_old(item: ReviewItem) -> _Acted:
         if item.kind == ReviewItem.Kind.CONFLICT:
             _supersede(loser=item.experience, winner=item.other_experience, reason="conflict")
+        if item.kind == ReviewItem.Kind.QUARANTINE:  # held for good: it stays as it is, seen by its author only
+            target = quarantine_target(item)
+            return _Acted(scope=target.scope, source_ids=(target.pk,))
         return _Acted()
 
     return _decision(item, user=user, reason=reason, status=ReviewItem.Status.REJECTED, apply=keep_old,
                      decisions={ReviewItem.Kind.PROMOTION: "rejected", ReviewItem.Kind.CONFLICT: "keep_old",
                                 ReviewItem.Kind.CHANGE: "change_rejected",
-                                ReviewItem.Kind.DELETION: "deletion_rejected"})
+                                ReviewItem.Kind.DELETION: "deletion_rejected",
+                                ReviewItem.Kind.QUARANTINE: "kept_quarantined"})
 
 
 @transaction.atomic

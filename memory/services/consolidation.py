@@ -70,11 +70,13 @@ from memory.models import (
     ReviewItem,
     Session,
 )
+from memory.quarantine import quarantine_reason
 from memory.quotas import token_quota_check
 from memory.review.services import (
     review_conflict_create,
     review_item_create,
     review_promotion_due,
+    review_quarantine_create,
     review_reopen_with_evidence,
 )
 from memory.review.versions import memory_version_save
@@ -88,6 +90,7 @@ from memory.services.scheduling import (
     replay_backlog,
 )
 from memory.thresholds import Thresholds, thresholds_for
+from memory.trust import exchange_trust, item_trust, may_corroborate
 
 logger = logging.getLogger(__name__)
 
@@ -388,6 +391,10 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
                           "object_id": episode.pk, "source_ids": [s.pk for s in sources]})
         EpisodeSource.objects.bulk_create([EpisodeSource(episode=episode, exchange=s, batch=batch) for s in sources],
                                           ignore_conflicts=True)
+        episode_trust_update(episode=episode)
+        reason = held_reason(texts=[draft.title, draft.narrative], sources=sources)
+        if reason:  # merged into a released episode too: it now holds the flagged text
+            output_hold(obj=episode, reason=reason, batch=batch, summary=summary, audit=audit)
         episodes.append(episode)
 
     for plan in topic.experiences:
@@ -404,20 +411,23 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                       summary, audit, scope_fields) -> None:
     draft = plan.draft
     evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
+    # Flagged text, or drawn from held evidence: a new item held in quarantine, never merged into a clean one.
+    reason = held_reason(texts=[draft.subject, draft.statement], sources=evidence)
     # The topic's other units that restate the item are its evidence too (a paraphrase is corroboration): those
     # at least θ_corroborate_unit similar to it and nearer to it than to the topic's other items.
     vector = np.asarray(plan.embedding, dtype=np.float32)
     others = [np.asarray(p.embedding, dtype=np.float32) for p in topic.experiences if p is not plan]
     for u in topic.units:
-        if u in evidence or u.embedding is None:
+        if u in evidence or u.embedding is None or u.quarantined:
             continue
         v = np.asarray(u.embedding, dtype=np.float32)
         sim = float(np.dot(v, vector))
         if sim >= thresholds.corroborate_unit and all(sim >= float(np.dot(v, o)) for o in others) \
                 and not _states_otherwise(draft.statement, u):
             evidence.append(u)
-    duplicate = _corroborated_item(scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
-                                   sources=[units[i] for i in draft.evidence if i in units])
+    duplicate = None if reason else _corroborated_item(
+        scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
+        sources=[units[i] for i in draft.evidence if i in units])
     if duplicate is not None:
         duplicate = Experience.objects.select_for_update().get(pk=duplicate.pk)
         memory_version_save(obj=duplicate, batch=batch, reason="dedup")
@@ -456,6 +466,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     summary["experiences_created"].append(str(experience.pk))
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXPERIENCE, "object_id": experience.pk,
                   "source_ids": [e.pk for e in evidence], "data": {"type": draft.type}})
+    if reason:
+        output_hold(obj=experience, reason=reason, batch=batch, summary=summary, audit=audit)
 
     # Contradictions within the output's scope: the winner by resolution score stays active, the loser is
     # superseded (kept, linked). With an item of a wider scope (all the consolidator was shown besides its own
@@ -686,14 +698,58 @@ def _base_confidence(experience: Experience) -> float:
 
 
 def experience_support_update(*, experience: Experience, base: float | None = None) -> None:
-    """Recount the item's independent support (:func:`pattern_evidence`) and derive its confidence; saves it."""
+    """Recount the item's support (:func:`pattern_evidence`), derive its confidence and its trust; saves it."""
     base = _base_confidence(experience) if base is None else base
     stats = pattern_evidence(experience=experience)
     experience.support_sessions = max(1, stats["sessions"])
     experience.support_agents = max(1, stats["agents"])
     experience.confidence = support_confidence(base=base, sessions=experience.support_sessions,
                                                agents=experience.support_agents)
+    experience.trust = item_trust(reviewed=experience.verified, independent_agents=stats["independent_agents"],
+                                  evidence=stats["trusts"])
     experience.save()
+
+
+def episode_trust_update(*, episode: Episode) -> None:
+    """An episode's trust: what its sources earn (memory/trust.py; never reviewed: episodes are not proposed)."""
+    rows = list(EpisodeSource.objects.filter(episode=episode).values_list(
+        "exchange__owner_agent_id", "exchange__source", "exchange__quarantined", "exchange__user_text"))
+    agents = {agent for agent, source, held, _ in rows if may_corroborate(source=source, quarantined=held)}
+    trust = item_trust(reviewed=False, independent_agents=len(agents),
+                       evidence=[exchange_trust(source=source, user_text=user) for _, source, _, user in rows])
+    if episode.trust != trust:
+        episode.trust = trust
+        Episode.objects.filter(pk=episode.pk).update(trust=trust)
+
+
+def held_reason(*, texts: list[str], sources) -> str:
+    """Why an output of consolidation is held in quarantine ("" when it is not): its own text flagged by the detector,
+    or drawn from an exchange held in quarantine (a consolidator may restate a hidden instruction in clean words)."""
+    if not config().governance.quarantine_enabled:
+        return ""
+    reasons = []
+    held = [s for s in sources if getattr(s, "quarantined", False)]
+    if held:
+        reasons.append("drawn from evidence held in quarantine")
+    flagged = quarantine_reason(*texts)
+    if flagged:
+        reasons.append(flagged)
+    return "; ".join(reasons)[:300]
+
+
+def output_hold(*, obj: Episode | Experience, reason: str, batch, summary: dict, audit: list) -> None:
+    """Hold what consolidation wrote: seen by its author only; a shared one waits in the review queue."""
+    type(obj).objects.filter(pk=obj.pk).update(quarantined=True, quarantine_reason=reason)
+    obj.quarantined, obj.quarantine_reason = True, reason
+    item = None
+    if obj.scope != Scope.PERSONAL:
+        item = review_quarantine_create(**{type(obj).__name__.lower(): obj}, reason=reason, batch=batch)
+        summary["review_items"].append(str(item.pk))
+    object_type = AuditObject.EPISODE if isinstance(obj, Episode) else AuditObject.EXPERIENCE
+    audit.append({"action": AuditEvent.Action.UPDATE, "object_type": object_type, "object_id": obj.pk,
+                  "reason": f"quarantined: {reason}"[:300],
+                  "source_ids": [item.pk] if item is not None else [],
+                  "data": {"quarantine": {"reason": reason, "review_item": str(item.pk) if item else None}}})
 
 
 def _is_uuid(value: str) -> bool:
@@ -764,23 +820,55 @@ def agreeing_items(*, experience: Experience) -> list[Experience]:
 
 
 def pattern_evidence(*, experience: Experience) -> dict:
-    """The independent support of an item: distinct sessions and agents among its evidence and that of the items of
-    comparable scopes that agree with it (:func:`agreeing_items`), and how many of those sessions hold evidence on
-    the item's topic (an exchange at least as similar to the statement as θ_related)."""
+    """The support of an item: distinct sessions and agents among its evidence and that of the items of comparable
+    scopes that agree with it (:func:`agreeing_items`), and how many of those sessions hold evidence on the item's
+    topic (an exchange at least as similar to the statement as θ_related) — what its confidence follows.
+
+    Besides, the *independent* support that corroboration (trust) and promotion count, so that one agent cannot
+    outvote the others by repeating itself: only evidence that may corroborate (not tool output or imports, not held
+    in quarantine), and one agent's sessions stored within RECMEM_BURST_WINDOW_SECONDS of each other are one burst,
+    counted once (:func:`burst_count`; stored time, which the agent does not declare). ``trusts``: the trust of each
+    of the item's own evidence exchanges."""
     thresholds = thresholds_for(experience.embedding_model)
     on_topic: set = set()
     sessions: set = set()
     agents: set = set()
+    trusts: list[str] = []
+    # per agent, per session: when its first corroborating evidence was stored, and whether one is on topic
+    independent: dict = {}
     items = [experience, *agreeing_items(experience=experience)]
     rows = (ExperienceEvidence.objects.filter(experience__in=items)
             .annotate(distance=CosineDistance("exchange__embedding", experience.embedding))
-            .values_list("exchange__session_id", "exchange__owner_agent_id", "distance"))
-    for session_id, owner_id, distance in rows:
+            .values_list("experience_id", "exchange__session_id", "exchange__owner_agent_id", "distance",
+                         "exchange__created_at", "exchange__source", "exchange__quarantined", "exchange__user_text"))
+    for item_id, session_id, owner_id, distance, stored, source, held, user in rows:
         sessions.add(session_id)
         agents.add(owner_id)
-        if 1.0 - float(distance) >= thresholds.related:
+        topical = 1.0 - float(distance) >= thresholds.related
+        if topical:
             on_topic.add(session_id)
-    return {"sessions": len(sessions), "agents": len(agents), "on_topic_sessions": len(on_topic)}
+        if item_id == experience.pk:
+            trusts.append(exchange_trust(source=source, user_text=user))
+        if may_corroborate(source=source, quarantined=held):
+            first, was_topical = independent.setdefault(owner_id, {}).get(session_id, (stored, False))
+            independent[owner_id][session_id] = (min(first, stored), was_topical or topical)
+    window = config().governance.burst_window_seconds
+    return {"sessions": len(sessions), "agents": len(agents), "on_topic_sessions": len(on_topic),
+            "independent_agents": len(independent),
+            "independent_sessions": sum(burst_count(list(s.values()), window=window) for s in independent.values()),
+            "independent_on_topic": sum(burst_count([v for v in s.values() if v[1]], window=window)
+                                        for s in independent.values()),
+            "trusts": trusts}
+
+
+def burst_count(sessions: list[tuple[datetime, bool]], *, window: int) -> int:
+    """How many of one agent's sessions count as independent: ordered by when their evidence was first stored, a
+    session stored within ``window`` seconds of the start of the current burst joins it; a burst counts once."""
+    count, start = 0, None
+    for stored, _ in sorted(sessions, key=lambda s: s[0]):
+        if start is None or (stored - start).total_seconds() > window:
+            count, start = count + 1, stored
+    return count
 
 
 _PERSON_RE = re.compile(r"^(user|the user)\b|\b(the user|user's|the user's)\b", re.IGNORECASE)
@@ -809,10 +897,14 @@ def pattern_holds(*, experience: Experience, stats: dict, target: ScopeKey) -> b
     """Pattern mining's three conditions before a promotion is proposed: independent support (≥3 distinct sessions
     and ≥2 distinct agents, counted with the agreeing personal items of module members), the same topic (≥3 of
     those sessions hold evidence on the item's topic), and no conflict with active items of the target scope."""
-    if stats["sessions"] < PROMOTION_MIN_SESSIONS or stats["on_topic_sessions"] < PROMOTION_MIN_SESSIONS:
+    if experience.quarantined:
+        return False  # held text is never proposed: a reviewer releases it first
+    if stats["independent_sessions"] < PROMOTION_MIN_SESSIONS \
+            or stats["independent_on_topic"] < PROMOTION_MIN_SESSIONS:
         return False
     # Held independently: personal → module needs two agents of the module, module → project two agents as well.
-    if stats["agents"] < PROMOTION_MIN_AGENTS and (target.scope == Scope.MODULE or experience.scope == Scope.MODULE):
+    if stats["independent_agents"] < PROMOTION_MIN_AGENTS and (target.scope == Scope.MODULE
+                                                               or experience.scope == Scope.MODULE):
         return False
     return not pattern_conflicts(experience=experience, target=target)
 

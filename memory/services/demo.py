@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.test.utils import override_settings
 from django.utils import timezone
 
@@ -28,7 +29,7 @@ from core.config import config_override
 from core.errors import ApplicationError, Conflict
 from governance.models import ConsolidationBatch
 from governance.services.agent_admin import agent_key_issue, agent_register
-from memory.models import ReviewItem
+from memory.models import Exchange, ReviewItem
 from memory.review.rollback import RollbackPlan, batch_rollback_plan
 
 ACTOR = "cli:demo_data"
@@ -187,8 +188,11 @@ def demo_project_create(*, name: str = "demo", replace: bool = False,
             session = api.post(agent, "sessions", body, 201)
             items = [{"user": u, "assistant": a, "occurred_at": (began + timedelta(minutes=4 * t)).isoformat()}
                      for t, (u, a) in enumerate(turns)]
-            result.exchanges += len(api.post(agent, f"sessions/{session['id']}/exchanges",
-                                             {"exchanges": items}, 201)["exchanges"])
+            stored = api.post(agent, f"sessions/{session['id']}/exchanges", {"exchanges": items}, 201)["exchanges"]
+            result.exchanges += len(stored)
+            # A replayed history: stored when it happened, so each day's session counts on its own toward
+            # corroboration (one agent's sessions stored within the burst window count once).
+            Exchange.objects.filter(pk__in=[e["id"] for e in stored]).update(created_at=F("occurred_at"))
             api.post(agent, f"sessions/{session['id']}/close", {}, 200)
             log(f"  session {n + 1:2}/{len(SESSIONS)}: {agent} ({module or 'personal'}), {len(turns)} exchanges")
         for agent in AGENTS:  # "run now", as an operator would: the pending updates and the session pass

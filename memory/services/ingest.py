@@ -24,13 +24,16 @@ from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
-from memory.models import Candidate, Exchange, Session
+from memory.models import Candidate, Exchange, ReviewItem, Session
+from memory.quarantine import quarantine_reason
 from memory.quotas import exchange_quota_check, exchange_quota_hold
+from memory.review.services import review_quarantine_create
 from memory.salience import salience_reason
 from memory.search.vector import nearest_scan
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
+from memory.trust import NON_CORROBORATING, Source
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +47,10 @@ class ExchangeIn:
     assistant: str
     occurred_at: datetime | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    # What the texts are (memory/trust.py): a conversation by default, a tool's output (with its name), the agent's
+    # own note, an import.
+    source: str = Source.CONVERSATION
+    tool: str = ""
 
 
 @dataclass
@@ -102,7 +109,8 @@ def recurrence_neighbours(*, exchanges: list[Exchange], visibility: Visibility,
     table = connection.ops.quote_name(Exchange._meta.db_table)
     # In the model's column order, as Model.from_db expects the values.
     fields = [f.attname for f in Exchange._meta.concrete_fields
-              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id", "session_id"}]
+              if f.attname in {"id", "state", "project_id", "scope", "owner_agent_id", "module_id", "session_id",
+                                "quarantined"}]
     found: dict[Any, list[tuple[Exchange, float]]] = {e.pk: [] for e in exchanges}
     by_scope: dict[ScopeKey, list[Any]] = {}
     for e in exchanges:
@@ -156,25 +164,57 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     # metadata continues the texts it came with: a key whose head ends a text may go on in a metadata value
     metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items], masker=masker,
                          conversation_before=texts)
+    # A tool's name is agent input like any text: stored masked.
+    named = [i for i, item in enumerate(items) if item.tool]
+    tools = [""] * len(items)
+    for i, masked_name in zip(named, texts_mask(project=agent.project, texts=[items[i].tool for i in named],
+                                                masker=masker) if named else [], strict=True):
+        tools[i] = masked_name[:100]
     occurred = [item.occurred_at or now for item in items]
     forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
     embedder = embedder or get_embedder()
     vectors = embedder.embed(forms)
     return _store(agent=agent, session=session, masked=masked, metadata=metadata, occurred=occurred, forms=forms,
-                  vectors=vectors, model_id=embedder.model_id)
+                  vectors=vectors, model_id=embedder.model_id, items=items, tools=tools,
+                  held=exchanges_screen(items=items))
+
+
+def _strings_of(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings_of(v)]
+    if isinstance(value, list | tuple):
+        return [s for v in value for s in _strings_of(v)]
+    return []
+
+
+def exchanges_screen(*, items: list[ExchangeIn]) -> list[str]:
+    """Per exchange, why it is held in quarantine ("" when it is not): the detector reads the texts as the agent sent
+    them (before masking: an address the masker replaces is still where data would be sent) and the metadata's
+    strings, whatever the declared source; a tool's output or an import is read with the wider net."""
+    if not config().governance.quarantine_enabled:
+        return [""] * len(items)
+    return [quarantine_reason(item.user, item.assistant, *_strings_of(item.metadata),
+                              tool=item.source in NON_CORROBORATING) for item in items]
 
 
 @traced("recmem.store")
 @transaction.atomic
-def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id) -> IngestResult:
+def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_id, items, tools,
+           held) -> IngestResult:
     session, start = _turns_reserve(agent=agent, session=session, count=len(masked))
     exchanges = Exchange.objects.bulk_create([
         Exchange(project_id=session.project_id, owner_agent=agent, module_id=session.module_id, scope=session.scope,
                  session=session, turn_index=start + i, user_text=u, assistant_text=a, text_form=forms[i],
                  occurred_at=occurred[i], metadata=metadata[i], embedding=vectors[i],
-                 embedding_model=model_id)
+                 embedding_model=model_id, source=items[i].source, tool=tools[i],
+                 quarantined=bool(held[i]), quarantine_reason=held[i])
         for i, (u, a) in enumerate(masked)
     ])
+    # A shared exchange held in quarantine waits for a reviewer (personal ones are their author's alone anyway).
+    quarantine = {e.pk: review_quarantine_create(exchange=e, reason=e.quarantine_reason)
+                  for e in exchanges if e.quarantined and e.scope != Scope.PERSONAL}
 
     candidates = _trigger(agent=agent, exchanges=exchanges, model_id=model_id)
     # Last, next to the audit chain's lock (the same project): concurrent ingests queue only for the short end.
@@ -190,7 +230,7 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     audit_record_many([
         {"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXCHANGE, "object_id": e.pk,
          "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "source_ids": [session.pk],
-         "data": triggered.get(e.pk)}
+         "data": _event_data(e, triggered.get(e.pk), quarantine.get(e.pk))}
         for e in exchanges
     ])
     candidate_ids = {e.pk for e in exchanges if e.state == Exchange.State.CANDIDATE}
@@ -199,6 +239,15 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     if any(c.reason not in WAITING for c in candidates) and _mode() == "online":
         transaction.on_commit(lambda: consolidation_enqueue(agent_id=agent.pk))
     return IngestResult(exchanges=exchanges, candidate_exchange_ids=candidate_ids, candidates=candidates)
+
+
+def _event_data(e: Exchange, triggered: dict | None, item: ReviewItem | None) -> dict | None:
+    data = dict(triggered or {})
+    if e.source != Source.CONVERSATION:
+        data["source"] = e.source
+    if e.quarantined:
+        data["quarantine"] = {"reason": e.quarantine_reason, "review_item": str(item.pk) if item else None}
+    return data or None
 
 
 def _turns_reserve(*, agent: Agent, session: Session, count: int) -> tuple[Session, int]:
@@ -239,7 +288,8 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
     # take later ones of this request along) is carried here, so every exchange sees the states as they now are.
     queued: set[Any] = set()
     for e in exchanges:
-        if e.state != Exchange.State.RAW or e.pk in queued:
+        # Held text starts nothing: no topic ripens on it, salience never fast-tracks it.
+        if e.state != Exchange.State.RAW or e.pk in queued or e.quarantined:
             continue
         neighbours = found[e.pk]
         for n, _sim in neighbours:
@@ -305,7 +355,8 @@ def _recurs_across_sessions(e: Exchange, units: list[Exchange], thresholds: Thre
 def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: float,
                visibility: Visibility) -> list[Exchange]:
     """The raw neighbours at least ``floor`` similar that may be merged with ``e`` (pairwise comparable scopes)."""
-    raw = [n for n, sim in neighbours if sim >= floor and n.state == Exchange.State.RAW]
+    # Held exchanges do not ripen a topic: one flagged unit would hold back everything consolidated with it.
+    raw = [n for n, sim in neighbours if sim >= floor and n.state == Exchange.State.RAW and not n.quarantined]
     return scope_chain([e, *raw], key=ScopeKey.of, visibility=visibility)[1:]
 
 

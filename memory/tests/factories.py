@@ -38,6 +38,12 @@ def exchanges_bulk(agent, session, texts, start: int = 0) -> list[Exchange]:
                  scope=session.scope) for i, text in enumerate(texts)])
 
 
+def stored_at(exchange_ids, days: float = 0, hours: float = 0) -> None:
+    """Date the stored exchanges as if written then (server time): one agent's sessions stored within
+    RECMEM_BURST_WINDOW_SECONDS count once toward corroboration, so a test of sessions days apart stores them so."""
+    Exchange.objects.filter(pk__in=list(exchange_ids)).update(created_at=T0 + timedelta(days=days, hours=hours))
+
+
 def at(days: float = 0, hours: float = 0) -> str:
     return (T0 + timedelta(days=days, hours=hours)).isoformat()
 

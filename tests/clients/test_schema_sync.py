@@ -29,7 +29,7 @@ pytestmark = pytest.mark.integration
 # Request properties the client deliberately does not send, with the reason.
 NOT_SENT = {
     # The single-exchange form of POST /sessions/{id}/exchanges: the client always sends the batch form.
-    m.ExchangesIn: {"user", "assistant", "occurred_at", "metadata"},
+    m.ExchangesIn: {"user", "assistant", "occurred_at", "metadata", "source", "tool"},
 }
 
 

@@ -12,7 +12,7 @@ from governance.models import AuditEvent, ConsolidationBatch
 from memory.models import Exchange, ExperienceEvidence, ReviewItem
 from memory.review.services import review_item_create, review_reject
 from memory.services.consolidation import _empty_summary, _propose_promotion
-from memory.tests.factories import at, post_exchanges, post_session
+from memory.tests.factories import at, post_exchanges, post_session, stored_at
 from tests.console.conftest import stored_rule
 
 pytestmark = pytest.mark.django_db
@@ -28,10 +28,13 @@ def proposal(api_client, make_agent):
     peer = make_agent(name="builder", modules=["ops"])
     rule = stored_rule(holder=holder, api_client=api_client, statement=PROPOSED,
                        user_texts=[f"Merge {i}: linter and unit tests first, always." for i in range(2)])
+    for i, exchange_id in enumerate(rule.evidence.order_by("occurred_at").values_list("pk", flat=True)):
+        stored_at([exchange_id], days=i)  # its sessions days apart, as stored (a burst counts once)
     # A second agent of the module corroborates it in its own session.
     session = post_session(api_client, peer, module="ops")["id"]
     stored = post_exchanges(api_client, peer, session, [{"user": "Before merging I run the linter and the tests.",
                                                           "assistant": "Good.", "occurred_at": at(days=9)}])
+    stored_at([stored[0]["id"]], days=9)
     ExperienceEvidence.objects.create(experience=rule, exchange_id=stored[0]["id"])
     batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded")
     return {"holder": holder, "peer": peer, "rule": rule, "batch": batch}
@@ -153,6 +156,7 @@ def _corroborate_in_a_new_session(api_client, holder, rule, day):
     session = post_session(api_client, holder, module="ops")["id"]
     stored = post_exchanges(api_client, holder, session, [{"user": "Linter and tests before the merge, again.",
                                                            "assistant": "Yes.", "occurred_at": at(days=day)}])
+    stored_at([stored[0]["id"]], days=day)
     ExperienceEvidence.objects.create(experience=rule, exchange_id=stored[0]["id"])
 
 

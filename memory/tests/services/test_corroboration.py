@@ -17,7 +17,7 @@ from memory.models import Candidate, Experience, ExperienceEvidence, ReviewItem
 from memory.services import consolidation
 from memory.services.consolidation import _empty_summary, _propose_promotion, consolidation_run
 from memory.services.scheduling import RUN_MANUAL
-from memory.tests.factories import T0, at, post_exchanges, post_session
+from memory.tests.factories import T0, at, post_exchanges, post_session, stored_at
 from memory.thresholds import thresholds_for
 from testing.scenarios import MARATHON
 
@@ -43,6 +43,7 @@ def _say(client, holder, pairs, day, capture, module="platform"):
         out = post_exchanges(client, holder, session, [{"user": u, "assistant": a, "occurred_at": at(days=day,
                                                                                                      hours=i)}
                                                        for i, (u, a) in enumerate(pairs)])
+    stored_at([o["id"] for o in out], days=day)  # sessions days apart, as they were stored
     return out
 
 
@@ -239,6 +240,7 @@ def _personal_note(api_client, holder, statement, days, type_="constraint"):
         session = post_session(api_client, holder, started_at=at(days=day))["id"]
         [stored] = post_exchanges(api_client, holder, session, [{"user": statement, "assistant": "Noted.",
                                                                   "occurred_at": at(days=day)}])
+        stored_at([stored["id"]], days=day)
         ExperienceEvidence.objects.create(experience=item, exchange_id=stored["id"])
     consolidation.experience_support_update(experience=item)
     return item

@@ -4,6 +4,7 @@ subject; pattern mining's conditions; lesson / procedure from repeated failures 
 from datetime import timedelta
 
 import pytest
+from django.db.models import F
 from django.utils import timezone
 
 from core.config import config_override
@@ -120,7 +121,14 @@ def test_purge_a_subject(make_agent, api_client, by):
 
 
 def _pattern_item(api_client, holder, texts, statement="Deploys happen after the tests pass.", **kw):
-    return stored_rule(holder=holder, api_client=api_client, statement=statement, user_texts=texts, **kw)
+    item = stored_rule(holder=holder, api_client=api_client, statement=statement, user_texts=texts, **kw)
+    # Its sessions days apart, as stored: one agent's sessions stored within the burst window count once.
+    Exchange.objects.filter(experiences=item).update(created_at=F("occurred_at"))
+    return item
+
+
+def _support(stats: dict) -> dict:
+    return {k: stats[k] for k in ("sessions", "agents", "on_topic_sessions")}
 
 
 DEPLOY = ["Our deploys always happen after the tests pass.", "We deploy only once the tests are green.",
@@ -137,12 +145,14 @@ def test_pattern_mining_needs_independent_on_topic_evidence_without_conflict(mak
     module = holder.agent.modules.get()
     target = ScopeKey.for_scope(project_id=item.project_id, scope="module", module_id=module.pk)
     stats = pattern_evidence(experience=item)
-    assert stats == {"sessions": 3, "agents": 1, "on_topic_sessions": 3}
+    assert _support(stats) == {"sessions": 3, "agents": 1, "on_topic_sessions": 3}
+    assert (stats["independent_sessions"], stats["independent_agents"]) == (3, 1)
     assert not pattern_holds(experience=item, stats=stats, target=target)  # held by one agent only
     # A second member's personal note of the same rule: independent support for the module.
     _pattern_item(api_client, make_agent(modules=["ops"]), DEPLOY[:1], scope="personal", module=None)
     stats = pattern_evidence(experience=item)
-    assert stats == {"sessions": 4, "agents": 2, "on_topic_sessions": 4}
+    assert _support(stats) == {"sessions": 4, "agents": 2, "on_topic_sessions": 4}
+    assert (stats["independent_sessions"], stats["independent_agents"]) == (4, 2)
     assert pattern_holds(experience=item, stats=stats, target=target)
     # Three sessions, but two of them are about something else: not the same topic.
     off = _pattern_item(api_client, holder, [DEPLOY[0], "What's a good name for a grey kitten?",

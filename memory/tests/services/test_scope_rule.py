@@ -10,7 +10,7 @@ from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, ReviewItem
 from memory.review.services import review_item_create
-from memory.tests.factories import at, post_exchanges, post_session
+from memory.tests.factories import at, post_exchanges, post_session, stored_at
 
 pytestmark = pytest.mark.django_db
 
@@ -309,6 +309,7 @@ def _corroborated_personal_item(api_client, holder, sessions=3):
         stored += post_exchanges(api_client, holder, session, [
             {"user": "I always review pull requests before lunch.", "assistant": "Noted.",
              "occurred_at": at(days=day)}])
+        stored_at([stored[-1]["id"]], days=day)  # days apart as stored (a burst counts once)
     first = Exchange.objects.get(pk=stored[0]["id"])
     item = Experience.objects.create(
         project_id=first.project_id, owner_agent_id=first.owner_agent_id, scope="personal", type="pattern",

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 ExperienceType = Literal["fact", "event", "preference", "constraint", "lesson", "pattern", "procedure"]
 ScopeName = Literal["personal", "module", "project"]
 MetricScope = Literal["personal", "module", "project", "all"]
+ExchangeSource = Literal["conversation", "tool", "agent_note", "import"]
 
 
 class Response(BaseModel):
@@ -93,6 +94,10 @@ class ExchangeIn(Request):
     assistant: str = ""
     occurred_at: datetime | None = None
     metadata: dict[str, Any] | None = None
+    #: what the texts are: a conversation (the default), a tool's output (name it in ``tool``), the agent's own note,
+    #: an import; it sets the trust the exchange earns as evidence
+    source: ExchangeSource | None = None
+    tool: str | None = None
 
 
 class ExchangesIn(Request):
@@ -114,6 +119,13 @@ class Exchange(Response):
     candidate: bool
     salience: str
     consolidated_batch: uuid.UUID | None
+    source: str
+    tool: str
+    #: what it earns as evidence: user, assistant or tool
+    trust: str
+    #: held for review: only its author sees it
+    quarantined: bool
+    quarantine_reason: str
     created_at: datetime
 
 
@@ -141,6 +153,9 @@ class Episode(Response):
     ended_at: datetime | None
     version: int
     hit_count: int
+    #: reviewed > corroborated > user > assistant > tool
+    trust: str
+    quarantined: bool
     provenance: Provenance
     updated_at: datetime
 
@@ -154,6 +169,10 @@ class Experience(Response):
     status: str
     confidence: float
     verified: bool
+    #: reviewed > corroborated > user > assistant > tool
+    trust: str
+    #: held for review: only its author sees it
+    quarantined: bool
     needs_revalidation: bool
     tags: list[str]
     valid_from: datetime | None

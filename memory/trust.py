@@ -1,0 +1,82 @@
+"""Provenance and trust: where an exchange's text came from, and the trust an item's evidence earns.
+
+The one rule (everything that labels or compares trust reads it from here):
+
+    reviewed  >  corroborated  >  user  >  assistant  >  tool
+
+* **reviewed** — a person approved it in the review queue (``Experience.verified``).
+* **corroborated** — independent support from at least two distinct agents (:data:`CORROBORATING_AGENTS`), counted
+  over evidence that may corroborate: not tool output, not imports, not quarantined, bursts counted once
+  (memory.services.consolidation.pattern_evidence).
+* otherwise the *weakest* evidence decides (conservative: one tool output among the evidence is enough to make an item
+  "tool" — the consolidator may have drawn the statement from it):
+  * **user** — a conversation exchange with a user side: one agent's user statements;
+  * **assistant** — an assistant-only conversation exchange, or an agent's own note;
+  * **tool** — a tool's output, or an import (provenance unknown to the platform).
+
+An exchange's source kind is declared by the agent (``source`` on ingest). The default, ``conversation``, claims no
+more than "one agent's user said it": it can never earn *corroborated* or *reviewed* alone, and the quarantine detector
+reads every exchange whatever its declared source — declaring a tool output a conversation hides nothing from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import models
+
+
+class Source(models.TextChoices):
+    CONVERSATION = "conversation", "conversation (user text said by the user, assistant text by the assistant)"
+    TOOL = "tool", "tool output"
+    AGENT_NOTE = "agent_note", "agent note"
+    IMPORT = "import"
+
+
+class Trust(models.TextChoices):
+    REVIEWED = "reviewed"
+    CORROBORATED = "corroborated", "corroborated (≥ 2 agents)"
+    USER = "user", "one agent's user statements"
+    ASSISTANT = "assistant", "assistant statements"
+    TOOL = "tool", "tool output"
+
+
+#: higher is more trusted
+RANK: dict[str, int] = {Trust.TOOL: 0, Trust.ASSISTANT: 1, Trust.USER: 2, Trust.CORROBORATED: 3, Trust.REVIEWED: 4}
+
+#: distinct agents whose (corroborating) evidence makes an item "corroborated"
+CORROBORATING_AGENTS = 2
+
+#: sources whose exchanges never corroborate (count toward independent sessions or agents)
+NON_CORROBORATING = frozenset({Source.TOOL, Source.IMPORT})
+
+
+def exchange_trust(*, source: str, user_text: str = "") -> str:
+    """The trust one exchange carries as evidence."""
+    if source in NON_CORROBORATING:
+        return Trust.TOOL
+    if source == Source.AGENT_NOTE:
+        return Trust.ASSISTANT
+    return Trust.USER if (user_text or "").strip() else Trust.ASSISTANT
+
+
+def weakest(levels: Iterable[str]) -> str | None:
+    levels = list(levels)
+    return min(levels, key=RANK.__getitem__) if levels else None
+
+
+def item_trust(*, reviewed: bool, independent_agents: int, evidence: Iterable[str]) -> str:
+    """An item's trust: ``reviewed`` (a person approved it), else ``corroborated`` with at least
+    :data:`CORROBORATING_AGENTS` independent agents, else the weakest of its ``evidence`` (exchange trusts; none
+    known: ``assistant``, what a consolidator wrote without a source)."""
+    if reviewed:
+        return Trust.REVIEWED
+    if independent_agents >= CORROBORATING_AGENTS:
+        return Trust.CORROBORATED
+    return weakest(evidence) or Trust.ASSISTANT
+
+
+def may_corroborate(*, source: str, quarantined: bool) -> bool:
+    """Whether an exchange counts as independent support (sessions, agents): not tool output or imports, not held in
+    quarantine."""
+    return source not in NON_CORROBORATING and not quarantined
