@@ -262,6 +262,9 @@ class Experience(ScopedModel):
     informativeness = models.FloatField(default=0.5)
     verified = models.BooleanField(default=False)
     valid_from = models.DateTimeField(null=True, blank=True)
+    # When it stopped holding: its successor's start when superseded, or an expiry it stated ("until Friday").
+    # Past it the item leaves retrieval (status unchanged); ``as_of`` reads still find it inside its window.
+    valid_to = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE,
                               db_index=True)
     superseded_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,
@@ -293,6 +296,8 @@ class Experience(ScopedModel):
                       opclasses=["vector_cosine_ops"]),
             GinIndex(name="experience_search_gin", fields=["search_vector"]),
             models.Index(fields=["project", "scope", "status"]),
+            # Named subjects are recalled by value (entity filter, GET /entities).
+            models.Index(fields=["project", "subject"], name="experience_project_subject"),
         ]
 
     def __str__(self) -> str:
