@@ -296,8 +296,6 @@ class Experience(ScopedModel):
                       opclasses=["vector_cosine_ops"]),
             GinIndex(name="experience_search_gin", fields=["search_vector"]),
             models.Index(fields=["project", "scope", "status"]),
-            # Named subjects are recalled by value (entity filter, GET /entities).
-            models.Index(fields=["project", "subject"], name="experience_project_subject"),
         ]
 
     def __str__(self) -> str:

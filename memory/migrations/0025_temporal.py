@@ -27,10 +27,6 @@ class Migration(migrations.Migration):
             name='valid_to',
             field=models.DateTimeField(blank=True, null=True),
         ),
-        migrations.AddIndex(
-            model_name='experience',
-            index=models.Index(fields=['project', 'subject'], name='experience_project_subject'),
-        ),
         # Backwards the column goes away with the field: nothing to undo here.
         migrations.RunSQL(FILL, reverse_sql=migrations.RunSQL.noop),
     ]
