@@ -20,7 +20,7 @@ from datetime import datetime
 
 from django.contrib.postgres.search import SearchQuery as TextQuery
 from django.db import connection
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 from django.db.models.functions import Lower
 
 from agents.visibility import Visibility
@@ -107,9 +107,10 @@ class EntityCount:
 
 def _placeholder_counts(qs: QuerySet, fields: tuple[str, ...]) -> dict[str, int]:
     """placeholder → how many rows of ``qs`` mention it (one regular expression over the rows' texts)."""
-    text = " || ' ' || ".join(f"coalesce(r.{connection.ops.quote_name(f)}, '')" for f in fields)
-    inner, params = qs.values("pk", *fields).query.sql_with_params()
-    sql = (f"SELECT m[1], count(DISTINCT r.id) FROM ({inner}) AS r "
+    columns = {"entity_row": F("pk"), **{f"entity_text_{i}": F(name) for i, name in enumerate(fields)}}
+    inner, params = qs.values(**columns).query.sql_with_params()
+    text = " || ' ' || ".join(f"coalesce(r.entity_text_{i}, '')" for i in range(len(fields)))
+    sql = (f"SELECT m[1], count(DISTINCT r.entity_row) FROM ({inner}) AS r "
            f"CROSS JOIN LATERAL regexp_matches({text}, %s, 'g') AS m GROUP BY 1")
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, f"({PLACEHOLDER_PATTERN})"])

@@ -81,8 +81,8 @@ def test_as_of_on_a_supersede_chain(api_client, make_agent, online, django_captu
 
 
 def test_a_stated_expiry_ends_the_item(api_client, make_agent, online, django_capture_on_commit_callbacks):
-    """"We must not deploy until Friday" (a rule: salient on its own): the item ends after that Friday (resolved against when it was said);
-    past its end it is not returned, ``as_of`` before the end still finds it."""
+    """"We must not deploy until Friday" (a rule: salient on its own): the item ends after that Friday (resolved
+    against when it was said); past its end it is not returned, ``as_of`` before the end still finds it."""
     holder = make_agent(roles=["writer", "reader", "operator"])
     said = datetime.now(UTC) - timedelta(days=30)
     said = said - timedelta(days=(said.weekday() - 2) % 7)  # a Wednesday, a month ago
