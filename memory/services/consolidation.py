@@ -593,6 +593,8 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
                     matches.append((x, max(close[e] for e in x.evidence.filter(pk__in=list(close))
                                            .values_list("pk", flat=True))))
                     seen.add(x.pk)
+    now = timezone.now()
+    matches = [(x, sim) for x, sim in matches if x.valid_to is None or x.valid_to > now]  # expired: said anew
     # A close item that this statement changes (another day, number or time; "instead of …") is not
     # corroborated: it is contradicted, and superseded within the scope rule below.
     changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
