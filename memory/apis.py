@@ -304,7 +304,7 @@ class EntityListQuery(PageQuery):
     kind = StrictChoiceField(choices=["placeholder", "subject"], required=False)
 
 
-@extend_schema(tags=["entities"])
+@extend_schema(tags=["search"])
 class EntityListApi(APIView):
     """The entities the caller's visible memory mentions, most mentioned first: placeholders (masked people,
     organisations, places… — one value, one placeholder across sessions) and the subjects of its items. Counted over
