@@ -7,9 +7,10 @@ episodes are those its items were drawn from. Every count and every filter reads
 (:meth:`agents.visibility.ScopedQuerySet.visible_to`), so a count never reveals a row it could not read.
 
 Cost: a placeholder filter uses the rows' full-text vectors (a placeholder is one lexeme there, GIN-indexed:
-memory/search/lexical.py) and rechecks the exact text on the rows the index finds. The listing runs one regular
-expression over the visible rows' texts per layer (a sequential read of what the caller sees: at 10k visible
-exchanges a few tens of milliseconds); it is a list for people, not a hot path.
+memory/search/lexical.py) and rechecks the exact text on the rows the index finds (2 ms for one placeholder among
+10k visible exchanges). The listing runs one regular expression over the visible rows' texts per layer, a sequential
+read of what the caller sees (62 ms for 10k visible exchanges naming 300 people, on the development machine); it is
+a list asked for now and then, not a per-turn path, so it has no index of its own.
 """
 
 from __future__ import annotations
