@@ -17,6 +17,7 @@ from memory import selectors
 from memory.figures import metrics_list
 from memory.inputs import (
     BoundedDateTimeField,
+    EntityField,
     MetadataField,
     PageQuery,
     QuerySerializer,
@@ -29,11 +30,19 @@ from memory.inputs import (
 )
 from memory.models import Exchange, ExperienceType, MemoryStatus, Session
 from memory.search.query import SearchQuery
-from memory.search.services import list_record, read_record, search_feedback, search_query_mask, search_run
+from memory.search.services import (
+    entity_resolve,
+    list_record,
+    read_record,
+    search_feedback,
+    search_query_mask,
+    search_run,
+)
 from memory.serializers import (
     BatchDetailOut,
     BatchOut,
     EditProposalOut,
+    EntityOut,
     EpisodeOut,
     ExchangeOut,
     ExperienceOut,
@@ -76,12 +85,33 @@ class SessionListQuery(_ListQuery):
     status = StrictChoiceField(choices=Session.Status.choices, required=False)
 
 
-class ExchangeListQuery(_ListQuery):
+class _MemoryListQuery(_ListQuery):
+    as_of = BoundedDateTimeField(required=False, help_text="ISO 8601: what was current then (items superseded or "
+                                                           "expired since included; exchanges stored by then)")
+    entity = EntityField(required=False)
+
+    @classmethod
+    def resolved(cls, request) -> selectors.ListFilters:
+        """The filters with ``entity`` resolved (masked: a clear value never reaches a query or the audit)."""
+        filters = cls.filters(request)
+        if filters.entity is not None:
+            filters.entity = entity_resolve(agent=request.user, value=filters.entity)
+        return filters
+
+
+def _masked_filters(filters: selectors.ListFilters) -> dict[str, str] | None:
+    """The list audit's record of the ``entity`` asked for: its masked form, never the value as sent."""
+    if filters.entity is None:
+        return None
+    return {"entity": " ".join([*filters.entity.placeholders, filters.entity.subject or ""]).strip()}
+
+
+class ExchangeListQuery(_MemoryListQuery):
     session = serializers.UUIDField(required=False)
     state = StrictChoiceField(choices=Exchange.State.choices, required=False)
 
 
-class EpisodeListQuery(_ListQuery):
+class EpisodeListQuery(_MemoryListQuery):
     status = StrictChoiceField(choices=MemoryStatus.choices, required=False, help_text="default active")
 
 
@@ -233,9 +263,9 @@ class ExchangeListApi(APIView):
     @extend_schema(parameters=[ExchangeListQuery], responses=page_of(ExchangeOut), operation_id="exchanges_list",
                    summary="List exchanges")
     def get(self, request):
-        filters = ExchangeListQuery.filters(request)
+        filters = ExchangeListQuery.resolved(request)
         return _paginated(request, self, selectors.exchange_list(agent=request.user, filters=filters), ExchangeOut,
-                          record=AuditObject.EXCHANGE_LIST)
+                          record=AuditObject.EXCHANGE_LIST, masked=_masked_filters(filters))
 
 
 @extend_schema(tags=["exchanges"])
@@ -256,9 +286,10 @@ class EpisodeListApi(APIView):
     @extend_schema(parameters=[EpisodeListQuery], responses=page_of(EpisodeOut), operation_id="episodes_list",
                    summary="List episodes")
     def get(self, request):
-        filters = EpisodeListQuery.filters(request)
+        filters = EpisodeListQuery.resolved(request)
         qs = selectors.episode_list(agent=request.user, filters=filters)
-        return _paginated(request, self, qs, EpisodeOut, record=AuditObject.EPISODE_LIST)
+        return _paginated(request, self, qs, EpisodeOut, record=AuditObject.EPISODE_LIST,
+                          masked=_masked_filters(filters))
 
 
 @extend_schema(tags=["episodes"])
@@ -279,12 +310,33 @@ class ExperienceListApi(APIView):
     @extend_schema(parameters=[ExperienceListQuery], responses=page_of(ExperienceOut),
                    operation_id="experiences_list", summary="List experiences")
     def get(self, request):
-        filters = ExperienceListQuery.filters(request)
+        filters = ExperienceListQuery.resolved(request)
         if filters.tag:  # free text: masked like a query before it is used or audited
             filters.tag = search_query_mask(agent=request.user, query=filters.tag)
         qs = selectors.experience_list(agent=request.user, filters=filters)
+        masked = {**({"tag": filters.tag} if filters.tag else {}), **(_masked_filters(filters) or {})}
         return _paginated(request, self, qs, ExperienceOut, record=AuditObject.EXPERIENCE_LIST,
-                          masked={"tag": filters.tag} if filters.tag else None)
+                          masked=masked or None)
+
+
+class EntityListQuery(PageQuery):
+    kind = StrictChoiceField(choices=["placeholder", "subject"], required=False)
+
+
+@extend_schema(tags=["search"])
+class EntityListApi(APIView):
+    """The entities the caller's visible memory mentions, most mentioned first: placeholders (masked people,
+    organisations, places… — one value, one placeholder across sessions) and the subjects of its items. Counted over
+    the rows the caller may see only."""
+
+    required_roles = {"get": AgentRole.READER}
+
+    @extend_schema(parameters=[EntityListQuery], responses=page_of(EntityOut), operation_id="entities_list",
+                   summary="List the entities memory mentions")
+    def get(self, request):
+        query = EntityListQuery.parse(request)
+        rows = selectors.entity_list(agent=request.user, kind=query.get("kind"))
+        return _paginated(request, self, rows, EntityOut)
 
 
 def _proposal(outcome) -> Response:
@@ -385,6 +437,9 @@ class SearchApi(APIView):
         until = BoundedDateTimeField(required=False)
         session = serializers.UUIDField(required=False, help_text="the agent's session this search serves (the "
                                                                   "hit-rate proxy looks for citations there)")
+        as_of = BoundedDateTimeField(required=False, help_text="ISO 8601: what was believed then (items current at "
+                                                               "that instant, superseded or expired since included)")
+        entity = EntityField(required=False)
 
     class SearchOutputSerializer(serializers.Serializer):
         class ExchangeHit(ExchangeOut):
@@ -415,6 +470,8 @@ class SearchApi(APIView):
         serializer.is_valid(raise_exception=True)
         data = dict(serializer.validated_data)
         session_id = data.pop("session", None)
+        if data.get("entity") is not None:
+            data["entity"] = entity_resolve(agent=request.user, value=data["entity"])
         run = search_run(agent=request.user, query=SearchQuery(**data), session_id=session_id)
         result = run.result
 

@@ -16,6 +16,7 @@ from rest_framework import serializers
 from core.config import config
 from core.errors import ApplicationError
 from core.limits import metadata_check, text_is_storable
+from memory.entities import entity_malformed
 
 _UNSTORABLE = "must not contain NUL characters or unpaired UTF-16 surrogates"
 MAX_OFFSET = 1_000_000_000
@@ -100,6 +101,24 @@ class BoundedDateTimeField(serializers.DateTimeField):
                 raise
             edge = datetime.min if value.year == datetime.min.year else datetime.max
             return edge.replace(tzinfo=UTC)
+
+
+class EntityField(StrictCharField):
+    """A placeholder (``<PERSON_3f2a9c>``), a subject or a clear value (masked before use); a value in angle
+    brackets that is not a keyed placeholder is refused."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", 300)
+        kwargs.setdefault("help_text", "only rows about this entity: a placeholder such as <PERSON_3f2a9c>, a "
+                                       "subject, or a clear value (masked like ingest masks it)")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        problem = entity_malformed(value)
+        if problem:
+            raise serializers.ValidationError(problem, code="invalid")
+        return value.strip()
 
 
 class StrictSerializer(serializers.Serializer):

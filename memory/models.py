@@ -282,6 +282,9 @@ class Experience(ScopedModel, QuarantineFields):
     informativeness = models.FloatField(default=0.5)
     verified = models.BooleanField(default=False)
     valid_from = models.DateTimeField(null=True, blank=True)
+    # When it stopped holding: its successor's start when superseded, or an expiry it stated ("until Friday").
+    # Past it the item leaves retrieval (status unchanged); ``as_of`` reads still find it inside its window.
+    valid_to = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=MemoryStatus.choices, default=MemoryStatus.ACTIVE,
                               db_index=True)
     superseded_by = models.ForeignKey("self", on_delete=models.SET_NULL, null=True, blank=True,

@@ -8,12 +8,15 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from agents.models import Agent
 from agents.visibility import Visibility, agent_visibility
 from core.errors import NotFound
 from governance.models import ConsolidationBatch
+from memory.entities import Entity, EntityCount, entity_counts, entity_q
 from memory.models import Episode, Exchange, Experience, MemoryStatus, Session
+from memory.temporal import episode_as_of_q, exchange_as_of_q, experience_as_of_q, experience_current_q
 
 # --- visible querysets ----------------------------------------------------------------------
 
@@ -120,6 +123,8 @@ class ListFilters:
     session: uuid.UUID | None = None
     state: str | None = None
     tag: str | None = None
+    as_of: datetime | None = None  # what was current then (memory.temporal)
+    entity: Entity | None = None  # only rows about it (memory.entities), already resolved
 
 
 def _apply(qs: QuerySet, filters: ListFilters, *, exact: dict[str, str], since: str, until: str) -> QuerySet:
@@ -142,24 +147,48 @@ def session_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Session]:
     return qs.order_by("-started_at", "id")
 
 
+def _about(qs: QuerySet, filters: ListFilters, visibility: Visibility) -> QuerySet:
+    return qs.filter(entity_q(qs.model, filters.entity, visibility)) if filters.entity is not None else qs
+
+
 def exchange_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Exchange]:
-    qs = _apply(Exchange.objects.visible_to(agent), filters,
+    visibility = agent_visibility(agent=agent)
+    qs = _apply(Exchange.objects.visible_to(visibility), filters,
                 exact={"session": "session_id", "state": "state", "scope": "scope"},
                 since="occurred_at", until="occurred_at")
-    return qs.order_by("occurred_at", "session_id", "turn_index")
+    if filters.as_of:
+        qs = qs.filter(exchange_as_of_q(filters.as_of))
+    return _about(qs, filters, visibility).order_by("occurred_at", "session_id", "turn_index")
 
 
 def episode_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Episode]:
     visibility = agent_visibility(agent=agent)
-    qs = Episode.objects.visible_to(visibility).filter(status=filters.status or MemoryStatus.ACTIVE)
+    qs = Episode.objects.visible_to(visibility)
+    if filters.as_of:
+        qs = qs.filter(episode_as_of_q(filters.as_of))
+        if filters.status:
+            qs = qs.filter(status=filters.status)
+    else:
+        qs = qs.filter(status=filters.status or MemoryStatus.ACTIVE)
     qs = _apply(qs, filters, exact={"scope": "scope"}, since="ended_at", until="started_at")
-    return episodes_with_provenance(qs, visibility).order_by("-updated_at", "id")
+    return episodes_with_provenance(_about(qs, filters, visibility), visibility).order_by("-updated_at", "id")
 
 
 def experience_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Experience]:
+    """Active items that have not expired by default; ``as_of``: those current then (superseded or expired since
+    included); another ``status``: those of that status."""
     visibility = agent_visibility(agent=agent)
-    qs = experiences_with_provenance(Experience.objects.visible_to(visibility), visibility).filter(
-        status=filters.status or MemoryStatus.ACTIVE)
+    qs = _about(experiences_with_provenance(Experience.objects.visible_to(visibility), visibility), filters,
+                visibility)
+    if filters.as_of:
+        qs = qs.filter(experience_as_of_q(filters.as_of))
+        if filters.status:
+            qs = qs.filter(status=filters.status)
+    else:
+        status = filters.status or MemoryStatus.ACTIVE
+        qs = qs.filter(status=status)
+        if status == MemoryStatus.ACTIVE:
+            qs = qs.filter(experience_current_q(timezone.now()))
     if filters.type:
         qs = qs.filter(type=filters.type)
     if filters.tag:
@@ -171,6 +200,11 @@ def experience_list(*, agent: Agent, filters: ListFilters) -> QuerySet[Experienc
     if filters.until:
         qs = qs.filter(Q(valid_from__lt=filters.until) | Q(valid_from__isnull=True, created_at__lt=filters.until))
     return qs.order_by("-updated_at", "id")
+
+
+def entity_list(*, agent: Agent, kind: str | None = None) -> list[EntityCount]:
+    """The entities the agent's visible memory mentions, with counts over visible rows (memory.entities)."""
+    return entity_counts(visibility=agent_visibility(agent=agent), now=timezone.now(), kind=kind)
 
 
 def batch_list(*, agent: Agent, status: str | None = None) -> QuerySet[ConsolidationBatch]:

@@ -114,6 +114,9 @@ class ExperienceOut(serializers.Serializer):
                                                   "judged stale/wrong: check before relying on it")
     tags = serializers.ListField(child=serializers.CharField())
     valid_from = serializers.DateTimeField(allow_null=True)
+    valid_to = serializers.DateTimeField(allow_null=True, help_text="when it stopped holding (superseded, or an "
+                                         "end it stated); null: it still holds")
+    last_corroborated_at = serializers.DateTimeField(help_text="when it was last said again (freshness in ranking)")
     superseded_by = serializers.SerializerMethodField()
     episode = serializers.SerializerMethodField()
     version = serializers.IntegerField()
@@ -212,3 +215,13 @@ def page_of(item: type[serializers.Serializer]) -> type[serializers.Serializer]:
             "results": item(many=True),
         })
     return _PAGES[item]
+
+
+class EntityOut(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["placeholder", "subject"],
+                                   help_text="placeholder: a masked person, organisation, place…; subject: what "
+                                             "consolidation named an item")
+    value = serializers.CharField(help_text="give it back as `entity` on search and lists")
+    exchanges = serializers.IntegerField(help_text="visible exchanges mentioning it (a subject: its items' sources)")
+    episodes = serializers.IntegerField(help_text="visible episodes mentioning it (a subject: its items' episodes)")
+    experiences = serializers.IntegerField(help_text="visible current experiences mentioning it / named so")

@@ -35,6 +35,8 @@ pytestmark = pytest.mark.django_db
 
 LIST = {"query:limit": "typed", "query:offset": "typed", "query:scope": "typed", "query:since": "typed",
         "query:until": "typed", "query:status": "filter"}
+# as_of is a date-time; entity is masked like a query before it finds rows (never stored, audited masked)
+MEMORY = {"query:as_of": "typed", "query:entity": "filter"}
 EXCHANGE = {"user": "stored", "assistant": "stored", "occurred_at": "typed", "metadata{}": "stored", "source": "typed",
             "tool": "stored"}
 FIELDS: dict[str, dict[str, str]] = {
@@ -42,12 +44,13 @@ FIELDS: dict[str, dict[str, str]] = {
     "consolidations_list": {"query:limit": "typed", "query:offset": "typed", "query:status": "filter"},
     "consolidations_retrieve": {"path:batch_id": "id"},
     "consolidations_request": {},
-    "episodes_list": LIST,
+    "entities_list": {"query:limit": "typed", "query:offset": "typed", "query:kind": "typed"},
+    "episodes_list": {**LIST, **MEMORY},
     "episodes_retrieve": {"path:episode_id": "id"},
     "exchanges_list": {**{k: v for k, v in LIST.items() if k != "query:status"}, "query:session": "filter",
-                       "query:state": "typed"},
+                       "query:state": "typed", **MEMORY},
     "exchanges_retrieve": {"path:exchange_id": "id"},
-    "experiences_list": {**LIST, "query:type": "typed", "query:tag": "filter"},
+    "experiences_list": {**LIST, **MEMORY, "query:type": "typed", "query:tag": "filter"},
     "experiences_retrieve": {"path:experience_id": "id"},
     "experiences_update": {"path:experience_id": "id", "body:statement": "stored", "body:subject": "stored",
                            "body:confidence": "typed", "body:reason": "stored"},
@@ -56,7 +59,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "metrics_list": {"query:since": "typed", "query:until": "typed", "query:scope": "typed"},
     "search": {"body:query": "stored", "body:k_sub": "typed", "body:k_epi": "typed", "body:k_sem": "typed",
                "body:token_budget": "typed", "body:types[]": "typed", "body:tags[]": "filter", "body:since": "typed",
-               "body:until": "typed", "body:session": "lookup"},
+               "body:until": "typed", "body:session": "lookup", "body:as_of": "typed", "body:entity": "filter"},
     "sessions_list": LIST,
     "sessions_create": {"body:external_id": "stored", "body:started_at": "typed", "body:module": "lookup",
                         "body:metadata{}": "stored"},
@@ -78,6 +81,7 @@ REQUESTS: dict[str, tuple[str, str, dict]] = {
     "consolidations_list": ("get", "/api/v1/consolidations", {}),
     "consolidations_retrieve": ("get", "/api/v1/consolidations/{batch_id}", {}),
     "consolidations_request": ("post", "/api/v1/consolidations/run", {}),
+    "entities_list": ("get", "/api/v1/entities", {}),
     "episodes_list": ("get", "/api/v1/episodes", {}),
     "episodes_retrieve": ("get", "/api/v1/episodes/{episode_id}", {}),
     "exchanges_list": ("get", "/api/v1/exchanges", {}),

@@ -230,6 +230,7 @@ def _api_requests(w: World) -> dict[tuple[str, str], list[tuple[str, str, Any, s
         ("/api/v1/experiences/{experience_id}", "delete"): [
             ("delete", f"/api/v1/experiences/{w.personal_items[1]}", {"reason": "wrong"}, {204}),
             ("delete", f"/api/v1/experiences/{w.module_items[1]}", {"reason": "obsolete"}, {202})],
+        ("/api/v1/entities", "get"): [("get", "/api/v1/entities", None, {200})],
         ("/api/v1/search", "post"): [("post", "/api/v1/search", {"query": "who runs the backup?"}, {200})],
         ("/api/v1/feedback", "post"): [("post", "/api/v1/feedback", "FEEDBACK", {200})],
         ("/api/v1/metrics", "get"): [("get", "/api/v1/metrics", None, {200})],

@@ -37,6 +37,7 @@ DECISIONS: dict[tuple[str, str], str | tuple[str, ...] | None] = {
     ("experience-detail", "patch"): (AgentRole.WRITER, AgentRole.READER),
     ("experience-detail", "delete"): AgentRole.WRITER,
     ("search", "post"): AgentRole.READER,
+    ("entities", "get"): AgentRole.READER,  # counted over what the caller may read
     ("feedback", "post"): AgentRole.READER,  # feedback on one's own searches: whoever may search
     ("metrics", "get"): AgentRole.OPERATOR,  # governance figures of the whole project
     ("consolidations", "get"): AgentRole.READER,

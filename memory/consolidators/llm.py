@@ -10,7 +10,7 @@ tokens spent and leave the candidates pending for a retry.
 from __future__ import annotations
 
 import re
-from datetime import UTC, date, datetime, time
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from core.text import tokens
@@ -53,6 +53,22 @@ def _resolve_id(value: Any, known: dict[str, str]) -> str | None:
         return known[raw]
     cleaned = clean_id(raw)
     return known.get(cleaned)
+
+
+def _after(later: datetime, earlier: datetime) -> bool:
+    """``later > earlier``; False when one is naive and the other aware (they cannot be compared)."""
+    try:
+        return later > earlier
+    except TypeError:
+        return False
+
+
+def _end_of(value: Any, tz_hint: datetime | None) -> datetime | None:
+    """An item's stated end: a bare date is the last day it holds, so it ends at the next midnight."""
+    parsed = parse_valid_from(value, tz_hint)
+    if parsed is not None and len(str(value).strip()) == 10:
+        parsed += timedelta(days=1)
+    return parsed
 
 
 def parse_valid_from(value: Any, tz_hint: datetime | None = None) -> datetime | None:
@@ -349,6 +365,9 @@ def assemble_items(
                 contradicts.append(exp_id)
         first_time = unit_time(by_id[evidence[0]])
         valid_from = parse_valid_from(raw.get("valid_from"), first_time) or first_time
+        valid_to = _end_of(raw.get("valid_to"), first_time)
+        if valid_to is not None and valid_from is not None and not _after(valid_to, valid_from):
+            valid_to = None  # an end before the start is a misread, not an item that never held
         subject = _text(raw.get("subject")).lower() or _subject_from_statement(statement)
         key = (kind, statement.lower().rstrip("."))
         previous = index.get(key)
@@ -364,6 +383,7 @@ def assemble_items(
             statement=statement,
             evidence=evidence,
             valid_from=valid_from,
+            valid_to=valid_to,
             confidence=_clamp(raw.get("confidence")),
             contradicts=contradicts,
             tags=normalise_tags(raw.get("tags")),

@@ -316,6 +316,7 @@ _ITEM_SCHEMA: dict[str, Any] = {
         "statement": {"type": "string", "minLength": 1},
         "evidence": {"type": "array", "items": {"type": "string"}},
         "valid_from": {"type": ["string", "null"]},
+        "valid_to": {"type": ["string", "null"]},
         "confidence": {"type": "number", "minimum": 0, "maximum": 1},
         "contradicts": {"type": "array", "items": {"type": "string"}},
         "tags": {"type": "array", "maxItems": 5, "items": {"type": "string"}},
@@ -334,6 +335,8 @@ Fields of each item:
 - "evidence": the ids of the units that support the item: at least one, and only ids listed in <units>.
 - "valid_from": the date (YYYY-MM-DD) from which the item holds: the date of the event itself for events,
   otherwise the date of the first supporting unit; null if unknown.
+- "valid_to": only when the units state an end ("the freeze lasts until Friday", "for the next two weeks"): the
+  last date (YYYY-MM-DD) on which it holds, computed from the unit times; otherwise null or omitted.
 - "confidence": from 0.0 to 1.0. 0.9 or more when stated explicitly and unambiguously, 0.6 to 0.8 when clearly
   implied, lower when uncertain (prefer omitting speculative items).
 - "contradicts": the ids of related experiences (only ids listed in <related_experiences>) that this item
@@ -487,8 +490,10 @@ Items: the durable knowledge an agent will need later, with the exact details a 
 Fields: "type"; "subject" (1 to 4 lowercase words; reuse a related experience's subject when it is about the same
 thing); "statement" (one self-contained third-person sentence with absolute dates and exact values); "evidence"
 (ids of supporting units, at least one); "valid_from" (YYYY-MM-DD: the event's date, else the first supporting
-unit's; null if unknown); "confidence" (0.9+ explicit, 0.6 to 0.8 implied; omit speculation); "contradicts" (ids
-of related experiences this item replaces because something changed; empty when it agrees or only refines).
+unit's; null if unknown); "valid_to" (YYYY-MM-DD, the last day it holds, only when the units state an end:
+"until Friday", "for the next two weeks"; else null); "confidence" (0.9+ explicit, 0.6 to 0.8 implied; omit
+speculation); "contradicts" (ids of related experiences this item replaces because something changed; empty when it
+agrees or only refines).
 Skip greetings, small talk, unanswered questions and generic advice the user did not adopt. One idea per item, no
 duplicates, do not restate a related experience unless it changed; usually at most one or two items per unit.
 

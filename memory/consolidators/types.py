@@ -123,6 +123,8 @@ class ExperienceDraft:
     confidence: float = 0.6
     contradicts: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
+    # An explicit end the statement gives ("the freeze lasts until Friday"); None: holds until something changes.
+    valid_to: datetime | None = None
 
 
 @dataclass

@@ -23,7 +23,7 @@ def _drop_quarantine_items(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('memory', '0024_review_agent_change_proposals'),
+        ('memory', '0025_temporal'),
     ]
 
     operations = [

@@ -44,6 +44,7 @@ from memory.models import Episode, Exchange, Experience, ExperienceEvidence, Mem
 from memory.review.changes import experience_change_apply, experience_delete_apply
 from memory.review.selectors import review_similar
 from memory.review.versions import memory_version_save
+from memory.temporal import supersede_end
 from memory.thresholds import thresholds_for
 from memory.trust import Trust
 
@@ -211,10 +212,12 @@ def _supersede(*, loser: Experience, winner: Experience, reason: str) -> None:
         return
     loser = Experience.objects.select_for_update().get(pk=loser.pk)
     memory_version_save(obj=loser, batch=None, reason=reason)
+    now = timezone.now()
     loser.status, loser.superseded_by = MemoryStatus.SUPERSEDED, winner
+    loser.valid_to = supersede_end(loser=loser, winner=winner, now=now)
     loser.version += 1
-    loser.updated_at = timezone.now()
-    loser.save(update_fields=["status", "superseded_by", "version", "updated_at"])
+    loser.updated_at = now
+    loser.save(update_fields=["status", "superseded_by", "valid_to", "version", "updated_at"])
 
 
 @dataclass(frozen=True)

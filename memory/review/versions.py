@@ -11,7 +11,7 @@ from typing import Any
 from memory.models import Episode, Experience, MemoryVersion
 
 # Fields kept as ISO strings in a snapshot; foreign keys kept as "<name>" -> "<name>_id".
-_DATETIME_FIELDS = ("valid_from", "started_at", "ended_at")
+_DATETIME_FIELDS = ("valid_from", "valid_to", "started_at", "ended_at")
 _FK_FIELDS = ("superseded_by", "module")
 
 
@@ -28,11 +28,14 @@ def memory_snapshot(obj: Episode | Experience) -> dict[str, Any]:
     return {"type": obj.type, "subject": obj.subject, "statement": obj.statement, "status": obj.status,
             "confidence": obj.confidence, "version": obj.version, "superseded_by": str(obj.superseded_by_id or ""),
             "embedding": [float(x) for x in obj.embedding], "scope": obj.scope, "module": str(obj.module_id or ""),
-            "valid_from": _iso(obj.valid_from), "informativeness": obj.informativeness}
+            "valid_from": _iso(obj.valid_from), "valid_to": _iso(obj.valid_to),
+            "informativeness": obj.informativeness}
 
 
 def memory_restore(obj: Episode | Experience, snapshot: dict[str, Any]) -> None:
     """Set ``obj``'s fields back to ``snapshot`` (not saved; the version number moves on, never back)."""
+    if isinstance(obj, Experience) and "valid_to" not in snapshot:
+        obj.valid_to = None  # a snapshot older than the field: the item had no end then
     for key, value in snapshot.items():
         if key in _FK_FIELDS:
             setattr(obj, f"{key}_id", value or None)

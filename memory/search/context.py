@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from core.config import config
 from memory.gateways.tokens import count_tokens
@@ -50,8 +50,10 @@ def _held(obj) -> list[str]:
 
 def _experience_line(hit: Hit) -> str:
     e = hit.obj
-    labels = [*_held(e), e.type, e.scope, f"since {_day(e.valid_from)}", f"confidence {e.confidence:.2f}",
-              f"trust {getattr(e, 'trust', '') or Trust.USER}"]
+    labels = [*_held(e), e.type, e.scope, f"since {_day(e.valid_from)}"]
+    if getattr(e, "valid_to", None) is not None:  # its last day: the end itself is the first instant it no longer holds
+        labels.append(f"until {_day(e.valid_to - timedelta(microseconds=1))}")
+    labels += [f"confidence {e.confidence:.2f}", f"trust {getattr(e, 'trust', '') or Trust.USER}"]
     if getattr(e, "verified", False):
         labels.append("verified")
     # Not corroborated for long (or judged stale/wrong): shown as such rather than used as a plain fact.

@@ -21,6 +21,11 @@ class SearchQuery:
     tags: list[str] | None = None
     since: datetime | None = None
     until: datetime | None = None
+    # What was believed then: items current at that instant (superseded or expired since included), exchanges
+    # stored by then. None: what holds now.
+    as_of: datetime | None = None
+    # Only rows about this entity (memory.entities.Entity: placeholders and/or a subject, already resolved).
+    entity: Any = None
 
     def resolved(self) -> SearchQuery:
         """This query with every size the caller left out taken from the settings."""

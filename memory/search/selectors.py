@@ -3,6 +3,7 @@ the items returned read whole with their provenance, and the context block."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django.db import transaction
@@ -13,6 +14,7 @@ from pgvector.django import CosineDistance
 from agents.models import Agent
 from agents.visibility import Visibility, agent_visibility
 from core.config import config
+from memory.entities import entity_q
 from memory.gateways.embeddings import get_embedder
 from memory.models import Episode, Exchange, Experience, ExperienceEvidence, MemoryStatus, ReviewItem
 from memory.search.context import context_block
@@ -22,6 +24,7 @@ from memory.search.ranking import blended_score, relevance
 from memory.search.side_by_side import run_side_by_side
 from memory.search.vector import nearest_scan, search_ef
 from memory.selectors import episode_prefetches, experience_prefetches
+from memory.temporal import episode_as_of_q, exchange_as_of_q, experience_as_of_q, experience_current_q
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -30,7 +33,7 @@ HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.R
 RANK_FIELDS: dict[type, tuple[str, ...]] = {
     Exchange: ("occurred_at", "hit_count", "session_id", "turn_index"),  # where its session neighbours are
     Episode: ("ended_at", "updated_at", "hit_count"),
-    Experience: ("valid_from", "updated_at", "confidence", "informativeness", "hit_count"),
+    Experience: ("last_corroborated_at", "valid_from", "updated_at", "confidence", "informativeness", "hit_count"),
 }
 
 
@@ -44,11 +47,28 @@ def _overruled_exchanges(project_id: Any) -> QuerySet:
         experience__review_items__status=ReviewItem.Status.REJECTED).values("exchange_id")
 
 
-def _layer_querysets(visibility: Visibility) -> tuple[QuerySet, QuerySet, QuerySet]:
-    """What a search may return of each layer (exchanges, episodes, experiences)."""
-    return (Exchange.objects.visible_to(visibility).exclude(pk__in=_overruled_exchanges(visibility.project_id)),
-            Episode.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES),
-            Experience.objects.visible_to(visibility).exclude(status__in=HIDDEN_STATUSES))
+def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None,
+                     now: datetime | None = None) -> tuple[QuerySet, QuerySet, QuerySet]:
+    """What a search may return of each layer (exchanges, episodes, experiences): what holds now (an expired item
+    is left out like a superseded one), or with ``as_of`` what was current then; with ``entity`` only rows about
+    it."""
+    as_of = query.as_of if query is not None else None
+    ex_qs = Exchange.objects.visible_to(visibility).exclude(pk__in=_overruled_exchanges(visibility.project_id))
+    ep_qs = Episode.objects.visible_to(visibility)
+    xp_qs = Experience.objects.visible_to(visibility)
+    if as_of is None:
+        ep_qs = ep_qs.exclude(status__in=HIDDEN_STATUSES)
+        xp_qs = xp_qs.exclude(status__in=HIDDEN_STATUSES).filter(experience_current_q(now or timezone.now()))
+    else:
+        ex_qs = ex_qs.filter(exchange_as_of_q(as_of))
+        ep_qs = ep_qs.filter(episode_as_of_q(as_of))
+        xp_qs = xp_qs.filter(experience_as_of_q(as_of))
+    entity = query.entity if query is not None else None
+    if entity is not None:
+        ex_qs = ex_qs.filter(entity_q(Exchange, entity, visibility))
+        ep_qs = ep_qs.filter(entity_q(Episode, entity, visibility))
+        xp_qs = xp_qs.filter(entity_q(Experience, entity, visibility))
+    return ex_qs, ep_qs, xp_qs
 
 
 def _whole(qs: QuerySet) -> QuerySet:
@@ -109,7 +129,7 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
         lexical = config().search.lexical_weight > 0
     lexemes = query_lexemes(query.query) if lexical else None
     ef_search = search_ef(query.k_sub)
-    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility)
+    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query)
     if query.since:
         ex_qs = ex_qs.filter(occurred_at__gte=query.since)
         ep_qs = ep_qs.filter(ended_at__gte=query.since)
@@ -182,12 +202,22 @@ def _exchanges_with_neighbours(hits: list[Hit], qs: QuerySet, n: int) -> tuple[l
 NEIGHBOUR_MARGIN = 0.05
 
 
+def experience_fresh_from(item: Experience, at: datetime) -> datetime | None:
+    """When an experience was last said as of ``at``: its last corroboration (a re-corroborated item is as fresh as
+    the words that restated it), else its start; a corroboration after ``at`` was not known then."""
+    last = item.last_corroborated_at
+    if last is not None and last <= at:
+        return last
+    return item.valid_from or item.updated_at
+
+
 def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     """Three layers (exchanges, episodes, experiences) of what ``agent`` may see, ranked, with a context block."""
     query = query.resolved()
     vector = get_embedder().embed_one(query.query)
     visibility = agent_visibility(agent=agent)
     now = timezone.now()
+    ranked_at = query.as_of or now  # as of a past instant, freshness is counted back from it
     exchanges, episodes, experiences = layers_nearest(agent=agent, query=query, vector=vector, visibility=visibility)
     weight = config().search.lexical_weight
 
@@ -199,16 +229,18 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
                 continue
             hits.append(Hit(obj=n.obj, similarity=n.similarity, relevance=rel,
                             score=blended_score(similarity=rel, when=when(n.obj), confidence=conf(n.obj),
-                                                hits=n.obj.hit_count, now=now)))
+                                                hits=n.obj.hit_count, now=ranked_at)))
         return sorted(hits, key=lambda h: -h.score)[:k]
 
-    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility)
+    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query, now)
     result = SearchResult(
         exchanges=rank(exchanges, lambda o: o.occurred_at, lambda o: 0.5, query.k_sub),
         episodes=rank(episodes, lambda o: o.ended_at or o.updated_at, lambda o: 0.7, query.k_epi),
         # An experience's relevance is scaled by how much it says (greetings and reassurance say little), and
         # those below the floor are left out: fewer than k, the budget goes to the other layers.
-        experiences=rank(experiences, lambda o: o.valid_from or o.updated_at, lambda o: o.confidence, query.k_sem,
+        # Fresh is what was last said: a re-corroborated item counts from its last corroboration, not its start.
+        experiences=rank(experiences, lambda o: experience_fresh_from(o, ranked_at), lambda o: o.confidence,
+                         query.k_sem,
                          worth=lambda o: 0.5 + 0.5 * o.informativeness, floor=config().search.experience_floor or None),
     )
 

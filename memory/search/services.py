@@ -12,9 +12,11 @@ from django.utils import timezone
 
 from agents.models import Agent
 from core.errors import ApplicationError, NotFound
-from governance.models import AuditEvent, AuditObject
+from governance.models import AuditEvent, AuditObject, PseudonymEntry
+from governance.selectors import pseudonym_lookup
 from governance.services.audit import audit_record
 from governance.services.privacy import texts_mask
+from memory.entities import PLACEHOLDER_RE, Entity
 from memory.models import Episode, Exchange, Experience, SearchLog, Session
 from memory.search.query import SearchQuery, SearchResult
 from memory.search.selectors import memory_search
@@ -25,6 +27,23 @@ def search_query_mask(*, agent: Agent, query: str) -> str:
     """The query is agent input like any other: masked before it is embedded or audited (the same pseudonyms as
     stored memories, so a name in a query still finds the memories about that person)."""
     return texts_mask(project=agent.project, texts=[query])[0]
+
+
+def entity_resolve(*, agent: Agent, value: str) -> Entity:
+    """What an ``entity`` parameter names: a placeholder as given; a clear value masked like ingest masks it (so a
+    name maps to the placeholder its mentions carry, also where the registry alone knows it) and taken as a subject
+    too, in its masked form. Never fails on an unknown value: it then matches nothing (an empty result)."""
+    text = value.strip()
+    if PLACEHOLDER_RE.fullmatch(text):
+        return Entity(placeholders=(text,))
+    masked = search_query_mask(agent=agent, query=text).strip()
+    found = dict.fromkeys(PLACEHOLDER_RE.findall(masked))
+    for entity_type in (PseudonymEntry.objects.filter(project_id=agent.project_id)
+                        .values_list("entity_type", flat=True).distinct()):
+        placeholder = pseudonym_lookup(project=agent.project, entity_type=entity_type, value=text)
+        if placeholder:
+            found.setdefault(placeholder)
+    return Entity(placeholders=tuple(found), subject=masked or None)
 
 
 @transaction.atomic

@@ -89,6 +89,7 @@ from memory.services.scheduling import (
     consolidation_retry_schedule,
     replay_backlog,
 )
+from memory.temporal import experience_current_q, supersede_end
 from memory.thresholds import Thresholds, thresholds_for
 from memory.trust import exchange_trust, item_trust, may_corroborate
 
@@ -455,8 +456,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         type=draft.type, subject=draft.subject[:300], statement=draft.statement, embedding=plan.embedding,
         embedding_model=embedder_model, confidence=max(0.05, min(0.99, draft.confidence)),
         informativeness=informativeness(draft.statement),
-        valid_from=draft.valid_from or max(e.occurred_at for e in evidence), episode=episode, batch=batch,
-        tags=draft.tags, **scope_fields)
+        valid_from=draft.valid_from or max(e.occurred_at for e in evidence), valid_to=draft.valid_to,
+        episode=episode, batch=batch, tags=draft.tags, **scope_fields)
     ExperienceEvidence.objects.bulk_create(
         [ExperienceEvidence(experience=experience, exchange=e, batch=batch) for e in evidence],
         ignore_conflicts=True)
@@ -490,10 +491,12 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                                      when=old.valid_from or old.created_at, newer=False)
         winner, loser = (experience, old) if new_score >= old_score else (old, experience)
         memory_version_save(obj=loser, batch=batch, reason="supersede")
+        now = timezone.now()
         loser.status = MemoryStatus.SUPERSEDED
         loser.superseded_by = winner
+        loser.valid_to = supersede_end(loser=loser, winner=winner, now=now)
         loser.version += 1
-        loser.updated_at = timezone.now()
+        loser.updated_at = now
         loser.save()
         summary["experiences_superseded"].append(str(loser.pk))
         audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE,
@@ -560,7 +563,9 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     θ_corroborate_unit similar); of those the most confident (then the nearest). A contradiction is never a
     paraphrase, however close the wording ("prefers morning" / "now prefers evening")."""
     with nearest_scan(Experience):
+        # An expired item is not restated by a new statement: it is said again, for a new window.
         nearest = list(Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
+                       .filter(experience_current_q(timezone.now()))
                        .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])
     floor = min(thresholds.corroborate, thresholds.dedup)
     key = canonical_form(draft.subject, draft.statement)
@@ -600,6 +605,8 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
                     matches.append((x, max(close[e] for e in x.evidence.filter(pk__in=list(close))
                                            .values_list("pk", flat=True))))
                     seen.add(x.pk)
+    now = timezone.now()
+    matches = [(x, sim) for x, sim in matches if x.valid_to is None or x.valid_to > now]  # expired: said anew
     # A close item that this statement changes (another day, number or time; "instead of …") is not
     # corroborated: it is contradicted, and superseded within the scope rule below.
     changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]

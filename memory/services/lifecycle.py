@@ -44,6 +44,7 @@ from memory.models import (
 )
 from memory.review.versions import memory_version_save
 from memory.services.validity import validity_sample_enqueue
+from memory.temporal import experience_current_q
 from memory.textform import unit_text_form
 
 PURGED = "[purged]"
@@ -135,7 +136,9 @@ def memories_revalidation_flag(*, now: datetime | None = None) -> int:
     now = now or timezone.now()
     stale = list(Experience.objects.all_scopes_unscoped(why="revalidation checks every scope")
                  .filter(status=MemoryStatus.ACTIVE, needs_revalidation=False,
-                         last_corroborated_at__lt=now - timedelta(days=days)).defer("embedding"))
+                         last_corroborated_at__lt=now - timedelta(days=days))
+                 .filter(experience_current_q(now))  # an item past its stated end needs no judging
+                 .defer("embedding"))
     if not stale:
         return 0
     Experience.objects.filter(pk__in=[x.pk for x in stale]).update(needs_revalidation=True)

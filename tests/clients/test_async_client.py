@@ -37,6 +37,20 @@ async def test_async_session_search_and_pages(amem, recmem_agent):
 
 
 @pytest.mark.anyio
+async def test_async_entities_and_filters(amem):
+    async with amem.session(external_id="async-entities") as s:
+        await s.add_many([("Ask Maria Lopez before any schema change.", "Noted."),
+                          ("Maria Lopez is away next week.", "Noted.")])
+    page = await amem.entities(kind="placeholder")
+    [maria] = [e for e in page.results if e.value.startswith("<PERSON_")]
+    assert maria.exchanges == 2
+    assert [e.id async for e in amem.iter_entities(kind="placeholder")] == [e.id for e in page.results]
+    found = await amem.search("who to ask", entity="Maria Lopez")
+    assert len(found.exchanges) == 2
+    assert (await amem.exchanges.list(entity=maria.value)).count == 2
+
+
+@pytest.mark.anyio
 async def test_async_requests_run_concurrently(amem):
     sessions = await asyncio.gather(*(amem.sessions.create(external_id=f"c{i}") for i in range(5)))
     assert len({s.id for s in sessions}) == 5

@@ -4,6 +4,7 @@ error body as typed exceptions."""
 from __future__ import annotations
 
 import uuid
+from datetime import UTC, datetime
 
 import pytest
 
@@ -12,6 +13,7 @@ from recmem_client import (
     AuthenticationError,
     BadRequestError,
     ConflictError,
+    Entity,
     Exchange,
     ExchangeHit,
     NotFoundError,
@@ -87,6 +89,32 @@ def test_search_returns_typed_hits_and_the_context_block(mem):
     assert 0 < result.exchanges[0].similarity <= 1 and result.exchanges[0].score > 0
     assert "training for the" in result.context and 0 < result.context_tokens <= 500
     assert result.hits[0].score == max(h.score for h in result.hits)
+
+
+def test_entities_and_the_entity_and_as_of_filters(mem):
+    """``entities()`` lists the placeholder one person got in every exchange; ``entity=`` (a placeholder or the name
+    as written) and ``as_of=`` reach search and the lists."""
+    before = datetime.now(UTC)
+    with mem.session(external_id="entities") as s:
+        s.add("My colleague Maria Lopez reviews every database migration.", "Noted.")
+        s.add("Maria Lopez owns the on-call rotation this month.", "Noted.")
+        s.add("The staging cluster has three nodes.", "Noted.")
+    page = mem.entities(kind="placeholder")
+    assert isinstance(page, Page) and all(isinstance(e, Entity) for e in page.results)
+    [maria] = [e for e in page.results if e.value.startswith("<PERSON_")]
+    assert (maria.kind, maria.exchanges) == ("placeholder", 2)
+    assert [e.id for e in mem.iter_entities(kind="placeholder", page_size=1)] == [e.id for e in page.results]
+    for entity in (maria.value, "Maria Lopez"):
+        found = mem.search("who does what", entity=entity)
+        assert len(found.exchanges) == 2 and all(maria.value in h.user for h in found.exchanges)
+        assert mem.exchanges.list(entity=entity).count == 2
+        assert {x.id for x in mem.exchanges.iter(entity=entity)} == {x.id for x in found.exchanges}
+    assert mem.exchanges.list(entity=maria.value, as_of=before).count == 0  # nothing was stored then
+    assert mem.search("who does what", entity=maria.value, as_of=before).exchanges == []
+    assert mem.experiences.list(entity="<PERSON_000000>").count == 0
+    assert mem.episodes.list(entity=maria.value, as_of=datetime.now(UTC)).count == 0
+    with pytest.raises(BadRequestError):
+        mem.search("x", entity="<PERSON_zz>")
 
 
 def test_feedback_on_a_search_and_the_metrics_of_the_project(recmem_server):

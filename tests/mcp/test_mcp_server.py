@@ -25,7 +25,7 @@ from ..clients.conftest import consolidate_marathon
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
-TOOLS = {"remember", "recall", "list_rules", "forget"}
+TOOLS = {"remember", "recall", "list_rules", "forget", "list_entities", "recall_entity"}
 
 
 def _text(result) -> str:
@@ -88,6 +88,37 @@ async def test_stdio_remember_recall_list_rules_forget(recmem_server, recmem_age
     # the process closed the session it opened when the client went away
     session_id = stored.structured_content["session_id"]
     assert _wait(lambda: direct.sessions.get(session_id).status == "closed", 30)
+
+
+async def test_stdio_entities_and_recall_by_entity(recmem_server, recmem_agent):
+    """`list_entities` names the placeholder every mention of one person got; `recall_entity` finds what is about
+    her by the placeholder or by her name as written (masked like stored text), as of now or of an instant."""
+    async with Client(_stdio(recmem_server.url, recmem_agent.key)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert tools["list_entities"].annotations.read_only_hint and tools["recall_entity"].annotations.read_only_hint
+        for user in ("My colleague Maria Lopez reviews every database migration.",
+                     "Maria Lopez owns the on-call rotation this month.", "The staging cluster has three nodes."):
+            stored = await client.call_tool("remember", {"user": user, "assistant": "Noted."})
+            assert not stored.is_error, _text(stored)
+        entities = (await client.call_tool("list_entities", {"kind": "placeholder"})).structured_content
+        entities = entities["result"] if isinstance(entities, dict) and "result" in entities else entities
+        [maria] = [e for e in entities if e["value"].startswith("<PERSON_")]
+        assert maria["kind"] == "placeholder" and maria["exchanges"] == 2
+
+        for entity in (maria["value"], "Maria Lopez"):
+            about = (await client.call_tool("recall_entity", {"entity": entity})).structured_content
+            texts = [i["text"] for i in about["items"] if i["kind"] == "exchange"]
+            assert len(texts) == 2 and all(maria["value"] in t for t in texts), about["items"]
+            assert "three nodes" not in about["context"]
+        before = (await client.call_tool("recall_entity", {"entity": maria["value"],
+                                                           "as_of": "2020-01-01"})).structured_content
+        assert before["items"] == []  # nothing was stored then
+        unknown = await client.call_tool("recall_entity", {"entity": "<PERSON_000000>"})
+        assert not unknown.is_error and unknown.structured_content["items"] == []
+        malformed = await client.call_tool("recall_entity", {"entity": "<PERSON_zz>"})
+        assert malformed.is_error and "400" in _text(malformed)
+        bad_date = await client.call_tool("recall_entity", {"entity": maria["value"], "as_of": "last week"})
+        assert bad_date.is_error and "ISO 8601" in _text(bad_date)
 
 
 async def test_stdio_reports_a_missing_role_to_the_model(recmem_server):

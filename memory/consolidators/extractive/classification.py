@@ -55,6 +55,7 @@ class _Candidate:
     position: int
     profile: _Profile | None = None
     evidence: list[str] = field(default_factory=list)
+    valid_to: datetime | None = None  # an end the sentence states ("until Friday")
 
 
 def _classify(span: Any) -> tuple[str, float, Any | None] | None:

@@ -23,7 +23,7 @@ from memory.consolidators.extractive.parsing import (
     _UnitParse,
     spacy_model_name,
 )
-from memory.consolidators.extractive.rewriting import _relative_date, _third_person
+from memory.consolidators.extractive.rewriting import _relative_date, _stated_end, _third_person
 from memory.consolidators.extractive.topics import _contradicts, _Profile, _profile
 from memory.consolidators.types import (
     SESSION_PASS_TYPES,
@@ -275,6 +275,7 @@ class ExtractiveConsolidator(BaseConsolidator):
                     valid_from=valid_from,
                     position=sentence.position,
                     profile=profile,
+                    valid_to=_stated_end(span.text, unit_time(unit)),
                 )
             )
         found.sort(key=lambda c: (-c.confidence, TYPE_RANK[c.type], c.position))
@@ -365,6 +366,7 @@ class ExtractiveConsolidator(BaseConsolidator):
                     statement=candidate.statement,
                     evidence=list(candidate.evidence),
                     valid_from=candidate.valid_from,
+                    valid_to=candidate.valid_to,
                     confidence=round(candidate.confidence, 3),
                     contradicts=contradicts,
                     tags=normalise_tags([w for w in candidate.subject.split() if len(w) > 3][:3]

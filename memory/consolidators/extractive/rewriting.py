@@ -137,3 +137,67 @@ def _has_time_expression(span: Any) -> bool:
         or _NEXT_RE.search(lowered)
         or any(re.search(rf"\b{p}\b", lowered) for p in RELATIVE_DAYS)
     )
+
+
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+_MONTH = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|" \
+         r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+_UNTIL = r"\b(?:until|till|til|through|thru)\s+"
+_UNTIL_WEEKDAY_RE = re.compile(_UNTIL + r"(?:this\s+|next\s+|the\s+)?(" + "|".join(WEEKDAYS) + r")\b")
+_UNTIL_DAY_MONTH_RE = re.compile(_UNTIL + r"(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r"\b")
+_UNTIL_MONTH_DAY_RE = re.compile(_UNTIL + _MONTH + r"\s+(\d{1,2})(?:st|nd|rd|th)?\b")
+_UNTIL_END_RE = re.compile(_UNTIL + r"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(week|month|year)\b")
+_FOR_NEXT_RE = re.compile(r"\bfor\s+(?:the\s+)?(?:next|coming)\s+(\d{1,3}|one|two|three|four|five|six|seven|eight|"
+                          r"nine|ten|a couple of|a few)?\s*(day|week|month)s?\b")
+# Told in the past ("we waited until Friday", "it lasted until March 3"): a story, not an end still ahead.
+_PAST_RE = re.compile(r"\b(was|were|had|did|waited|lasted|stayed|kept|used to)\b")
+
+
+def _next_midnight(day, ref: datetime) -> datetime:
+    return datetime.combine(day + timedelta(days=1), datetime.min.time(), tzinfo=ref.tzinfo)
+
+
+def _stated_end(text: str, ref: datetime | None) -> datetime | None:
+    """The end a sentence states for what it says, resolved against ``ref`` (the exchange's time): "until Friday"
+    (the next Friday, through its end), "until 3 March" / "until March 3" (the next such date), "till end of month",
+    "for the next two weeks". None when it states none, or tells of the past. The instant returned is the first one
+    at which the item no longer holds."""
+    if ref is None:
+        return None
+    lowered = text.lower()
+    candidates = []
+    for regex in (_UNTIL_WEEKDAY_RE, _UNTIL_DAY_MONTH_RE, _UNTIL_MONTH_DAY_RE, _UNTIL_END_RE, _FOR_NEXT_RE):
+        match = regex.search(lowered)
+        if match and not _PAST_RE.search(lowered[:match.start()]):
+            candidates.append((regex, match))
+    if not candidates:
+        return None
+    regex, match = min(candidates, key=lambda c: c[1].start())
+    today = ref.date()
+    if regex is _UNTIL_WEEKDAY_RE:
+        delta = (WEEKDAYS.index(match.group(1)) - ref.weekday()) % 7 or 7
+        return _next_midnight(today + timedelta(days=delta), ref)
+    if regex in (_UNTIL_DAY_MONTH_RE, _UNTIL_MONTH_DAY_RE):
+        day_text, month_text = match.groups() if regex is _UNTIL_DAY_MONTH_RE else match.groups()[::-1]
+        month = next(i for i, name in enumerate(_MONTHS, start=1) if name.startswith(month_text[:3]))
+        for year in (today.year, today.year + 1):
+            try:
+                day = today.replace(year=year, month=month, day=int(day_text))
+            except ValueError:
+                return None
+            if day >= today:
+                return _next_midnight(day, ref)
+        return None
+    if regex is _UNTIL_END_RE:
+        unit = match.group(1)
+        if unit == "week":
+            return _next_midnight(today + timedelta(days=6 - ref.weekday()), ref)
+        if unit == "month":
+            first_next = (today.replace(day=28) + timedelta(days=4)).replace(day=1)
+            return _next_midnight(first_next - timedelta(days=1), ref)
+        return _next_midnight(today.replace(month=12, day=31), ref)
+    count_text = match.group(1) or "one"
+    count = int(count_text) if count_text.isdigit() else NUMBER_WORDS.get(count_text, 1)
+    days = count * {"day": 1, "week": 7, "month": 30}[match.group(2)]
+    return ref + timedelta(days=days)

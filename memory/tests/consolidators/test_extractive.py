@@ -337,3 +337,26 @@ def test_titles_are_made_of_content_words_not_greetings_or_names(extractive):
     [episode] = extractive.write_episodes(units=names)
     assert episode.title.startswith("Pottery class") and "Caroline" not in episode.title, episode.title
     # (before: "Caroline and pottery class")
+
+
+@pytest.mark.parametrize(("text", "end"), [
+    # said on Wednesday 2023-05-10 09:00 UTC
+    ("The deploy freeze lasts until Friday.", datetime(2023, 5, 13, tzinfo=UTC)),
+    ("We must not deploy until 15 May, the release is frozen.", datetime(2023, 5, 16, tzinfo=UTC)),
+    ("We must not deploy until May 3rd.", datetime(2024, 5, 4, tzinfo=UTC)),  # passed this year: next year's
+    ("I'm on call for the next two weeks.", datetime(2023, 5, 24, 9, tzinfo=UTC)),
+    ("The office is closed till end of month.", datetime(2023, 6, 1, tzinfo=UTC)),
+    ("The office is closed until the end of the week.", datetime(2023, 5, 15, tzinfo=UTC)),
+])
+def test_a_stated_end_becomes_valid_to(extractive, text, end):
+    unit = make_unit("x", 2, text)  # T0 + 2 days: Wednesday 2023-05-10
+    assert unit.occurred_at.weekday() == 2
+    items = extractive.refine(episodes=[], units=[unit], related=[])
+    assert items and all(i.valid_to == end for i in items), [(i.statement, i.valid_to) for i in items]
+
+
+@pytest.mark.parametrize("text", ["We waited until Friday to deploy the fix.", "I prefer tea in the morning.",
+                                  "The freeze lasted until March 3."])
+def test_no_end_is_read_into_the_past_or_nothing(extractive, text):
+    items = extractive.refine(episodes=[], units=[make_unit("x", 2, text)], related=[])
+    assert all(i.valid_to is None for i in items)

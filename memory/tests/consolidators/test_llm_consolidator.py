@@ -202,3 +202,21 @@ def test_schema_valid_but_unusable_episodes_raise_with_calls(srv, gateway, marat
     with pytest.raises(ConsolidationError) as info:
         LLMConsolidator(gateway).write_episodes(units=marathon_units)
     assert len(info.value.calls) == 1 and info.value.calls[0].ok
+
+
+def test_valid_to_is_the_day_after_the_last_day_and_never_before_the_start(marathon_units):
+    """A stated end in the reply: a bare date is the last day the item holds (it ends at the next midnight); a full
+    time is taken as given; an end not after the start, or no date, is dropped."""
+    base = {"type": "constraint", "subject": "deploys", "evidence": ["m1"], "valid_from": "2023-05-08"}
+    raw = [
+        {**base, "statement": "No deploys until Friday 2023-05-12.", "valid_to": "2023-05-12"},
+        {**base, "statement": "On call until noon.", "valid_to": "2023-05-09T12:00:00Z"},
+        {**base, "statement": "Ended before it began.", "valid_to": "2023-05-01"},
+        {**base, "statement": "No end said.", "valid_to": "soon"},
+        {**base, "statement": "Nothing about an end."},
+    ]
+    items = {i.statement: i for i in assemble_items(raw, marathon_units, [])}
+    assert items["No deploys until Friday 2023-05-12."].valid_to == datetime(2023, 5, 13, tzinfo=UTC)
+    assert items["On call until noon."].valid_to == datetime(2023, 5, 9, 12, tzinfo=UTC)
+    assert [items[s].valid_to for s in ("Ended before it began.", "No end said.", "Nothing about an end.")] == \
+        [None, None, None]

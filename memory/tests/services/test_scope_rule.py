@@ -271,6 +271,8 @@ def test_keep_the_old_one_supersedes_the_new_item(api_client, conflict, reviewer
     assert conflict["new"].statement not in context
     new, old = Experience.objects.get(pk=conflict["new"].pk), Experience.objects.get(pk=conflict["old"].pk)
     assert new.status == "superseded" and new.superseded_by_id == old.pk and old.status == "active"
+    # the old rule won on a person's word, not by being newer: the new item held until the decision
+    assert new.valid_to is not None and new.valid_to >= new.created_at and old.valid_to is None
     assert ReviewItem.objects.get(pk=conflict["item"].pk).status == "rejected"
     assert AuditEvent.objects.get(action="review", object_id=str(conflict["item"].pk)).data["decision"] == "keep_old"
     assert str(new.pk) not in _found(api_client, conflict["alice"])  # Alice's search now returns the rule

@@ -32,6 +32,7 @@ from recmem_client.models import (  # noqa: E402
     Batch,
     BatchDetail,
     EditProposal,
+    Entity,
     Episode,
     EpisodeHit,
     Exchange,
@@ -47,8 +48,8 @@ from recmem_client.sessions import AsyncSessionHandle, SessionHandle  # noqa: E4
 
 __all__ = [
     "APIConnectionError", "APIStatusError", "APITimeoutError", "AgentMe", "AsyncRecMem", "AsyncSessionHandle",
-    "AuthenticationError", "BadRequestError", "Batch", "BatchDetail", "ConflictError", "EditProposal", "Episode",
-    "EpisodeHit", "Exchange", "ExchangeHit", "ExchangeIn", "Experience", "ExperienceHit", "NotFoundError", "Page",
-    "PayloadTooLargeError", "PermissionDeniedError", "RateLimitError", "RecMem", "RecMemError", "RetryPolicy",
+    "AuthenticationError", "BadRequestError", "Batch", "BatchDetail", "ConflictError", "EditProposal", "Entity",
+    "Episode", "EpisodeHit", "Exchange", "ExchangeHit", "ExchangeIn", "Experience", "ExperienceHit", "NotFoundError",
+    "Page", "PayloadTooLargeError", "PermissionDeniedError", "RateLimitError", "RecMem", "RecMemError", "RetryPolicy",
     "SearchResult", "ServerError", "Session", "SessionHandle", "UnsupportedMediaTypeError", "__version__",
 ]

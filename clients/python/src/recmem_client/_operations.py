@@ -12,6 +12,7 @@ from typing import Any
 from recmem_client import models as m
 
 LIST_FILTERS = ("status", "scope", "since", "until")
+MEMORY_FILTERS = ("as_of", "entity")  # what was current then; only rows about one entity
 EXCHANGE_FILTERS = ("scope", "since", "until", "session", "state")  # exchanges have a state, not a status
 PAGING = ("limit", "offset")
 
@@ -49,18 +50,20 @@ _OPS = [
     Operation("sessions_exchanges_create", "POST", "/sessions/{session_id}/exchanges", 201, request=m.ExchangesIn,
               response=m.ExchangesCreated),
     Operation("exchanges_list", "GET", "/exchanges", 200, response=m.Exchange,
-              query=(*PAGING, *EXCHANGE_FILTERS), paginated=True),
+              query=(*PAGING, *EXCHANGE_FILTERS, *MEMORY_FILTERS), paginated=True),
     Operation("exchanges_retrieve", "GET", "/exchanges/{exchange_id}", 200, response=m.Exchange),
-    Operation("episodes_list", "GET", "/episodes", 200, response=m.Episode, query=(*PAGING, *LIST_FILTERS),
-              paginated=True),
+    Operation("episodes_list", "GET", "/episodes", 200, response=m.Episode,
+              query=(*PAGING, *LIST_FILTERS, *MEMORY_FILTERS), paginated=True),
     Operation("episodes_retrieve", "GET", "/episodes/{episode_id}", 200, response=m.Episode),
     Operation("experiences_list", "GET", "/experiences", 200, response=m.Experience,
-              query=(*PAGING, *LIST_FILTERS, "type", "tag"), paginated=True),
+              query=(*PAGING, *LIST_FILTERS, *MEMORY_FILTERS, "type", "tag"), paginated=True),
     Operation("experiences_retrieve", "GET", "/experiences/{experience_id}", 200, response=m.Experience),
     Operation("experiences_update", "PATCH", "/experiences/{experience_id}", 200, request=m.ExperienceUpdate,
               response=m.Experience, accepted=m.EditProposal),
     Operation("experiences_delete", "DELETE", "/experiences/{experience_id}", 204,
               request=m.ExperienceDelete, accepted=m.EditProposal),
+    Operation("entities_list", "GET", "/entities", 200, response=m.Entity, query=(*PAGING, "kind"),
+              paginated=True),
     Operation("search", "POST", "/search", 200, request=m.SearchRequest, response=m.SearchResult),
     Operation("feedback_create", "POST", "/feedback", 200, request=m.FeedbackRequest, response=m.Feedback),
     Operation("metrics_list", "GET", "/metrics", 200, response=m.Metrics, query=("scope", "since", "until")),

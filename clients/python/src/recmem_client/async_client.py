@@ -96,10 +96,11 @@ class AsyncRecMem(BaseClient):
                      k_sem: int | None = None, token_budget: int | None = None,
                      types: list[m.ExperienceType] | None = None, tags: list[str] | None = None,
                      since: datetime | None = None, until: datetime | None = None,
-                     session: Id | None = None) -> m.SearchResult:
+                     session: Id | None = None, as_of: datetime | None = None,
+               entity: str | None = None) -> m.SearchResult:
         body = m.SearchRequest(query=query, **_given(k_sub=k_sub, k_epi=k_epi, k_sem=k_sem, token_budget=token_budget,
                                                      types=types, tags=tags, since=since, until=until,
-                                                     session=session))
+                                                     session=session, as_of=as_of, entity=entity))
         return await self._call(OPERATIONS["search"], body=body)
 
     async def feedback(self, search_id: Id, used_ids: list[Id], *, helpful: bool | None = None,
@@ -111,6 +112,15 @@ class AsyncRecMem(BaseClient):
                       until: date | None = None) -> list[m.MetricDay]:
         return (await self._call(OPERATIONS["metrics_list"], query=_given(scope=scope, since=since,
                                                                            until=until))).results
+
+    async def entities(self, *, kind: m.EntityKind | None = None, limit: int | None = None,
+                       offset: int | None = None) -> m.Page[m.Entity]:
+        """See :meth:`recmem_client.client.RecMem.entities`."""
+        return await self._call(OPERATIONS["entities_list"], query=list_query({"kind": kind}, limit=limit,
+                                                                                offset=offset))
+
+    def iter_entities(self, *, kind: m.EntityKind | None = None, page_size: int = 100) -> AsyncIterator[m.Entity]:
+        return self._iterate(OPERATIONS["entities_list"], {"kind": kind}, page_size)
 
     def session(self, external_id: str = "", *, module: str | None = None, metadata: dict[str, Any] | None = None,
                 started_at: datetime | None = None, session_id: Id | None = None,
@@ -176,16 +186,20 @@ class AsyncExchanges(_AsyncResource):
 
     async def list(self, *, session: Id | None = None, state: str | None = None,
                    scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+                   as_of: datetime | None = None, entity: str | None = None,
                    limit: int | None = None, offset: int | None = None) -> m.Page[m.Exchange]:
         return await self._client._call(OPERATIONS["exchanges_list"], query=list_query(
-            {"session": session, "state": state, "scope": scope, "since": since, "until": until},
+            {"session": session, "state": state, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity},
             limit=limit, offset=offset))
 
     def iter(self, *, session: Id | None = None, state: str | None = None,
              scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+             as_of: datetime | None = None, entity: str | None = None,
              page_size: int = 100) -> AsyncIterator[m.Exchange]:
         return self._client._iterate(OPERATIONS["exchanges_list"], {
-            "session": session, "state": state, "scope": scope, "since": since, "until": until},
+            "session": session, "state": state, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity},
             page_size)
 
 
@@ -194,15 +208,19 @@ class AsyncEpisodes(_AsyncResource):
         return await self._client._call(OPERATIONS["episodes_retrieve"], path={"episode_id": episode_id})
 
     async def list(self, *, status: str | None = None, scope: m.ScopeName | None = None,
-                   since: datetime | None = None, until: datetime | None = None, limit: int | None = None,
+                   since: datetime | None = None, until: datetime | None = None, as_of: datetime | None = None,
+                   entity: str | None = None, limit: int | None = None,
                    offset: int | None = None) -> m.Page[m.Episode]:
         return await self._client._call(OPERATIONS["episodes_list"], query=list_query(
-            {"status": status, "scope": scope, "since": since, "until": until}, limit=limit, offset=offset))
+            {"status": status, "scope": scope, "since": since, "until": until, "as_of": as_of, "entity": entity},
+            limit=limit, offset=offset))
 
     def iter(self, *, status: str | None = None, scope: m.ScopeName | None = None, since: datetime | None = None,
-             until: datetime | None = None, page_size: int = 100) -> AsyncIterator[m.Episode]:
-        return self._client._iterate(OPERATIONS["episodes_list"],
-                                     {"status": status, "scope": scope, "since": since, "until": until}, page_size)
+             until: datetime | None = None, as_of: datetime | None = None, entity: str | None = None,
+             page_size: int = 100) -> AsyncIterator[m.Episode]:
+        return self._client._iterate(OPERATIONS["episodes_list"], {
+            "status": status, "scope": scope, "since": since, "until": until, "as_of": as_of, "entity": entity},
+            page_size)
 
 
 class AsyncExperiences(_AsyncResource):
@@ -212,16 +230,20 @@ class AsyncExperiences(_AsyncResource):
     async def list(self, *, type: m.ExperienceType | None = None, tag: str | None = None,
                    status: str | None = None,
                    scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+                   as_of: datetime | None = None, entity: str | None = None,
                    limit: int | None = None, offset: int | None = None) -> m.Page[m.Experience]:
         return await self._client._call(OPERATIONS["experiences_list"], query=list_query(
-            {"type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until},
+            {"type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity},
             limit=limit, offset=offset))
 
     def iter(self, *, type: m.ExperienceType | None = None, tag: str | None = None, status: str | None = None,
              scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+             as_of: datetime | None = None, entity: str | None = None,
              page_size: int = 100) -> AsyncIterator[m.Experience]:
         return self._client._iterate(OPERATIONS["experiences_list"], {
-            "type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until}, page_size)
+            "type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity}, page_size)
 
     async def update(self, experience_id: Id, *, statement: str | None = None, subject: str | None = None,
                      confidence: float | None = None, reason: str = "",

@@ -103,11 +103,12 @@ class RecMem(BaseClient):
     def search(self, query: str, *, k_sub: int | None = None, k_epi: int | None = None, k_sem: int | None = None,
                token_budget: int | None = None, types: list[m.ExperienceType] | None = None,
                tags: list[str] | None = None, since: datetime | None = None, until: datetime | None = None,
-               session: Id | None = None) -> m.SearchResult:
+               session: Id | None = None, as_of: datetime | None = None,
+               entity: str | None = None) -> m.SearchResult:
         """Ranked hits of the three layers (exchanges, episodes, experiences) and the ``context`` block."""
         body = m.SearchRequest(query=query, **_given(k_sub=k_sub, k_epi=k_epi, k_sem=k_sem, token_budget=token_budget,
                                                      types=types, tags=tags, since=since, until=until,
-                                                     session=session))
+                                                     session=session, as_of=as_of, entity=entity))
         return self._call(OPERATIONS["search"], body=body)
 
     def feedback(self, search_id: Id, used_ids: list[Id], *, helpful: bool | None = None,
@@ -120,6 +121,15 @@ class RecMem(BaseClient):
                 until: date | None = None) -> list[m.MetricDay]:
         """The project's daily governance metrics, oldest first (operator role)."""
         return self._call(OPERATIONS["metrics_list"], query=_given(scope=scope, since=since, until=until)).results
+
+    def entities(self, *, kind: m.EntityKind | None = None, limit: int | None = None,
+                 offset: int | None = None) -> m.Page[m.Entity]:
+        """The people, organisations… (masked placeholders) and named subjects your visible memory mentions, most
+        mentioned first, with counts over what you may see; give an entity's ``value`` back as ``entity=``."""
+        return self._call(OPERATIONS["entities_list"], query=list_query({"kind": kind}, limit=limit, offset=offset))
+
+    def iter_entities(self, *, kind: m.EntityKind | None = None, page_size: int = 100) -> Iterator[m.Entity]:
+        return self._iterate(OPERATIONS["entities_list"], {"kind": kind}, page_size)
 
     def session(self, external_id: str = "", *, module: str | None = None, metadata: dict[str, Any] | None = None,
                 started_at: datetime | None = None, session_id: Id | None = None,
@@ -190,16 +200,20 @@ class Exchanges(_Resource):
 
     def list(self, *, session: Id | None = None, state: str | None = None,
              scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+             as_of: datetime | None = None, entity: str | None = None,
              limit: int | None = None, offset: int | None = None) -> m.Page[m.Exchange]:
         return self._client._call(OPERATIONS["exchanges_list"], query=list_query(
-            {"session": session, "state": state, "scope": scope, "since": since, "until": until},
+            {"session": session, "state": state, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity},
             limit=limit, offset=offset))
 
     def iter(self, *, session: Id | None = None, state: str | None = None,
              scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+             as_of: datetime | None = None, entity: str | None = None,
              page_size: int = 100) -> Iterator[m.Exchange]:
         return self._client._iterate(OPERATIONS["exchanges_list"], {
-            "session": session, "state": state, "scope": scope, "since": since, "until": until},
+            "session": session, "state": state, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity},
             page_size)
 
 
@@ -207,15 +221,20 @@ class Episodes(_Resource):
     def get(self, episode_id: Id) -> m.Episode:
         return self._client._call(OPERATIONS["episodes_retrieve"], path={"episode_id": episode_id})
 
-    def list(self, *, status: str | None = None, scope: m.ScopeName | None = None, since: datetime | None = None,
-             until: datetime | None = None, limit: int | None = None, offset: int | None = None) -> m.Page[m.Episode]:
+    def list(self, *, status: str | None = None, scope: m.ScopeName | None = None,
+             since: datetime | None = None, until: datetime | None = None, as_of: datetime | None = None,
+             entity: str | None = None, limit: int | None = None,
+             offset: int | None = None) -> m.Page[m.Episode]:
         return self._client._call(OPERATIONS["episodes_list"], query=list_query(
-            {"status": status, "scope": scope, "since": since, "until": until}, limit=limit, offset=offset))
+            {"status": status, "scope": scope, "since": since, "until": until, "as_of": as_of, "entity": entity},
+            limit=limit, offset=offset))
 
     def iter(self, *, status: str | None = None, scope: m.ScopeName | None = None, since: datetime | None = None,
-             until: datetime | None = None, page_size: int = 100) -> Iterator[m.Episode]:
-        return self._client._iterate(OPERATIONS["episodes_list"],
-                                     {"status": status, "scope": scope, "since": since, "until": until}, page_size)
+             until: datetime | None = None, as_of: datetime | None = None, entity: str | None = None,
+             page_size: int = 100) -> Iterator[m.Episode]:
+        return self._client._iterate(OPERATIONS["episodes_list"], {
+            "status": status, "scope": scope, "since": since, "until": until, "as_of": as_of, "entity": entity},
+            page_size)
 
 
 class Experiences(_Resource):
@@ -224,16 +243,20 @@ class Experiences(_Resource):
 
     def list(self, *, type: m.ExperienceType | None = None, tag: str | None = None, status: str | None = None,
              scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+             as_of: datetime | None = None, entity: str | None = None,
              limit: int | None = None, offset: int | None = None) -> m.Page[m.Experience]:
         return self._client._call(OPERATIONS["experiences_list"], query=list_query(
-            {"type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until},
+            {"type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity},
             limit=limit, offset=offset))
 
     def iter(self, *, type: m.ExperienceType | None = None, tag: str | None = None, status: str | None = None,
              scope: m.ScopeName | None = None, since: datetime | None = None, until: datetime | None = None,
+             as_of: datetime | None = None, entity: str | None = None,
              page_size: int = 100) -> Iterator[m.Experience]:
         return self._client._iterate(OPERATIONS["experiences_list"], {
-            "type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until}, page_size)
+            "type": type, "tag": tag, "status": status, "scope": scope, "since": since, "until": until,
+             "as_of": as_of, "entity": entity}, page_size)
 
     def update(self, experience_id: Id, *, statement: str | None = None, subject: str | None = None,
                confidence: float | None = None, reason: str = "",

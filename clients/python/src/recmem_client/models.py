@@ -19,6 +19,7 @@ ExperienceType = Literal["fact", "event", "preference", "constraint", "lesson", 
 ScopeName = Literal["personal", "module", "project"]
 MetricScope = Literal["personal", "module", "project", "all"]
 ExchangeSource = Literal["conversation", "tool", "agent_note", "import"]
+EntityKind = Literal["placeholder", "subject"]
 
 
 class Response(BaseModel):
@@ -176,6 +177,8 @@ class Experience(Response):
     needs_revalidation: bool
     tags: list[str]
     valid_from: datetime | None
+    valid_to: datetime | None  # when it stopped holding (superseded, or an end it stated); None: it still holds
+    last_corroborated_at: datetime  # when it was last said again (freshness in ranking)
     superseded_by: uuid.UUID | None
     episode: uuid.UUID | None
     version: int
@@ -222,6 +225,8 @@ class SearchRequest(Request):
     since: datetime | None = None
     until: datetime | None = None
     session: uuid.UUID | None = None  # the session this search serves (the server's hit-rate proxy looks there)
+    as_of: datetime | None = None  # what was believed then (items superseded or expired since included)
+    entity: str | None = Field(default=None, max_length=300)  # a placeholder, a subject or a clear value
 
 
 class ExchangeHit(Exchange):
@@ -254,6 +259,24 @@ class SearchResult(Response):
     def hits(self) -> list[ExchangeHit | EpisodeHit | ExperienceHit]:
         """Every hit of the three layers, best score first."""
         return sorted([*self.exchanges, *self.episodes, *self.experiences], key=lambda h: h.score, reverse=True)
+
+
+# --- entities ------------------------------------------------------------------------------------------------------
+
+class Entity(Response):
+    """A person, organisation, place… (``placeholder``: masked, one value one placeholder) or a named ``subject``
+    the caller's visible memory mentions, with how many visible rows do; give ``value`` back as ``entity=``."""
+
+    kind: EntityKind
+    value: str
+    exchanges: int
+    episodes: int
+    experiences: int
+
+    @property
+    def id(self) -> tuple[str, str]:
+        """What tells two entities apart (paging skips an entity already yielded)."""
+        return (self.kind, self.value)
 
 
 # --- feedback and governance metrics -------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """RecMem as a Model Context Protocol server (the official ``mcp`` SDK): tools ``remember``, ``recall``,
-``list_rules`` and ``forget``.
+``list_rules``, ``forget``, ``list_entities`` and ``recall_entity``.
 
 Whose memory: every call acts as the agent whose API key it carries. Over stdio (one process per agent, started by
 the MCP client) the key comes from ``RECMEM_API_KEY``. Over streamable HTTP (one server for many agents) each request
@@ -21,6 +21,7 @@ import logging
 import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -36,8 +37,9 @@ INSTRUCTIONS = (
     "Long-term memory shared by your team of agents (RecMem). Call `recall` with the user's question before "
     "answering anything that may depend on earlier conversations; call `remember` after each exchange worth "
     "keeping (the user's message and your answer); `list_rules` shows the facts, preferences, constraints and "
-    "procedures you may rely on; `forget` deletes one of them that is wrong or obsolete. Personal data is masked "
-    "by the service before it is stored."
+    "procedures you may rely on; `forget` deletes one of them that is wrong or obsolete; `list_entities` shows "
+    "the people, organisations and subjects memory mentions and `recall_entity` everything about one of them. "
+    "Personal data is masked by the service before it is stored."
 )
 
 ExperienceType = Literal["fact", "event", "preference", "constraint", "lesson", "pattern", "procedure"]
@@ -69,16 +71,21 @@ def _date(value) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def recall_items(result) -> list[dict[str, Any]]:
-    """A search's hits as a model can cite them: each with its id (for `forget`), kind, type, scope and date, best
-    first; overruled items are left out."""
+def recall_items(result, *, as_of: bool = False) -> list[dict[str, Any]]:
+    """A search's hits as a model can cite them: each with its id (for `forget`), kind, type, scope and date (and
+    `until` when it stopped holding), best first; overruled items are left out — but for a search ``as_of`` a past
+    instant, where an item superseded since is what was believed then."""
     items: list[dict[str, Any]] = []
     for e in result.experiences:
-        if e.status not in OVERRULED and e.superseded_by is None:
-            items.append({"id": str(e.id), "kind": "experience", "type": e.type, "scope": e.scope,
-                          "date": _date(e.valid_from or e.updated_at), "text": f"{e.subject}: {e.statement}",
-                          "verified": e.verified, "trust": e.trust, "quarantined": e.quarantined,
-                          "score": round(e.score, 3)})
+        current = e.status not in OVERRULED and e.superseded_by is None
+        if current or (as_of and e.status == "superseded"):
+            item = {"id": str(e.id), "kind": "experience", "type": e.type, "scope": e.scope,
+                    "date": _date(e.valid_from or e.updated_at), "text": f"{e.subject}: {e.statement}",
+                    "verified": e.verified, "trust": e.trust, "quarantined": e.quarantined,
+                    "score": round(e.score, 3)}
+            if e.valid_to is not None:
+                item["until"] = _date(e.valid_to)
+            items.append(item)
     for p in result.episodes:
         if p.status not in OVERRULED:
             items.append({"id": str(p.id), "kind": "episode", "type": "episode", "scope": p.scope,
@@ -247,5 +254,48 @@ def build_server(*, base_url: str | None = None, api_key: str | None = None, htt
         except RecMemError as exc:
             raise _tool_error(exc) from exc
         return f"Forgotten: {experience_id}"
+
+    @server.tool(annotations=READ_ONLY)
+    @_described
+    async def list_entities(kind: Literal["placeholder", "subject"] | None = None, limit: int = 50,
+                            ctx: Context | None = None) -> list[dict[str, Any]]:
+        """List the people, organisations, places… (masked placeholders such as <PERSON_3f2a9c>: one person, one
+        placeholder in every conversation) and the subjects your memory mentions, most mentioned first, with how
+        many exchanges, episodes and experiences you may see mention each. Give a `value` to `recall_entity`."""
+        agent = memory.agent(ctx)
+        limit = max(1, min(limit, 500))
+        found = []
+        try:
+            async for e in agent.client.iter_entities(kind=kind, page_size=min(limit, 100)):
+                found.append({"kind": e.kind, "value": e.value, "exchanges": e.exchanges, "episodes": e.episodes,
+                              "experiences": e.experiences})
+                if len(found) >= limit:
+                    break
+        except RecMemError as exc:
+            raise _tool_error(exc) from exc
+        return found
+
+    @server.tool(annotations=READ_ONLY)
+    @_described
+    async def recall_entity(entity: str, query: str | None = None, as_of: str | None = None,
+                            token_budget: int | None = None, ctx: Context | None = None) -> dict[str, Any]:
+        """Everything memory holds about one entity: a placeholder from `list_entities` (<PERSON_3f2a9c>), a
+        subject, or a name as the user wrote it (masked by the service the way stored text is, so it finds the
+        same placeholder). `query` narrows it (default: all about the entity, most relevant first); `as_of` (an
+        ISO 8601 date or time) gives what was believed then. Returns `context` and `items` like `recall`; nothing
+        known about the entity gives an empty answer, not an error."""
+        agent = memory.agent(ctx)
+        when = None
+        if as_of:
+            try:
+                when = datetime.fromisoformat(as_of)
+            except ValueError:
+                raise ToolError("as_of must be an ISO 8601 date or time, such as 2026-03-01") from None
+        try:
+            result = await agent.client.search(query or entity, entity=entity, as_of=when, token_budget=token_budget)
+        except RecMemError as exc:
+            raise _tool_error(exc) from exc
+        return {"context": result.context or "Nothing in memory about this entity.",
+                "items": recall_items(result, as_of=when is not None), "search_id": str(result.search_id)}
 
     return server
