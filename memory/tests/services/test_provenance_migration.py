@@ -31,7 +31,7 @@ def test_the_provenance_migration_goes_back_and_forth():
     assert ReviewItem.objects.filter(kind="quarantine").count() == 1
 
     executor = MigrationExecutor(connection)
-    executor.migrate([("memory", "0024_review_agent_change_proposals")])
+    executor.migrate([("memory", "0025_temporal")])  # back to just before this migration
     assert "quarantined" not in _columns("memory_exchange") and "trust" not in _columns("memory_experience")
     with connection.cursor() as cursor:
         cursor.execute("SELECT count(*) FROM governance_reviewitem")
