@@ -482,7 +482,7 @@ class ExportApi(APIView):
     class ExportQuery(QuerySerializer):
         pass
 
-    @extend_schema(parameters=[ExportQuery], responses={(200, "application/x-ndjson"): OpenApiTypes.STR},
+    @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR},
                    operation_id="export_retrieve", summary="Export the agent's own memory (JSON Lines)")
     def get(self, request):
         self.ExportQuery.parse(request)

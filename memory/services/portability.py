@@ -42,7 +42,7 @@ import numpy as np
 from django.contrib.auth import get_user_model
 from django.contrib.postgres.fields import ArrayField
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 from pgvector.django import VectorField
 
@@ -398,6 +398,10 @@ def _value(f: models.Field, value: Any, line: int, kind: str) -> Any:
         raise _bad(line, f"{where}: not finite")
     if not _strings_storable(value):
         raise _bad(line, f"{where}: contains a NUL character or an unpaired surrogate")
+    if isinstance(f, ArrayField) and f.base_field.choices:
+        allowed = {c[0] for c in f.base_field.flatchoices}
+        if any(v not in allowed for v in value):
+            raise _bad(line, f"{where}: a value is not one of its choices")
     try:
         python = f.to_python(value)
         if isinstance(f, models.DateTimeField) and python is not None and timezone.is_naive(python):
@@ -437,6 +441,10 @@ def _check_record(kind: Kind, raw: Any, line: int) -> dict:
     unknown = set(raw) - set(fields) - set(kind.many)
     if unknown:
         raise _bad(line, f"{kind.name}: unknown field {sorted(unknown)[0][:60]!r} (an export of a newer RecMem?)")
+    missing = [f.name for f in fields.values() if f.name not in raw and not f.null and not f.has_default()
+               and not isinstance(f, models.AutoField)]
+    if missing:
+        raise _bad(line, f"{kind.name}: {missing[0]} is missing")
     out: dict[str, Any] = {}
     for name, value in raw.items():
         if name in kind.many:
@@ -663,6 +671,7 @@ def project_import(*, parsed: Parsed, as_project: str = "", merge: bool = False,
     created: dict[str, int] = {}
     existing: dict[str, int] = {}
     reembed: dict[type[models.Model], list[models.Model]] = {}
+    salt = next((r.get("hmac_key") for _, r in parsed.records.get("privacy_policy", [])), None)
     for kind in KINDS[1:]:
         rows = parsed.records.get(kind.name, [])
         if not rows:
@@ -685,7 +694,8 @@ def project_import(*, parsed: Parsed, as_project: str = "", merge: bool = False,
                 else:
                     values[f.attname] = value
             objs.append((record, kind.model(**values)))
-        new = _new_rows(kind, [o for _, o in objs], project=project, mapper=mapper, created_project=created_project)
+        new = _new_rows(kind, [o for _, o in objs], project=project, mapper=mapper, created_project=created_project,
+                        salt=salt)
         for obj in new:
             model_name = getattr(obj, "embedding_model", None)
             if model_name is not None and obj.embedding_model != embedder.model_id:
@@ -700,6 +710,14 @@ def project_import(*, parsed: Parsed, as_project: str = "", merge: bool = False,
         if kind.many:
             created[f"{kind.name}_links"] = _links(kind, objs, mapper)
     reembedded = _reembed(reembed, embedder)
+    try:
+        # references are checked at commit; checked now, a broken one is a clear refusal, not a failed commit
+        with connection.cursor() as cursor:
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
+    except IntegrityError as exc:
+        raise Conflict(f"the export refers to rows the target lacks ({str(exc).splitlines()[0][:160]})",
+                       code="import_conflict") from exc
     vault_created = _vault_import(parsed, project) if parsed.vault else 0
     if parsed.vault:
         created[VAULT_KIND] = vault_created
@@ -716,9 +734,11 @@ def project_import(*, parsed: Parsed, as_project: str = "", merge: bool = False,
 
 
 def _new_rows(kind: Kind, objs: list[models.Model], *, project: Project, mapper: _Mapper,
-              created_project: bool) -> list[models.Model]:
+              created_project: bool, salt: str | None) -> list[models.Model]:
     """Of ``objs``, the rows the target lacks; a row whose id is taken by another project's row is refused."""
     model = kind.model
+    if kind.name == "pseudonym" and not created_project and not _same_salt(project, salt):
+        return []  # digests under another project's key mean nothing here
     if kind.name == "privacy_policy":
         policy = objs[0]
         if created_project:
@@ -753,6 +773,10 @@ def _new_rows(kind: Kind, objs: list[models.Model], *, project: Project, mapper:
         if foreign:
             raise Conflict(f"{kind.name} {foreign[0]} exists in another project", code="import_conflict")
     return [o for o in objs if o.pk not in found]
+
+
+def _same_salt(project: Project, salt: str | None) -> bool:
+    return bool(salt) and PrivacyPolicy.objects.filter(project=project, hmac_key=salt).exists()
 
 
 def _has_project(model) -> bool:
