@@ -26,9 +26,9 @@ def search_all(*, agent: Any, questions: list[str]) -> list[dict[str, list[list[
 
     out = []
     for question in questions:
-        _, result = search_unrecorded(agent=agent, query=SearchQuery(query=question))
-        out.append({layer: [[str(h.obj.pk), round(float(h.score), 6)] for h in getattr(result, layer)]
-                    for layer in LAYERS})
+        masked, result = search_unrecorded(agent=agent, query=SearchQuery(query=question))
+        out.append({"masked": masked.query, **{layer: [[str(h.obj.pk), round(float(h.score), 6)]
+                                                        for h in getattr(result, layer)] for layer in LAYERS}})
     return out
 
 
@@ -69,13 +69,16 @@ def clear_value_check(*, project: Any, export_text: str) -> dict[str, Any]:
 
 
 def compare(before: list[dict], after: list[dict]) -> dict[str, Any]:
-    identical = sum(a == b for a, b in zip(before, after, strict=True))
+    identical = sum(all(a[layer] == b[layer] for layer in LAYERS) for a, b in zip(before, after, strict=True))
     per_layer = {layer: sum(a[layer] == b[layer] for a, b in zip(before, after, strict=True)) for layer in LAYERS}
     ids_only = sum([[i for i, _ in a[layer]] for layer in LAYERS] == [[i for i, _ in b[layer]] for layer in LAYERS]
                    for a, b in zip(before, after, strict=True))
     return {"questions": len(before), "identical_top_k": identical, "identical_ids": ids_only,
             "identical_by_layer": per_layer,
-            "first_difference": next((i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b), None)}
+            "same_masked_query": sum(a["masked"] == b["masked"] for a, b in zip(before, after, strict=True)),
+            "differences": [{"question": i, "masked_before": a["masked"], "masked_after": b["masked"]}
+                            for i, (a, b) in enumerate(zip(before, after, strict=True))
+                            if any(a[layer] != b[layer] for layer in LAYERS)][:20]}
 
 
 def run_target(*, export: Path, questions_file: Path, agent_names: list[str], out: Path) -> None:

@@ -93,12 +93,14 @@ class Command(BaseCommand):
                     build = time.perf_counter() - t0
                     agent = replayed.agent
                     questions = [qa.question for qa in conversation.qa][:per]
-                    before = search_all(agent=agent, questions=questions)
                     export = work / f"{name}.jsonl"
                     t0 = time.perf_counter()
                     text = "".join(project_export(project=agent.project, actor_label="bench:portability"))
                     export.write_text(text, encoding="utf-8")
                     export_seconds = time.perf_counter() - t0
+                    # searched after the export: masking a question may register a pseudonym, and both sides must
+                    # start from the same registry
+                    before = search_all(agent=agent, questions=questions)
                     qfile, out = work / f"{name}.questions.json", work / f"{name}.after.json"
                     qfile.write_text(json.dumps({agent.name: questions}))
                     home = target_home / name
