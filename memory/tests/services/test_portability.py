@@ -284,3 +284,31 @@ def test_every_kind_is_exported_from_the_models_own_fields():
         names = {f.name for f in _fields(kind.model, kind)}
         expected = {f.name for f in kind.model._meta.concrete_fields if not f.generated} - set(kind.exclude)
         assert expected - names <= {"id"}, kind.name
+
+
+def test_the_commands_round_trip_through_a_tar(make_agent, extractive, tmp_path):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    holder = make_agent(name="atlas")
+    session = session_create(agent=holder.agent, started_at=T0)
+    exchanges_ingest(agent=holder.agent, session=session, items=[
+        ExchangeIn(user="Mail maria@example.org about the Thursday deploy.", assistant="ok")])
+    out = tmp_path / "acme.tar"
+    call_command("export_project", "--project", "acme", "--out", str(out), "--tar")
+    import tarfile
+
+    assert tarfile.is_tarfile(out) and "maria@example.org" not in out.read_bytes().decode("latin-1")
+    report = io.StringIO()
+    call_command("import_project", str(out), "--as-project", "acme-2", stdout=report)
+    first = json.loads(report.getvalue())
+    assert first["project_created"] and first["created"]["exchange"] == 1
+    report = io.StringIO()
+    call_command("import_project", str(out), "--as-project", "acme-2", stdout=report)
+    assert json.loads(report.getvalue())["created_total"] == 0
+    with pytest.raises(CommandError, match="--include-vault needs --user"):
+        call_command("export_project", "--project", "acme", "--include-vault")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"format": "recmem-export", "version": 1}\n')
+    with pytest.raises(CommandError, match="line 1"):
+        call_command("import_project", str(bad))
