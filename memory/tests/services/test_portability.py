@@ -312,3 +312,25 @@ def test_the_commands_round_trip_through_a_tar(make_agent, extractive, tmp_path)
     bad.write_text('{"format": "recmem-export", "version": 1}\n')
     with pytest.raises(CommandError, match="line 1"):
         call_command("import_project", str(bad))
+
+
+def test_an_older_export_without_a_field_gets_the_models_default(make_agent, extractive):
+    """A field added after an export was written is filled with its default on import; a required one is refused."""
+    holder = make_agent(name="atlas")
+    session = session_create(agent=holder.agent, started_at=T0)
+    exchanges_ingest(agent=holder.agent, session=session, items=[ExchangeIn(user="Deploys on Thursdays.",
+                                                                            assistant="ok")])
+    from memory.tests.factories import make_memories
+
+    _, experience = make_memories(Exchange.objects.get(session=session))
+    Experience.objects.filter(pk=experience.pk).update(tags=["deploy"], support_sessions=3)
+    data = _export(holder.agent.project)
+    older = data
+    for name in ("tags", "support_sessions", "last_corroborated_at"):
+        older = _mutate(older, "experience", lambda o, name=name: o["fields"].pop(name))
+    report = _import(older, as_project="acme-old")
+    copy = Experience.objects.get(project=report.project)
+    assert copy.tags == [] and copy.support_sessions == 1 and copy.last_corroborated_at is not None
+    required = _mutate(data, "experience", lambda o: o["fields"].pop("statement"))
+    with pytest.raises(ApplicationError, match="statement is missing"):
+        _import(required, as_project="acme-older")
