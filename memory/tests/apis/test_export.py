@@ -66,3 +66,29 @@ def test_export_is_strict_and_needs_a_key(api_client, two_agents):
     assert api_client.get("/api/v1/export").status_code in (401, 403)
     assert api_client.get("/api/v1/export", HTTP_AUTHORIZATION="Bearer nope").status_code in (401, 403)
     assert api_client.post("/api/v1/export", {}, format="json", **mine.headers).status_code == 405
+
+
+def test_the_project_admin_downloads_an_export_and_audits_it(client, api_client, two_agents):
+    from django.contrib.auth.models import User
+
+    mine = two_agents[0]
+    project = mine.agent.project
+    viewer = User.objects.create_user("viewer", password="pw-123456", is_staff=True)
+    from django.contrib.auth.models import Permission
+
+    viewer.user_permissions.add(Permission.objects.get(codename="view_project"))
+    client.force_login(viewer)
+    form = {"action": "export_memory", "_selected_action": [str(project.pk)]}
+    refused = client.post("/admin/agents/project/", form)
+    assert not getattr(refused, "streaming", False)  # viewing projects is not enough to take one away
+    assert not AuditEvent.objects.filter(object_type="project", action="read").exists()
+
+    admin = User.objects.create_superuser("lead", "lead@example.com", "pw-123456")
+    client.force_login(admin)
+    response = client.post("/admin/agents/project/", form)
+    assert response.status_code == 200 and response.streaming
+    assert response["Content-Disposition"].startswith("attachment;")
+    lines = _lines(response)
+    assert lines[0]["scope"] == "project" and lines[-1]["kind"] == "end"
+    assert {line["fields"]["name"] for line in lines if line.get("kind") == "agent"} == {"atlas", "birch"}
+    assert AuditEvent.objects.get(object_type="project", action="read").actor_user == admin
