@@ -32,6 +32,7 @@ import base64
 import io
 import json
 import math
+import sys
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -162,7 +163,7 @@ def _dump(f: models.Field, obj: models.Model, users: dict[int, str]) -> Any:
     return f.value_to_string(obj)
 
 
-def _usernames(project_id) -> dict[int, str]:
+def _usernames() -> dict[int, str]:
     return dict(get_user_model().objects.values_list("pk", "username"))
 
 
@@ -273,7 +274,7 @@ def project_export(*, project: Project, user=None, actor_label: str = "", includ
                  actor_label=actor_label if not getattr(user, "pk", None) else "", scope=Scope.PROJECT,
                  reason=reason[:300], data={"export": "project", "version": VERSION, "includes_vault": include_vault})
     header = _header(project=project, scope="project", include_vault=include_vault)
-    return _stream(header, _project_querysets(project), vault, _usernames(project.pk))
+    return _stream(header, _project_querysets(project), vault, _usernames())
 
 
 def agent_export(*, agent: Agent) -> Iterator[str]:
@@ -580,7 +581,7 @@ def export_open(path: str, stdin: IO[bytes] | None = None) -> IO[bytes]:
     import tarfile
 
     if path == "-":
-        return io.BytesIO((stdin or __import__("sys").stdin.buffer).read())
+        return io.BytesIO((stdin or sys.stdin.buffer).read())
     if tarfile.is_tarfile(path):
         archive = tarfile.open(path)
         member = next((m for m in archive.getmembers() if m.name == TAR_MEMBER and m.isfile()), None)
