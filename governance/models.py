@@ -102,6 +102,7 @@ class AuditObject(models.TextChoices):
     SEARCH = "search"
     ALLOWED_TERM = "allowed_term"
     AGENT = "agent"
+    PROJECT = "project"  # a whole project's export or import (memory/services/portability.py)
     API_KEY = "api_key"
     SESSION_LIST = "session_list"
     EXCHANGE_LIST = "exchange_list"

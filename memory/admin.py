@@ -9,9 +9,10 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Case, Value, When
-from django.http import HttpResponseRedirect
+from django.http import HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
@@ -48,6 +49,7 @@ from memory.review.services import (
     review_reject,
 )
 from memory.services.lifecycle import memories_restore
+from memory.services.portability import project_export
 from memory.services.recovery import batch_retry
 from memory.services.validity import validity_judge
 
@@ -521,6 +523,20 @@ class ValiditySampleAdmin(ReadOnlyAdmin):
 class ProjectWithUsageAdmin(agents_admin.ProjectAdmin):
     list_display = [*agents_admin.ProjectAdmin.list_display, "exchanges_stored", "tokens_used_today"]
     readonly_fields = [*agents_admin.ProjectAdmin.readonly_fields, "exchanges_stored", "tokens_used_today"]
+    actions = [*agents_admin.ProjectAdmin.actions, "export_memory"]
+
+    @admin.action(description="Export the memory of the selected project (JSON Lines, masked text only; audited)",
+                  permissions=["change"])
+    def export_memory(self, request, queryset):
+        if queryset.count() != 1:
+            self.message_user(request, "Select exactly one project to export.", level="warning")
+            return None
+        project = queryset.get()
+        lines = project_export(project=project, user=request.user, reason="admin export")
+        response = StreamingHttpResponse(lines, content_type="application/x-ndjson; charset=utf-8")
+        stamp = timezone.now().strftime("%Y%m%dT%H%M%SZ")
+        response["Content-Disposition"] = f'attachment; filename="recmem-{project.pk}-{stamp}.jsonl"'
+        return response
 
     @admin.display(description="exchanges stored / quota")
     def exchanges_stored(self, obj) -> str:

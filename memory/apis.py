@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from django.http import StreamingHttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agents.authentication import KEY_ONLY
 from agents.models import AgentRole
 from agents.visibility import Scope
 from core.config import config
@@ -52,6 +55,7 @@ from memory.serializers import (
 )
 from memory.services.edits import experience_delete, experience_update
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
+from memory.services.portability import agent_export
 from memory.services.scheduling import idle_run_request
 from memory.trust import Source
 
@@ -540,6 +544,28 @@ class MetricsApi(APIView):
         query = self.MetricsQuery.parse(request)
         rows = metrics_list(project=request.user.project, **query)
         return Response({"results": MetricDayOut(rows, many=True).data})
+
+
+# --- portability ----------------------------------------------------------------------
+
+@extend_schema(tags=["export"])
+class ExportApi(APIView):
+    """The calling agent's own memory as JSON Lines, streamed (data portability): its sessions and exchanges, the
+    personal episodes and experiences it owns with their provenance and versions. Masked text only; audited."""
+
+    required_roles = {"get": KEY_ONLY}
+
+    class ExportQuery(QuerySerializer):
+        pass
+
+    @extend_schema(responses={(200, "application/x-ndjson"): OpenApiTypes.STR},
+                   operation_id="export_retrieve", summary="Export the agent's own memory (JSON Lines)")
+    def get(self, request):
+        self.ExportQuery.parse(request)
+        response = StreamingHttpResponse(agent_export(agent=request.user),
+                                         content_type="application/x-ndjson; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="recmem-agent-{request.user.pk}.jsonl"'
+        return response
 
 
 # --- consolidations ----------------------------------------------------------------------

@@ -16,6 +16,7 @@ urlpatterns = [
     path("entities", apis.EntityListApi.as_view(), name="entities"),
     path("search", apis.SearchApi.as_view(), name="search"),
     path("feedback", apis.FeedbackApi.as_view(), name="feedback"),
+    path("export", apis.ExportApi.as_view(), name="export"),
     path("metrics", apis.MetricsApi.as_view(), name="metrics"),
     path("consolidations", apis.ConsolidationListApi.as_view(), name="consolidations"),
     path("consolidations/run", apis.ConsolidationRequestApi.as_view(), name="consolidations-run"),

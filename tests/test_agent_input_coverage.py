@@ -41,6 +41,7 @@ EXCHANGE = {"user": "stored", "assistant": "stored", "occurred_at": "typed", "me
             "tool": "stored"}
 FIELDS: dict[str, dict[str, str]] = {
     "agents_me": {},
+    "export_retrieve": {},
     "consolidations_list": {"query:limit": "typed", "query:offset": "typed", "query:status": "filter"},
     "consolidations_retrieve": {"path:batch_id": "id"},
     "consolidations_request": {},
@@ -78,6 +79,7 @@ for _operation in ("consolidations_request", "feedback_create", "search", "sessi
 # operationId -> (method, path template, base body): a valid request the canary is put into
 REQUESTS: dict[str, tuple[str, str, dict]] = {
     "agents_me": ("get", "/api/v1/agents/me", {}),
+    "export_retrieve": ("get", "/api/v1/export", {}),
     "consolidations_list": ("get", "/api/v1/consolidations", {}),
     "consolidations_retrieve": ("get", "/api/v1/consolidations/{batch_id}", {}),
     "consolidations_request": ("post", "/api/v1/consolidations/run", {}),

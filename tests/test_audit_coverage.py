@@ -234,6 +234,7 @@ def _api_requests(w: World) -> dict[tuple[str, str], list[tuple[str, str, Any, s
         ("/api/v1/search", "post"): [("post", "/api/v1/search", {"query": "who runs the backup?"}, {200})],
         ("/api/v1/feedback", "post"): [("post", "/api/v1/feedback", "FEEDBACK", {200})],
         ("/api/v1/metrics", "get"): [("get", "/api/v1/metrics", None, {200})],
+        ("/api/v1/export", "get"): [("get", "/api/v1/export", None, {200})],
         ("/api/v1/consolidations", "get"): [("get", "/api/v1/consolidations", None, {200})],
         ("/api/v1/consolidations/{batch_id}", "get"): [("get", f"/api/v1/consolidations/{w.batch}", None, {200})],
         ("/api/v1/consolidations/run", "post"): [("post", "/api/v1/consolidations/run", {}, {200, 202})],
@@ -380,6 +381,7 @@ def _admin_world(api_client, make_agent, admin_user):
 def _action_runs(ctx) -> dict[tuple[str, str], tuple[Any, dict | None]]:
     w = ctx["world"]
     return {
+        ("agents.project", "export_memory"): (ctx["project"], None),
         ("agents.project", "archive"): (ctx["project"], None),
         ("agents.project", "delete_selected"): (ctx["project"], {"post": "yes"}),
         ("agents.module", "delete_selected"): (ctx["module"], {"post": "yes"}),

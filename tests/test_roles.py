@@ -40,6 +40,7 @@ DECISIONS: dict[tuple[str, str], str | tuple[str, ...] | None] = {
     ("entities", "get"): AgentRole.READER,  # counted over what the caller may read
     ("feedback", "post"): AgentRole.READER,  # feedback on one's own searches: whoever may search
     ("metrics", "get"): AgentRole.OPERATOR,  # governance figures of the whole project
+    ("export", "get"): KEY_ONLY,  # the agent's own data (what it sent, what is personal to it): any of its keys
     ("consolidations", "get"): AgentRole.READER,
     ("consolidation-detail", "get"): AgentRole.READER,
     ("consolidations-run", "post"): AgentRole.OPERATOR,

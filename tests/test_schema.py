@@ -26,7 +26,7 @@ def test_openapi_schema_generates_without_warnings(tmp_path):
     assert "Needs the `operator` role" in schema["paths"]["/api/v1/consolidations/run"]["post"]["description"]
     # grouped by resource in the docs, each operation with a one-line summary
     resources = {"sessions", "exchanges", "episodes", "experiences", "search", "feedback", "consolidations", "agents",
-                 "metrics"}
+                 "metrics", "export"}
     summaries = []
     for path, operations in schema["paths"].items():
         for method, operation in operations.items():

@@ -257,6 +257,7 @@ SPECTACULAR_SETTINGS = {
         {"name": "consolidations", "description": "The batches that turn exchanges into episodes and experiences."},
         {"name": "metrics", "description": "Governance and retrieval figures of the project."},
         {"name": "agents", "description": "The calling agent: project, roles, modules."},
+        {"name": "export", "description": "The calling agent's own memory as JSON Lines (data portability)."},
     ],
     # With recmem_site/templates/drf_spectacular/redoc.html: ReDoc in the system's fonts, nothing from a CDN.
     "REDOC_UI_SETTINGS": {"theme": {"typography": {
