@@ -13,6 +13,7 @@ urlpatterns = [
     path("episodes/<str:episode_id>", apis.EpisodeDetailApi.as_view(), name="episode-detail"),
     path("experiences", apis.ExperienceListApi.as_view(), name="experiences"),
     path("experiences/<str:experience_id>", apis.ExperienceDetailApi.as_view(), name="experience-detail"),
+    path("forget", apis.ForgetApi.as_view(), name="forget"),
     path("search", apis.SearchApi.as_view(), name="search"),
     path("feedback", apis.FeedbackApi.as_view(), name="feedback"),
     path("metrics", apis.MetricsApi.as_view(), name="metrics"),
