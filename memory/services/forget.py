@@ -161,8 +161,12 @@ class _Elsewhere:
 
     def __call__(self, word: str) -> bool:
         if word not in self.known:
-            self.known[word] = self.rows.filter(Q(user_text__icontains=word)
-                                                | Q(assistant_text__icontains=word)).exists()
+            if word.startswith("<"):  # a placeholder is delimited already
+                match = Q(user_text__icontains=word) | Q(assistant_text__icontains=word)
+            else:  # a whole word: "quorvaxab" is not said by "quorvaxabc"
+                pattern = rf"\y{re.escape(word)}\y"
+                match = Q(user_text__iregex=pattern) | Q(assistant_text__iregex=pattern)
+            self.known[word] = self.rows.filter(match).exists()
         return self.known[word]
 
 
