@@ -41,7 +41,7 @@ from core.errors import ApplicationError, NotAllowed, NotFound
 from governance.models import AuditEvent, AuditObject, IdempotencyKey
 from governance.selectors import placeholders_for_subject
 from governance.services.audit import audit_reasons_redact, audit_record
-from governance.services.privacy import subject_forget
+from governance.services.privacy import subject_forget, texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.models import (
     Episode,
@@ -290,6 +290,9 @@ def forget(*, project: Project, reason: str, actor: Any = None, session_ids: Seq
     if _is_agent(actor) and actor.project_id != project.pk:
         raise NotFound("no such project", code="not_found")
     embedder = embedder or get_embedder()
+    # The reason is caller input like any other text: masked before it is kept (and, for a subject, masked before
+    # the subject's registry rows are looked up, so a name said only in the reason is forgotten with the rest).
+    reason = texts_mask(project=project, texts=[reason])[0]
 
     sessions: set = set()
     if session_ids:
