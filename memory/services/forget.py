@@ -30,7 +30,7 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q, TextField
 from django.db.models.functions import Cast
 from django.utils import timezone
@@ -55,6 +55,7 @@ from memory.models import (
     Session,
     ValiditySample,
 )
+from memory.services.scheduling import forget_vacuum_enqueue
 
 PURGED = "[purged]"
 WIDE_ROLES = (AgentRole.REVIEWER, AgentRole.OPERATOR)
@@ -62,6 +63,28 @@ _UNSCOPED = "a forget acts on every row derived from what it removes, whatever i
 # A word of a text: a placeholder whole, else a run of letters or digits of 3 or more (shorter ones say nothing).
 _WORD = re.compile(r"<[A-Z][A-Z0-9_]*_[0-9a-f]{6}>|[^\W_]{3,}")
 _CHUNK = 400
+
+
+# Every table a forget deletes from or rewrites: their dead row versions still hold the old text (and vectors)
+# until VACUUM removes them.
+VACUUMED_TABLES = ("memory_exchange", "memory_episode", "memory_experience", "memory_episodesource",
+                   "memory_experienceevidence", "memory_memoryversion", "memory_session", "memory_candidate",
+                   "memory_candidate_exchanges", "memory_searchlog", "memory_repetitioncheck",
+                   "memory_validitysample", "governance_reviewitem", "governance_auditevent",
+                   "governance_vaultentry", "governance_pseudonymentry", "governance_idempotencykey")
+
+
+def forget_tables_vacuum() -> list[str]:
+    """``VACUUM (ANALYZE)`` of the tables a forget writes (outside any transaction: VACUUM cannot run inside one;
+    inside one, e.g. a synchronous queue in tests, nothing is done). Returns the tables vacuumed."""
+    if connection.in_atomic_block:
+        return []
+    existing = set(connection.introspection.table_names())
+    done = [t for t in VACUUMED_TABLES if t in existing]
+    with connection.cursor() as cursor:
+        for table in done:
+            cursor.execute(f"VACUUM (ANALYZE) {connection.ops.quote_name(table)}")
+    return done
 
 
 # --- text helpers ----------------------------------------------------------------------------------------------
@@ -420,6 +443,7 @@ def forget(*, project: Project, reason: str, actor: Any = None, session_ids: Seq
     if terms and not any(counts.values()):
         raise NotFound("nothing you may see mentions that subject", code="subject_not_found")
 
+    transaction.on_commit(forget_vacuum_enqueue)
     selectors = [name for name, given in (("session_ids", session_ids), ("agent", agent is not None),
                                           ("subject", bool(terms))) if given]
     types = sorted({p[1:-1].rsplit("_", 1)[0] for p in placeholders})

@@ -188,3 +188,24 @@ def test_forget_keeps_no_text_in_its_audit_event(api_client, make_agent):
         "sessions_deleted": 1, "exchanges_deleted": 1, "episodes_deleted": 1, "experiences_deleted": 1}
     assert str(x.pk) in event.source_ids  # ids of what is gone: a row count is checkable, a text is not kept
     assert not ReviewItem.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_tables_a_forget_wrote_are_vacuumed_after_it(api_client, make_agent):
+    """Dead row versions still hold the forgotten text until VACUUM: each forget queues one on commit."""
+    from memory.services.forget import VACUUMED_TABLES, forget_tables_vacuum
+
+    holder = make_agent(roles=["writer", "reader"])
+    sid, [x] = _say(api_client, holder, ["The locker code (quibbletrex) is in the blue binder."])
+
+    def vacuumed() -> set[str]:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT relname FROM pg_stat_user_tables WHERE relname = ANY(%s) "
+                           "AND last_vacuum IS NOT NULL", [list(VACUUMED_TABLES)])
+            return {r[0] for r in cursor.fetchall()}
+
+    assert "memory_exchange" not in vacuumed()
+    # queued on commit; the test queue is synchronous, so it has run when forget returns
+    forget(project=holder.agent.project, actor=holder.agent, session_ids=[sid], reason="asked")
+    assert vacuumed() == set(VACUUMED_TABLES)
+    assert forget_tables_vacuum() == list(VACUUMED_TABLES)
