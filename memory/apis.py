@@ -168,7 +168,8 @@ class ForgetApi(APIView):
 
     class ForgetInputSerializer(StrictSerializer):
         session_ids = serializers.ListField(child=serializers.UUIDField(), required=False, allow_empty=False,
-                                            min_length=1, max_length=1000, help_text="sessions to forget (at most 1,000)")
+                                            min_length=1, max_length=1000,
+                                            help_text="sessions to forget (at most 1,000)")
         agent = StrictCharField(required=False, allow_blank=False, max_length=200,
                                 help_text="name or id of an agent of your project: every session of it you see")
         subject = StrictCharField(required=False, allow_blank=False, min_length=3, max_length=300,

@@ -55,6 +55,7 @@ from memory.models import (
     Session,
     ValiditySample,
 )
+from memory.services.consolidation import experience_support_update
 from memory.services.scheduling import forget_vacuum_enqueue
 
 PURGED = "[purged]"
@@ -412,8 +413,6 @@ def forget(*, project: Project, reason: str, actor: Any = None, session_ids: Seq
     counts["exchanges_deleted"] = Exchange.objects.filter(pk__in=forgotten).delete()[1].get("memory.Exchange", 0)
     counts["sessions_deleted"] = Session.objects.filter(pk__in=sessions).delete()[1].get("memory.Session", 0)
     for item in survivors:
-        from memory.services.consolidation import experience_support_update
-
         experience_support_update(experience=item)
 
     reviews = _review_items_clean(project=project, forgotten={str(pk) for pk in forgotten},
