@@ -198,14 +198,16 @@ def test_the_tables_a_forget_wrote_are_vacuumed_after_it(api_client, make_agent)
     holder = make_agent(roles=["writer", "reader"])
     sid, [x] = _say(api_client, holder, ["The locker code (quibbletrex) is in the blue binder."])
 
-    def vacuumed() -> set[str]:
+    def vacuums() -> dict[str, int]:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT relname FROM pg_stat_user_tables WHERE relname = ANY(%s) "
-                           "AND last_vacuum IS NOT NULL", [list(VACUUMED_TABLES)])
-            return {r[0] for r in cursor.fetchall()}
+            cursor.execute("SELECT relname, vacuum_count FROM pg_stat_user_tables WHERE relname = ANY(%s)",
+                           [list(VACUUMED_TABLES)])
+            return dict(cursor.fetchall())
 
-    assert "memory_exchange" not in vacuumed()
+    before = vacuums()
     # queued on commit; the test queue is synchronous, so it has run when forget returns
     forget(project=holder.agent.project, actor=holder.agent, session_ids=[sid], reason="asked")
-    assert vacuumed() == set(VACUUMED_TABLES)
+    after = vacuums()
+    assert set(after) == set(VACUUMED_TABLES)
+    assert all(after[t] > before.get(t, 0) for t in VACUUMED_TABLES), (before, after)
     assert forget_tables_vacuum() == list(VACUUMED_TABLES)
