@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+import uuid
+from typing import Any
+
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from agents.keys import key_matches, key_parse_prefix
@@ -55,4 +58,16 @@ def agent_module_get(*, agent: Agent, name_or_id: str) -> Module:
     if found is None:
         # Like every object the agent may not see: 404 (another agent's module looks like no module at all).
         raise NotFound("unknown module (not one of the agent's modules)", code="unknown_module")
+    return found
+
+
+def agent_in_project_get(*, project_id: Any, name_or_id: str) -> Agent:
+    """An agent of the project by name or id; anything else (another project's agent included) is refused."""
+    rows = Agent.objects.filter(project_id=project_id)
+    try:
+        found = rows.filter(Q(name=name_or_id) | Q(pk=uuid.UUID(name_or_id))).first()
+    except ValueError:
+        found = rows.filter(name=name_or_id).first()
+    if found is None:
+        raise NotFound("unknown agent (not one of the project's agents)", code="agent_not_found")
     return found

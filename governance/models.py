@@ -99,6 +99,7 @@ class AuditObject(models.TextChoices):
     VALIDITY_SAMPLE = "validity_sample"
     VAULT_ENTRY = "vault_entry"
     SUBJECT = "subject"
+    FORGET = "forget"  # one forget: sessions, an agent's memory or a subject (counts and ids, never text)
     SEARCH = "search"
     ALLOWED_TERM = "allowed_term"
     AGENT = "agent"

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Case, Value, When
 from django.http import HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
@@ -48,6 +49,7 @@ from memory.review.services import (
     review_needs_evidence,
     review_reject,
 )
+from memory.services.forget import forget
 from memory.services.lifecycle import memories_restore
 from memory.services.portability import project_export
 from memory.services.recovery import batch_retry
@@ -63,11 +65,80 @@ def short_link(obj, label: str | None = None):
     return format_html('<a href="{}" title="{}"><code>{}</code></a>', url, str(obj.pk), label or str(obj.pk)[:8])
 
 
+class ForgetForm(forms.Form):
+    reason = forms.CharField(max_length=300, help_text="why (audited; never what is forgotten)")
+
+
+class ForgetSubjectForm(ForgetForm):
+    project = forms.ModelChoiceField(queryset=Project.objects.order_by("name"))
+    subject = forms.CharField(min_length=3, max_length=300,
+                              help_text="a placeholder (<PERSON_3f2a1b>) or the value as it was said")
+    field_order = ["project", "subject", "reason"]
+
+
+FORGET_PERMISSION = "memory.delete_session"  # the reviewers' and operators' group holds it
+
+
 @admin.register(Session)
 class SessionAdmin(ReadOnlyAdmin):
+    """Read only; forgetting (selected sessions, or a subject across a project) asks a reason and cannot be undone."""
+
     list_display = ["id", "external_id", "project", "owner_agent", "scope", "status", "started_at", "next_turn_index"]
     list_filter = ["status", "scope", "project"]
     search_fields = ["external_id", "id"]
+    actions = ["forget"]
+
+    def _may_forget(self, request) -> bool:
+        return request.user.has_perm(FORGET_PERMISSION)
+
+    @admin.action(description="Forget the selected sessions for good (asks a reason)…")
+    def forget(self, request, queryset):
+        if not self._may_forget(request):
+            raise PermissionDenied
+        form = ForgetForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            by_project: dict = {}
+            for session in queryset:
+                by_project.setdefault(session.project, []).append(session.pk)
+            total: dict[str, int] = {}
+            try:
+                for project, ids in by_project.items():
+                    counts = forget(project=project, actor=request.user, session_ids=ids,
+                                    reason=form.cleaned_data["reason"])
+                    total = {k: total.get(k, 0) + v for k, v in counts.items()}
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+                return None
+            self.message_user(request, "Forgotten: " + ", ".join(f"{k.replace('_', ' ')} {v}"
+                                                                 for k, v in total.items() if v))
+            return None
+        context = {**self.admin_site.each_context(request), "sessions": list(queryset), "form": form,
+                   "title": "Forget sessions", "opts": self.model._meta}
+        return TemplateResponse(request, "admin/memory/session/forget.html", context)
+
+    def get_urls(self):
+        return [path("forget-subject/", self.admin_site.admin_view(self.forget_subject_view),
+                     name="memory_session_forget_subject"), *super().get_urls()]
+
+    def forget_subject_view(self, request):
+        """Forget everything about one subject in a project: its exchanges, what was built on them, its vault and
+        registry rows, its mentions in the audit trail."""
+        if not self._may_forget(request):
+            raise PermissionDenied
+        form = ForgetSubjectForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                counts = forget(project=data["project"], actor=request.user, subject=data["subject"],
+                                reason=data["reason"])
+                self.message_user(request, "Forgotten: " + ", ".join(f"{k.replace('_', ' ')} {v}"
+                                                                     for k, v in counts.items() if v))
+                return redirect("admin:memory_session_changelist")
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.ERROR)
+        context = {**self.admin_site.each_context(request), "form": form, "title": "Forget a subject",
+                   "opts": self.model._meta}
+        return render(request, "admin/memory/session/forget_subject.html", context)
 
 
 @admin.register(Exchange)

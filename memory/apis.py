@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 
 from agents.authentication import KEY_ONLY
 from agents.models import AgentRole
+from agents.selectors import agent_in_project_get
 from agents.visibility import Scope
 from core.config import config
 from core.errors import ApplicationError, TooLarge
@@ -54,6 +55,7 @@ from memory.serializers import (
     page_of,
 )
 from memory.services.edits import experience_delete, experience_update
+from memory.services.forget import forget
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.portability import agent_export
 from memory.services.scheduling import idle_run_request
@@ -160,14 +162,74 @@ class SessionListCreateApi(APIView):
                           .select_related("module"), SessionOut, record=AuditObject.SESSION_LIST)
 
 
+FORGET_DOC = ("Undo is impossible. The exchanges are deleted; every episode built on them is rebuilt from its other "
+              "sources (or deleted), every experience keeps living on its other evidence (or is deleted); one audit "
+              "event records who, why and how many rows, never what. Your own personal memory needs the `writer` "
+              "role; module or project memory, another agent's sessions or a subject also need `reviewer` or "
+              "`operator` (403 `missing_role`). What you may not see answers 404 and is never touched.")
+ForgetOut = inline_serializer("ForgetOut", fields={
+    "forgotten": serializers.DictField(child=serializers.IntegerField(), help_text="rows deleted or rewritten, "
+                                                                                   "by kind")})
+
+
+class ForgetReasonBody(StrictSerializer):
+    reason = StrictCharField(required=False, allow_blank=False, max_length=300, default="session forgotten",
+                             help_text="why (audited; never the forgotten text)")
+
+
 @extend_schema(tags=["sessions"])
 class SessionDetailApi(APIView):
-    required_roles = {"get": AgentRole.READER}
+    required_roles = {"get": AgentRole.READER, "delete": AgentRole.WRITER}
 
     @extend_schema(responses=SessionOut, operation_id="sessions_retrieve", summary="Get a session")
     def get(self, request, session_id):
         session = selectors.session_get(agent=request.user, session_id=session_id)
         return Response(SessionOut(session).data)
+
+    @extend_schema(request=ForgetReasonBody, responses={200: ForgetOut}, operation_id="sessions_forget",
+                   summary="Forget a session", description=FORGET_DOC)
+    def delete(self, request, session_id):
+        session = selectors.session_get(agent=request.user, session_id=session_id)
+        serializer = ForgetReasonBody(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        counts = forget(project=request.user.project, actor=request.user, session_ids=[session.pk],
+                        reason=serializer.validated_data["reason"])
+        return Response({"forgotten": counts})
+
+
+@extend_schema(tags=["sessions"])
+class ForgetApi(APIView):
+    required_roles = {"post": AgentRole.WRITER}
+
+    class ForgetInputSerializer(StrictSerializer):
+        session_ids = serializers.ListField(child=serializers.UUIDField(), required=False, allow_empty=False,
+                                            min_length=1, max_length=1000,
+                                            help_text="sessions to forget (at most 1,000)")
+        agent = StrictCharField(required=False, allow_blank=False, max_length=200,
+                                help_text="name or id of an agent of your project: every session of it you see")
+        subject = StrictCharField(required=False, allow_blank=False, min_length=3, max_length=300,
+                                  help_text="a placeholder (`<PERSON_3f2a1b>`) or a value as it was said")
+        reason = StrictCharField(allow_blank=False, max_length=300, help_text="why (audited)")
+
+        def validate(self, attrs):
+            if not any(k in attrs for k in ("session_ids", "agent", "subject")):
+                raise serializers.ValidationError(
+                    {"non_field_errors": ["name what to forget: session_ids, agent or subject"]},
+                    code="selector_required")
+            return attrs
+
+    @extend_schema(request=ForgetInputSerializer, responses={200: ForgetOut}, operation_id="forget",
+                   summary="Forget sessions, an agent's memory or a subject",
+                   description=FORGET_DOC + " The selectors add up (their union).")
+    def post(self, request):
+        serializer = self.ForgetInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        agent = (agent_in_project_get(project_id=request.user.project_id, name_or_id=data["agent"])
+                 if "agent" in data else None)
+        counts = forget(project=request.user.project, actor=request.user, session_ids=data.get("session_ids"),
+                        agent=agent, subject=data.get("subject"), reason=data["reason"])
+        return Response({"forgotten": counts})
 
 
 @extend_schema(tags=["sessions"])

@@ -9,6 +9,7 @@ import uuid
 
 from governance.services.idempotency import idempotency_keys_purge
 from memory.services.consolidation import consolidation_run
+from memory.services.forget import forget_tables_vacuum
 from memory.services.lifecycle import memory_lifecycle_tick
 from memory.services.metrics import metrics_compute
 from memory.services.recovery import batches_reap
@@ -39,3 +40,8 @@ def governance_metrics_task() -> int:
 def batch_reaper_tick_task() -> dict[str, int]:
     """Scheduled every minute: re-queue batches whose process died; forget expired idempotency keys."""
     return {"reaped": len(batches_reap()), "idempotency_keys_purged": idempotency_keys_purge()}
+
+
+def forget_vacuum_task() -> list[str]:
+    """Queued on commit of each forget: VACUUM the tables it wrote (dead row versions hold the forgotten text)."""
+    return forget_tables_vacuum()

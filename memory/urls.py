@@ -14,6 +14,7 @@ urlpatterns = [
     path("experiences", apis.ExperienceListApi.as_view(), name="experiences"),
     path("experiences/<str:experience_id>", apis.ExperienceDetailApi.as_view(), name="experience-detail"),
     path("entities", apis.EntityListApi.as_view(), name="entities"),
+    path("forget", apis.ForgetApi.as_view(), name="forget"),
     path("search", apis.SearchApi.as_view(), name="search"),
     path("feedback", apis.FeedbackApi.as_view(), name="feedback"),
     path("export", apis.ExportApi.as_view(), name="export"),

@@ -1,4 +1,4 @@
-"""The ``Idempotency-Key`` header on every POST of the API (README: "Retries and timeouts").
+"""The ``Idempotency-Key`` header on every POST and DELETE of the API (README: "Retries and timeouts").
 
 A client that timed out, lost the connection or got a 5xx retries the same request with the same key: it gets the
 first response (status and body, with ``Idempotent-Replayed: true``) and nothing is written twice. The same key with
@@ -37,6 +37,8 @@ HEADER_DOC = (
 )
 
 
+# DELETE too: a forget sent again must answer as the first time did, not 404 for what it removed.
+METHODS = {"POST", "DELETE"}
 # Answers that a retry of the same request can change: a timeout, "too early", a rate limit or quota (429, with
 # Retry-After), and every 5xx (503 database down included).
 NOT_FINAL = {408, 425, 429}
@@ -70,7 +72,7 @@ class IdempotencyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         key = request.headers.get(HEADER)
-        if request.method != "POST" or key is None or not request.path.startswith(API_PREFIX):
+        if request.method not in METHODS or key is None or not request.path.startswith(API_PREFIX):
             return self.get_response(request)
         try:
             idempotency_key_check(key)
@@ -119,18 +121,22 @@ def openapi_idempotency_header(result, generator, request, public):
     parameter = {"in": "header", "name": HEADER, "required": False, "description": HEADER_DOC,
                  "schema": {"type": "string", "maxLength": 128, "pattern": "^[A-Za-z0-9_.:\\-]{1,128}$"}}
     for path, operations in result.get("paths", {}).items():
-        post = operations.get("post")
-        if post is not None and path.startswith(API_PREFIX):
-            post.setdefault("parameters", [])
-            if not any(p.get("name") == HEADER for p in post["parameters"]):
-                post["parameters"].append(parameter)
-            for status, response in post.get("responses", {}).items():
-                if status.startswith("2"):
-                    response.setdefault("headers", {})[REPLAYED] = {
-                        "description": "present (true) when this is the stored response of an earlier request "
-                                       "with the same Idempotency-Key", "schema": {"type": "string"}}
-            post.setdefault("responses", {}).setdefault("409", {
-                "description": "the Idempotency-Key was used with another request",
-                "content": {"application/json": {"schema": {"type": "object"}}}})
+        for post in (operations.get(m) for m in ("post", "delete")):
+            _document(post, path, parameter)
     return result
+
+
+def _document(post: dict | None, path: str, parameter: dict) -> None:
+    if post is not None and path.startswith(API_PREFIX):
+        post.setdefault("parameters", [])
+        if not any(p.get("name") == HEADER for p in post["parameters"]):
+            post["parameters"].append(parameter)
+        for status, response in post.get("responses", {}).items():
+            if status.startswith("2"):
+                response.setdefault("headers", {})[REPLAYED] = {
+                    "description": "present (true) when this is the stored response of an earlier request "
+                                   "with the same Idempotency-Key", "schema": {"type": "string"}}
+        post.setdefault("responses", {}).setdefault("409", {
+            "description": "the Idempotency-Key was used with another request",
+            "content": {"application/json": {"schema": {"type": "object"}}}})
 

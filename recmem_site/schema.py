@@ -98,4 +98,8 @@ def strict_request_objects(result, generator, request, public):
                     prop.setdefault("pattern", NO_NUL)
                     if prop.get("minLength", 0) >= 1:  # surrounding whitespace is trimmed before the check
                         prop["allOf"] = [{"pattern": NOT_BLANK}]
+    if "ForgetInputRequest" in schemas:  # a forget names at least one selector; a subject has 3 characters trimmed
+        forget = schemas["ForgetInputRequest"]
+        forget["anyOf"] = [{"required": [name]} for name in ("session_ids", "agent", "subject")]
+        forget.get("properties", {}).get("subject", {})["allOf"] = [{"pattern": "\\S[\\s\\S]+\\S"}]
     return result

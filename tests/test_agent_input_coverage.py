@@ -65,15 +65,18 @@ FIELDS: dict[str, dict[str, str]] = {
     "sessions_create": {"body:external_id": "stored", "body:started_at": "typed", "body:module": "lookup",
                         "body:metadata{}": "stored"},
     "sessions_retrieve": {"path:session_id": "id"},
+    "sessions_forget": {"path:session_id": "id", "body:reason": "stored"},
+    "forget": {"body:session_ids[]": "typed", "body:agent": "lookup", "body:subject": "lookup",
+               "body:reason": "stored"},
     "sessions_close": {"path:session_id": "id"},
     "sessions_exchanges_create": {"path:session_id": "id",
                                   **{f"body:{k}": v for k, v in EXCHANGE.items()},
                                   **{f"body:exchanges[].{k}": v for k, v in EXCHANGE.items()}},
 }
 
-# Every POST takes an Idempotency-Key, which is kept (hashed) with the first response: stored agent input.
+# Every POST and DELETE takes an Idempotency-Key, which is kept (hashed) with the first response: stored agent input.
 for _operation in ("consolidations_request", "feedback_create", "search", "sessions_create", "sessions_close",
-                   "sessions_exchanges_create"):
+                   "sessions_exchanges_create", "experiences_delete", "sessions_forget", "forget"):
     FIELDS[_operation]["header:Idempotency-Key"] = "kept"
 
 # operationId -> (method, path template, base body): a valid request the canary is put into
@@ -99,6 +102,8 @@ REQUESTS: dict[str, tuple[str, str, dict]] = {
     "sessions_list": ("get", "/api/v1/sessions", {}),
     "sessions_create": ("post", "/api/v1/sessions", {}),
     "sessions_retrieve": ("get", "/api/v1/sessions/{session_id}", {}),
+    "sessions_forget": ("delete", "/api/v1/sessions/{session_id}", {}),
+    "forget": ("post", "/api/v1/forget", {"subject": "fridays", "reason": "asked"}),
     "sessions_close": ("post", "/api/v1/sessions/{session_id}/close", {}),
     "sessions_exchanges_create": ("post", "/api/v1/sessions/{session_id}/exchanges",
                                   {"user": "hello", "assistant": "hi"}),

@@ -238,6 +238,12 @@ def _api_requests(w: World) -> dict[tuple[str, str], list[tuple[str, str, Any, s
         ("/api/v1/consolidations", "get"): [("get", "/api/v1/consolidations", None, {200})],
         ("/api/v1/consolidations/{batch_id}", "get"): [("get", f"/api/v1/consolidations/{w.batch}", None, {200})],
         ("/api/v1/consolidations/run", "post"): [("post", "/api/v1/consolidations/run", {}, {200, 202})],
+        # last: they delete what the requests above used
+        ("/api/v1/forget", "post"): [
+            ("post", "/api/v1/forget", {"subject": "Jan", "reason": "erasure request"}, {200}),
+            ("post", "/api/v1/forget", {"session_ids": [w.module_session], "reason": "obsolete"}, {200})],
+        ("/api/v1/sessions/{session_id}", "delete"): [
+            ("delete", f"/api/v1/sessions/{s}", {"reason": "the user asked"}, {200})],
     }
 
 
@@ -372,7 +378,13 @@ def _admin_world(api_client, make_agent, admin_user):
 
     validity_judge(sample=samples[-1], verdict="accurate", user=admin_user)  # the judge's user is in the trail
     AllowedTerm.objects.create(project=project, term="Kubernetes")
-    return {"world": w, "batch": batch, "promotions": promotions, "failed": failed, "samples": samples,
+    forgettable = post_session(api_client, w.agent)["id"]
+    for row in post_exchanges(api_client, w.agent, forgettable, [
+            {"user": "My colleague Ada Quist asked about the invoice.", "assistant": "Noted."},
+            {"user": "The printer on floor 2 jams every morning.", "assistant": "Ok."}]):
+        make_memories(Exchange.objects.get(pk=row["id"]))
+    return {"forgettable": Session.objects.get(pk=forgettable),
+            "world": w, "batch": batch, "promotions": promotions, "failed": failed, "samples": samples,
             "archived": archived, "module": Module.objects.get(project=project, name="ops"), "project": project,
             "agent": holder, "key": ApiKey.objects.filter(agent=holder).first(), "judge": admin_user}
 
@@ -398,6 +410,7 @@ def _action_runs(ctx) -> dict[tuple[str, str], tuple[Any, dict | None]]:
         ("memory.validitysample", "mark_accurate"): (ctx["samples"][0], None),
         ("memory.validitysample", "mark_stale"): (ctx["samples"][1], None),
         ("memory.validitysample", "mark_wrong"): (ctx["samples"][2], None),
+        ("memory.session", "forget"): (ctx["forgettable"], {"apply": "1", "reason": "erasure request"}),
         ("governance.consolidationbatch", "rollback"): (ctx["batch"], None),
         ("governance.consolidationbatch", "retry"): (ctx["failed"], None),
         ("governance.consolidationbatch", "release"): (ctx["batch"], None),
@@ -447,6 +460,9 @@ def _page_runs(ctx) -> dict[str, tuple[str, dict]]:
         "governance_consolidationbatch_rollback": (f"/admin/governance/consolidationbatch/{batch.pk}/rollback/",
                                                    {"reason": "bad batch", "cascade": "on"}),
         "governance_vaultentry_reveal": (f"/admin/governance/vaultentry/{entry.pk}/reveal/", {"reason": "audit"}),
+        "memory_session_forget_subject": ("/admin/memory/session/forget-subject/",
+                                          {"project": str(ctx["project"].pk), "subject": "Ada Quist",
+                                           "reason": "erasure request"}),
         "agents_agent_recall": ("/admin/agents/agent/recall/",
                                 {"agent": str(w.agent.agent.pk), "query": "who runs the backup?"}),
     }

@@ -25,6 +25,9 @@ DECISIONS: dict[tuple[str, str], str | tuple[str, ...] | None] = {
     ("sessions", "get"): AgentRole.READER,
     ("sessions", "post"): AgentRole.WRITER,
     ("session-detail", "get"): AgentRole.READER,
+    # forget: writer on one's own personal memory; the service asks reviewer or operator for anything wider
+    ("session-detail", "delete"): AgentRole.WRITER,
+    ("forget", "post"): AgentRole.WRITER,
     ("session-exchanges", "post"): AgentRole.WRITER,
     ("session-close", "post"): AgentRole.WRITER,
     ("exchanges", "get"): AgentRole.READER,

@@ -5,50 +5,34 @@
   in the admin.
 - **Revalidation**: an active experience not corroborated by new evidence for RECMEM_REVALIDATE_AFTER_DAYS is flagged
   ``needs_revalidation`` (search shows the flag) and queued for a person's judgement (validity samples).
-- **Purge**: a subject forgotten on request: every exchange, episode, experience and version that mentions its
-  placeholder (or the value itself) is rewritten or deleted, its vault and registry entries deleted; one audit
-  event records what was purged, never the value.
+- **Purge**: a subject forgotten on request (:mod:`memory.services.forget`, across the project).
 
 The hourly maintenance task runs :func:`memory_lifecycle_tick` (archive and revalidation).
 """
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from collections import defaultdict
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.utils import timezone
 
 from agents.models import Project
-from agents.visibility import Scope, ScopeKey
+from agents.visibility import ScopeKey
 from core.config import config
-from core.errors import ApplicationError, NotFound
 from governance.models import AuditEvent, AuditObject
-from governance.selectors import placeholders_for_subject
-from governance.services.audit import audit_reasons_redact, audit_record, audit_record_many
-from governance.services.privacy import subject_forget
-from memory.gateways.embeddings import get_embedder
+from governance.services.audit import audit_record, audit_record_many
 from memory.models import (
     Episode,
-    Exchange,
     Experience,
     MemoryStatus,
-    MemoryVersion,
-    ReviewItem,
-    Session,
 )
 from memory.review.versions import memory_version_save
 from memory.services.validity import validity_sample_enqueue
 from memory.temporal import experience_current_q
-from memory.textform import unit_text_form
-
-PURGED = "[purged]"
-
 
 # --- archive ---------------------------------------------------------------------------------------------------
 
@@ -154,104 +138,14 @@ def memory_lifecycle_tick(*, now: datetime | None = None) -> dict[str, int]:
     return {"flagged": memories_revalidation_flag(now=now), "archived": memories_archive(now=now)}
 
 
-# --- purge -----------------------------------------------------------------------------------------------------
+# --- purge ---------------------------------------------------------------------------------------------------
 
-def _scrub(text: str, terms: list[str]) -> str:
-    for term in terms:
-        text = re.sub(re.escape(term), PURGED, text, flags=re.IGNORECASE)
-    return text
-
-
-def _scrub_json(value, terms: list[str]):
-    """The same rewrite inside a JSON value (keys and strings), on its JSON text."""
-    return json.loads(_scrub(json.dumps(value, ensure_ascii=False), [json.dumps(t, ensure_ascii=False)[1:-1]
-                                                                      for t in terms]))
-
-
-def _mentions(fields: list[str], terms: list[str]) -> Q:
-    """Any of ``fields`` contains any of ``terms`` (case-insensitive; a JSON field is compared on its text)."""
-    q = Q(pk__in=[])
-    for term in terms:
-        for f in fields:
-            q |= Q(**{f"{f}__icontains": term})
-    return q
-
-
-@transaction.atomic
 def subject_purge(*, project: Project, value: str, user=None, reason: str = "", embedder=None) -> dict[str, int]:
-    """Forget a subject in ``project``: ``value`` is a placeholder or an original value (looked up through the
-    pseudonym registry and the vault). Every exchange, session, episode, version and review item mentioning it is
-    rewritten (the mention becomes ``[purged]``; rewritten texts are embedded again); every experience mentioning it
-    (now or in one of its versions) is deleted for good, with its versions, evidence links and review items; its
-    vault and registry entries are deleted. One audit event records the counts and entity types, never the value or
-    its placeholder. NotFound when nothing mentions it."""
-    value = (value or "").strip()
-    if len(value) < 3:
-        raise ApplicationError("the value to purge must have at least 3 characters", code="invalid")
-    placeholders = placeholders_for_subject(project=project, value=value)
-    terms = sorted({*placeholders, value}, key=len, reverse=True)
-    why = "a purge spans every scope of the project"
-    embedder = embedder or get_embedder()
-    counts: dict[str, int] = {}
+    """Forget a subject in ``project`` (``value``: a placeholder or an original value): the forget of
+    :mod:`memory.services.forget` by a person or the ``purge_subject`` command, across the whole project. Every
+    exchange mentioning it is deleted, what was derived from them rebuilt or deleted, its vault and registry rows
+    and its mentions in the audit trail erased; one audit event records the counts, never the value."""
+    from memory.services.forget import forget
 
-    gone = set(Experience.objects.all_scopes_unscoped(why=why).filter(project=project)
-               .filter(_mentions(["statement", "subject"], terms)).values_list("pk", flat=True))
-    gone |= set(MemoryVersion.objects.filter(experience__project=project).filter(_mentions(["snapshot"], terms))
-                .values_list("experience_id", flat=True))
-    counts["experiences_purged"] = Experience.objects.filter(pk__in=gone).delete()[1].get("memory.Experience", 0)
-
-    exchanges = list(Exchange.objects.all_scopes_unscoped(why=why).filter(project=project).filter(
-        _mentions(["user_text", "assistant_text", "text_form", "metadata"], terms)))
-    for e in exchanges:
-        e.user_text, e.assistant_text = _scrub(e.user_text, terms), _scrub(e.assistant_text, terms)
-        e.text_form = unit_text_form(occurred_at=e.occurred_at, user=e.user_text, assistant=e.assistant_text)
-        e.metadata = _scrub_json(e.metadata, terms)
-    for e, vector in zip(exchanges, embedder.embed([e.text_form for e in exchanges]) if exchanges else [],
-                         strict=True):
-        e.embedding = vector
-    Exchange.objects.bulk_update(exchanges, ["user_text", "assistant_text", "text_form", "metadata", "embedding"])
-    counts["exchanges_rewritten"] = len(exchanges)
-
-    sessions = list(Session.objects.all_scopes_unscoped(why=why).filter(project=project).filter(
-        _mentions(["external_id", "metadata"], terms)))
-    for session in sessions:
-        session.external_id = _scrub(session.external_id, terms)
-        session.metadata = _scrub_json(session.metadata, terms)
-    Session.objects.bulk_update(sessions, ["external_id", "metadata"])
-    counts["sessions_rewritten"] = len(sessions)
-
-    episodes = list(Episode.objects.all_scopes_unscoped(why=why).filter(project=project).filter(
-        _mentions(["title", "narrative"], terms)))
-    for ep in episodes:
-        ep.title, ep.narrative = _scrub(ep.title, terms), _scrub(ep.narrative, terms)
-    for ep, vector in zip(episodes, embedder.embed([f"{ep.title}\n{ep.narrative}" for ep in episodes])
-                          if episodes else [], strict=True):
-        ep.embedding = vector
-    Episode.objects.bulk_update(episodes, ["title", "narrative", "embedding"])
-    counts["episodes_rewritten"] = len(episodes)
-
-    versions = list(MemoryVersion.objects.filter(episode__project=project).filter(_mentions(["snapshot"], terms)))
-    for v in versions:
-        v.snapshot = _scrub_json(v.snapshot, terms)
-    MemoryVersion.objects.bulk_update(versions, ["snapshot"])
-    counts["versions_rewritten"] = len(versions)
-
-    reviews = list(ReviewItem.objects.filter(project=project).filter(
-        _mentions(["proposed_statement", "evidence", "other_evidence", "similar"], terms)))
-    for r in reviews:
-        r.proposed_statement = _scrub(r.proposed_statement, terms)
-        r.evidence, r.other_evidence = _scrub_json(r.evidence, terms), _scrub_json(r.other_evidence, terms)
-        r.similar = _scrub_json(r.similar, terms)
-    ReviewItem.objects.bulk_update(reviews, ["proposed_statement", "evidence", "other_evidence", "similar"])
-    counts["review_items_rewritten"] = len(reviews)
-
-    counts["audit_reasons_redacted"] = audit_reasons_redact(project=project, terms=terms)
-    counts.update(subject_forget(project=project, placeholders=placeholders))
-    if not any(counts.values()):
-        raise NotFound("nothing in this project mentions that subject", code="subject_not_found")
-    types = sorted({p[1:-1].rsplit("_", 1)[0] for p in placeholders})
-    audit_record(action=AuditEvent.Action.PURGE, object_type=AuditObject.SUBJECT, object_id="", project_id=project.pk,
-                 actor_user=user, actor_label="" if user else "system:purge", scope=Scope.PROJECT,
-                 reason=reason or "subject purged on request",
-                 data={"entity_types": types, "placeholders": len(placeholders), **counts})
-    return counts
+    return forget(project=project, actor=user, subject=value, reason=reason or "subject purged on request",
+                  embedder=embedder)

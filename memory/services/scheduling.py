@@ -35,6 +35,7 @@ IDLE_SCHEDULE = "recmem:idle-consolidation-tick"  # every minute (memory migrati
 REAPER_TICK_TASK = "memory.tasks.batch_reaper_tick_task"
 REAPER_SCHEDULE = "recmem:batch-reaper"
 METRICS_TASK = "memory.tasks.governance_metrics_task"
+FORGET_VACUUM_TASK = "memory.tasks.forget_vacuum_task"
 METRICS_SCHEDULE = "recmem:governance-metrics"  # every hour (memory migration 0009)
 # Schedules that run every minute or hour keep no result when they succeed (the admin's task list would be nothing
 # but ticks); a failure is still kept. django-q2 reads this from the schedule's kwargs.
@@ -73,6 +74,11 @@ def consolidation_enqueue(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = N
     args = (str(agent_id),) if batch_id is None else (str(agent_id), str(batch_id))
     kwargs = {"run": run} if run != RUN_ONLINE else {}
     async_task(CONSOLIDATION_RUN_TASK, *args, **kwargs, task_name=f"consolidate:{agent_id}", group="consolidation")
+
+
+def forget_vacuum_enqueue() -> None:
+    """Vacuum the tables a forget wrote, soon after it committed (memory.services.forget.forget_tables_vacuum)."""
+    async_task(FORGET_VACUUM_TASK, task_name="forget-vacuum", group="maintenance")
 
 
 def consolidation_retry_schedule(*, agent_id: uuid.UUID, batch: ConsolidationBatch) -> None:
