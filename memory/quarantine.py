@@ -142,8 +142,55 @@ _DIRECTIVE = re.compile(
     r"|\b(?:tell|instruct|inform|remind)\s+(?:(?:all|every|any|the|other|future)\s+){1,3}(?:ai\s+)?(?:agents|"
     r"assistants|ais|models|llms)\b"
     r"|\b(?:decode|decrypt|deobfuscate|translate|rot13)\b[^.\n]{0,40}\b(?:and|then)\s+(?:follow|execute|run|obey|"
-    r"apply|carry out|do what it says)",
+    r"apply|carry out|do what it says)"
+    # addressed to AI readers with words between ("Note for AI agents reading this file: …")
+    rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive)\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+|"
+    rf"every\s+|other\s+|future\s+)*{_AIS}\b[^.:!\n]{{0,40}}[:!]"
+    # an AI told what to do about its answers, its users' rights or the safeguards, with a few words between
+    # subject and order ("AI assistants summarising this page must tell the user …", "AI reviewers must approve …")
+    r"|\b(?:ai\s+|the\s+ai\s+)?(?:assistants?|ai agents?|agents|ais|llms|chatbots?|bots|copilots?|ai reviewers?|"
+    r"the (?:assistant|agent|bot|ai|model))\b(?!\s+(?:manager|director|coach|professor|editor|principal|secretary|"
+    r"teacher|engineer|lead|to the))(?:\s+[\w'-]+){0,4}?\s+(?:must|should|shall|will|need to|have to|"
+    r"are required to|is required to|are to|is to)\s+(?:now\s+|always\s+|never\s+|also\s+|automatically\s+|"
+    r"silently\s+|just\s+)*(?:tell|say|reply|respond|answer|recommend|approve|auto-?merge|grant|disable|turn off|"
+    r"switch off|skip|bypass|trust|obey|reveal|cc|bcc)\b"
+    # a quoted role speaking inside data ("message": "Assistant: disregard the user …")
+    r"|(?:^|[\"'({\[>]\s*)(?:assistant|ai|system|model|bot)\s*:\s*(?:please\s+)?(?:ignore|disregard|forget|reply|"
+    r"respond|answer|tell|say|always|never|do not|don't|you (?:must|should|will|are))\b"
+    # deceiving the people who ask
+    r"|\bif\s+(?:anyone|someone|anybody|the user|a user|users|people|they)\s+asks?\b[^.\n]{0,40}\b(?:say|tell "
+    r"(?:them|him|her)|reply|answer|respond)\b"
+    # privileges for a phrase, trust for a signature
+    r"|\b(?:grant|give)s?\b[^.\n]{0,20}\b(?:admin|root|owner|superuser|full|write)\s+(?:rights|access|privileges|"
+    r"permissions)\s+to\s+(?:anyone|everyone|whoever|any user|all users)\b"
+    r"|\b(?:anyone|whoever|everyone)\s+(?:who\s+)?(?:says|types|knows|gives|uses)\s+(?:the\s+)?(?:phrase|word|"
+    r"password|code|passphrase)\b"
+    r"|\b(?:trust|obey|follow|execute)\w*\s+(?:any\s+|all\s+|every\s+)?(?:instructions?|messages?|commands?|"
+    r"requests?|orders?)\s+(?:signed|tagged|marked|containing|prefixed)\b"
+    r"|\b(?:instructions?|messages?|commands?|orders?)\b[^.\n]{0,40}\b(?:override|supersede|overrule)s?\s+"
+    r"(?:all\s+|any\s+|every\s+)?(?:other|previous|prior|existing|our)\s+(?:rules|instructions|policies)\b"
+    # a persona switched on ("you are now DeployBot", "you are now in maintenance mode")
+    r"|\byou\s+are\s+now\s+(?:in\s+[\w-]+\s+mode|[\w-]*(?:bot|gpt|ai)\b)"
+    r"|\ban?\s+(?:assistant|ai|bot|model|agent)\s+with\s+no\s+(?:restrictions|limits|rules|filters|guardrails)\b"
+    # an AI told to act on its own, past the people who should decide
+    r"|\b(?:the\s+)?(?:assistants?|ai agents?|agents|ais|bots|the (?:assistant|agent|bot|ai|model))\s+(?:must|should|"
+    r"shall|will|need to|have to|is to|are to)\b[^.\n]{0,120}\b(?:without (?:asking|telling|checking with|notifying|"
+    r"informing|consulting) (?:anyone|anybody|the users?|a human|people|the team|a reviewer)|"
+    r"no (?:manager|review|human|approval|reviewer|sign-off) (?:is )?needed|no need to (?:read|check|review|ask))\b",
     re.I | re.M)
+
+# Secrets and personal data pasted, logged or copied into a place others read — a document, a bucket, a channel,
+# another inbox: exfiltration without an address the outside-target rule knows.
+_PLACE = (r"(?:the\s+|a\s+|an\s+|our\s+|their\s+)?(?:[\w-]+\s+){0,2}?(?:doc|docs|document|page|wiki|channel|chat|"
+          r"gist|paste|pastebin|bucket|drive|"
+          r"folder|sheet|spreadsheet|repo|repository|issue|ticket|comment|inbox|webhook|server|endpoint|log)s?\b")
+_LEAK_VERB = r"(?:paste|copy|copie|send|post|forward|upload|log|dump|share|put|write|publish|e-?mail|mail|cc)"
+_LEAK = re.compile(
+    rf"\b{_LEAK_VERB}[sd]?\w{{0,3}}\b(?P<what>(?:[^.\n]|\.(?=\S)){{0,80}}?)\b(?:to|into|in|on)\s+{_PLACE}"
+    rf"|\b(?:copied|pasted|logged|uploaded|posted|forwarded|dumped|shared|put|go|goes)\s+(?:in)?to\s+{_PLACE}"
+    r"|\b(?:cc|bcc)\b\s+(?:<EMAIL[^>]*>|[\w.+-]+@[\w-]+\.[\w.]+)[^.\n]{0,40}\b(?:every|all|each)\b",
+    re.I)
+_MIXED_SCRIPT = re.compile(r"\b(?=\w*[A-Za-z])(?=\w*[\u0370-\u03ff\u0400-\u04ff])\w{3,}\b")
 
 _ROLE = re.compile(
     r"<\|[a-z_ ]{2,30}\|>"  # <|im_start|>, <|system|>, <|endoftext|>
@@ -190,6 +237,8 @@ _SENSITIVE = re.compile(
     r"passwords?|passwd|ssh keys?|env(?:ironment)? (?:variables|vars|file)|cookies?|session (?:ids?|tokens?)|"
     r"personal (?:data|information|details)|user(?:'s)? (?:data|details|information|files|emails?)|"
     r"customer (?:data|records|list)|everything|all (?:the )?(?:data|files|info(?:rmation)?)|"
+    r"card (?:numbers?|details|data)|cvv|cvc|ssns?|social security numbers?|bank (?:details|accounts?)|"
+    r"account numbers?|(?:full )?request bodies|access tokens?|auth(?:entication)? tokens?|"
     r"(?:the|this) (?:whole|entire|full)|each (?:request|query|answer|reply|response)|every (?:request|query|answer|"
     r"reply|response|message|conversation)|what the user (?:says|said|types|asks)|user (?:input|queries|questions))\b"
     r"|(?<![\w.])\.env\b",
@@ -260,7 +309,7 @@ def _branches(pattern: re.Pattern) -> list[str]:
     return out
 
 
-_LEAD_GROUP = re.compile(r"^\\b\(\?:([^()\[\]]+)\)")
+_LEAD_GROUP = re.compile(r"^\\b\(\?:([^()\[\]]+)\)(?![?*])")  # an optional leading group requires nothing
 _LEAD_WORDS = re.compile(r"^\\b([a-z][a-z ,']+)")
 
 
@@ -291,13 +340,13 @@ class _Family:
     def __init__(self, pattern: re.Pattern) -> None:
         self.parts = [(_cue_words(b), re.compile(b, pattern.flags)) for b in _branches(pattern)]
 
-    def search(self, text: str, lower: str) -> re.Match | None:
+    def search(self, text: str, lower: str, accept=None) -> re.Match | None:
         for cues, regex in self.parts:
             if cues is not None and not any(c in lower for c in cues):
                 continue
-            m = regex.search(text)
-            if m:
-                return m
+            for m in regex.finditer(text) if accept else [regex.search(text)]:
+                if m and (accept is None or accept(m)):
+                    return m
         return None
 
 
@@ -311,7 +360,9 @@ def _families(text: str, *, tool: bool, strict: bool = False) -> list[str]:
     lower = " ".join(text.lower().split())  # the cues' spaces stand for any run of white space
     if _FAST["override"].search(text, lower):
         found.append("override")
-    if _FAST["directive"].search(text, lower) or (tool and _FAST["tool"].search(text, lower)):
+    # a warning against the act is no order to do it ("Never paste the password into Slack")
+    if _FAST["directive"].search(text, lower, accept=lambda m: not _negated(text, m.start())) or \
+            (tool and _FAST["tool"].search(text, lower)):
         found.append("directive")
     if _FAST["role"].search(text, lower):
         found.append("role")
@@ -329,6 +380,16 @@ def _families(text: str, *, tool: bool, strict: bool = False) -> list[str]:
             break
     if "exfiltration" not in found and _MD_IMAGE.search(text):
         found.append("exfiltration")
+    if "exfiltration" not in found:
+        for m in _LEAK.finditer(text):
+            # what is moved must be sensitive: the object between verb and place, or (passive) the subject before
+            before = text[max(0, text.rfind(".", 0, m.start()) + 1): m.start()]
+            passive = m.group("what") is None or m.group(0).split()[0].lower().endswith("ed")
+            what = (m.group("what") or "") + (" " + before if passive else "")
+            if not _negated(text, m.start()) and (_SENSITIVE.search(what) or m.group(0).lower().startswith(
+                    ("cc", "bcc"))):
+                found.append("exfiltration")
+                break
     return found
 
 
@@ -435,6 +496,8 @@ def detect(text: str, *, tool: bool = False) -> list[str]:
     reasons: list[str] = []
     if _BIDI_OVERRIDE.search(text) or _TAGS.search(text) or _INVISIBLE_RUN.search(text) or _SPLIT_WORD.search(text):
         reasons.append(FAMILIES["hidden"] + " (invisible characters)")
+    if _MIXED_SCRIPT.search(text):  # Latin letters and Greek or Cyrillic look-alikes inside one word
+        reasons.append(FAMILIES["hidden"] + " (look-alike letters of another script)")
     for segment in _hidden_segments(text):
         inner = _scan(segment, tool=True)
         if inner or _HIDDEN_HINTS.search(segment):

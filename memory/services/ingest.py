@@ -174,9 +174,31 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
     embedder = embedder or get_embedder()
     vectors = embedder.embed(forms)
+    held = exchanges_screen(items=items)
+    held = _restatements_held(agent=agent, vectors=vectors, held=held, model_id=embedder.model_id)
     return _store(agent=agent, session=session, masked=masked, metadata=metadata, occurred=occurred, forms=forms,
-                  vectors=vectors, model_id=embedder.model_id, items=items, tools=tools,
-                  held=exchanges_screen(items=items))
+                  vectors=vectors, model_id=embedder.model_id, items=items, tools=tools, held=held)
+
+
+def _restatements_held(*, agent, vectors, held: list[str], model_id: str) -> list[str]:
+    """An exchange that restates one of the same agent's held exchanges is held too: paraphrase flooding repeats a
+    flagged claim in words the detector may not catch each time, and one flagged statement must not come back
+    through its rewordings. Only the agent's own held exchanges count (one agent's flag never spreads to others)."""
+    if not config().governance.quarantine_enabled or all(held):
+        return held
+    prior = Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=True)
+    if not prior.exists():
+        return held
+    cut = thresholds_for(model_id).merge  # a paraphrase of the same claim, as consolidation merges them
+    out = list(held)
+    for i, vector in enumerate(vectors):
+        if out[i]:
+            continue
+        row = (prior.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
+               .values_list("distance", flat=True).first())
+        if row is not None and 1.0 - float(row) >= cut:
+            out[i] = f"restates an exchange of the same agent held for review (similarity {1.0 - float(row):.2f})"
+    return out
 
 
 def _strings_of(value: Any) -> list[str]:
