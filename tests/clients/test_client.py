@@ -234,3 +234,26 @@ def test_consolidated_memory_is_listed_edited_and_forgotten(mem):
 def test_health_needs_no_key(mem):
     health = mem.health()
     assert health["status"] == "ok"
+
+
+def test_own_memory_is_exported_as_json_lines_and_sessions_are_forgotten(mem):
+    """``export()`` streams the agent's own memory (header, records, trailer); ``sessions.forget`` and ``forget``
+    remove sessions and answer with counts only."""
+    with mem.session(external_id="portable") as s:
+        kept = s.add("The build cache lives on the runner's SSD.", "Noted.")
+    with mem.session(external_id="to-forget") as s:
+        s.add("The old VPN gateway is vpn-legacy-3.", "Noted.")
+    records = list(mem.export())
+    assert records[0]["format"] == "recmem-export" and records[-1]["kind"] == "end"
+    texts = [r["fields"].get("user_text", "") for r in records if r.get("kind") == "exchange"]
+    assert any("build cache" in t for t in texts) and any("VPN gateway" in t for t in texts)
+    forgotten = mem.sessions.get(s.id)
+    result = mem.sessions.forget(forgotten.id, reason="obsolete network notes")
+    assert result.forgotten.get("exchanges_deleted") == 1 and "VPN" not in str(result)
+    with pytest.raises(NotFoundError):
+        mem.sessions.get(forgotten.id)
+    texts = [r["fields"].get("user_text", "") for r in mem.export() if r.get("kind") == "exchange"]
+    assert any("build cache" in t for t in texts) and not any("VPN gateway" in t for t in texts)
+    other = mem.sessions.create("another")
+    assert mem.forget(reason="cleanup", session_ids=[other.id]).forgotten.get("sessions_deleted") == 1
+    assert kept is not None

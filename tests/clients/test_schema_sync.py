@@ -119,6 +119,11 @@ class Walker:
                 self.problems.append(f"{where}: enum {sorted(node['enum'])} in the schema, {sorted(values)} in "
                                      f"the client")
         if "properties" not in node and kind in (None, "object"):  # free JSON, or a free JSON object
+            typed = {"integer": int, "number": float, "string": str, "boolean": bool}.get(
+                (node.get("additionalProperties") or {}).get("type") if isinstance(
+                    node.get("additionalProperties"), dict) else None)
+            if typed is not None and inner == dict[str, typed]:  # a map whose values the schema types
+                return
             if inner not in (Any, dict[str, Any]) and not (kind is None and inner is Any):
                 self.problems.append(f"{where}: free JSON in the schema, {inner} in the client")
             return
@@ -158,7 +163,7 @@ def _json_schema(content: dict[str, Any] | None) -> dict[str, Any] | None:
     if not content:
         return None
     for media, body in content.items():
-        if "json" in media:
+        if "json" in media and "ndjson" not in media:  # JSON Lines are a stream of documents, not one body
             return body.get("schema")
     return None
 

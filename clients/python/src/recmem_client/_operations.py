@@ -47,6 +47,8 @@ _OPS = [
               paginated=True),
     Operation("sessions_retrieve", "GET", "/sessions/{session_id}", 200, response=m.Session),
     Operation("sessions_close", "POST", "/sessions/{session_id}/close", 200, response=m.Session),
+    Operation("sessions_forget", "DELETE", "/sessions/{session_id}", 200, request=m.ForgetReason,
+              response=m.ForgetResult),
     Operation("sessions_exchanges_create", "POST", "/sessions/{session_id}/exchanges", 201, request=m.ExchangesIn,
               response=m.ExchangesCreated),
     Operation("exchanges_list", "GET", "/exchanges", 200, response=m.Exchange,
@@ -64,6 +66,8 @@ _OPS = [
               request=m.ExperienceDelete, accepted=m.EditProposal),
     Operation("entities_list", "GET", "/entities", 200, response=m.Entity, query=(*PAGING, "kind"),
               paginated=True),
+    Operation("forget", "POST", "/forget", 200, request=m.ForgetRequest, response=m.ForgetResult),
+    Operation("export_retrieve", "GET", "/export", 200),  # JSON Lines, streamed: RecMem.export()
     Operation("search", "POST", "/search", 200, request=m.SearchRequest, response=m.SearchResult),
     Operation("feedback_create", "POST", "/feedback", 200, request=m.FeedbackRequest, response=m.Feedback),
     Operation("metrics_list", "GET", "/metrics", 200, response=m.Metrics, query=("scope", "since", "until")),

@@ -119,6 +119,26 @@ class AsyncRecMem(BaseClient):
         return await self._call(OPERATIONS["entities_list"], query=list_query({"kind": kind}, limit=limit,
                                                                                 offset=offset))
 
+    async def forget(self, *, reason: str, session_ids: list[Id] | None = None, agent: str | None = None,
+                     subject: str | None = None, idempotency_key: str | None = None) -> m.ForgetResult:
+        """See :meth:`RecMem.forget`."""
+        body = m.ForgetRequest(reason=reason, **_given(session_ids=session_ids, agent=agent, subject=subject))
+        return await self._call(OPERATIONS["forget"], body=body, idempotency_key=idempotency_key)
+
+    async def export(self) -> AsyncIterator[dict[str, Any]]:
+        """See :meth:`RecMem.export`."""
+        import json
+
+        op = OPERATIONS["export_retrieve"]
+        async with self._http.stream("GET", self.base_url + op.url(), headers=self._headers,
+                                     timeout=self.timeout) as r:
+            if r.status_code >= 400:
+                await r.aread()
+                raise error_from_response(r)
+            async for line in r.aiter_lines():
+                if line.strip():
+                    yield json.loads(line)
+
     def iter_entities(self, *, kind: m.EntityKind | None = None, page_size: int = 100) -> AsyncIterator[m.Entity]:
         return self._iterate(OPERATIONS["entities_list"], {"kind": kind}, page_size)
 
@@ -153,6 +173,13 @@ class AsyncSessions(_AsyncResource):
 
     async def close(self, session_id: Id) -> m.Session:
         return await self._client._call(OPERATIONS["sessions_close"], path={"session_id": session_id})
+
+    async def forget(self, session_id: Id, *, reason: str | None = None,
+                     idempotency_key: str | None = None) -> m.ForgetResult | None:
+        """See :meth:`Sessions.forget`."""
+        body = m.ForgetReason(reason=reason) if reason else None
+        return await self._client._call(OPERATIONS["sessions_forget"], path={"session_id": session_id}, body=body,
+                                        idempotency_key=idempotency_key)
 
     async def add_exchanges(self, session_id: Id,
                             exchanges: Iterable[m.ExchangeIn | dict[str, Any] | tuple[str, str]], *,

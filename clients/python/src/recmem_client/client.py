@@ -131,6 +131,29 @@ class RecMem(BaseClient):
     def iter_entities(self, *, kind: m.EntityKind | None = None, page_size: int = 100) -> Iterator[m.Entity]:
         return self._iterate(OPERATIONS["entities_list"], {"kind": kind}, page_size)
 
+    def forget(self, *, reason: str, session_ids: list[Id] | None = None, agent: str | None = None,
+               subject: str | None = None, idempotency_key: str | None = None) -> m.ForgetResult:
+        """Forget sessions, every session of an agent, or everything about a subject (a placeholder or a value as it
+        was said): exchanges removed, what was derived from them rebuilt or deleted, one audit event with counts.
+        Your own personal memory needs ``writer``; shared rows, other agents and subjects need ``reviewer`` or
+        ``operator``. Cannot be undone."""
+        body = m.ForgetRequest(reason=reason, **_given(session_ids=session_ids, agent=agent, subject=subject))
+        return self._call(OPERATIONS["forget"], body=body, idempotency_key=idempotency_key)
+
+    def export(self) -> Iterator[dict[str, Any]]:
+        """Your own memory as JSON Lines records (a header, records by kind, a trailer with counts), streamed: the
+        data portability export of one agent. Masked text only."""
+        import json
+
+        op = OPERATIONS["export_retrieve"]
+        with self._http.stream("GET", self.base_url + op.url(), headers=self._headers, timeout=self.timeout) as r:
+            if r.status_code >= 400:
+                r.read()
+                raise error_from_response(r)
+            for line in r.iter_lines():
+                if line.strip():
+                    yield json.loads(line)
+
     def session(self, external_id: str = "", *, module: str | None = None, metadata: dict[str, Any] | None = None,
                 started_at: datetime | None = None, session_id: Id | None = None,
                 close: bool = True) -> SessionHandle:
@@ -167,6 +190,13 @@ class Sessions(_Resource):
     def close(self, session_id: Id) -> m.Session:
         """Close (idempotent); a closed session answers 409 to new exchanges."""
         return self._client._call(OPERATIONS["sessions_close"], path={"session_id": session_id})
+
+    def forget(self, session_id: Id, *, reason: str | None = None,
+               idempotency_key: str | None = None) -> m.ForgetResult | None:
+        """Forget one session: its exchanges and what was derived from them only (cannot be undone)."""
+        body = m.ForgetReason(reason=reason) if reason else None
+        return self._client._call(OPERATIONS["sessions_forget"], path={"session_id": session_id}, body=body,
+                                  idempotency_key=idempotency_key)
 
     def add_exchanges(self, session_id: Id, exchanges: Iterable[m.ExchangeIn | dict[str, Any] | tuple[str, str]], *,
                       idempotency_key: str | None = None) -> list[m.Exchange]:

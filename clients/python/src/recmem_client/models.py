@@ -279,6 +279,29 @@ class Entity(Response):
         return (self.kind, self.value)
 
 
+# --- forget and export ---------------------------------------------------------------------------------------------
+
+class ForgetRequest(Request):
+    """The body of POST /forget: at least one of ``session_ids``, ``agent`` and ``subject``, and why."""
+
+    session_ids: list[uuid.UUID] | None = Field(default=None, min_length=1, max_length=1000)
+    agent: str | None = Field(default=None, min_length=1, max_length=200)
+    subject: str | None = Field(default=None, min_length=3, max_length=300)
+    reason: str = Field(min_length=1, max_length=300)
+
+
+class ForgetReason(Request):
+    """The optional body of DELETE /sessions/{id}: why (audited; never the forgotten text)."""
+
+    reason: str = Field(default="session forgotten", min_length=1, max_length=300)
+
+
+class ForgetResult(Response):
+    """What a forget removed or rewrote, by kind (counts only: what was forgotten is not repeated)."""
+
+    forgotten: dict[str, int]
+
+
 # --- feedback and governance metrics -------------------------------------------------------------------------------
 
 class FeedbackRequest(Request):
