@@ -143,8 +143,9 @@ class SessionAdmin(ReadOnlyAdmin):
 
 @admin.register(Exchange)
 class ExchangeAdmin(ReadOnlyAdmin):
+    # hit count is on the exchange's page: with the source and quarantine columns the list must still fit 1,280 px
     list_display = ["__str__", "project", "owner_agent", "scope", "state", "salience", "source", "quarantined",
-                    "occurred_at", "hit_count"]
+                    "occurred_at"]
     list_filter = ["state", "scope", "source", "quarantined", "project"]
     search_fields = ["user_text", "assistant_text", "=id"]
     exclude = ["embedding"]
@@ -222,8 +223,9 @@ class EpisodeAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
 
 @admin.register(Experience)
 class ExperienceAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
+    # version and hit count are on the item's page (its history shows every version)
     list_display = ["statement", "type", "project", "scope", "status", "trust", "quarantined", "needs_revalidation",
-                    "tag_list", "confidence", "version", "hit_count"]
+                    "tag_list", "confidence"]
     list_filter = ["type", "status", "scope", "trust", "quarantined", "needs_revalidation", TagFilter, "project"]
     search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
