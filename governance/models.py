@@ -110,6 +110,7 @@ class AuditObject(models.TextChoices):
     EPISODE_LIST = "episode_list"
     EXPERIENCE_LIST = "experience_list"
     CONSOLIDATION_LIST = "consolidation_list"
+    ENTITY_LIST = "entity_list"
 
 
 class AuditEvent(models.Model):

@@ -63,7 +63,7 @@ from memory.trust import Source
 
 
 def _paginated(request, view, queryset, serializer_class, *, record: AuditObject | None = None,
-               masked: dict[str, str] | None = None):
+               masked: dict[str, str] | None = None, ids=lambda page: [o.pk for o in page]):
     """One page of ``queryset`` in the ``{count, next, previous, results}`` envelope (limit and offset were
     validated by the view's query serializer); ``record``: audit the list read under that object type, with the
     free-text filters in ``masked`` as masked (never the agent's text in clear)."""
@@ -71,7 +71,7 @@ def _paginated(request, view, queryset, serializer_class, *, record: AuditObject
     paginator.max_limit = config().limits.max_page_size
     page = paginator.paginate_queryset(queryset, request, view=view)
     if record:
-        list_record(agent=request.user, object_type=record, object_ids=[o.pk for o in page],
+        list_record(agent=request.user, object_type=record, object_ids=ids(page),
                     filters={**{k: str(v) for k, v in request.query_params.items()}, **(masked or {})})
     return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
@@ -402,7 +402,9 @@ class EntityListApi(APIView):
     def get(self, request):
         query = EntityListQuery.parse(request)
         rows = selectors.entity_list(agent=request.user, kind=query.get("kind"))
-        return _paginated(request, self, rows, EntityOut)
+        # Audited like every list read (who listed, when, with which filters), but the entities are not named in
+        # the event: a later forget of a subject must not find it in the trail.
+        return _paginated(request, self, rows, EntityOut, record=AuditObject.ENTITY_LIST, ids=lambda page: [])
 
 
 def _proposal(outcome) -> Response:

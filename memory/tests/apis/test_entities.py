@@ -119,3 +119,16 @@ def test_unknown_entity_is_empty_and_malformed_is_400(api_client, team):
         assert api_client.get(f"/api/v1/exchanges?entity={quote(bad)}", **ana.headers).status_code == 400
     assert api_client.post("/api/v1/search", {"query": "x", "entity": 5}, format="json",
                            **ana.headers).status_code == 400
+
+
+def test_listing_entities_is_audited_without_naming_them(api_client, team):
+    """A list read like the others (who, when, which filters), but no entity in the event: a forget of a subject must
+    not find it in the trail afterwards."""
+    from governance.models import AuditEvent
+
+    ana, placeholder = team["ana"], team["placeholder"]
+    _entities(api_client, ana, "?kind=placeholder")
+    event = AuditEvent.objects.filter(object_type="entity_list").latest("id")
+    assert event.action == "read" and event.actor_agent_id == ana.agent.pk
+    assert event.data["filters"] == {"kind": "placeholder"} and event.source_ids == []
+    assert placeholder not in str(event.data) and placeholder not in event.reason
