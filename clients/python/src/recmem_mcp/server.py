@@ -167,6 +167,19 @@ def _mcp_session(ctx: Context | None) -> str | None:
     return {k.lower(): v for k, v in (ctx.headers or {}).items()}.get("mcp-session-id")
 
 
+async def _first(rows, limit: int, row) -> list[dict[str, Any]]:
+    """The first ``limit`` rows of a client iterator, each as ``row(item)``; a client error as the tool's error."""
+    out: list[dict[str, Any]] = []
+    try:
+        async for item in rows:
+            out.append(row(item))
+            if len(out) >= limit:
+                break
+    except RecMemError as exc:
+        raise _tool_error(exc) from exc
+    return out
+
+
 def _tool_error(exc: RecMemError) -> ToolError:
     if isinstance(exc, APIStatusError):
         return ToolError(f"RecMem refused ({exc.status_code} {exc.code}): {exc.message}")
@@ -231,17 +244,10 @@ def build_server(*, base_url: str | None = None, api_key: str | None = None, htt
         own, your modules' and your project's approved rules, most recently updated first."""
         agent = memory.agent(ctx)
         limit = max(1, min(limit, 500))
-        rules = []
-        try:
-            async for e in agent.client.experiences.iter(type=type, scope=scope, page_size=min(limit, 100)):
-                rules.append({"id": str(e.id), "type": e.type, "scope": e.scope, "subject": e.subject,
-                              "statement": e.statement, "confidence": e.confidence, "verified": e.verified,
-                              "trust": e.trust, "quarantined": e.quarantined})
-                if len(rules) >= limit:
-                    break
-        except RecMemError as exc:
-            raise _tool_error(exc) from exc
-        return rules
+        return await _first(agent.client.experiences.iter(type=type, scope=scope, page_size=min(limit, 100)), limit,
+                            lambda e: {"id": str(e.id), "type": e.type, "scope": e.scope, "subject": e.subject,
+                                       "statement": e.statement, "confidence": e.confidence,
+                                       "verified": e.verified, "trust": e.trust, "quarantined": e.quarantined})
 
     @server.tool(annotations=DELETE)
     @_described
@@ -264,16 +270,9 @@ def build_server(*, base_url: str | None = None, api_key: str | None = None, htt
         many exchanges, episodes and experiences you may see mention each. Give a `value` to `recall_entity`."""
         agent = memory.agent(ctx)
         limit = max(1, min(limit, 500))
-        found = []
-        try:
-            async for e in agent.client.iter_entities(kind=kind, page_size=min(limit, 100)):
-                found.append({"kind": e.kind, "value": e.value, "exchanges": e.exchanges, "episodes": e.episodes,
-                              "experiences": e.experiences})
-                if len(found) >= limit:
-                    break
-        except RecMemError as exc:
-            raise _tool_error(exc) from exc
-        return found
+        return await _first(agent.client.iter_entities(kind=kind, page_size=min(limit, 100)), limit,
+                            lambda e: {"kind": e.kind, "value": e.value, "exchanges": e.exchanges,
+                                       "episodes": e.episodes, "experiences": e.experiences})
 
     @server.tool(annotations=READ_ONLY)
     @_described
