@@ -866,11 +866,14 @@ def faults_section(faults: list[dict[str, Any]]) -> list[str]:
             summary = many["summary"]
             lines.append(f"- Queue worker kills (the worker side runs under `manage.py queue_watchdog --supervise`): "
                          f"{summary['kills']} kills ({summary['taking_a_task']} while tasks waited to be taken), "
-                         f"{summary['recoveries']} recovered (a task started after the kill finished), median "
-                         f"{_n(summary['median_recovery_seconds'])} s, longest "
+                         f"{summary['recoveries']} recovered (the cluster finished as many tasks after the kill as "
+                         "it has workers: the survivors can finish only what they held, a wedged cluster finishes "
+                         f"none), median {_n(summary['median_recovery_seconds'])} s, longest "
                          f"{_n(summary['longest_recovery_seconds'])} s (goal ≤ {_n(summary['goal_longest_seconds'])} "
-                         f"s); {summary['cluster_restarts']} needed the watchdog to restart the cluster; /healthz "
-                         f"during the stalls (one look a second): {summary['healthz_during_stalls']}.")
+                         f"s); the longest wait of a task taken after a kill until it finished (behind the backlog): "
+                         f"{_n(summary.get('longest_queue_wait_seconds'))} s; {summary['cluster_restarts']} needed "
+                         "the watchdog to restart the cluster; /healthz during the stalls (one look a second): "
+                         f"{summary['healthz_during_stalls']}.")
         if pg.get("acknowledged") is not None:
             lines.append(f"- PostgreSQL: the server was running again {_n(pg.get('database_back_after_seconds'))} s "
                          f"after the kill; the first write sent after the kill was acknowledged after "
@@ -878,7 +881,10 @@ def faults_section(faults: list[dict[str, Any]]) -> list[str]:
                          f"{_n(pg.get('all_clients_writing_after_seconds'))} s (time to recover); the service's "
                          f"processes restarted the embedded server themselves on their next connection. Requests "
                          f"sent again by the clients: {_n(pg.get('client_retries'))}; worker restarts: "
-                         f"{pg.get('worker_restarts')}; errors seen by clients: {pg.get('errors_seen_by_clients')}.")
+                         f"{pg.get('worker_restarts')}; errors seen by clients: {pg.get('errors_seen_by_clients')}"
+                         + (f"; writes sent after the kill: {pg['writes_sent_after_kill']}, /healthz after the kill "
+                            f"(one look a second): {pg.get('healthz_after_kill')}"
+                            if pg.get("writes_sent_after_kill") is not None else "") + ".")
         lines.append("")
     return lines
 

@@ -93,7 +93,11 @@ def queue_stall_reason(progress: QueueProgress, *, now: datetime | None = None, 
     now = now or timezone.now()
     stall = stall_seconds if stall_seconds is not None else config().queue.stall_seconds
     since = progress.waiting_since or waiting_since
-    if since is None or (now - since).total_seconds() < stall:
+    # A healthy cluster takes a ready task within a poll, or finishes or renews a batch within a stall period: work
+    # ready for a quarter of the period while nothing progressed for a whole one is a stall. Waiting for the ready
+    # work to age a whole period too put the restart of a wedged cluster ~2 minutes after the kill (fault bench:
+    # no task had finished for 104 s when tasks enqueued after the wedge had waited 69 s).
+    if since is None or (now - since).total_seconds() < stall / 4:
         return ""
     # Workers that take tasks and run them while their results never reach the monitor (a worker killed while it
     # held the result queue's lock): batches finish and renew their leases, yet no task is recorded or
@@ -107,6 +111,8 @@ def queue_stall_reason(progress: QueueProgress, *, now: datetime | None = None, 
     if last is not None and (now - last).total_seconds() < stall:
         return ""
     waited = int((now - since).total_seconds())
+    if last is None and waited < stall:  # nothing ever finished: judged by how long the work has waited alone
+        return ""
     idle = "no task has finished" if last is None else \
         f"no task finished and no batch progressed for {int((now - last).total_seconds())} s"
     who = "" if progress.clusters_seen else "; no queue cluster is running"

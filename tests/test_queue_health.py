@@ -47,6 +47,25 @@ def test_healthz_is_degraded_as_soon_as_work_waits_and_none_progresses(client, s
     assert body["status"] == "ok" and body["checks"]["queue_progress"]["last_progress_s"] < 60
 
 
+def test_work_ready_a_quarter_period_while_nothing_progressed_for_a_whole_one_is_a_stall():
+    """Tasks enqueued after a wedge are the first ready ones; waiting for them to age a whole stall period as well
+    put the restart ~2 minutes after the kill in the fault bench."""
+    _finished(age_s=70)  # the last task the cluster finished
+    _queued(2, age_s=10)
+    assert queue_stall_reason(queue_progress(), stall_seconds=60) == ""  # ready for less than a quarter period
+    OrmQ.objects.all().delete()
+    _queued(2, age_s=20)
+    reason = queue_stall_reason(queue_progress(), stall_seconds=60)
+    assert "2 task(s) ready for 20 s" in reason and "no task finished" in reason, reason
+    _finished(age_s=30)  # something finished within the period: a busy cluster, not a stalled one
+    assert queue_stall_reason(queue_progress(), stall_seconds=60) == ""
+    Task.objects.all().delete()  # nothing ever finished (a fresh deployment): the ready work alone must age the period
+    assert queue_stall_reason(queue_progress(), stall_seconds=60) == ""
+    OrmQ.objects.all().delete()
+    _queued(1, age_s=61)
+    assert "no task has finished" in queue_stall_reason(queue_progress(), stall_seconds=60)
+
+
 def test_a_batch_heartbeat_is_progress_too(make_agent, monkeypatch):
     from django_q.status import Stat
 
