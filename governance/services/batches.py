@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from agents.models import Agent, Project
 from core.config import config
+from core.errors import Conflict
 from governance.models import AuditEvent, AuditObject, ConsolidationBatch, LLMCall
 from governance.services.audit import audit_record
 
@@ -122,13 +123,18 @@ def batch_lease(batch: ConsolidationBatch) -> Iterator[None]:
             logger.warning("could not end the lease of %s", batch, exc_info=True)
 
 
+def _still_mine(batch: ConsolidationBatch):
+    return ConsolidationBatch.objects.filter(pk=batch.pk, status=ConsolidationBatch.Status.RUNNING,
+                                             worker=batch.worker)
+
+
 def batch_owned(*, batch: ConsolidationBatch) -> bool:
-    """Lock the batch row for the rest of the transaction and tell whether this process still runs it (a
-    reaper may have re-queued it while a stalled heartbeat let its lease pass). The write phase checks this
-    first, so a batch is never written twice."""
-    current = ConsolidationBatch.objects.select_for_update().filter(pk=batch.pk).first()
-    return (current is not None and current.status == ConsolidationBatch.Status.RUNNING
-            and current.worker == batch.worker)
+    """Whether this process still runs the batch (a reaper may have re-queued it while a stalled heartbeat let its
+    lease pass). The write phase checks this first and :func:`batch_succeed` fences its end, so a batch is never
+    written twice. Read without a row lock: a write holding the batch row blocked the heartbeat thread's renewal
+    for as long as it ran (40 s and more behind a large backlog in the fault bench), so the lease ran out under a
+    live run and the queue watchdog took its silent cluster for wedged and restarted it, again and again."""
+    return _still_mine(batch).exists()
 
 
 # --- LLM calls ----------------------------------------------------------------------
@@ -183,13 +189,14 @@ def _calls_interrupted(batch: ConsolidationBatch) -> int:
 
 def batch_succeed(*, batch: ConsolidationBatch, summary: dict[str, Any], timings_ms: dict) -> ConsolidationBatch:
     """Mark the batch succeeded with what it wrote; called inside the write transaction, so the record and the
-    rows it describes commit together."""
-    batch.status = ConsolidationBatch.Status.SUCCEEDED
-    batch.summary, batch.timings_ms = summary, timings_ms
-    batch.finished_at = timezone.now()
-    batch.error = ""
-    batch.lease_expires_at = None
-    batch.save(update_fields=["status", "summary", "timings_ms", "finished_at", "error", "lease_expires_at"])
+    rows it describes commit together. Raises Conflict (``batch_not_owned``) when the batch stopped being this
+    process's while it wrote: the caller's transaction must roll back."""
+    finished = timezone.now()
+    if not _still_mine(batch).update(status=ConsolidationBatch.Status.SUCCEEDED, summary=summary,
+                                     timings_ms=timings_ms, finished_at=finished, error="", lease_expires_at=None):
+        raise Conflict(f"{batch} was re-queued while it was written", code="batch_not_owned")
+    batch.status, batch.summary, batch.timings_ms = ConsolidationBatch.Status.SUCCEEDED, summary, timings_ms
+    batch.finished_at, batch.error, batch.lease_expires_at = finished, "", None
     return batch
 
 

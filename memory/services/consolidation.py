@@ -32,7 +32,7 @@ from pgvector.django import CosineDistance
 from agents.models import Agent
 from agents.visibility import Scope, ScopeKey, agent_visibility, scope_chain, scope_narrowest
 from core.config import config
-from core.errors import Limited
+from core.errors import Conflict, Limited
 from core.tracing import traced
 from governance.models import AuditEvent, AuditObject, ConsolidationBatch
 from governance.services.audit import audit_record_many
@@ -1295,7 +1295,10 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
     if replay is not None and replay.sessions:
         summary["replay"] = replay.cursor_advance()
     timings["write"] = round((time.perf_counter() - written) * 1000, 1)
-    batch_succeed(batch=batch, summary=summary, timings_ms=timings)
+    try:
+        batch_succeed(batch=batch, summary=summary, timings_ms=timings)
+    except Conflict as lost:  # re-queued while this wrote: roll it all back, the new run has it
+        raise _LeaseLost() from lost
     audit.append({"action": AuditEvent.Action.CONSOLIDATE, "object_type": AuditObject.CONSOLIDATION_BATCH,
                   "object_id": batch.pk, "reason": "succeeded", "source_ids": summary["candidates"]})
     audit_record_many([{"project_id": agent.project_id, "actor_label": "system:consolidation", "batch": batch,

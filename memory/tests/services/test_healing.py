@@ -258,3 +258,55 @@ def test_an_online_task_leaves_the_rest_of_a_backlog_to_a_new_task_when_its_time
     waiting = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING, batch__isnull=True)
     assert waiting.count() == 2  # released, not failed
     assert queued == [{"agent_id": agent.pk}]  # a new task for them, at the end of the queue
+
+
+def _in_other_thread(action):
+    """Run ``action()`` on another thread's own connection, which gives up on a row lock after 2 s."""
+    import threading
+
+    from django.db import connection
+
+    out: list = []
+
+    def run() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SET lock_timeout = '2s'")
+            out.append(action())
+        except Exception as exc:  # noqa: BLE001 - the test reports it
+            out.append(exc)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    return out[0]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_write_phase_does_not_block_the_heartbeat_and_is_fenced_at_its_end(make_agent):
+    """A write holding the batch row blocked the heartbeat thread's renewal for as long as it ran (40 s and more
+    behind a large backlog in the fault bench): the lease ran out under a live run and the queue watchdog, seeing no
+    progress, restarted the cluster again and again. The write now leaves the row to the heartbeat and checks at its
+    end that the batch is still its own."""
+    from django.db import transaction
+
+    from core.errors import Conflict
+    from governance.services.batches import batch_heartbeat, batch_owned, batch_succeed
+
+    agent = make_agent().agent
+    batch = batch_start(project=agent.project, agent=agent, mode="online", consolidator="extractive")
+    with transaction.atomic():  # the write phase
+        assert batch_owned(batch=batch)
+        renewed = _in_other_thread(lambda: batch_heartbeat(batch_id=batch.pk, worker=batch.worker))
+        assert renewed is True, renewed
+        batch_succeed(batch=batch, summary={}, timings_ms={})
+    assert ConsolidationBatch.objects.get(pk=batch.pk).status == "succeeded"
+
+    again = batch_start(project=agent.project, agent=agent, mode="online", consolidator="extractive")
+    with pytest.raises(Conflict), transaction.atomic():
+        assert batch_owned(batch=again)
+        _in_other_thread(lambda: ConsolidationBatch.objects.filter(pk=again.pk).update(status="pending", worker=""))
+        batch_succeed(batch=again, summary={}, timings_ms={})
+    assert ConsolidationBatch.objects.get(pk=again.pk).status == "pending"  # the reaper's, untouched
