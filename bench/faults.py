@@ -589,7 +589,8 @@ def worker_kill_once(service: Service, rng: random.Random, *, taking: bool, give
         time.sleep(1.0)
     after, _ = service.queue_workers()
     return {"taking": taking, "pid": victim, "recovery_seconds": _r(recovered), "killed_at": killed_db.isoformat(),
-            "cluster_restarted": after is not None and after != sentinel, "healthz": states}
+            "cluster_restarted": after is not None and after != sentinel, "healthz": states,
+            "load_average": round(os.getloadavg()[0], 2)}  # the recovery's pace depends on the machine's
 
 
 def queue_waits(service: Service, kills: list[dict[str, Any]]) -> None:
@@ -655,7 +656,8 @@ def worker_kills(service: Service, clients: list[Client], count: int, start_at: 
                                             if kill["recovery_seconds"] is not None
                                             else f"not recovered within {give_up_after:.0f}s")
             log(f"worker kill {i + 1}/{count} ({'taking a task' if kill['taking'] else 'random'}): {outcome}"
-                f"{', cluster restarted' if kill.get('cluster_restarted') else ''}; healthz {kill.get('healthz')}")
+                f"{', cluster restarted' if kill.get('cluster_restarted') else ''}; healthz {kill.get('healthz')}; "
+                f"load {kill.get('load_average')}")
     finally:
         stop.set()
         for t in threads:
