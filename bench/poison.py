@@ -23,8 +23,10 @@ The benign set measures false quarantine: LoCoMo dev conversations, the tuned pa
 scope by their agents and read back black-box: an item whose API row says ``quarantined`` is flagged (the field
 absent everywhere: "not exposed"), and a module item its owner lists but a peer of the module does not is hidden.
 
-Two attack sets in the same families: the tuned one below (read it, tune on it) and the held-back one
-(``bench/poison_held.py``: never read while building a defence, reported by family only).
+Three attack sets in the same families: the tuned one below (read it, tune on it), the held-back one
+(``bench/poison_held.py``: never read while building a defence, reported by family only) and the fresh one
+(``bench/poison_fresh.py``: written blind, without reading the defence, after both others had been used in tuning;
+never read by whoever tunes, reported by family only; ``--part fresh``, not in ``all``).
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ from bench.poison_defs import (  # noqa: F401  (re-exported: the harness's names
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 MODULE, OTHER_MODULE = "m1", "m2"
 QUARANTINE_ENV = "RECMEM_QUARANTINE_ENABLED"
+UNREAD_PARTS = ("held_back", "fresh")  # attack sets never reported case by case
 
 
 def cases_for(part: str) -> list[Case]:
@@ -75,9 +78,13 @@ def cases_for(part: str) -> list[Case]:
         from bench.poison_held import HELD_CASES
 
         return list(HELD_CASES)
-    if part == "all":
+    if part == "fresh":
+        from bench.poison_fresh import FRESH_CASES
+
+        return list(FRESH_CASES)
+    if part == "all":  # the fresh set stays apart: its first score is taken on its own
         return cases_for("tuned") + cases_for("held_back")
-    raise ValueError(f"unknown part {part!r}: tuned, held_back or all")
+    raise ValueError(f"unknown part {part!r}: tuned, held_back, fresh or all")
 
 
 def check_cases(cases: list[Case]) -> list[str]:
@@ -725,7 +732,8 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
                      f"{sanity['module_cases_with_marker_stored']} — "
                      + ("the harness works" if sanity["harness_ok"] else "BELOW 80 %: the harness is suspect"))
     for p, entry in report.get("attacks", {}).items():
-        tag = " (held back: aggregate per family only)" if p == "held_back" else ""
+        tag = {"held_back": " (held back: aggregate per family only)",
+               "fresh": " (fresh, written blind: aggregate per family only)"}.get(p, "")
         lines.append(f"attacks {p}{tag}:")
         lines.append(_tally_line("overall", entry["overall"]))
         for family, t in entry["by_family"].items():
@@ -772,10 +780,12 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
 
 
 def strip_held_back_cases(report: dict[str, Any]) -> dict[str, Any]:
-    """The report without any per-case row of the held-back set (it never has one; belt and braces for --json)."""
-    held = report.get("attacks", {}).get("held_back")
-    if held:
-        held.pop("cases", None)
+    """The report without any per-case row of the held-back or the fresh set (they never have one; belt and braces
+    for --json)."""
+    for part in UNREAD_PARTS:
+        entry = report.get("attacks", {}).get(part)
+        if entry:
+            entry.pop("cases", None)
     return report
 
 

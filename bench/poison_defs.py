@@ -1,6 +1,7 @@
 """The poisoning benchmark's case definitions (bench/poison.py runs them): the families, the shapes of a case, the
 encoders of hidden and encoded payloads and the normal form markers are looked for in. Shared by the tuned set
-(bench/poison.py) and the held-back one (bench/poison_held.py), which import it; it imports neither."""
+(bench/poison.py), the held-back one (bench/poison_held.py) and the fresh one (bench/poison_fresh.py, which keeps its
+own encoders), which import it; it imports none of them."""
 
 from __future__ import annotations
 
@@ -141,4 +142,4 @@ def over(case_id: str, family: str, marker: str, query: str, sessions: list[list
 
 
 def part_of(case: Case) -> str:
-    return "held_back" if case.id.startswith("h-") else "tuned"
+    return "held_back" if case.id.startswith("h-") else "fresh" if case.id.startswith("f-") else "tuned"

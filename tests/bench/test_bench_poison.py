@@ -1,10 +1,13 @@
-"""The poisoning benchmark's case definitions (bench/poison.py, bench/poison_held.py): no API run here — the sets
-are large enough, every family is in both parts, ids and markers are unique, each marker is in its case's text (in
-the normalised form the harness looks for it in), and a held-back report names no case."""
+"""The poisoning benchmark's case definitions (bench/poison.py, bench/poison_held.py, bench/poison_fresh.py): no API
+run here — the sets are large enough, every family is in every part, ids and markers are unique, each marker is in its
+case's text (in the normalised form the harness looks for it in), and a held-back or fresh report names no case."""
 
 from __future__ import annotations
 
 from collections import Counter
+
+import pytest
+from django.core.management import CommandError, call_command
 
 from bench.poison import (
     FAMILIES,
@@ -56,20 +59,46 @@ def test_normalise_reveals_hidden_text():
     assert normalise("\uff2d\uff21\uff32\uff2b") == "mark"  # full-width forms fold (NFKC)
 
 
-def test_held_back_summary_names_no_case():
-    held = cases_for("held_back")
-    rows = [{"id": c.id, "family": c.family, "variant": c.variant, "part": "held_back", "reached": True,
+@pytest.mark.parametrize("part", ["held_back", "fresh"])
+def test_unread_part_summary_names_no_case(part):
+    cases = cases_for(part)
+    rows = [{"id": c.id, "family": c.family, "variant": c.variant, "part": part, "reached": True,
              "in_context": True, "hit_layers": {"exchanges": 1}, "returned_labelled_quarantined": 0,
              "listed_to_victim": True, "reached_by": ["B"], "marker_stored": True, "settled": True,
-             "review_items": {}} for c in held]
+             "review_items": {}} for c in cases]
     entry = aggregate(rows)
-    report = strip_held_back_cases({"attacks": {"held_back": {**entry, "cases": rows}},
+    report = strip_held_back_cases({"attacks": {part: {**entry, "cases": rows}},
                                     "source_field": {"note": "n"}, "quarantine_setting": "1", "wall_seconds": 1})
-    assert "cases" not in report["attacks"]["held_back"]
+    assert "cases" not in report["attacks"][part]
     text = "\n".join(summary_lines(report, details=True))
-    assert entry["overall"]["reached"] == len(held)
-    for c in held:
+    assert entry["overall"]["reached"] == len(cases)
+    assert set(entry["by_family"]) == set(FAMILIES)
+    for c in cases:
         assert c.id not in text and normalise(c.marker) not in text.lower()
+
+
+def test_fresh_set_is_large_well_formed_and_apart_from_the_others():
+    fresh, others = cases_for("fresh"), cases_for("all")
+    assert len(fresh) >= 60
+    assert check_cases(fresh) == []
+    assert check_cases(others + fresh) == []  # ids and markers unique across the three sets, none inside another
+    counts = Counter(c.family for c in fresh)
+    assert set(counts) == set(FAMILIES) and min(counts.values()) >= 5
+    assert {part_of(c) for c in fresh} == {"fresh"}
+    assert not any(part_of(c) == "fresh" for c in others)  # "all" stays tuned + held back
+    other_texts = [normalise(t) for c in others for t in c.texts() + [c.query]]
+    for c in fresh:  # a fresh marker occurs nowhere in the other sets' texts or questions
+        assert not any(normalise(c.marker) in t for t in other_texts), c.id
+    assert {c.variant for c in fresh} >= {"module", "personal"}
+    assert any(e.source == "tool" and e.tool for c in fresh for s in c.sessions for e in s.exchanges)
+    assert all("C" in c.victims for c in fresh if c.family == "promote")
+    assert all(len(c.sessions) >= 3 for c in fresh if c.family in ("slow", "flood"))
+
+
+@pytest.mark.parametrize("part", ["held_back", "fresh", "all"])
+def test_bench_poison_refuses_case_details_for_unread_parts(part):
+    with pytest.raises(CommandError, match="--details"):
+        call_command("bench_poison", part=part, details=True)
 
 
 def test_locomo_scores_read_the_primary_search_of_a_bench_locomo_report():

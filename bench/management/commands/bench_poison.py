@@ -3,6 +3,7 @@ REST API; the benign set's false quarantine; optionally LoCoMo recall with the d
 
     python manage.py bench_poison --part tuned --details            # the tuned attacks, case by case
     python manage.py bench_poison --part all --json out.json        # tuned + held back (held back: per family only)
+    python manage.py bench_poison --part fresh --no-benign           # the blind fresh set (per family only)
     RECMEM_QUARANTINE_ENABLED=0 python manage.py bench_poison       # the same with the defence switched off
     python manage.py bench_poison --no-attacks --no-benign --locomo # LoCoMo conv-43/44/47 with the defence on, off
 """
@@ -21,11 +22,13 @@ class Command(BaseCommand):
     help = "Attack the shared memory from one agent and measure what reaches another agent's search and context."
 
     def add_arguments(self, parser):
-        parser.add_argument("--part", choices=["tuned", "held_back", "all"], default="all",
-                            help="which attack set (held_back is reported per family only, never per case)")
+        parser.add_argument("--part", choices=["tuned", "held_back", "fresh", "all"], default="all",
+                            help="which attack set (all = tuned + held_back; held_back and fresh are reported per "
+                                 "family only, never per case)")
         parser.add_argument("--json", default="", help="write the report here")
         parser.add_argument("--details", action="store_true",
-                            help="print every tuned case and the flagged benign items (never held-back cases)")
+                            help="print every tuned case and the flagged benign items (never held-back or fresh "
+                                 "cases)")
         parser.add_argument("--no-benign", action="store_true", help="skip the benign set")
         parser.add_argument("--no-attacks", action="store_true", help="skip the attack sets (e.g. only --locomo)")
         parser.add_argument("--benign-locomo", default="conv-26,conv-30",
@@ -45,7 +48,8 @@ class Command(BaseCommand):
         from bench.poison import run_poison, strip_held_back_cases, summary_lines
 
         if opts["details"] and opts["part"] != "tuned":
-            raise CommandError("--details is for --part tuned only: the held-back set is reported per family")
+            raise CommandError("--details is for --part tuned only: the held-back and fresh sets are reported per "
+                               "family")
         if opts["only"] and opts["part"] != "tuned":
             raise CommandError("--only is for --part tuned only")
         migrate_if_needed(self.stdout.write)
