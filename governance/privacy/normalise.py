@@ -361,6 +361,18 @@ def _word_email(m: re.Match[str]) -> str | None:
     return _WORD_DOT_RE.sub(".", local) + "@" + domain
 
 
+# an address spaced out around its "@" and dots ("anna . smith @ example . org"): read joined when the domain ends
+# in a real public suffix
+_SPACED_EMAIL_RE = re.compile(
+    r"(?<![\w@.])([A-Za-z0-9_%+\-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_%+\-]+)*)[ \t]+@[ \t]+"
+    r"([A-Za-z0-9\-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9\-]+)+)(?![\w@])")
+
+
+def _spaced_email(m: re.Match[str]) -> str | None:
+    local, domain = (re.sub(r"[ \t]+", "", g) for g in m.groups())
+    return f"{local}@{domain}" if _public_domain(domain) else None
+
+
 def _defang_at(m: re.Match[str]) -> str:
     return "@"
 
@@ -379,7 +391,7 @@ _HINT_WORDS = r"dot|punto|punkt|ponto|kropka|piste|prikk|nokta|arroba|arobase|so
               r"apenstaart|ma[łl]pa|kukac|snabel-?a|at[\- ]sign"
 # Anything that may need a step; plain ASCII prose without escapes or defanged forms matches nothing.
 _NEEDS_RE = re.compile(
-    r"[^\x00-\x7f]|%[0-9A-Fa-f]{2}|%u[0-9A-Fa-f]{4}|&#?\w+;|\\[uUx][0-9A-Fa-f{]|\\[0-3][0-7]{2}|=40|=\r?\n|"
+    r"[^\x00-\x7f]|%[0-9A-Fa-f]{2}|%u[0-9A-Fa-f]{4}|&#?\w+;| @ |\\[uUx][0-9A-Fa-f{]|\\[0-3][0-7]{2}|=40|=\r?\n|"
     rf"[\[({{]\s*(?:{_AT_WORDS}|{_DOT_WORDS}|@|\.)\s*[\])}}]|hxxp|\s(?:{_HINT_WORDS})\s",
     re.I,
 )
@@ -424,6 +436,8 @@ def normalise(text: str) -> Normalised:
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_AT_RE, _defang_at)
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_DOT_RE, _defang_dot)
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_COLON_RE, lambda m: ":")
+    if " @ " in out:
+        out, starts, ends = _rewrite(out, starts, ends, _SPACED_EMAIL_RE, _spaced_email)
     if " at " in out.lower() or "\tat" in out.lower() or _WORD_AT_HINT_RE.search(out):
         out, starts, ends = _rewrite(out, starts, ends, _WORD_EMAIL_RE, _word_email)
     if out == text:

@@ -52,6 +52,7 @@ from .national_ids import (
 from .national_ids import NATIONAL_ID_ENTITIES as _EU_NATIONAL_ID_ENTITIES
 from .numbers import (
     BrokenIbanRecognizer,
+    EncodedEmailRecognizer,
     LooseCardRecognizer,
     LoosePhoneRecognizer,
     ObfuscatedEmailRecognizer,
@@ -93,6 +94,7 @@ ALNUM_IDS = _EU_ALNUM_IDS | WORLD_ALNUM_IDS
 __all__ = [
     "ALNUM_IDS",
     "BrokenIbanRecognizer",
+    "EncodedEmailRecognizer",
     "CuedNameRecognizer",
     "DIGIT_IDS",
     "NATIONAL_ID_ENTITIES",
@@ -150,6 +152,7 @@ def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecog
         ScriptNameRecognizer(supported_language=supported_language),
         ObfuscatedEmailRecognizer(supported_language=supported_language),
         BrokenIbanRecognizer(supported_language=supported_language),
+        EncodedEmailRecognizer(supported_language=supported_language),
         NationalIdRecognizer(supported_language=supported_language),
         HealthAndBirthRecognizer(supported_language=supported_language),
         WorldIdRecognizer(supported_language=supported_language),

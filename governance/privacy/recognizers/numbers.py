@@ -98,7 +98,7 @@ _PHONE_CONTEXT = re.compile(
     # Thai, Vietnamese or European sentence has no English word near it
     r"telefon|tel[eé]fono|telefone|t[eé]l[eé]phone|portable|m[oó]vil|celular|\bcel\b|handy|numm?er|num[eé]ro|"
     r"mobiel|mobil|kom[oó]rk|\bgsm\b|puhelin|телефон|\bтел\b|тел\.|моб|κινητ|τηλ|هاتف|جوال|موبايل|טלפון|נייד|"
-    r"फ़ोन|फोन|मोबाइल|"
+    r"फ़ोन|फोन|मोबाइल|تلفن|شماره|موبایل|\bhp\b|\bponsel\b|nomor|"
     r"电话|電話|手机|手機|联系|聯繫|联络|連絡|携帯|番号|전화|연락|휴대폰|핸드폰|โทร|điện thoại|sđt"
 )
 _DATE_LIKE = re.compile(
@@ -322,3 +322,47 @@ class BrokenIbanRecognizer(EntityRecognizer):
             return []
         return [_result(self, "IBAN_CODE", m.start("v"), m.end("v"), 0.9)
                 for m in _IBAN_BROKEN_RE.finditer(text) if "\n" in m.group("v") and iban_ok(m.group("v"))]
+
+
+# --------------------------------------------------------------------------------------------------
+# An address written in base64 ("my address in base64: YW5uYS5r…"): the secret rules read decoded runs, the contact
+# recognizers did not. A run that decodes to text holding an e-mail address with a real public suffix is that address.
+# --------------------------------------------------------------------------------------------------
+
+_B64_CANDIDATE_RE = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/_\-=])")
+_PLAIN_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+\-]+@([A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)")
+
+
+_AT_TOKEN_RE = re.compile(r"(?<![\w.@])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+[A-Za-z0-9](?![\w@])")
+
+
+class EncodedEmailRecognizer(EntityRecognizer):
+    """EMAIL_ADDRESS: a base64 run whose decoded text holds an address; an address written backwards
+    ("gro.elpmaxe@anna": its domain is no public suffix as written, and one read backwards)."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["EMAIL_ADDRESS"], name="RecMemEncodedEmail",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        from .secrets import _b64_text
+
+        out = []
+        for m in _B64_CANDIDATE_RE.finditer(text):
+            run = m.group(0)
+            if "@" in run or not any(c.isdigit() or c.isupper() for c in run):
+                continue  # words, paths and addresses as written are not base64
+            decoded = _b64_text(run)
+            email = _PLAIN_EMAIL_RE.search(decoded) if decoded and "@" in decoded else None
+            if email and _public_suffix_ok(email.group(1)):
+                out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
+        if "@" in text:
+            for m in _AT_TOKEN_RE.finditer(text):
+                token = m.group(0)
+                back = _PLAIN_EMAIL_RE.fullmatch(token[::-1])
+                if back and not _public_suffix_ok(token.rsplit("@", 1)[1]) and _public_suffix_ok(back.group(1)):
+                    out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
+        return out

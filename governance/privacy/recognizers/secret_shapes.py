@@ -46,7 +46,7 @@ _PASSWORD_WORDS = (
     r"парола|гасло|nenosiri|wagwoord|lykilor[ðd]|pasahitza|contrasinal|құпия[ _]сөз"
 )
 # (also "auth" ending a setting's name: REDIS_AUTH, SMTP_AUTH — its value judged like any password)
-_TOKEN_WORDS = (r"token|jeton|токен|gettone|ключ[ _]api|"
+_TOKEN_WORDS = (r"token|jeton|токен|gettone|(?:ключ|kunci|kl[íi][čc]|klucz|anahtar)[ _]api|"
                 r"api[ _\-]?(?:key|schl[üu]ssel|cl[ée]|chiave|clave|chave|sleutel)|auth")
 _SECRET_WORDS = (
     r"secret|geheimnis|secreto|segredo|segreto|geheim|секрет|client[ _\-]?secret|secret[ _\-]?key|"
@@ -65,8 +65,11 @@ _HARD = (
 # the label ends a name: after "_", "." or "-" (db_passwort), or camel-cased (DbPasswort, smtpSenha, DBKENNWORT)
 _LABEL_VALUE_RE = _rx(
     r"(?<![\w\-])(?:[A-Za-z0-9]+[_.\-]){0,3}(?:[A-Za-z0-9]*[a-z0-9](?-i:(?=[A-Z])))?(?P<key>" + _LABEL + r")"
-    r"(?:[ \t]+(?:for|of|f[üu]r|de|del|do|da|di|voor|dla|f[öo]r|для|от|к|від|до|za|pro|için|untuk)"
+    r"(?:[ \t]+(?:for|of|f[üu]r|de|del|du|des|do|da|dos|das|di|della|dello|voor|van|dla|f[öo]r|для|от|к|від|до|za|"
+    r"pro|için|untuk|ng|till|til)"
     r"(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
+    # a possessive written after the noun (Malay/Indonesian, Tagalog): "kata sandi saya", "password ko"
+    r"(?:[ \t]+(?:saya|kami|kita|anda|ku|ko|namin|natin|mo))?"
     r"[ \t]*(?:[\"'`*_]+|</?[a-z][^<>\n]{0,40}>)*[ \t]*(?P<sep>" + _HARD + r")" + _SOFT + r"*"
     r"(?P<val>[^\s\"'`<>|]{4,200})",
     re.I,
@@ -635,7 +638,7 @@ _LABEL_TRIGGERS = (
     "jeton", "токен", "gettone", "ключ", "key", "schl", "clé", "cle", "chiave", "chave", "sleutel", "secret", "geheim",
     "secreto", "segredo", "segreto", "секрет", "credential", "zugangsdaten", "identifiants", "credencia", "credenzia",
     "учетные", "auth", "ifra", "лозинка", "парола", "гасло", "nenosiri", "wagwoord", "lykilor", "pasahitza",
-    "contrasinal", "құпия",
+    "contrasinal", "құпия", "kunci", "klucz", "anahtar",
 )
 SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "provider_token": ("sk", "ac", "shp", "atatt3", "atctt3", "_v1_", "hrku-", "key-", "lin_", "dapi", "pmak-", "gls",

@@ -299,12 +299,60 @@ CONSOLIDATION = [
     ("clipped/after_key", f"the assistant replied: \"token {TOKENS[0][1]} ...\"", [TOKENS[0][1]]),
 ]
 
+# Written after the code above was frozen and scored once (7 of 28 leaked: a Persian phone word, an address in base64,
+# one written backwards, one spaced out around "@" and ".", Indonesian "HP", "kunci API kami", "mot de passe du wifi");
+# the fixes followed, so these no longer measure anything unseen.
+_B64_EMAIL = __import__("base64").b64encode(EMAIL.encode()).decode()
+LATE = {
+    "encodings": [
+        ("late/html_decimal", "mail anna.kowalska&#64;example&#46;org", [EMAIL]),
+        ("late/fullwidth_phone", "tel: +４４ ２０ ７９４６ ０９５８", ["442079460958"]),
+        ("late/persian_digits_phone", "شماره تلفن: ۰۹۱۲ ۳۴۵ ۶۷۸۹", ["09123456789"]),
+        ("late/katakana_at_mark", "mail anna.kowalska [アットマーク] example.org", ["anna.kowalska"]),
+        ("late/base64_email", f"my address in base64: {_B64_EMAIL}", [_B64_EMAIL]),
+        ("late/reversed_email", "write to gro.elpmaxe@akslawok.anna backwards", ["gro.elpmaxe@akslawok.anna"]),
+        ("late/spaced_email", "mail anna . kowalska @ example . org", ["anna . kowalska @ example . org"]),
+        ("late/fullwidth_card", "card ４５３９ １４８８ ０３４３ ６４６７", [CARD]),
+    ],
+    "borders": [
+        ("late/tr_kimlik", "TC kimlik no: 10000000146", ["10000000146"]),
+        ("late/il_id", "Israeli ID ת.ז. 000000018", ["000000018"]),
+        ("late/vn_phone", "SĐT: 0912 345 678", ["0912345678"]),
+        ("late/ar_phone", "هاتف: 050 123 4567", ["0501234567"]),
+        ("late/el_phone", "κινητό 694 123 4567", ["6941234567"]),
+        ("late/id_phone", "HP 0812-3456-7890", ["081234567890"]),
+        ("late/jp_landline", "電話は03-1234-5678です", ["0312345678"]),
+        ("late/pl_pesel_cue", "numer PESEL 44051401359", ["44051401359"]),
+    ],
+    "secrets": [
+        ("late/pl_wifi", "hasło do wifi: Qm4!tRz8Lp", ["Qm4!tRz8Lp"]),
+        ("late/ja_particles", "DBのパスワードはXk7$pLw2Nqです", ["Xk7$pLw2Nq"]),
+        ("late/npmrc", "//registry.npmjs.org/:_authToken=npm_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6",
+         ["npm_aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"]),
+        ("late/docker_login", "docker login -u ci -p Vb6#nMq2Wx registry.example.org", ["Vb6#nMq2Wx"]),
+        ("late/terraform", 'resource "aws_db_instance" "db" {\n  password = "Tq9@zKc4Rm"\n}', ["Tq9@zKc4Rm"]),
+        ("late/id_api_key_possessive", "kunci API kami: 7f3a9c2e1b4d6f8a0c2e4b6d8f0a2c4e",
+         ["7f3a9c2e1b4d6f8a0c2e4b6d8f0a2c4e"]),
+        ("late/fr_connector", "mot de passe du wifi : Lp3%qWz7Ks", ["Lp3%qWz7Ks"]),
+        ("late/cloudflare_word", "cloudflare api token: Zx8vB2nM4qW6eR8tY0uI2oP4aS6dF8gH0jK2lQ4w",
+         ["Zx8vB2nM4qW6eR8tY0uI2oP4aS6dF8gH0jK2lQ4w"]),
+    ],
+    "consolidation": [
+        ("late/wife_han", "the user's wife 林静 will come", ["林静"]),
+        ("late/daughter_lower", "the user's daughter emma starts school", ["emma"]),
+        ("late/quoted_defanged", 'the user said: "mail me at anna.kowalska (at) example (dot) org"', ["anna.kowalska"]),
+        ("late/lower_iban", "User's IBAN is de89 3704 0044 0532 0130 00.", ["de89370400440532013000"]),
+    ],
+}
+
 FAMILIES: dict[str, list[tuple[str, str, list[str]]]] = {
     "encodings": ENCODINGS,
     "borders": BORDERS,
     "secrets": SECRETS,
     "consolidation": CONSOLIDATION,
 }
+for _group, _cases in LATE.items():
+    FAMILIES[_group] = FAMILIES[_group] + _cases
 
 _SEP_RE = re.compile(r"(?<=\d)[\s.\-/()]+(?=\d)")
 
