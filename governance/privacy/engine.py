@@ -93,6 +93,7 @@ from .recognizers import (
     determiner_led,
     ensure_offline_tldextract,
     find_secrets_as_written,
+    foreign_script,
     is_secret_entity,
     looks_random,
     national_phone_spans,
@@ -628,10 +629,13 @@ def _build_analyzer(model_name: str):
     class _SpacyRecognizer(SpacyRecognizer):
         # The model's PERSON guess on a lower-case span ("see metadata", "call kato") is no evidence of a name and
         # is dropped anyway (see _candidates); dropped here, before Presidio's de-duplication, so it cannot shadow a
-        # cue's finding of the same span at a lower score ("call kato tomorrow").
+        # cue's finding of the same span at a lower score ("call kato tomorrow"). The same for a name, place or group
+        # guess on a word of another script: the English model knows none ("谢谢", thanks, read as a person); the
+        # script-aware recognizers and the cues speak for such names.
         def analyze(self, text, entities, nlp_artifacts=None):
             return [r for r in super().analyze(text, entities, nlp_artifacts)
-                    if not (r.entity_type == "PERSON" and text[r.start : r.end].islower())]
+                    if not (r.entity_type == "PERSON" and text[r.start : r.end].islower())
+                    and not (r.entity_type in _VOCABULARY_GUARDED and foreign_script(text[r.start : r.end]))]
 
     registry.add_recognizer(
         _SpacyRecognizer(
@@ -790,6 +794,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             s, e = _trim(text, s, e, etype)
             if etype in _VOCABULARY_GUARDED and not _claim_allowed(text, s, e, etype, r, policy.allowed_terms):
                 continue
+            if etype in _VOCABULARY_GUARDED and _weak(r) and foreign_script(text[s:e]):
+                continue  # the English model (or a re-reading of its span) on another script: no evidence
             if etype in ("PERSON", "NRP") and (any(ch.isdigit() for ch in text[s:e]) or determiner_led(text[s:e])):
                 continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase
             if etype == "PERSON":
@@ -907,6 +913,13 @@ def _label_or_short_place(text: str, start: int, end: int, etype: str) -> bool:
     if etype == "LOCATION" and len(span) <= 2 and span.isalpha():
         return not _in_address(text, start, end)
     return False
+
+
+def _weak(result: Any) -> bool:
+    """The model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)."""
+    meta = getattr(result, "recognition_metadata", None) or {}
+    return _from_ner_model(result) or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER
+                                       and float(result.score) < 0.88)
 
 
 def _from_ner_model(result: Any) -> bool:

@@ -30,6 +30,14 @@ monday tuesday wednesday thursday friday saturday sunday january february march 
 september october november december today tomorrow yesterday
 """.split())
 
+# Names in other scripts have no capital letter to find them by: a name masked there with evidence (a title, an
+# introduction, a cue — "王伟先生", "김민수 씨", "السيد أحمد") is looked up where it comes back without one. Han and
+# katakana runs are read from each surname character (or katakana letter), 2-4 characters long; Hangul words from a
+# surname syllable; words of the caseless scripts (Arabic, Hebrew, Indic, Thai...) one or two at a time.
+_HAN_RUN_RE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u30a0-\u30ff]+")
+_HANGUL_RUN_RE = re.compile("[\uac00-\ud7a3]+")
+_CASELESS_WORD_RE = re.compile("[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f]+")
+
 # ``lookup(digests) -> {digest: placeholder}`` for the registered ones (governance.selectors.pseudonyms_by_digest).
 Lookup = Callable[[Iterable[str]], dict[str, str]]
 
@@ -53,6 +61,28 @@ def _spans(text: str) -> list[tuple[int, int]]:
                 if i == j and trimmed.casefold() in _COMMON:
                     continue
                 spans.append((start, start + len(trimmed)))
+    if not all(c < "\u0370" for c in text):
+        spans += _script_spans(text)
+    return spans
+
+
+def _script_spans(text: str) -> list[tuple[int, int]]:
+    from governance.privacy.recognizers.names import _HAN_COMPOUND_SURNAMES, _HAN_SURNAMES, _KO_SURNAMES
+
+    spans = []
+    for m in _HAN_RUN_RE.finditer(text):
+        run = m.group(0)
+        for i, ch in enumerate(run):
+            if ch in _HAN_SURNAMES or run[i : i + 2] in _HAN_COMPOUND_SURNAMES or "\u30a0" <= ch <= "\u30ff":
+                spans += [(m.start() + i, m.start() + i + n) for n in range(2, 5) if i + n <= len(run)]
+    for m in _HANGUL_RUN_RE.finditer(text):
+        if m.group(0)[0] in _KO_SURNAMES:
+            spans += [(m.start(), m.start() + n) for n in range(2, 5) if n <= len(m.group(0))]
+    words = list(_CASELESS_WORD_RE.finditer(text))
+    for i, w in enumerate(words):
+        spans.append(w.span())
+        if i + 1 < len(words) and text[w.end() : words[i + 1].start()] == " ":
+            spans.append((w.start(), words[i + 1].end()))
     return spans
 
 

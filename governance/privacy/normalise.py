@@ -113,7 +113,10 @@ def _rewrite(text: str, starts: list[int], ends: list[int], pattern: re.Pattern[
 
 _PCT_RUN_RE = re.compile(r"(?:%[0-9A-Fa-f]{2})+")
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
-_ESCAPE_RE = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))")
+_ESCAPE_RE = re.compile(r"\\(?:u\{([0-9A-Fa-f]{1,6})\}|u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|x([0-9A-Fa-f]{2}))"
+                        r"|%u([0-9A-Fa-f]{4})")
+# octal escapes of printable ASCII ("\100" is "@"; C, shell printf, Python, PHP)
+_OCTAL_RE = re.compile(r"\\([0-3][0-7]{2})")
 
 
 def _percent(m: re.Match[str]) -> str | None:
@@ -132,6 +135,35 @@ def _entity(m: re.Match[str]) -> str | None:
     return out if out != m.group(0) else None
 
 
+def _octal(m: re.Match[str]) -> str | None:
+    out = chr(int(m.group(1), 8))
+    return out if " " < out < "\x7f" and out not in "\\%&=" else None  # never a new escape
+
+
+# Quoted-printable (e-mail bodies): "=40" is "@", "=2E" is "."; decoded inside a token that becomes an address (a
+# "=40" between a local part and a domain), never in code ("x=40" stays). A soft line break ("=" ending a line inside
+# a word) is dropped in a text that holds an address.
+_QP_TOKEN_RE = re.compile(r"[\w.+\-%]+=40[\w\-]+(?:(?:\.|=2[Ee])[\w\-]+)+")
+_QP_BYTE_RE = re.compile(r"=([0-9A-Fa-f]{2})")
+_QP_SOFT_RE = re.compile(r"(?<=[\w.\-])=\r?\n(?=[\w.\-])")
+
+
+def _qp_token(m: re.Match[str]) -> str | None:
+    out = _QP_BYTE_RE.sub(lambda b: b.group(0) if chr(int(b.group(1), 16)) in "\\%&=" else chr(int(b.group(1), 16)),
+                          m.group(0))
+    if not out.isprintable() or out.count("@") != 1 or not _public_domain(out.split("@")[1]):
+        return None  # "width=400.5" is a setting
+    return out
+
+
+def _public_domain(domain: str) -> bool:
+    """Does ``domain`` end in a real public suffix (the bundled list; no network)?"""
+    from .recognizers.offline_tld import ensure_offline_tldextract
+
+    parts = ensure_offline_tldextract()(domain)
+    return bool(parts.suffix) and bool(parts.domain)
+
+
 def _escape(m: re.Match[str]) -> str | None:
     code = int(next(g for g in m.groups() if g), 16)
     if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
@@ -143,6 +175,10 @@ def _escape(m: re.Match[str]) -> str | None:
 _SPACE_CHARS = "\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000"
 _DASH_CHARS = "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\ufe58\ufe63\uff0d"
 _DOT_CHARS = "\u3002\uff0e\uff61\u2024\ufe52"
+# Chinese and Japanese numerals written digit by digit ("一三八〇〇一三八〇〇〇", 幺 for 1 when dictating): a run of six
+# or more (spaces or dashes allowed between) is a number, never prose ("一百二十" counts with 百 and is no such run)
+_CJK_DIGITS = {c: str(i) for i, c in enumerate("〇一二三四五六七八九")} | {"零": "0", "幺": "1"}
+_CJK_DIGIT_RUN_RE = re.compile("(?:[〇零幺一二三四五六七八九][ \\-]?){5,}[〇零幺一二三四五六七八九]")
 
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
@@ -289,27 +325,52 @@ def _unglue(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[in
     return "".join(pieces), new_starts, new_ends
 
 
-# defanged: "[at]" "(at)" "{at}" "[@]" " [ at ] " -> "@"; "[.]" "(.)" "[dot]" "(dot)" "{dot}" -> "."
-_DEFANG_AT_RE = re.compile(r"\s?[\[({]\s*(?:at|@)\s*[\])}]\s?", re.I)
-_DEFANG_DOT_RE = re.compile(r"\s?[\[({]\s*(?:dot|\.)\s*[\])}]\s?", re.I)
+# defanged: "[at]" "(at)" "{at}" "[@]" " [ at ] " -> "@"; "[.]" "(.)" "[dot]" "(dot)" "{dot}" -> "."; the words of
+# other languages for "@" and "." too ("(arroba)", "[małpa]", "собака", "(punkt)", "[kropka]", "точка")
+_AT_WORDS = (r"at|arroba|arobase|собака|sobaka|klammeraffe|chiocciola|apenstaart|ma[łl]pa|kukac|snabel-?a|"
+             r"at[\- ]sign|at-?mark|アットマーク")
+_DOT_WORDS = r"dot|punto|punkt|point|ponto|точка|tochka|kropka|piste|prikk|te[čc]ka|nokta|ドット"
+_DEFANG_AT_RE = re.compile(rf"\s?[\[({{]\s*(?:{_AT_WORDS}|@)\s*[\])}}]\s?", re.I)
+_DEFANG_DOT_RE = re.compile(rf"\s?[\[({{]\s*(?:{_DOT_WORDS}|\.)\s*[\])}}]\s?", re.I)
 _HXXP_RE = re.compile(r"\bhxxp(s?)(?=\[?:)", re.I)
 _DEFANG_COLON_RE = re.compile(r"\[:\]")
 # "anna dot smith at example dot com": the word form, only in the shape of an address (a local part, " at ", a
 # domain of dot-separated labels ending in a 2-24 letter top-level label)
 _WORD_LOCAL = r"[A-Za-z0-9][A-Za-z0-9._%+\-]*"
 _WORD_LABEL = r"[A-Za-z0-9][A-Za-z0-9\-]*"
+# (the other languages' words for "@" are no English preposition: with them a plain domain is enough)
 _WORD_EMAIL_RE = re.compile(
-    rf"(?<![\w@.])({_WORD_LOCAL}(?:\s+(?:dot|DOT)\s+{_WORD_LOCAL})*)\s+(?:at|AT|At)\s+"
-    rf"({_WORD_LABEL}(?:(?:\s+(?:dot|DOT)\s+|\.){_WORD_LABEL})*(?:\s+(?:dot|DOT)\s+|\.)[A-Za-z]{{2,24}})(?![\w@])"
-)
-_WORD_DOT_RE = re.compile(r"\s+(?:dot|DOT)\s+")
+    rf"(?<![\w@.])({_WORD_LOCAL}(?:\s+(?:{_DOT_WORDS})\s+{_WORD_LOCAL})*)\s+(?P<at>{_AT_WORDS})\s+"
+    rf"({_WORD_LABEL}(?:(?:\s+(?:{_DOT_WORDS})\s+|\.){_WORD_LABEL})*(?:\s+(?:{_DOT_WORDS})\s+|\.)[A-Za-z]{{2,24}})"
+    rf"(?![\w@])", re.I)
+_WORD_DOT_RE = re.compile(rf"\s+(?:{_DOT_WORDS})\s+", re.I)
+_WORD_AT_HINT_RE = re.compile(rf"\s(?:{_AT_WORDS})\s", re.I)
 
 
 def _word_email(m: re.Match[str]) -> str | None:
-    local, domain = m.group(1), m.group(2)
-    if " " not in domain and "\t" not in domain and "\n" not in domain:
-        return None  # "meet at example.com" is a sentence about a site, not an address (no " dot ")
-    return _WORD_DOT_RE.sub(".", local) + "@" + _WORD_DOT_RE.sub(".", domain)
+    local, domain = m.group(1), m.group(3)
+    if m.group("at").lower() == "at" and m.group("at") not in ("at", "AT", "At"):
+        return None
+    if m.group("at").lower() == "at" and not re.search(r"\s(?:dot|DOT|Dot)\s", domain):
+        # "meet at example.com" is a sentence about a site, not an address (no " dot "); an English "at" goes with an
+        # English "dot" ("the meeting at noon punto final" is prose)
+        return None
+    domain = _WORD_DOT_RE.sub(".", domain)
+    if not _public_domain(domain):
+        return None  # "look at the data point ranges" is prose
+    return _WORD_DOT_RE.sub(".", local) + "@" + domain
+
+
+# an address spaced out around its "@" and dots ("anna . smith @ example . org"): read joined when the domain ends
+# in a real public suffix
+_SPACED_EMAIL_RE = re.compile(
+    r"(?<![\w@.])([A-Za-z0-9_%+\-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9_%+\-]+)*)[ \t]+@[ \t]+"
+    r"([A-Za-z0-9\-]+(?:[ \t]*\.[ \t]*[A-Za-z0-9\-]+)+)(?![\w@])")
+
+
+def _spaced_email(m: re.Match[str]) -> str | None:
+    local, domain = (re.sub(r"[ \t]+", "", g) for g in m.groups())
+    return f"{local}@{domain}" if _public_domain(domain) else None
 
 
 def _defang_at(m: re.Match[str]) -> str:
@@ -324,10 +385,14 @@ def _defang_dot(m: re.Match[str]) -> str:
 # The pass
 # --------------------------------------------------------------------------------------------------
 
+# the spelled-out words that send a text down the slow path ("at" and "point" are English prose: an address spelled
+# with them also spells "dot", or is in a language whose words are here)
+_HINT_WORDS = r"dot|punto|punkt|ponto|kropka|piste|prikk|nokta|arroba|arobase|sobaka|klammeraffe|chiocciola|" \
+              r"apenstaart|ma[łl]pa|kukac|snabel-?a|at[\- ]sign"
 # Anything that may need a step; plain ASCII prose without escapes or defanged forms matches nothing.
 _NEEDS_RE = re.compile(
-    r"[^\x00-\x7f]|%[0-9A-Fa-f]{2}|&#?\w+;|\\[uUx][0-9A-Fa-f{]|[\[({]\s*(?:at|dot|@|\.)\s*[\])}]|hxxp"
-    r"|\s(?:dot|DOT)\s",
+    r"[^\x00-\x7f]|%[0-9A-Fa-f]{2}|%u[0-9A-Fa-f]{4}|&#?\w+;| @ |\\[uUx][0-9A-Fa-f{]|\\[0-3][0-7]{2}|=40|=\r?\n|"
+    rf"[\[({{]\s*(?:{_AT_WORDS}|{_DOT_WORDS}|@|\.)\s*[\])}}]|hxxp|\s(?:{_HINT_WORDS})\s",
     re.I,
 )
 
@@ -345,8 +410,15 @@ def normalise(text: str) -> Normalised:
             out, starts, ends = _rewrite(out, starts, ends, _PCT_RUN_RE, _percent)
         if "&" in out:
             out, starts, ends = _rewrite(out, starts, ends, _ENTITY_RE, _entity)
-        if "\\" in out:
+        if "\\" in out or "%u" in out or "%U" in out:
             out, starts, ends = _rewrite(out, starts, ends, _ESCAPE_RE, _escape)
+        if "\\" in out:
+            out, starts, ends = _rewrite(out, starts, ends, _OCTAL_RE, _octal)
+        if "=" in out:
+            if "@" in out or "=40" in out:
+                out, starts, ends = _rewrite(out, starts, ends, _QP_SOFT_RE, lambda m: "")
+            if "=40" in out:
+                out, starts, ends = _rewrite(out, starts, ends, _QP_TOKEN_RE, _qp_token)
         if out == before:
             break
     if not out.isascii():
@@ -354,6 +426,9 @@ def normalise(text: str) -> Normalised:
             out, starts, ends = _read_tags(out, starts, ends)
         out, starts, ends = _join_split_identifiers(out, starts, ends)
         out, starts, ends = _rewrite(out, starts, ends, _CLUSTER_RE, _unicode)
+        if _CJK_DIGIT_RUN_RE.search(out):
+            out, starts, ends = _rewrite(out, starts, ends, _CJK_DIGIT_RUN_RE,
+                                         lambda m: "".join(_CJK_DIGITS.get(c, c) for c in m.group(0)))
         out, starts, ends = _unglue(out, starts, ends)
     if "xxp" in out.lower():
         out, starts, ends = _rewrite(out, starts, ends, _HXXP_RE, lambda m: "http" + m.group(1))
@@ -361,7 +436,9 @@ def normalise(text: str) -> Normalised:
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_AT_RE, _defang_at)
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_DOT_RE, _defang_dot)
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_COLON_RE, lambda m: ":")
-    if " at " in out.lower() or "\tat" in out.lower():
+    if " @ " in out:
+        out, starts, ends = _rewrite(out, starts, ends, _SPACED_EMAIL_RE, _spaced_email)
+    if " at " in out.lower() or "\tat" in out.lower() or _WORD_AT_HINT_RE.search(out):
         out, starts, ends = _rewrite(out, starts, ends, _WORD_EMAIL_RE, _word_email)
     if out == text:
         return Normalised(text=text, original=text)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from presidio_analyzer import EntityRecognizer
 
+from ._common import foreign_script
 from .cued_names import CuedNameRecognizer
 from .names import (
     PersonHeuristicRecognizer,
@@ -50,6 +51,8 @@ from .national_ids import (
 )
 from .national_ids import NATIONAL_ID_ENTITIES as _EU_NATIONAL_ID_ENTITIES
 from .numbers import (
+    BrokenIbanRecognizer,
+    EncodedEmailRecognizer,
     LooseCardRecognizer,
     LoosePhoneRecognizer,
     ObfuscatedEmailRecognizer,
@@ -90,6 +93,8 @@ ALNUM_IDS = _EU_ALNUM_IDS | WORLD_ALNUM_IDS
 
 __all__ = [
     "ALNUM_IDS",
+    "BrokenIbanRecognizer",
+    "EncodedEmailRecognizer",
     "CuedNameRecognizer",
     "DIGIT_IDS",
     "NATIONAL_ID_ENTITIES",
@@ -118,6 +123,7 @@ __all__ = [
     "ensure_offline_tldextract",
     "find_secrets",
     "find_secrets_as_written",
+    "foreign_script",
     "is_name_token",
     "is_secret_entity",
     "iter_placeholders",
@@ -145,6 +151,8 @@ def build_custom_recognizers(supported_language: str = "en") -> list[EntityRecog
         PlaceCueRecognizer(supported_language=supported_language),
         ScriptNameRecognizer(supported_language=supported_language),
         ObfuscatedEmailRecognizer(supported_language=supported_language),
+        BrokenIbanRecognizer(supported_language=supported_language),
+        EncodedEmailRecognizer(supported_language=supported_language),
         NationalIdRecognizer(supported_language=supported_language),
         HealthAndBirthRecognizer(supported_language=supported_language),
         WorldIdRecognizer(supported_language=supported_language),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
@@ -38,3 +39,15 @@ def valid_date(year: int, month: int, day: int) -> bool:
     except ValueError:
         return False
     return True
+
+
+def foreign_script(span: str) -> bool:
+    """Does ``span`` hold a letter of a script other than Latin (Han, kana, Hangul, Thai, Arabic, Hebrew, Cyrillic,
+    Greek, Devanagari...)? The English NER was trained on Latin text only: on another script its PERSON, LOCATION and
+    NRP guesses are noise ("谢谢", thanks, read as a person), so such spans need evidence of their own."""
+    if all(c < "\u0250" for c in span):  # Latin and Latin-extended: the common case, kept cheap
+        return False
+    for c in span:
+        if c >= "\u0250" and c.isalpha() and not unicodedata.name(c, "").startswith("LATIN"):
+            return True
+    return False

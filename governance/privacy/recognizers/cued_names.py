@@ -31,11 +31,12 @@ _WORD = f"[^\\W\\d_][\\w'’\\-{_MARKS}]*"
 
 # relations and introductions, in the languages agents write in (lower-case matching)
 _RELATION = (
-    r"(?:my|our|his|her|their|your)[ \t]+(?:(?:new|old|best|ex|late|former)[ \t\-]+)?(?:colleague|co-?worker|"
+    # (also "the user's": how the extractive rewriter retells "my colleague …")
+    r"(?:my|our|his|her|their|your|user['’]s)[ \t]+(?:(?:new|old|best|ex|late|former)[ \t\-]+)?(?:colleague|co-?worker|"
     r"teammate|friend|boss|manager|supervisor|wife|husband|partner|boyfriend|girlfriend|brother|sister|son|"
     r"daughter|mother|father|mom|mum|dad|cousin|uncle|aunt|neighbou?r|roommate|flatmate|landlord|landlady|"
     r"doctor|lawyer|accountant|assistant|client|customer|patient|student|intern|mentor|tenant)|"
-    r"(?:my|his|her|their|your)[ \t]+(?:full[ \t]+|first[ \t]+|last[ \t]+|real[ \t]+)?name[ \t]+(?:is|was)|"
+    r"(?:my|his|her|their|your|user['’]s)[ \t]+(?:full[ \t]+|first[ \t]+|last[ \t]+|real[ \t]+)?name[ \t]+(?:is|was)|"
     r"call(?:s|ed)?[ \t]+me|"
     # de, fr, es, it, pt, nl, pl, sv
     r"mein(?:e)?[ \t]+(?:kollegin|kollege|freundin|freund|chefin|chef|frau|mann)|ich[ \t]+heiße|ich[ \t]+bin|"
@@ -58,7 +59,10 @@ _RELATION = (
     # hi (Devanagari)
     r"मेरा[ \t]+नाम|उसका[ \t]+नाम|मेरे[ \t]+दोस्त|मेरी[ \t]+दोस्त|मेरे[ \t]+सहकर्मी|श्रीमती|श्री|सुश्री|डॉ\.?|"
     # th (the title is written against the name)
-    r"ชื่อ|คุณ|นางสาว|นาย|นาง|เพื่อนร่วมงาน|เพื่อน"
+    # (not inside the words they are part of: ขอบคุณ thanks, คุณภาพ quality, คุณสมบัติ property, นายจ้าง employer,
+    # ชื่อผู้ใช้ user name, ชื่อไฟล์ file name — Thai writes words without spaces)
+    r"ชื่อ(?!ผู้ใช้|ไฟล์|เสียง|เรื่อง|โดเมน|บัญชี|ตาราง|คอลัมน์|ฟิลด์)|(?<!ขอบ)(?<!บุญ)คุณ(?!ภาพ|สมบัติ|ค่า|ประโยชน์|ธรรม|ลักษณะ)|"
+    r"นางสาว|นาย(?!ก|จ้าง|หน้า)|นาง|เพื่อนร่วมงาน|เพื่อน"
 )
 _CONTACT = (
     r"call|ask|ping|email|e-mail|text|message|tell|remind|meet|met|invite|thank|cc|"
@@ -70,7 +74,11 @@ _CONTACT = (
 _CUE_RE = re.compile(r"(?:(?<![\w])|(?<=[\u0e00-\u0e7f]))(?:" + _RELATION + r")(?:[ \t]*[,:])?[ \t]*", re.I)
 # weak introductions ("I am", "this is", "named"): in English technical text a lower-case word after them is anything
 # ("a field named count"); only a word of another script is taken as a name
-_WEAK_INTRO_RE = re.compile(r"(?<![\w])(?:i[ \t]+am|i'm|this[ \t]+is|named|called)[ \t]+", re.I)
+# (also the honorifics of Latin-script languages: "Mr. 王伟", "Dear Ахмед", "Frau Μαρία" — a Latin name after them
+# is the heuristics' finding)
+_WEAK_INTRO_RE = re.compile(
+    r"(?<![\w])(?:i[ \t]+am|i'm|this[ \t]+is|named|called|mr\.?|mrs\.?|ms\.?|dr\.?|prof\.?|mister|miss|sir|madam|"
+    r"dear|herr|frau|monsieur|madame|mme\.?|señor|señora|sr\.|sra\.|signor|signora|sig\.|sig\.ra)[ \t]+", re.I)
 _ROLE_CUE_RE = re.compile(r"(?:client|customer|assistant|patient|student|intern|mentor|tenant|doctor|lawyer|"
                           r"accountant|manager|supervisor|boss|partner)[ \t,:]*$", re.I)
 _CONTACT_RE = re.compile(r"(?<![\w\-./])(?:" + _CONTACT + r")[ \t]+", re.I)
@@ -172,7 +180,8 @@ class CuedNameRecognizer(EntityRecognizer):
         if latin and first[0].isupper() and not relation:
             return None  # capitalised Latin names are the NER's and the heuristics' (with better evidence)
         end = m.end(1)
-        if second and _name_word_ok(second) and (not latin or all(c < "\u0250" for c in second)) and (
+        # the second word in the first one's script: "陈静 reported" is a name and a verb
+        if second and _name_word_ok(second) and latin == all(c < "\u0250" for c in second) and (
                 relation or not latin or _CLAUSE_END.match(text, m.end(2))):
             if not (latin and not relation and second.lower() in _NOT_NAMES):
                 end = m.end(2)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS as _SPACY_STOP_WORDS
 
-from ._common import _result
+from ._common import _result, foreign_script
 
 # --------------------------------------------------------------------------------------------------
 # Street addresses (LOCATION)
@@ -330,7 +330,7 @@ _HONORIFIC_CUE = re.compile(
 )
 # relation + name: "my son Lukas", "our colleague, Maria"
 _RELATION_CUE = re.compile(
-    r"\b(?:my|our|his|her|their|your)\s+(?:(?:little|older|younger|big|ex|late|new|best)[\s-])?(?:son|"
+    r"(?:\b(?:my|our|his|her|their|your)|\buser['’]s)\s+(?:(?:little|older|younger|big|ex|late|new|best)[\s-])?(?:son|"
     r"daughter|kid|child|baby|wife|husband|spouse|partner|boyfriend|girlfriend|fiancée?|friend|colleague|"
     r"co-?worker|teammate|boss|manager|supervisor|brother|sister|sibling|mom|mum|mother|dad|father|grandma|"
     r"grandmother|grandpa|grandfather|grandson|granddaughter|uncle|aunt|cousin|nephew|niece|neighbou?r|"
@@ -341,8 +341,8 @@ _RELATION_CUE = re.compile(
 )
 # introductions and sign-offs: one name word is enough
 _STRONG_CUE = re.compile(
-    r"(?:\b(?:my|his|her|their|your|maiden|first|last|full|middle|user|customer|contact|family|given|sur|"
-    r"nick)\s*name\s*(?:is|was|'s|:)|\b(?:surname|forename|nickname)\b\s*(?:is|was|:)?|\bname\s*:|"
+    r"(?:\b(?:my|his|her|their|your|user['’]s|maiden|first|last|full|middle|user|customer|contact|family|given|"
+    r"sur|nick)\s*name\s*(?:is|was|'s|:)|\b(?:surname|forename|nickname)\b\s*(?:is|was|:)?|\bname\s*:|"
     r"\bcall(?:s|ed)? me|\b(?:named|called)[ \t]+(?:him|her|them|me|us)|\bsigned,?|\bregards,?|\bthanks,|"
     r"\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
@@ -498,6 +498,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         person_spans: list[tuple[int, int]] = []
         places: list[tuple[int, int]] = []
         for start, end, label, ent_text in _raw_entities(nlp_artifacts):
+            if foreign_script(ent_text):
+                continue  # the English model on another script is noise: no span of it is evidence here
             if label == "PERSON":
                 person_spans.append((start, end))
                 continue
@@ -696,8 +698,8 @@ def _place_span(text: str, pos: int, *, lower_ok: bool) -> tuple[int, int] | Non
             continue
         if low in _PLACE_STOP or low in _SPACY_STOP_WORDS:
             break
-        if not (tok[0].isupper() or (lower_ok and len(tok) >= 3)):
-            break
+        if not (tok[0].isupper() or (lower_ok and len(tok) >= 3) or foreign_script(tok)):
+            break  # (a word of another script has no case: "moved to 北京", "born in Москва")
         start = m.start() if start is None else start
         end = m.start() + len(tok)
         words += 1
@@ -729,7 +731,32 @@ class PlaceCueRecognizer(EntityRecognizer):
             span = _place_span(text, m.end(), lower_ok=lower_ok)
             if span and span[1] - span[0] >= 2:
                 out.append(_result(self, "LOCATION", span[0], span[1], 0.87))
+        if not all(c < "\u0370" for c in text):
+            out += [_result(self, "LOCATION", s, e, 0.87) for s, e in _script_places(text)]
         return out
+
+
+# The same phrases in other languages (the English model reads no place in another script): Chinese 住在/来自/出生在/
+# 搬到 + a Han place name (up to its 市/省/区/县 or three characters), Japanese/Korean place + 出身/に住んで/에 살아/
+# 출신, Russian/Ukrainian "живу в", "родился в", "переехал в" + a capitalised word.
+_ZH_PLACE_CUE_RE = re.compile("(?:住在|来自|來自|出生在|出生于|出生於|生于|搬到|搬去|老家在|老家是|定居在|定居于)")
+_HAN_PLACE_RE = re.compile("[\u4e00-\u9fff]{1,4}?[市省区區县縣州都府道]|[\u4e00-\u9fff]{2,3}")
+_CJK_PLACE_AFTER_RE = re.compile("([\u4e00-\u9fff\u30a0-\u30ff]{2,5}|[\uac00-\ud7a3]{2,5})[ \t]?"
+                                 "(?:出身|に住んで|に住む|から来|에[ \t]?살|출신|에서[ \t]?왔)")
+_CYR_PLACE_CUE_RE = re.compile(
+    r"(?:живу|живёт|живет|жила?|родил(?:ся|ась)|переехал[аи]?|вырос(?:ла)?|проживаю|мешкаю|народився|переїхав)"
+    r"[ \t]+(?:в|во|у|из|до)[ \t]+([А-ЯЁІЇЄ][а-яёіїє'\-]+(?:[ \t]+[А-ЯЁІЇЄ][а-яёіїє'\-]+)?)", re.I)
+
+
+def _script_places(text: str) -> list[tuple[int, int]]:
+    out = []
+    for m in _ZH_PLACE_CUE_RE.finditer(text):
+        p = _HAN_PLACE_RE.match(text, m.end())
+        if p and p.group(0)[0] not in "这這那一哪此该該我你他她它":  # "住在这里" (lives here) names no place
+            out.append(p.span())
+    out += [m.span(1) for m in _CJK_PLACE_AFTER_RE.finditer(text)]
+    out += [m.span(1) for m in _CYR_PLACE_CUE_RE.finditer(text)]
+    return out
 
 
 # --------------------------------------------------------------------------------------------------
@@ -761,6 +788,59 @@ _KO_SURNAMES = frozenset(
     "김이박최정강조윤장임한오서신권황안송류전홍고문양손배백허유남심노하곽성차주우구민진나지엄채원천방공현함변염여추도소석선설마"
     "길연위표명기반왕금옥육인맹제모탁국어은편용예경봉사부가복태목형피두감음빈동온호범좌"
 )
+# Characters of given names (the most frequent ones in name statistics, simplified and traditional): with no cue, a
+# short Han run is a name only when the surname is followed by such characters — "王伟" is, "谢谢" (thanks), "文件"
+# (file), "方法" (method), "时间" (time) are words that merely start with a surname character. Time words (天, 日)
+# are left out: "明天" is tomorrow.
+_HAN_GIVEN = frozenset(
+    "伟芳娜敏静丽强磊军洋勇艳杰娟涛明超秀英华平刚桂玉兰霞萍燕红鹏辉飞鑫波斌宇浩凯健俊帆帅旭宁龙林欣晨瑞博文婷颖琳雪"
+    "慧佳倩晶琴云莉丹蕾薇璐梅芬玲婉凤洁梦思雨嘉子涵轩睿泽然昊宏志建国新海亮峰晓小春秋冬阳光辰星若一成立德正永家振世"
+    "中金荣福贵生祥才发东南山江义庆兵保仁安力彬锋铭晗悦怡琪瑶菲妍彤诗可心语馨楠航毅威坤鸿琦莹媛露珊蓉婧萱倪韬翔"
+    "偉華軍強麗靜傑濤輝鵬飛龍寧曉國東鳳潔夢萬鴻瑩蘭雲慶銘晴儀韻"
+)
+# Nouns that take a Japanese or Korean honorific and are not names: kinship and social roles ("皆さん" everyone,
+# "お客様" customer, "고객님" customer, "사장님" boss); a name is never led by the honorific prefix お/ご.
+_JA_TITLED_NOUNS = frozenset("皆 客 神 王 奥 母 父 兄 姉 弟 妹 娘 息子 子 赤 嬢 坊 殿 旦那 馳走 苦労 皆様 仏".split())
+_KO_TITLED_NOUNS = frozenset(
+    "고객 선생 사장 부장 과장 차장 팀장 실장 원장 교수 회장 대표 이사 주인 형 누나 언니 오빠 어머 아버 할머 할아버 "
+    "목사 신부 스승 관리자 담당자 회원 손 님 여러분 기사 작가 의사 간호사 변호사".split())
+# Courtesy words (greetings, thanks, please, sorry, yes/no) of the caseless scripts: in English text a short run of
+# another script is often one of them ("Thanks! شكرا"), not a name. With each language's stop words (spaCy's lists)
+# they are what the bare-run rule never takes for a name.
+_COURTESY = frozenset(
+    """شكرا شكراً مرحبا مرحباً السلام عليكم أهلا اهلا وسهلا فضلك عفوا نعم صباح مساء الخير السلامة شاء الله الحمد
+    حبيبي يلا تمام سلام ممنون مرسی مرسي خداحافظ لطفا بله شلوم שלום תודה רבה בבקשה סליחה כן לא בוקר טוב להתראות ערב
+    नमस्ते धन्यवाद शुक्रिया कृपया माफ़ माफ हाँ हां नहीं जी अच्छा ठीक स्वागत नमस्कार ধন্যবাদ নমস্কার நன்றி வணக்கம்
+    สวัสดี ขอบคุณ ครับ ค่ะ คะ ขอโทษ ใช่ ไม่ ยินดี โชคดี นะ გამარჯობა მადლობა ሰላም አመሰግናለሁ""".split())
+_THAI_PARTICLE_END_RE = re.compile("(?:ครับ|ค่ะ|คะ|นะ|จ้ะ|จ้า)$")
+_STOP_LANGS = ("ar", "fa", "ur", "he", "hi", "mr", "ne", "bn", "ta", "te", "kn", "gu", "si", "am", "ti")
+_STOP_WORDS_CACHE: list[frozenset[str]] = []
+
+
+def _script_stop_words() -> frozenset[str]:
+    if not _STOP_WORDS_CACHE:
+        import importlib
+
+        words: set[str] = set()
+        for lang in _STOP_LANGS:
+            try:
+                words |= importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
+            except ImportError:
+                continue
+        _STOP_WORDS_CACHE.append(frozenset(words))
+    return _STOP_WORDS_CACHE[0]
+
+
+def _ordinary_caseless(run: str) -> bool:
+    """A run of a caseless script that is prose, not a name: a courtesy word in it, stop words only, or a Thai phrase
+    that ends with a polite particle."""
+    if _THAI_PARTICLE_END_RE.search(run) or any(w in run for w in _COURTESY if "\u0e00" <= w[0] <= "\u0e7f"):
+        return True
+    words = [w.strip("\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652.,!?؟،") for w in run.split()]
+    stop = _script_stop_words()  # all of them: "علي" (Ali) is also a preposition
+    return any(w in _COURTESY for w in words) or all(w in stop for w in words)
+
+
 _HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HANGUL = r"\uac00-\ud7a3"
 _HAN_RUN_RE = re.compile(f"[{_HAN}]+")
@@ -769,6 +849,12 @@ _ZH_CUE_RE = re.compile(
     f"(?:我叫|名叫|叫做|我是|他是|她是|名字是|名字叫|姓名[:：]?\\s*|同事|朋友|老板|老闆|经理|經理|老师|老師|同学|同學|"
     f"妻子|丈夫|太太|儿子|兒子|女儿|女兒|哥哥|姐姐|弟弟|妹妹|妈妈|媽媽|爸爸|客户|客戶|医生|醫生)(?=[{_HAN}])"
 )
+# Japanese and Korean introductions: "田中と申します", "名前は山田", "제 이름은 김민수입니다", "저는 박지훈이에요"
+_JA_INTRO_RE = re.compile(f"(?:名前は|私は|わたしは)?([{_HAN}\u30a0-\u30ff]{{2,6}})"
+                          f"(?:と申します|と言います|といいます|と申す)"
+                          f"|(?:名前は|お名前は)[ \t]*([{_HAN}\u30a0-\u30ff]{{2,6}})")
+_KO_INTRO_RE = re.compile(f"(?:이름은|저는|나는|제[ \t]+이름은)[ \t]*([{_HANGUL}]{{2,4}}?)"
+                          f"(?:입니다|이에요|예요|이라고|라고|이야|야)")
 _ZH_TITLE_RE = re.compile(f"([{_HAN}]{{1,2}})(?:先生|女士|小姐|老师|老師|同学|同學|经理|經理|医生|醫生|教授)")
 _JA_TITLE_RE = re.compile(f"([{_HAN}\u30a0-\u30ff]{{1,4}})(?:さん|様|さま|くん|君|ちゃん|先生|氏)")
 _KO_TITLE_RE = re.compile(f"([{_HANGUL}]{{2,4}})[ \\t]?(?:씨|님|선생님)")
@@ -787,14 +873,20 @@ def _latin_share(text: str) -> float:
     return sum(1 for c in letters if c < "\u0250") / len(letters)
 
 
-def _han_name(run: str) -> int:
-    """Length of a surname-led name at the start of a Han run (0 when it does not start with a surname)."""
+def _han_name(run: str, *, cued: bool = True) -> int:
+    """Length of a surname-led name at the start of a Han run (0 when it does not start with a surname). Without a
+    cue (``cued=False``) a one-character surname must be followed by given-name characters only."""
     if run[:2] in _HAN_COMPOUND_SURNAMES:
         return min(len(run), 4) if len(run) >= 3 else 0
     if run[:3] in _JA_SURNAMES or run[:2] in _JA_SURNAMES:
         return min(len(run), 4)
     if run[0] in _HAN_SURNAMES and len(run) >= 2:
-        return min(len(run), 3)
+        if cued:
+            return min(len(run), 3)
+        given = 0
+        while given < 2 and 1 + given < len(run) and run[1 + given] in _HAN_GIVEN:
+            given += 1
+        return 1 + given if given else 0
     return 0
 
 
@@ -825,7 +917,7 @@ class ScriptNameRecognizer(EntityRecognizer):
         latin = _latin_share(text) >= 0.6
         for m in _HAN_RUN_RE.finditer(text):
             run = m.group(0)
-            n = _han_name(run)
+            n = _han_name(run, cued=False)
             if n and len(run) <= 4:
                 out.append(_result(self, "PERSON", m.start(), m.start() + n, 0.86))
         for m in _ZH_CUE_RE.finditer(text):
@@ -834,17 +926,40 @@ class ScriptNameRecognizer(EntityRecognizer):
             if n:
                 out.append(_result(self, "PERSON", m.end(), m.end() + n, 0.9))
         for m in _ZH_TITLE_RE.finditer(text):
-            name = m.group(1)
-            if name[-1] in _HAN_SURNAMES or name in _HAN_COMPOUND_SURNAMES:
-                s = m.end(1) - (1 if name[-1] in _HAN_SURNAMES and name not in _HAN_COMPOUND_SURNAMES else 2)
-                out.append(_result(self, "PERSON", s, m.end(), 0.9))
+            # the name is the end of the Han run before the title: a surname alone ("王先生"), or with one or two
+            # given-name characters ("请联系李伟先生"), or a compound surname
+            tail = text[max(0, m.start(1) - 2) : m.end(1)]
+            for k in (4, 3, 2, 1):
+                cand = tail[-k:]
+                if len(cand) != k or not all("\u3400" <= c <= "\ufaff" for c in cand):
+                    continue
+                if cand[:2] in _HAN_COMPOUND_SURNAMES or (k < 4 and cand[0] in _HAN_SURNAMES and (
+                        k == 1 or all(c in _HAN_GIVEN for c in cand[1:]))):
+                    out.append(_result(self, "PERSON", m.end(1) - k, m.end(), 0.9))
+                    break
         for m in _JA_TITLE_RE.finditer(text):
+            name = m.group(1)
+            if text[m.start(1) - 1 : m.start(1)] in ("お", "ご", "御") or any(
+                    name.endswith(w) and (len(name) == len(w) or len(w) >= 2) for w in _JA_TITLED_NOUNS):
+                continue  # お客様, ご苦労様, 皆さん: a noun with an honorific
             out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.85))
+        for m in _JA_INTRO_RE.finditer(text):
+            g = 1 if m.group(1) else 2
+            # "名前は必須です" (the name is required) is no introduction: after 名前は, a surname or a katakana name
+            if g == 2 and not (_han_name(m.group(2)) or all("\u30a0" <= c <= "\u30ff" for c in m.group(2))):
+                continue
+            out.append(_result(self, "PERSON", m.start(g), m.end(g), 0.88))
+        for m in _KO_INTRO_RE.finditer(text):
+            if m.group(1)[0] in _KO_SURNAMES:  # "저는 학생입니다" (I am a student) is no name
+                out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.9))
         for m in _HANGUL_WORD_RE.finditer(text):
-            if m.group(0)[0] in _KO_SURNAMES and latin:
+            # no cue: the common shape only (surname + two syllables; "안녕" hello and "감사" thanks are two)
+            if m.group(0)[0] in _KO_SURNAMES and latin and len(m.group(0)) == 3:
                 out.append(_result(self, "PERSON", m.start(), m.end(), 0.8))
         for m in _KO_TITLE_RE.finditer(text):
-            if m.group(1)[0] in _KO_SURNAMES:
+            name = m.group(1)
+            if name[0] in _KO_SURNAMES and not any(name.endswith(w) for w in _KO_TITLED_NOUNS) and not (
+                    name.endswith("장") and len(name) <= 3 and m.group(0).endswith("님")):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.9))
         for m in _CASED_NAME_RE.finditer(text):
             words = m.group(1).split()
@@ -852,5 +967,6 @@ class ScriptNameRecognizer(EntityRecognizer):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
         if latin:
             for m in _CASELESS_RUN_RE.finditer(text):
-                out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
+                if not _ordinary_caseless(m.group(0)):
+                    out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
         return out

@@ -20,7 +20,9 @@ from .offline_tld import ensure_offline_tldextract
 # Mir)
 # --------------------------------------------------------------------------------------------------
 
-_CARD_RE = re.compile(r"(?<![\d\w.\-/+])(?:\d[ \-]?){11,18}\d(?![\d\w]|[.\-/]\d)")
+# groups may be cut by a space, a dash, a dot or a slash (mixed, too: "4539-1488 0343.6467"), or by a line break when
+# every group has a card's width (a text reflowed, or one-lined by a rewriter)
+_CARD_RE = re.compile(r"(?<![\d\w.\-/+])(?:\d(?:[ \-./]|\r?\n)?){11,18}\d(?![\d\w]|[.\-/]\d)")
 _CARD_CONTEXT = re.compile(
     r"card|credit|debit|\bcc\b|visa|master ?card|amex|american express|discover|jcb|diners|maestro|mir\b|"
     r"unionpay|payment|billing|\bpan\b|expir"
@@ -63,9 +65,14 @@ class LooseCardRecognizer(EntityRecognizer):
             digits = re.sub(r"\D", "", raw)
             if not (12 <= len(digits) <= 19) or not luhn_ok(digits) or len(set(digits)) < 2:
                 continue
-            groups = re.split(r"[ \-]", raw)
+            groups = re.split(r"[ \-./]|\r?\n", raw)
             if len(groups) > 1 and any(len(g) < 3 for g in groups):
                 continue  # 12 34 56 ... looks like a phone number or a table, not a card
+            if "\n" in raw and not all(len(g) == 4 for g in groups[:-1]):
+                continue  # numbers on consecutive lines are a table unless grouped like a card
+            if "." in raw and "/" not in raw and " " not in raw and "-" not in raw and len(groups) == 4 and all(
+                    len(g) <= 3 for g in groups):
+                continue  # an address of four dotted groups
             # issuer prefix alone is enough for 14-19 digits; 12-13 digit numbers need a card word nearby
             score = 0.5 if _CARD_IIN.match(digits) and len(digits) >= 14 else 0.3
             before, after = _window(text, m.start(), m.end(), 60, 25)
@@ -89,7 +96,9 @@ _PHONE_CONTEXT = re.compile(
     r"extension|"
     # the same words where the number is written in another language: a phone in a Chinese, Japanese, Korean,
     # Thai, Vietnamese or European sentence has no English word near it
-    r"telefon|tel[eé]fono|telefone|t[eé]l[eé]phone|portable|m[oó]vil|celular|handy|numm?er|num[eé]ro|"
+    r"telefon|tel[eé]fono|telefone|t[eé]l[eé]phone|portable|m[oó]vil|celular|\bcel\b|handy|numm?er|num[eé]ro|"
+    r"mobiel|mobil|kom[oó]rk|\bgsm\b|puhelin|телефон|\bтел\b|тел\.|моб|κινητ|τηλ|هاتف|جوال|موبايل|טלפון|נייד|"
+    r"फ़ोन|फोन|मोबाइल|تلفن|شماره|موبایل|\bhp\b|\bponsel\b|nomor|"
     r"电话|電話|手机|手機|联系|聯繫|联络|連絡|携帯|番号|전화|연락|휴대폰|핸드폰|โทร|điện thoại|sđt"
 )
 _DATE_LIKE = re.compile(
@@ -275,3 +284,85 @@ def national_phone_spans(text: str, region: str) -> list[tuple[int, int, float]]
         score = 0.75 if _PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after) else 0.45
         out.append((m.start(), end, score))
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# IBANs broken across lines (a reflowed text, a form pasted line by line): Presidio's IBAN pattern stops at a line
+# break; here the groups may be cut by one, and the mod-97 check decides
+# --------------------------------------------------------------------------------------------------
+
+_IBAN_BROKEN_RE = re.compile(
+    r"(?<![A-Za-z0-9])(?P<v>[A-Z]{2}\d{2}(?:[ \t]*(?:\r?\n)?[ \t]*[A-Z0-9]{4}){2,7}"
+    r"(?:[ \t]*(?:\r?\n)?[ \t]*[A-Z0-9]{1,3})?)(?![A-Za-z0-9])", re.I)
+
+
+def iban_ok(value: str) -> bool:
+    v = re.sub(r"\s", "", value).upper()
+    if not 15 <= len(v) <= 34:
+        return False
+    rearranged = v[4:] + v[:4]
+    try:
+        return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
+    except ValueError:
+        return False
+
+
+class BrokenIbanRecognizer(EntityRecognizer):
+    """IBAN_CODE whose 4-character groups are cut by a line break (the stock recognizer reads one line)."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["IBAN_CODE"], name="RecMemBrokenIban",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        if "\n" not in text:
+            return []
+        return [_result(self, "IBAN_CODE", m.start("v"), m.end("v"), 0.9)
+                for m in _IBAN_BROKEN_RE.finditer(text) if "\n" in m.group("v") and iban_ok(m.group("v"))]
+
+
+# --------------------------------------------------------------------------------------------------
+# An address written in base64 ("my address in base64: YW5uYS5r…"): the secret rules read decoded runs, the contact
+# recognizers did not. A run that decodes to text holding an e-mail address with a real public suffix is that address.
+# --------------------------------------------------------------------------------------------------
+
+_B64_CANDIDATE_RE = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/_\-=])")
+_PLAIN_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+\-]+@([A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)")
+
+
+_AT_TOKEN_RE = re.compile(r"(?<![\w.@])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+[A-Za-z0-9](?![\w@])")
+
+
+class EncodedEmailRecognizer(EntityRecognizer):
+    """EMAIL_ADDRESS: a base64 run whose decoded text holds an address; an address written backwards
+    ("gro.elpmaxe@anna": its domain is no public suffix as written, and one read backwards)."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["EMAIL_ADDRESS"], name="RecMemEncodedEmail",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        from .secrets import _b64_text
+
+        out = []
+        for m in _B64_CANDIDATE_RE.finditer(text):
+            run = m.group(0)
+            if "@" in run or not any(c.isdigit() or c.isupper() for c in run):
+                continue  # words, paths and addresses as written are not base64
+            decoded = _b64_text(run)
+            email = _PLAIN_EMAIL_RE.search(decoded) if decoded and "@" in decoded else None
+            if email and _public_suffix_ok(email.group(1)):
+                out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
+        if "@" in text:
+            for m in _AT_TOKEN_RE.finditer(text):
+                token = m.group(0)
+                back = _PLAIN_EMAIL_RE.fullmatch(token[::-1])
+                if back and not _public_suffix_ok(token.rsplit("@", 1)[1]) and _public_suffix_ok(back.group(1)):
+                    out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
+        return out

@@ -64,7 +64,7 @@ _PROSE_RE = _rx(
 )
 # "login admin / password s3cr3t!", "password hunter2!": a password-like word right after the word password
 _BARE_PASSWORD_RE = _rx(
-    r"\b(?P<key>password|passwd|pwd|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I
+    r"\b(?P<key>password|passwd|pwd|pw|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I
 )
 # password flags of common tools: sshpass -p, zip/unzip -P, 7z -p, openssl -passin pass:,
 # smbclient -U user%pass

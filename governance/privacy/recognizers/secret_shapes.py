@@ -42,9 +42,12 @@ _PASSWORD_WORDS = (
     r"pass(?:word|wd|phrase|code)?|pwd|passwort|kennwort|mot[ _\-]?de[ _\-]?passe|mdp|contrase[ñn]a|clave|"
     r"senha|palavra[ _\-]?passe|wachtwoord|has[łl]o|пароль|л[öo]senord|l[öo]senord|salasana|adgangskode|passord|"
     r"heslo|jelsz[óo]|parola|parol[ăa]|κωδικ[όο]ς(?:[ _]πρόσβασης)?|[şs]ifre|lozinka|geslo|slapta[žz]odis|"
-    r"parool|contrasenya|salasõna|parole|пин(?:-?код)?|код[ _]доступа|pin(?:[ _\-]?code)?"
+    r"parool|contrasenya|salasõna|parole|пин(?:-?код)?|код[ _]доступа|pin(?:[ _\-]?code)?|[šs]ifra|лозинка|"
+    r"парола|гасло|nenosiri|wagwoord|lykilor[ðd]|pasahitza|contrasinal|құпия[ _]сөз"
 )
-_TOKEN_WORDS = r"token|jeton|токен|gettone|ключ[ _]api|api[ _\-]?(?:key|schl[üu]ssel|cl[ée]|chiave|clave|chave|sleutel)"
+# (also "auth" ending a setting's name: REDIS_AUTH, SMTP_AUTH — its value judged like any password)
+_TOKEN_WORDS = (r"token|jeton|токен|gettone|(?:ключ|kunci|kl[íi][čc]|klucz|anahtar)[ _]api|"
+                r"api[ _\-]?(?:key|schl[üu]ssel|cl[ée]|chiave|clave|chave|sleutel)|auth")
 _SECRET_WORDS = (
     r"secret|geheimnis|secreto|segredo|segreto|geheim|секрет|client[ _\-]?secret|secret[ _\-]?key|"
     r"access[ _\-]?key|private[ _\-]?key|zugangsdaten|identifiants|credenciales|credenziali|credenciais|"
@@ -62,7 +65,11 @@ _HARD = (
 # the label ends a name: after "_", "." or "-" (db_passwort), or camel-cased (DbPasswort, smtpSenha, DBKENNWORT)
 _LABEL_VALUE_RE = _rx(
     r"(?<![\w\-])(?:[A-Za-z0-9]+[_.\-]){0,3}(?:[A-Za-z0-9]*[a-z0-9](?-i:(?=[A-Z])))?(?P<key>" + _LABEL + r")"
-    r"(?:[ \t]+(?:for|of|f[üu]r|de|del|do|da|di|voor|dla|f[öo]r|для|от|к)(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
+    r"(?:[ \t]+(?:for|of|f[üu]r|de|del|du|des|do|da|dos|das|di|della|dello|voor|van|dla|f[öo]r|для|от|к|від|до|za|"
+    r"pro|için|untuk|ng|till|til)"
+    r"(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
+    # a possessive written after the noun (Malay/Indonesian, Tagalog): "kata sandi saya", "password ko"
+    r"(?:[ \t]+(?:saya|kami|kita|anda|ku|ko|namin|natin|mo))?"
     r"[ \t]*(?:[\"'`*_]+|</?[a-z][^<>\n]{0,40}>)*[ \t]*(?P<sep>" + _HARD + r")" + _SOFT + r"*"
     r"(?P<val>[^\s\"'`<>|]{4,200})",
     re.I,
@@ -131,7 +138,9 @@ def _table_cell_validator(m: re.Match[str]) -> str | None:
 _SCRIPT_PASSWORD_WORDS = (
     "パスワード", "暗証番号", "暗号鍵", "密码", "密碼", "口令", "비밀번호", "비번", "암호", "패스워드", "รหัสผ่าน",
     "كلمة المرور", "كلمة السر", "رمز المرور", "סיסמה", "סיסמא", "पासवर्ड", "कूटशब्द", "mật khẩu", "kata sandi",
-    "kata laluan", "kata kunci",
+    "kata laluan", "kata kunci", "رمز عبور", "کلمه عبور", "گذرواژه", "پاس ورڈ", "پاسورڈ", "পাসওয়ার্ড",
+    "கடவுச்சொல்", "పాస్వర్డ్", "ಪಾಸ್ವರ್ಡ್", "പാസ്‌വേഡ്", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "စကားဝှက်", "პაროლი", "գաղտնաբառ",
+    "የይለፍ ቃል",
 )
 _SCRIPT_TOKEN_WORDS = ("トークン", "令牌", "토큰", "โทเค็น", "APIキー", "API キー", "API密钥", "API 密钥", "API 키")
 _SCRIPT_SECRET_WORDS = ("シークレット", "秘密鍵", "密钥", "秘钥", "金鑰", "비밀 키", "시크릿", "مفتاح سري", "מפתח סודי")
@@ -244,7 +253,8 @@ _PROVIDER_RE = _rx(
     # Postman
     r"gl(?:sa|c)_[A-Za-z0-9_+/=\-]{32,}|NRAK-[A-Z0-9]{27}|sntry[su]_[A-Za-z0-9+/=_\-]{40,}|"  # Grafana, New Relic,
     # Sentry
-    r"hv[sbr]\.[A-Za-z0-9_\-]{24,}|AGE-SECRET-KEY-1[0-9A-Z]{58}|dp\.(?:pt|st|sa|ct)\.[A-Za-z0-9]{40,}|"  # Vault, age,
+    r"hv[sbr]\.[A-Za-z0-9_\-]{24,}|AGE-SECRET-KEY-1[0-9A-Z]{58}|"
+    r"dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_\-]{1,40}\.)?[A-Za-z0-9]{40,}|"  # Vault, age,
     # Doppler
     r"pul-[0-9a-f]{40}|sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,}|EAAA[A-Za-z0-9_\-]{60}|"  # Pulumi, Square
     r"sl\.[A-Za-z0-9_\-]{130,}|secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,}|"  # Dropbox, Notion
@@ -253,7 +263,12 @@ _PROVIDER_RE = _rx(
     r"fo1_[A-Za-z0-9_\-]{40,}|FlyV1 [A-Za-z0-9+/=_,\-]{40,}|ops_eyJ[A-Za-z0-9+/=]{100,}|"  # Fly, 1Password
     r"rubygems_[0-9a-f]{48}|dckr_pat_[A-Za-z0-9_\-]{27,}|CCIPAT_[A-Za-z0-9]{20,}|"  # RubyGems, Docker, CircleCI
     r"tfp_[A-Za-z0-9]{40,}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_\-=]{60,}|"  # Terraform
-    r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}"  # Azure AD client secret
+    r"[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}|"  # Azure AD client secret
+    r"sbp_[0-9a-f]{40}|tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,}|"  # Supabase, Tailscale
+    r"\d{8,10}:AA[A-Za-z0-9_\-]{33}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|"  # Telegram bot, Airtable
+    r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.]{32,}|nfp_[A-Za-z0-9]{36,}|rnd_[A-Za-z0-9]{32,}|"  # PlanetScale, Netlify,
+    # Render
+    r"sk\.eyJ[A-Za-z0-9_\-]{40,}\.[A-Za-z0-9_\-]{20,}"  # Mapbox secret token
     r")(?![A-Za-z0-9_\-])"
 )
 
@@ -560,7 +575,30 @@ def _part_validator(m: re.Match[str]) -> str | None:
 # The rules
 # --------------------------------------------------------------------------------------------------
 
+# A setting given as a name and a value in two fields: Kubernetes/compose ``- name: DB_PASSWORD`` then ``value: x``,
+# JSON ``{"Name": "db_password", "Value": "x"}``, AWS ``ParameterKey``/``ParameterValue``: the credential word is in
+# the name field, the secret in the value field that follows it (same object, next line).
+_NAME_VALUE_RE = _rx(
+    r"(?P<nf>\b(?:name|key|parameter_?key|variable|var|setting))[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?:[A-Za-z0-9]+[_.\-]){0,4}(?:[A-Za-z0-9]*[a-z0-9](?-i:(?=[A-Z])))?(?P<key>" + _LABEL + r")"
+    r"[\"']?[ \t]*,?[ \t]*(?:\r?\n[ \t]*-?[ \t]*)?[\"']?(?:value|parameter_?value|val)[\"']?[ \t]*[:=][ \t]*"
+    r"(?:[\"'][ \t]*)?(?P<val>[^\s\"'`<>,}]{4,200})",
+    re.I,
+)
+
+
+def _name_value_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    start, end = m.span("val")
+    value = m.string[start:end].rstrip(".,;:!?)]")
+    quoted = m.string[start - 1] in "\"'"
+    if not plausible_secret_value(value, m.group("key"), quoted=quoted) or not password_like(value, min_len=5):
+        return None
+    return _kind_for_label(m.group("key")), start, start + len(value)
+
+
 SHAPE_RULES: tuple[SecretRule, ...] = (
+    SecretRule("name_value_fields", "password", _NAME_VALUE_RE, score=0.85, group="val",
+               validator=_name_value_validator),
     SecretRule("provider_token", "provider_token", _PROVIDER_RE, score=1.0, group="tok",
                validator=_provider_validator),
     SecretRule("discord_bot_token", "discord_bot_token", _DISCORD_RE, score=0.95, validator=_discord_validator),
@@ -599,13 +637,15 @@ _LABEL_TRIGGERS = (
     "adgangskode", "heslo", "jelsz", "parol", "κωδικ", "ifre", "lozinka", "geslo", "slapta", "pin", "код", "token",
     "jeton", "токен", "gettone", "ключ", "key", "schl", "clé", "cle", "chiave", "chave", "sleutel", "secret", "geheim",
     "secreto", "segredo", "segreto", "секрет", "credential", "zugangsdaten", "identifiants", "credencia", "credenzia",
-    "учетные",
+    "учетные", "auth", "ifra", "лозинка", "парола", "гасло", "nenosiri", "wagwoord", "lykilor", "pasahitza",
+    "contrasinal", "құпия", "kunci", "klucz", "anahtar",
 )
 SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "provider_token": ("sk", "ac", "shp", "atatt3", "atctt3", "_v1_", "hrku-", "key-", "lin_", "dapi", "pmak-", "gls",
                        "glc_", "nrak-", "sntry", "hv", "age-secret", "dp.", "pul-", "sq0", "eaaa", "sl.", "secret_",
                        "ntn_", "gsk_", "r8_", "xai-", "pplx-", "fo1_", "flyv1", "ops_", "rubygems_", "dckr_", "ccipat_",
-                       "tfp_", "atlasv1", "q~"),
+                       "tfp_", "atlasv1", "q~", "sbp_", ":aa", "pat", "pscale_", "nfp_", "rnd_"),
+    "name_value_fields": ("value", "val"),
     "discord_bot_token": (".",),
     "azure_storage_key": ("==",),
     "jwt_structure": ("ey", "ew"),  # a JSON object's "{" is always base64 "e"

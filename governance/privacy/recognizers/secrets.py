@@ -152,7 +152,7 @@ _RULE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "cli_flag": ("pass", "token", "key", "secret"),
     "mysql_p": ("mysql", "mariadb"),
     "prose": ("pass", "pwd", "pin", "token", "key", "secret", "credential"),
-    "bare_password": ("pass", "pwd"),
+    "bare_password": ("pass", "pwd", "pw"),
     "tool_password_flag": ("sshpass", "zip", "7z", "openssl", "smbclient"),
     "attr_key_value": ("value",),
     "netrc": ("machine",),

@@ -246,6 +246,199 @@ _SHAPES: tuple[tuple[str, re.Pattern[str], object], ...] = (
 )
 
 # --------------------------------------------------------------------------------------------------
+# Checked identifiers: a check digit, and a cue of their own before the value or after it in its sentence
+# --------------------------------------------------------------------------------------------------
+# Reported as NATIONAL_ID (the type every policy that masks world ids already names). A layout of their own (CUIL's
+# 2-8-1 dashes, a Danish CPR's DDMMYY-SSSS, an Irish PPS's trailing letters, a Medicare card's 4-5-1 groups) is enough
+# with its check; a bare run of digits that only passes a check needs its cue (a 9-digit number passes a mod-11 test
+# one time in eleven).
+
+
+def nip_check(nine: str) -> str | None:
+    r = sum(int(d) * w for d, w in zip(nine, (6, 5, 7, 2, 3, 4, 5, 6, 7), strict=True)) % 11
+    return None if r == 10 else str(r)
+
+
+def pt_nif_check(eight: str) -> str:
+    r = 11 - sum(int(d) * w for d, w in zip(eight, range(9, 1, -1), strict=True)) % 11
+    return "0" if r >= 10 else str(r)
+
+
+def no_fnr_checks(nine: str) -> str | None:
+    k1 = 11 - sum(int(d) * w for d, w in zip(nine, (3, 7, 6, 1, 8, 9, 4, 5, 2), strict=True)) % 11
+    k1 = 0 if k1 == 11 else k1
+    if k1 == 10:
+        return None
+    ten = nine + str(k1)
+    k2 = 11 - sum(int(d) * w for d, w in zip(ten, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2), strict=True)) % 11
+    k2 = 0 if k2 == 11 else k2
+    return None if k2 == 10 else f"{k1}{k2}"
+
+
+def at_svnr_check(nnn: str, ddmmyy: str) -> str | None:
+    r = sum(int(d) * w for d, w in zip(nnn + ddmmyy, (3, 7, 9, 5, 8, 4, 2, 1, 6), strict=True)) % 11
+    return None if r == 10 else str(r)
+
+
+def pps_check(seven: str, second: str = "") -> str:
+    s = sum(int(d) * w for d, w in zip(seven, range(8, 1, -1), strict=True))
+    if second and second.upper() != "W":
+        s += 9 * (ord(second.upper()) - 64)
+    return "WABCDEFGHIJKLMNOPQRSTUV"[s % 23]
+
+
+def my_number_check(eleven: str) -> str:
+    s = sum(int(d) * (n + 1 if n <= 6 else n - 5) for n, d in enumerate(reversed(eleven), start=1))
+    r = s % 11
+    return "0" if r <= 1 else str(11 - r)
+
+
+def cuil_check(ten: str) -> str | None:
+    r = 11 - sum(int(d) * w for d, w in zip(ten, (5, 4, 3, 2, 7, 6, 5, 4, 3, 2), strict=True)) % 11
+    return "0" if r == 11 else None if r == 10 else str(r)
+
+
+def luhn_check(body: str) -> str:
+    total = 0
+    for i, d in enumerate(reversed(body)):
+        n = int(d) * (2 if i % 2 == 0 else 1)
+        total += n - 9 if n > 9 else n
+    return str((10 - total % 10) % 10)
+
+
+def tfn_ok(digits: str) -> bool:
+    weights = (1, 4, 3, 7, 5, 8, 6, 9, 10) if len(digits) == 9 else (10, 7, 8, 4, 6, 3, 5, 1)
+    return sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11 == 0
+
+
+def medicare_check(eight: str) -> str:
+    return str(sum(int(d) * w for d, w in zip(eight, (1, 3, 7, 9, 1, 3, 7, 9), strict=True)) % 10)
+
+
+def _dmy_ok(ddmmyy: str, *, day_offset: int = 0, month_offset: int = 0) -> bool:
+    dd, mm, yy = int(ddmmyy[:2]) - day_offset, int(ddmmyy[2:4]) - month_offset, int(ddmmyy[4:6])
+    return valid_date(1900 + yy, mm, dd) or valid_date(2000 + yy, mm, dd)
+
+
+def _digits(v: str) -> str:
+    return re.sub(r"\D", "", v)
+
+
+def _nip(v: str) -> bool:
+    d = _digits(v)
+    return nip_check(d[:9]) == d[9]
+
+
+def _pt_nif(v: str) -> bool:
+    d = _digits(v)
+    return d[0] in "1235689" and pt_nif_check(d[:8]) == d[8]
+
+
+def _dk_cpr(v: str) -> bool:
+    return _dmy_ok(_digits(v)[:6])
+
+
+def _no_fnr(v: str) -> bool:
+    d = _digits(v)
+    dated = _dmy_ok(d[:6]) or _dmy_ok(d[:6], day_offset=40) or _dmy_ok(d[:6], month_offset=40)
+    return dated and no_fnr_checks(d[:9]) == d[9:]
+
+
+def _at_svnr(v: str) -> bool:
+    d = _digits(v)
+    return d[0] != "0" and at_svnr_check(d[:3], d[4:]) == d[3] and int(d[6:8]) <= 12 and int(d[4:6]) <= 31
+
+
+def _pps(v: str) -> bool:
+    m = re.fullmatch(r"(\d{7})([A-W])([A-IW]?)", v.upper())
+    return bool(m) and pps_check(m.group(1), m.group(3)) == m.group(2)
+
+
+def _my_number(v: str) -> bool:
+    d = _digits(v)
+    return my_number_check(d[:11]) == d[11]
+
+
+def _cuil(v: str) -> bool:
+    d = _digits(v)
+    return d[:2] in ("20", "23", "24", "27", "30", "33", "34") and cuil_check(d[:10]) == d[10]
+
+
+def _za_id(v: str) -> bool:
+    d = _digits(v)
+    return _dmy_ok(d[4:6] + d[2:4] + d[:2]) and d[10] in "012" and luhn_check(d[:12]) == d[12]
+
+
+def _ca_sin(v: str) -> bool:
+    d = _digits(v)
+    return d[0] not in "08" and luhn_check(d[:8]) == d[8]
+
+
+def _tfn(v: str) -> bool:
+    return tfn_ok(_digits(v))
+
+
+def _medicare(v: str) -> bool:
+    d = _digits(v)
+    return d[0] in "23456" and medicare_check(d[:8]) == d[8]
+
+
+def _cue(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
+
+
+# (pattern, check, cue, layout): ``layout`` — a grouping of its own that, with the check, needs no cue
+_CHECKED: tuple[tuple[re.Pattern[str], object, re.Pattern[str], re.Pattern[str] | None], ...] = (
+    (re.compile(_B + r"(?P<v>\d{3}-\d{3}-\d{2}-\d{2}|\d{3}-\d{2}-\d{2}-\d{3}|\d{10})" + _E), _nip,
+     _cue(r"\bnip\b|identyfikacji podatkowej|tax (?:id|number)|\bvat\b"), re.compile(r"\d{3}-\d{3}-\d{2}-\d{2}$")),
+    (re.compile(_B + r"(?P<v>\d{3}[ .]?\d{3}[ .]?\d{3})" + _E), _pt_nif,
+     _cue(r"\bnif\b|contribuinte|identifica[çc][ãa]o fiscal|\bnipc\b"), None),
+    (re.compile(_B + r"(?P<v>\d{6}-?\d{4})" + _E), _dk_cpr,
+     _cue(r"\bcpr\b|personnummer|cpr-?n(?:umme)?r"), re.compile(r"\d{6}-\d{4}$")),
+    (re.compile(_B + r"(?P<v>\d{6}[ ]?\d{5})" + _E), _no_fnr,
+     _cue(r"f[øo]dselsnummer|personnummer|\bfnr\b|d-nummer|national (?:id|identity) number"),
+     re.compile(r"\d{6} \d{5}$")),
+    (re.compile(_B + r"(?P<v>\d{4}[ ]?\d{6})" + _E), _at_svnr,
+     _cue(r"sozialversicherung|\bsvnr\b|\bsv-?n(?:umme)?r|versicherungsnummer|e-card"), re.compile(r"\d{4} \d{6}$")),
+    (re.compile(r"(?<![0-9A-Za-z_])(?P<v>\d{7}[A-Wa-w][A-IWa-iw]?)(?![0-9A-Za-z_])"), _pps,
+     _cue(r"\bpps\b|ppsn|personal public service"), re.compile(r"\d{7}[A-Wa-w][A-IWa-iw]?$")),
+    (re.compile(_B + r"(?P<v>\d{4}[ \-]?\d{4}[ \-]?\d{4})" + _E), _my_number,
+     _cue(r"my ?number|マイナンバー|個人番号|マイナ"), None),
+    (re.compile(_B + r"(?P<v>\d{2}-\d{8}-\d|\d{11})" + _E), _cuil,
+     _cue(r"\bcui[lt]\b|\bcdi\b"), re.compile(r"\d{2}-\d{8}-\d$")),
+    (re.compile(_B + r"(?P<v>\d{6}[ ]?\d{4}[ ]?\d{3})" + _E), _za_id,
+     _cue(r"\bid (?:no|number)|identity number|south african id|\brsa id|id-nommer|\bsa id"),
+     re.compile(r"\d{6} \d{4} \d{3}$")),
+    (re.compile(_B + r"(?P<v>\d{3}[ \-]?\d{3}[ \-]?\d{3})" + _E), _ca_sin,
+     _cue(r"\bsin\b|\bnas\b|social insurance|assurance sociale"), None),
+    (re.compile(_B + r"(?P<v>\d{3}[ ]?\d{3}[ ]?\d{2,3})" + _E), _tfn,
+     _cue(r"\btfn\b|tax file"), None),
+    (re.compile(_B + r"(?P<v>[2-6]\d{3}[ ]?\d{5}[ ]?\d(?:[ /-]?[1-9])?)" + _E), _medicare,
+     _cue(r"medicare"), re.compile(r"[2-6]\d{3} \d{5} \d(?:[ /-]?[1-9])?$")),
+)
+_CUE_WINDOW = 48
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+
+
+def _checked(text: str) -> list[tuple[int, int, float]]:
+    out = []
+    for pattern, check, cue, layout in _CHECKED:
+        for m in pattern.finditer(text):
+            raw = m.group("v")
+            if not check(raw):  # type: ignore[operator]
+                continue
+            before = text[max(0, m.start("v") - _CUE_WINDOW) : m.start("v")]
+            window = text[m.end("v") : m.end("v") + _CUE_WINDOW]
+            stop = _SENTENCE_END_RE.search(window)
+            after = window[: stop.start()] if stop else window
+            if cue.search(before) or cue.search(after):
+                out.append((m.start("v"), m.end("v"), 0.85))
+            elif layout is not None and layout.match(raw):
+                out.append((m.start("v"), m.end("v"), SHAPE_SCORE))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
 # Cued identifiers: the cue, a few words or a particle, a number
 # --------------------------------------------------------------------------------------------------
 
@@ -262,6 +455,7 @@ _LATIN_CUES = (
     r"sv[ \-]nummer", r"cnp", r"cod numeric personal", r"rodn[ée] [čc][ií]slo", r"egn", r"oib", r"em[šs]o",
     r"isikukood", r"asmens kodas", r"personas kods", r"amka", r"curp", r"rut", r"cuil", r"cuit",
     r"c[ée]dula(?: de (?:identidad|ciudadan[ií]a))?", r"dni", r"nuip", r"pesel", r"bsn",
+    r"nip", r"nif", r"contribuinte", r"medicare(?:[ \-]?(?:card|no|number))?",
     r"identity card", r"id card", r"carte d'identit[ée]", r"personalausweis(?:nummer)?",
     r"steuer[ \-]?id", r"tax[ \-]?id", r"tin",
 )
@@ -349,6 +543,8 @@ class WorldIdRecognizer(EntityRecognizer):
         cued = _cued(text) if "NATIONAL_ID" in wanted else []
         for s, e in cued:
             out.append(_result(self, "NATIONAL_ID", s, e, CUE_SCORE))
+        if "NATIONAL_ID" in wanted:
+            out += [_result(self, "NATIONAL_ID", s, e, score) for s, e, score in _checked(text)]
         for entity, pattern, check in _SHAPES:
             if entity not in wanted:
                 continue

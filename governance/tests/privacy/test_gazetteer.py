@@ -70,3 +70,19 @@ def test_the_registry_is_asked_by_keyed_digest_only():
                             "jon snow"], entity_types=["PERSON", "LOCATION"], key=key, lookup=lookup)
     assert out == ["Then <PERSON_aaaaaa>'s sister met <PERSON_cccccc> in May. May I ask? Room D25:4", "jon snow"]
     assert asked and all(re.fullmatch(r"[0-9a-f]{64}", d) for d in asked)  # never a value in clear
+
+
+def test_a_name_in_another_script_masked_with_a_cue_is_found_again_without_one():
+    """No capital letter marks a Chinese, Korean or Arabic name: the registry finds it by its script's shape."""
+    key = b"gaz-script"
+    known = {pseudonym_digest("PERSON", v, key): pseudonym("PERSON", v, key) for v in ("王伟", "김민수", "أحمد حسن")}
+
+    def lookup(digests):
+        return {d: known[d] for d in digests if d in known}
+
+    texts = ["王伟说明天的会议取消了。", "김민수가 보고서를 보냈어요.", "أرسل أحمد حسن التقرير", "谢谢，文件已保存。"]
+    out = apply_registered(texts, entity_types={"PERSON"}, key=key, lookup=lookup)
+    assert out[0] == pseudonym("PERSON", "王伟", key) + "说明天的会议取消了。"
+    assert out[1].startswith(pseudonym("PERSON", "김민수", key))
+    assert pseudonym("PERSON", "أحمد حسن", key) in out[2]
+    assert out[3] == texts[3]
