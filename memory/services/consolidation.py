@@ -89,6 +89,7 @@ from memory.services.scheduling import (
     consolidation_retry_schedule,
     replay_backlog,
 )
+from memory.statement_values import names_other_values, numbers_as_digits
 from memory.temporal import experience_current_q, supersede_end
 from memory.thresholds import Thresholds, thresholds_for
 from memory.trust import exchange_trust, item_trust, may_corroborate
@@ -620,22 +621,17 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
 
 
-_VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
-                       r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
-_CHANGE_RE = re.compile(r"\b(instead|no longer|any ?more|stopped|dropped|replaced|(?:switched|moved|changed) "
-                        r"(?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
-
-
-def _values(text: str) -> set[str]:
-    return {v.lower().rstrip("s") for v in _VALUE_RE.findall(text)}
+# "No longer than" / "any more than" compare ("chats are kept no longer than ninety days"): no change.
+_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more(?! than)|stopped|dropped|replaced|"
+                        r"(?:switched|moved|changed) (?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
 
 
 def _other_values(new: str, old: str) -> bool:
-    """Both name values of one kind (days, months, numbers), and none in common."""
-    a, b = _values(new), _values(old)
-    return bool(a and b and not a & b)
+    """Both name values of one kind (days, months, numbers, durations), and none in common; a value written two
+    ways is one value ("sixteen" / "16.0", "half an hour" / "30 minutes": memory.statement_values)."""
+    return names_other_values(new, old)
 
 
 def _states_otherwise(statement: str, unit: Exchange) -> bool:
@@ -665,7 +661,8 @@ _CANONICAL_STOP = frozenset(
 def canonical_form(subject: str, statement: str) -> frozenset[str]:
     """What an item says, without its wording: the content words of subject and statement, lower-cased, crudely
     stemmed; placeholders (<PERSON_1a2b…>) kept whole, so two items about different people never match."""
-    words = re.findall(r"<[A-Z_]+_[0-9a-f]+>|[A-Za-z0-9][A-Za-z0-9+#.-]*", f"{subject} {statement}")
+    words = re.findall(r"<[A-Z_]+_[0-9a-f]+>|[A-Za-z0-9][A-Za-z0-9+#.-]*",
+                       numbers_as_digits(f"{subject} {statement}"))
     out = set()
     for w in words:
         if w.startswith("<"):

@@ -310,3 +310,19 @@ def test_paraphrase_calibration_reads_a_scenario():
         assert rates == sorted(rates, reverse=True) and curve[0]["same"] >= curve[-1]["same"]
         chosen = next(row for row in curve if row["theta"] == report["thresholds"][name])
         assert chosen["different"] <= report["max_false"] and chosen["same"] > 0.5, (name, chosen)
+
+
+def test_a_value_written_otherwise_is_no_change_and_a_comparison_is_no_change_word():
+    from memory.services.consolidation import _changes
+
+    # one value in words and in digits: a paraphrase, not a change
+    assert not _changes("The team prefers PRs of at most four hundred lines.", "Keep pull requests under 400 lines.")
+    assert not _changes("Urgent tickets need a first reply within half an hour.",
+                        "Priority-one tickets must get a first response within 30 minutes.")
+    # another value of the same kind, in words: a change
+    assert _changes("Urgent tickets must be answered within fifteen minutes.",
+                    "Priority-one tickets must get a first response within 30 minutes.")
+    # "no longer than" compares, it says nothing changed
+    assert not _changes("The privacy policy says we keep support chats no longer than ninety days.",
+                        "Chat transcripts must be deleted after 90 days.")
+    assert _changes("We no longer send screen recordings.", "We prefer sending a short screen recording.")
