@@ -46,6 +46,7 @@ from governance.services.batches import (
     batch_succeed,
 )
 from governance.services.privacy import drafts_remask
+from memory.consolidators.extractive.topics import _stem
 from memory.consolidators.types import (
     ConsolidationError,
     EpisodeDraft,
@@ -521,13 +522,19 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
         return
     with nearest_scan(Exchange):
         near = list(Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
-                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
-    found = []
-    for e in near:
-        if 1.0 - float(e.distance) < thresholds.corroborate_unit or _states_otherwise(experience.statement, e):
+                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:4 * CORROBORATION_K])
+    found, by_sentence = [], []
+    for rank, e in enumerate(near):
+        sim = 1.0 - float(e.distance)
+        if _states_otherwise(experience.statement, e):
             continue
-        if _nearest_item(e, scope) == experience.pk:
-            found.append(e)
+        if sim >= thresholds.corroborate_unit and rank < 2 * CORROBORATION_K:
+            if _nearest_item(e, scope) == experience.pk:
+                found.append(e)
+        elif sim >= thresholds.related:
+            by_sentence.append(e)
+    found += _sentence_witnesses(experience=experience, vector=vector, exchanges=by_sentence, scope=scope,
+                                 thresholds=thresholds)
     # One hop further: an exchange that recurs with one of the item's witnesses (at least θ_sim_sessions similar,
     # the similarity the session rule counts one topic at) and restates no other item is a witness too — "what
     # should I install for payments?" / "the Go toolchain" says the fact without the statement's words.
@@ -546,6 +553,71 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                     witnesses[e.pk] = e
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
+
+
+#: the kinds a statement may restate another in, told by their evidence: an event is a dated occurrence, a procedure
+#: a sequence of steps; neither is another wording of a rule, fact or lesson
+EVIDENCE_TYPES = frozenset({"fact", "pattern", "preference", "constraint", "lesson"})
+
+
+def _sources_restate(item: Experience, sources: list[Exchange], *, scope: ScopeKey, thresholds: Thresholds) -> bool:
+    """Does one of the exchanges a draft came from restate ``item``: at least θ_corroborate_unit similar to its
+    statement, nearest to it of all items of the scope, and recurring (θ_sim_sessions, the similarity the session
+    rule counts one topic at) with an exchange that is already its evidence?"""
+    if thresholds.corroborate_unit >= 1.0:
+        return False
+    statement = np.asarray(item.embedding, dtype=np.float32)
+    witnesses = [np.asarray(v, dtype=np.float32) for pk, v in item.evidence.values_list("pk", "embedding")
+                 if v is not None and pk not in {u.pk for u in sources}]
+    for u in sources:
+        if u.embedding is None or not witnesses:
+            continue
+        v = np.asarray(u.embedding, dtype=np.float32)
+        if float(v @ statement) >= thresholds.corroborate_unit \
+                and max(float(v @ w) for w in witnesses) >= thresholds.theta_sim_sessions \
+                and _nearest_item(u, scope) == item.pk:
+            return True
+    return False
+
+
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?;:])\s+")
+
+
+def _sentences(text: str) -> list[str]:
+    return [t for t in _SENTENCE_END_RE.split(text or "") if len(t.split()) >= 3]
+
+
+def _sentence_witnesses(*, experience: Experience, vector, exchanges: list[Exchange], scope: ScopeKey,
+                        thresholds: Thresholds) -> list[Exchange]:
+    """The exchanges one of whose sentences restates the item (at least θ_corroborate_sentence similar to the
+    statement), where the exchange as a whole is diluted by what else it says — a question before the answer that
+    states the fact ("Which spacing is right?" / "The Figma file wins: Figma is the design source of truth") — and
+    that sentence is nearer to the item than to the item the whole exchange is nearest to."""
+    if thresholds.corroborate_sentence >= 1.0 or not exchanges:
+        return []
+    embedder = get_embedder()
+    if embedder.model_id != experience.embedding_model:
+        return []
+    texts = {e.pk: _sentences(e.user_text) + _sentences(e.assistant_text) for e in exchanges}
+    flat = [t for e in exchanges for t in texts[e.pk]]
+    if not flat:
+        return []
+    vectors = np.asarray(embedder.embed(flat), dtype=np.float32)
+    target = np.asarray(vector, dtype=np.float32)
+    found, offset = [], 0
+    for e in exchanges:
+        mine = vectors[offset:offset + len(texts[e.pk])]
+        offset += len(texts[e.pk])
+        if not len(mine) or float((mine @ target).max()) < thresholds.corroborate_sentence:
+            continue
+        nearest = _nearest_item(e, scope)
+        if nearest != experience.pk:
+            rival = Experience.objects.filter(pk=nearest).values_list("embedding", flat=True).first()
+            if rival is not None and float((mine @ np.asarray(rival, dtype=np.float32)).max()) \
+                    >= float((mine @ target).max()):
+                continue
+        found.append(e)
+    return found
 
 
 def _nearest_item(e: Exchange, scope: ScopeKey):
@@ -586,6 +658,15 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     matches += [(x, sim) for x, sim in other_types
                 if x.type in kin and sim >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
     seen = {x.pk for x, _ in matches}
+    # The same thing typed otherwise ("the old UIKit screens are painful, let's not add more" a fact, "we prefer
+    # SwiftUI for new screens" a preference), told by the evidence: as close as a same-type paraphrase, and the
+    # words the draft came from restate the item, recur with its evidence and are nearer to it than to any other.
+    if sources and draft.type in EVIDENCE_TYPES:
+        for x, sim in other_types:
+            if x.type in EVIDENCE_TYPES and sim >= floor and x.pk not in seen and str(x.pk) not in draft.contradicts \
+                    and _sources_restate(x, sources, scope=scope, thresholds=thresholds):
+                matches.append((x, sim))
+                seen.add(x.pk)
     if sources:  # an item already holding the draft's own words as evidence: the same thing said again
         for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
                                                             evidence__in=[u.pk for u in sources]).distinct()
@@ -642,10 +723,37 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
     return _other_values(statement, f"{unit.user_text} {unit.assistant_text}")
 
 
+# One thing said in place of another: "land in Sentry, not Crashlytics", "rebase and merge, not squash", "sign with
+# a first name rather than the team's", "we replaced Crashlytics with Sentry": (the new word, the replaced word).
+_INSTEAD_RE = re.compile(r"((?:[A-Za-z][\w+#-]*['\"]?\s+){0,3}[A-Za-z][\w+#-]*)['\"]?\s*(?:,\s*not|\binstead of|"
+                         r"\brather than|\bin place of)\s+(?:the\s+|a\s+|an\s+|our\s+)?['\"]?([A-Za-z][\w+#-]*)", re.I)
+_REPLACED_WITH_RE = re.compile(r"\breplaced\s+(?:the\s+|our\s+)?([A-Za-z][\w+#-]*)\s+(?:with|by)\s+"
+                               r"(?:the\s+|a\s+|an\s+)?([A-Za-z][\w+#-]*)", re.I)
+
+
+def _stems(text: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[A-Za-z][\w+#-]*", text)}
+
+
+def _replaces(new: str, old: str) -> bool:
+    """Does ``new`` put one thing in place of another that ``old`` states ("all crash reports land in Sentry, not
+    Crashlytics" against "crash reports go to Crashlytics")? The replaced word is in ``old``, the new one is not."""
+    # the new word: the last content word before the marker ("annotated screenshots now, not videos")
+    pairs = [(next((w for w in reversed(m.group(1).split()) if _stem(w.strip("'\"")) not in _CANONICAL_STOP), ""),
+              m.group(2)) for m in _INSTEAD_RE.finditer(new)]
+    pairs += [(m.group(2), m.group(1)) for m in _REPLACED_WITH_RE.finditer(new)]
+    old_stems = _stems(old)
+    return any(kept and _stem(gone) in old_stems and _stem(kept.strip("'\"")) not in old_stems
+               and _stem(gone) not in _CANONICAL_STOP for kept, gone in pairs)
+
+
 def _changes(new: str, old: str) -> bool:
     """Does ``new`` change what ``old`` says? Both name values of one kind (days, months, numbers) and they differ,
-    or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content."""
+    or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content, or
+    ``new`` replaces what ``old`` states ("… in Sentry, not Crashlytics" against "… go to Crashlytics")."""
     if _other_values(new, old):
+        return True
+    if _replaces(new, old):
         return True
     if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
         return canonical_form("", new) - canonical_form("", old) != frozenset()
