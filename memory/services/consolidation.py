@@ -691,10 +691,14 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     matches = [(x, sim) for x, sim in matches if x.valid_to is None or x.valid_to > now]  # expired: said anew
     # A close item that this statement changes (another day, number or time; "instead of …") is not
     # corroborated: it is contradicted, and superseded within the scope rule below.
-    changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
+    # An event's values are when and how long something happened ("the first reply took forty minutes"), not a new
+    # value of a rule ("within 30 minutes"): between an event and another item only the words of a change count.
+    changed = [x for x, _ in matches if _changes(draft.statement, x.statement,
+                                                 values="event" not in (draft.type, x.type))]
     # Of any type: a change may be typed otherwise than what it changes ("the team now prefers rebase merges"
     # against the pattern "always squash and merge").
-    changed += [x for x, sim in other_types if sim >= floor and _changes(draft.statement, x.statement)]
+    changed += [x for x, sim in other_types if sim >= floor and _changes(draft.statement, x.statement,
+                                                                         values="event" not in (draft.type, x.type))]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if not matches:
@@ -747,11 +751,11 @@ def _replaces(new: str, old: str) -> bool:
                and _stem(gone) not in _CANONICAL_STOP for kept, gone in pairs)
 
 
-def _changes(new: str, old: str) -> bool:
+def _changes(new: str, old: str, *, values: bool = True) -> bool:
     """Does ``new`` change what ``old`` says? Both name values of one kind (days, months, numbers) and they differ,
     or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content, or
     ``new`` replaces what ``old`` states ("… in Sentry, not Crashlytics" against "… go to Crashlytics")."""
-    if _other_values(new, old):
+    if values and _other_values(new, old):
         return True
     if _replaces(new, old):
         return True
