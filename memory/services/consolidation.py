@@ -692,13 +692,15 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     # A close item that this statement changes (another day, number or time; "instead of …") is not
     # corroborated: it is contradicted, and superseded within the scope rule below.
     # An event's values are when and how long something happened ("the first reply took forty minutes"), not a new
-    # value of a rule ("within 30 minutes"): between an event and another item only the words of a change count.
-    changed = [x for x, _ in matches if _changes(draft.statement, x.statement,
-                                                 values="event" not in (draft.type, x.type))]
+    # value of a rule ("within 30 minutes"): between an event and an item of another kind only the words of a change
+    # count.
+    def change(x: Experience) -> bool:
+        return _changes(draft.statement, x.statement, values=(draft.type == "event") == (x.type == "event"))
+
+    changed = [x for x, _ in matches if change(x)]
     # Of any type: a change may be typed otherwise than what it changes ("the team now prefers rebase merges"
     # against the pattern "always squash and merge").
-    changed += [x for x, sim in other_types if sim >= floor and _changes(draft.statement, x.statement,
-                                                                         values="event" not in (draft.type, x.type))]
+    changed += [x for x, sim in other_types if sim >= floor and change(x)]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if not matches:
