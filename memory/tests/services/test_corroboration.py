@@ -326,3 +326,116 @@ def test_a_value_written_otherwise_is_no_change_and_a_comparison_is_no_change_wo
     assert not _changes("The privacy policy says we keep support chats no longer than ninety days.",
                         "Chat transcripts must be deleted after 90 days.")
     assert _changes("We no longer send screen recordings.", "We prefer sending a short screen recording.")
+
+
+def test_a_replacement_is_a_change_and_a_contrast_with_something_else_is_not():
+    from memory.services.consolidation import _changes
+
+    assert _changes("Since the migration all crash reports land in Sentry, not Crashlytics.",
+                    "Crash reports from both apps go to Crashlytics.")
+    assert _changes("We replaced Crashlytics with Sentry for crash reporting.", "Crash reports go to Crashlytics.")
+    assert _changes("For how-to answers use annotated screenshots now, not videos.",
+                    "The team likes videos for anything with more than a few steps.")
+    # what is contrasted is not what the item states, or the new word is in the item too: no change
+    assert not _changes("The build agents for continuous integration are the Buildkite ones, not GitHub Actions.",
+                        "Our CI pipelines run on Buildkite.")
+    assert not _changes("Use JSON logs, not plain text.", "Plain text logs are hard to search; the team likes JSON.")
+    # an event's numbers are not a new value of a rule: "took forty minutes" breaks "within 30 minutes"
+    assert not _changes("We breached the target: the first reply took forty minutes.",
+                        "Priority-one tickets must get a first response within 30 minutes.", values=False)
+
+
+def test_a_request_to_the_assistant_is_no_fact():
+    consolidator = ExtractiveConsolidator(embedder=None)
+    drafts = consolidator.refine(episodes=[], related=[], units=[
+        _unit("Remind me of the first-response target for critical tickets.", "Thirty minutes."),
+        _unit("I have two daughters and a dog.", "Lovely!", 1),
+    ])
+    assert [d.statement for d in drafts if d.type == "fact"] == ["The user has two daughters and a dog."], drafts
+
+
+def _said(api_client, holder, pairs, module="mobile"):
+    from memory.models import Exchange
+
+    session = post_session(api_client, holder, module=module, started_at=at())["id"]
+    out = post_exchanges(api_client, holder, session, [{"user": u, "assistant": a, "occurred_at": at(hours=i)}
+                                                       for i, (u, a) in enumerate(pairs)])
+    return [Exchange.objects.get(pk=o["id"]) for o in out]
+
+
+def _module_item(exchange, statement: str, subject: str, type_: str) -> Experience:
+    embedder = get_embedder()
+    item = Experience.objects.create(
+        project_id=exchange.project_id, owner_agent_id=exchange.owner_agent_id, module_id=exchange.module_id,
+        scope=exchange.scope, type=type_, subject=subject, statement=statement,
+        embedding=embedder.embed_one(f"{subject}: {statement}"), embedding_model=embedder.model_id, confidence=0.75)
+    ExperienceEvidence.objects.create(experience=item, exchange=exchange)
+    return item
+
+
+def test_the_same_rule_typed_as_another_kind_is_corroboration_when_its_words_restate_the_item(api_client,
+                                                                                               make_agent):
+    """"The old UIKit screens are painful to change, let's not add more of them" (a fact, by the extraction's rules)
+    restates "we prefer SwiftUI for new iOS screens" (a preference): close, and the words it came from restate the
+    item and recur with its evidence. Without those words it stays apart (the kinds are kept by default)."""
+    from agents.visibility import ScopeKey
+
+    holder = make_agent(modules=["mobile"])
+    said, restating, unrelated = _said(api_client, holder, [
+        ("We prefer SwiftUI for any new iOS screen.", "Okay, new iOS screens will be written in SwiftUI."),
+        ("Honestly the old UIKit screens are painful to change, let's not add more of them.",
+         "Agreed: new iOS work goes into SwiftUI views."),
+        ("Every tappable element must have an accessibility label.", "Understood, I will add one to each button."),
+    ])
+    item = _module_item(said, "We prefer SwiftUI for any new iOS screen.", "screen", "preference")
+    thresholds = thresholds_for(get_embedder().model_id)
+    scope = ScopeKey.of(item)
+    assert consolidation._sources_restate(item, [restating], scope=scope, thresholds=thresholds)
+    assert not consolidation._sources_restate(item, [unrelated], scope=scope, thresholds=thresholds)
+
+    statement = "Honestly the old UIKit screens are painful to change, let's not add more of them."
+    draft = ExperienceDraft(type="fact", subject="screen", statement=statement, evidence=[], confidence=0.5)
+    vector = get_embedder().embed_one(f"screen: {statement}")
+    assert consolidation._corroborated_item(scope=scope, draft=draft, vector=vector, thresholds=thresholds,
+                                            sources=[restating]) == item
+    assert consolidation._corroborated_item(scope=scope, draft=draft, vector=vector, thresholds=thresholds) is None
+
+
+def test_an_exchange_that_restates_the_item_in_one_sentence_is_its_evidence(api_client, make_agent):
+    """A question before the answer dilutes the exchange ("Which spacing is right …?" / "The Figma file wins: Figma
+    is the design source of truth"): its best sentence restates the item, so it is a witness; filler is not."""
+    from agents.visibility import ScopeKey
+
+    holder = make_agent(modules=["mobile"])
+    said, answered, filler = _said(api_client, holder, [
+        ("All of our design specs live in Figma.", "Thanks, I will take measurements and colours from Figma."),
+        ("Which spacing is right, the one in the ticket or the one in the mockup?",
+         "The Figma file wins: Figma is the design source of truth for the team."),
+        ("What's the capital of Australia?", "Canberra, not Sydney."),
+    ])
+    item = _module_item(said, "All of our design specs live in Figma.", "spec", "fact")
+    thresholds = thresholds_for(get_embedder().model_id)
+    found = consolidation._sentence_witnesses(experience=item, vector=item.embedding, exchanges=[answered, filler],
+                                              scope=ScopeKey.of(item), thresholds=thresholds)
+    assert found == [answered]
+    # a model without a calibration keeps the rule off
+    from dataclasses import replace
+
+    assert consolidation._sentence_witnesses(experience=item, vector=item.embedding, exchanges=[answered],
+                                              scope=ScopeKey.of(item),
+                                              thresholds=replace(thresholds, corroborate_sentence=1.0)) == []
+
+
+def test_a_rule_stated_in_the_answer_to_a_question_is_extracted():
+    """"Can I refund 350 euros myself?" says nothing; the answer states the team's rule. Only a rule, lesson or
+    preference is taken from an answer, never what the assistant says of itself, and not when the user stated
+    something (the user's words come first)."""
+    consolidator = ExtractiveConsolidator(embedder=None)
+    drafts = consolidator.refine(episodes=[], related=[], units=[
+        _unit("What's my refund limit as an agent?",
+              "Two hundred euros; above that a team lead must approve the refund."),
+        _unit("What's the capital of Australia?", "Canberra.", 1),
+        _unit("Can you help me?", "I must say I always enjoy helping.", 2),
+    ])
+    assert [(d.type, d.statement) for d in drafts] == [
+        ("constraint", "Two hundred euros; above that a team lead must approve the refund.")], drafts
