@@ -405,9 +405,35 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
                           embedder_model=embedder_model, episode=episodes[0] if episodes else None, summary=summary,
                           audit=audit, scope_fields=scope_fields)
 
+    _orphans_attach(topic=topic, thresholds=thresholds, batch=batch)
+
     if topic.planned:
         planner.apply(agent=agent, batch=batch, topic=topic, embedder_model=embedder_model, summary=summary,
                       audit=audit, scope_fields=scope_fields)
+
+
+def _orphans_attach(*, topic: TopicPlan, thresholds: Thresholds, batch) -> None:
+    """A unit of the topic that is evidence of no item and restates the item nearest to it is that item's evidence:
+    a question whose answer restates a rule ("Can I merge with one review?" / "No, two approvals") yields no
+    statement of its own, and when it came after the item's sweeps nothing else would ever link it."""
+    if thresholds.corroborate_unit >= 1.0:
+        return
+    orphans = [u for u in topic.units if u.embedding is not None and not u.quarantined
+               and not ExperienceEvidence.objects.filter(exchange=u).exists()]
+    touched: dict = {}
+    for u in orphans:
+        nearest = _nearest_item(u, topic.scope)
+        item = touched.get(nearest) or Experience.objects.filter(pk=nearest, status=MemoryStatus.ACTIVE,
+                                                                  quarantined=False).first()
+        if item is None or _states_otherwise(item.statement, u):
+            continue
+        sim = float(np.dot(np.asarray(u.embedding, dtype=np.float32), np.asarray(item.embedding, dtype=np.float32)))
+        if sim >= thresholds.corroborate_unit or (sim >= thresholds.related and _sentence_witnesses(
+                experience=item, vector=item.embedding, exchanges=[u], scope=topic.scope, thresholds=thresholds)):
+            ExperienceEvidence.objects.get_or_create(experience=item, exchange=u, defaults={"batch": batch})
+            touched[item.pk] = item
+    for item in touched.values():
+        experience_support_update(experience=item)
 
 
 def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thresholds, embedder_model, episode,

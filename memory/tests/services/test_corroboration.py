@@ -439,3 +439,24 @@ def test_a_rule_stated_in_the_answer_to_a_question_is_extracted():
     ])
     assert [(d.type, d.statement) for d in drafts] == [
         ("constraint", "Two hundred euros; above that a team lead must approve the refund.")], drafts
+
+
+def test_a_unit_of_a_topic_that_restates_its_nearest_item_and_holds_no_statement_is_its_evidence(api_client,
+                                                                                                 make_agent):
+    """A question answered with the rule yields no statement; when it comes after the item's sweeps it is linked at
+    its topic's write (a recurrence topic, an update or a session pass), to the item nearest to it. Filler is not."""
+    from agents.visibility import ScopeKey
+
+    holder = make_agent(modules=["platform"])
+    said, asked, filler = _said(api_client, holder, [
+        ("Every pull request needs two approvals before it can be merged.", "Understood, two approving reviews."),
+        ("Can I merge with just one review?", "No, the repository requires two approvals on each pull request."),
+        ("What is the capital of Canada?", "Ottawa."),
+    ], module="platform")
+    item = _module_item(said, "Every pull request needs two approvals before it can be merged.", "approval",
+                        "constraint")
+    topic = consolidation.TopicPlan(candidates=[], units=[asked, filler], scope=ScopeKey.of(item))
+    consolidation._orphans_attach(topic=topic, thresholds=thresholds_for(get_embedder().model_id), batch=None)
+    assert set(item.evidence.values_list("pk", flat=True)) == {said.pk, asked.pk}
+    item.refresh_from_db()
+    assert item.support_sessions == 1  # one session: the support is recounted, and adds no session here
