@@ -427,8 +427,15 @@ def _orphans_attach(*, topic: TopicPlan, thresholds: Thresholds, batch) -> None:
                                                                   quarantined=False).first()
         if item is None or _states_otherwise(item.statement, u):
             continue
-        sim = float(np.dot(np.asarray(u.embedding, dtype=np.float32), np.asarray(item.embedding, dtype=np.float32)))
-        if sim >= thresholds.corroborate_unit or (sim >= thresholds.related and _sentence_witnesses(
+        v = np.asarray(u.embedding, dtype=np.float32)
+        sim = float(v @ np.asarray(item.embedding, dtype=np.float32))
+        # Nearest is not enough where the unit's own fact has no item yet: it restates this one as closely as a
+        # paraphrase (θ_corroborate), or recurs with one of its witnesses as one topic (θ_sim_sessions), or says it
+        # in one sentence.
+        recurs = sim >= thresholds.corroborate_unit and any(
+            float(v @ np.asarray(w, dtype=np.float32)) >= thresholds.theta_sim_sessions
+            for w in item.evidence.values_list("embedding", flat=True) if w is not None)
+        if sim >= thresholds.corroborate or recurs or (sim >= thresholds.related and _sentence_witnesses(
                 experience=item, vector=item.embedding, exchanges=[u], scope=topic.scope, thresholds=thresholds)):
             ExperienceEvidence.objects.get_or_create(experience=item, exchange=u, defaults={"batch": batch})
             touched[item.pk] = item
