@@ -304,7 +304,8 @@ def test_paraphrase_calibration_reads_a_scenario():
     embedder = get_embedder()
     scenario = load_scenario("platform_team")
     report = paraphrase_calibration(scenario=scenario, embed=embedder.embed, unit_form=lambda u, a: f"{u}\n{a}")
-    assert set(report["thresholds"]) == {"theta_sim_sessions", "corroborate", "corroborate_unit"}
+    assert set(report["thresholds"]) == {"theta_sim_sessions", "corroborate", "corroborate_unit",
+                                         "corroborate_sentence"}
     for name, curve in report["curves"].items():
         rates = [row["different"] for row in curve]
         assert rates == sorted(rates, reverse=True) and curve[0]["same"] >= curve[-1]["same"]
