@@ -586,6 +586,23 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                     witnesses[e.pk] = e
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
+    _unlink_elsewhere(experience=experience, exchanges=found)
+
+
+def _unlink_elsewhere(*, experience: Experience, exchanges: list[Exchange]) -> None:
+    """An exchange witnesses the item nearest to it: one linked to another active item while this one did not
+    exist yet (nearest then, and close enough) leaves it — unless it is that item's last evidence — so a fact said
+    before its own item was written does not stay a witness of its neighbour's."""
+    links = list(ExperienceEvidence.objects.filter(exchange__in=[e.pk for e in exchanges],
+                                                   experience__status=MemoryStatus.ACTIVE)
+                 .exclude(experience=experience).values_list("pk", "experience_id"))
+    by_item: dict = {}
+    for pk, item_id in links:
+        by_item.setdefault(item_id, []).append(pk)
+    for item_id, pks in by_item.items():
+        if ExperienceEvidence.objects.filter(experience_id=item_id).exclude(pk__in=pks).exists():
+            ExperienceEvidence.objects.filter(pk__in=pks).delete()
+            experience_support_update(experience=Experience.objects.select_for_update().get(pk=item_id))
 
 
 #: the kinds a statement may restate another in, told by their evidence: an event is a dated occurrence, a procedure
@@ -794,8 +811,25 @@ def _changes(new: str, old: str, *, values: bool = True) -> bool:
         return True
     if _replaces(new, old):
         return True
-    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
+    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old) and _ended_in(new, old):
         return canonical_form("", new) - canonical_form("", old) != frozenset()
+    return False
+
+
+_ENDED_RE = re.compile(r"\b(?:stopped|dropped)\s+((?:\S+\s+){0,3})", re.I)
+
+
+def _ended_in(new: str, old: str) -> bool:
+    """What "stopped" or "dropped" ends is what ``old`` states ("we stopped squashing" / "squash merges"; "we
+    dropped iOS 16" / "… iOS 16 …"), not something else ("Zendesk was down and the whole team stopped working")."""
+    ended = list(_ENDED_RE.finditer(new))
+    if not ended or _CHANGE_RE.search(_ENDED_RE.sub(" ", new)):
+        return True  # another change word says it
+    old_stems = _stems(old)
+    for m in ended:
+        word = next((w for w in re.findall(r"[A-Za-z][\w+#-]*", m.group(1)) if _stem(w) not in _CANONICAL_STOP), "")
+        if word and _stem(word) in old_stems:
+            return True
     return False
 
 
