@@ -352,7 +352,7 @@ def test_a_request_to_the_assistant_is_no_fact():
         _unit("Remind me of the first-response target for critical tickets.", "Thirty minutes."),
         _unit("I have two daughters and a dog.", "Lovely!", 1),
     ])
-    assert [d.statement for d in drafts if d.type == "fact"] == ["The user has two daughters and a dog."], drafts
+    assert [d.statement for d in drafts if d.type == "fact"] == ["User has two daughters and a dog."], drafts
 
 
 def _said(api_client, holder, pairs, module="mobile"):
@@ -414,7 +414,7 @@ def test_an_exchange_that_restates_the_item_in_one_sentence_is_its_evidence(api_
          "The Figma file wins: Figma is the design source of truth for the team."),
         ("What's the capital of Australia?", "Canberra, not Sydney."),
     ])
-    item = _module_item(said, "All of our design specs live in Figma.", "spec", "fact")
+    item = _module_item(said, said.user_text, "spec", "fact")  # as stored: masked like the exchanges
     thresholds = thresholds_for(get_embedder().model_id)
     found = consolidation._sentence_witnesses(experience=item, vector=item.embedding, exchanges=[answered, filler],
                                               scope=ScopeKey.of(item), thresholds=thresholds)
