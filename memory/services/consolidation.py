@@ -586,23 +586,6 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                     witnesses[e.pk] = e
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
-    _unlink_elsewhere(experience=experience, exchanges=found)
-
-
-def _unlink_elsewhere(*, experience: Experience, exchanges: list[Exchange]) -> None:
-    """An exchange witnesses the item nearest to it: one linked to another active item while this one did not
-    exist yet (nearest then, and close enough) leaves it — unless it is that item's last evidence — so a fact said
-    before its own item was written does not stay a witness of its neighbour's."""
-    links = list(ExperienceEvidence.objects.filter(exchange__in=[e.pk for e in exchanges],
-                                                   experience__status=MemoryStatus.ACTIVE)
-                 .exclude(experience=experience).values_list("pk", "experience_id"))
-    by_item: dict = {}
-    for pk, item_id in links:
-        by_item.setdefault(item_id, []).append(pk)
-    for item_id, pks in by_item.items():
-        if ExperienceEvidence.objects.filter(experience_id=item_id).exclude(pk__in=pks).exists():
-            ExperienceEvidence.objects.filter(pk__in=pks).delete()
-            experience_support_update(experience=Experience.objects.select_for_update().get(pk=item_id))
 
 
 #: the kinds a statement may restate another in, told by their evidence: an event is a dated occurrence, a procedure
