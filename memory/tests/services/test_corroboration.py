@@ -406,15 +406,25 @@ def test_an_exchange_that_restates_the_item_in_one_sentence_is_its_evidence(api_
     """A question before the answer dilutes the exchange ("Which spacing is right …?" / "The Figma file wins: Figma
     is the design source of truth"): its best sentence restates the item, so it is a witness; filler is not."""
     from agents.visibility import ScopeKey
+    from memory.models import Exchange, Session
+    from memory.textform import unit_text_form
 
     holder = make_agent(modules=["mobile"])
-    said, answered, filler = _said(api_client, holder, [
-        ("All of our design specs live in Figma.", "Thanks, I will take measurements and colours from Figma."),
-        ("Which spacing is right, the one in the ticket or the one in the mockup?",
-         "The Figma file wins: Figma is the design source of truth for the team."),
-        ("What's the capital of Australia?", "Canberra, not Sydney."),
-    ])
-    item = _module_item(said, said.user_text, "spec", "fact")  # as stored: masked like the exchanges
+    session = Session.objects.get(pk=post_session(api_client, holder, module="mobile", started_at=at())["id"])
+    embedder = get_embedder()
+    said, answered, filler = [  # written directly: the masking's pseudonyms would make the test depend on its key
+        Exchange.objects.create(
+            session=session, turn_index=i, user_text=u, assistant_text=a, text_form=unit_text_form(
+                occurred_at=T0, user=u, assistant=a), embedding=embedder.embed_one(unit_text_form(
+                    occurred_at=T0, user=u, assistant=a)), embedding_model=embedder.model_id,
+            project=session.project, owner_agent=session.owner_agent, module=session.module, scope=session.scope)
+        for i, (u, a) in enumerate([
+            ("All of our design specs live in Figma.", "Thanks, I will take measurements and colours from Figma."),
+            ("Which spacing is right, the one in the ticket or the one in the mockup?",
+             "The Figma file wins: Figma is the design source of truth for the team."),
+            ("What's the capital of Australia?", "Canberra, not Sydney."),
+        ])]
+    item = _module_item(said, said.user_text, "spec", "fact")
     thresholds = thresholds_for(get_embedder().model_id)
     found = consolidation._sentence_witnesses(experience=item, vector=item.embedding, exchanges=[answered, filler],
                                               scope=ScopeKey.of(item), thresholds=thresholds)
