@@ -588,31 +588,6 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                                             for e in found], ignore_conflicts=True)
 
 
-#: the kinds a statement may restate another in, told by their evidence: an event is a dated occurrence, a procedure
-#: a sequence of steps; neither is another wording of a rule, fact or lesson
-EVIDENCE_TYPES = frozenset({"fact", "pattern", "preference", "constraint", "lesson"})
-
-
-def _sources_restate(item: Experience, sources: list[Exchange], *, scope: ScopeKey, thresholds: Thresholds) -> bool:
-    """Does one of the exchanges a draft came from restate ``item``: at least θ_corroborate_unit similar to its
-    statement, nearest to it of all items of the scope, and recurring (θ_sim_sessions, the similarity the session
-    rule counts one topic at) with an exchange that is already its evidence?"""
-    if thresholds.corroborate_unit >= 1.0:
-        return False
-    statement = np.asarray(item.embedding, dtype=np.float32)
-    witnesses = [np.asarray(v, dtype=np.float32) for pk, v in item.evidence.values_list("pk", "embedding")
-                 if v is not None and pk not in {u.pk for u in sources}]
-    for u in sources:
-        if u.embedding is None or not witnesses:
-            continue
-        v = np.asarray(u.embedding, dtype=np.float32)
-        if float(v @ statement) >= thresholds.corroborate_unit \
-                and max(float(v @ w) for w in witnesses) >= thresholds.theta_sim_sessions \
-                and _nearest_item(u, scope) == item.pk:
-            return True
-    return False
-
-
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?;:])\s+")
 
 
@@ -691,15 +666,6 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     matches += [(x, sim) for x, sim in other_types
                 if x.type in kin and sim >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
     seen = {x.pk for x, _ in matches}
-    # The same thing typed otherwise ("the old UIKit screens are painful, let's not add more" a fact, "we prefer
-    # SwiftUI for new screens" a preference), told by the evidence: as close as a same-type paraphrase, and the
-    # words the draft came from restate the item, recur with its evidence and are nearer to it than to any other.
-    if sources and draft.type in EVIDENCE_TYPES:
-        for x, sim in other_types:
-            if x.type in EVIDENCE_TYPES and sim >= floor and x.pk not in seen and str(x.pk) not in draft.contradicts \
-                    and _sources_restate(x, sources, scope=scope, thresholds=thresholds):
-                matches.append((x, sim))
-                seen.add(x.pk)
     if sources:  # an item already holding the draft's own words as evidence: the same thing said again
         for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
                                                             evidence__in=[u.pk for u in sources]).distinct()

@@ -374,34 +374,6 @@ def _module_item(exchange, statement: str, subject: str, type_: str) -> Experien
     return item
 
 
-def test_the_same_rule_typed_as_another_kind_is_corroboration_when_its_words_restate_the_item(api_client,
-                                                                                               make_agent):
-    """"The old UIKit screens are painful to change, let's not add more of them" (a fact, by the extraction's rules)
-    restates "we prefer SwiftUI for new iOS screens" (a preference): close, and the words it came from restate the
-    item and recur with its evidence. Without those words it stays apart (the kinds are kept by default)."""
-    from agents.visibility import ScopeKey
-
-    holder = make_agent(modules=["mobile"])
-    said, restating, unrelated = _said(api_client, holder, [
-        ("We prefer SwiftUI for any new iOS screen.", "Okay, new iOS screens will be written in SwiftUI."),
-        ("Honestly the old UIKit screens are painful to change, let's not add more of them.",
-         "Agreed: new iOS work goes into SwiftUI views."),
-        ("Every tappable element must have an accessibility label.", "Understood, I will add one to each button."),
-    ])
-    item = _module_item(said, "We prefer SwiftUI for any new iOS screen.", "screen", "preference")
-    thresholds = thresholds_for(get_embedder().model_id)
-    scope = ScopeKey.of(item)
-    assert consolidation._sources_restate(item, [restating], scope=scope, thresholds=thresholds)
-    assert not consolidation._sources_restate(item, [unrelated], scope=scope, thresholds=thresholds)
-
-    statement = "Honestly the old UIKit screens are painful to change, let's not add more of them."
-    draft = ExperienceDraft(type="fact", subject="screen", statement=statement, evidence=[], confidence=0.5)
-    vector = get_embedder().embed_one(f"screen: {statement}")
-    assert consolidation._corroborated_item(scope=scope, draft=draft, vector=vector, thresholds=thresholds,
-                                            sources=[restating]) == item
-    assert consolidation._corroborated_item(scope=scope, draft=draft, vector=vector, thresholds=thresholds) is None
-
-
 def test_an_exchange_that_restates_the_item_in_one_sentence_is_its_evidence(api_client, make_agent):
     """A question before the answer dilutes the exchange ("Which spacing is right …?" / "The Figma file wins: Figma
     is the design source of truth"): its best sentence restates the item, so it is a witness; filler is not."""
