@@ -16,7 +16,6 @@ from memory.consolidators.extractive.narrative import _capitalise, _date_text, _
 from memory.consolidators.extractive.parsing import (
     _category,
     _clip,
-    _is_question,
     _key_terms,
     _one_line,
     _Parser,
@@ -243,14 +242,9 @@ class ExtractiveConsolidator(BaseConsolidator):
         sentences = [(s, *_framing(s.span)) for s in parse.user_sentences]
         sentences += [(s, core, forced) for s in parse.assistant_sentences
                       for core, forced in [_framing(s.span)] if forced]
-        answer = _answered_rule(parse)
-        for sentence, span, forced in [*sentences, *answer]:
+        for sentence, span, forced in sentences:
             classified = _classify(span)
-            if forced == _ANSWER:
-                if classified is None or classified[0] not in ANSWER_TYPES:
-                    continue
-                classified = (classified[0], classified[1] - 0.15, classified[2])
-            elif forced and (classified is None or classified[0] != forced):
+            if forced and (classified is None or classified[0] != forced):
                 classified = (forced, 0.75, None)
             if classified is None:
                 continue
@@ -406,28 +400,6 @@ class ExtractiveConsolidator(BaseConsolidator):
             if _contradicts(new, profile, exp.similarity, subject_terms):
                 result.append(exp.id)
         return result
-
-
-_ANSWER = "answer"
-#: what an answer to a question may state for the team: a rule, a lesson, a preference (not a fact or an event: the
-#: assistant's knowledge of the world is not the team's memory)
-ANSWER_TYPES = frozenset({"constraint", "lesson", "preference"})
-_SELF = frozenset({"i", "me", "my", "mine", "myself", "i'm", "i'll", "i've", "i'd"})
-
-
-def _answered_rule(parse: _UnitParse) -> list[tuple[Any, Any, str]]:
-    """When the user only asked (every sentence a question), the rule the answer states is what the exchange says
-    ("Can I refund 350 euros myself?" / "No, anything above 200 euros has to be approved by a team lead"): the
-    answer's sentences, tagged to be kept only as a rule, lesson or preference, never about the assistant itself."""
-    if not parse.user_sentences or not all(_is_question(s.span) for s in parse.user_sentences):
-        return []
-    out = []
-    for s in parse.assistant_sentences:
-        core, forced = _framing(s.span)
-        if forced or any(t.lower_ in _SELF for t in core):
-            continue
-        out.append((s, core, _ANSWER))
-    return out
 
 
 # A sentence's framing ("Again:", "Reminder:", "Remember that", "Team rule:", "Lesson: …") is not part of what it

@@ -409,21 +409,6 @@ def test_an_exchange_that_restates_the_item_in_one_sentence_is_its_evidence(api_
                                               thresholds=replace(thresholds, corroborate_sentence=1.0)) == []
 
 
-def test_a_rule_stated_in_the_answer_to_a_question_is_extracted():
-    """"Can I refund 350 euros myself?" says nothing; the answer states the team's rule. Only a rule, lesson or
-    preference is taken from an answer, never what the assistant says of itself, and not when the user stated
-    something (the user's words come first)."""
-    consolidator = ExtractiveConsolidator(embedder=None)
-    drafts = consolidator.refine(episodes=[], related=[], units=[
-        _unit("What's my refund limit as an agent?",
-              "Two hundred euros; above that a team lead must approve the refund."),
-        _unit("What's the capital of Australia?", "Canberra.", 1),
-        _unit("Can you help me?", "I must say I always enjoy helping.", 2),
-    ])
-    assert [(d.type, d.statement) for d in drafts] == [
-        ("constraint", "Two hundred euros; above that a team lead must approve the refund.")], drafts
-
-
 def test_a_unit_of_a_topic_that_restates_its_nearest_item_and_holds_no_statement_is_its_evidence(api_client,
                                                                                                  make_agent):
     """A question answered with the rule yields no statement; when it comes after the item's sweeps it is linked at
