@@ -341,6 +341,13 @@ def test_a_replacement_is_a_change_and_a_contrast_with_something_else_is_not():
     assert not _changes("The build agents for continuous integration are the Buildkite ones, not GitHub Actions.",
                         "Our CI pipelines run on Buildkite.")
     assert not _changes("Use JSON logs, not plain text.", "Plain text logs are hard to search; the team likes JSON.")
+    # "stopped" / "dropped" change what the item states, not something else the sentence tells
+    assert not _changes("Zendesk was down for ten minutes and the whole team stopped working.",
+                        "All customer tickets are handled in Zendesk.")
+    assert not _changes("We dropped iOS 16: the minimum supported version is now iOS 17.",
+                        "Honestly the old UIKit screens are painful to change, let's not add more of them.")
+    assert _changes("We dropped iOS 16: the minimum supported version is now iOS 17.",
+                    "The app has to keep working on iOS 16 and everything newer.")
     # an event's numbers are not a new value of a rule: "took forty minutes" breaks "within 30 minutes"
     assert not _changes("We breached the target: the first reply took forty minutes.",
                         "Priority-one tickets must get a first response within 30 minutes.", values=False)
