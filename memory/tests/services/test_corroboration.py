@@ -304,9 +304,134 @@ def test_paraphrase_calibration_reads_a_scenario():
     embedder = get_embedder()
     scenario = load_scenario("platform_team")
     report = paraphrase_calibration(scenario=scenario, embed=embedder.embed, unit_form=lambda u, a: f"{u}\n{a}")
-    assert set(report["thresholds"]) == {"theta_sim_sessions", "corroborate", "corroborate_unit"}
+    assert set(report["thresholds"]) == {"theta_sim_sessions", "corroborate", "corroborate_unit",
+                                         "corroborate_sentence"}
     for name, curve in report["curves"].items():
         rates = [row["different"] for row in curve]
         assert rates == sorted(rates, reverse=True) and curve[0]["same"] >= curve[-1]["same"]
         chosen = next(row for row in curve if row["theta"] == report["thresholds"][name])
         assert chosen["different"] <= report["max_false"] and chosen["same"] > 0.5, (name, chosen)
+
+
+def test_a_value_written_otherwise_is_no_change_and_a_comparison_is_no_change_word():
+    from memory.services.consolidation import _changes
+
+    # one value in words and in digits: a paraphrase, not a change
+    assert not _changes("The team prefers PRs of at most four hundred lines.", "Keep pull requests under 400 lines.")
+    assert not _changes("Urgent tickets need a first reply within half an hour.",
+                        "Priority-one tickets must get a first response within 30 minutes.")
+    # another value of the same kind, in words: a change
+    assert _changes("Urgent tickets must be answered within fifteen minutes.",
+                    "Priority-one tickets must get a first response within 30 minutes.")
+    # "no longer than" compares, it says nothing changed
+    assert not _changes("The privacy policy says we keep support chats no longer than ninety days.",
+                        "Chat transcripts must be deleted after 90 days.")
+    assert _changes("We no longer send screen recordings.", "We prefer sending a short screen recording.")
+
+
+def test_a_replacement_is_a_change_and_a_contrast_with_something_else_is_not():
+    from memory.services.consolidation import _changes
+
+    assert _changes("Since the migration all crash reports land in Sentry, not Crashlytics.",
+                    "Crash reports from both apps go to Crashlytics.")
+    assert _changes("We replaced Crashlytics with Sentry for crash reporting.", "Crash reports go to Crashlytics.")
+    assert _changes("For how-to answers use annotated screenshots now, not videos.",
+                    "The team likes videos for anything with more than a few steps.")
+    # what is contrasted is not what the item states, or the new word is in the item too: no change
+    assert not _changes("The build agents for continuous integration are the Buildkite ones, not GitHub Actions.",
+                        "Our CI pipelines run on Buildkite.")
+    assert not _changes("Use JSON logs, not plain text.", "Plain text logs are hard to search; the team likes JSON.")
+    # "stopped" / "dropped" change what the item states, not something else the sentence tells
+    assert not _changes("Zendesk was down for ten minutes and the whole team stopped working.",
+                        "All customer tickets are handled in Zendesk.")
+    assert not _changes("We dropped iOS 16: the minimum supported version is now iOS 17.",
+                        "Honestly the old UIKit screens are painful to change, let's not add more of them.")
+    assert _changes("We dropped iOS 16: the minimum supported version is now iOS 17.",
+                    "The app has to keep working on iOS 16 and everything newer.")
+    # an event's numbers are not a new value of a rule: "took forty minutes" breaks "within 30 minutes"
+    assert not _changes("We breached the target: the first reply took forty minutes.",
+                        "Priority-one tickets must get a first response within 30 minutes.", values=False)
+
+
+def test_a_request_to_the_assistant_is_no_fact():
+    consolidator = ExtractiveConsolidator(embedder=None)
+    drafts = consolidator.refine(episodes=[], related=[], units=[
+        _unit("Remind me of the first-response target for critical tickets.", "Thirty minutes."),
+        _unit("I have two daughters and a dog.", "Lovely!", 1),
+    ])
+    assert [d.statement for d in drafts if d.type == "fact"] == ["User has two daughters and a dog."], drafts
+
+
+def _said(api_client, holder, pairs, module="mobile"):
+    from memory.models import Exchange
+
+    session = post_session(api_client, holder, module=module, started_at=at())["id"]
+    out = post_exchanges(api_client, holder, session, [{"user": u, "assistant": a, "occurred_at": at(hours=i)}
+                                                       for i, (u, a) in enumerate(pairs)])
+    return [Exchange.objects.get(pk=o["id"]) for o in out]
+
+
+def _module_item(exchange, statement: str, subject: str, type_: str) -> Experience:
+    embedder = get_embedder()
+    item = Experience.objects.create(
+        project_id=exchange.project_id, owner_agent_id=exchange.owner_agent_id, module_id=exchange.module_id,
+        scope=exchange.scope, type=type_, subject=subject, statement=statement,
+        embedding=embedder.embed_one(f"{subject}: {statement}"), embedding_model=embedder.model_id, confidence=0.75)
+    ExperienceEvidence.objects.create(experience=item, exchange=exchange)
+    return item
+
+
+def test_an_exchange_that_restates_the_item_in_one_sentence_is_its_evidence(api_client, make_agent):
+    """A question before the answer dilutes the exchange ("Which spacing is right …?" / "The Figma file wins: Figma
+    is the design source of truth"): its best sentence restates the item, so it is a witness; filler is not."""
+    from agents.visibility import ScopeKey
+    from memory.models import Exchange, Session
+    from memory.textform import unit_text_form
+
+    holder = make_agent(modules=["mobile"])
+    session = Session.objects.get(pk=post_session(api_client, holder, module="mobile", started_at=at())["id"])
+    embedder = get_embedder()
+    said, answered, filler = [  # written directly: the masking's pseudonyms would make the test depend on its key
+        Exchange.objects.create(
+            session=session, turn_index=i, user_text=u, assistant_text=a, text_form=unit_text_form(
+                occurred_at=T0, user=u, assistant=a), embedding=embedder.embed_one(unit_text_form(
+                    occurred_at=T0, user=u, assistant=a)), embedding_model=embedder.model_id,
+            project=session.project, owner_agent=session.owner_agent, module=session.module, scope=session.scope)
+        for i, (u, a) in enumerate([
+            ("All of our design specs live in Figma.", "Thanks, I will take measurements and colours from Figma."),
+            ("Which spacing is right, the one in the ticket or the one in the mockup?",
+             "The Figma file wins: Figma is the design source of truth for the team."),
+            ("What's the capital of Australia?", "Canberra, not Sydney."),
+        ])]
+    item = _module_item(said, said.user_text, "spec", "fact")
+    thresholds = thresholds_for(get_embedder().model_id)
+    found = consolidation._sentence_witnesses(experience=item, vector=item.embedding, exchanges=[answered, filler],
+                                              scope=ScopeKey.of(item), thresholds=thresholds)
+    assert found == [answered]
+    # a model without a calibration keeps the rule off
+    from dataclasses import replace
+
+    assert consolidation._sentence_witnesses(experience=item, vector=item.embedding, exchanges=[answered],
+                                              scope=ScopeKey.of(item),
+                                              thresholds=replace(thresholds, corroborate_sentence=1.0)) == []
+
+
+def test_a_unit_of_a_topic_that_restates_its_nearest_item_and_holds_no_statement_is_its_evidence(api_client,
+                                                                                                 make_agent):
+    """A question answered with the rule yields no statement; when it comes after the item's sweeps it is linked at
+    its topic's write (a recurrence topic, an update or a session pass), to the item nearest to it. Filler is not."""
+    from agents.visibility import ScopeKey
+
+    holder = make_agent(modules=["platform"])
+    said, asked, filler = _said(api_client, holder, [
+        ("Every pull request needs two approvals before it can be merged.", "Understood, two approving reviews."),
+        ("Can I merge with just one review?", "No, the repository requires two approvals on each pull request."),
+        ("What is the capital of Canada?", "Ottawa."),
+    ], module="platform")
+    item = _module_item(said, "Every pull request needs two approvals before it can be merged.", "approval",
+                        "constraint")
+    topic = consolidation.TopicPlan(candidates=[], units=[asked, filler], scope=ScopeKey.of(item))
+    consolidation._orphans_attach(topic=topic, thresholds=thresholds_for(get_embedder().model_id), batch=None)
+    assert set(item.evidence.values_list("pk", flat=True)) == {said.pk, asked.pk}
+    item.refresh_from_db()
+    assert item.support_sessions == 1  # one session: the support is recounted, and adds no session here
