@@ -102,22 +102,6 @@ def pair_rates(vectors_a: np.ndarray, labels_a: Sequence[str], vectors_b: np.nda
              "different": round(float((other_arr >= t).mean()) if len(other_arr) else 0.0, 5)} for t in thetas]
 
 
-def similarity_rates(sims: np.ndarray, labels_a: Sequence[str], labels_b: Sequence[str],
-                     thetas: Sequence[float]) -> list[dict[str, float]]:
-    """:func:`pair_rates` over a given similarity matrix (rows ``labels_a``, columns ``labels_b``)."""
-    same = np.asarray([sims[i, j] for i, la in enumerate(labels_a) for j, lb in enumerate(labels_b) if la and la == lb])
-    other = np.asarray([sims[i, j] for i, la in enumerate(labels_a) for j, lb in enumerate(labels_b)
-                        if not (la and la == lb)])
-    return [{"theta": round(float(t), 3), "same": round(float((same >= t).mean()) if len(same) else 0.0, 4),
-             "different": round(float((other >= t).mean()) if len(other) else 0.0, 5)} for t in thetas]
-
-
-def _sentences(text: str) -> list[str]:
-    from memory.services.consolidation import _sentences as split
-
-    return split(text)
-
-
 def lowest_safe(curve: list[dict[str, float]], max_false: float) -> float:
     """The lowest θ whose different-label rate is at most ``max_false`` (the most paraphrases merged for that risk)."""
     safe = [row["theta"] for row in curve if row["different"] <= max_false]
@@ -125,10 +109,9 @@ def lowest_safe(curve: list[dict[str, float]], max_false: float) -> float:
 
 
 def paraphrase_calibration(*, scenario: dict, embed, unit_form, max_false: float = 0.003) -> dict:
-    """θ_sim_sessions (exchange–exchange), θ_corroborate (statement–statement), θ_corroborate_unit
-    (statement–exchange) and θ_corroborate_sentence (statement–the exchange's best sentence) from a paraphrase
-    scenario (bench/scenarios/*.json): each the lowest value on a 0.05 grid at which at most ``max_false`` of the
-    pairs of different facts (or filler) would merge. A statement is a fact's
+    """θ_sim_sessions (exchange–exchange), θ_corroborate (statement–statement) and θ_corroborate_unit
+    (statement–exchange) from a paraphrase scenario (bench/scenarios/*.json): each the lowest value on a 0.05 grid
+    at which at most ``max_false`` of the pairs of different facts (or filler) would merge. A statement is a fact's
     paraphrase said as a statement (not a question), prefixed with the fact's type as the item embeddings are."""
     thetas = [round(x, 2) for x in np.arange(0.35, 0.91, 0.05)]
     units, unit_labels = [], []
@@ -147,17 +130,8 @@ def paraphrase_calibration(*, scenario: dict, embed, unit_form, max_false: float
                 statement_labels.append(fact["id"])
     u = np.asarray(embed(units), dtype=np.float32)
     s = np.asarray(embed(statements), dtype=np.float32)
-    # statement–sentence: each unit's best sentence (what consolidation's sentence witnesses compare)
-    pairs = [*(p for f in scenario["facts"] for p in f["paraphrases"]), *scenario.get("filler", [])]
-    split = [_sentences(user) + _sentences(assistant) for user, assistant in pairs]
-    flat = np.asarray(embed([t for texts in split for t in texts]), dtype=np.float32)
-    best, offset = [], 0
-    for texts in split:
-        best.append((s @ flat[offset:offset + len(texts)].T).max(axis=1) if texts else np.zeros(len(statements)))
-        offset += len(texts)
     curves = {"theta_sim_sessions": pair_rates(u, unit_labels, u, unit_labels, thetas, same_set=True),
               "corroborate": pair_rates(s, statement_labels, s, statement_labels, thetas, same_set=True),
-              "corroborate_unit": pair_rates(s, statement_labels, u, unit_labels, thetas, same_set=False),
-              "corroborate_sentence": similarity_rates(np.asarray(best).T, statement_labels, unit_labels, thetas)}
+              "corroborate_unit": pair_rates(s, statement_labels, u, unit_labels, thetas, same_set=False)}
     return {"scenario": scenario.get("name", ""), "max_false": max_false, "curves": curves,
             "thresholds": {k: lowest_safe(v, max_false) for k, v in curves.items()}}

@@ -34,10 +34,6 @@ class Thresholds:
     # Without a calibration for the model they equal θ_dedup: only near-duplicates merge, as before.
     corroborate: float | None = None
     corroborate_unit: float | None = None
-    # An exchange whose words restate an item only in one sentence ("Which spacing is right?" / "The Figma file
-    # wins: Figma is the design source of truth") is its evidence when that sentence is at least this similar to
-    # the statement. Off (1.0) for a model without a calibration.
-    corroborate_sentence: float | None = None
 
     def __post_init__(self) -> None:
         if self.theta_sim_sessions is None:
@@ -46,8 +42,6 @@ class Thresholds:
             object.__setattr__(self, "corroborate", self.dedup)
         if self.corroborate_unit is None:
             object.__setattr__(self, "corroborate_unit", self.dedup)
-        if self.corroborate_sentence is None:
-            object.__setattr__(self, "corroborate_sentence", 1.0)
 
     @property
     def k(self) -> int:
@@ -57,9 +51,7 @@ class Thresholds:
 # Per model. MiniLM's corroboration thresholds: calibrated on bench/scenarios/platform_team.json with
 # `calibrate_thresholds --paraphrase` (the lowest value at which ≤ 0.3 % of different-fact pairs merge: statements
 # 0.50 — 67 % of same-fact pairs, 0.24 % of others; statement–exchange 0.45 — 81 % / 0.24 %; exchange–exchange 0.55,
-# θ_sim itself, for the session rule). Statement–sentence 0.55: one step above the lowest safe value (0.50 on
-# platform_team, mobile_team and support_team alike), since it adds to the statement–exchange rule: 0.19 %, 0.00 %,
-# 0.00 % of different-fact pairs (73 %, 66 %, 69 % of same-fact pairs).
+# θ_sim itself, for the session rule).
 # MiniLM's other numbers: see the README ("Choosing θ_sim") — the timestamp/speaker prefix makes units of
 # one conversation alike, so MiniLM needs a lower θ_sim than the paper's OpenAI model for the same coverage. The int8
 # and static variants of MiniLM (faster encoders, other similarity scales): calibrated on the LoCoMo tuning
@@ -70,7 +62,7 @@ class Thresholds:
 # which that topic recurs.
 MODEL_THRESHOLDS: dict[str, Thresholds] = {
     "local:all-MiniLM-L6-v2": Thresholds(theta_sim=0.55, theta_count=5, merge=0.6, dedup=0.85, corroborate=0.5,
-                                         corroborate_unit=0.45, corroborate_sentence=0.55),
+                                         corroborate_unit=0.45),
     "local:all-MiniLM-L6-v2-int8": Thresholds(theta_sim=0.55, theta_count=5, merge=0.64, dedup=0.86, related=0.38),
     "local:all-MiniLM-L6-v2-static": Thresholds(theta_sim=0.8, theta_count=5, merge=0.82, dedup=0.9, related=0.71),
     "openai:text-embedding-3-small@384": Thresholds(theta_sim=0.7, theta_count=5, merge=0.65, dedup=0.85),

@@ -46,7 +46,6 @@ from governance.services.batches import (
     batch_succeed,
 )
 from governance.services.privacy import drafts_remask
-from memory.consolidators.extractive.topics import _stem
 from memory.consolidators.types import (
     ConsolidationError,
     EpisodeDraft,
@@ -90,7 +89,6 @@ from memory.services.scheduling import (
     consolidation_retry_schedule,
     replay_backlog,
 )
-from memory.statement_values import names_other_values, numbers_as_digits
 from memory.temporal import experience_current_q, supersede_end
 from memory.thresholds import Thresholds, thresholds_for
 from memory.trust import exchange_trust, item_trust, may_corroborate
@@ -405,42 +403,9 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
                           embedder_model=embedder_model, episode=episodes[0] if episodes else None, summary=summary,
                           audit=audit, scope_fields=scope_fields)
 
-    _orphans_attach(topic=topic, thresholds=thresholds, batch=batch)
-
     if topic.planned:
         planner.apply(agent=agent, batch=batch, topic=topic, embedder_model=embedder_model, summary=summary,
                       audit=audit, scope_fields=scope_fields)
-
-
-def _orphans_attach(*, topic: TopicPlan, thresholds: Thresholds, batch) -> None:
-    """A unit of the topic that is evidence of no item and restates the item nearest to it is that item's evidence:
-    a question whose answer restates a rule ("Can I merge with one review?" / "No, two approvals") yields no
-    statement of its own, and when it came after the item's sweeps nothing else would ever link it."""
-    if thresholds.corroborate_unit >= 1.0:
-        return
-    orphans = [u for u in topic.units if u.embedding is not None and not u.quarantined
-               and not ExperienceEvidence.objects.filter(exchange=u).exists()]
-    touched: dict = {}
-    for u in orphans:
-        nearest = _nearest_item(u, topic.scope)
-        item = touched.get(nearest) or Experience.objects.filter(pk=nearest, status=MemoryStatus.ACTIVE,
-                                                                  quarantined=False).first()
-        if item is None or _states_otherwise(item.statement, u):
-            continue
-        v = np.asarray(u.embedding, dtype=np.float32)
-        sim = float(v @ np.asarray(item.embedding, dtype=np.float32))
-        # Nearest is not enough where the unit's own fact has no item yet: it restates this one as closely as a
-        # paraphrase (θ_corroborate), or recurs with one of its witnesses as one topic (θ_sim_sessions), or says it
-        # in one sentence.
-        recurs = sim >= thresholds.corroborate_unit and any(
-            float(v @ np.asarray(w, dtype=np.float32)) >= thresholds.theta_sim_sessions
-            for w in item.evidence.values_list("embedding", flat=True) if w is not None)
-        if sim >= thresholds.corroborate or recurs or (sim >= thresholds.related and _sentence_witnesses(
-                experience=item, vector=item.embedding, exchanges=[u], scope=topic.scope, thresholds=thresholds)):
-            ExperienceEvidence.objects.get_or_create(experience=item, exchange=u, defaults={"batch": batch})
-            touched[item.pk] = item
-    for item in touched.values():
-        experience_support_update(experience=item)
 
 
 def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thresholds, embedder_model, episode,
@@ -555,19 +520,13 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
         return
     with nearest_scan(Exchange):
         near = list(Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
-                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:4 * CORROBORATION_K])
-    found, by_sentence = [], []
-    for rank, e in enumerate(near):
-        sim = 1.0 - float(e.distance)
-        if _states_otherwise(experience.statement, e):
+                    .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
+    found = []
+    for e in near:
+        if 1.0 - float(e.distance) < thresholds.corroborate_unit or _states_otherwise(experience.statement, e):
             continue
-        if sim >= thresholds.corroborate_unit and rank < 2 * CORROBORATION_K:
-            if _nearest_item(e, scope) == experience.pk:
-                found.append(e)
-        elif sim >= thresholds.related:
-            by_sentence.append(e)
-    found += _sentence_witnesses(experience=experience, vector=vector, exchanges=by_sentence, scope=scope,
-                                 thresholds=thresholds)
+        if _nearest_item(e, scope) == experience.pk:
+            found.append(e)
     # One hop further: an exchange that recurs with one of the item's witnesses (at least θ_sim_sessions similar,
     # the similarity the session rule counts one topic at) and restates no other item is a witness too — "what
     # should I install for payments?" / "the Go toolchain" says the fact without the statement's words.
@@ -586,46 +545,6 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                     witnesses[e.pk] = e
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
-
-
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?;:])\s+")
-
-
-def _sentences(text: str) -> list[str]:
-    return [t for t in _SENTENCE_END_RE.split(text or "") if len(t.split()) >= 3]
-
-
-def _sentence_witnesses(*, experience: Experience, vector, exchanges: list[Exchange], scope: ScopeKey,
-                        thresholds: Thresholds) -> list[Exchange]:
-    """The exchanges one of whose sentences restates the item (at least θ_corroborate_sentence similar to the
-    statement), where the exchange as a whole is diluted by what else it says — a question before the answer that
-    states the fact ("Which spacing is right?" / "The Figma file wins: Figma is the design source of truth") — and
-    that sentence is nearer to the item than to the item the whole exchange is nearest to."""
-    if thresholds.corroborate_sentence >= 1.0 or not exchanges:
-        return []
-    embedder = get_embedder()
-    if embedder.model_id != experience.embedding_model:
-        return []
-    texts = {e.pk: _sentences(e.user_text) + _sentences(e.assistant_text) for e in exchanges}
-    flat = [t for e in exchanges for t in texts[e.pk]]
-    if not flat:
-        return []
-    vectors = np.asarray(embedder.embed(flat), dtype=np.float32)
-    target = np.asarray(vector, dtype=np.float32)
-    found, offset = [], 0
-    for e in exchanges:
-        mine = vectors[offset:offset + len(texts[e.pk])]
-        offset += len(texts[e.pk])
-        if not len(mine) or float((mine @ target).max()) < thresholds.corroborate_sentence:
-            continue
-        nearest = _nearest_item(e, scope)
-        if nearest != experience.pk:
-            rival = Experience.objects.filter(pk=nearest).values_list("embedding", flat=True).first()
-            if rival is not None and float((mine @ np.asarray(rival, dtype=np.float32)).max()) \
-                    >= float((mine @ target).max()):
-                continue
-        found.append(e)
-    return found
 
 
 def _nearest_item(e: Exchange, scope: ScopeKey):
@@ -690,16 +609,10 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     matches = [(x, sim) for x, sim in matches if x.valid_to is None or x.valid_to > now]  # expired: said anew
     # A close item that this statement changes (another day, number or time; "instead of …") is not
     # corroborated: it is contradicted, and superseded within the scope rule below.
-    # An event's values are when and how long something happened ("the first reply took forty minutes"), not a new
-    # value of a rule ("within 30 minutes"): between an event and an item of another kind only the words of a change
-    # count.
-    def change(x: Experience) -> bool:
-        return _changes(draft.statement, x.statement, values=(draft.type == "event") == (x.type == "event"))
-
-    changed = [x for x, _ in matches if change(x)]
+    changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
     # Of any type: a change may be typed otherwise than what it changes ("the team now prefers rebase merges"
     # against the pattern "always squash and merge").
-    changed += [x for x, sim in other_types if sim >= floor and change(x)]
+    changed += [x for x, sim in other_types if sim >= floor and _changes(draft.statement, x.statement)]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if not matches:
@@ -707,17 +620,22 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
 
 
+_VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+                       r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
-# "No longer than" / "any more than" compare ("chats are kept no longer than ninety days"): no change.
-_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more(?! than)|stopped|dropped|replaced|"
-                        r"(?:switched|moved|changed) (?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
+_CHANGE_RE = re.compile(r"\b(instead|no longer|any ?more|stopped|dropped|replaced|(?:switched|moved|changed) "
+                        r"(?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
+
+
+def _values(text: str) -> set[str]:
+    return {v.lower().rstrip("s") for v in _VALUE_RE.findall(text)}
 
 
 def _other_values(new: str, old: str) -> bool:
-    """Both name values of one kind (days, months, numbers, durations), and none in common; a value written two
-    ways is one value ("sixteen" / "16.0", "half an hour" / "30 minutes": memory.statement_values)."""
-    return names_other_values(new, old)
+    """Both name values of one kind (days, months, numbers), and none in common."""
+    a, b = _values(new), _values(old)
+    return bool(a and b and not a & b)
 
 
 def _states_otherwise(statement: str, unit: Exchange) -> bool:
@@ -728,57 +646,13 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
     return _other_values(statement, f"{unit.user_text} {unit.assistant_text}")
 
 
-# One thing said in place of another: "land in Sentry, not Crashlytics", "rebase and merge, not squash", "sign with
-# a first name rather than the team's", "we replaced Crashlytics with Sentry": (the new word, the replaced word).
-_INSTEAD_RE = re.compile(r"((?:[A-Za-z][\w+#-]*['\"]?\s+){0,3}[A-Za-z][\w+#-]*)['\"]?\s*(?:,\s*not|\binstead of|"
-                         r"\brather than|\bin place of)\s+(?:the\s+|a\s+|an\s+|our\s+)?['\"]?([A-Za-z][\w+#-]*)", re.I)
-_REPLACED_WITH_RE = re.compile(r"\breplaced\s+(?:the\s+|our\s+)?([A-Za-z][\w+#-]*)\s+(?:with|by)\s+"
-                               r"(?:the\s+|a\s+|an\s+)?([A-Za-z][\w+#-]*)", re.I)
-
-
-def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in re.findall(r"[A-Za-z][\w+#-]*", text)}
-
-
-def _replaces(new: str, old: str) -> bool:
-    """Does ``new`` put one thing in place of another that ``old`` states ("all crash reports land in Sentry, not
-    Crashlytics" against "crash reports go to Crashlytics")? The replaced word is in ``old``, the new one is not."""
-    # the new word: the last content word before the marker ("annotated screenshots now, not videos")
-    pairs = [(next((w for w in reversed(m.group(1).split()) if _stem(w.strip("'\"")) not in _CANONICAL_STOP), ""),
-              m.group(2)) for m in _INSTEAD_RE.finditer(new)]
-    pairs += [(m.group(2), m.group(1)) for m in _REPLACED_WITH_RE.finditer(new)]
-    old_stems = _stems(old)
-    return any(kept and _stem(gone) in old_stems and _stem(kept.strip("'\"")) not in old_stems
-               and _stem(gone) not in _CANONICAL_STOP for kept, gone in pairs)
-
-
-def _changes(new: str, old: str, *, values: bool = True) -> bool:
+def _changes(new: str, old: str) -> bool:
     """Does ``new`` change what ``old`` says? Both name values of one kind (days, months, numbers) and they differ,
-    or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content, or
-    ``new`` replaces what ``old`` states ("… in Sentry, not Crashlytics" against "… go to Crashlytics")."""
-    if values and _other_values(new, old):
+    or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content."""
+    if _other_values(new, old):
         return True
-    if _replaces(new, old):
-        return True
-    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old) and _ended_in(new, old):
+    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
         return canonical_form("", new) - canonical_form("", old) != frozenset()
-    return False
-
-
-_ENDED_RE = re.compile(r"\b(?:stopped|dropped)\s+((?:\S+\s+){0,3})", re.I)
-
-
-def _ended_in(new: str, old: str) -> bool:
-    """What "stopped" or "dropped" ends is what ``old`` states ("we stopped squashing" / "squash merges"; "we
-    dropped iOS 16" / "… iOS 16 …"), not something else ("Zendesk was down and the whole team stopped working")."""
-    ended = list(_ENDED_RE.finditer(new))
-    if not ended or _CHANGE_RE.search(_ENDED_RE.sub(" ", new)):
-        return True  # another change word says it
-    old_stems = _stems(old)
-    for m in ended:
-        word = next((w for w in re.findall(r"[A-Za-z][\w+#-]*", m.group(1)) if _stem(w) not in _CANONICAL_STOP), "")
-        if word and _stem(word) in old_stems:
-            return True
     return False
 
 
@@ -791,8 +665,7 @@ _CANONICAL_STOP = frozenset(
 def canonical_form(subject: str, statement: str) -> frozenset[str]:
     """What an item says, without its wording: the content words of subject and statement, lower-cased, crudely
     stemmed; placeholders (<PERSON_1a2b…>) kept whole, so two items about different people never match."""
-    words = re.findall(r"<[A-Z_]+_[0-9a-f]+>|[A-Za-z0-9][A-Za-z0-9+#.-]*",
-                       numbers_as_digits(f"{subject} {statement}"))
+    words = re.findall(r"<[A-Z_]+_[0-9a-f]+>|[A-Za-z0-9][A-Za-z0-9+#.-]*", f"{subject} {statement}")
     out = set()
     for w in words:
         if w.startswith("<"):

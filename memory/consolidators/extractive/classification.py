@@ -105,9 +105,8 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         if tenses & {"VBD", "VBN"} or "MD" in tenses or "VBG" in tenses or dated:
             if first_person or any(ent.label_ in ("PERSON", "ORG", "GPE", "EVENT") for ent in span.ents):
                 return "event", 0.75 if dated else 0.65, None
-    # fact: first-person declaratives with names, numbers or identity; a request to the assistant ("Remind me of
-    # the first-response target", "Tell me my schedule") is no declarative, whatever words it holds
-    if first_person and not _request(span):
+    # fact: first-person declaratives with names, numbers or identity
+    if first_person:
         has_entity = any(ent.label_ not in ("ORDINAL",) for ent in span.ents) or any(_is_placeholder(t) for t in span)
         identity = any(
             p in lowered
@@ -145,14 +144,6 @@ def _general_present(span: Any) -> bool:
                                                for c in subjects[0].children):
         return False  # "the payments service", "our CI pipelines": a named thing, not a bare word
     return not any(t.lower_ in ("you", "your") for t in span)
-
-
-def _request(span: Any) -> bool:
-    """An imperative addressed to the assistant: a verb in the base form without a subject, taking "me" or "us"
-    ("Remind me of …", "Give us …")."""
-    root = span.root
-    return (root.tag_ == "VB" and not any(c.dep_ in ("nsubj", "nsubjpass") for c in root.children)
-            and any(c.lower_ in ("me", "us") for c in root.children))
 
 
 def _no_rule(span: Any) -> bool:

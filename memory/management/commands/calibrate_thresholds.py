@@ -47,8 +47,7 @@ class Command(BaseCommand):
         parser.add_argument("--project", default=None, help="only this project's exchanges")
         parser.add_argument("--paraphrase", default=None,
                             help="a paraphrase scenario (bench/scenarios/*.json): calibrate θ_sim_sessions, "
-                                 "θ_corroborate, θ_corroborate_unit and θ_corroborate_sentence on its facts "
-                                 "instead")
+                                 "θ_corroborate and θ_corroborate_unit on its facts instead")
         parser.add_argument("--max-false", type=float, default=0.003,
                             help="with --paraphrase: the share of different-fact pairs allowed to merge")
         add_calibration_arguments(parser)
