@@ -1,0 +1,89 @@
+"""The quarantine detector: text written to be *obeyed by an AI* that reads memory, or to make it leak or run code.
+
+Shared memory is injected into other agents' prompts, so what one agent, its user or a tool's output wrote becomes
+another agent's input. The detector looks for the families of that attack, and only those:
+
+* **override** — "ignore / disregard / forget previous instructions", "your instructions are void";
+* **directive** — words addressed to the AI that reads this ("note to the AI:", "if you are an AI assistant",
+  "when you read this, …", "do not tell the user", "reveal your system prompt", jailbreak vocabulary, "remember this
+  for all future sessions");
+* **role** — role markers and fake prompt sections (``system:`` at a line start, ``<|im_start|>``, ``[INST]``,
+  ``### System``, ``<system>``, ``</memory>``-style closers, "BEGIN SYSTEM PROMPT", "end of tool output");
+* **remote code** — remote content piped into an interpreter (``curl … | sh``, ``wget … | bash``, ``iex (iwr …)``,
+  ``bash <(curl …)``, ``powershell -enc``);
+* **exfiltration** — "send / post / forward / upload … to <URL, address or host>" of conversation data or secrets, or
+  in secret / on every request; markdown images whose address carries data;
+* **hidden** — zero-width, bidi and tag characters, HTML and markdown comments and invisibly styled text carrying any of
+  the above; encoded payloads (base64, hex, rot13, URL and HTML escapes, spaced or leetspeak letters) that decode to
+  any of the above.
+
+Imperative team rules ("we always run migrations before deploy", "never push to main without review", "you must use
+UTC in the API") are not among them: the detector looks for an AI addressed as such, for instruction overrides, for
+prompt structure, for remote code and for exfiltration, never for "always / never / must" alone. Output of a tool (or
+an import) gets a slightly wider net: there, second-person orders about how to answer or what to remember are
+themselves the attack (nobody's user said them).
+
+Pure functions, no database: :func:`quarantine_reason` returns a short reason ("" when clean).
+"""
+
+from __future__ import annotations
+
+from memory.quarantine.mechanisms import mechanisms
+from memory.quarantine.phrases import phrase_families
+from memory.quarantine.views import HIDDEN_HINTS, hidden_characters, hidden_segments, views
+
+__all__ = ["FAMILIES", "detect", "quarantine_reason"]
+
+FAMILIES: dict[str, str] = {
+    "override": "overrides previous instructions",
+    "directive": "a directive to the AI",
+    "role": "role marker or fake prompt section",
+    "remote_code": "pipes remote content into a shell",
+    "exfiltration": "sends data to an outside address",
+    "hidden": "hidden text",
+    "weakening": "a rule that switches off a safeguard",
+    "promotion": "asks to be promoted, verified or trusted",
+}
+
+
+def _scan(text: str, *, tool: bool) -> list[str]:
+    reasons: list[str] = []
+    for how, view in views(text):
+        strict = how.startswith("obfuscated") or how == "encoded (rot13)"
+        # a transformed view of plain text: only the unmistakable families count
+        families = phrase_families(view, tool=tool and not strict, strict=strict)
+        families += [f for f in mechanisms(view, tool=tool and not strict) if f not in families
+                     and (not strict or f in _UNMISTAKABLE)]
+        for family in families:
+            reason = f"{FAMILIES[family]}" + (f", {how}" if how else "")
+            if reason not in reasons:
+                reasons.append(reason)
+        if reasons and not how:
+            break  # plainly visible: the decoded views add nothing a reviewer needs
+    return reasons
+
+
+# what a transformed view of plain text (rot13, leetspeak, reversed) may show without being read into it
+_UNMISTAKABLE = frozenset({"override", "directive", "role", "remote_code", "exfiltration"})
+
+
+def detect(text: str, *, tool: bool = False) -> list[str]:
+    """The reasons ``text`` is held (empty: clean). ``tool``: the text is a tool's output or an import."""
+    if not text or not text.strip():
+        return []
+    reasons = [f"{FAMILIES['hidden']} ({how})" for how in hidden_characters(text)]
+    for segment, hidden in hidden_segments(text):
+        inner = _scan(segment, tool=True)
+        if inner or (hidden and HIDDEN_HINTS.search(segment)):
+            reasons.append(FAMILIES["hidden"] + " (comment or invisible markup)")
+            reasons.extend(r for r in inner if r not in reasons)
+    reasons.extend(r for r in _scan(text, tool=tool) if r not in reasons)
+    return reasons
+
+
+def quarantine_reason(*texts: str, tool: bool = False) -> str:
+    """One short reason for the texts of one row ("" when none is flagged): what a reviewer reads first."""
+    reasons: list[str] = []
+    for text in texts:
+        reasons.extend(r for r in detect(text, tool=tool) if r not in reasons)
+    return "; ".join(reasons)[:300]

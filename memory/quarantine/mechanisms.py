@@ -1,0 +1,577 @@
+"""The detector's mechanism layer: what makes a text an attack, read from its grammar and its parts rather than from
+known wordings (:mod:`memory.quarantine.phrases` holds those).
+
+Each check looks for the parts of one mechanism within a sentence, in any order:
+
+* **override** — an order to drop what the reader was told before (a verb of ignoring + earlier + instructions, in
+  eight languages), or a claim that those instructions expired or rank below this text;
+* **persona** — the reader told it is now someone else, without rules;
+* **addressee** — the text speaks to its future machine reader ("whoever processes this", "LLM agents consuming this
+  response", "@bot", "TODO(ai)"), or tells an AI what to say to *other* people, or sets a trigger on other people's
+  questions ("when someone asks about X, say Y") — a user's preference about replies to *them* ("answer me in
+  French") is not one;
+* **exfiltration** — a transfer verb, something sensitive (keys, tokens, credentials, the conversation, memory) and
+  a destination (URL, host, IP, e-mail, handle, webhook) in one or two sentences; secrets handed to anyone who asks
+  or pasted where others read; markdown images and links whose address carries a template or a secret;
+* **remote code** — fetched content reaching an interpreter: piped, substituted, downloaded then run, evaluated
+  inline, or installed from a bare URL;
+* **weakening** — a rule that switches off a safeguard (verification, authentication, review, signatures, audit
+  logs, the firewall, CSRF, 2FA) or hands out privileges or approvals wholesale; a warning against doing so (never,
+  must not, is not allowed) is not one;
+* **promotion** — a request to make this text project-wide, verified, reviewed or trusted, or to let it skip the
+  review queue;
+* **role** — prompt structure in data: a chat message object with a system role and literal content, chat-template
+  tokens of other model families, bracketed system or admin tags.
+
+Pure functions over one view of a text; :func:`mechanisms` returns the family keys found.
+"""
+
+from __future__ import annotations
+
+import re
+
+_I = re.I
+
+# --- lexicons ------------------------------------------------------------------------------------------------------
+
+# An AI named as such (the vocative and subject checks); "agent" alone is often a person (support, travel agent).
+_AI = (r"(?:ai|a\.i\.|artificial intelligence|(?:ai\s+|coding\s+|llm\s+|autonomous\s+|automated\s+)?assistants?|"
+       r"(?:ai|coding|llm|autonomous|automated|software)\s+agents?|llms?|(?:large\s+)?language[- ]models?|"
+       r"chat\s?bots?|bots?|gpts?|chatgpt|claude|gemini|copilot|ai\s+models?|ai\s+systems?|"
+       r"automated\s+(?:readers?|systems?|tools?|processes|reviewers?|graders?))")
+# Human roles that share those words.
+_HUMAN_AFTER = r"(?!\s+(?:manager|director|coach|professor|editor|principal|secretary|teacher|engineer|lead|to the)\b)"
+
+_MODAL = (r"(?:must|should|shall|will|would|need to|needs to|have to|has to|are to|is to|are required to|"
+          r"is required to|are asked to|is asked to|are (?:kindly\s+)?requested to|is (?:kindly\s+)?requested to|"
+          r"are expected to|is expected to|may|can|'ll)")
+# Verbs that control what a reader says to people.
+_SAY = (r"(?:say|says|tell|tells|reply|replies|respond|responds|answer|answers|state|states|claim|claims|assert|"
+        r"asserts|confirm|confirms|insist|insists|recommend|recommends|suggest|suggests|describe|describes|quote|"
+        r"quotes|inform|informs|assure|assures|report|reports|mention|mentions|rank|ranks|score|scores)")
+# Verbs of acts with consequences an attacker wants an AI to take.
+_ACT = (r"(?:approve[sd]?|merge[sd]?|accept(?:s|ed)?|grant(?:s|ed)?|close[sd]?|publish(?:es|ed)?|deploy(?:s|ed)?|"
+        r"confirm(?:s|ed)?|sign(?:s|ed)? off|release[sd]?|refund(?:s|ed)?|pay(?:s)?|delete[sd]?|drop(?:s|ped)?|"
+        r"restart(?:s|ed)?|disable[sd]?|mark(?:s|ed)?|run(?:s)?|execute[sd]?|install(?:s|ed)?|forward(?:s|ed)?|"
+        r"send(?:s)?|post(?:s|ed)?|share[sd]?|hand(?:s|ed)?)")
+_NEG = (r"\b(?:never|not|no longer|don'?t|doesn'?t|do not|does not|must not|mustn'?t|should not|shouldn'?t|"
+        r"cannot|can'?t|won'?t|avoid|forbid\w*|prohibit\w*|nobody|no one|nothing|refuse|nie|niemals|nicht|"
+        r"kein\w*|jamais|ne|nunca|não|nao|mai|non|nooit|niet|никогда|не|绝不|不要|禁止)\b")
+_NEG_AFTER = re.compile(r"^[^.;\n]{0,20}?\b(?:is|are|was|were)\s+(?:not allowed|forbidden|prohibited|not permitted|"
+                        r"never (?:ok|okay|allowed)|a bad idea|dangerous|risky)\b", _I)
+_UNIVERSAL = re.compile(
+    r"\b(?:every|all|any|each|always|everywhere|everyone|anyone|anybody|whoever|no exceptions?|from now on|"
+    r"going forward|from here on|henceforth|from today|in (?:all|every) (?:environments?|services?)|production|"
+    r"prod|automatically|auto-\w+|straight away|right away|immediately)\b", _I)
+
+_SENSITIVE = (
+    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|keys? and tokens|tokens?|"
+    r"access keys?|private keys?|ssh keys?|id_rsa|id_ed25519|\.env(?:\s+(?:files?|contents))?|env files?|"
+    r"environment variables|cookies|session (?:ids?|tokens?|cookies)|card numbers?|cvv|cvc|otp codes?|"
+    r"recovery codes?|vault token|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|~/\.aws/\S+|~/\.ssh/\S+|"
+    r"conversations?|chat (?:history|logs?|transcripts?)|chat|transcripts?|(?:the )?history|memories|"
+    r"(?:the|your|its|all|stored|whole|entire|shared)\s+memory\b(?!\s+(?:usage|footprint|limit|leak|pressure))|"
+    r"memory (?:dump|contents|entries)|system prompt|prompts?|(?:whatever|what) the user (?:types|says|writes)|"
+    r"user(?:'s)? (?:messages|input|data|files)|personal data|customer data|keystrokes|clipboard|"
+    r"contraseñas?|claves?(?: api)?|zugangsdaten|passw(?:ö|oe)rter|kennw(?:ö|oe)rter|mots de passe|identifiants|"
+    r"senhas?|credenciais|credenziali|wachtwoorden|пароли|паролями|ключи|токены|密码|密钥|令牌|凭据|聊天记录)")
+_SECRET = (
+    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|tokens?|access keys?|"
+    r"private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|root (?:password|credentials|access)|"
+    r"session cookies|card numbers?|cvv|recovery codes?|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|"
+    r"contraseñas?|zugangsdaten|passw(?:ö|oe)rter|mots de passe|senhas?|credenziali|wachtwoorden|пароли|密码)")
+_DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
+         r"\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|"
+         r"info|biz|co|app|dev|site|top|me|tk|sh|cc|pw|link|click|example|fr|de|es|it|nl|pt|uk|online|store)\b|"
+         r"@[a-z0-9_]{3,}\b|\bwebhooks?\b|pastebin|paste site|ngrok|requestbin)")
+_XFER = (r"(?:send|sends|sent|post|posts|posted|forward|forwards|upload|uploads|uploading|ship|ships|dump|dumps|"
+         r"exfiltrate|transmit|transmits|relay|leak|leaks|pass (?:it |them )?on|push|copy|copies|copied|mirror|sync|"
+         r"submit|e-?mail|e-?mailed|mail|dm|message|cc|bcc|include|includes|append|attach|embed|put|add|go|goes|"
+         r"transmis|transmises|transmettre|transmettez|envoie\w*|envoy\w+|envía\w*|enviar|envie\w*|manda\w*|"
+         r"schick\w*|sende\w*|übermittl\w*|invia\w*|stuur\w*|verstuur\w*|отправ\w*|перешл\w*|пришли\w*|发送|发到|"
+         r"转发|上传)")
+
+
+def _rx(pattern: str) -> re.Pattern:
+    return re.compile(pattern, _I)
+
+
+_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+(?=\S)|\n+|;\s+")
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCES.split(text) if s and s.strip()]
+
+
+_WHY_NOT = re.compile(r"\bwhy (?:not|don'?t (?:you|we))\b", _I)
+
+
+def _negated_before(sentence: str, start: int) -> bool:
+    """A negation shortly before ``start`` in the sentence ("why not …" is a suggestion, not a negation)."""
+    return bool(re.search(_NEG, _WHY_NOT.sub("", sentence[max(0, start - 60):start]), _I))
+
+
+def _negated_after(sentence: str, end: int) -> bool:
+    return bool(_NEG_AFTER.search(sentence[end:]))
+
+
+# --- override ----------------------------------------------------------------------------------------------------
+
+_OVERRIDE_VERB = _rx(
+    r"(?:\b(?:ignore|ignoring|disregard|forget|overrule|discard|abandon|set aside|throw out|stop following|"
+    r"no longer follow|pay no (?:attention|heed) to|ignorez|ignorer|oublie[zr]?|ne tiens pas compte|ignoriere\w*|"
+    r"vergiss|vergessen|missachte\w*|ignora\w*|olvida\w*|olvídate|descarta\w*|esque[çc]a\w*|desconsidere\w*|"
+    r"dimentica\w*|negeer\w*|vergeet|игнорируй\w*|игнорировать|забудь\w*|отбрось\w*)\b|忽略|无视|忘记|忘掉|不要理会|無視)")
+_PRIOR = _rx(
+    r"(?:\b(?:previous|prior|earlier|above|preceding|original|former|initial|old|existing|given|system|your|all|"
+    r"everything|précédentes?|antérieures?|toutes|vorherigen?|bisherigen?|früheren?|obigen?|alle[ns]?|anteriores?|"
+    r"previas?|prévias?|todas|precedenti|tutte|eerdere|vorige|предыдущие|прежние|все)\b|之前|以前|先前|上面|所有|前の)")
+_INSTR = _rx(
+    r"(?:\b(?:instructions?|guidance|guidelines?|rules|constraints|prompts?|directives?|orders|programming|"
+    r"restrictions|what you (?:were|have been) told|what you (?:were|have been) given|consignes|règles|"
+    r"anweisungen|instruktionen|regeln|vorgaben|instrucciones|reglas|indicaciones|instruções|instrucoes|regras|"
+    r"istruzioni|regole|instructies|regels|инструкции|указания|правила)\b|指令|指示|规则|说明|命令)")
+_EXPIRED = _rx(
+    r"\b(?:previous|prior|earlier|original|old|existing|your|system|former)\s+(?:[\w-]+\s+){0,2}?(?:instructions?|"
+    r"guidance|guidelines|rules|constraints|prompt|system prompt|directives|restrictions|policy)\s+(?:\w+\s+){0,2}?"
+    r"(?:no longer appl(?:y|ies)|(?:has|have) expired|expired|(?:is|are|were|was) (?:now\s+)?(?:lifted|void|null|"
+    r"cancell?ed|suspended|revoked|replaced|obsolete|invalid|superseded|over|gone)|do(?:es)? not apply)"
+    r"|\b(?:regard|consider|treat)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:prior|previous|earlier|existing)\s+"
+    r"(?:constraints|rules|instructions|restrictions|guidelines)\s+as\s+(?:lifted|void|cancell?ed|suspended|gone)"
+    r"|\b(?:stop|cease|quit)\s+following\s+(?:the|your|any|all)\s+(?:\w+\s+)?(?:rules|instructions|guidelines)"
+    r"|\b(?:priority|precedence)\s+over\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:system prompt|instructions|rules|"
+    r"guidelines|other memories|older memories|policies)"
+    r"|\b(?:overrides?|supersedes?|overrules?|replaces?)\s+(?:all\s+|any\s+|the\s+)?(?:older|other|previous|prior|"
+    r"existing|earlier)\s+(?:memories|instructions|rules|guidelines|notes)"
+    r"|\btake[s]?\s+precedence\b")
+
+
+def _override(sentence: str) -> bool:
+    for m in _OVERRIDE_VERB.finditer(sentence):
+        if _negated_before(sentence, m.start()):
+            continue
+        window = sentence[m.end(): m.end() + 90]
+        if _INSTR.search(window) and (_PRIOR.search(window) or re.search(r"you (?:were|have been)", window, _I)):
+            return True
+    return bool(_EXPIRED.search(sentence))
+
+
+# --- persona -----------------------------------------------------------------------------------------------------
+
+_PERSONA = _rx(
+    r"(?:\byou(?: are|'re)\s+(?:now|no longer)\b|\bfrom now on,?\s+you(?:'re| are| will be)\b|\byour\s+(?:new\s+)?"
+    r"role\s+(?:has changed|is now|changes)|\bpretend\s+(?:to be|you are|you're)\b|\bact as\b|\broleplay as\b|"
+    r"\bdu bist (?:jetzt|nun|ab sofort)\b|\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
+    r"\btu es (?:désormais|maintenant)\b|\b(?:ahora|a partir de ahora) eres\b|\bagora (?:você é|tu és)\b|"
+    r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
+    r"从现在开始你是)")
+_UNBOUND = _rx(
+    r"(?:\b(?:no|without|free of|free from|without any)\s+(?:restrictions|rules|limits|filters|guardrails|"
+    r"guidelines|censorship|safety)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbroken\b|"
+    r"\bsans (?:restrictions?|règles|filtres?|limites?)\b|\bohne (?:regeln|einschränkungen|grenzen|filter)\b|"
+    r"\bsin (?:restricciones|reglas|filtros|límites)\b|\bsem (?:restrições|regras|filtros|limites)\b|"
+    r"\bsenza (?:restrizioni|regole|filtri|limiti)\b|\bzonder (?:beperkingen|regels|filters)\b|"
+    r"\bбез (?:ограничений|правил|фильтров)\b|没有(?:任何)?限制|不受限制|无限制)")
+_NEW_ROLE = _rx(r"\b(?:no longer (?:a|an|the)\s+(?:helpful\s+)?assistant|approver|administrator|admin|root|"
+                r"superuser|owner|[\w-]*bot|[\w-]*gpt|ai|assistant|model|assistent|asistente|assistente|ассистент)\b")
+
+
+def _persona(sentence: str) -> bool:
+    m = _PERSONA.search(sentence)
+    if m and (_UNBOUND.search(sentence) or _NEW_ROLE.search(sentence[m.end(): m.end() + 60])):
+        return True
+    return bool(_UNBOUND.search(sentence) and re.search(rf"\b{_AI}\b|\bmodel\b", sentence, _I))
+
+
+# --- who the text speaks to --------------------------------------------------------------------------------------
+
+# The text speaks to the machine that will read it.
+_READER = _rx(
+    r"\b(?:whoever|whatever|anyone|anybody|any\s+(?:one|system|tool|program|process|reader|agent|model))\s+"
+    r"(?:that\s+|who\s+)?(?:reads?|process(?:es)?|parses?|summari[sz]es|ingests?|indexes|consumes?|retrieves?|"
+    r"handles?|receives?|is (?:reading|processing|parsing))\s+(?:this|these|the following|it)\b"
+    rf"|\b(?:{_AI}|models?|agents?|tools?|systems?)s?(?:\s+\w+){{0,2}}?\s+(?:that\s+|who\s+)?(?:are\s+|is\s+)?(?:reading|processing|parsing|"
+    r"summari[sz]ing|consuming|indexing|triaging|ingesting|scanning|retrieving|handling|generating a summary of|"
+    r"editing|reviewing|grading|screening)\s+(?:this|these|the)\b"
+    r"|\b(?:automated|automatic|machine|robotic)\s+(?:readers?|assistants?|agents?|systems?|tools?|parsers?|"
+    r"reviewers?|graders?|screeners?)\b"
+    r"|\blanguage[- ]model[- ]?(?:graders?|reviewers?|screeners?|readers?)\b"
+    r"|\b(?:if|when)\s+you(?:'re| are)\s+(?:an?\s+)?(?:ai|llm|language model|model|bot|assistant|agent)\b"
+    r"|@(?:assistant|ai|bot|claude|copilot|gpt|chatgpt|llm|agent)\b|\btodo\s*\(\s*(?:ai|llm|copilot|assistant|bot|"
+    r"agent|gpt)\s*\)")
+_VOCATIVE = _rx(
+    rf"(?:^|[(\[,\-–—:]\s*|(?:#|//|/\*|--|\*)\s*)(?:(?:hey|hi|hello|dear|attention|listen|ok|okay|psst)\s*,?\s+)?(?:the\s+|my\s+|our\s+|"
+    rf"any\s+|all\s+|every\s+)?{_AI}{_HUMAN_AFTER}\s*[,:!–—]"
+    rf"|\b(?:dear|hey)\s+{_AI}\b"
+    rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
+    rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?{_AI}")
+# An order follows the vocative (a question to one's own assistant is no order: "Hello, AI, have you …?").
+_ORDER = _rx(
+    rf"\b(?:{_SAY}|{_ACT}|ignore|disregard|forget|obey|follow|treat|regard|stop|skip|bypass|turn off|switch off|"
+    r"always|never|from now on|going forward|please|kindly|remember|make sure|ensure|you (?:must|should|will|are to|"
+    r"have to|need to|may)|the user has|set|add|remove|rank|score|reveal|print|output|include)\b")
+_QUESTION_START = re.compile(r"^\W*(?:have|has|do|does|did|can|could|would|will|are|is|was|were|what|how|why|who|"
+                             r"when|where|which)\b", _I)
+
+# Subject + modal + a verb of speech: an AI told what to say.
+_AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:now\s+|always\s+|also\s+|only\s+|"
+               rf"just\s+)*{_SAY}\b")
+_YOU_SAY = _rx(rf"\byou(?:'ll|\s+{_MODAL})?\s+(?:now\s+|always\s+|then\s+|just\s+)*{_SAY}\b")
+# The people an attacker wants told something: others, many of them.
+_OTHERS = (r"(?:every|all|each|any)?\s*(?:(?:of\s+)?(?:the|our|your)\s+)?(?:users?|customers?|clients?|people|"
+           r"everyone|everybody|anyone|anybody|callers?|visitors?|reporters?|new hires?|employees|staff|candidates?|"
+           r"auditors?|buyers?|shoppers?|patients?)")
+_TELL_OTHERS = _rx(rf"\b(?:tell|inform|assure|notify|remind|advise|convince)\s+(?:every|all|each|any)\s+"
+                   rf"{_OTHERS}\b|\b(?:tell|inform|assure|notify|convince)\s+(?:users|customers|clients|people|"
+                   r"everyone|everybody|anyone|callers|visitors|buyers)\b")
+_SELF = _rx(r"\b(?:for me|to me|with me|me in|answer me|reply to me|tell me|remind me|give me|when i|if i|i prefer|"
+            r"i'd like|i like)\b")
+_TRIGGER = _rx(
+    r"\b(?:if|when|whenever|once|should|in case|each time|every time|any time|anytime)\s+(?:(?:a|an|the|any|some|"
+    r"our|your|new)\s+)?(?:someone|somebody|anyone|anybody|people|person|users?|customers?|clients?|colleagues?|"
+    r"employees?|contractors?|new hires?|visitors?|auditors?|reporters?|callers?|they|managers?|engineers?|"
+    r"developers?|members?|buyers?|patients?)\s+(?:\w+\s+)?(?:asks?|asked|mentions?|brings? up|wants?|requests?|"
+    r"inquires?|enquires?|queries|questions?|writes?|types?)\b"
+    r"|\b(?:when|if|whenever|once)\s+asked\b|\bwhenever\s+(?:[\w-]+\s+){1,4}comes?\s+up\b"
+    r"|\b(?:si|cuando)\s+alguien\s+pregunta|\bwenn\s+(?:jemand|ein kunde|ein nutzer)\s+(?:\w+\s+)?fragt|"
+    r"\bsi\s+quelqu'un\s+(?:te\s+|vous\s+)?demande|\bse\s+(?:alguém|qualcuno)\s+(?:\w+\s+)?(?:perguntar|chiede)|"
+    r"\bals\s+iemand\s+(?:\w+\s+)?vraagt|\bесли\s+кто-?то\s+спросит|如果有人问")
+_TRIGGER_SAY = _rx(r"\b(?<!i )(?<!we )(?:say|reply|respond|answer|claim|state|assert|insist|confirm)\b"
+                   r"(?!\s+(?:hello|hi|thanks|thank you|sorry)\b)")
+_TELL_THEM = _rx(r"\btell\s+(?:them|him|her|the person|the user)\b")
+_DECEPTION = _rx(r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|safe|allowed|approved)\b|\bno need\b|"
+                 r"\b(?:free|unlimited|approved|passed|fixed|audited|verified|certified|nominal|green)\b|['\"“«]")
+_QUOTED = re.compile(r"['\"“«‘][^'\"”»’]{2,80}['\"”»’]")
+_AUTHORITY = _rx(r"\bthe user has (?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted|consented)\b.{0,40}"
+                 r"\byou\b|\byou (?:have been|are) (?:authori[sz]ed|cleared|permitted) (?:by|to)\b")
+_STEALTH = _rx(r"\b(?:silently|secretly|quietly|covertly|discreetly|nobody needs to know|no one needs to know|"
+               r"without (?:telling|informing|notifying|mentioning it to|alerting) (?:anyone|anybody|the users?|them)|"
+               r"(?:do not|don't|never) (?:mention|reveal|disclose|tell)\b[^.]{0,30}\b(?:users?|anyone|them)|"
+               r"ohne es zu erwähnen|sans le dire|sin decirlo|sem dizer)")
+
+
+def _addressed(sentence: str, *, tool: bool) -> bool:
+    """The sentence speaks to an AI reader in a way a person talking to their own assistant does not."""
+    if _READER.search(sentence) or _AUTHORITY.search(sentence):
+        return True
+    voc = _VOCATIVE.search(sentence)
+    if voc:
+        rest = sentence[voc.end():]
+        question = sentence.rstrip().endswith("?") and _QUESTION_START.search(rest)
+        if not question and _ORDER.search(rest) and (tool or _widened(sentence)):
+            return True
+    if _AI_SAYS.search(sentence) and not _SELF.search(sentence):
+        return True
+    if tool and (_YOU_SAY.search(sentence) or re.search(rf"\b{_AI}{_HUMAN_AFTER}\s+{_MODAL}\b", sentence, _I)):
+        return True
+    tell = _TELL_OTHERS.search(sentence)
+    if tell and not _negated_before(sentence, tell.start()):
+        return True
+    trigger = _TRIGGER.search(sentence)
+    if trigger:
+        after = sentence[trigger.end():]
+        say = _TRIGGER_SAY.search(after) or _TRIGGER_SAY.search(sentence[:trigger.start()])
+        if say and not _SELF.search(sentence[:trigger.end()]):
+            return True
+        if _TELL_THEM.search(sentence) and (_DECEPTION.search(after) or _weakening(sentence)):
+            return True
+    if _STEALTH.search(sentence) and re.search(rf"\b(?:{_SAY}|{_ACT}|{_XFER})\b", sentence, _I):
+        return True
+    return False
+
+
+def _widened(sentence: str) -> bool:
+    """What makes an order to one's own assistant reach beyond the speaker: other people, persistence, a trigger,
+    a safeguard switched off, a secret, stealth, a fixed answer."""
+    if _SELF.search(sentence):
+        return bool(_weakening(sentence) or _STEALTH.search(sentence))
+    return bool(re.search(rf"\b{_OTHERS}\b", sentence, _I) and re.search(r"\b(?:every|all|each|any|users?|"
+                                                                          r"customers?|people|everyone)\b",
+                                                                          sentence, _I)
+                or _UNIVERSAL.search(sentence) or _TRIGGER.search(sentence) or _weakening(sentence)
+                or _STEALTH.search(sentence) or _SECRET_RX.search(sentence) or _QUOTED.search(sentence)
+                or re.search(r"\b(?:the user has|you (?:have been|are) authori[sz]ed)", sentence, _I))
+
+
+# --- acting without the people who should decide -------------------------------------------------------------------
+
+_NO_HUMAN = _rx(r"\b(?:without\s+(?:asking|checking|verifying|reading|reviewing|looking(?:\s+\w+){0,2}|confirming|"
+                r"consulting|telling|any\s+review|review|a review|a reviewer|approval|(?:a|any)\s+(?:\w+\s+)?check|"
+                r"checks|receipts?)|no\s+(?:manager|human|review|reviewer|approval|sign-?off|receipt)\s*(?:check\s*)?"
+                r"(?:is\s+)?(?:needed|required|necessary)?|(?:do|does)\s+(?:it|that|this)\s+yourself|\byourself\b|"
+                r"automatically|auto-?(?:approve[sd]?|merge[sd]?|accept(?:ed)?))")
+_APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|accept(?:s|ed)?|grant(?:s|ed)?|sign(?:s|ed)? off|"
+               r"confirm(?:s|ed)?|publish(?:es|ed)?|close[sd]?\s+(?:all|every|any|each|the|them|it|tickets?|"
+               r"issues?|PRs?|pull requests?)|pay(?:s)?|refund(?:s|ed)?|release[sd]?|"
+               r"mark(?:s|ed)?\s+(?:\w+\s+){0,3}?as\s+(?:approved|passed|verified|fixed|resolved|done|safe|lgtm))\b")
+_WHOLESALE = _rx(r"\b(?:every|all|any|each|everything|whatever)\b")
+
+
+def _auto_approval(sentence: str) -> bool:
+    m = _APPROVE.search(sentence)
+    if not m or _negated_before(sentence, m.start()):
+        return False
+    no_human = _NO_HUMAN.search(sentence)
+    if no_human and (_WHOLESALE.search(sentence) or re.search(rf"\byou\b|\b{_AI}\b", sentence, _I)):
+        return True
+    return bool(_WHOLESALE.search(sentence[m.start(): m.end() + 40])
+                and re.search(rf"\byou\b|\b{_AI}{_HUMAN_AFTER}\b", sentence, _I))
+
+
+# --- weakening ---------------------------------------------------------------------------------------------------
+
+_GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verification|validation|pinning)|"
+          r"tls verification|ssl verification|authentication|auth|2fa|two-factor(?:\s+auth(?:entication)?)?|"
+          r"mfa(?:\s+prompts?)?|multi-factor(?:\s+auth(?:entication)?)?|csrf(?:\s+(?:checks?|protection|tokens?))?|"
+          r"firewall|audit(?:ing|\s+logs?|\s+logging|\s+trail)|signature\s+(?:checks?|verification)|"
+          r"signatures?|signing|security\s+(?:scans?|review|checks?|checklist|questionnaire|sign-?off|team)|"
+          r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
+          r"access control|permission checks?|identity (?:checks?|verification)|input validation|captcha|sso|"
+          r"password policy|waf|selinux|apparmor|seccomp|pre-commit hooks?|secret scanning)")
+_SOFT_GUARD = (r"(?:tests?|checks?|reviews?|reviewers?|approvals?|sign-?offs?|verification|validation|scans?|"
+               r"receipt checks?|staging checks?|migration checks?|checklist)")
+_OFF_VERB = (r"(?:disable[sd]?|disabling|turn(?:s|ed|ing)?\s+off|switch(?:es|ed|ing)?\s+off|skip(?:s|ped|ping)?|"
+             r"bypass(?:es|ed|ing)?|remove[sd]?|drop(?:s|ped)?|deactivate[sd]?|circumvent|ignore[sd]?|omit(?:s|ted)?|"
+             r"suppress(?:es|ed)?|relax(?:es|ed)?|loosen(?:s|ed)?|weaken(?:s|ed)?|waive[sd]?|no longer "
+             r"(?:require|enforce|check|use|run))")
+_OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|optional|not (?:required|needed|necessary|"
+              r"mandatory|enforced)|unnecessary|removed|bypassed|open|waived|dropped|relaxed|a waste of time|"
+              r"just friction|friction)")
+
+
+def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match | None:
+    be = r"(?:is|are|stays?|remains?|can be|may be|should be|gets?|be)\s+"
+    for pattern in (
+            rf"\b{_OFF_VERB}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+{guard}\b",
+            rf"\b{guard}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+{be}{'' if copula else '?'}{_OFF_STATE}\b",
+            rf"\b(?:no|without|with no|never needs?|do(?:es)?n'?t need|do(?:es)?n'?t require|never requires?)\s+"
+            rf"(?P<mid>(?:a|any|the)?\s*)(?:\w+\s+)?{guard}\b",
+            rf"--(?:force-)?(?:skip|no|disable)-{guard}\b(?P<mid>)"):
+        for m in re.finditer(pattern, sentence, _I):
+            mid = m.group("mid") or ""
+            if _negated_before(sentence, m.start()) or re.search(_NEG, mid, _I) or _negated_after(sentence, m.end()):
+                continue
+            return m
+    return None
+
+
+_FLAGS = _rx(r"(?:--insecure\b|--no-verify\b|verify\s*=\s*false\b|--force-skip-checks\b|stricthostkeychecking=no|"
+             r"node_tls_reject_unauthorized\s*=\s*0|pythonhttpsverify\s*=\s*0|--allow-unauthenticated\b|"
+             r"--disable-(?:security|auth|tls|ssl|verification)\w*|--skip-(?:checks|verification|auth)\w*)")
+_PRIVILEGE = _rx(r"\b(?:admin|root|owner|superuser|sudo|full|write|production|prod)\s+(?:rights|access|privileges|"
+                 r"permissions|credentials)\b[^.]{0,40}\b(?:to|for)\s+(?:every|all|any|anyone|everyone|everybody|whoever|"
+                 r"each)\b|\b(?:give|grant|hand)s?\b[^.]{0,30}\b(?:admin|root|owner|superuser)\b[^.]{0,30}\b(?:to\s+)?"
+                 r"(?:every|all|any|anyone|everyone|whoever|who\s+(?:says|asks|knows))\b"
+                 r"|\b(?:admin|root|owner|superuser)\s+(?:rights|access|privileges)\s+(?:is|are)\s+(?:given|granted|"
+                 r"handed out)\s+to\s+(?:every|all|any|anyone|everyone)\b")
+_RUN_PRIVILEGED = _rx(r"\b(?:run|start|deploy)\w*\s+(?:all\s+|every\s+)?(?:containers?|pods?|services?|workloads?)\s+"
+                      r"(?:\w+\s+){0,2}(?:privileged|as root)\b")
+_SOFT_CONTEXT = _rx(r"\b(?:mirror|upgrades?|dependenc\w+|packages?|hotfix\w*|migrations?|deploy\w*|PRs?|"
+                    r"pull requests?|merge\w*|expenses?|refunds?|invoices?)\b")
+
+
+def _weakening(sentence: str) -> bool:
+    if _guard_off(sentence, _GUARD):
+        return True
+    soft = _guard_off(sentence, _SOFT_GUARD, copula=True)
+    if soft and (_UNIVERSAL.search(sentence) or _SOFT_CONTEXT.search(sentence)):
+        return True
+    m = _FLAGS.search(sentence)
+    if m and not _negated_before(sentence, m.start()) and re.search(r"\b(?:always|use|run|with|pass|add|set|every|"
+                                                                    r"per|rule|policy|standard)\b", sentence, _I) \
+            and not re.search(r"\b(?:removed?|deprecated|dropped)\b", sentence, _I):
+        return True
+    m = _PRIVILEGE.search(sentence) or _RUN_PRIVILEGED.search(sentence)
+    return bool(m and not _negated_before(sentence, m.start()) and not re.search(_NEG, m.group(0), _I))
+
+
+# --- secrets and exfiltration ----------------------------------------------------------------------------------------
+
+_SHARE = (r"(?:share[sd]?|sharing|paste[sd]?|pasting|post(?:s|ed|ing)?|send(?:s|ing)?|sent|give[sn]?|giving|"
+          r"hand(?:s|ed|ing)?(?:\s+(?:out|over))?|put|commit(?:s|ted)?|push(?:es|ed)?|e-?mail(?:s|ed)?|mail(?:ed)?|"
+          r"dm(?:s|ed)?|message[sd]?|publish(?:es|ed)?|print(?:s|ed)?|reveal(?:s|ed)?|disclose[sd]?|include[sd]?|"
+          r"display(?:s|ed)?|show(?:s|n|ed)?|write|written|store[sd]?|keep|kept|live|lives|belong|belongs|go|goes|"
+          r"log(?:s|ged)?|forward(?:s|ed)?|expose[sd]?|leak(?:s|ed)?|copie[sd]|copy)")
+_OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the requester|people|them)|with\s+"
+         r"(?:anyone|anybody|everyone|everybody|whoever|people)|(?:who|that)\s+asks?|on request|when(?:ever)?\s+"
+         r"(?:asked|someone asks|anyone asks)|publicly|in plain ?text|by (?:plain\s+)?e-?mail|"
+         r"(?:in|into|to|on)\s+(?:the\s+|our\s+|a\s+|this\s+|your\s+)?(?:[\w-]+\s+){0,2}?(?:chat|channel|slack|teams|"
+         r"tickets?|issues?|readme|wiki|repo|repository|commit|git|doc|docs|document|page|thread|comments?|group|"
+         r"answer|reply|response|public|paste|gist)\b|(?:whoever|anyone)\s+(?:requests?|asks?|wants?))")
+_SHARE_SECRET = re.compile(rf"\b{_SHARE}\b", _I)
+_SECRET_RX = re.compile(rf"(?<![\w.]){_SECRET}", _I)
+_OPEN_RX = re.compile(rf"\b{_OPEN}", _I)
+
+
+_COMMIT = _rx(r"\b(?:commit(?:s|ted)?|check(?:s|ed)? in|push(?:es|ed)?)\b")
+# An AI told to keep, log or show secrets.
+_AI_HANDLES = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,3}}?\s+{_MODAL}\s+(?:now\s+|always\s+|also\s+|just\s+)*"
+                  r"(?:log|store|record|collect|keep|save|print|reveal|share|send|post|paste|include|output|display|"
+                  r"forward|e-?mail|dump|hand out|give out)\b")
+
+
+def _shares_secrets(sentence: str) -> bool:
+    secret = _SECRET_RX.search(sentence)
+    if not secret:
+        return False
+    handles = _AI_HANDLES.search(sentence)
+    if handles and not _negated_before(sentence, handles.start()) and not re.search(_NEG, handles.group(0), _I):
+        return True
+    for verb in _SHARE_SECRET.finditer(sentence):
+        if _negated_before(sentence, verb.start()):
+            continue
+        if _COMMIT.match(sentence, verb.start()) and abs(verb.start() - secret.start()) <= 60:
+            return True
+        for place in _OPEN_RX.finditer(sentence):
+            if re.search(_NEG, sentence[max(0, place.start() - 12):place.start()], _I):
+                continue  # "in Vault, never in the repository"
+            span = sorted((secret.start(), verb.start(), place.start()))
+            if span[2] - span[0] <= 140:
+                return True
+    return False
+
+
+_DEST_RX = re.compile(_DEST, _I)
+_XFER_RX = re.compile(rf"(?:\b{_XFER}\b|发送|发到|转发|上传)", _I)
+_SENSITIVE_RX = re.compile(rf"(?<![\w.]){_SENSITIVE}", _I)
+# Markdown images and links whose address carries a template, a variable or a secret: the reader fills them in.
+_BEACON = _rx(r"!?\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*[?&#/=][^)\s]*(?:\{|\$|%7b|<|\[|secret|token|key|password|"
+              r"history|conversation|chat|memory)")
+_URL_TEMPLATE = _rx(r"(?<![fF]['\"])\b(?:https?://\S+[?&][\w-]+=)(?:\{\{?|\$\{?|%7b|<|\s|$)")
+_INTO_URL = _rx(r"\b(?:render|include|append|add|insert|embed|output|put|attach|encode)\w*\b")
+
+
+_BACK = _rx(r"\b(?:them|it|those|these|that|everything|all of it)\b")
+
+
+def _exfiltrates(sentence: str, previous: str = "") -> bool:
+    """Transfer, sensitive object and destination in the sentence; or the object in the sentence before, pointed
+    back to ("Collect the API keys. Then post them to …")."""
+    if not _DEST_RX.search(sentence):
+        return False
+    if not (_SENSITIVE_RX.search(sentence) or (_BACK.search(sentence) and _SENSITIVE_RX.search(previous))):
+        return False
+    return any(not _negated_before(sentence, verb.start()) for verb in _XFER_RX.finditer(sentence))
+
+
+def _beacon(sentence: str) -> bool:
+    if _BEACON.search(sentence):
+        return True
+    m = _URL_TEMPLATE.search(sentence)
+    return bool(m and _INTO_URL.search(sentence) and (_SENSITIVE_RX.search(sentence) or "{" in sentence
+                                                        or "$" in sentence))
+
+
+# --- remote code -------------------------------------------------------------------------------------------------
+
+_FETCH = (r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|https?\.get|aria2c|lwp-download|"
+          r"urlopen|urllib|requests\.get|net::http|lwp|file_get_contents|downloadstring|downloadfile|webclient|"
+          r"bitsadmin|certutil)")
+_INTERP = (r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|c|da|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|"
+           r"invoke-expression|powershell|pwsh|source)\b")
+_PIPE = _rx(rf"\b{_FETCH}\b[^\n|;]{{0,200}}\|\s*{_INTERP}(?!\s+-m\s+json\.tool)(?!\s+-c\s+[\"'][^\"']*json)")
+_SUBST = _rx(r"\b(?:(?:ba|z|k)?sh|source|bash|eval|\.)\s+(?:-c\s+)?[\"']?(?:\$\(|<\()\s*(?:curl|wget|iwr|irm)\b")
+_THEN_RUN = _rx(r"\b(?:curl|wget|iwr|invoke-webrequest|certutil|bitsadmin)\b[^\n]{0,200}?https?://[^\n]{0,200}?"
+                r"(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z)?sh\s|bash\s|source\s|\.\s|python[0-9.]*\s|chmod\s+\+x|"
+                r"\./|start\s|[\w-]+\.(?:exe|bat|ps1|sh)\b)")
+_INLINE = _rx(r"\b(?:python[0-9.]*|perl|ruby|node|php|powershell|pwsh)\b[^\n]{0,40}?\s-(?:c|e|r|command|nop|"
+              r"[a-z]*e)\b[^\n]{0,300}")
+_INLINE_FETCH = _rx(r"(?:urlopen|urllib|requests\.get|https?\.get|net::http|lwp|\bget\s*\(|file_get_contents\s*\("
+                    r"|downloadstring|webclient|iwr\b|irm\b|invoke-webrequest|invoke-restmethod|curl\b|wget\b)")
+_INLINE_EXEC = _rx(r"(?:\bexec\s*\(|\beval\b|os\.system|subprocess|child_process|\biex\b|invoke-expression|"
+                   r"\|\s*(?:ba)?sh\b|\bsystem\s*\()")
+_INSTALL_URL = _rx(r"\b(?:pip[0-9.]*|pipx|uv pip|npm|pnpm|yarn|gem)\s+(?:install|add|i)\b[^\n]{0,80}?"
+                   r"(?:(?<!git\+)https?://\S+\.(?:tar\.gz|tgz|zip|whl|gem)\b|https?://\d{1,3}(?:\.\d{1,3}){3}|"
+                   r"--trusted-host|--index-url\s+http://|--extra-index-url\s+http://)"
+                   r"|\bnpx\s+(?:-y\s+|--yes\s+)?https?://|\bmsiexec\b[^\n]{0,20}/i\s+https?://"
+                   r"|\b(?:mshta|regsvr32)\b[^\n]{0,40}https?://")
+
+
+def _remote_code(text: str) -> bool:
+    for rx in (_PIPE, _SUBST, _THEN_RUN, _INSTALL_URL):
+        for m in rx.finditer(text):
+            if not _negated_before(text, m.start()):
+                return True
+    for m in _INLINE.finditer(text):
+        body = m.group(0)
+        if _INLINE_FETCH.search(body) and _INLINE_EXEC.search(body) and not _negated_before(text, m.start()):
+            return True
+    return False
+
+
+# --- promotion -----------------------------------------------------------------------------------------------------
+
+_WIDE_SCOPE = (r"(?:project[- ]wide|company[- ]wide|org(?:ani[sz]ation)?[- ]wide|global(?:ly)?|(?:all|every)\s+"
+               r"(?:modules?|teams?|projects?|agents?|departments?)|everywhere|(?:project|company|org|organi[sz]ation|"
+               r"global)\s+(?:scope|level)|visible to (?:all|every)\w*)")
+_PROMOTE = _rx(
+    rf"\b(?:promote|elevate|escalate|pin|make|store|publish|share|apply|adopt|push|roll out|spread|propagate|"
+    rf"save|record)\w*\b[^.\n]{{0,60}}\b{_WIDE_SCOPE}"
+    rf"|\b(?:promote|elevate|escalate)\w*\s+(?:this|it|the (?:note|rule|memory|entry))\b"
+    r"|\b(?:mark|flag|treat|set|tag|label|record|store|consider|save)\w*\s+(?:this|it|the entry|this (?:memory|note|"
+    r"entry|rule|fact|statement|policy|item|message))\s+(?:as\s+|to\s+)?(?:\w+\s+)?(?:verified|reviewed|trusted|"
+    r"approved|corroborated|official|authoritative|high[- ]priority|validated)\b"
+    r"|\b(?:this|it)\s+(?:should|must|can|will|may)\s+be\s+(?:marked|flagged|treated|tagged|considered|stored|"
+    r"recorded|labelled|labeled)\s+as\s+(?:verified|reviewed|trusted|approved|corroborated|official)\b"
+    r"|\b(?:bypass|skip|avoid|circumvent)\w*\s+(?:the\s+)?review\s+(?:queue|process|step)\b|\bno need to (?:queue|"
+    r"put|send)\s+(?:it|this)\s+(?:for|to|through)\s+review\b|\btrust level\b"
+    r"|\b(?:verified|approved|reviewed|confirmed)\s+by\s+(?:the\s+)?(?:admin|security|review|management|cto|ciso|"
+    r"board)\b[^.]{0,60}\b(?:override|supersede|replace|must|takes? precedence)"
+    r"|\btag\w*\s+(?:it|this)\s+as\s+corroborated\b")
+
+
+def _promotion(sentence: str) -> bool:
+    m = _PROMOTE.search(sentence)
+    return bool(m and not _negated_before(sentence, m.start()))
+
+
+# --- prompt structure in data -----------------------------------------------------------------------------------------
+
+_ROLE = re.compile(
+    r"[\"']role[\"']\s*:\s*[\"'](?:system|developer)[\"']\s*,\s*[\"']content[\"']\s*:\s*[\"'][^\"']*\s[^\"']*\s"
+    r"|^\s*role\s*:\s*(?:system|developer)\s*\n\s*content\s*:\s*\S+\s+\S+"
+    r"|<(?:start|end)_of_turn>|<\|(?:begin|end|start)_(?:of_)?(?:text|turn|header_id)\|>"
+    r"|\[\[?\s*(?:system|admin|root|developer|operator|sudo)(?:\s+(?:override|message|note|prompt|mode))?\s*\]\]?\s*:?"
+    r"|\b(?:new|updated)\s+system\s+(?:message|prompt|instructions?|directive)\b"
+    r"|\bend of (?:the\s+)?(?:context|conversation|document|memory|data|input)\b[^\n]{0,40}\b(?:system|instructions?)"
+    r"|\((?:system|admin|developer)\s+(?:priority|override|level|mode)\)"
+    r"|^\s*```\s*(?:system|instructions?)\s*$"
+    r"|^\s*#{1,6}\s*(?:instruction|response|input)\s*:\s*$",
+    re.I | re.M)
+
+
+# --- the layer -----------------------------------------------------------------------------------------------------
+
+# Someone asking whether they may ("Can I commit the token for now?") orders nobody.
+_ASKING = _rx(r"^\W*(?:can|could|may|should|shall|do|must)\s+(?:i|we)\b[^?]*\?\s*$|^\W*(?:is|would)\s+it\s+(?:ok|okay|"
+              r"fine|safe|alright|possible)\b[^?]*\?\s*$")
+
+
+def mechanisms(text: str, *, tool: bool = False) -> list[str]:
+    """The family keys ``text`` shows by mechanism: override, directive, exfiltration, remote_code, weakening,
+    promotion, role."""
+    found: list[str] = []
+
+    def add(family: str) -> None:
+        if family not in found:
+            found.append(family)
+
+    if _ROLE.search(text):
+        add("role")
+    if _remote_code(text):
+        add("remote_code")
+    sentences = _sentences(text)
+    for i, sentence in enumerate(sentences):
+        asking = bool(_ASKING.search(sentence))
+        if _override(sentence):
+            add("override")
+        if _persona(sentence) or _addressed(sentence, tool=tool) or (not asking and _auto_approval(sentence)):
+            add("directive")
+        if not asking and _weakening(sentence):
+            add("weakening")
+        if (not asking and _shares_secrets(sentence)) or _beacon(sentence) or \
+                _exfiltrates(sentence, sentences[i - 1] if i else ""):
+            add("exfiltration")
+        if _promotion(sentence):
+            add("promotion")
+    return found
