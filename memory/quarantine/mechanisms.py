@@ -55,14 +55,15 @@ _ACT = (r"(?:approve[sd]?|merge[sd]?|accept(?:s|ed)?|grant(?:s|ed)?|close[sd]?|p
         r"restart(?:s|ed)?|disable[sd]?|mark(?:s|ed)?|run(?:s)?|execute[sd]?|install(?:s|ed)?|forward(?:s|ed)?|"
         r"send(?:s)?|post(?:s|ed)?|share[sd]?|hand(?:s|ed)?)")
 _NEG = (r"\b(?:never|not|no longer|don'?t|doesn'?t|do not|does not|must not|mustn'?t|should not|shouldn'?t|"
-        r"cannot|can'?t|won'?t|avoid|forbid\w*|prohibit\w*|nobody|no one|nothing|refuse|nie|niemals|nicht|"
+        r"cannot|can'?t|won'?t|avoid|forbid\w*|prohibit\w*|nobody|no one|nothing|refuse|block\w*|prevent\w*|"
+        r"detect\w*|reject\w*|den(?:y|ies|ied)|nie|niemals|nicht|"
         r"kein\w*|jamais|ne|nunca|não|nao|mai|non|nooit|niet|никогда|не|绝不|不要|禁止)\b")
 _NEG_AFTER = re.compile(r"^[^.;\n]{0,20}?\b(?:is|are|was|were)\s+(?:not allowed|forbidden|prohibited|not permitted|"
                         r"never (?:ok|okay|allowed)|a bad idea|dangerous|risky)\b", _I)
 _UNIVERSAL = re.compile(
     r"\b(?:every|all|any|each|always|everywhere|everyone|anyone|anybody|whoever|no exceptions?|from now on|"
     r"going forward|from here on|henceforth|from today|in (?:all|every) (?:environments?|services?)|production|"
-    r"prod|automatically|auto-\w+|straight away|right away|immediately)\b", _I)
+    r"prod|automatically|auto-\w+|straight away|right away|immediately|anything|whatever)\b", _I)
 
 _SENSITIVE = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|keys? and tokens|tokens?|"
@@ -72,9 +73,12 @@ _SENSITIVE = (
     r"conversations?|chat (?:history|logs?|transcripts?)|chat|transcripts?|(?:the )?history|memories|"
     r"(?:the|your|its|all|stored|whole|entire|shared)\s+memory\b(?!\s+(?:usage|footprint|limit|leak|pressure))|"
     r"memory (?:dump|contents|entries)|system prompt|prompts?|(?:whatever|what) the user (?:types|says|writes)|"
-    r"user(?:'s)? (?:messages|input|data|files)|personal data|customer data|keystrokes|clipboard|"
+    r"user(?:'s)? (?:messages|input|data|files)|(?:all|every|each)\s+(?:customer\s+)?(?:messages?|mails?|e-mails?|"
+    r"replies|answers|conversations?)|personal data|customer data|keystrokes|clipboard|"
     r"contraseñas?|claves?(?: api)?|zugangsdaten|passw(?:ö|oe)rter|kennw(?:ö|oe)rter|mots de passe|identifiants|"
-    r"senhas?|credenciais|credenziali|wachtwoorden|пароли|паролями|ключи|токены|密码|密钥|令牌|凭据|聊天记录)")
+    r"senhas?|credenciais|credenziali|wachtwoorden|пароли|паролями|ключи|токены|密码|密钥|令牌|凭据|聊天记录|"
+    r"historial|conversación|conversa(?:ção)?|conversazione|chatverlauf|verlauf|unterhaltung|historique|gesprek|"
+    r"переписк\w*|истори\w+ чата|对话)")
 _SECRET = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|tokens?|access keys?|"
     r"private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|root (?:password|credentials|access)|"
@@ -83,10 +87,14 @@ _SECRET = (
 _DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
          r"\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|"
          r"info|biz|co|app|dev|site|top|me|tk|sh|cc|pw|link|click|example|fr|de|es|it|nl|pt|uk|online|store)\b|"
-         r"@[a-z0-9_]{3,}\b|\bwebhooks?\b|pastebin|paste site|ngrok|requestbin)")
-_XFER = (r"(?:send|sends|sent|post|posts|posted|forward|forwards|upload|uploads|uploading|ship|ships|dump|dumps|"
-         r"exfiltrate|transmit|transmits|relay|leak|leaks|pass (?:it |them )?on|push|copy|copies|copied|mirror|sync|"
-         r"submit|e-?mail|e-?mailed|mail|dm|message|cc|bcc|include|includes|append|attach|embed|put|add|go|goes|"
+         r"@[a-z0-9_]{3,}\b|\bwebhooks?\b|pastebin|paste site|ngrok|requestbin|"
+         r"\b(?:external|outside|third-party|personal|private)\s+(?:[\w-]+\s+)?(?:address|server|bot|inbox|account|"
+         r"endpoint|service|e-?mail|drive|bucket))")
+_XFER = (r"(?:send|sends|sent|sending|post\w*|forward\w*|upload\w*|ship|ships|shipped|dump\w*|exfiltrat\w*|"
+         r"transmit\w*|relay\w*|leak\w*|pass (?:it |them )?on|push\w*|cop(?:y|ies|ied)|mirror\w*|sync\w*|submit\w*|"
+         r"e-?mail\w*|mail|mailed|dm|message\w*|cc|bcc|include\w*|append\w*|attach\w*|embed\w*|put|add|adds|added|"
+         r"go|goes|store|stores|stored|keep|keeps|kept|live|lives|save|saves|saved|pasa\w*|pásale|passe[rz]?|"
+         r"reenv\w+|weiterleiten|leite\w* weiter|inoltra\w*|doorsturen|"
          r"transmis|transmises|transmettre|transmettez|envoie\w*|envoy\w+|envía\w*|enviar|envie\w*|manda\w*|"
          r"schick\w*|sende\w*|übermittl\w*|invia\w*|stuur\w*|verstuur\w*|отправ\w*|перешл\w*|пришли\w*|发送|发到|"
          r"转发|上传)")
@@ -143,7 +151,9 @@ _EXPIRED = _rx(
     r"guidelines|other memories|older memories|policies)"
     r"|\b(?:overrides?|supersedes?|overrules?|replaces?)\s+(?:all\s+|any\s+|the\s+)?(?:older|other|previous|prior|"
     r"existing|earlier)\s+(?:memories|instructions|rules|guidelines|notes)"
-    r"|\btake[s]?\s+precedence\b")
+    r"|\btake[s]?\s+precedence\b"
+    r"|\b(?:rules|instructions|guidelines|guidance|restrictions|policies|constraints)\s+(?:you\s+(?:received|got|"
+    r"were given|have been given|follow|have)|given to you)\b[^.]{0,40}\b(?:do not|don't|no longer|does not)\s+apply")
 
 
 def _override(sentence: str) -> bool:
@@ -202,7 +212,7 @@ _READER = _rx(
 _VOCATIVE = _rx(
     rf"(?:^|[(\[,\-–—:]\s*|(?:#|//|/\*|--|\*)\s*)(?:(?:hey|hi|hello|dear|attention|listen|ok|okay|psst)\s*,?\s+)?(?:the\s+|my\s+|our\s+|"
     rf"any\s+|all\s+|every\s+)?{_AI}{_HUMAN_AFTER}\s*[,:!–—]"
-    rf"|\b(?:dear|hey)\s+{_AI}\b"
+    rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
     rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?{_AI}")
 # An order follows the vocative (a question to one's own assistant is no order: "Hello, AI, have you …?").
@@ -216,6 +226,11 @@ _QUESTION_START = re.compile(r"^\W*(?:have|has|do|does|did|can|could|would|will|
 # Subject + modal + a verb of speech: an AI told what to say.
 _AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:now\s+|always\s+|also\s+|only\s+|"
                rf"just\s+)*{_SAY}\b")
+_ANSWERED = _rx(r"\b(?:questions?|requests?|queries|tickets|inquiries|enquiries)\b[^.]{0,40}\b(?:are|get|gets|"
+                r"should be|must be|will be)\s+(?:always\s+)?(?:answered|replied to|met|handled)\s+(?:by|with)\s+"
+                r"(?:recommending|saying|telling|pointing|quoting|claiming|['\"“])")
+_AI_HABIT = _rx(rf"\b(?:the|our|every|each|all|any)\s+{_AI}{_HUMAN_AFTER}\s+(?:always\s+|now\s+)?(?:says|tells|replies|"
+                r"responds|answers|recommends|claims|confirms|cc'?s|ccs|copies|forwards|approves|grants)\b")
 _YOU_SAY = _rx(rf"\byou(?:'ll|\s+{_MODAL})?\s+(?:now\s+|always\s+|then\s+|just\s+)*{_SAY}\b")
 # The people an attacker wants told something: others, many of them.
 _OTHERS = (r"(?:every|all|each|any)?\s*(?:(?:of\s+)?(?:the|our|your)\s+)?(?:users?|customers?|clients?|people|"
@@ -244,6 +259,10 @@ _DECEPTION = _rx(r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|safe|allo
 _QUOTED = re.compile(r"['\"“«‘][^'\"”»’]{2,80}['\"”»’]")
 _AUTHORITY = _rx(r"\bthe user has (?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted|consented)\b.{0,40}"
                  r"\byou\b|\byou (?:have been|are) (?:authori[sz]ed|cleared|permitted) (?:by|to)\b")
+_OBEY_SIGNED = _rx(r"\b(?:signed|tagged|marked|prefixed|stamped|labell?ed)\b[^.]{0,60}\b(?:must|should|shall|will|"
+                  r"is to|are to)\s+be\s+(?:followed|obeyed|trusted|executed|carried out|treated as)\b"
+                  r"|\b(?:follow|obey|trust|execute)\w*\s+(?:anything|everything|whatever|any message|messages|"
+                  r"instructions?)\s+(?:signed|tagged|marked|prefixed|stamped)\b")
 _STEALTH = _rx(r"\b(?:silently|secretly|quietly|covertly|discreetly|nobody needs to know|no one needs to know|"
                r"without (?:telling|informing|notifying|mentioning it to|alerting) (?:anyone|anybody|the users?|them)|"
                r"(?:do not|don't|never) (?:mention|reveal|disclose|tell)\b[^.]{0,30}\b(?:users?|anyone|them)|"
@@ -252,7 +271,7 @@ _STEALTH = _rx(r"\b(?:silently|secretly|quietly|covertly|discreetly|nobody needs
 
 def _addressed(sentence: str, *, tool: bool) -> bool:
     """The sentence speaks to an AI reader in a way a person talking to their own assistant does not."""
-    if _READER.search(sentence) or _AUTHORITY.search(sentence):
+    if _READER.search(sentence) or _AUTHORITY.search(sentence) or _OBEY_SIGNED.search(sentence):
         return True
     voc = _VOCATIVE.search(sentence)
     if voc:
@@ -260,7 +279,14 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
         question = sentence.rstrip().endswith("?") and _QUESTION_START.search(rest)
         if not question and _ORDER.search(rest) and (tool or _widened(sentence)):
             return True
-    if _AI_SAYS.search(sentence) and not _SELF.search(sentence):
+    if _AI_SAYS.search(sentence) and not _SELF.search(sentence) and _widened(sentence):
+        return True
+    if _ANSWERED.search(sentence) or (_AI_HABIT.search(sentence) and _widened(sentence)
+                                      and not _SELF.search(sentence)):
+        return True
+    you_say = _YOU_SAY.search(sentence)
+    if you_say and (_QUOTED.search(sentence) or _TRIGGER.search(sentence)) and not _SELF.search(sentence) \
+            and not _negated_before(sentence, you_say.start()):
         return True
     if tool and (_YOU_SAY.search(sentence) or re.search(rf"\b{_AI}{_HUMAN_AFTER}\s+{_MODAL}\b", sentence, _I)):
         return True
@@ -339,18 +365,33 @@ _OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|optional|not (?:
               r"just friction|friction)")
 
 
+_RULE_FRAME = _rx(r"\b(?:team rule|rule|policy|standard|norm|convention|decision|agreed|we decided|house rule|"
+                  r"reminder|as a team|for convenience|to save|easier|in the way|slows?|friction|no need|"
+                  r"anything|whatever)\b")
+
+
 def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match | None:
     be = r"(?:is|are|stays?|remains?|can be|may be|should be|gets?|be)\s+"
     for pattern in (
             rf"\b{_OFF_VERB}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+{guard}\b",
-            rf"\b{guard}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+{be}{'' if copula else '?'}{_OFF_STATE}\b",
-            rf"\b(?:no|without|with no|never needs?|do(?:es)?n'?t need|do(?:es)?n'?t require|never requires?)\s+"
+            rf"\b{guard}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+(?:{be}){'' if copula else '?'}{_OFF_STATE}\b",
+            rf"\b(?:no|without|with no|never needs?|do(?:es)?n'?t need|do(?:es)?n'?t require|never requires?|"
+            rf"nobody needs|no one needs|nobody uses)\s+"
             rf"(?P<mid>(?:a|any|the)?\s*)(?:\w+\s+)?{guard}\b",
-            rf"--(?:force-)?(?:skip|no|disable)-{guard}\b(?P<mid>)"):
+            rf"--(?:force-)?(?:skip|no|disable)-{guard}\b(?P<mid>)",
+            rf"\b(?:must not|mustn'?t|should not|shouldn'?t|do not|don'?t|never|no longer)\s+(?:use|enable|require|run|"
+            rf"have|keep|turn on|switch on|perform|do)\s+(?P<mid>(?:the|any|a)?\s*)(?:\w+\s+)?{guard}\b"):
         for m in re.finditer(pattern, sentence, _I):
             mid = m.group("mid") or ""
             if _negated_before(sentence, m.start()) or re.search(_NEG, mid, _I) or _negated_after(sentence, m.end()):
                 continue
+            framed = _UNIVERSAL.search(sentence) or _RULE_FRAME.search(sentence) or re.search(rf"\b{_AI}\b", sentence,
+                                                                                                 _I)
+            if (pattern.startswith(rf"\b{guard}") or pattern.startswith(r"\b(?:must not")) and not framed:
+                continue  # "rate limiting is off for the health endpoint only" describes, it does not rule
+            if pattern.startswith(r"\b(?:must not") and guard == _SOFT_GUARD and not re.search(
+                    r"\b(?:checks?|reviews?|verification|validation|scans?)\b", m.group(0), _I):
+                continue  # "never run load tests against production" is a caution
             return m
     return None
 
@@ -366,15 +407,17 @@ _PRIVILEGE = _rx(r"\b(?:admin|root|owner|superuser|sudo|full|write|production|pr
                  r"handed out)\s+to\s+(?:every|all|any|anyone|everyone)\b")
 _RUN_PRIVILEGED = _rx(r"\b(?:run|start|deploy)\w*\s+(?:all\s+|every\s+)?(?:containers?|pods?|services?|workloads?)\s+"
                       r"(?:\w+\s+){0,2}(?:privileged|as root)\b")
-_SOFT_CONTEXT = _rx(r"\b(?:mirror|upgrades?|dependenc\w+|packages?|hotfix\w*|migrations?|deploy\w*|PRs?|"
-                    r"pull requests?|merge\w*|expenses?|refunds?|invoices?)\b")
+# Safeguards of the supply chain: skipping review of what comes from outside is never a scoped process choice.
+_SOFT_CONTEXT = _rx(r"\b(?:mirrors?|upgrades?|dependenc\w+|packages?|third-party|vendor\w*|external)\b")
 
 
 def _weakening(sentence: str) -> bool:
     if _guard_off(sentence, _GUARD):
         return True
     soft = _guard_off(sentence, _SOFT_GUARD, copula=True)
-    if soft and (_UNIVERSAL.search(sentence) or _SOFT_CONTEXT.search(sentence)):
+    if soft and (_UNIVERSAL.search(sentence) or _SOFT_CONTEXT.search(sentence) or (
+            soft.group(0).lower().startswith(("must", "should", "do", "don", "never", "no longer"))
+            and _RULE_FRAME.search(sentence))):
         return True
     m = _FLAGS.search(sentence)
     if m and not _negated_before(sentence, m.start()) and re.search(r"\b(?:always|use|run|with|pass|add|set|every|"
@@ -405,9 +448,15 @@ _OPEN_RX = re.compile(rf"\b{_OPEN}", _I)
 
 _COMMIT = _rx(r"\b(?:commit(?:s|ted)?|check(?:s|ed)? in|push(?:es|ed)?)\b")
 # An AI told to keep, log or show secrets.
-_AI_HANDLES = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,3}}?\s+{_MODAL}\s+(?:now\s+|always\s+|also\s+|just\s+)*"
-                  r"(?:log|store|record|collect|keep|save|print|reveal|share|send|post|paste|include|output|display|"
-                  r"forward|e-?mail|dump|hand out|give out)\b")
+_AI_HANDLES = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,3}}?\s+(?:{_MODAL}\s+)?(?:now\s+|always\s+|also\s+|"
+                  r"just\s+)*(?:log|store|record|collect|keep|save|print|reveal|share|send|post|paste|include|output|"
+                  r"display|forward|e-?mail|dump|hand out|give out|cop(?:y|ies)|put|puts|pastes|posts|shares|sends|"
+                  r"logs|hands out|gives out)\b")
+_SAFE_STORE = _rx(r"\b(?:vault|keychain|key ?vault|secrets? manager|kms|1password|keepass|encrypted|hsm|keyring)\b")
+# Secrets declared free to pass around.
+_SECRET_FREE = _rx(r"\b(?:free|ok|okay|fine|allowed|safe)\s+to\s+(?:share|post|paste|hand out|give out|send)\b|"
+                   r"\b(?:can|may|should)\s+be\s+(?:freely\s+)?(?:shared|posted|pasted|handed out|given out)\b|"
+                   r"\bare\s+(?:not secret|public)\b")
 
 
 def _shares_secrets(sentence: str) -> bool:
@@ -415,7 +464,11 @@ def _shares_secrets(sentence: str) -> bool:
     if not secret:
         return False
     handles = _AI_HANDLES.search(sentence)
-    if handles and not _negated_before(sentence, handles.start()) and not re.search(_NEG, handles.group(0), _I):
+    if handles and not _negated_before(sentence, handles.start()) and not re.search(_NEG, handles.group(0), _I) \
+            and not _SAFE_STORE.search(sentence):
+        return True
+    free = _SECRET_FREE.search(sentence)
+    if free and not _negated_before(sentence, free.start()):
         return True
     for verb in _SHARE_SECRET.finditer(sentence):
         if _negated_before(sentence, verb.start()):
@@ -437,8 +490,10 @@ _SENSITIVE_RX = re.compile(rf"(?<![\w.]){_SENSITIVE}", _I)
 # Markdown images and links whose address carries a template, a variable or a secret: the reader fills them in.
 _BEACON = _rx(r"!?\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*[?&#/=][^)\s]*(?:\{|\$|%7b|<|\[|secret|token|key|password|"
               r"history|conversation|chat|memory)")
-_URL_TEMPLATE = _rx(r"(?<![fF]['\"])\b(?:https?://\S+[?&][\w-]+=)(?:\{\{?|\$\{?|%7b|<|\s|$)")
-_INTO_URL = _rx(r"\b(?:render|include|append|add|insert|embed|output|put|attach|encode)\w*\b")
+_URL_TEMPLATE = _rx(r"(?<![fF]['\"])\b(?:https?://\S+[?&][\w-]+=)(?:\{\{?|\$\{?|%7b|<|\s|$|[A-Z_]*(?:TOKEN|KEY|"
+                    r"SECRET|PASSWORD|EMAIL|SESSION|COOKIE|HISTORY|CHAT|USER)\b)")
+_INTO_URL = _rx(r"\b(?:render|include|append|add|insert|embed|output|put|attach|encode|load|fetch|open|visit|request|"
+                r"call)\w*\b")
 
 
 _BACK = _rx(r"\b(?:them|it|those|these|that|everything|all of it)\b")
@@ -459,7 +514,7 @@ def _beacon(sentence: str) -> bool:
         return True
     m = _URL_TEMPLATE.search(sentence)
     return bool(m and _INTO_URL.search(sentence) and (_SENSITIVE_RX.search(sentence) or "{" in sentence
-                                                        or "$" in sentence))
+                                                        or "$" in sentence or re.search(r"=[A-Z_]{4,}\b", m.group(0))))
 
 
 # --- remote code -------------------------------------------------------------------------------------------------
@@ -505,16 +560,24 @@ _WIDE_SCOPE = (r"(?:project[- ]wide|company[- ]wide|org(?:ani[sz]ation)?[- ]wide
                r"(?:modules?|teams?|projects?|agents?|departments?)|everywhere|(?:project|company|org|organi[sz]ation|"
                r"global)\s+(?:scope|level)|visible to (?:all|every)\w*)")
 _PROMOTE = _rx(
-    rf"\b(?:promote|elevate|escalate|pin|make|store|publish|share|apply|adopt|push|roll out|spread|propagate|"
-    rf"save|record)\w*\b[^.\n]{{0,60}}\b{_WIDE_SCOPE}"
+    rf"\b(?:promote|elevate|escalate|pin|push|spread|propagate)\w*\b[^.\n]{{0,60}}\b{_WIDE_SCOPE}"
+    rf"|\b(?:make|store|publish|save|record)\s+(?:this|it)\s+(?:as\s+)?(?:an?\s+)?{_WIDE_SCOPE}"
+    rf"|\b(?:share|apply|roll out|send)\s+(?:this|it)\s+(?:with|to|across)\s+(?:all|every)\s+(?:teams?|modules?|"
+    rf"projects?|agents?)\b[^.]{{0,40}}\b(?:standard|rule|policy)"
+    rf"|\b(?:go|goes|sent|pushed)\s+straight\s+to\s+{_WIDE_SCOPE}"
     rf"|\b(?:promote|elevate|escalate)\w*\s+(?:this|it|the (?:note|rule|memory|entry))\b"
-    r"|\b(?:mark|flag|treat|set|tag|label|record|store|consider|save)\w*\s+(?:this|it|the entry|this (?:memory|note|"
-    r"entry|rule|fact|statement|policy|item|message))\s+(?:as\s+|to\s+)?(?:\w+\s+)?(?:verified|reviewed|trusted|"
-    r"approved|corroborated|official|authoritative|high[- ]priority|validated)\b"
+    r"|\b(?:mark|flag|tag|label|record|store|save|set)\w*\s+(?:this|the|these)\s+(?:memory|memories|note|entry|"
+    r"entries|rule|fact|statement|item|knowledge|information)\s+(?:as\s+|to\s+)?(?:\w+\s+)?(?:verified|reviewed|"
+    r"trusted|approved|corroborated|official|authoritative|high[- ]priority|validated)\b"
+    r"|\b(?:treat|consider|regard)\w*\s+(?:this|it)\s+(?:as\s+)?(?:already\s+)?(?:verified|reviewed|trusted|"
+    r"approved|corroborated)\b"
+    r"|\b(?:mark|flag|tag|label)\w*\s+(?:this|it)\s+as\s+(?:verified|reviewed|trusted|corroborated|authoritative)"
+    r"\b[^.]{0,40}\b(?:every|all|agents?|memory|memories|priority)\b"
     r"|\b(?:this|it)\s+(?:should|must|can|will|may)\s+be\s+(?:marked|flagged|treated|tagged|considered|stored|"
     r"recorded|labelled|labeled)\s+as\s+(?:verified|reviewed|trusted|approved|corroborated|official)\b"
     r"|\b(?:bypass|skip|avoid|circumvent)\w*\s+(?:the\s+)?review\s+(?:queue|process|step)\b|\bno need to (?:queue|"
-    r"put|send)\s+(?:it|this)\s+(?:for|to|through)\s+review\b|\btrust level\b"
+    r"put|send)\s+(?:it|this)\s+(?:for|to|through)\s+review\b"
+    r"|\b(?:set|raise|change|bump|upgrade|increase|elevate)\w*\s+(?:the\s+|its\s+)?trust(?: level)?\b"
     r"|\b(?:verified|approved|reviewed|confirmed)\s+by\s+(?:the\s+)?(?:admin|security|review|management|cto|ciso|"
     r"board)\b[^.]{0,60}\b(?:override|supersede|replace|must|takes? precedence)"
     r"|\btag\w*\s+(?:it|this)\s+as\s+corroborated\b")
@@ -536,7 +599,7 @@ _ROLE = re.compile(
     r"|\bend of (?:the\s+)?(?:context|conversation|document|memory|data|input)\b[^\n]{0,40}\b(?:system|instructions?)"
     r"|\((?:system|admin|developer)\s+(?:priority|override|level|mode)\)"
     r"|^\s*```\s*(?:system|instructions?)\s*$"
-    r"|^\s*#{1,6}\s*(?:instruction|response|input)\s*:\s*$",
+    r"|^\s*#{1,6}\s*(?:instruction|response)\s*:\s*$",
     re.I | re.M)
 
 
