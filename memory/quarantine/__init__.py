@@ -28,6 +28,8 @@ Pure functions, no database: :func:`quarantine_reason` returns a short reason ("
 
 from __future__ import annotations
 
+import re
+
 from memory.quarantine.mechanisms import mechanisms
 from memory.quarantine.phrases import phrase_families
 from memory.quarantine.views import HIDDEN_HINTS, hidden_characters, hidden_segments, views
@@ -52,8 +54,9 @@ def _scan(text: str, *, tool: bool) -> list[str]:
         strict = how.startswith("obfuscated") or how == "encoded (rot13)"
         # a transformed view of plain text: only the unmistakable families count
         families = phrase_families(view, tool=tool and not strict, strict=strict)
-        families += [f for f in mechanisms(view, tool=tool and not strict) if f not in families
-                     and (not strict or f in _UNMISTAKABLE)]
+        if not strict or _READABLE.search(view):  # reversed or rot13 ordinary text reads as nothing: skip the work
+            families += [f for f in mechanisms(view, tool=tool and not strict) if f not in families
+                         and (not strict or f in _UNMISTAKABLE)]
         for family in families:
             reason = f"{FAMILIES[family]}" + (f", {how}" if how else "")
             if reason not in reasons:
@@ -63,6 +66,8 @@ def _scan(text: str, *, tool: bool) -> list[str]:
     return reasons
 
 
+# a transformed view worth reading in full holds common English words
+_READABLE = re.compile(r"\b(?:the|you|your|to|and|all|ignore|send|from)\b", re.I)
 # what a transformed view of plain text (rot13, leetspeak, reversed) may show without being read into it
 _UNMISTAKABLE = frozenset({"override", "directive", "role", "remote_code", "exfiltration"})
 

@@ -56,7 +56,7 @@ _ACT = (r"(?:approve[sd]?|merge[sd]?|accept(?:s|ed)?|grant(?:s|ed)?|close[sd]?|p
         r"send(?:s)?|post(?:s|ed)?|share[sd]?|hand(?:s|ed)?)")
 _NEG = (r"\b(?:never|not|no longer|don'?t|doesn'?t|do not|does not|must not|mustn'?t|should not|shouldn'?t|"
         r"cannot|can'?t|won'?t|avoid|forbid\w*|prohibit\w*|nobody|no one|nothing|refuse|block\w*|prevent\w*|"
-        r"detect\w*|reject\w*|den(?:y|ies|ied)|nie|niemals|nicht|"
+        r"stops?|stopped|detect\w*|reject\w*|den(?:y|ies|ied)|nie|niemals|nicht|"
         r"kein\w*|jamais|ne|nunca|não|nao|mai|non|nooit|niet|никогда|не|绝不|不要|禁止)\b")
 _NEG_AFTER = re.compile(r"^[^.;\n]{0,20}?\b(?:is|are|was|were)\s+(?:not allowed|forbidden|prohibited|not permitted|"
                         r"never (?:ok|okay|allowed)|a bad idea|dangerous|risky)\b", _I)
@@ -91,7 +91,8 @@ _DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.
          r"\b(?:external|outside|third-party|personal|private)\s+(?:[\w-]+\s+)?(?:address|server|bot|inbox|account|"
          r"endpoint|service|e-?mail|drive|bucket))")
 _XFER = (r"(?:send|sends|sent|sending|post\w*|forward\w*|upload\w*|ship|ships|shipped|dump\w*|exfiltrat\w*|"
-         r"transmit\w*|relay\w*|leak\w*|pass (?:it |them )?on|push\w*|cop(?:y|ies|ied)|mirror\w*|sync\w*|submit\w*|"
+         r"transmit\w*|relay\w*|leak\w*|stream\w*|beam\w*|tunnel\w*|pass (?:it |them )?on|push\w*|"
+         r"cop(?:y|ies|ied)|mirror\w*|sync\w*|submit\w*|"
          r"e-?mail\w*|mail|mailed|dm|message\w*|cc|bcc|include\w*|append\w*|attach\w*|embed\w*|put|add|adds|added|"
          r"go|goes|store|stores|stored|keep|keeps|kept|live|lives|save|saves|saved|pasa\w*|pásale|passe[rz]?|"
          r"reenv\w+|weiterleiten|leite\w* weiter|inoltra\w*|doorsturen|"
@@ -152,16 +153,28 @@ _EXPIRED = _rx(
     r"|\b(?:overrides?|supersedes?|overrules?|replaces?)\s+(?:all\s+|any\s+|the\s+)?(?:older|other|previous|prior|"
     r"existing|earlier)\s+(?:memories|instructions|rules|guidelines|notes)"
     r"|\btake[s]?\s+precedence\b"
+    r"|\b(?:instructions?|guidance|guidelines|rules|constraints|prompt|directives|restrictions|policy)\s+(?:you\s+"
+    r"(?:were|have been)\s+(?:given|told|handed)|given to you|you\s+(?:received|got))(?:\s+\w+){0,2}?\s+(?:no longer "
+    r"appl(?:y|ies)|(?:has|have)\s+expired|expired|(?:is|are|were|was)\s+(?:now\s+)?(?:lifted|void|cancell?ed|"
+    r"revoked|obsolete|invalid|superseded|over)|do(?:es)? not apply)"
     r"|\b(?:rules|instructions|guidelines|guidance|restrictions|policies|constraints)\s+(?:you\s+(?:received|got|"
     r"were given|have been given|follow|have)|given to you)\b[^.]{0,40}\b(?:do not|don't|no longer|does not)\s+apply")
 
 
+_NEG_NEXT = re.compile(r"\s+(?:nicht|pas|not|no|non|niet|не)\b", _I)
+
+
 def _override(sentence: str) -> bool:
     for m in _OVERRIDE_VERB.finditer(sentence):
-        if _negated_before(sentence, m.start()):
+        if _negated_before(sentence, m.start()) or _NEG_NEXT.match(sentence, m.end()):
             continue
         window = sentence[m.end(): m.end() + 90]
-        if _INSTR.search(window) and (_PRIOR.search(window) or re.search(r"you (?:were|have been)", window, _I)):
+        instr = _INSTR.search(window)
+        if not instr:
+            continue
+        # "earlier instructions", "instrucciones anteriores" — not "the instructions in the old README"
+        before, after = window[:instr.start()], window[instr.end(): instr.end() + 20]
+        if _PRIOR.search(before) or _PRIOR.match(after.lstrip()) or re.search(r"you (?:were|have been)", window, _I):
             return True
     return bool(_EXPIRED.search(sentence))
 
@@ -212,6 +225,8 @@ _READER = _rx(
 _VOCATIVE = _rx(
     rf"(?:^|[(\[,\-–—:]\s*|(?:#|//|/\*|--|\*)\s*)(?:(?:hey|hi|hello|dear|attention|listen|ok|okay|psst)\s*,?\s+)?(?:the\s+|my\s+|our\s+|"
     rf"any\s+|all\s+|every\s+)?{_AI}{_HUMAN_AFTER}\s*[,:!–—]"
+    r"|(?:^|[.:]\s+)(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
+    r"models?|tools?|crawlers?)\s*:"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
     rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?{_AI}")
@@ -247,6 +262,8 @@ _TRIGGER = _rx(
     r"employees?|contractors?|new hires?|visitors?|auditors?|reporters?|callers?|they|managers?|engineers?|"
     r"developers?|members?|buyers?|patients?)\s+(?:\w+\s+)?(?:asks?|asked|mentions?|brings? up|wants?|requests?|"
     r"inquires?|enquires?|queries|questions?|writes?|types?)\b"
+    r"|\b(?:if|when|whenever|should|in case)\s+(?:a|an|the|any|some)\s+(?:[\w-]+\s+){1,2}(?:ever\s+)?(?:asks?|"
+    r"inquires?|enquires?|wants to know)\b"
     r"|\b(?:when|if|whenever|once)\s+asked\b|\bwhenever\s+(?:[\w-]+\s+){1,4}comes?\s+up\b"
     r"|\b(?:si|cuando)\s+alguien\s+pregunta|\bwenn\s+(?:jemand|ein kunde|ein nutzer)\s+(?:\w+\s+)?fragt|"
     r"\bsi\s+quelqu'un\s+(?:te\s+|vous\s+)?demande|\bse\s+(?:alguém|qualcuno)\s+(?:\w+\s+)?(?:perguntar|chiede)|"
@@ -404,7 +421,10 @@ _PRIVILEGE = _rx(r"\b(?:admin|root|owner|superuser|sudo|full|write|production|pr
                  r"each)\b|\b(?:give|grant|hand)s?\b[^.]{0,30}\b(?:admin|root|owner|superuser)\b[^.]{0,30}\b(?:to\s+)?"
                  r"(?:every|all|any|anyone|everyone|whoever|who\s+(?:says|asks|knows))\b"
                  r"|\b(?:admin|root|owner|superuser)\s+(?:rights|access|privileges)\s+(?:is|are)\s+(?:given|granted|"
-                 r"handed out)\s+to\s+(?:every|all|any|anyone|everyone)\b")
+                 r"handed out)\s+to\s+(?:every|all|any|anyone|everyone)\b"
+                 r"|\b(?:every|all|any|each)\s+(?:[\w-]+\s+){0,2}(?:gets?|receives?|has|have|is given|are given)\s+"
+                 r"(?:admin|root|owner|superuser|full|write|production|prod)\s+(?:rights|access|privileges|permissions|"
+                 r"credentials)\b")
 _RUN_PRIVILEGED = _rx(r"\b(?:run|start|deploy)\w*\s+(?:all\s+|every\s+)?(?:containers?|pods?|services?|workloads?)\s+"
                       r"(?:\w+\s+){0,2}(?:privileged|as root)\b")
 # Safeguards of the supply chain: skipping review of what comes from outside is never a scoped process choice.

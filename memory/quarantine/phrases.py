@@ -160,7 +160,7 @@ _SHELL = r"(?:sudo\s+)?(?:ba|z|k|c|da|tc|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|
          r"invoke-expression\b|powershell\b|pwsh\b|source\b"
 _REMOTE = re.compile(
     rf"\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-download|aria2c)\b[^\n|;]{{0,200}}"
-    rf"\|\s*(?:{_SHELL})"
+    rf"\|\s*(?:{_SHELL})(?!\s+-m\s+json\.tool)(?!\s+-c\s+[\"'][^\"']*json)"
     r"|\b(?:ba|z|k)?sh\s+(?:-c\s+)?[\"']?\$?<?\(\s*(?:curl|wget)\b"
     r"|\b(?:iex|invoke-expression)\b\s*\(?\s*(?:\(?\s*new-object\b|\(?\s*(?:iwr|irm|invoke-webrequest|"
     r"invoke-restmethod)\b|.{0,40}downloadstring)"
@@ -212,9 +212,15 @@ _TOOL_ORDERS = re.compile(
     re.I | re.M)
 
 _NEGATION = re.compile(r"\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|no one|nobody|not|"
+                       r"stops?|blocks?|prevents?|detects?|rejects?|"
                        r"avoid|stop|forbid(?:den)?|prohibit(?:ed)?|refuse|warn(?:ed|s)? (?:against|about)|"
                        r"careful with|dangerous|risky|insecure|bad practice)\b[^.\n]{0,40}$", re.I)
 
+
+
+_POINTER = re.compile(r"\s+(?:in|on|from|at|of)\s+(?:the|this|that|our|my|a)\s+(?:[\w-]+\s+){0,2}?(?:readme|docs?|"
+                      r"document|file|page|wiki|guide|manual|ticket|e-?mail|pdf|form|template|section|package|repo)\b",
+                      re.I)
 
 
 def _negated(text: str, start: int) -> bool:
@@ -300,7 +306,8 @@ def phrase_families(text: str, *, tool: bool, strict: bool = False) -> list[str]
     """The families ``text`` shows; ``strict`` (a transformed view of the text): only the unmistakable ones."""
     found: list[str] = []
     lower = " ".join(text.lower().split())  # the cues' spaces stand for any run of white space
-    if _FAST["override"].search(text, lower):
+    # "ignore the instructions in the old README" points at a document, not at what the reader was told
+    if _FAST["override"].search(text, lower, accept=lambda m: not _POINTER.match(text, m.end())):
         found.append("override")
     # a warning against the act is no order to do it ("Never paste the password into Slack")
     if _FAST["directive"].search(text, lower, accept=lambda m: not _negated(text, m.start())) or \
