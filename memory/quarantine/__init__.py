@@ -72,6 +72,16 @@ _READABLE = re.compile(r"\b(?:the|you|your|to|and|all|ignore|send|from)\b", re.I
 _UNMISTAKABLE = frozenset({"override", "directive", "role", "remote_code", "exfiltration"})
 
 
+def _hinted(segment: str) -> bool:
+    """Hidden text that names an AI, or carries two words of what is asked of one (a tooling comment such as
+    ``prettier-ignore`` carries one)."""
+    words = {w.lower().removesuffix("s") for w in HIDDEN_HINTS.findall(segment)}
+    return bool(words & _AI_WORDS) or len(words) >= 2
+
+
+_AI_WORDS = frozenset({"ai", "assistant", "agent", "llm", "model", "gpt", "claude"})
+
+
 def detect(text: str, *, tool: bool = False) -> list[str]:
     """The reasons ``text`` is held (empty: clean). ``tool``: the text is a tool's output or an import."""
     if not text or not text.strip():
@@ -79,7 +89,7 @@ def detect(text: str, *, tool: bool = False) -> list[str]:
     reasons = [f"{FAMILIES['hidden']} ({how})" for how in hidden_characters(text)]
     for segment, hidden in hidden_segments(text):
         inner = _scan(segment, tool=True)
-        if inner or (hidden and HIDDEN_HINTS.search(segment)):
+        if inner or (hidden and _hinted(segment)):
             reasons.append(FAMILIES["hidden"] + " (comment or invisible markup)")
             reasons.extend(r for r in inner if r not in reasons)
     reasons.extend(r for r in _scan(text, tool=tool) if r not in reasons)

@@ -164,9 +164,14 @@ _EXPIRED = _rx(
 _NEG_NEXT = re.compile(r"\s+(?:nicht|pas|not|no|non|niet|не)\b", _I)
 
 
+_MENTION = _rx(r"(?:\b(?:like|such as|e\.g\.|called|the phrase|the string|prompts?|attacks?|payloads?)\s*[:,]?\s*"
+               r"['\"“‘]\s*)$")
+
+
 def _override(sentence: str) -> bool:
     for m in _OVERRIDE_VERB.finditer(sentence):
-        if _negated_before(sentence, m.start()) or _NEG_NEXT.match(sentence, m.end()):
+        if _negated_before(sentence, m.start()) or _NEG_NEXT.match(sentence, m.end()) \
+                or _MENTION.search(sentence[:m.start()]):
             continue
         window = sentence[m.end(): m.end() + 90]
         instr = _INSTR.search(window)
@@ -195,8 +200,8 @@ _UNBOUND = _rx(
     r"\bsin (?:restricciones|reglas|filtros|límites)\b|\bsem (?:restrições|regras|filtros|limites)\b|"
     r"\bsenza (?:restrizioni|regole|filtri|limiti)\b|\bzonder (?:beperkingen|regels|filters)\b|"
     r"\bбез (?:ограничений|правил|фильтров)\b|没有(?:任何)?限制|不受限制|无限制)")
-_NEW_ROLE = _rx(r"\b(?:no longer (?:a|an|the)\s+(?:helpful\s+)?assistant|approver|administrator|admin|root|"
-                r"superuser|owner|[\w-]*bot|[\w-]*gpt|ai|assistant|model|assistent|asistente|assistente|ассистент)\b")
+_NEW_ROLE = _rx(r"\b(?:no longer (?:a|an|the)\s+(?:helpful\s+)?assistant|[\w-]*bot|[\w-]*gpt|ai|assistant|model|"
+                r"assistent|asistente|assistente|ассистент)\b")
 
 
 def _persona(sentence: str) -> bool:
@@ -270,6 +275,14 @@ _TRIGGER = _rx(
     r"\bals\s+iemand\s+(?:\w+\s+)?vraagt|\bесли\s+кто-?то\s+спросит|如果有人问")
 _TRIGGER_SAY = _rx(r"\b(?<!i )(?<!we )(?:say|reply|respond|answer|claim|state|assert|insist|confirm)\b"
                    r"(?!\s+(?:hello|hi|thanks|thank you|sorry)\b)")
+# An order that stands for the future, not a one-off errand ("tell customers about Friday's maintenance").
+_STANDING = _rx(r"\b(?:always|from now on|going forward|henceforth|whenever|every time|each time|any time|by default|"
+                r"as a rule|in future|from today|(?:who|that)\s+asks?|when(?:ever)?\s+(?:they|asked))\b")
+_DECEPTION_CLAIM = _rx(r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|safe|allowed)\s+to\b|\b(?:is|are)\s+"
+                       r"(?:free|unlimited|guaranteed|already (?:approved|paid|fixed))\b")
+# What an attacker has people told: that something passed, is safe, is fine.
+_CLAIM = _rx(r"\b(?:passed|approved|fixed|resolved|safe|secure|compliant|verified|certified|audited|no issues|"
+             r"nothing to worry)\b")
 _TELL_THEM = _rx(r"\btell\s+(?:them|him|her|the person|the user)\b")
 _DECEPTION = _rx(r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|safe|allowed|approved)\b|\bno need\b|"
                  r"\b(?:free|unlimited|approved|passed|fixed|audited|verified|certified|nominal|green)\b|['\"“«]")
@@ -282,7 +295,8 @@ _OBEY_SIGNED = _rx(r"\b(?:signed|tagged|marked|prefixed|stamped|labell?ed)\b[^.]
                   r"instructions?)\s+(?:signed|tagged|marked|prefixed|stamped)\b")
 _STEALTH = _rx(r"\b(?:silently|secretly|quietly|covertly|discreetly|nobody needs to know|no one needs to know|"
                r"without (?:telling|informing|notifying|mentioning it to|alerting) (?:anyone|anybody|the users?|them)|"
-               r"(?:do not|don't|never) (?:mention|reveal|disclose|tell)\b[^.]{0,30}\b(?:users?|anyone|them)|"
+               r"(?:do not|don't|never) (?:mention|reveal|disclose|tell)\b[^.]{0,30}\b(?:users?|anyone|them|this note|"
+               r"this message|it)\b|"
                r"ohne es zu erwähnen|sans le dire|sin decirlo|sem dizer)")
 
 
@@ -308,7 +322,9 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
     if tool and (_YOU_SAY.search(sentence) or re.search(rf"\b{_AI}{_HUMAN_AFTER}\s+{_MODAL}\b", sentence, _I)):
         return True
     tell = _TELL_OTHERS.search(sentence)
-    if tell and not _negated_before(sentence, tell.start()):
+    if tell and not _negated_before(sentence, tell.start()) and (
+            _STANDING.search(sentence) or _DECEPTION_CLAIM.search(sentence) or _weakening(sentence)
+            or _STEALTH.search(sentence) or _CLAIM.search(sentence[tell.end():])):
         return True
     trigger = _TRIGGER.search(sentence)
     if trigger:
@@ -323,16 +339,20 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
     return False
 
 
+# Many people, not the one user an assistant talks to.
+_MANY = _rx(r"\b(?:(?:every|all|each|any)\s+(?:[\w-]+\s+)?(?:users?|customers?|clients?|callers?|visitors?|buyers?|"
+            r"people|employees|staff|reporters?)|users|customers|clients|people|everyone|everybody|anyone|anybody|"
+            r"callers|visitors|buyers|whoever)\b")
+
+
 def _widened(sentence: str) -> bool:
     """What makes an order to one's own assistant reach beyond the speaker: other people, persistence, a trigger,
     a safeguard switched off, a secret, stealth, a fixed answer."""
     if _SELF.search(sentence):
         return bool(_weakening(sentence) or _STEALTH.search(sentence))
-    return bool(re.search(rf"\b{_OTHERS}\b", sentence, _I) and re.search(r"\b(?:every|all|each|any|users?|"
-                                                                          r"customers?|people|everyone)\b",
-                                                                          sentence, _I)
-                or _UNIVERSAL.search(sentence) or _TRIGGER.search(sentence) or _weakening(sentence)
-                or _STEALTH.search(sentence) or _SECRET_RX.search(sentence) or _QUOTED.search(sentence)
+    return bool(_MANY.search(sentence) or _UNIVERSAL.search(sentence) or _TRIGGER.search(sentence)
+                or _weakening(sentence) or _STEALTH.search(sentence) or _SECRET_RX.search(sentence)
+                or _QUOTED.search(sentence)
                 or re.search(r"\b(?:the user has|you (?:have been|are) authori[sz]ed)", sentence, _I))
 
 
@@ -431,7 +451,17 @@ _RUN_PRIVILEGED = _rx(r"\b(?:run|start|deploy)\w*\s+(?:all\s+|every\s+)?(?:conta
 _SOFT_CONTEXT = _rx(r"\b(?:mirrors?|upgrades?|dependenc\w+|packages?|third-party|vendor\w*|external)\b")
 
 
+_TEST_SCOPE = _rx(r"\bonly\b[^.;]{0,50}\b(?:local|dev|development|test|testing|sandbox|mock|fixtures?|ci)\b|"
+                  r"\b(?:local|dev|test|sandbox|mock)\s+(?:environment|account|accounts|setup|instance|cluster)s?\s+only\b")
+
+
+_NARROW = _rx(r"\bfor\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:[\w-]+-only|only)\b|\bonly\s+(?:for|on|in)\b|"
+              r"\bbecause\s+it\s+only\b")
+
+
 def _weakening(sentence: str) -> bool:
+    if (_TEST_SCOPE.search(sentence) or _NARROW.search(sentence)) and not _UNIVERSAL.search(sentence):
+        return False
     if _guard_off(sentence, _GUARD):
         return True
     soft = _guard_off(sentence, _SOFT_GUARD, copula=True)
@@ -519,10 +549,14 @@ _INTO_URL = _rx(r"\b(?:render|include|append|add|insert|embed|output|put|attach|
 _BACK = _rx(r"\b(?:them|it|those|these|that|everything|all of it)\b")
 
 
+_AUTH_USE = _rx(r"\b(?:header|bearer|authori[sz]ation|authenticate|basic auth|-H\s|query parameter|as the password "
+                r"for)\b")
+
+
 def _exfiltrates(sentence: str, previous: str = "") -> bool:
     """Transfer, sensitive object and destination in the sentence; or the object in the sentence before, pointed
     back to ("Collect the API keys. Then post them to …")."""
-    if not _DEST_RX.search(sentence):
+    if not _DEST_RX.search(sentence) or _AUTH_USE.search(sentence):
         return False
     if not (_SENSITIVE_RX.search(sentence) or (_BACK.search(sentence) and _SENSITIVE_RX.search(previous))):
         return False

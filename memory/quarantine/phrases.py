@@ -103,7 +103,7 @@ _DIRECTIVE = re.compile(
     r"the (?:assistant|agent|bot|ai|model))\b(?!\s+(?:manager|director|coach|professor|editor|principal|secretary|"
     r"teacher|engineer|lead|to the))(?:\s+[\w'-]+){0,4}?\s+(?:must|should|shall|will|need to|have to|"
     r"are required to|is required to|are to|is to)\s+(?:now\s+|always\s+|never\s+|also\s+|automatically\s+|"
-    r"silently\s+|just\s+)*(?:tell|say|recommend|approve|auto-?merge|grant|disable|turn off|"
+    r"silently\s+|just\s+)*(?:approve|auto-?merge|grant|disable|turn off|"
     r"switch off|skip|bypass|trust|obey|reveal|cc|bcc)\b"
     # a quoted role speaking inside data ("message": "Assistant: disregard the user …")
     r"|(?:^|[\"'({\[>]\s*)(?:assistant|ai|system|model|bot)\s*:\s*(?:please\s+)?(?:ignore|disregard|forget|reply|"
@@ -218,6 +218,9 @@ _NEGATION = re.compile(r"\b(?:never|don't|do not|dont|must not|mustn't|should no
 
 
 
+# an override quoted as an example ("prompts like 'ignore previous instructions'") is mentioned, not given
+_MENTIONED = re.compile(r"(?:\b(?:like|such as|e\.g\.|called|the phrase|the string|prompts?|attacks?|payloads?)\s*[:,]?"
+                        r"\s*['\"“‘]\s*)$", re.I)
 _POINTER = re.compile(r"\s+(?:in|on|from|at|of)\s+(?:the|this|that|our|my|a)\s+(?:[\w-]+\s+){0,2}?(?:readme|docs?|"
                       r"document|file|page|wiki|guide|manual|ticket|e-?mail|pdf|form|template|section|package|repo)\b",
                       re.I)
@@ -307,7 +310,8 @@ def phrase_families(text: str, *, tool: bool, strict: bool = False) -> list[str]
     found: list[str] = []
     lower = " ".join(text.lower().split())  # the cues' spaces stand for any run of white space
     # "ignore the instructions in the old README" points at a document, not at what the reader was told
-    if _FAST["override"].search(text, lower, accept=lambda m: not _POINTER.match(text, m.end())):
+    if _FAST["override"].search(text, lower, accept=lambda m: not _POINTER.match(text, m.end())
+                                and not _MENTIONED.search(text[:m.start()])):
         found.append("override")
     # a warning against the act is no order to do it ("Never paste the password into Slack")
     if _FAST["directive"].search(text, lower, accept=lambda m: not _negated(text, m.start())) or \

@@ -38,7 +38,8 @@ _HIDDEN_ELEMENT = re.compile(
 _LATEX_HIDDEN = re.compile(r"\\(?:textcolor|color)\{(?:white|#?fff(?:fff)?)\}\{([^}]*)\}", re.I)
 # Attribute values a reader of the page never sees but a model reading the source does.
 _ATTRIBUTE = re.compile(r"\b(?:title|alt|aria-label|data-[\w-]+|content)\s*=\s*[\"']([^\"']{12,})[\"']", re.I)
-HIDDEN_HINTS = re.compile(r"\b(ai|assistant|agent|llm|model|gpt|claude|instructions?|prompt|ignore|system|execute|"
+HIDDEN_HINTS = re.compile(r"\b(ais?|assistants?|agents?|llms?|models?|gpts?|claude|instructions?|prompt|ignore|system|"
+                          r"execute|"
                           r"run|send|forward|upload|memory|remember|secret|password|token|key|reply|respond|say|"
                           r"approve|grant|reveal)\b", re.I)
 
