@@ -13,15 +13,27 @@ another agent's input. The detector looks for the families of that attack, and o
   ``bash <(curl …)``, ``powershell -enc``);
 * **exfiltration** — "send / post / forward / upload … to <URL, address or host>" of conversation data or secrets, or
   in secret / on every request; markdown images whose address carries data;
-* **hidden** — zero-width, bidi and tag characters, HTML and markdown comments and invisibly styled text carrying any of
-  the above; encoded payloads (base64, hex, rot13, URL and HTML escapes, spaced or leetspeak letters) that decode to
-  any of the above.
+* **hidden** — zero-width, bidi and tag characters, HTML and markdown comments, hidden or invisibly styled markup and
+  attribute values carrying any of the above; encoded payloads (base64, base32, base85, hex, rot13, URL and HTML
+  escapes, spaced, leetspeak or look-alike letters, reversed text) that decode to any of the above;
+* **weakening** — a rule that switches a safeguard off (verification, authentication, review, signatures, audit logs,
+  CSRF, 2FA, the firewall) or hands privileges to everyone;
+* **promotion** — a request to make the text project-wide, verified, reviewed or trusted, or to skip review.
+
+Two layers read every view of a text (:mod:`.views`: normalised, hidden segments, decoded payloads, obfuscations):
+:mod:`.phrases`, the wordings of the families as first written from the tuned benchmark set, and :mod:`.mechanisms`,
+which reads the mechanism instead of the wording — who is addressed (the machine reading this, an AI told what to tell
+*other* people, a trigger on other people's questions), an override in any of eight languages and word orders, a
+transfer verb + something sensitive + a destination in any order, fetched content reaching an interpreter, a
+safeguard switched off by rule. Development corpus: ``memory/tests/data/poison_corpus.py``.
 
 Imperative team rules ("we always run migrations before deploy", "never push to main without review", "you must use
-UTC in the API") are not among them: the detector looks for an AI addressed as such, for instruction overrides, for
-prompt structure, for remote code and for exfiltration, never for "always / never / must" alone. Output of a tool (or
-an import) gets a slightly wider net: there, second-person orders about how to answer or what to remember are
-themselves the attack (nobody's user said them).
+UTC in the API") are not among them, nor is a user's preference about replies to *them* ("always answer me in
+French"): the detector looks for an AI addressed as such, for orders reaching other people, for instruction overrides,
+prompt structure, remote code, exfiltration and safeguards switched off, never for "always / never / must" alone; a
+warning against the act ("never disable TLS") is not the act. Output of a tool (or an import) gets a slightly wider
+net: there, second-person orders about how to answer or what to remember are themselves the attack (nobody's user said
+them).
 
 Pure functions, no database: :func:`quarantine_reason` returns a short reason ("" when clean).
 """

@@ -115,9 +115,17 @@ def _sentences(text: str) -> list[str]:
 _WHY_NOT = re.compile(r"\bwhy (?:not|don'?t (?:you|we))\b", _I)
 
 
+_CLAUSE = re.compile(r"[,;:—–]\s*")
+
+
 def _negated_before(sentence: str, start: int) -> bool:
-    """A negation shortly before ``start`` in the sentence ("why not …" is a suggestion, not a negation)."""
-    return bool(re.search(_NEG, _WHY_NOT.sub("", sentence[max(0, start - 60):start]), _I))
+    """A negation shortly before ``start`` in its clause ("why not …" is a suggestion, not a negation; "the canary
+    never fails, so deploy …" negates another clause; "Never, ever, disable …" keeps its short lead)."""
+    window = sentence[max(0, start - 60):start]
+    parts = _CLAUSE.split(window)
+    if len(parts) > 1 and len(parts[-2].split()) >= 3:
+        window = parts[-1]
+    return bool(re.search(_NEG, _WHY_NOT.sub("", window), _I))
 
 
 def _negated_after(sentence: str, end: int) -> bool:
@@ -246,6 +254,8 @@ _QUESTION_START = re.compile(r"^\W*(?:have|has|do|does|did|can|could|would|will|
 # Subject + modal + a verb of speech: an AI told what to say.
 _AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:now\s+|always\s+|also\s+|only\s+|"
                rf"just\s+)*{_SAY}\b")
+_FIXED_ANSWER = _rx(r"\b(?:respond|reply|answer)\w*\s+(?:to\s+)?(?:every|all|any|each)\s+(?:[\w-]+\s+)?(?:questions?|"
+                    r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
 _ANSWERED = _rx(r"\b(?:questions?|requests?|queries|tickets|inquiries|enquiries)\b[^.]{0,40}\b(?:are|get|gets|"
                 r"should be|must be|will be)\s+(?:always\s+)?(?:answered|replied to|met|handled)\s+(?:by|with)\s+"
                 r"(?:recommending|saying|telling|pointing|quoting|claiming|['\"“])")
@@ -312,8 +322,8 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
             return True
     if _AI_SAYS.search(sentence) and not _SELF.search(sentence) and _widened(sentence):
         return True
-    if _ANSWERED.search(sentence) or (_AI_HABIT.search(sentence) and _widened(sentence)
-                                      and not _SELF.search(sentence)):
+    if _ANSWERED.search(sentence) or _FIXED_ANSWER.search(sentence) or (
+            _AI_HABIT.search(sentence) and _widened(sentence) and not _SELF.search(sentence)):
         return True
     you_say = _YOU_SAY.search(sentence)
     if you_say and (_QUOTED.search(sentence) or _TRIGGER.search(sentence)) and not _SELF.search(sentence) \
@@ -362,8 +372,10 @@ _NO_HUMAN = _rx(r"\b(?:without\s+(?:asking|checking|verifying|reading|reviewing|
                 r"consulting|telling|any\s+review|review|a review|a reviewer|approval|(?:a|any)\s+(?:\w+\s+)?check|"
                 r"checks|receipts?)|no\s+(?:manager|human|review|reviewer|approval|sign-?off|receipt)\s*(?:check\s*)?"
                 r"(?:is\s+)?(?:needed|required|necessary)?|(?:do|does)\s+(?:it|that|this)\s+yourself|\byourself\b|"
-                r"automatically|auto-?(?:approve[sd]?|merge[sd]?|accept(?:ed)?))")
-_APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|accept(?:s|ed)?|grant(?:s|ed)?|sign(?:s|ed)? off|"
+                r"automatically|auto-?(?:approve[sd]?|merge[sd]?|accept(?:ed)?)|straight\s+(?:to|into)\s+(?:prod\w*|main|"
+                r"master)|without\s+(?:it|them|the\s+(?:canary|staging|tests?|checks?|review|approval)))")
+_APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed)?|push(?:es|ed)?|ship(?:s|ped)?|"
+               r"accept(?:s|ed)?|grant(?:s|ed)?|sign(?:s|ed)? off|"
                r"confirm(?:s|ed)?|publish(?:es|ed)?|close[sd]?\s+(?:all|every|any|each|the|them|it|tickets?|"
                r"issues?|PRs?|pull requests?)|pay(?:s)?|refund(?:s|ed)?|release[sd]?|"
                r"mark(?:s|ed)?\s+(?:\w+\s+){0,3}?as\s+(?:approved|passed|verified|fixed|resolved|done|safe|lgtm))\b")
@@ -408,7 +420,7 @@ _RULE_FRAME = _rx(r"\b(?:team rule|rule|policy|standard|norm|convention|decision
 
 
 def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match | None:
-    be = r"(?:is|are|stays?|remains?|can be|may be|should be|gets?|be)\s+"
+    be = r"(?:is|are|stays?|remains?|can be|may be|should be|gets?|be)\s+(?:now\s+|also\s+|simply\s+|just\s+)?"
     for pattern in (
             rf"\b{_OFF_VERB}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+{guard}\b",
             rf"\b{guard}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+(?:{be}){'' if copula else '?'}{_OFF_STATE}\b",
@@ -422,8 +434,8 @@ def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match |
             mid = m.group("mid") or ""
             if _negated_before(sentence, m.start()) or re.search(_NEG, mid, _I) or _negated_after(sentence, m.end()):
                 continue
-            framed = _UNIVERSAL.search(sentence) or _RULE_FRAME.search(sentence) or re.search(rf"\b{_AI}\b", sentence,
-                                                                                                 _I)
+            framed = _UNIVERSAL.search(sentence) or _RULE_FRAME.search(sentence) or re.search(
+                rf"\b{_AI}\b", sentence, _I) or re.search(r"\b(?:is|are)\s+now\b", m.group(0), _I)
             if (pattern.startswith(rf"\b{guard}") or pattern.startswith(r"\b(?:must not")) and not framed:
                 continue  # "rate limiting is off for the health endpoint only" describes, it does not rule
             if pattern.startswith(r"\b(?:must not") and guard == _SOFT_GUARD and not re.search(
@@ -465,7 +477,8 @@ def _weakening(sentence: str) -> bool:
     if _guard_off(sentence, _GUARD):
         return True
     soft = _guard_off(sentence, _SOFT_GUARD, copula=True)
-    if soft and (_UNIVERSAL.search(sentence) or _SOFT_CONTEXT.search(sentence) or (
+    if soft and (_UNIVERSAL.search(sentence) or _SOFT_CONTEXT.search(sentence) or re.search(
+            r"\b(?:is|are)\s+now\b", soft.group(0), _I) or (
             soft.group(0).lower().startswith(("must", "should", "do", "don", "never", "no longer"))
             and _RULE_FRAME.search(sentence))):
         return True
@@ -525,9 +538,10 @@ def _shares_secrets(sentence: str) -> bool:
             continue
         if _COMMIT.match(sentence, verb.start()) and abs(verb.start() - secret.start()) <= 60:
             return True
-        for place in _OPEN_RX.finditer(sentence):
-            if re.search(_NEG, sentence[max(0, place.start() - 12):place.start()], _I):
-                continue  # "in Vault, never in the repository"
+        for place in _OPEN_RX.finditer(sentence, verb.end()):
+            if re.search(_NEG, sentence[max(0, place.start() - 12):place.start()], _I) \
+                    or re.search(r"[,;:]", sentence[verb.end():place.start()]):
+                continue  # "in Vault, never in the repository"; a place in another clause
             span = sorted((secret.start(), verb.start(), place.start()))
             if span[2] - span[0] <= 140:
                 return True
@@ -634,7 +648,8 @@ _PROMOTE = _rx(
     r"|\b(?:set|raise|change|bump|upgrade|increase|elevate)\w*\s+(?:the\s+|its\s+)?trust(?: level)?\b"
     r"|\b(?:verified|approved|reviewed|confirmed)\s+by\s+(?:the\s+)?(?:admin|security|review|management|cto|ciso|"
     r"board)\b[^.]{0,60}\b(?:override|supersede|replace|must|takes? precedence)"
-    r"|\btag\w*\s+(?:it|this)\s+as\s+corroborated\b")
+    r"|\btag\w*\s+(?:it|this)\s+as\s+corroborated\b"
+    rf"|\b(?:this|it)\b[^.]{{0,40}}\b{_WIDE_SCOPE}\s+(?:memory|memories|scope|rules?|knowledge)\b")
 
 
 def _promotion(sentence: str) -> bool:
