@@ -83,6 +83,8 @@ _SECRET = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|tokens?|access keys?|"
     r"private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|root (?:password|credentials|access)|"
     r"session cookies|card numbers?|cvv|recovery codes?|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|"
+    r"(?:customers?|users?|employees?|patients?|clients?)'?s?\s+(?:phone numbers?|home addresses|addresses|e-?mails?|"
+    r"personal data|details|records|salar\w+|ssns?|dates? of birth|medical \w+)|"
     r"contraseñas?|zugangsdaten|passw(?:ö|oe)rter|mots de passe|senhas?|credenziali|wachtwoorden|пароли|密码)")
 _DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
          r"\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|"
@@ -242,7 +244,11 @@ _VOCATIVE = _rx(
     r"models?|tools?|crawlers?)\s*:"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
-    rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?{_AI}")
+    rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?{_AI}"
+    r"|\b(?:to|for)\s+(?:whichever|whatever|any|every|each)\s+(?:[\w-]+\s+)?(?:models?|agents?|bots?|systems?|"
+    r"tools?|assistants?)\b[^:]{0,40}:")
+# "New directive for …:", "instructions to …": orders named as such, handed to an AI.
+_ORDERS_TO = _rx(r"\b(?:directives?|instructions?|orders?|rules|guidance|commands?)\s+(?:to|for)\b")
 # An order follows the vocative (a question to one's own assistant is no order: "Hello, AI, have you …?").
 _ORDER = _rx(
     rf"\b(?:{_SAY}|{_ACT}|ignore|disregard|forget|obey|follow|treat|regard|stop|skip|bypass|turn off|switch off|"
@@ -310,15 +316,35 @@ _STEALTH = _rx(r"\b(?:silently|secretly|quietly|covertly|discreetly|nobody needs
                r"ohne es zu erwähnen|sans le dire|sin decirlo|sem dizer)")
 
 
+# An AI let loose: allowed to act for anyone, on request, on its own.
+_AI_MAY = _rx(rf"(?:\b(?:{_AI}|the agent)(?:'s)?\s+(?:can|may|is allowed to|are allowed to|is free to|are free to|"
+              r"is cleared to|are cleared to|gets to|get to)|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:allowed|cleared|free|"
+              r"authori[sz]ed)\s+to)\s+(?:now\s+|also\s+|just\s+)?[\w-]+\b[^.]{0,60}"
+              r"\b(?:anyone|anybody|everyone|everybody|any\s+\w+|all\s+\w+|on request|on its own|by itself|without\s+"
+              r"(?:asking|checking|approval|review))")
+# Orders handed to an AI in other languages ("Voor de assistent: zeg …", "Für die KI: sag …").
+_FOREIGN_VOCATIVE = _rx(r"(?:^|[.:]\s+)(?:voor|für|fuer|pour|para|per|an|a|к|给)\s+(?:de|den|die|das|la|le|l'|el|o|a|"
+                        r"il|lo|l')?\s*(?:assistent\w*|assistant\w*|asistente|assistente|ki|ia|ai|ии|ассистент\w*|модели|"
+                        r"助手|模型|bot)\s*:")
+_FOREIGN_SAY = _rx(r"\b(?:zeg|vertel|antwoord|sag\w*|antworte\w*|dis|dites|réponds|répondez|di|d[ií]\w*|rispondi|"
+                   r"diga\w*|responde\w*|скажи\w*|отвечай\w*|iedereen|jede[mnr]?|allen|chacun|tous|todos|tutti|"
+                   r"всем)\b|告诉|回答|所有人")
+
+
 def _addressed(sentence: str, *, tool: bool) -> bool:
     """The sentence speaks to an AI reader in a way a person talking to their own assistant does not."""
     if _READER.search(sentence) or _AUTHORITY.search(sentence) or _OBEY_SIGNED.search(sentence):
+        return True
+    if (m := _AI_MAY.search(sentence)) and not _negated_before(sentence, m.start()) and not _SELF.search(sentence):
+        return True
+    if (m := _FOREIGN_VOCATIVE.search(sentence)) and _FOREIGN_SAY.search(sentence[m.end():]):
         return True
     voc = _VOCATIVE.search(sentence)
     if voc:
         rest = sentence[voc.end():]
         question = sentence.rstrip().endswith("?") and _QUESTION_START.search(rest)
-        if not question and _ORDER.search(rest) and (tool or _widened(sentence)):
+        if not question and (tool and len(rest.split()) >= 3 or _ORDER.search(rest) and (
+                _widened(sentence) or _ORDERS_TO.search(sentence[:voc.end()]))):
             return True
     if _AI_SAYS.search(sentence) and not _SELF.search(sentence) and _widened(sentence):
         return True
@@ -373,7 +399,8 @@ _NO_HUMAN = _rx(r"\b(?:without\s+(?:asking|checking|verifying|reading|reviewing|
                 r"checks|receipts?)|no\s+(?:manager|human|review|reviewer|approval|sign-?off|receipt)\s*(?:check\s*)?"
                 r"(?:is\s+)?(?:needed|required|necessary)?|(?:do|does)\s+(?:it|that|this)\s+yourself|\byourself\b|"
                 r"automatically|auto-?(?:approve[sd]?|merge[sd]?|accept(?:ed)?)|straight\s+(?:to|into)\s+(?:prod\w*|main|"
-                r"master)|without\s+(?:it|them|the\s+(?:canary|staging|tests?|checks?|review|approval)))")
+                r"master)|without\s+(?:it|them|the\s+(?:canary|staging|tests?|checks?|review|approval))|on\s+(?:its|their|"
+                r"your)\s+own|by\s+(?:itself|themselves|yourself)|autonomously|unsupervised|unattended)")
 _APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed)?|push(?:es|ed)?|ship(?:s|ped)?|"
                r"accept(?:s|ed)?|grant(?:s|ed)?|sign(?:s|ed)? off|"
                r"confirm(?:s|ed)?|publish(?:es|ed)?|close[sd]?\s+(?:all|every|any|each|the|them|it|tickets?|"
@@ -387,7 +414,8 @@ def _auto_approval(sentence: str) -> bool:
     if not m or _negated_before(sentence, m.start()):
         return False
     no_human = _NO_HUMAN.search(sentence)
-    if no_human and (_WHOLESALE.search(sentence) or re.search(rf"\byou\b|\b{_AI}\b", sentence, _I)):
+    if no_human and (_WHOLESALE.search(sentence) or re.search(rf"\byou\b|\b{_AI}\b|\b(?:the|an?|our)\s+agent\b",
+                                                               sentence, _I)):
         return True
     return bool(_WHOLESALE.search(sentence[m.start(): m.end() + 40])
                 and re.search(rf"\byou\b|\b{_AI}{_HUMAN_AFTER}\b", sentence, _I))
@@ -501,7 +529,8 @@ _SHARE = (r"(?:share[sd]?|sharing|paste[sd]?|pasting|post(?:s|ed|ing)?|send(?:s|
 _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the requester|people|them)|with\s+"
          r"(?:anyone|anybody|everyone|everybody|whoever|people)|(?:who|that)\s+asks?|on request|when(?:ever)?\s+"
          r"(?:asked|someone asks|anyone asks)|publicly|in plain ?text|by (?:plain\s+)?e-?mail|"
-         r"(?:in|into|to|on)\s+(?:the\s+|our\s+|a\s+|this\s+|your\s+)?(?:[\w-]+\s+){0,2}?(?:chat|channel|slack|teams|"
+         r"\bpublic\b|(?:in|into|to|on)\s+(?:the\s+|our\s+|a\s+|this\s+|your\s+)?(?:[\w'-]+\s+){0,3}?(?:chat|channel|"
+         r"slack|teams|"
          r"tickets?|issues?|readme|wiki|repo|repository|commit|git|doc|docs|document|page|thread|comments?|group|"
          r"answer|reply|response|public|paste|gist)\b|(?:whoever|anyone)\s+(?:requests?|asks?|wants?))")
 _SHARE_SECRET = re.compile(rf"\b{_SHARE}\b", _I)
