@@ -242,6 +242,7 @@ _VOCATIVE = _rx(
     rf"any\s+|all\s+|every\s+)?{_AI}{_HUMAN_AFTER}\s*[,:!–—]"
     r"|(?:^|[.:]\s+)(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
     r"models?|tools?|crawlers?)\s*:"
+    r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:model|agent|bot)\s*:"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
     rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?{_AI}"
@@ -262,6 +263,11 @@ _AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:no
                rf"just\s+)*{_SAY}\b")
 _FIXED_ANSWER = _rx(r"\b(?:respond|reply|answer)\w*\s+(?:to\s+)?(?:every|all|any|each)\s+(?:[\w-]+\s+)?(?:questions?|"
                     r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
+_ANSWERS_RULED = _rx(rf"\b(?:future|all|every|any|your|each)\s+(?:answers?|replies|responses|outputs?|"
+                     rf"summar(?:y|ies))\b"
+                     rf"[^.]{{0,60}}?\b(?:always|never|must|should|shall|are to|is to|will)\s+(?:always\s+|never\s+)?"
+                     rf"(?:{_SAY}|quote[sd]?|omit|describe|call|mention|appear|contain)\b"
+                     r"|\bsa(?:y|id|ying)\s+yes\s+to\s+(?:everyone|everybody|anyone|all|any\s+\w+|every\s+\w+)")
 _ANSWERED = _rx(r"\b(?:questions?|requests?|queries|tickets|inquiries|enquiries)\b[^.]{0,40}\b(?:are|get|gets|"
                 r"should be|must be|will be)\s+(?:always\s+)?(?:answered|replied to|met|handled)\s+(?:by|with)\s+"
                 r"(?:recommending|saying|telling|pointing|quoting|claiming|['\"“])")
@@ -348,7 +354,7 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
             return True
     if _AI_SAYS.search(sentence) and not _SELF.search(sentence) and _widened(sentence):
         return True
-    if _ANSWERED.search(sentence) or _FIXED_ANSWER.search(sentence) or (
+    if _ANSWERED.search(sentence) or _FIXED_ANSWER.search(sentence) or _ANSWERS_RULED.search(sentence) or (
             _AI_HABIT.search(sentence) and _widened(sentence) and not _SELF.search(sentence)):
         return True
     you_say = _YOU_SAY.search(sentence)
@@ -437,7 +443,8 @@ _OFF_VERB = (r"(?:disable[sd]?|disabling|turn(?:s|ed|ing)?\s+off|switch(?:es|ed|
              r"bypass(?:es|ed|ing)?|remove[sd]?|drop(?:s|ped)?|deactivate[sd]?|circumvent|ignore[sd]?|omit(?:s|ted)?|"
              r"suppress(?:es|ed)?|relax(?:es|ed)?|loosen(?:s|ed)?|weaken(?:s|ed)?|waive[sd]?|no longer "
              r"(?:require|enforce|check|use|run))")
-_OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|optional|not (?:required|needed|necessary|"
+_OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|ignored|suppressed|silenced|optional|"
+              r"not (?:required|needed|necessary|"
               r"mandatory|enforced)|unnecessary|removed|bypassed|open|waived|dropped|relaxed|a waste of time|"
               r"just friction|friction)")
 
@@ -525,7 +532,8 @@ _SHARE = (r"(?:share[sd]?|sharing|paste[sd]?|pasting|post(?:s|ed|ing)?|send(?:s|
           r"hand(?:s|ed|ing)?(?:\s+(?:out|over))?|put|commit(?:s|ted)?|push(?:es|ed)?|e-?mail(?:s|ed)?|mail(?:ed)?|"
           r"dm(?:s|ed)?|message[sd]?|publish(?:es|ed)?|print(?:s|ed)?|reveal(?:s|ed)?|disclose[sd]?|include[sd]?|"
           r"display(?:s|ed)?|show(?:s|n|ed)?|write|written|store[sd]?|keep|kept|live|lives|belong|belongs|go|goes|"
-          r"log(?:s|ged)?|forward(?:s|ed)?|expose[sd]?|leak(?:s|ed)?|copie[sd]|copy)")
+          r"log(?:s|ged)?|forward(?:s|ed)?|expose[sd]?|leak(?:s|ed)?|copie[sd]|copy|stash(?:es|ed)?|drop(?:s|ped)?|"
+          r"leave|attach(?:es|ed)?|upload(?:s|ed)?)")
 _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the requester|people|them)|with\s+"
          r"(?:anyone|anybody|everyone|everybody|whoever|people)|(?:who|that)\s+asks?|on request|when(?:ever)?\s+"
          r"(?:asked|someone asks|anyone asks)|publicly|in plain ?text|by (?:plain\s+)?e-?mail|"
@@ -569,7 +577,7 @@ def _shares_secrets(sentence: str) -> bool:
             return True
         for place in _OPEN_RX.finditer(sentence, verb.end()):
             if re.search(_NEG, sentence[max(0, place.start() - 12):place.start()], _I) \
-                    or re.search(r"[,;:]", sentence[verb.end():place.start()]):
+                    or re.search(r"[;:]", sentence[verb.end():place.start()]):
                 continue  # "in Vault, never in the repository"; a place in another clause
             span = sorted((secret.start(), verb.start(), place.start()))
             if span[2] - span[0] <= 140:
@@ -582,7 +590,9 @@ _XFER_RX = re.compile(rf"(?:\b{_XFER}\b|发送|发到|转发|上传)", _I)
 _SENSITIVE_RX = re.compile(rf"(?<![\w.]){_SENSITIVE}", _I)
 # Markdown images and links whose address carries a template, a variable or a secret: the reader fills them in.
 _BEACON = _rx(r"!?\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*[?&#/=][^)\s]*(?:\{|\$|%7b|<|\[|secret|token|key|password|"
-              r"history|conversation|chat|memory)")
+              r"history|conversation|chat|memory)"
+              r"|<img\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^\"'>\s]*[?&][^\"'>\s]*(?:\{|\$|%7b|secret|token|key|"
+              r"password|history|conversation|chat|memory)")
 _URL_TEMPLATE = _rx(r"(?<![fF]['\"])\b(?:https?://\S+[?&][\w-]+=)(?:\{\{?|\$\{?|%7b|<|\s|$|[A-Z_]*(?:TOKEN|KEY|"
                     r"SECRET|PASSWORD|EMAIL|SESSION|COOKIE|HISTORY|CHAT|USER)\b)")
 _INTO_URL = _rx(r"\b(?:render|include|append|add|insert|embed|output|put|attach|encode|load|fetch|open|visit|request|"
