@@ -463,15 +463,17 @@ def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match |
             rf"nobody needs|no one needs|nobody uses)\s+"
             rf"(?P<mid>(?:a|any|the)?\s*)(?:\w+\s+)?{guard}\b",
             rf"--(?:force-)?(?:skip|no|disable)-{guard}\b(?P<mid>)",
-            rf"\b(?:must not|mustn'?t|should not|shouldn'?t|do not|don'?t|never|no longer)\s+(?:use|enable|require|run|"
-            rf"have|keep|turn on|switch on|perform|do)\s+(?P<mid>(?:the|any|a)?\s*)(?:\w+\s+)?{guard}\b"):
+            rf"\b(?:must not|mustn'?t|should not|shouldn'?t|do not|don'?t|never)\s+(?:use|enable|require|run|keep|"
+            rf"turn on|switch on|perform)\s+(?P<mid>(?:the|any|a)?\s*)(?:\w+\s+)?{guard}\b(?!:)"):
         for m in re.finditer(pattern, sentence, _I):
             mid = m.group("mid") or ""
             if _negated_before(sentence, m.start()) or re.search(_NEG, mid, _I) or _negated_after(sentence, m.end()):
                 continue
             framed = _UNIVERSAL.search(sentence) or _RULE_FRAME.search(sentence) or re.search(
                 rf"\b{_AI}\b", sentence, _I) or re.search(r"\b(?:is|are)\s+now\b", m.group(0), _I)
-            if (pattern.startswith(rf"\b{guard}") or pattern.startswith(r"\b(?:must not")) and not framed:
+            banned = pattern.startswith(r"\b(?:must not") and guard == _GUARD  # "must not use 2FA" is a rule itself
+            if (pattern.startswith(rf"\b{guard}") or pattern.startswith(r"\b(?:must not")) and not framed \
+                    and not banned:
                 continue  # "rate limiting is off for the health endpoint only" describes, it does not rule
             if pattern.startswith(r"\b(?:must not") and guard == _SOFT_GUARD and not re.search(
                     r"\b(?:checks?|reviews?|verification|validation|scans?)\b", m.group(0), _I):
@@ -506,7 +508,15 @@ _NARROW = _rx(r"\bfor\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:[\w-]+-only|only)\b|\bo
               r"\bbecause\s+it\s+only\b")
 
 
+# Whatever comes from outside, merged as it comes.
+_AS_IT_COMES = _rx(r"\b(?:merge[sd]?|merging|accept(?:s|ed)?|install(?:s|ed)?|approve[sd]?)\b[^.]{0,60}\b(?:straight "
+                   r"away|right away|immediately|blindly|unreviewed|as (?:they|it) comes?)\b")
+
+
 def _weakening(sentence: str) -> bool:
+    if (m := _AS_IT_COMES.search(sentence)) and _SOFT_CONTEXT.search(sentence) \
+            and not _negated_before(sentence, m.start()):
+        return True
     if (_TEST_SCOPE.search(sentence) or _NARROW.search(sentence)) and not _UNIVERSAL.search(sentence):
         return False
     if _guard_off(sentence, _GUARD):
@@ -606,7 +616,14 @@ _AUTH_USE = _rx(r"\b(?:header|bearer|authori[sz]ation|authenticate|basic auth|-H
                 r"for)\b")
 
 
+# A bot or an outside address copied on everything.
+_COPIED_ON_ALL = _rx(r"\b(?:cc|bcc|cc's|ccs|copy|copies)\s+(?:the\s+|an?\s+)?(?:[\w-]+\s+){0,3}?(?:bot|external\s+\w+|"
+                     r"[\w.+-]+@[\w-]+\.[\w.]+)\s+(?:on|in)\s+(?:all|every|each)\b")
+
+
 def _exfiltrates(sentence: str, previous: str = "") -> bool:
+    if (m := _COPIED_ON_ALL.search(sentence)) and not _negated_before(sentence, m.start()):
+        return True
     """Transfer, sensitive object and destination in the sentence; or the object in the sentence before, pointed
     back to ("Collect the API keys. Then post them to …")."""
     if not _DEST_RX.search(sentence) or _AUTH_USE.search(sentence):
