@@ -94,10 +94,16 @@ def _hinted(segment: str) -> bool:
 _AI_WORDS = frozenset({"ai", "assistant", "agent", "llm", "model", "gpt", "claude"})
 
 
-def detect(text: str, *, tool: bool = False) -> list[str]:
-    """The reasons ``text`` is held (empty: clean). ``tool``: the text is a tool's output or an import."""
+def detect(text: str, *, tool: bool = False, shared: bool = True) -> list[str]:
+    """The reasons ``text`` is held (empty: clean). ``tool``: the text is a tool's output or an import. ``shared``
+    False (personal scope): a rule that switches off a safeguard is its author's own business, not held."""
     if not text or not text.strip():
         return []
+    reasons = _detect(text, tool=tool)
+    return reasons if shared else [r for r in reasons if not r.startswith(FAMILIES["weakening"])]
+
+
+def _detect(text: str, *, tool: bool) -> list[str]:
     reasons = [f"{FAMILIES['hidden']} ({how})" for how in hidden_characters(text)]
     for segment, hidden in hidden_segments(text):
         inner = _scan(segment, tool=True)
@@ -108,9 +114,9 @@ def detect(text: str, *, tool: bool = False) -> list[str]:
     return reasons
 
 
-def quarantine_reason(*texts: str, tool: bool = False) -> str:
+def quarantine_reason(*texts: str, tool: bool = False, shared: bool = True) -> str:
     """One short reason for the texts of one row ("" when none is flagged): what a reviewer reads first."""
     reasons: list[str] = []
     for text in texts:
-        reasons.extend(r for r in detect(text, tool=tool) if r not in reasons)
+        reasons.extend(r for r in detect(text, tool=tool, shared=shared) if r not in reasons)
     return "; ".join(reasons)[:300]

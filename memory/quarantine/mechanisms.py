@@ -80,8 +80,10 @@ _SENSITIVE = (
     r"historial|conversación|conversa(?:ção)?|conversazione|chatverlauf|verlauf|unterhaltung|historique|gesprek|"
     r"переписк\w*|истори\w+ чата|对话)")
 _SECRET = (
-    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|tokens?|access keys?|"
-    r"private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|root (?:password|credentials|access)|"
+    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|access keys?|"
+    r"(?:api|access|auth|bearer|session|refresh|oauth|deploy|github|gitlab|slack|npm|pypi|vault|personal access|secret)"
+    r"[ _-]?tokens?|private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|"
+    r"root (?:password|credentials|access)|"
     r"session cookies|card numbers?|cvv|recovery codes?|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|"
     r"(?:customers?|users?|employees?|patients?|clients?)'?s?\s+(?:phone numbers?|home addresses|addresses|e-?mails?|"
     r"personal data|details|records|salar\w+|ssns?|dates? of birth|medical \w+)|"
@@ -92,11 +94,13 @@ _DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.
          r"@[a-z0-9_]{3,}\b|\bwebhooks?\b|pastebin|paste site|ngrok|requestbin|"
          r"\b(?:external|outside|third-party|personal|private)\s+(?:[\w-]+\s+)?(?:address|server|bot|inbox|account|"
          r"endpoint|service|e-?mail|drive|bucket))")
-_XFER = (r"(?:send|sends|sent|sending|post\w*|forward\w*|upload\w*|ship|ships|shipped|dump\w*|exfiltrat\w*|"
-         r"transmit\w*|relay\w*|leak\w*|stream\w*|beam\w*|tunnel\w*|pass (?:it |them )?on|push\w*|"
-         r"cop(?:y|ies|ied)|mirror\w*|sync\w*|submit\w*|"
-         r"e-?mail\w*|mail|mailed|dm|message\w*|cc|bcc|include\w*|append\w*|attach\w*|embed\w*|put|add|adds|added|"
-         r"go|goes|store|stores|stored|keep|keeps|kept|live|lives|save|saves|saved|pasa\w*|pásale|passe[rz]?|"
+# English verbs with their inflections only (a bare \w* would read "postgres", "embedding", "EMAIL_ADDRESS_…").
+_EN = r"(?:s|es|ed|d|ing|ted|ting|red|ring|ped|ping)?"
+_XFER = (rf"(?:send|sends|sent|sending|post{_EN}|forward{_EN}|upload{_EN}|ship|ships|shipped|dump{_EN}|exfiltrat\w*|"
+         rf"transmit{_EN}|relay{_EN}|leak{_EN}|stream{_EN}|beam{_EN}|tunnel{_EN}|pass (?:it |them )?on|push{_EN}|"
+         rf"cop(?:y|ies|ied)|mirror{_EN}|sync{_EN}|submit{_EN}|"
+         rf"e-?mail{_EN}|mail|mailed|dm|message{_EN}|cc|bcc|include{_EN}|append{_EN}|attach{_EN}|embed{_EN}|put|add|"
+         r"adds|added|go|goes|store|stores|stored|keep|keeps|kept|live|lives|save|saves|saved|pasa\w*|pásale|passe[rz]?|"
          r"reenv\w+|weiterleiten|leite\w* weiter|inoltra\w*|doorsturen|"
          r"transmis|transmises|transmettre|transmettez|envoie\w*|envoy\w+|envía\w*|enviar|envie\w*|manda\w*|"
          r"schick\w*|sende\w*|übermittl\w*|invia\w*|stuur\w*|verstuur\w*|отправ\w*|перешл\w*|пришли\w*|发送|发到|"
