@@ -84,7 +84,8 @@ _SECRET = (
     r"(?:api|access|auth|bearer|session|refresh|oauth|deploy|github|gitlab|slack|npm|pypi|vault|personal access|secret)"
     r"[ _-]?tokens?|private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|"
     r"root (?:password|credentials|access)|"
-    r"session cookies|card numbers?|cvv|recovery codes?|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|"
+    r"session cookies|card numbers?|cvv|recovery codes?|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|kubeconfigs?|"
+    r"signing keys?|service account keys?|2fa codes?|mfa codes?|one-time codes?|"
     r"(?:customers?|users?|employees?|patients?|clients?)'?s?\s+(?:phone numbers?|home addresses|addresses|e-?mails?|"
     r"personal data|details|records|salar\w+|ssns?|dates? of birth|medical \w+)|"
     r"contraseñas?|zugangsdaten|passw(?:ö|oe)rter|mots de passe|senhas?|credenziali|wachtwoorden|пароли|密码)")
@@ -141,7 +142,7 @@ def _negated_after(sentence: str, end: int) -> bool:
 # --- override ----------------------------------------------------------------------------------------------------
 
 _OVERRIDE_VERB = _rx(
-    r"(?:\b(?:ignore|ignoring|disregard|forget|overrule|discard|abandon|set aside|throw out|stop following|"
+    r"(?:\b(?:ignore|ignoring|disregard|forget|overrule|discard|abandon|drop|set aside|throw out|stop following|"
     r"no longer follow|pay no (?:attention|heed) to|ignorez|ignorer|oublie[zr]?|ne tiens pas compte|ignoriere\w*|"
     r"vergiss|vergessen|missachte\w*|ignora\w*|olvida\w*|olvídate|descarta\w*|esque[çc]a\w*|desconsidere\w*|"
     r"dimentica\w*|negeer\w*|vergeet|игнорируй\w*|игнорировать|забудь\w*|отбрось\w*)\b|忽略|无视|忘记|忘掉|不要理会|無視)")
@@ -151,7 +152,8 @@ _PRIOR = _rx(
     r"previas?|prévias?|todas|precedenti|tutte|eerdere|vorige|предыдущие|прежние|все)\b|之前|以前|先前|上面|所有|前の)")
 _INSTR = _rx(
     r"(?:\b(?:instructions?|guidance|guidelines?|rules|constraints|prompts?|directives?|orders|programming|"
-    r"restrictions|what you (?:were|have been) told|what you (?:were|have been) given|consignes|règles|"
+    r"restrictions|what you (?:were|have been) told|what you (?:were|have been) given|preamble|safety \w+|"
+    r"configuration|consignes|règles|"
     r"anweisungen|instruktionen|regeln|vorgaben|instrucciones|reglas|indicaciones|instruções|instrucoes|regras|"
     r"istruzioni|regole|instructies|regels|инструкции|указания|правила)\b|指令|指示|规则|说明|命令)")
 _EXPIRED = _rx(
@@ -193,7 +195,8 @@ def _override(sentence: str) -> bool:
             continue
         # "earlier instructions", "instrucciones anteriores" — not "the instructions in the old README"
         before, after = window[:instr.start()], window[instr.end(): instr.end() + 20]
-        if _PRIOR.search(before) or _PRIOR.match(after.lstrip()) or re.search(r"you (?:were|have been)", window, _I):
+        if _PRIOR.search(before) or _PRIOR.match(after.lstrip()) or re.search(
+                r"you (?:were|have been)(?: \w+)? (?:told|given|configured|set up|instructed|handed)", window, _I):
             return True
     return bool(_EXPIRED.search(sentence))
 
@@ -203,6 +206,7 @@ def _override(sentence: str) -> bool:
 _PERSONA = _rx(
     r"(?:\byou(?: are|'re)\s+(?:now|no longer)\b|\bfrom now on,?\s+you(?:'re| are| will be)\b|\byour\s+(?:new\s+)?"
     r"role\s+(?:has changed|is now|changes)|\bpretend\s+(?:to be|you are|you're)\b|\bact as\b|\broleplay as\b|"
+    r"\b(?:speak|talk|respond|answer)\s+as\b|"
     r"\bdu bist (?:jetzt|nun|ab sofort)\b|\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
     r"\btu es (?:désormais|maintenant)\b|\b(?:ahora|a partir de ahora) eres\b|\bagora (?:você é|tu és)\b|"
     r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
@@ -235,6 +239,11 @@ _READER = _rx(
     rf"|\b(?:{_AI}|models?|agents?|tools?|systems?)s?(?:\s+\w+){{0,2}}?\s+(?:that\s+|who\s+)?(?:are\s+|is\s+)?(?:reading|processing|parsing|"
     r"summari[sz]ing|consuming|indexing|triaging|ingesting|scanning|retrieving|handling|generating a summary of|"
     r"editing|reviewing|grading|screening)\s+(?:this|these|the)\b"
+    r"|\b(?:whatever|whichever|any)\s+(?:ai|llm|model|agent|bot|assistant|system|tool)s?\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:reads?|reading|process\w*|pars\w*|summari\w*|ingest\w*|consum\w*|retriev\w*|index\w*|handl\w*)\b"
+    r"|[\"']?_*(?:notes?|hints?|instructions?|message|msg|directive|prompt)_(?:for|to)_(?:agents?|ai|llms?|assistants?|"
+    r"models?|bots?)[\"']?\s*[:=]|\b(?:ai|llm|assistant|agent|model|bot)_(?:instructions?|hints?|notes?|directive|"
+    r"prompt)[\"']?\s*[:=]"
     r"|\b(?:automated|automatic|machine|robotic)\s+(?:readers?|assistants?|agents?|systems?|tools?|parsers?|"
     r"reviewers?|graders?|screeners?)\b"
     r"|\blanguage[- ]model[- ]?(?:graders?|reviewers?|screeners?|readers?)\b"
@@ -295,12 +304,13 @@ _TRIGGER = _rx(
     r"inquires?|enquires?|queries|questions?|writes?|types?)\b"
     r"|\b(?:if|when|whenever|should|in case)\s+(?:a|an|the|any|some)\s+(?:[\w-]+\s+){1,2}(?:ever\s+)?(?:asks?|"
     r"inquires?|enquires?|wants to know)\b"
-    r"|\b(?:when|if|whenever|once)\s+asked\b|\bwhenever\s+(?:[\w-]+\s+){1,4}comes?\s+up\b"
+    r"|\b(?:when|if|whenever|once)\s+asked\b|\b(?:whenever|when|if|once)\s+(?:[\w-]+\s+){1,4}comes?\s+up\b"
     r"|\b(?:si|cuando)\s+alguien\s+pregunta|\bwenn\s+(?:jemand|ein kunde|ein nutzer)\s+(?:\w+\s+)?fragt|"
     r"\bsi\s+quelqu'un\s+(?:te\s+|vous\s+)?demande|\bse\s+(?:alguém|qualcuno)\s+(?:\w+\s+)?(?:perguntar|chiede)|"
     r"\bals\s+iemand\s+(?:\w+\s+)?vraagt|\bесли\s+кто-?то\s+спросит|如果有人问")
 _TRIGGER_SAY = _rx(r"\b(?<!i )(?<!we )(?:say|reply|respond|answer|claim|state|assert|insist|confirm)\b"
-                   r"(?!\s+(?:hello|hi|thanks|thank you|sorry)\b)")
+                   r"(?!\s+(?:hello|hi|thanks|thank you|sorry)\b)"
+                   r"|\b(?:line|answer|response|story|position)\s+you\s+(?:give|take|use)\s+is\b")
 # An order that stands for the future, not a one-off errand ("tell customers about Friday's maintenance").
 _STANDING = _rx(r"\b(?:always|from now on|going forward|henceforth|whenever|every time|each time|any time|by default|"
                 r"as a rule|in future|from today|(?:who|that)\s+asks?|when(?:ever)?\s+(?:they|asked))\b")
@@ -407,11 +417,15 @@ def _widened(sentence: str) -> bool:
 _NO_HUMAN = _rx(r"\b(?:without\s+(?:asking|checking|verifying|reading|reviewing|looking(?:\s+\w+){0,2}|confirming|"
                 r"consulting|telling|any\s+review|review|a review|a reviewer|approval|(?:a|any)\s+(?:\w+\s+)?check|"
                 r"checks|receipts?)|no\s+(?:manager|human|review|reviewer|approval|sign-?off|receipt)\s*(?:check\s*)?"
-                r"(?:is\s+)?(?:needed|required|necessary)?|(?:do|does)\s+(?:it|that|this)\s+yourself|\byourself\b|"
+                r"(?:is\s+)?(?:needed|required|necessary)?|(?:do|does)\s+(?:it|that|this)\s+yourself|"
+                r"(?:\w+\s+)?(?:it|them)\s+yourself|"
                 r"automatically|auto-?(?:approve[sd]?|merge[sd]?|accept(?:ed)?)|straight\s+(?:to|into)\s+(?:prod\w*|main|"
                 r"master)|without\s+(?:it|them|the\s+(?:canary|staging|tests?|checks?|review|approval))|on\s+(?:its|their|"
-                r"your)\s+own|by\s+(?:itself|themselves|yourself)|autonomously|unsupervised|unattended)")
-_APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed)?|push(?:es|ed)?|ship(?:s|ped)?|"
+                r"your)\s+own|by\s+(?:itself|themselves|yourself)|autonomously|unsupervised|unattended|"
+                r"no questions asked)")
+_APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed|ing)?|push(?:es|ed)?\s+(?:\w+\s+){0,3}?"
+               r"(?:to\s+)?(?:prod\w*|main|master|live)|ship(?:s|ped)?|"
+               r"confirming|granting|accepting|releasing|refunding|closing|"
                r"accept(?:s|ed)?|grant(?:s|ed)?|sign(?:s|ed)? off|"
                r"confirm(?:s|ed)?|publish(?:es|ed)?|close[sd]?\s+(?:all|every|any|each|the|them|it|tickets?|"
                r"issues?|PRs?|pull requests?)|pay(?:s)?|refund(?:s|ed)?|release[sd]?|"
@@ -448,6 +462,7 @@ _OFF_VERB = (r"(?:disable[sd]?|disabling|turn(?:s|ed|ing)?\s+off|switch(?:es|ed|
              r"suppress(?:es|ed)?|relax(?:es|ed)?|loosen(?:s|ed)?|weaken(?:s|ed)?|waive[sd]?|no longer "
              r"(?:require|enforce|check|use|run))")
 _OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|ignored|suppressed|silenced|optional|"
+              r"not (?:verified|checked|enforced|validated|reviewed|scanned|signed)|"
               r"not (?:required|needed|necessary|"
               r"mandatory|enforced)|unnecessary|removed|bypassed|open|waived|dropped|relaxed|a waste of time|"
               r"just friction|friction)")
@@ -565,7 +580,7 @@ _COMMIT = _rx(r"\b(?:commit(?:s|ted)?|check(?:s|ed)? in|push(?:es|ed)?)\b")
 _AI_HANDLES = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,3}}?\s+(?:{_MODAL}\s+)?(?:now\s+|always\s+|also\s+|"
                   r"just\s+)*(?:log|store|record|collect|keep|save|print|reveal|share|send|post|paste|include|output|"
                   r"display|forward|e-?mail|dump|hand out|give out|cop(?:y|ies)|put|puts|pastes|posts|shares|sends|"
-                  r"logs|hands out|gives out)\b")
+                  r"logs|hands out|gives out|hands?|gives?)\b")
 _SAFE_STORE = _rx(r"\b(?:vault|keychain|key ?vault|secrets? manager|kms|1password|keepass|encrypted|hsm|keyring)\b")
 # Secrets declared free to pass around.
 _SECRET_FREE = _rx(r"\b(?:free|ok|okay|fine|allowed|safe)\s+to\s+(?:share|post|paste|hand out|give out|send)\b|"
