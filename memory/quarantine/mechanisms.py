@@ -206,13 +206,14 @@ def _override(sentence: str) -> bool:
 _PERSONA = _rx(
     r"(?:\byou(?: are|'re)\s+(?:now|no longer)\b|\bfrom now on,?\s+you(?:'re| are| will be)\b|\byour\s+(?:new\s+)?"
     r"role\s+(?:has changed|is now|changes)|\bpretend\s+(?:to be|you are|you're)\b|\bact as\b|\broleplay as\b|"
-    r"\b(?:speak|talk|respond|answer)\s+as\b|"
+    r"\b(?:speak|talk|respond|answer)\s+as\b|\b(?:imagine|suppose|let's say)\s+(?:that\s+)?you(?:'re| are)\b|"
     r"\bdu bist (?:jetzt|nun|ab sofort)\b|\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
     r"\btu es (?:désormais|maintenant)\b|\b(?:ahora|a partir de ahora) eres\b|\bagora (?:você é|tu és)\b|"
     r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
     r"从现在开始你是)")
 _UNBOUND = _rx(
-    r"(?:\b(?:no|without|free of|free from|without any)\s+(?:restrictions|rules|limits|filters|guardrails|"
+    r"(?:\b(?:no|without|free of|free from)\s+(?:any\s+|the\s+|your\s+)?(?:usual\s+|normal\s+)?(?:restrictions|rules|"
+    r"limits|filters|guardrails|"
     r"guidelines|censorship|safety)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbroken\b|"
     r"\bsans (?:restrictions?|règles|filtres?|limites?)\b|\bohne (?:regeln|einschränkungen|grenzen|filter)\b|"
     r"\bsin (?:restricciones|reglas|filtros|límites)\b|\bsem (?:restrições|regras|filtros|limites)\b|"
@@ -258,7 +259,7 @@ _VOCATIVE = _rx(
     r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:model|agent|bot)\s*:"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
-    rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?{_AI}"
+    rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?(?:{_AI}|agents?|models?)\b"
     r"|\b(?:to|for)\s+(?:whichever|whatever|any|every|each)\s+(?:[\w-]+\s+)?(?:models?|agents?|bots?|systems?|"
     r"tools?|assistants?)\b[^:]{0,40}:")
 # "New directive for …:", "instructions to …": orders named as such, handed to an AI.
@@ -346,6 +347,7 @@ _AI_MAY = _rx(rf"(?:\b(?:{_AI}|the agent)(?:'s)?\s+(?:can|may|is allowed to|are 
 _FOREIGN_VOCATIVE = _rx(r"(?:^|[.:]\s+)(?:voor|für|fuer|pour|para|per|an|a|к|给)\s+(?:de|den|die|das|la|le|l'|el|o|a|"
                         r"il|lo|l')?\s*(?:assistent\w*|assistant\w*|asistente|assistente|ki|ia|ai|ии|ассистент\w*|модели|"
                         r"助手|模型|bot)\s*:")
+_FOREIGN_LABEL = _rx(r"^\W*(?:助手|模型|人工智能|ассистент|ии|ki|ia|assistent|asistente|assistente)\s*[:：]")
 _FOREIGN_SAY = _rx(r"\b(?:zeg|vertel|antwoord|sag\w*|antworte\w*|dis|dites|réponds|répondez|di|d[ií]\w*|rispondi|"
                    r"diga\w*|responde\w*|скажи\w*|отвечай\w*|iedereen|jede[mnr]?|allen|chacun|tous|todos|tutti|"
                    r"всем)\b|告诉|回答|所有人")
@@ -357,7 +359,8 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
         return True
     if (m := _AI_MAY.search(sentence)) and not _negated_before(sentence, m.start()) and not _SELF.search(sentence):
         return True
-    if (m := _FOREIGN_VOCATIVE.search(sentence)) and _FOREIGN_SAY.search(sentence[m.end():]):
+    if (m := _FOREIGN_VOCATIVE.search(sentence) or _FOREIGN_LABEL.search(sentence)) \
+            and _FOREIGN_SAY.search(sentence[m.end():]):
         return True
     voc = _VOCATIVE.search(sentence)
     if voc:
@@ -508,6 +511,9 @@ _PRIVILEGE = _rx(r"\b(?:admin|root|owner|superuser|sudo|full|write|production|pr
                  r"permissions|credentials)\b[^.]{0,40}\b(?:to|for)\s+(?:every|all|any|anyone|everyone|everybody|whoever|"
                  r"each)\b|\b(?:give|grant|hand)s?\b[^.]{0,30}\b(?:admin|root|owner|superuser)\b[^.]{0,30}\b(?:to\s+)?"
                  r"(?:every|all|any|anyone|everyone|whoever|who\s+(?:says|asks|knows))\b"
+                 r"|\b(?:grant|give|hand)s?\s+(?:[\w-]+\s+){0,2}(?:write|admin|root|owner|prod\w*)\s+(?:access|rights|"
+                 r"permissions)\b[^.]{0,40}\b(?:whenever|on request|to anyone|to whoever|automatically|when(?:ever)? "
+                 r"(?:asked|someone asks|anyone asks))"
                  r"|\b(?:admin|root|owner|superuser)\s+(?:rights|access|privileges)\s+(?:is|are)\s+(?:given|granted|"
                  r"handed out)\s+to\s+(?:every|all|any|anyone|everyone)\b"
                  r"|\b(?:every|all|any|each)\s+(?:[\w-]+\s+){0,2}(?:gets?|receives?|has|have|is given|are given)\s+"
@@ -622,6 +628,9 @@ _BEACON = _rx(r"!?\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*[?&#/=][^)\s]*(?:\{|\$|%7b
               r"history|conversation|chat|memory)"
               r"|<img\b[^>]*\bsrc\s*=\s*[\"']?(?:https?:)?//[^\"'>\s]*[?&][^\"'>\s]*(?:\{|\$|%7b|secret|token|key|"
               r"password|history|conversation|chat|memory)")
+# A link or image whose address ends in an empty parameter, to be filled in ("…?t=" + the summary appended).
+_EMPTY_PARAM = _rx(r"!?\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*[?&][\w-]+=\s*\)[^.]{0,80}\b(?:append\w*|add\w*|fill\w*|"
+                   r"with the|insert\w*)")
 _URL_TEMPLATE = _rx(r"(?<![fF]['\"])\b(?:https?://\S+[?&][\w-]+=)(?:\{\{?|\$\{?|%7b|<|\s|$|[A-Z_]*(?:TOKEN|KEY|"
                     r"SECRET|PASSWORD|EMAIL|SESSION|COOKIE|HISTORY|CHAT|USER)\b)")
 _INTO_URL = _rx(r"\b(?:render|include|append|add|insert|embed|output|put|attach|encode|load|fetch|open|visit|request|"
@@ -653,7 +662,7 @@ def _exfiltrates(sentence: str, previous: str = "") -> bool:
 
 
 def _beacon(sentence: str) -> bool:
-    if _BEACON.search(sentence):
+    if _BEACON.search(sentence) or _EMPTY_PARAM.search(sentence):
         return True
     m = _URL_TEMPLATE.search(sentence)
     return bool(m and _INTO_URL.search(sentence) and (_SENSITIVE_RX.search(sentence) or "{" in sentence
