@@ -650,10 +650,10 @@ _COPIED_ON_ALL = _rx(r"\b(?:cc|bcc|cc's|ccs|copy|copies)\s+(?:the\s+|an?\s+)?(?:
 
 
 def _exfiltrates(sentence: str, previous: str = "") -> bool:
+    """Transfer, sensitive object and destination in the sentence; or the object in the sentence before, pointed
+    back to ("Collect the API keys. Then post them to …"); or a bot or outside address copied on everything."""
     if (m := _COPIED_ON_ALL.search(sentence)) and not _negated_before(sentence, m.start()):
         return True
-    """Transfer, sensitive object and destination in the sentence; or the object in the sentence before, pointed
-    back to ("Collect the API keys. Then post them to …")."""
     if not _DEST_RX.search(sentence) or _AUTH_USE.search(sentence):
         return False
     if not (_SENSITIVE_RX.search(sentence) or (_BACK.search(sentence) and _SENSITIVE_RX.search(previous))):
