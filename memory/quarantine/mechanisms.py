@@ -81,7 +81,8 @@ _SENSITIVE = (
     r"переписк\w*|истори\w+ чата|对话)")
 _SECRET = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|access keys?|"
-    r"(?:api|access|auth|bearer|session|refresh|oauth|deploy|github|gitlab|slack|npm|pypi|vault|personal access|secret)"
+    r"(?:api|access|auth|bearer|session|refresh|oauth|deploy|github|gitlab|slack|npm|pypi|vault|personal access|secret|"
+    r"staging|prod|production|service)"
     r"[ _-]?tokens?|private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|"
     r"root (?:password|credentials|access)|"
     r"session cookies|card numbers?|cvv|recovery codes?|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|kubeconfigs?|"
@@ -145,16 +146,19 @@ _OVERRIDE_VERB = _rx(
     r"(?:\b(?:ignore|ignoring|disregard|forget|overrule|discard|abandon|drop|set aside|throw out|stop following|"
     r"no longer follow|pay no (?:attention|heed) to|ignorez|ignorer|oublie[zr]?|ne tiens pas compte|ignoriere\w*|"
     r"vergiss|vergessen|missachte\w*|ignora\w*|olvida\w*|olvídate|descarta\w*|esque[çc]a\w*|desconsidere\w*|"
-    r"dimentica\w*|negeer\w*|vergeet|игнорируй\w*|игнорировать|забудь\w*|отбрось\w*)\b|忽略|无视|忘记|忘掉|不要理会|無視)")
+    r"dimentica\w*|negeer\w*|vergeet|игнорируй\w*|игнорировать|забудь\w*|отбрось\w*|hör\w* auf|arrête[zr]? de "
+    r"(?:suivre|respecter)|deja de (?:seguir|respetar)|pare de seguir|smetti di seguire|stop met)\b|忽略|无视|忘记|"
+    r"忘掉|不要理会|無視)")
 _PRIOR = _rx(
     r"(?:\b(?:previous|prior|earlier|above|preceding|original|former|initial|old|existing|given|system|your|all|"
     r"everything|précédentes?|antérieures?|toutes|vorherigen?|bisherigen?|früheren?|obigen?|alle[ns]?|anteriores?|"
-    r"previas?|prévias?|todas|precedenti|tutte|eerdere|vorige|предыдущие|прежние|все)\b|之前|以前|先前|上面|所有|前の)")
+    r"previas?|prévias?|todas|precedenti|tutte|eerdere|vorige|предыдущие|прежние|все|deine[nm]?|ihre[nm]?|vos|tes|"
+    r"tus|sus|tuas|suas|tue|jouw|твои|ваши)\b|之前|以前|先前|上面|所有|前の|你的)")
 _INSTR = _rx(
     r"(?:\b(?:instructions?|guidance|guidelines?|rules|constraints|prompts?|directives?|orders|programming|"
     r"restrictions|what you (?:were|have been) told|what you (?:were|have been) given|preamble|safety \w+|"
     r"configuration|consignes|règles|"
-    r"anweisungen|instruktionen|regeln|vorgaben|instrucciones|reglas|indicaciones|instruções|instrucoes|regras|"
+    r"anweisungen|instruktionen|regeln|richtlinien|vorgaben|instrucciones|directrices|reglas|indicaciones|instruções|instrucoes|regras|"
     r"istruzioni|regole|instructies|regels|инструкции|указания|правила)\b|指令|指示|规则|说明|命令)")
 _EXPIRED = _rx(
     r"\b(?:previous|prior|earlier|original|old|existing|your|system|former)\s+(?:[\w-]+\s+){0,2}?(?:instructions?|"
@@ -206,7 +210,8 @@ def _override(sentence: str) -> bool:
 _PERSONA = _rx(
     r"(?:\byou(?: are|'re)\s+(?:now|no longer)\b|\bfrom now on,?\s+you(?:'re| are| will be)\b|\byour\s+(?:new\s+)?"
     r"role\s+(?:has changed|is now|changes)|\bpretend\s+(?:to be|you are|you're)\b|\bact as\b|\broleplay as\b|"
-    r"\b(?:speak|talk|respond|answer)\s+as\b|\b(?:imagine|suppose|let's say)\s+(?:that\s+)?you(?:'re| are)\b|"
+    r"\b(?:speak|talk|respond|answer|reply)\s+as\b|\b(?:answer|respond|reply|speak)\w*\b[^.]{0,40}?\bas\s+['\"“‘]|"
+    r"\b(?:imagine|suppose|let's say)\s+(?:that\s+)?you(?:'re| are)\b|"
     r"\bdu bist (?:jetzt|nun|ab sofort)\b|\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
     r"\btu es (?:désormais|maintenant)\b|\b(?:ahora|a partir de ahora) eres\b|\bagora (?:você é|tu és)\b|"
     r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
@@ -214,7 +219,8 @@ _PERSONA = _rx(
 _UNBOUND = _rx(
     r"(?:\b(?:no|without|free of|free from)\s+(?:any\s+|the\s+|your\s+)?(?:usual\s+|normal\s+)?(?:restrictions|rules|"
     r"limits|filters|guardrails|"
-    r"guidelines|censorship|safety)\b|\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbroken\b|"
+    r"guidelines|censorship|safety)\b|\b(?:no|without)\s+(?:any\s+)?(?:content|safety|usage)\s+polic(?:y|ies)\b|"
+    r"\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbroken\b|"
     r"\bsans (?:restrictions?|règles|filtres?|limites?)\b|\bohne (?:regeln|einschränkungen|grenzen|filter)\b|"
     r"\bsin (?:restricciones|reglas|filtros|límites)\b|\bsem (?:restrições|regras|filtros|limites)\b|"
     r"\bsenza (?:restrizioni|regole|filtri|limiti)\b|\bzonder (?:beperkingen|regels|filters)\b|"
@@ -259,7 +265,8 @@ _VOCATIVE = _rx(
     r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:model|agent|bot)\s*:"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
-    rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?(?:{_AI}|agents?|models?)\b"
+    rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?(?:{_AI}|agents?|models?|answer engines?|"
+    rf"search engines?|crawlers?|scrapers?|summari[sz]ers?)\b"
     r"|\b(?:to|for)\s+(?:whichever|whatever|any|every|each)\s+(?:[\w-]+\s+)?(?:models?|agents?|bots?|systems?|"
     r"tools?|assistants?)\b[^:]{0,40}:")
 # "New directive for …:", "instructions to …": orders named as such, handed to an AI.
@@ -436,7 +443,15 @@ _APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed|in
 _WHOLESALE = _rx(r"\b(?:every|all|any|each|everything|whatever)\b")
 
 
+# Approvals and closures done *by* the AI, in the passive ("complaints get closed by you, unread").
+_DONE_BY_AI = _rx(rf"\b(?:get|gets|are|is|be)\s+(?:closed|approved|merged|granted|accepted|marked|resolved|signed off)"
+                  rf"\s+by\s+(?:you|the\s+(?:{_AI}|agent))\b[^.]{{0,60}}(?:unread|without|automatically|['\"“‘]|\bas\s+"
+                  r"(?:resolved|approved|fixed|done))")
+
+
 def _auto_approval(sentence: str) -> bool:
+    if (d := _DONE_BY_AI.search(sentence)) and not _negated_before(sentence, d.start()):
+        return True
     m = _APPROVE.search(sentence)
     if not m or _negated_before(sentence, m.start()):
         return False
@@ -456,7 +471,8 @@ _GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verific
           r"firewall|audit(?:ing|\s+logs?|\s+logging|\s+trail)|signature\s+(?:checks?|verification)|"
           r"signatures?|signing|security\s+(?:scans?|review|checks?|checklist|questionnaire|sign-?off|team)|"
           r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
-          r"access control|permission checks?|identity (?:checks?|verification)|input validation|captcha|sso|"
+          r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|input validation|captcha|"
+          r"sso|"
           r"password policy|waf|selinux|apparmor|seccomp|pre-commit hooks?|secret scanning)")
 _SOFT_GUARD = (r"(?:tests?|checks?|reviews?|reviewers?|approvals?|sign-?offs?|verification|validation|scans?|"
                r"receipt checks?|staging checks?|migration checks?|checklist)")
@@ -538,7 +554,15 @@ _AS_IT_COMES = _rx(r"\b(?:merge[sd]?|merging|accept(?:s|ed)?|install(?:s|ed)?|ap
                    r"away|right away|immediately|blindly|unreviewed|as (?:they|it) comes?)\b")
 
 
+# A checking step named, then dropped by pronoun ("the approval step slows us down, so … dropped it").
+_STEP_DROPPED = _rx(r"\b(?:approval|review|verification|security|identity|fraud|sign-?off)\s+(?:step|check|process|"
+                    r"gate|call)s?\b[^.]{0,80}\b(?:dropped|skipped|removed|disabled|turned off|bypass\w*|skip|skips|drop|"
+                    r"drops)\s+(?:it|them)\b")
+
+
 def _weakening(sentence: str) -> bool:
+    if (m := _STEP_DROPPED.search(sentence)) and not _negated_before(sentence, m.start()):
+        return True
     if (m := _AS_IT_COMES.search(sentence)) and _SOFT_CONTEXT.search(sentence) \
             and not _negated_before(sentence, m.start()):
         return True
@@ -719,7 +743,7 @@ _PROMOTE = _rx(
     rf"|\b(?:go|goes|sent|pushed)\s+straight\s+to\s+{_WIDE_SCOPE}"
     rf"|\b(?:promote|elevate|escalate)\w*\s+(?:this|it|the (?:note|rule|memory|entry))\b"
     r"|\b(?:mark|flag|tag|label|record|store|save|set)\w*\s+(?:this|the|these)\s+(?:memory|memories|note|entry|"
-    r"entries|rule|fact|statement|item|knowledge|information)\s+(?:as\s+|to\s+)?(?:\w+\s+)?(?:verified|reviewed|"
+    r"entries|rule|fact|statement|item|knowledge|information)\s+(?:as\s+|to\s+)?['\"“‘]?(?:\w+\s+)?(?:verified|reviewed|"
     r"trusted|approved|corroborated|official|authoritative|high[- ]priority|validated)\b"
     r"|\b(?:treat|consider|regard)\w*\s+(?:this|it)\s+(?:as\s+)?(?:already\s+)?(?:verified|reviewed|trusted|"
     r"approved|corroborated)\b"
@@ -751,6 +775,7 @@ _ROLE = re.compile(
     r"|\b(?:new|updated)\s+system\s+(?:message|prompt|instructions?|directive)\b"
     r"|\bend of (?:the\s+)?(?:context|conversation|document|memory|data|input)\b[^\n]{0,40}\b(?:system|instructions?)"
     r"|\((?:system|admin|developer)\s+(?:priority|override|level|mode)\)"
+    r"|\[\s*(?:begin|start|end)\s+(?:[\w-]+\s+){0,2}(?:instructions?|system|prompt|directives?|orders)\s*\]"
     r"|^\s*```\s*(?:system|instructions?)\s*$"
     r"|^\s*#{1,6}\s*(?:instruction|response)\s*:\s*$",
     re.I | re.M)
