@@ -556,8 +556,8 @@ _AS_IT_COMES = _rx(r"\b(?:merge[sd]?|merging|accept(?:s|ed)?|install(?:s|ed)?|ap
 
 # A checking step named, then dropped by pronoun ("the approval step slows us down, so … dropped it").
 _STEP_DROPPED = _rx(r"\b(?:approval|review|verification|security|identity|fraud|sign-?off)\s+(?:step|check|process|"
-                    r"gate|call)s?\b[^.]{0,80}\b(?:dropped|skipped|removed|disabled|turned off|bypass\w*|skip|skips|drop|"
-                    r"drops)\s+(?:it|them)\b")
+                    r"gate|call)s?\b[^.]{0,80}\b(?:dropped|skipped|removed|disabled|turned off|bypass\w*|skip|skips|"
+                    r"drop|drops)\s+(?:it|them)\b")
 
 
 def _weakening(sentence: str) -> bool:
