@@ -66,7 +66,8 @@ _UNIVERSAL = re.compile(
     r"prod|automatically|auto-\w+|straight away|right away|immediately|anything|whatever)\b", _I)
 
 _SENSITIVE = (
-    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|keys? and tokens|tokens?|"
+    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
+    r"rotation|management))|api[ _-]?keys?|keys? and tokens|tokens?|connection strings?|database urls?|dsns?|"
     r"access keys?|private keys?|ssh keys?|id_rsa|id_ed25519|\.env(?:\s+(?:files?|contents))?|env files?|"
     r"environment variables|cookies|session (?:ids?|tokens?|cookies)|card numbers?|cvv|cvc|otp codes?|"
     r"recovery codes?|vault token|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|~/\.aws/\S+|~/\.ssh/\S+|"
@@ -80,7 +81,8 @@ _SENSITIVE = (
     r"historial|conversación|conversa(?:ção)?|conversazione|chatverlauf|verlauf|unterhaltung|historique|gesprek|"
     r"переписк\w*|истори\w+ чата|对话)")
 _SECRET = (
-    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?|api[ _-]?keys?|access keys?|"
+    r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
+    r"rotation|management))|api[ _-]?keys?|access keys?|connection strings?|database urls?|dsns?|"
     r"(?:api|access|auth|bearer|session|refresh|oauth|deploy|github|gitlab|slack|npm|pypi|vault|personal access|secret|"
     r"staging|prod|production|service)"
     r"[ _-]?tokens?|private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|"
@@ -432,10 +434,11 @@ _NO_HUMAN = _rx(r"\b(?:without\s+(?:asking|checking|verifying|reading|reviewing|
                 r"automatically|auto-?(?:approve[sd]?|merge[sd]?|accept(?:ed)?)|straight\s+(?:to|into)\s+(?:prod\w*|main|"
                 r"master)|without\s+(?:it|them|the\s+(?:canary|staging|tests?|checks?|review|approval))|on\s+(?:its|their|"
                 r"your)\s+own|by\s+(?:itself|themselves|yourself)|autonomously|unsupervised|unattended|"
-                r"no questions asked)")
+                r"no questions asked|without\s+(?:a\s+)?(?:ticket|change request|sign-?off))")
 _APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed|ing)?|push(?:es|ed)?\s+(?:\w+\s+){0,3}?"
                r"(?:to\s+)?(?:prod\w*|main|master|live)|ship(?:s|ped)?|"
-               r"confirming|granting|accepting|releasing|refunding|closing|"
+               r"confirming|granting|accepting|releasing|refunding|closing|purg\w+|wip(?:e|es|ing)|"
+               r"delet(?:e|es|ing)|run\s+(?:the\s+)?(?:[\w-]+\s+)?(?:purge|wipe|deletion)|"
                r"accept(?:s|ed)?|grant(?:s|ed)?|sign(?:s|ed)? off|"
                r"confirm(?:s|ed)?|publish(?:es|ed)?|close[sd]?\s+(?:all|every|any|each|the|them|it|tickets?|"
                r"issues?|PRs?|pull requests?)|pay(?:s)?|refund(?:s|ed)?|release[sd]?|"
@@ -618,9 +621,13 @@ _SECRET_FREE = _rx(r"\b(?:free|ok|okay|fine|allowed|safe)\s+to\s+(?:share|post|p
                    r"\bare\s+(?:not secret|public)\b")
 
 
+# A sentence about catching a leak, not making one ("… the secret scanner alerts the security team").
+_CAUGHT = _rx(r"\b(?:scanners?|alerts?|alerted|revok\w+|rotat\w+|warns?|warned|gets? flagged|is flagged)\b")
+
+
 def _shares_secrets(sentence: str) -> bool:
     secret = _SECRET_RX.search(sentence)
-    if not secret:
+    if not secret or _CAUGHT.search(sentence):
         return False
     handles = _AI_HANDLES.search(sentence)
     if handles and not _negated_before(sentence, handles.start()) and not re.search(_NEG, handles.group(0), _I) \
