@@ -253,6 +253,8 @@ _READER = _rx(
     r"|[\"']?_*(?:notes?|hints?|instructions?|message|msg|directive|prompt)_(?:for|to)_(?:agents?|ai|llms?|assistants?|"
     r"models?|bots?)[\"']?\s*[:=]|\b(?:ai|llm|assistant|agent|model|bot)_(?:instructions?|hints?|notes?|directive|"
     r"prompt)[\"']?\s*[:=]"
+    r"|\b(?:cualquier|toda|toute|tout|jede[rsn]?|qualquer|qualsiasi|ogni|elke|iedere|любой|любая)\s+(?:ia|ki|ai|"
+    r"modelo|modèle|modell|model|modello|assistente?|asistente|assistent|ассистент|ии|модель)\b"
     r"|\b(?:automated|automatic|machine|robotic)\s+(?:readers?|assistants?|agents?|systems?|tools?|parsers?|"
     r"reviewers?|graders?|screeners?)\b"
     r"|\blanguage[- ]model[- ]?(?:graders?|reviewers?|screeners?|readers?)\b"
@@ -476,7 +478,8 @@ _GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verific
           r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
           r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|input validation|captcha|"
           r"sso|"
-          r"password policy|waf|selinux|apparmor|seccomp|pre-commit hooks?|secret scanning)")
+          r"password policy|waf|selinux|apparmor|seccomp|pre-commit hooks?|secret scanning|signed commits|"
+          r"commit signing)")
 _SOFT_GUARD = (r"(?:tests?|checks?|reviews?|reviewers?|approvals?|sign-?offs?|verification|validation|scans?|"
                r"receipt checks?|staging checks?|migration checks?|checklist)")
 _OFF_VERB = (r"(?:disable[sd]?|disabling|turn(?:s|ed|ing)?\s+off|switch(?:es|ed|ing)?\s+off|skip(?:s|ped|ping)?|"
@@ -501,7 +504,7 @@ def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match |
             rf"\b{_OFF_VERB}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+{guard}\b",
             rf"\b{guard}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+(?:{be}){'' if copula else '?'}{_OFF_STATE}\b",
             rf"\b(?:no|without|with no|never needs?|do(?:es)?n'?t need|do(?:es)?n'?t require|never requires?|"
-            rf"nobody needs|no one needs|nobody uses)\s+"
+            rf"nobody needs|no one needs|nobody uses|don'?t bother(?:\s+with)?)\s+"
             rf"(?P<mid>(?:a|any|the)?\s*)(?:\w+\s+)?{guard}\b",
             rf"--(?:force-)?(?:skip|no|disable)-{guard}\b(?P<mid>)",
             rf"\b(?:must not|mustn'?t|should not|shouldn'?t|do not|don'?t|never)\s+(?:use|enable|require|run|keep|"
@@ -743,7 +746,8 @@ _WIDE_SCOPE = (r"(?:project[- ]wide|company[- ]wide|org(?:ani[sz]ation)?[- ]wide
                r"(?:modules?|teams?|projects?|agents?|departments?)|everywhere|(?:project|company|org|organi[sz]ation|"
                r"global)\s+(?:scope|level)|visible to (?:all|every)\w*)")
 _PROMOTE = _rx(
-    rf"\b(?:promote|elevate|escalate|pin|push|spread|propagate)\w*\b[^.\n]{{0,60}}\b{_WIDE_SCOPE}"
+    rf"\b(?:promote|elevate|escalate|pin|push|spread|propagate|bump|move|raise|lift|upgrade)\w*\b[^.\n]{{0,60}}"
+    rf"\b{_WIDE_SCOPE}"
     rf"|\b(?:make|store|publish|save|record)\s+(?:this|it)\s+(?:as\s+)?(?:an?\s+)?{_WIDE_SCOPE}"
     rf"|\b(?:share|apply|roll out|send)\s+(?:this|it)\s+(?:with|to|across)\s+(?:all|every)\s+(?:teams?|modules?|"
     rf"projects?|agents?)\b[^.]{{0,40}}\b(?:standard|rule|policy)"
