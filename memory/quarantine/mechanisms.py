@@ -35,7 +35,7 @@ _I = re.I
 # --- lexicons ------------------------------------------------------------------------------------------------------
 
 # An AI named as such (the vocative and subject checks); "agent" alone is often a person (support, travel agent).
-_AI = (r"(?:ai|a\.i\.|artificial intelligence|(?:ai\s+|coding\s+|llm\s+|autonomous\s+|automated\s+)?assistants?|"
+_AI = (r"(?:ais|ai|a\.i\.|artificial intelligence|(?:ai\s+|coding\s+|llm\s+|autonomous\s+|automated\s+)?assistants?|"
        r"(?:ai|coding|llm|autonomous|automated|software)\s+agents?|llms?|(?:large\s+)?language[- ]models?|"
        r"chat\s?bots?|bots?|gpts?|chatgpt|claude|gemini|copilot|ai\s+models?|ai\s+systems?|"
        r"automated\s+(?:readers?|systems?|tools?|processes|reviewers?|graders?))")
@@ -267,6 +267,7 @@ _VOCATIVE = _rx(
     r"|(?:^|[.:]\s+)(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
     r"models?|tools?|crawlers?)\s*:"
     r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:model|agent|bot)\s*:"
+    r"|\b(?:listen|hey|ok|okay|dear|attention|psst)\b[\s,]+(?:the\s+)?(?:model|agent|bot)\s*[,:—–!]"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
     rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?(?:{_AI}|agents?|models?|answer engines?|"
@@ -288,7 +289,9 @@ _AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:no
                rf"just\s+)*{_SAY}\b")
 _FIXED_ANSWER = _rx(r"\b(?:respond|reply|answer)\w*\s+(?:to\s+)?(?:every|all|any|each)\s+(?:[\w-]+\s+)?(?:questions?|"
                     r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
-_ANSWERS_RULED = _rx(rf"\b(?:future|all|every|any|your|each)\s+(?:answers?|replies|responses|outputs?|"
+_ANSWERS_RULED = _rx(r"\b(?:the\s+)?(?:answer|reply|response)\s+to\s+[^.]{0,60}?\bis\s+(?:always|never)\b"
+                     r"|\byour\s+(?:reply|answer|response|line)\s+is\s*[:'\"“‘]"
+                     rf"|\b(?:future|all|every|any|your|each)\s+(?:answers?|replies|responses|outputs?|"
                      rf"summar(?:y|ies))\b"
                      rf"[^.]{{0,60}}?\b(?:always|never|must|should|shall|are to|is to|will)\s+(?:always\s+|never\s+)?"
                      rf"(?:{_SAY}|quote[sd]?|omit|describe|call|mention|appear|contain)\b"
@@ -315,14 +318,15 @@ _TRIGGER = _rx(
     r"developers?|members?|buyers?|patients?)\s+(?:\w+\s+)?(?:asks?|asked|mentions?|brings? up|wants?|requests?|"
     r"inquires?|enquires?|queries|questions?|writes?|types?)\b"
     r"|\b(?:if|when|whenever|should|in case)\s+(?:a|an|the|any|some)\s+(?:[\w-]+\s+){1,2}(?:ever\s+)?(?:asks?|"
-    r"inquires?|enquires?|wants to know)\b"
+    r"inquires?|enquires?|wants to know|reaches out|gets in touch|contacts (?:you|us)|writes in|calls)\b"
     r"|\b(?:when|if|whenever|once)\s+asked\b|\b(?:whenever|when|if|once)\s+(?:[\w-]+\s+){1,4}comes?\s+up\b"
     r"|\b(?:si|cuando)\s+alguien\s+pregunta|\bwenn\s+(?:jemand|ein kunde|ein nutzer)\s+(?:\w+\s+)?fragt|"
     r"\bsi\s+quelqu'un\s+(?:te\s+|vous\s+)?demande|\bse\s+(?:alguém|qualcuno)\s+(?:\w+\s+)?(?:perguntar|chiede)|"
     r"\bals\s+iemand\s+(?:\w+\s+)?vraagt|\bесли\s+кто-?то\s+спросит|如果有人问")
 _TRIGGER_SAY = _rx(r"\b(?<!i )(?<!we )(?:say|reply|respond|answer|claim|state|assert|insist|confirm)\b"
                    r"(?!\s+(?:hello|hi|thanks|thank you|sorry)\b)"
-                   r"|\b(?:line|answer|response|story|position)\s+you\s+(?:give|take|use)\s+is\b")
+                   r"|\b(?:line|answer|response|story|position)\s+you\s+(?:give|take|use)\s+is\b"
+                   r"|\byour\s+(?:reply|answer|response|line)\s+is\b")
 # An order that stands for the future, not a one-off errand ("tell customers about Friday's maintenance").
 _STANDING = _rx(r"\b(?:always|from now on|going forward|henceforth|whenever|every time|each time|any time|by default|"
                 r"as a rule|in future|from today|(?:who|that)\s+asks?|when(?:ever)?\s+(?:they|asked))\b")
@@ -399,7 +403,8 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
     trigger = _TRIGGER.search(sentence)
     if trigger:
         after = sentence[trigger.end():]
-        say = _TRIGGER_SAY.search(after) or _TRIGGER_SAY.search(sentence[:trigger.start()])
+        say = _TRIGGER_SAY.search(after) or _TRIGGER_SAY.search(sentence[:trigger.start()]) \
+            or _FOREIGN_SAY.search(after)
         if say and not _SELF.search(sentence[:trigger.end()]):
             return True
         if _TELL_THEM.search(sentence) and (_DECEPTION.search(after) or _weakening(sentence)):
@@ -598,14 +603,15 @@ _SHARE = (r"(?:share[sd]?|sharing|paste[sd]?|pasting|post(?:s|ed|ing)?|send(?:s|
           r"dm(?:s|ed)?|message[sd]?|publish(?:es|ed)?|print(?:s|ed)?|reveal(?:s|ed)?|disclose[sd]?|include[sd]?|"
           r"display(?:s|ed)?|show(?:s|n|ed)?|write|written|store[sd]?|keep|kept|live|lives|belong|belongs|go|goes|"
           r"log(?:s|ged)?|forward(?:s|ed)?|expose[sd]?|leak(?:s|ed)?|copie[sd]|copy|stash(?:es|ed)?|drop(?:s|ped)?|"
-          r"leave|attach(?:es|ed)?|upload(?:s|ed)?)")
+          r"leave|attach(?:es|ed)?|upload(?:s|ed)?|echo(?:es|ed)?)")
 _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the requester|people|them)|with\s+"
          r"(?:anyone|anybody|everyone|everybody|whoever|people)|(?:who|that)\s+asks?|on request|when(?:ever)?\s+"
          r"(?:asked|someone asks|anyone asks)|publicly|in plain ?text|by (?:plain\s+)?e-?mail|"
          r"\bpublic\b|(?:in|into|to|on)\s+(?:the\s+|our\s+|a\s+|this\s+|your\s+)?(?:[\w'-]+\s+){0,3}?(?:chat|channel|"
          r"slack|teams|"
          r"tickets?|issues?|readme|wiki|repo|repository|commit|git|doc|docs|document|page|thread|comments?|group|"
-         r"answer|reply|response|public|paste|gist)\b|(?:whoever|anyone)\s+(?:requests?|asks?|wants?))")
+         r"answer|reply|response|public|paste|gist|logs?|output)\b|(?:in|into|to)\s+#[\w-]+|(?:whoever|anyone)\s+"
+         r"(?:requests?|asks?|wants?))")
 _SHARE_SECRET = re.compile(rf"\b{_SHARE}\b", _I)
 _SECRET_RX = re.compile(rf"(?<![\w.]){_SECRET}", _I)
 _OPEN_RX = re.compile(rf"\b{_OPEN}", _I)
