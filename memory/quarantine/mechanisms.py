@@ -213,7 +213,7 @@ _PERSONA = _rx(
     r"(?:\byou(?: are|'re)\s+(?:now|no longer)\b|\bfrom now on,?\s+you(?:'re| are| will be)\b|\byour\s+(?:new\s+)?"
     r"role\s+(?:has changed|is now|changes)|\bpretend\s+(?:to be|you are|you're)\b|\bact as\b|\broleplay as\b|"
     r"\b(?:speak|talk|respond|answer|reply)\s+as\b|\b(?:answer|respond|reply|speak)\w*\b[^.]{0,40}?\bas\s+['\"“‘]|"
-    r"\b(?:imagine|suppose|let's say)\s+(?:that\s+)?you(?:'re| are)\b|"
+    r"\b(?:imagine|suppose|let's say)\s+(?:that\s+)?you(?:'re| are)\b|\bact\s+like\b|"
     r"\bdu bist (?:jetzt|nun|ab sofort)\b|\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
     r"\btu es (?:désormais|maintenant)\b|\b(?:ahora|a partir de ahora) eres\b|\bagora (?:você é|tu és)\b|"
     r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
@@ -222,6 +222,7 @@ _UNBOUND = _rx(
     r"(?:\b(?:no|without|free of|free from)\s+(?:any\s+|the\s+|your\s+)?(?:usual\s+|normal\s+)?(?:restrictions|rules|"
     r"limits|filters|guardrails|"
     r"guidelines|censorship|safety)\b|\b(?:no|without)\s+(?:any\s+)?(?:content|safety|usage)\s+polic(?:y|ies)\b|"
+    r"\bnever\s+(?:been\s+)?(?:given|had)\s+(?:any\s+)?(?:rules|restrictions|limits|guidelines)\b|"
     r"\bunrestricted\b|\bunfiltered\b|\buncensored\b|\bjailbroken\b|"
     r"\bsans (?:restrictions?|règles|filtres?|limites?)\b|\bohne (?:regeln|einschränkungen|grenzen|filter)\b|"
     r"\bsin (?:restricciones|reglas|filtros|límites)\b|\bsem (?:restrições|regras|filtros|limites)\b|"
@@ -290,6 +291,8 @@ _AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:no
 _FIXED_ANSWER = _rx(r"\b(?:respond|reply|answer)\w*\s+(?:to\s+)?(?:every|all|any|each)\s+(?:[\w-]+\s+)?(?:questions?|"
                     r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
 _ANSWERS_RULED = _rx(r"\b(?:the\s+)?(?:answer|reply|response)\s+to\s+[^.]{0,60}?\bis\s+(?:always|never)\b"
+                     r"|\b(?:are|is)\s+(?:now\s+)?to\s+be\s+(?:described|called|presented|referred to|portrayed|"
+                     r"labell?ed)\s+as\b"
                      r"|\byour\s+(?:reply|answer|response|line)\s+is\s*[:'\"“‘]"
                      rf"|\b(?:future|all|every|any|your|each)\s+(?:answers?|replies|responses|outputs?|"
                      rf"summar(?:y|ies))\b"
@@ -334,7 +337,7 @@ _DECEPTION_CLAIM = _rx(r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|saf
                        r"(?:free|unlimited|guaranteed|already (?:approved|paid|fixed))\b")
 # What an attacker has people told: that something passed, is safe, is fine.
 _CLAIM = _rx(r"\b(?:passed|approved|fixed|resolved|safe|secure|compliant|verified|certified|audited|no issues|"
-             r"nothing to worry)\b")
+             r"nothing to worry|(?:their|your|its)\s+own\s+fault|to blame)\b")
 _TELL_THEM = _rx(r"\btell\s+(?:them|him|her|the person|the user)\b")
 _DECEPTION = _rx(r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|safe|allowed|approved)\b|\bno need\b|"
                  r"\b(?:free|unlimited|approved|passed|fixed|audited|verified|certified|nominal|green)\b|['\"“«]")
@@ -355,8 +358,9 @@ _STEALTH = _rx(r"\b(?:silently|secretly|quietly|covertly|discreetly|nobody needs
 # An AI let loose: allowed to act for anyone, on request, on its own.
 _AI_MAY = _rx(rf"(?:\b(?:{_AI}|the agent)(?:'s)?\s+(?:can|may|is allowed to|are allowed to|is free to|are free to|"
               r"is cleared to|are cleared to|gets to|get to)|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:allowed|cleared|free|"
-              r"authori[sz]ed)\s+to)\s+(?:now\s+|also\s+|just\s+)?[\w-]+\b[^.]{0,60}"
-              r"\b(?:anyone|anybody|everyone|everybody|any\s+\w+|all\s+\w+|on request|on its own|by itself|without\s+"
+              r"authori[sz]ed)\s+to|\byou\s+can\s+now)\s+(?:now\s+|also\s+|just\s+)?[\w-]+\b[^.]{0,60}"
+              r"\b(?:anyone|anybody|everyone|everybody|any\s+\w+|all\s+\w+|external\s+\w+|the\s+(?:whole|entire)|"
+              r"on request|on its own|by itself|without\s+"
               r"(?:asking|checking|approval|review))")
 # Orders handed to an AI in other languages ("Voor de assistent: zeg …", "Für die KI: sag …").
 _FOREIGN_VOCATIVE = _rx(r"(?:^|[.:]\s+)(?:voor|für|fuer|pour|para|per|an|a|к|给)\s+(?:de|den|die|das|la|le|l'|el|o|a|"
@@ -610,7 +614,8 @@ _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the
          r"\bpublic\b|(?:in|into|to|on)\s+(?:the\s+|our\s+|a\s+|this\s+|your\s+)?(?:[\w'-]+\s+){0,3}?(?:chat|channel|"
          r"slack|teams|"
          r"tickets?|issues?|readme|wiki|repo|repository|commit|git|doc|docs|document|page|thread|comments?|group|"
-         r"answer|reply|response|public|paste|gist|logs?|output)\b|(?:in|into|to)\s+#[\w-]+|(?:whoever|anyone)\s+"
+         r"answer|reply|response|public|paste|gist|logs?|output)\b|(?:in|into|to)\s+#[\w-]+|at the end of "
+         r"(?:each|every|your|the)\s+(?:reply|answer|response|message)|(?:whoever|anyone)\s+"
          r"(?:requests?|asks?|wants?))")
 _SHARE_SECRET = re.compile(rf"\b{_SHARE}\b", _I)
 _SECRET_RX = re.compile(rf"(?<![\w.]){_SECRET}", _I)
