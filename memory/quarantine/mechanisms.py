@@ -74,7 +74,7 @@ _SENSITIVE = (
     r"conversations?|chat (?:history|logs?|transcripts?)|chat|transcripts?|(?:the )?history|memories|"
     r"(?:the|your|its|all|stored|whole|entire|shared)\s+memory\b(?!\s+(?:usage|footprint|limit|leak|pressure))|"
     r"memory (?:dump|contents|entries)|system prompt|prompts?|(?:whatever|what) the user (?:types|says|writes)|"
-    r"user(?:'s)? (?:messages|input|data|files)|(?:all|every|each)\s+(?:customer\s+)?(?:messages?|mails?|e-mails?|"
+    r"users?(?:'s|s')?\s+(?:[\w-]+\s+){0,3}?(?:messages|input|data|files|questions)|(?:all|every|each)\s+(?:customer\s+)?(?:messages?|mails?|e-mails?|"
     r"replies|answers|conversations?)|personal data|customer data|keystrokes|clipboard|"
     r"contraseñas?|claves?(?: api)?|zugangsdaten|passw(?:ö|oe)rter|kennw(?:ö|oe)rter|mots de passe|identifiants|"
     r"senhas?|credenciais|credenziali|wachtwoorden|пароли|паролями|ключи|токены|密码|密钥|令牌|凭据|聊天记录|"
@@ -259,7 +259,8 @@ _READER = _rx(
     r"|\b(?:automated|automatic|machine|robotic)\s+(?:readers?|assistants?|agents?|systems?|tools?|parsers?|"
     r"reviewers?|graders?|screeners?)\b"
     r"|\blanguage[- ]model[- ]?(?:graders?|reviewers?|screeners?|readers?)\b"
-    r"|\b(?:if|when)\s+you(?:'re| are)\s+(?:an?\s+)?(?:ai|llm|language model|model|bot|assistant|agent)\b"
+    r"|\b(?:if|when)\s+you(?:'re| are)\s+(?:an?\s+)?(?:ai|llm|language model|model|bot|assistant|agent|software|"
+    r"a program|a machine)\b|\b(?:future\s+)?readers?\s+of\s+this\s+(?:memory|note|entry|record)\b"
     r"|@(?:assistant|ai|bot|claude|copilot|gpt|chatgpt|llm|agent)\b|\btodo\s*\(\s*(?:ai|llm|copilot|assistant|bot|"
     r"agent|gpt)\s*\)")
 _VOCATIVE = _rx(
@@ -270,7 +271,8 @@ _VOCATIVE = _rx(
     r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:model|agent|bot)\s*:"
     r"|\b(?:listen|hey|ok|okay|dear|attention|psst)\b[\s,]+(?:the\s+)?(?:model|agent|bot)\s*[,:—–!]"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
-    rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps)\s+(?:to|for)\s+"
+    rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps|heads-up|fyi|tip|"
+    rf"psa)\s+(?:to|for)\s+"
     rf"(?:the\s+|any\s+|all\s+|every\s+|other\s+|future\s+)*(?:[\w-]+\s+)?(?:{_AI}|agents?|models?|answer engines?|"
     rf"search engines?|crawlers?|scrapers?|summari[sz]ers?)\b"
     r"|\b(?:to|for)\s+(?:whichever|whatever|any|every|each)\s+(?:[\w-]+\s+)?(?:models?|agents?|bots?|systems?|"
@@ -292,7 +294,7 @@ _FIXED_ANSWER = _rx(r"\b(?:respond|reply|answer)\w*\s+(?:to\s+)?(?:every|all|any
                     r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
 _ANSWERS_RULED = _rx(r"\b(?:the\s+)?(?:answer|reply|response)\s+to\s+[^.]{0,60}?\bis\s+(?:always|never)\b"
                      r"|\b(?:are|is)\s+(?:now\s+)?to\s+be\s+(?:described|called|presented|referred to|portrayed|"
-                     r"labell?ed)\s+as\b"
+                     r"labell?ed)\s+as\b|\b(?:are|is)\s+(?:now\s+)?to\s+be\s+told\b"
                      r"|\byour\s+(?:reply|answer|response|line)\s+is\s*[:'\"“‘]"
                      rf"|\b(?:future|all|every|any|your|each)\s+(?:answers?|replies|responses|outputs?|"
                      rf"summar(?:y|ies))\b"
@@ -343,7 +345,10 @@ _DECEPTION = _rx(r"\b(?:it'?s|it is|that'?s|that is)\s+(?:fine|ok|okay|safe|allo
                  r"\b(?:free|unlimited|approved|passed|fixed|audited|verified|certified|nominal|green)\b|['\"“«]")
 _QUOTED = re.compile(r"['\"“«‘][^'\"”»’]{2,80}['\"”»’]")
 _AUTHORITY = _rx(r"\bthe user has (?:already\s+)?(?:authori[sz]ed|approved|allowed|permitted|consented)\b.{0,40}"
-                 r"\byou\b|\byou (?:have been|are) (?:authori[sz]ed|cleared|permitted) (?:by|to)\b")
+                 r"\byou\b|\byou (?:have been|are) (?:authori[sz]ed|cleared|permitted) (?:by|to)\b"
+                 rf"|\b{_AI}\b[^.]{{0,40}}\bon\s+behalf\s+of\b"
+                 r"|\bpretend\s+(?:that\s+)?(?:the\s+)?[\w\s]{0,30}?(?:signed off|approved|authori[sz]ed|allowed|"
+                 r"cleared)\b")
 _OBEY_SIGNED = _rx(r"\b(?:signed|tagged|marked|prefixed|stamped|labell?ed)\b[^.]{0,60}\b(?:must|should|shall|will|"
                   r"is to|are to)\s+be\s+(?:followed|obeyed|trusted|executed|carried out|treated as)\b"
                   r"|\b(?:follow|obey|trust|execute)\w*\s+(?:anything|everything|whatever|any message|messages|"
@@ -483,7 +488,8 @@ _GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verific
           r"tls verification|ssl verification|authentication|auth|2fa|two-factor(?:\s+auth(?:entication)?)?|"
           r"mfa(?:\s+prompts?)?|multi-factor(?:\s+auth(?:entication)?)?|csrf(?:\s+(?:checks?|protection|tokens?))?|"
           r"firewall|audit(?:ing|\s+logs?|\s+logging|\s+trail)|signature\s+(?:checks?|verification)|"
-          r"signatures?|signing|security\s+(?:scans?|review|checks?|checklist|questionnaire|sign-?off|team)|"
+          r"signatures?|signing|security\s+(?:scans?|review|checks?|checklist|questionnaire|sign-?off|team|alerts?)|"
+          r"blocking|enforcement|"
           r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
           r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|input validation|captcha|"
           r"sso|"
@@ -493,7 +499,8 @@ _SOFT_GUARD = (r"(?:tests?|checks?|reviews?|reviewers?|approvals?|sign-?offs?|ve
                r"receipt checks?|staging checks?|migration checks?|checklist)")
 _OFF_VERB = (r"(?:disable[sd]?|disabling|turn(?:s|ed|ing)?\s+off|switch(?:es|ed|ing)?\s+off|skip(?:s|ped|ping)?|"
              r"bypass(?:es|ed|ing)?|remove[sd]?|drop(?:s|ped)?|deactivate[sd]?|circumvent|ignore[sd]?|omit(?:s|ted)?|"
-             r"suppress(?:es|ed)?|relax(?:es|ed)?|loosen(?:s|ed)?|weaken(?:s|ed)?|waive[sd]?|no longer "
+             r"suppress(?:es|ed)?|relax(?:es|ed)?|loosen(?:s|ed)?|weaken(?:s|ed)?|waive[sd]?|silence[sd]?|mute[sd]?|"
+             r"no longer "
              r"(?:require|enforce|check|use|run))")
 _OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|ignored|suppressed|silenced|optional|"
               r"not (?:verified|checked|enforced|validated|reviewed|scanned|signed)|"
@@ -516,6 +523,8 @@ def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match |
             rf"nobody needs|no one needs|nobody uses|don'?t bother(?:\s+with)?)\s+"
             rf"(?P<mid>(?:a|any|the)?\s*)(?:\w+\s+)?{guard}\b",
             rf"--(?:force-)?(?:skip|no|disable)-{guard}\b(?P<mid>)",
+            rf"\b(?:are|is)\s+exempt(?:ed)?\s+from\s+(?P<mid>(?:the|any)?\s*)(?:\w+\s+)?{guard}\b",
+            rf"\b{guard}\s+(?:runs?|is|are|stays?)\s+(?P<mid>)in\s+(?:log|monitor|audit|detect|report)(?:ing)?-only\b",
             rf"\b(?:must not|mustn'?t|should not|shouldn'?t|do not|don'?t|never)\s+(?:use|enable|require|run|keep|"
             rf"turn on|switch on|perform)\s+(?P<mid>(?:the|any|a)?\s*)(?:\w+\s+)?{guard}\b(?!:)"):
         for m in re.finditer(pattern, sentence, _I):
@@ -607,7 +616,7 @@ _SHARE = (r"(?:share[sd]?|sharing|paste[sd]?|pasting|post(?:s|ed|ing)?|send(?:s|
           r"dm(?:s|ed)?|message[sd]?|publish(?:es|ed)?|print(?:s|ed)?|reveal(?:s|ed)?|disclose[sd]?|include[sd]?|"
           r"display(?:s|ed)?|show(?:s|n|ed)?|write|written|store[sd]?|keep|kept|live|lives|belong|belongs|go|goes|"
           r"log(?:s|ged)?|forward(?:s|ed)?|expose[sd]?|leak(?:s|ed)?|copie[sd]|copy|stash(?:es|ed)?|drop(?:s|ped)?|"
-          r"leave|attach(?:es|ed)?|upload(?:s|ed)?|echo(?:es|ed)?)")
+          r"leave|attach(?:es|ed)?|upload(?:s|ed)?|echo(?:es|ed)?|tuck(?:s|ed)?|hide[sd]?|smuggle[sd]?|embed(?:s|ded)?)")
 _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the requester|people|them)|with\s+"
          r"(?:anyone|anybody|everyone|everybody|whoever|people)|(?:who|that)\s+asks?|on request|when(?:ever)?\s+"
          r"(?:asked|someone asks|anyone asks)|publicly|in plain ?text|by (?:plain\s+)?e-?mail|"
@@ -615,7 +624,8 @@ _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the
          r"slack|teams|"
          r"tickets?|issues?|readme|wiki|repo|repository|commit|git|doc|docs|document|page|thread|comments?|group|"
          r"answer|reply|response|public|paste|gist|logs?|output)\b|(?:in|into|to)\s+#[\w-]+|at the end of "
-         r"(?:each|every|your|the)\s+(?:reply|answer|response|message)|(?:whoever|anyone)\s+"
+         r"(?:each|every|your|the)\s+(?:reply|answer|response|message)|when(?:ever)?\s+(?:she|he|they|someone|anyone|"
+         r"people)\s+asks?|(?:in|into)\s+(?:the\s+)?(?:alt text|image|link|url|query string)|(?:whoever|anyone)\s+"
          r"(?:requests?|asks?|wants?))")
 _SHARE_SECRET = re.compile(rf"\b{_SHARE}\b", _I)
 _SECRET_RX = re.compile(rf"(?<![\w.]){_SECRET}", _I)
@@ -798,6 +808,7 @@ _ROLE = re.compile(
     r"|\bend of (?:the\s+)?(?:context|conversation|document|memory|data|input)\b[^\n]{0,40}\b(?:system|instructions?)"
     r"|\((?:system|admin|developer)\s+(?:priority|override|level|mode)\)"
     r"|\[\s*(?:begin|start|end)\s+(?:[\w-]+\s+){0,2}(?:instructions?|system|prompt|directives?|orders)\s*\]"
+    r"|<((?:developer|system|admin|operator|assistant)_(?:note|message|instructions?))>[^<]{5,}</\1>"
     r"|^\s*```\s*(?:system|instructions?)\s*$"
     r"|^\s*#{1,6}\s*(?:instruction|response)\s*:\s*$",
     re.I | re.M)
