@@ -37,7 +37,7 @@ _I = re.I
 # An AI named as such (the vocative and subject checks); "agent" alone is often a person (support, travel agent).
 _AI = (r"(?:ais|ai|a\.i\.|artificial intelligence|(?:ai\s+|coding\s+|llm\s+|autonomous\s+|automated\s+)?assistants?|"
        r"(?:ai|coding|llm|autonomous|automated|software)\s+agents?|llms?|(?:large\s+)?language[- ]models?|"
-       r"chat\s?bots?|bots?|gpts?|chatgpt|claude|gemini|copilot|ai\s+models?|ai\s+systems?|"
+       r"chat\s?bots?|bots?|gpts?|chatgpt|claude|gemini|copilot|ai\s+models?|ai\s+systems?|summari[sz]ers|crawlers|"
        r"automated\s+(?:readers?|systems?|tools?|processes|reviewers?|graders?))")
 # Human roles that share those words.
 _HUMAN_AFTER = r"(?!\s+(?:manager|director|coach|professor|editor|principal|secretary|teacher|engineer|lead|to the)\b)"
@@ -214,7 +214,8 @@ _PERSONA = _rx(
     r"role\s+(?:has changed|is now|changes)|\bpretend\s+(?:to be|you are|you're)\b|\bact as\b|\broleplay as\b|"
     r"\b(?:speak|talk|respond|answer|reply)\s+as\b|\b(?:answer|respond|reply|speak)\w*\b[^.]{0,40}?\bas\s+['\"“‘]|"
     r"\b(?:imagine|suppose|let's say)\s+(?:that\s+)?you(?:'re| are)\b|\bact\s+like\b|"
-    r"\bdu bist (?:jetzt|nun|ab sofort)\b|\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
+    r"\bdu bist (?:jetzt|nun|ab sofort)\b|\b(?:jetzt|nun|ab sofort) bist du\b|\bmaintenant,? tu es\b|"
+    r"\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
     r"\btu es (?:désormais|maintenant)\b|\b(?:ahora|a partir de ahora) eres\b|\bagora (?:você é|tu és)\b|"
     r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
     r"从现在开始你是)")
@@ -252,8 +253,8 @@ _READER = _rx(
     r"|\b(?:whatever|whichever|any)\s+(?:ai|llm|model|agent|bot|assistant|system|tool)s?\s+(?:[\w-]+\s+){0,3}?"
     r"(?:reads?|reading|process\w*|pars\w*|summari\w*|ingest\w*|consum\w*|retriev\w*|index\w*|handl\w*)\b"
     r"|[\"']?_*(?:notes?|hints?|instructions?|message|msg|directive|prompt)_(?:for|to)_(?:agents?|ai|llms?|assistants?|"
-    r"models?|bots?)[\"']?\s*[:=]|\b(?:ai|llm|assistant|agent|model|bot)_(?:instructions?|hints?|notes?|directive|"
-    r"prompt)[\"']?\s*[:=]"
+    r"models?|bots?)[\"']?\s*[:=]|\b(?:ai|llm|assistant|agent|model|bot|crawler|summari[sz]er)[_-](?:instructions?|"
+    r"hints?|notes?|directive|prompt)[\"']?\s*[:=]"
     r"|\b(?:cualquier|toda|toute|tout|jede[rsn]?|qualquer|qualsiasi|ogni|elke|iedere|любой|любая)\s+(?:ia|ki|ai|"
     r"modelo|modèle|modell|model|modello|assistente?|asistente|assistent|ассистент|ии|модель)\b"
     r"|\b(?:automated|automatic|machine|robotic)\s+(?:readers?|assistants?|agents?|systems?|tools?|parsers?|"
@@ -293,6 +294,8 @@ _AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:no
 _FIXED_ANSWER = _rx(r"\b(?:respond|reply|answer)\w*\s+(?:to\s+)?(?:every|all|any|each)\s+(?:[\w-]+\s+)?(?:questions?|"
                     r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
 _ANSWERS_RULED = _rx(r"\b(?:the\s+)?(?:answer|reply|response)\s+to\s+[^.]{0,60}?\bis\s+(?:always|never)\b"
+                     r"|\b(?:any|every|each)\s+(?:question|request|query|inquiry)\b[^.]{0,60}?\bgets?\s+(?:the\s+)?"
+                     r"(?:answer|reply|response)\b"
                      r"|\b(?:are|is)\s+(?:now\s+)?to\s+be\s+(?:described|called|presented|referred to|portrayed|"
                      r"labell?ed)\s+as\b|\b(?:are|is)\s+(?:now\s+)?to\s+be\s+told\b"
                      r"|\byour\s+(?:reply|answer|response|line)\s+is\s*[:'\"“‘]"
@@ -493,7 +496,8 @@ _GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verific
           r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
           r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|input validation|captcha|"
           r"sso|"
-          r"password policy|waf|selinux|apparmor|seccomp|pre-commit hooks?|secret scanning|signed commits|"
+          r"password policy|password rotation|key rotation|waf|selinux|apparmor|seccomp|pre-commit hooks?|"
+          r"secret scanning|signed commits|"
           r"commit signing)")
 _SOFT_GUARD = (r"(?:tests?|checks?|reviews?|reviewers?|approvals?|sign-?offs?|verification|validation|scans?|"
                r"receipt checks?|staging checks?|migration checks?|checklist)")
@@ -502,7 +506,8 @@ _OFF_VERB = (r"(?:disable[sd]?|disabling|turn(?:s|ed|ing)?\s+off|switch(?:es|ed|
              r"suppress(?:es|ed)?|relax(?:es|ed)?|loosen(?:s|ed)?|weaken(?:s|ed)?|waive[sd]?|silence[sd]?|mute[sd]?|"
              r"no longer "
              r"(?:require|enforce|check|use|run))")
-_OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|ignored|suppressed|silenced|optional|"
+_OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|ignored|suppressed|silenced|optional|paused|suspended|"
+              r"on hold|"
               r"not (?:verified|checked|enforced|validated|reviewed|scanned|signed)|"
               r"not (?:required|needed|necessary|"
               r"mandatory|enforced)|unnecessary|removed|bypassed|open|waived|dropped|relaxed|a waste of time|"
