@@ -170,6 +170,8 @@ _EXPIRED = _rx(
     r"|\b(?:regard|consider|treat)\s+(?:all\s+|any\s+|the\s+|your\s+)?(?:prior|previous|earlier|existing)\s+"
     r"(?:constraints|rules|instructions|restrictions|guidelines)\s+as\s+(?:lifted|void|cancell?ed|suspended|gone)"
     r"|\b(?:stop|cease|quit)\s+following\s+(?:the|your|any|all)\s+(?:\w+\s+)?(?:rules|instructions|guidelines)"
+    r"|\b(?:don'?t|do not|no longer)\s+(?:have|need)\s+to\s+(?:follow|obey|respect|stick to)\s+"
+    r"(?:the|your|any|those)\s+(?:\w+\s+)?(?:rules|instructions|guidelines|restrictions|policies)"
     r"|\b(?:priority|precedence)\s+over\s+(?:the\s+|your\s+|any\s+|all\s+)?(?:system prompt|instructions|rules|"
     r"guidelines|other memories|older memories|policies)"
     r"|\b(?:overrides?|supersedes?|overrules?|replaces?)\s+(?:all\s+|any\s+|the\s+)?(?:older|other|previous|prior|"
