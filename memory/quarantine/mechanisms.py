@@ -45,6 +45,10 @@ _HUMAN_AFTER = r"(?!\s+(?:manager|director|coach|professor|editor|principal|secr
 _MODAL = (r"(?:must|should|shall|will|would|need to|needs to|have to|has to|are to|is to|are required to|"
           r"is required to|are asked to|is asked to|are (?:kindly\s+)?requested to|is (?:kindly\s+)?requested to|"
           r"are expected to|is expected to|may|can|'ll)")
+# The modals of an order (not of a capability: "the assistant feature can summarise tickets").
+_MUST = (r"(?:must|should|shall|need to|needs to|have to|has to|are to|is to|are required to|is required to|"
+         r"are asked to|is asked to|are (?:kindly\s+)?requested to|is (?:kindly\s+)?requested to|are expected to|"
+         r"is expected to)")
 # Verbs that control what a reader says to people.
 _SAY = (r"(?:say|says|tell|tells|reply|replies|respond|responds|answer|answers|state|states|claim|claims|assert|"
         r"asserts|confirm|confirms|insist|insists|recommend|recommends|suggest|suggests|describe|describes|quote|"
@@ -294,7 +298,8 @@ _QUESTION_START = re.compile(r"^\W*(?:have|has|do|does|did|can|could|would|will|
 _AI_SAYS = _rx(rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MODAL}\s+(?:now\s+|always\s+|also\s+|only\s+|"
                rf"just\s+)*{_SAY}\b")
 _FIXED_ANSWER = _rx(r"\b(?:respond|reply|answer)\w*\s+(?:to\s+)?(?:every|all|any|each)\s+(?:[\w-]+\s+)?(?:questions?|"
-                    r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
+                    r"requests?|quer(?:y|ies)|messages?|tickets?|e-?mails?|questionnaires?|surveys?|forms?|"
+                    r"assessments?)\b[^.]{0,60}?\bwith\b\s*(?::|['\"“‘])")
 _ANSWERS_RULED = _rx(r"\b(?:the\s+)?(?:answer|reply|response)\s+to\s+[^.]{0,60}?\bis\s+(?:always|never)\b"
                      r"|\b(?:any|every|each)\s+(?:question|request|query|inquiry)\b[^.]{0,60}?\bgets?\s+(?:the\s+)?"
                      r"(?:answer|reply|response)\b"
@@ -407,7 +412,8 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
     if you_say and (_QUOTED.search(sentence) or _TRIGGER.search(sentence)) and not _SELF.search(sentence) \
             and not _negated_before(sentence, you_say.start()):
         return True
-    if tool and (_YOU_SAY.search(sentence) or re.search(rf"\b{_AI}{_HUMAN_AFTER}\s+{_MODAL}\b", sentence, _I)):
+    if tool and (_YOU_SAY.search(sentence) or re.search(
+            rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MUST}\b", sentence, _I)):
         return True
     tell = _TELL_OTHERS.search(sentence)
     if tell and not _negated_before(sentence, tell.start()) and (
@@ -496,7 +502,8 @@ _GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verific
           r"signatures?|signing|security\s+(?:scans?|review|checks?|checklist|questionnaire|sign-?off|team|alerts?)|"
           r"blocking|enforcement|"
           r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
-          r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|input validation|captcha|"
+          r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|aml checks?|"
+          r"fraud (?:screening|checks?|review)|input validation|captcha|"
           r"sso|"
           r"password policy|password rotation|key rotation|waf|selinux|apparmor|seccomp|pre-commit hooks?|"
           r"secret scanning|signed commits|"
@@ -564,8 +571,8 @@ _PRIVILEGE = _rx(r"\b(?:admin|root|owner|superuser|sudo|full|write|production|pr
                  r"|\b(?:admin|root|owner|superuser)\s+(?:rights|access|privileges)\s+(?:is|are)\s+(?:given|granted|"
                  r"handed out)\s+to\s+(?:every|all|any|anyone|everyone)\b"
                  r"|\b(?:every|all|any|each)\s+(?:[\w-]+\s+){0,2}(?:gets?|receives?|has|have|is given|are given)\s+"
-                 r"(?:admin|root|owner|superuser|full|write|production|prod)\s+(?:rights|access|privileges|permissions|"
-                 r"credentials)\b")
+                 r"(?:admin|root|owner|superuser|full|write|production|prod)\s+(?:[\w-]+\s+){0,2}(?:rights|access|"
+                 r"privileges|permissions|credentials)\b")
 _RUN_PRIVILEGED = _rx(r"\b(?:run|start|deploy)\w*\s+(?:all\s+|every\s+)?(?:containers?|pods?|services?|workloads?)\s+"
                       r"(?:\w+\s+){0,2}(?:privileged|as root)\b")
 # Safeguards of the supply chain: skipping review of what comes from outside is never a scoped process choice.
@@ -623,7 +630,8 @@ _SHARE = (r"(?:share[sd]?|sharing|paste[sd]?|pasting|post(?:s|ed|ing)?|send(?:s|
           r"dm(?:s|ed)?|message[sd]?|publish(?:es|ed)?|print(?:s|ed)?|reveal(?:s|ed)?|disclose[sd]?|include[sd]?|"
           r"display(?:s|ed)?|show(?:s|n|ed)?|write|written|store[sd]?|keep|kept|live|lives|belong|belongs|go|goes|"
           r"log(?:s|ged)?|forward(?:s|ed)?|expose[sd]?|leak(?:s|ed)?|copie[sd]|copy|stash(?:es|ed)?|drop(?:s|ped)?|"
-          r"leave|attach(?:es|ed)?|upload(?:s|ed)?|echo(?:es|ed)?|tuck(?:s|ed)?|hide[sd]?|smuggle[sd]?|embed(?:s|ded)?)")
+          r"leave|attach(?:es|ed)?|upload(?:s|ed)?|echo(?:es|ed)?|tuck(?:s|ed)?|hide[sd]?|smuggle[sd]?|embed(?:s|ded)?|"
+          r"mostra|muestra|montre[rz]?|zeig\w*|toon|покажи\w*|dai|da|donne[rz]?|gib)")
 _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the requester|people|them)|with\s+"
          r"(?:anyone|anybody|everyone|everybody|whoever|people)|(?:who|that)\s+asks?|on request|when(?:ever)?\s+"
          r"(?:asked|someone asks|anyone asks)|publicly|in plain ?text|by (?:plain\s+)?e-?mail|"
@@ -632,7 +640,8 @@ _OPEN = (r"(?:to\s+(?:anyone|anybody|everyone|everybody|whoever|all|any user|the
          r"tickets?|issues?|readme|wiki|repo|repository|commit|git|doc|docs|document|page|thread|comments?|group|"
          r"answer|reply|response|public|paste|gist|logs?|output)\b|(?:in|into|to)\s+#[\w-]+|at the end of "
          r"(?:each|every|your|the)\s+(?:reply|answer|response|message)|when(?:ever)?\s+(?:she|he|they|someone|anyone|"
-         r"people)\s+asks?|(?:in|into)\s+(?:the\s+)?(?:alt text|image|link|url|query string)|(?:whoever|anyone)\s+"
+         r"people)\s+asks?|(?:in|into)\s+(?:the\s+)?(?:alt text|image|link|url|query string)|a tutti|a todos|à tous|"
+         r"allen|jedem|iedereen|всем|(?:whoever|anyone)\s+"
          r"(?:requests?|asks?|wants?))")
 _SHARE_SECRET = re.compile(rf"\b{_SHARE}\b", _I)
 _SECRET_RX = re.compile(rf"(?<![\w.]){_SECRET}", _I)
