@@ -71,7 +71,8 @@ _UNIVERSAL = re.compile(
 
 _SENSITIVE = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
-    r"rotation|management))|api[ _-]?keys?|keys? and tokens|tokens?|connection strings?|database urls?|dsns?|"
+    r"rotation|management))|api[ _-]?keys?|keys? and tokens|tokens?|jwts?|bearer tokens?|connection strings?|"
+    r"database urls?|dsns?|"
     r"access keys?|private keys?|ssh keys?|id_rsa|id_ed25519|\.env(?:\s+(?:files?|contents))?|env files?|"
     r"environment variables|cookies|session (?:ids?|tokens?|cookies)|card numbers?|cvv|cvc|otp codes?|"
     r"recovery codes?|vault token|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|~/\.aws/\S+|~/\.ssh/\S+|"
@@ -86,7 +87,7 @@ _SENSITIVE = (
     r"переписк\w*|истори\w+ чата|对话)")
 _SECRET = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
-    r"rotation|management))|api[ _-]?keys?|access keys?|connection strings?|database urls?|dsns?|"
+    r"rotation|management))|api[ _-]?keys?|access keys?|connection strings?|database urls?|dsns?|jwts?|"
     r"(?:api|access|auth|bearer|session|refresh|oauth|deploy|github|gitlab|slack|npm|pypi|vault|personal access|secret|"
     r"staging|prod|production|service)"
     r"[ _-]?tokens?|private keys?|ssh keys?|id_rsa|\.env(?:\s+(?:files?|contents))?|env files?|"
@@ -106,6 +107,7 @@ _DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.
 _EN = r"(?:s|es|ed|d|ing|ted|ting|red|ring|ped|ping)?"
 _XFER = (rf"(?:send|sends|sent|sending|post{_EN}|forward{_EN}|upload{_EN}|ship|ships|shipped|dump{_EN}|exfiltrat\w*|"
          rf"transmit{_EN}|relay{_EN}|leak{_EN}|stream{_EN}|beam{_EN}|tunnel{_EN}|pass (?:it |them )?on|push{_EN}|"
+         rf"echo{_EN}|"
          rf"cop(?:y|ies|ied)|mirror{_EN}|sync{_EN}|submit{_EN}|"
          rf"e-?mail{_EN}|mail|mailed|dm|message{_EN}|cc|bcc|include{_EN}|append{_EN}|attach{_EN}|embed{_EN}|put|add|"
          r"adds|added|go|goes|store|stores|stored|keep|keeps|kept|live|lives|save|saves|saved|pasa\w*|pásale|passe[rz]?|"
@@ -223,7 +225,8 @@ _PERSONA = _rx(
     r"\bdu bist (?:jetzt|nun|ab sofort)\b|\b(?:jetzt|nun|ab sofort) bist du\b|\bmaintenant,? tu es\b|"
     r"\bsie sind (?:jetzt|nun|ab sofort)\b|\bvous êtes (?:désormais|maintenant)\b|"
     r"\btu es (?:désormais|maintenant)\b|\b(?:ahora|a partir de ahora) eres\b|\bagora (?:você é|tu és)\b|"
-    r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
+    r"\b(?:ora|d'ora in poi) sei\b|\bje bent (?:nu|vanaf nu)\b|"
+    r"\b(?:vanaf nu|nu) ben je\b|\bты теперь\b|\bтеперь ты\b|\bотныне ты\b|你现在是|"
     r"从现在开始你是)")
 _UNBOUND = _rx(
     r"(?:\b(?:no|without|free of|free from)\s+(?:any\s+|the\s+|your\s+)?(?:usual\s+|normal\s+)?(?:restrictions|rules|"
@@ -271,9 +274,9 @@ _READER = _rx(
     r"|@(?:assistant|ai|bot|claude|copilot|gpt|chatgpt|llm|agent)\b|\btodo\s*\(\s*(?:ai|llm|copilot|assistant|bot|"
     r"agent|gpt)\s*\)")
 _VOCATIVE = _rx(
-    rf"(?:^|[(\[,\-–—:]\s*|(?:#|//|/\*|--|\*)\s*)(?:(?:hey|hi|hello|dear|attention|listen|ok|okay|psst)\s*,?\s+)?(?:the\s+|my\s+|our\s+|"
+    rf"(?:^|[(\[,\-–—:\"'“‘]\s*|(?:#|//|/\*|--|\*)\s*)(?:(?:hey|hi|hello|dear|attention|listen|ok|okay|psst)\s*,?\s+)?(?:the\s+|my\s+|our\s+|"
     rf"any\s+|all\s+|every\s+)?{_AI}{_HUMAN_AFTER}\s*[,:!–—]"
-    r"|(?:^|[.:]\s+)(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
+    r"|(?:^|[.:]\s+|[\"'“‘])(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
     r"models?|tools?|crawlers?)\s*:"
     r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:model|agent|bot)\s*:"
     r"|\b(?:listen|hey|ok|okay|dear|attention|psst)\b[\s,]+(?:the\s+)?(?:model|agent|bot)\s*[,:—–!]"
@@ -336,7 +339,8 @@ _TRIGGER = _rx(
     r"inquires?|enquires?|wants to know|reaches out|gets in touch|contacts (?:you|us)|writes in|calls)\b"
     r"|\b(?:when|if|whenever|once)\s+asked\b|\b(?:whenever|when|if|once)\s+(?:[\w-]+\s+){1,4}comes?\s+up\b"
     r"|\b(?:si|cuando)\s+alguien\s+pregunta|\bwenn\s+(?:jemand|ein kunde|ein nutzer)\s+(?:\w+\s+)?fragt|"
-    r"\bsi\s+quelqu'un\s+(?:te\s+|vous\s+)?demande|\bse\s+(?:alguém|qualcuno)\s+(?:\w+\s+)?(?:perguntar|chiede)|"
+    r"\bsi\s+quelqu'un\s+(?:te\s+|vous\s+)?demande|\b(?:si|quand|lorsqu|la prochaine fois qu)'?\s*on\s+(?:te|vous)\s+"
+    r"demande|\bse\s+(?:alguém|qualcuno)\s+(?:\w+\s+)?(?:perguntar|chiede)|"
     r"\bals\s+iemand\s+(?:\w+\s+)?vraagt|\bесли\s+кто-?то\s+спросит|如果有人问")
 _TRIGGER_SAY = _rx(r"\b(?<!i )(?<!we )(?:say|reply|respond|answer|claim|state|assert|insist|confirm)\b"
                    r"(?!\s+(?:hello|hi|thanks|thank you|sorry)\b)"
@@ -383,6 +387,7 @@ _FOREIGN_VOCATIVE = _rx(r"(?:^|[.:]\s+)(?:voor|für|fuer|pour|para|per|an|a|к|�
                         r"助手|模型|bot)\s*:")
 _FOREIGN_LABEL = _rx(r"^\W*(?:助手|模型|人工智能|ассистент|ии|ki|ia|assistent|asistente|assistente)\s*[:：]")
 _FOREIGN_SAY = _rx(r"\b(?:zeg|vertel|antwoord|sag\w*|antworte\w*|dis|dites|réponds|répondez|di|d[ií]\w*|rispondi|"
+                   r"donne\w*|gib|geef|дай\w*|"
                    r"diga\w*|responde\w*|скажи\w*|отвечай\w*|iedereen|jede[mnr]?|allen|chacun|tous|todos|tutti|"
                    r"всем)\b|告诉|回答|所有人")
 
@@ -573,6 +578,11 @@ _PRIVILEGE = _rx(r"\b(?:admin|root|owner|superuser|sudo|full|write|production|pr
                  r"|\b(?:every|all|any|each)\s+(?:[\w-]+\s+){0,2}(?:gets?|receives?|has|have|is given|are given)\s+"
                  r"(?:admin|root|owner|superuser|full|write|production|prod)\s+(?:[\w-]+\s+){0,2}(?:rights|access|"
                  r"privileges|permissions|credentials)\b")
+# Sensitive records opened to a broad or outside group.
+_OPENED_TO = _rx(r"\b(?:contractors|anyone|everyone|externals?|vendors?|interns?|guests?|visitors?|partners?)\s+"
+                 r"(?:can|may|are allowed to|get to)\s+(?:see|access|view|get|read|download|export)\s+"
+                 r"(?:[\w-]+\s+){0,2}(?:salary|salaries|payroll|medical|personal|customer|hr|financial)\s+(?:data|records|details|files|"
+                 r"information)")
 _RUN_PRIVILEGED = _rx(r"\b(?:run|start|deploy)\w*\s+(?:all\s+|every\s+)?(?:containers?|pods?|services?|workloads?)\s+"
                       r"(?:\w+\s+){0,2}(?:privileged|as root)\b")
 # Safeguards of the supply chain: skipping review of what comes from outside is never a scoped process choice.
@@ -619,7 +629,7 @@ def _weakening(sentence: str) -> bool:
                                                                     r"per|rule|policy|standard)\b", sentence, _I) \
             and not re.search(r"\b(?:removed?|deprecated|dropped)\b", sentence, _I):
         return True
-    m = _PRIVILEGE.search(sentence) or _RUN_PRIVILEGED.search(sentence)
+    m = _PRIVILEGE.search(sentence) or _RUN_PRIVILEGED.search(sentence) or _OPENED_TO.search(sentence)
     return bool(m and not _negated_before(sentence, m.start()) and not re.search(_NEG, m.group(0), _I))
 
 
@@ -818,7 +828,7 @@ def _promotion(sentence: str) -> bool:
 _ROLE = re.compile(
     r"[\"']role[\"']\s*:\s*[\"'](?:system|developer)[\"']\s*,\s*[\"']content[\"']\s*:\s*[\"'][^\"']*\s[^\"']*\s"
     r"|^\s*role\s*:\s*(?:system|developer)\s*\n\s*content\s*:\s*\S+\s+\S+"
-    r"|<(?:start|end)_of_turn>|<\|(?:begin|end|start)_(?:of_)?(?:text|turn|header_id)\|>"
+    r"|<start_of_turn>\s*(?:user|model|system)\b"
     r"|\[\[?\s*(?:system|admin|root|developer|operator|sudo)(?:\s+(?:override|message|note|prompt|mode))?\s*\]\]?\s*:?"
     r"|\b(?:new|updated)\s+system\s+(?:message|prompt|instructions?|directive)\b"
     r"|\bend of (?:the\s+)?(?:context|conversation|document|memory|data|input)\b[^\n]{0,40}\b(?:system|instructions?)"

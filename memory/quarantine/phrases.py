@@ -142,8 +142,15 @@ _LEAK = re.compile(
     r"|\b(?:cc|bcc)\b\s+(?:<EMAIL[^>]*>|[\w.+-]+@[\w-]+\.[\w.]+)[^.\n]{0,40}\b(?:every|all|each)\b",
     re.I)
 
+# Chat-template tokens (<|im_start|>, <|system|>, <|endoftext|>) open a prompt section when they name a role, are
+# followed by one or by an order, or enclose a message; a token named in prose ("<|endoftext|> is GPT-2's separator")
+# opens nothing.
+_TOKEN = r"(?:<\|[a-z_ ]{2,30}\|>|<(?:start|end)_of_turn>)"
 _ROLE = re.compile(
-    r"<\|[a-z_ ]{2,30}\|>"  # <|im_start|>, <|system|>, <|endoftext|>
+    r"<\|\s*(?:system|assistant|user|developer|tool|ipython|human|ai|model)\s*\|>"
+    rf"|{_TOKEN}\s*(?:system|assistant|user|developer|tool|model|human)\b"
+    rf"|{_TOKEN}\s*(?:you\b|ignore\b|disregard\b|new instructions|from now on|the assistant)"
+    rf"|{_TOKEN}[^<\n]*?(?:\s+\S+){{3,}}[^<]*?{_TOKEN}"
     r"|\[/?(?:inst|sys|system|assistant|user|tool|developer)\]|<</?sys>>"
     r"|</?(?:system|assistant|developer|tool|tool_result|tool_output|function_results?|instructions?|memory|"
     r"memories|context|im_start|im_end|human|ai|prompt|system_prompt|admin)\b[^>]{0,40}>"
