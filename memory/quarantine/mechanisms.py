@@ -97,7 +97,7 @@ _SECRET = (
     r"(?:customers?|users?|employees?|patients?|clients?)'?s?\s+(?:phone numbers?|home addresses|addresses|e-?mails?|"
     r"personal data|details|records|salar\w+|ssns?|dates? of birth|medical \w+)|"
     r"contraseñas?|zugangsdaten|passw(?:ö|oe)rter|mots de passe|senhas?|credenziali|wachtwoorden|пароли|密码)")
-_DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
+_DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
          r"\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|"
          r"info|biz|co|app|dev|site|top|me|tk|sh|cc|pw|link|click|example|fr|de|es|it|nl|pt|uk|online|store)\b|"
          r"@[a-z0-9_]{3,}\b|\bwebhooks?\b|pastebin|paste site|ngrok|requestbin|"
@@ -842,6 +842,7 @@ _ROLE = re.compile(
 
 # --- the layer -----------------------------------------------------------------------------------------------------
 
+_SPACE_RUN = re.compile(r"[^\S\n]{2,}")
 # Someone asking whether they may ("Can I commit the token for now?") orders nobody.
 _ASKING = _rx(r"^\W*(?:can|could|may|should|shall|do|must)\s+(?:i|we)\b[^?]*\?\s*$|^\W*(?:is|would)\s+it\s+(?:ok|okay|"
               r"fine|safe|alright|possible)\b[^?]*\?\s*$")
@@ -851,6 +852,9 @@ def mechanisms(text: str, *, tool: bool = False) -> list[str]:
     """The family keys ``text`` shows by mechanism: override, directive, exfiltration, remote_code, weakening,
     promotion, role."""
     found: list[str] = []
+    # runs of spaces collapse to one: several patterns allow optional spaces next to required ones, and a long run
+    # would make their search quadratic
+    text = _SPACE_RUN.sub(" ", text)
 
     def add(family: str) -> None:
         if family not in found:

@@ -146,11 +146,17 @@ def _decoded_payloads(text: str) -> Iterable[tuple[str, str]]:
             yield "hex", out
 
 
+_BREAK_RUN = re.compile(r"\n(?:[^\S\n]*\n)+")
+_HSPACE_RUN = re.compile(r"[^\S\n]{8,}")  # short runs stay: letters spaced apart keep their word gaps
+
+
 def views(text: str) -> Iterable[tuple[str, str]]:
     """The text as a reader could take it: (how, text). Normalised first (escapes, compatibility forms, invisible
     characters dropped), then decoded payloads (two layers), rot13, leetspeak, look-alike letters, letters spaced
     apart, reversed."""
     plain = _INVISIBLE.sub("", _TAGS.sub("", text))
+    # a run of blank lines or spaces reads as one break or one space (long runs made line-anchored patterns quadratic)
+    plain = _HSPACE_RUN.sub(" ", _BREAK_RUN.sub("\n", plain))
     norm = normalise(plain).text
     norm = unicodedata.normalize("NFKC", norm)
     yield "", norm

@@ -5,6 +5,7 @@ alone."""
 from __future__ import annotations
 
 import base64
+import time
 import urllib.parse
 
 import pytest
@@ -202,3 +203,13 @@ def test_the_development_corpus_does_not_regress():
     # one chat-template token mentioned in prose ("<|endoftext|> is the separator token") is held as prompt structure
     assert dev["flagged"] / dev["benign"] <= 0.01, [s.text for s in dev["flagged_texts"]]
     assert check["flagged"] / check["benign"] <= 0.06
+
+
+@pytest.mark.parametrize("text", ["a" + "\n" * 20000 + "b", "a" + " " * 20000 + "b", "x" * 50000,
+                                  "a" + " \n\t" * 7000 + "b"])
+def test_long_runs_of_whitespace_or_one_long_word_stay_linear(text):
+    """Runs of blank lines or spaces made line-anchored patterns quadratic (minutes for 20,000 newlines); they read as
+    one break or one space now. A generous bound: the point is seconds, not minutes, on a loaded machine."""
+    started = time.perf_counter()
+    assert not detect(text)
+    assert time.perf_counter() - started < 10
