@@ -183,6 +183,8 @@ _EXPIRED = _rx(
     r"|\b(?:overrides?|supersedes?|overrules?|replaces?)\s+(?:all\s+|any\s+|the\s+)?(?:older|other|previous|prior|"
     r"existing|earlier)\s+(?:memories|instructions|rules|guidelines|notes)"
     r"|\btake[s]?\s+precedence\b"
+    rf"|\b(?:supersedes?|overrides?|replaces?|trumps?)\s+(?:anything|everything|whatever)\s+(?:an?\s+)?(?:{_AI}|you)\s+"
+    r"(?:was|were|has been|have been)\s+(?:told|given|instructed)"
     r"|\b(?:instructions?|guidance|guidelines|rules|constraints|prompt|directives|restrictions|policy)\s+(?:you\s+"
     r"(?:were|have been)\s+(?:given|told|handed)|given to you|you\s+(?:received|got))(?:\s+\w+){0,2}?\s+(?:no longer "
     r"appl(?:y|ies)|(?:has|have)\s+expired|expired|(?:is|are|were|was)\s+(?:now\s+)?(?:lifted|void|cancell?ed|"
@@ -278,7 +280,7 @@ _VOCATIVE = _rx(
     rf"any\s+|all\s+|every\s+)?{_AI}{_HUMAN_AFTER}\s*[,:!–—]"
     r"|(?:^|[.:]\s+|[\"'“‘])(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
     r"models?|tools?|crawlers?)\s*:"
-    r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:model|agent|bot)\s*:"
+    r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:models?|agents?|bots?)\s*:"
     r"|\b(?:listen|hey|ok|okay|dear|attention|psst)\b[\s,]+(?:the\s+)?(?:model|agent|bot)\s*[,:—–!]"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
     rf"|\b(?:note|message|instructions?|reminder|memo|notice|directive|request|hint|attention|ps|heads-up|fyi|tip|"
@@ -334,7 +336,7 @@ _TRIGGER = _rx(
     r"our|your|new)\s+)?(?:someone|somebody|anyone|anybody|people|person|users?|customers?|clients?|colleagues?|"
     r"employees?|contractors?|new hires?|visitors?|auditors?|reporters?|callers?|they|managers?|engineers?|"
     r"developers?|members?|buyers?|patients?)\s+(?:\w+\s+)?(?:asks?|asked|mentions?|brings? up|wants?|requests?|"
-    r"inquires?|enquires?|queries|questions?|writes?|types?)\b"
+    r"inquires?|enquires?|queries|questions?|writes?|types?|complains?|reports?|calls?|reaches out)\b"
     r"|\b(?:if|when|whenever|should|in case)\s+(?:a|an|the|any|some)\s+(?:[\w-]+\s+){1,2}(?:ever\s+)?(?:asks?|"
     r"inquires?|enquires?|wants to know|reaches out|gets in touch|contacts (?:you|us)|writes in|calls)\b"
     r"|\b(?:when|if|whenever|once)\s+asked\b|\b(?:whenever|when|if|once)\s+(?:[\w-]+\s+){1,4}comes?\s+up\b"
@@ -392,11 +394,20 @@ _FOREIGN_SAY = _rx(r"\b(?:zeg|vertel|antwoord|sag\w*|antworte\w*|dis|dites|répo
                    r"всем)\b|告诉|回答|所有人")
 
 
+# Everyone told something, standing, in other languages ("По умолчанию сообщай всем …", "Ab jetzt sag allen …").
+_FOREIGN_TELL_ALL = _rx(r"(?:сообща\w*|говори\w*|скажи\w*)\s+всем|(?:dis|dites)\s+à\s+tous|(?:sag|sagt|sage)\s+allen|"
+                        r"(?:di|diles|dile|diga)\s+a\s+todos|(?:di'|dite)\s+a\s+tutti|zeg\s+tegen\s+iedereen")
+_FOREIGN_STANDING = _rx(r"по умолчанию|всегда|immer|ab jetzt|ab sofort|toujours|désormais|siempre|a partir de ahora|"
+                        r"sempre|d'ora in poi|altijd|vanaf nu|从现在起|总是")
+
+
 def _addressed(sentence: str, *, tool: bool) -> bool:
     """The sentence speaks to an AI reader in a way a person talking to their own assistant does not."""
     if _READER.search(sentence) or _AUTHORITY.search(sentence) or _OBEY_SIGNED.search(sentence):
         return True
     if (m := _AI_MAY.search(sentence)) and not _negated_before(sentence, m.start()) and not _SELF.search(sentence):
+        return True
+    if _FOREIGN_TELL_ALL.search(sentence) and _FOREIGN_STANDING.search(sentence):
         return True
     if (m := _FOREIGN_VOCATIVE.search(sentence) or _FOREIGN_LABEL.search(sentence)) \
             and _FOREIGN_SAY.search(sentence[m.end():]):
@@ -469,7 +480,8 @@ _NO_HUMAN = _rx(r"\b(?:without\s+(?:asking|checking|verifying|reading|reviewing|
                 r"no questions asked|without\s+(?:a\s+)?(?:ticket|change request|sign-?off))")
 _APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed|ing)?|push(?:es|ed)?\s+(?:\w+\s+){0,3}?"
                r"(?:to\s+)?(?:prod\w*|main|master|live)|ship(?:s|ped)?|"
-               r"confirming|granting|accepting|releasing|refunding|closing|purg\w+|wip(?:e|es|ing)|"
+               r"confirming|granting|accepting|releasing|refunding|closing|purg\w+|wip(?:e|es|ing)|wire[sd]?|wiring|"
+               r"transfer(?:s|red)?\s+(?:money|funds|payments?)|"
                r"delet(?:e|es|ing)|run\s+(?:the\s+)?(?:[\w-]+\s+)?(?:purge|wipe|deletion)|"
                r"accept(?:s|ed)?|grant(?:s|ed)?|sign(?:s|ed)? off|"
                r"confirm(?:s|ed)?|publish(?:es|ed)?|close[sd]?\s+(?:all|every|any|each|the|them|it|tickets?|"
@@ -508,7 +520,8 @@ _GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verific
           r"blocking|enforcement|"
           r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
           r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|aml checks?|"
-          r"fraud (?:screening|checks?|review)|input validation|captcha|"
+          r"fraud (?:screening|checks?|review)|(?:sast|dast|sca|vulnerability|security)\s+(?:findings|results)|"
+          r"input validation|captcha|"
           r"sso|"
           r"password policy|password rotation|key rotation|waf|selinux|apparmor|seccomp|pre-commit hooks?|"
           r"secret scanning|signed commits|"
@@ -529,7 +542,7 @@ _OFF_STATE = (r"(?:disabled|off|turned off|switched off|skipped|ignored|suppress
 
 
 _RULE_FRAME = _rx(r"\b(?:team rule|rule|policy|standard|norm|convention|decision|agreed|we decided|house rule|"
-                  r"reminder|as a team|for convenience|to save|easier|in the way|slows?|friction|no need|"
+                  r"consensus|reminder|as a team|for convenience|to save|easier|in the way|slows?|friction|no need|"
                   r"anything|whatever)\b")
 
 
@@ -608,8 +621,13 @@ _STEP_DROPPED = _rx(r"\b(?:approval|review|verification|security|identity|fraud|
                     r"drop|drops)\s+(?:it|them)\b")
 
 
+_NEVER_EXPIRE = _rx(r"\b(?:tokens?|keys?|passwords?|credentials?|certificates?|sessions?)\s+(?:never|no longer|"
+                    r"don'?t)\s+expire\b")
+
+
 def _weakening(sentence: str) -> bool:
-    if (m := _STEP_DROPPED.search(sentence)) and not _negated_before(sentence, m.start()):
+    if (m := _STEP_DROPPED.search(sentence) or _NEVER_EXPIRE.search(sentence)) \
+            and not _negated_before(sentence, m.start()):
         return True
     if (m := _AS_IT_COMES.search(sentence)) and _SOFT_CONTEXT.search(sentence) \
             and not _negated_before(sentence, m.start()):
