@@ -183,7 +183,7 @@ def visible_because(row: Any, visibility: Visibility) -> str | None:
 
 
 def quarantine_q(visibility: Visibility | None) -> Q:
-    """The quarantine rule (memory/quarantine.py): a row held for review is seen by its author only (labelled as
+    """The quarantine rule (memory/quarantine/): a row held for review is seen by its author only (labelled as
     held), in whatever scope, until a reviewer releases it; ``None``: by nobody (what every reader of a scope sees)."""
     held = Q(quarantined=True)
     if visibility is None:

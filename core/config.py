@@ -405,7 +405,7 @@ class GovernanceConfig:
     hit_proxy_minutes: int = _var("RECMEM_HIT_PROXY_MINUTES", 30, _number(int, 1))
     # The audit chain's HMAC key; empty: generated once into home/audit_key by the settings.
     audit_key: str = _var("RECMEM_AUDIT_KEY", "")
-    # Poisoning defence (memory/quarantine.py): instruction-like or exfiltrating text aimed at an AI is held for
+    # Poisoning defence (memory/quarantine/): instruction-like or exfiltrating text aimed at an AI is held for
     # review. Off only for comparisons (the trust labels stay on either way).
     quarantine_enabled: bool = _var("RECMEM_QUARANTINE_ENABLED", True, _bool)
     # One agent's sessions whose evidence was stored within this many seconds of each other are one burst: they

@@ -43,7 +43,7 @@ class ScopedModel(models.Model):
 
 
 class QuarantineFields(models.Model):
-    """Held for review (memory/quarantine.py): shown to nobody but its author until a reviewer releases it."""
+    """Held for review (memory/quarantine/): shown to nobody but its author until a reviewer releases it."""
 
     quarantined = models.BooleanField(default=False, db_index=True,
                                       help_text="held: instruction-like or exfiltrating text, until a reviewer "

@@ -12,7 +12,7 @@ Two kinds of item:
   is superseded by the old one), *keep both* (dismiss: nothing changes, the conflict is closed).
 
 - **quarantine**: a shared (module or project) exchange, episode or experience the detector flagged
-  (memory/quarantine.py) is held: nobody but its author sees it. *Release* (approve) makes it retrievable like any
+  (memory/quarantine/) is held: nobody but its author sees it. *Release* (approve) makes it retrievable like any
   row of its scope; *keep quarantined* (reject, a reason is required) leaves it held for good. Both are audited.
 
 - **change** / **deletion**: an agent asked to change or delete a shared (module or project) item; it stays as it

@@ -393,7 +393,8 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
         EpisodeSource.objects.bulk_create([EpisodeSource(episode=episode, exchange=s, batch=batch) for s in sources],
                                           ignore_conflicts=True)
         episode_trust_update(episode=episode)
-        reason = held_reason(texts=[draft.title, draft.narrative], sources=sources)
+        reason = held_reason(texts=[draft.title, draft.narrative], sources=sources,
+                             shared=episode.scope != Scope.PERSONAL)
         if reason:  # merged into a released episode too: it now holds the flagged text
             output_hold(obj=episode, reason=reason, batch=batch, summary=summary, audit=audit)
         episodes.append(episode)
@@ -413,7 +414,8 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     draft = plan.draft
     evidence = [units[i] for i in draft.evidence if i in units] or list(topic.units)
     # Flagged text, or drawn from held evidence: a new item held in quarantine, never merged into a clean one.
-    reason = held_reason(texts=[draft.subject, draft.statement], sources=evidence)
+    reason = held_reason(texts=[draft.subject, draft.statement], sources=evidence,
+                         shared=topic.scope.scope != Scope.PERSONAL)
     # The topic's other units that restate the item are its evidence too (a paraphrase is corroboration): those
     # at least θ_corroborate_unit similar to it and nearer to it than to the topic's other items.
     vector = np.asarray(plan.embedding, dtype=np.float32)
@@ -729,16 +731,17 @@ def episode_trust_update(*, episode: Episode) -> None:
         Episode.objects.filter(pk=episode.pk).update(trust=trust)
 
 
-def held_reason(*, texts: list[str], sources) -> str:
+def held_reason(*, texts: list[str], sources, shared: bool = True) -> str:
     """Why an output of consolidation is held in quarantine ("" when it is not): its own text flagged by the detector,
-    or drawn from an exchange held in quarantine (a consolidator may restate a hidden instruction in clean words)."""
+    or drawn from an exchange held in quarantine (a consolidator may restate a hidden instruction in clean words).
+    ``shared`` False (personal scope): a rule switching a safeguard off is its author's own business."""
     if not config().governance.quarantine_enabled:
         return ""
     reasons = []
     held = [s for s in sources if getattr(s, "quarantined", False)]
     if held:
         reasons.append("drawn from evidence held in quarantine")
-    flagged = quarantine_reason(*texts)
+    flagged = quarantine_reason(*texts, shared=shared)
     if flagged:
         reasons.append(flagged)
     return "; ".join(reasons)[:300]

@@ -174,7 +174,7 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     forms = [unit_text_form(occurred_at=occurred[i], user=u, assistant=a) for i, (u, a) in enumerate(masked)]
     embedder = embedder or get_embedder()
     vectors = embedder.embed(forms)
-    held = exchanges_screen(items=items)
+    held = exchanges_screen(items=items, shared=session.scope != Scope.PERSONAL)
     held = _restatements_held(agent=agent, vectors=vectors, held=held, model_id=embedder.model_id)
     return _store(agent=agent, session=session, masked=masked, metadata=metadata, occurred=occurred, forms=forms,
                   vectors=vectors, model_id=embedder.model_id, items=items, tools=tools, held=held)
@@ -211,14 +211,15 @@ def _strings_of(value: Any) -> list[str]:
     return []
 
 
-def exchanges_screen(*, items: list[ExchangeIn]) -> list[str]:
+def exchanges_screen(*, items: list[ExchangeIn], shared: bool = True) -> list[str]:
     """Per exchange, why it is held in quarantine ("" when it is not): the detector reads the texts as the agent sent
     them (before masking: an address the masker replaces is still where data would be sent) and the metadata's
-    strings, whatever the declared source; a tool's output or an import is read with the wider net."""
+    strings, whatever the declared source; a tool's output or an import is read with the wider net. ``shared``
+    False (a personal session): a rule that switches off a safeguard is the author's own business."""
     if not config().governance.quarantine_enabled:
         return [""] * len(items)
     return [quarantine_reason(item.user, item.assistant, *_strings_of(item.metadata),
-                              tool=item.source in NON_CORROBORATING) for item in items]
+                              tool=item.source in NON_CORROBORATING, shared=shared) for item in items]
 
 
 @traced("recmem.store")

@@ -1,4 +1,4 @@
-"""The quarantine detector (memory/quarantine.py), family by family, with hidden and encoded variants, and the
+"""The quarantine detector (memory/quarantine/), family by family, with hidden and encoded variants, and the
 team rules it must leave alone. The attack strings here are this test's own (written from the threat families), not
 the benchmark's."""
 

@@ -1,61 +1,10 @@
-"""The quarantine detector: text written to be *obeyed by an AI* that reads memory, or to make it leak or run code.
-
-Shared memory is injected into other agents' prompts, so what one agent, its user or a tool's output wrote becomes
-another agent's input. The detector looks for the families of that attack, and only those:
-
-* **override** — "ignore / disregard / forget previous instructions", "your instructions are void";
-* **directive** — words addressed to the AI that reads this ("note to the AI:", "if you are an AI assistant",
-  "when you read this, …", "do not tell the user", "reveal your system prompt", jailbreak vocabulary, "remember this
-  for all future sessions");
-* **role** — role markers and fake prompt sections (``system:`` at a line start, ``<|im_start|>``, ``[INST]``,
-  ``### System``, ``<system>``, ``</memory>``-style closers, "BEGIN SYSTEM PROMPT", "end of tool output");
-* **remote code** — remote content piped into an interpreter (``curl … | sh``, ``wget … | bash``, ``iex (iwr …)``,
-  ``bash <(curl …)``, ``powershell -enc``);
-* **exfiltration** — "send / post / forward / upload … to <URL, address or host>" of conversation data or secrets, or
-  in secret / on every request; markdown images whose address carries data;
-* **hidden** — zero-width, bidi and tag characters, HTML and markdown comments and invisibly styled text carrying any of
-  the above; encoded payloads (base64, hex, rot13, URL and HTML escapes, spaced or leetspeak letters) that decode to
-  any of the above.
-
-Imperative team rules ("we always run migrations before deploy", "never push to main without review", "you must use
-UTC in the API") are not among them: the detector looks for an AI addressed as such, for instruction overrides, for
-prompt structure, for remote code and for exfiltration, never for "always / never / must" alone. Output of a tool (or
-an import) gets a slightly wider net: there, second-person orders about how to answer or what to remember are
-themselves the attack (nobody's user said them).
-
-Pure functions, no database: :func:`quarantine_reason` returns a short reason ("" when clean).
-"""
+"""The detector's phrase families: the wordings of the attack families, as regular expressions (the first layer,
+written from the tuned set and widened since; :mod:`memory.quarantine.mechanisms` is the layer that reads the
+mechanism instead of the wording)."""
 
 from __future__ import annotations
 
-import base64
-import binascii
-import codecs
 import re
-import unicodedata
-from collections.abc import Iterable
-
-from governance.privacy.normalise import normalise
-
-# --- hidden characters ---------------------------------------------------------------------------------------
-
-_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad"
-_BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
-# Unicode tag characters (U+E0000–U+E007F) mirror ASCII and render as nothing ("ASCII smuggling").
-_TAGS = re.compile("[\U000e0000-\U000e007f]")
-_INVISIBLE = re.compile(f"[{_ZERO_WIDTH}{_BIDI}]")
-_INVISIBLE_RUN = re.compile(f"[{_ZERO_WIDTH}{_BIDI}]{{3,}}")
-# A zero-width character inside a word splits it for a reader that matches words (emoji joiners are left alone).
-_SPLIT_WORD = re.compile(f"[A-Za-z][{_ZERO_WIDTH}]+[A-Za-z]")
-_BIDI_OVERRIDE = re.compile("[\u202a-\u202e\u2066-\u2069]")
-
-_HTML_COMMENT = re.compile(r"<!--(.*?)(?:-->|$)", re.S)
-_MD_COMMENT = re.compile(r"^\s*\[(?://|comment)\]:\s*#\s*[(\"'](.*?)[)\"']\s*$", re.M | re.I)
-_HIDDEN_STYLE = re.compile(
-    r"<[a-z]+[^>]*style\s*=\s*[\"'][^\"']*(?:display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0|"
-    r"opacity\s*:\s*0(?:\.0+)?\b|color\s*:\s*(?:white|#fff(?:fff)?|transparent))[^>]*>(.*?)</[a-z]+>", re.I | re.S)
-_HIDDEN_HINTS = re.compile(r"\b(ai|assistant|agent|llm|model|gpt|claude|instructions?|prompt|ignore|system|execute|"
-                           r"run|send|forward|upload|memory|remember|secret|password|token|key)\b", re.I)
 
 # --- the families ----------------------------------------------------------------------------------------------
 
@@ -90,7 +39,8 @@ _DIRECTIVE = re.compile(
     rf"|\b(?:dear|hey|hi|hello|attention|listen|important)[\s,]+(?:the\s+)?{_AIS}\s*[,:!]\s*(?:you\s+(?:must|"
     rf"should|will|are to|have to)|ignore|disregard|forget|always|never|from now on|do not|don't|remember|"
     rf"your\s+(?:new\s+)?(?:instructions|task|orders)|please\s+(?:ignore|forget|send|reveal|execute|run|approve))\b"
-    rf"|^\s*(?:to\s+)?(?:the\s+)?(?:ai|assistant|llm|language model|chatbot|ai agent|ai assistant)s?\s*[,:]\s*\w"
+    rf"|^\s*(?:to\s+)?(?:the\s+)?(?:ai|llm|language model|chatbot|ai agent|ai assistant)s?\s*[,:]\s*\w"
+    rf"|^\s*(?:to\s+)?(?:the\s+)?assistants?\s*,\s*\w|^\s*(?:to\s+)?the\s+assistants?\s*:\s*\w"
     rf"|\b(?:if|when|whenever|once)\s+(?:you\s+are|you're)\s+(?:an?\s+|the\s+)?(?:ai|llm|language model|"
     rf"assistant|ai assistant|ai agent|chatbot)\b(?!\s+(?:manager|director|coach|professor|editor))"
     rf"|\b(?:if|when|whenever|once|as soon as)\s+(?:you|an?\s+{_AI}|the\s+{_AI}|any\s+{_AI})\s+(?:reads?|sees?|"
@@ -122,7 +72,8 @@ _DIRECTIVE = re.compile(
     r"|\b(?:system|developer|admin|administrator)\s+(?:prompt|message|instructions?|override|directive|command)"
     r"\s*[:\-\]>]"
     # jailbreak vocabulary
-    r"|\bjailbr(?:eak|oken)\b|\bdan mode\b|\bdo anything now\b|\bdeveloper mode\s+(?:enabled|on|activated)\b"
+    r"|\b(?:you\s+are\s+(?:now\s+)?|enable\s+|enter\s+|activate\s+|switch\s+to\s+)jailbr(?:eak|oken)\b"
+    r"|\bjailbreak\s+mode\b|\bdan mode\b|\bdo anything now\b|\bdeveloper mode\s+(?:enabled|on|activated)\b"
     r"|\b(?:no|without any|free of|free from)\s+(?:ethical|moral|safety|content)\s+(?:guidelines|restrictions|"
     r"limits|filters|rules)\b"
     r"|\bpretend\s+(?:that\s+)?(?:you\s+are|you're|to\s+be)\s+(?:an?\s+)?(?:unrestricted|unfiltered|evil|different|"
@@ -152,7 +103,7 @@ _DIRECTIVE = re.compile(
     r"the (?:assistant|agent|bot|ai|model))\b(?!\s+(?:manager|director|coach|professor|editor|principal|secretary|"
     r"teacher|engineer|lead|to the))(?:\s+[\w'-]+){0,4}?\s+(?:must|should|shall|will|need to|have to|"
     r"are required to|is required to|are to|is to)\s+(?:now\s+|always\s+|never\s+|also\s+|automatically\s+|"
-    r"silently\s+|just\s+)*(?:tell|say|reply|respond|answer|recommend|approve|auto-?merge|grant|disable|turn off|"
+    r"silently\s+|just\s+)*(?:approve|auto-?merge|grant|disable|turn off|"
     r"switch off|skip|bypass|trust|obey|reveal|cc|bcc)\b"
     # a quoted role speaking inside data ("message": "Assistant: disregard the user …")
     r"|(?:^|[\"'({\[>]\s*)(?:assistant|ai|system|model|bot)\s*:\s*(?:please\s+)?(?:ignore|disregard|forget|reply|"
@@ -190,15 +141,21 @@ _LEAK = re.compile(
     rf"|\b(?:copied|pasted|logged|uploaded|posted|forwarded|dumped|shared|put|go|goes)\s+(?:in)?to\s+{_PLACE}"
     r"|\b(?:cc|bcc)\b\s+(?:<EMAIL[^>]*>|[\w.+-]+@[\w-]+\.[\w.]+)[^.\n]{0,40}\b(?:every|all|each)\b",
     re.I)
-_MIXED_SCRIPT = re.compile(r"\b(?=\w*[A-Za-z])(?=\w*[\u0370-\u03ff\u0400-\u04ff])\w{3,}\b")
 
+# Chat-template tokens (<|im_start|>, <|system|>, <|endoftext|>) open a prompt section when they name a role, are
+# followed by one or by an order, or enclose a message; a token named in prose ("<|endoftext|> is GPT-2's separator")
+# opens nothing.
+_TOKEN = r"(?:<\|[a-z_ ]{2,30}\|>|<(?:start|end)_of_turn>)"
 _ROLE = re.compile(
-    r"<\|[a-z_ ]{2,30}\|>"  # <|im_start|>, <|system|>, <|endoftext|>
+    r"<\|\s*(?:system|assistant|user|developer|tool|ipython|human|ai|model)\s*\|>"
+    rf"|{_TOKEN}\s*(?:system|assistant|user|developer|tool|model|human)\b"
+    rf"|{_TOKEN}\s*(?:you\b|ignore\b|disregard\b|new instructions|from now on|the assistant)"
+    rf"|{_TOKEN}[^<\n]*?(?:\s+\S+){{3,}}[^<]*?{_TOKEN}"
     r"|\[/?(?:inst|sys|system|assistant|user|tool|developer)\]|<</?sys>>"
     r"|</?(?:system|assistant|developer|tool|tool_result|tool_output|function_results?|instructions?|memory|"
     r"memories|context|im_start|im_end|human|ai|prompt|system_prompt|admin)\b[^>]{0,40}>"
-    r"|^\s*#{1,6}\s*(?:system|assistant|developer|instructions?|tool|new instructions|admin)\b"
-    r"|^\s*(?:system|developer|assistant|tool|function|sys|admin)\s*(?:message|prompt)?\s*:\s*\S"
+    r"|^\s*#{1,6}\s*(?:system|assistant|developer|tool|new instructions|admin)\b"
+    r"|^\s*(?:system|developer|tool|function|sys|admin)[ \t]*(?:message|prompt)?[ \t]*:[ \t]*\S"
     r"|^\s*(?:human|ai)\s*:\s*\S"
     r"|\b(?:begin|start|end)\s+(?:of\s+)?(?:the\s+)?(?:system\s+prompt|system\s+message|system\s+instructions|"
     r"instructions|tool\s+output|tool\s+result|user\s+input|untrusted\s+(?:content|input|data)|memory\s+block|"
@@ -210,7 +167,7 @@ _SHELL = r"(?:sudo\s+)?(?:ba|z|k|c|da|tc|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|
          r"invoke-expression\b|powershell\b|pwsh\b|source\b"
 _REMOTE = re.compile(
     rf"\b(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod|lwp-download|aria2c)\b[^\n|;]{{0,200}}"
-    rf"\|\s*(?:{_SHELL})"
+    rf"\|\s*(?:{_SHELL})(?!\s+-m\s+json\.tool)(?!\s+-c\s+[\"'][^\"']*json)"
     r"|\b(?:ba|z|k)?sh\s+(?:-c\s+)?[\"']?\$?<?\(\s*(?:curl|wget)\b"
     r"|\b(?:iex|invoke-expression)\b\s*\(?\s*(?:\(?\s*new-object\b|\(?\s*(?:iwr|irm|invoke-webrequest|"
     r"invoke-restmethod)\b|.{0,40}downloadstring)"
@@ -262,17 +219,18 @@ _TOOL_ORDERS = re.compile(
     re.I | re.M)
 
 _NEGATION = re.compile(r"\b(?:never|don't|do not|dont|must not|mustn't|should not|shouldn't|no one|nobody|not|"
+                       r"stops?|blocks?|prevents?|detects?|rejects?|"
                        r"avoid|stop|forbid(?:den)?|prohibit(?:ed)?|refuse|warn(?:ed|s)? (?:against|about)|"
                        r"careful with|dangerous|risky|insecure|bad practice)\b[^.\n]{0,40}$", re.I)
 
-FAMILIES: dict[str, str] = {
-    "override": "overrides previous instructions",
-    "directive": "a directive to the AI",
-    "role": "role marker or fake prompt section",
-    "remote_code": "pipes remote content into a shell",
-    "exfiltration": "sends data to an outside address",
-    "hidden": "hidden text",
-}
+
+
+# an override quoted as an example ("prompts like 'ignore previous instructions'") is mentioned, not given
+_MENTIONED = re.compile(r"(?:\b(?:like|such as|e\.g\.|called|the phrase|the string|prompts?|attacks?|payloads?)\s*[:,]?"
+                        r"\s*['\"“‘]\s*)$", re.I)
+_POINTER = re.compile(r"\s+(?:in|on|from|at|of)\s+(?:the|this|that|our|my|a)\s+(?:[\w-]+\s+){0,2}?(?:readme|docs?|"
+                      r"document|file|page|wiki|guide|manual|ticket|e-?mail|pdf|form|template|section|package|repo)\b",
+                      re.I)
 
 
 def _negated(text: str, start: int) -> bool:
@@ -354,11 +312,13 @@ _FAST = {name: _Family(p) for name, p in (("override", _OVERRIDE), ("directive",
                                           ("tool", _TOOL_ORDERS), ("role", _ROLE), ("remote", _REMOTE))}
 
 
-def _families(text: str, *, tool: bool, strict: bool = False) -> list[str]:
+def phrase_families(text: str, *, tool: bool, strict: bool = False) -> list[str]:
     """The families ``text`` shows; ``strict`` (a transformed view of the text): only the unmistakable ones."""
     found: list[str] = []
     lower = " ".join(text.lower().split())  # the cues' spaces stand for any run of white space
-    if _FAST["override"].search(text, lower):
+    # "ignore the instructions in the old README" points at a document, not at what the reader was told
+    if _FAST["override"].search(text, lower, accept=lambda m: not _POINTER.match(text, m.end())
+                                and not _MENTIONED.search(text[:m.start()])):
         found.append("override")
     # a warning against the act is no order to do it ("Never paste the password into Slack")
     if _FAST["directive"].search(text, lower, accept=lambda m: not _negated(text, m.start())) or \
@@ -392,124 +352,3 @@ def _families(text: str, *, tool: bool, strict: bool = False) -> list[str]:
                 break
     return found
 
-
-# --- decoders ----------------------------------------------------------------------------------------------------
-
-_B64 = re.compile(r"(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/_-]{16,}={0,2})(?![A-Za-z0-9+/=_-])")
-_HEX = re.compile(r"(?<![0-9a-fA-F])((?:[0-9a-fA-F]{2}[\s:]?){12,})(?![0-9a-fA-F])")
-_SPACED = re.compile(r"(?<![A-Za-z])([A-Za-z])[ ._*\-](?=[A-Za-z](?![A-Za-z]))")
-_LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s", "!": "i",
-                       "|": "l"})
-
-
-def _printable(raw: bytes) -> str | None:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if len(text) < 8:
-        return None
-    letters = sum(ch.isalpha() or ch.isspace() for ch in text)
-    ok = sum(ch.isprintable() or ch in "\n\r\t" for ch in text)
-    return text if ok >= 0.95 * len(text) and letters >= 0.6 * len(text) else None
-
-
-def _decoded_payloads(text: str) -> Iterable[tuple[str, str]]:
-    """(encoding, decoded text) for each encoded span that decodes to readable text."""
-    for m in _B64.finditer(text):
-        token = m.group(1)
-        if not re.search(r"[A-Z]", token) or not re.search(r"[a-z]", token):
-            continue  # identifiers, hashes and words are not base64 payloads worth decoding
-        padded = token + "=" * (-len(token) % 4)
-        for decode in (base64.b64decode, base64.urlsafe_b64decode):
-            try:
-                out = _printable(decode(padded))
-            except (binascii.Error, ValueError):
-                out = None
-            if out:
-                yield "base64", out
-                break
-    for m in _HEX.finditer(text):
-        digits = re.sub(r"[\s:]", "", m.group(1))
-        if len(digits) % 2:
-            digits = digits[:-1]
-        try:
-            out = _printable(bytes.fromhex(digits))
-        except ValueError:
-            out = None
-        if out:
-            yield "hex", out
-
-
-def _hidden_segments(text: str) -> list[str]:
-    segments = [m.group(1) for m in _HTML_COMMENT.finditer(text)]
-    segments += [m.group(1) for m in _MD_COMMENT.finditer(text)]
-    segments += [m.group(1) for m in _HIDDEN_STYLE.finditer(text)]
-    tags = "".join(chr(ord(c) - 0xE0000) for c in _TAGS.findall(text) if 0x20 <= ord(c) - 0xE0000 < 0x7F)
-    if tags:
-        segments.append(tags)
-    return [s for s in segments if s.strip()]
-
-
-def _views(text: str) -> Iterable[tuple[str, str]]:
-    """The text as a reader could take it: (how, text). Normalised first (escapes, compatibility forms, invisible
-    characters dropped), then decoded payloads, rot13, leetspeak, letters spaced apart, reversed."""
-    plain = _INVISIBLE.sub("", _TAGS.sub("", text))
-    norm = normalise(plain).text
-    norm = unicodedata.normalize("NFKC", norm)
-    yield "", norm
-    if norm != plain:
-        yield "", plain
-    for how, decoded in _decoded_payloads(norm):
-        yield f"encoded ({how})", decoded
-        for how2, decoded2 in _decoded_payloads(decoded):  # one more layer (base64 of hex, …)
-            yield f"encoded ({how}, {how2})", decoded2
-    if re.search(r"\brot-?13\b", norm, re.I) or len(norm) < 4000:
-        yield "encoded (rot13)", codecs.decode(norm, "rot13")
-    leet = norm.translate(_LEET)
-    if leet != norm:
-        yield "obfuscated (leetspeak)", leet
-    if len(_SPACED.findall(norm)) >= 4:
-        yield "obfuscated (spaced letters)", " ".join(_SPACED.sub(r"\1", norm).split())
-    yield "obfuscated (reversed)", norm[::-1]
-
-
-def _scan(text: str, *, tool: bool) -> list[str]:
-    reasons: list[str] = []
-    for how, view in _views(text):
-        strict = how.startswith("obfuscated") or how == "encoded (rot13)"
-        # a transformed view of plain text: only the unmistakable families count
-        families = _families(view, tool=tool and not strict, strict=strict)
-        for family in families:
-            reason = f"{FAMILIES[family]}" + (f", {how}" if how else "")
-            if reason not in reasons:
-                reasons.append(reason)
-        if reasons and not how:
-            break  # plainly visible: the decoded views add nothing a reviewer needs
-    return reasons
-
-
-def detect(text: str, *, tool: bool = False) -> list[str]:
-    """The reasons ``text`` is held (empty: clean). ``tool``: the text is a tool's output or an import."""
-    if not text or not text.strip():
-        return []
-    reasons: list[str] = []
-    if _BIDI_OVERRIDE.search(text) or _TAGS.search(text) or _INVISIBLE_RUN.search(text) or _SPLIT_WORD.search(text):
-        reasons.append(FAMILIES["hidden"] + " (invisible characters)")
-    if _MIXED_SCRIPT.search(text):  # Latin letters and Greek or Cyrillic look-alikes inside one word
-        reasons.append(FAMILIES["hidden"] + " (look-alike letters of another script)")
-    for segment in _hidden_segments(text):
-        inner = _scan(segment, tool=True)
-        if inner or _HIDDEN_HINTS.search(segment):
-            reasons.append(FAMILIES["hidden"] + " (comment or invisible markup)")
-            reasons.extend(r for r in inner if r not in reasons)
-    reasons.extend(r for r in _scan(text, tool=tool) if r not in reasons)
-    return reasons
-
-
-def quarantine_reason(*texts: str, tool: bool = False) -> str:
-    """One short reason for the texts of one row ("" when none is flagged): what a reviewer reads first."""
-    reasons: list[str] = []
-    for text in texts:
-        reasons.extend(r for r in detect(text, tool=tool) if r not in reasons)
-    return "; ".join(reasons)[:300]
