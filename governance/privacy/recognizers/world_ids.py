@@ -23,6 +23,7 @@ import re
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from ._common import _result, valid_date
+from .national_ids import luhn_digit
 
 WORLD_ID_ENTITIES: dict[str, str] = {
     "NATIONAL_ID": "a personal identifier of any country, after its cue",
@@ -298,14 +299,6 @@ def cuil_check(ten: str) -> str | None:
     return "0" if r == 11 else None if r == 10 else str(r)
 
 
-def luhn_check(body: str) -> str:
-    total = 0
-    for i, d in enumerate(reversed(body)):
-        n = int(d) * (2 if i % 2 == 0 else 1)
-        total += n - 9 if n > 9 else n
-    return str((10 - total % 10) % 10)
-
-
 def tfn_ok(digits: str) -> bool:
     weights = (1, 4, 3, 7, 5, 8, 6, 9, 10) if len(digits) == 9 else (10, 7, 8, 4, 6, 3, 5, 1)
     return sum(int(d) * w for d, w in zip(digits, weights, strict=True)) % 11 == 0
@@ -366,12 +359,12 @@ def _cuil(v: str) -> bool:
 
 def _za_id(v: str) -> bool:
     d = _digits(v)
-    return _dmy_ok(d[4:6] + d[2:4] + d[:2]) and d[10] in "012" and luhn_check(d[:12]) == d[12]
+    return _dmy_ok(d[4:6] + d[2:4] + d[:2]) and d[10] in "012" and luhn_digit(d[:12]) == d[12]
 
 
 def _ca_sin(v: str) -> bool:
     d = _digits(v)
-    return d[0] not in "08" and luhn_check(d[:8]) == d[8]
+    return d[0] not in "08" and luhn_digit(d[:8]) == d[8]
 
 
 def _tfn(v: str) -> bool:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 
 from governance.privacy.normalise import normalise
+from governance.privacy.recognizers.national_ids import luhn_digit
 from governance.privacy.recognizers.world_ids import (
     at_svnr_check,
     cuil_check,
-    luhn_check,
     medicare_check,
     my_number_check,
     nip_check,
@@ -29,7 +29,7 @@ CARD_G = "4539 1488 0343 6467"
 
 
 def _luhn_card(prefix: str) -> str:
-    return prefix + luhn_check(prefix)
+    return prefix + luhn_digit(prefix)
 
 
 def _math(s: str, base: int = 0x1D670, digit_base: int = 0x1D7F6) -> str:  # monospace letters and digits
