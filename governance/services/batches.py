@@ -83,11 +83,14 @@ def batch_start(*, batch_id: uuid.UUID | None = None, project: Project, agent: A
     return batch
 
 
+def _running_in(batch_id: uuid.UUID, worker: str):
+    """The batch's row while it is still running in ``worker`` (empty once a reaper took it away or it ended)."""
+    return ConsolidationBatch.objects.filter(pk=batch_id, status=ConsolidationBatch.Status.RUNNING, worker=worker)
+
+
 def batch_heartbeat(*, batch_id: uuid.UUID, worker: str) -> bool:
     """Renew the lease; False when the batch is no longer running in ``worker`` (the reaper took it away)."""
-    return bool(ConsolidationBatch.objects.filter(pk=batch_id, status=ConsolidationBatch.Status.RUNNING,
-                                                  worker=worker)
-                .update(lease_expires_at=_lease_end(), heartbeat_at=Now()))
+    return bool(_running_in(batch_id, worker).update(lease_expires_at=_lease_end(), heartbeat_at=Now()))
 
 
 @contextmanager
@@ -117,15 +120,9 @@ def batch_lease(batch: ConsolidationBatch) -> Iterator[None]:
         stop.set()
         thread.join(timeout=10)
         try:
-            ConsolidationBatch.objects.filter(pk=batch.pk, status=ConsolidationBatch.Status.RUNNING,
-                                              worker=worker).update(lease_expires_at=Now())
+            _running_in(batch.pk, worker).update(lease_expires_at=Now())
         except Exception:  # the database is gone: the lease runs out by itself
             logger.warning("could not end the lease of %s", batch, exc_info=True)
-
-
-def _still_mine(batch: ConsolidationBatch):
-    return ConsolidationBatch.objects.filter(pk=batch.pk, status=ConsolidationBatch.Status.RUNNING,
-                                             worker=batch.worker)
 
 
 def batch_owned(*, batch: ConsolidationBatch) -> bool:
@@ -134,7 +131,7 @@ def batch_owned(*, batch: ConsolidationBatch) -> bool:
     written twice. Read without a row lock: a write holding the batch row blocked the heartbeat thread's renewal
     for as long as it ran (40 s and more behind a large backlog in the fault bench), so the lease ran out under a
     live run and the queue watchdog took its silent cluster for wedged and restarted it, again and again."""
-    return _still_mine(batch).exists()
+    return _running_in(batch.pk, batch.worker).exists()
 
 
 # --- LLM calls ----------------------------------------------------------------------
@@ -192,7 +189,7 @@ def batch_succeed(*, batch: ConsolidationBatch, summary: dict[str, Any], timings
     rows it describes commit together. Raises Conflict (``batch_not_owned``) when the batch stopped being this
     process's while it wrote: the caller's transaction must roll back."""
     finished = timezone.now()
-    if not _still_mine(batch).update(status=ConsolidationBatch.Status.SUCCEEDED, summary=summary,
+    if not _running_in(batch.pk, batch.worker).update(status=ConsolidationBatch.Status.SUCCEEDED, summary=summary,
                                      timings_ms=timings_ms, finished_at=finished, error="", lease_expires_at=None):
         raise Conflict(f"{batch} was re-queued while it was written", code="batch_not_owned")
     batch.status, batch.summary, batch.timings_ms = ConsolidationBatch.Status.SUCCEEDED, summary, timings_ms
