@@ -512,6 +512,7 @@ CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not th
 CROSS_TYPE_MARGIN = 0.1
 #: the kinds of "how we do things" a rule may be typed as (see _corroborated_item)
 RULE_TYPES = frozenset({"preference", "constraint", "pattern"})
+HOP_SOURCES = 2 * CORROBORATION_K
 
 
 def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, thresholds: Thresholds, batch) -> None:
@@ -532,19 +533,31 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
     # One hop further: an exchange that recurs with one of the item's witnesses (at least θ_sim_sessions similar,
     # the similarity the session rule counts one topic at) and restates no other item is a witness too — "what
     # should I install for payments?" / "the Go toolchain" says the fact without the statement's words.
-    witnesses = {e.pk: e for e in [*Exchange.objects.filter(experiences=experience), *found]}
+    # The hop starts only from this batch's witnesses (the earlier ones were hopped from when they were attached),
+    # at most HOP_SOURCES of them: from every witness, an item corroborated hundreds of times made each write
+    # phase thousands of queries long, growing with the item's history.
+    known = set(Exchange.objects.filter(experiences=experience).values_list("pk", flat=True))
+    sources = sorted([*Exchange.objects.filter(experienceevidence__experience=experience,
+                                               experienceevidence__batch=batch), *found],
+                     key=lambda w: -float(np.dot(np.asarray(w.embedding), np.asarray(vector))))[:HOP_SOURCES]
+    known |= {e.pk for e in found}
+    nearest: dict = {}
     with nearest_scan(Exchange):
-        for w in list(witnesses.values()):
+        for w in sources:
             for e in (Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
-                      .exclude(pk__in=list(witnesses)).annotate(distance=CosineDistance("embedding", w.embedding))
-                      .order_by("distance")[:CORROBORATION_K]):
-                if e.pk in witnesses or 1.0 - float(e.distance) < thresholds.theta_sim_sessions \
+                      .annotate(distance=CosineDistance("embedding", w.embedding))
+                      .order_by("distance")[:2 * CORROBORATION_K]):  # known witnesses filtered out here
+                if e.pk in known:
+                    continue
+                if 1.0 - float(e.distance) < thresholds.theta_sim_sessions \
                         or _states_otherwise(experience.statement, e) \
                         or float(np.dot(np.asarray(e.embedding), np.asarray(vector))) < thresholds.related:
                     continue
-                if _nearest_item(e, scope) == experience.pk:
+                if e.pk not in nearest:
+                    nearest[e.pk] = _nearest_item(e, scope)
+                if nearest[e.pk] == experience.pk:
                     found.append(e)
-                    witnesses[e.pk] = e
+                    known.add(e.pk)
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
 

@@ -6,18 +6,23 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import numpy as np
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
+from agents.visibility import ScopeKey
 from bench.paraphrase import load_scenario
-from governance.models import LLMCall
+from governance.models import ConsolidationBatch, LLMCall
 from memory.consolidators.extractive import ExtractiveConsolidator
 from memory.consolidators.types import ExperienceDraft, Unit
 from memory.gateways.embeddings import get_embedder
-from memory.models import Candidate, Experience, ExperienceEvidence, ReviewItem
+from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, ReviewItem
 from memory.services import consolidation
 from memory.services.consolidation import _empty_summary, _propose_promotion, consolidation_run
+from memory.services.ingest import session_create
 from memory.services.scheduling import RUN_MANUAL
-from memory.tests.factories import T0, at, post_exchanges, post_session, stored_at
+from memory.tests.factories import T0, at, make_memories, post_exchanges, post_session, stored_at
 from memory.thresholds import thresholds_for
 from testing.scenarios import MARATHON
 
@@ -134,7 +139,6 @@ def test_the_best_of_the_k_nearest_by_confidence_is_corroborated(make_agent):
     draft = ExperienceDraft(type="constraint", subject="deploys", statement="We never deploy to production on Fridays!",
                             evidence=[], confidence=0.8)
     scope = type(nearer).objects.filter(pk=nearer.pk).get()
-    from agents.visibility import ScopeKey
 
     found = consolidation._corroborated_item(scope=ScopeKey.of(scope), draft=draft,
                                              thresholds=thresholds_for(embedder.model_id),
@@ -182,7 +186,6 @@ def test_a_change_is_a_contradiction_and_a_procedure_is_not():
 
 
 def test_an_exchange_that_says_what_an_item_changed_is_not_its_evidence(make_agent):
-    from memory.models import Exchange
     from memory.services.consolidation import _states_otherwise
 
     old = Exchange(user_text="Our on-call shifts start on Mondays.", assistant_text="Noted, Monday hand-over.")
@@ -310,3 +313,52 @@ def test_paraphrase_calibration_reads_a_scenario():
         assert rates == sorted(rates, reverse=True) and curve[0]["same"] >= curve[-1]["same"]
         chosen = next(row for row in curve if row["theta"] == report["thresholds"][name])
         assert chosen["different"] <= report["max_false"] and chosen["same"] > 0.5, (name, chosen)
+
+
+def test_an_items_evidence_sweep_does_not_grow_with_its_history(make_agent):
+    """Observed (fault bench, 4 clients writing without pause): a batch's write phase grew from 0.7 s to 154 s, and
+    a cluster kill took minutes to recover from. The sweep hopped from every witness the item ever had — hundreds of
+    nearest-neighbour queries per item merged, in the write transaction. It now hops from this batch's witnesses."""
+    from agents.visibility import ScopeKey
+    from memory.models import Exchange
+    agent = make_agent().agent
+    session = session_create(agent=agent, started_at=T0)
+    statement = "Deploys to production are never done on Fridays."
+    embedder = get_embedder()
+    vector = np.asarray(embedder.embed_one(statement), dtype=np.float32)
+    rng = np.random.default_rng(7)
+    turns = iter(range(1000))
+
+    def witnesses(n: int) -> list[Exchange]:
+        rows = []
+        for _ in range(n):
+            v = vector + rng.normal(0, 0.01, vector.shape).astype(np.float32)
+            i = next(turns)
+            rows.append(Exchange(session=session, turn_index=i, user_text=statement, assistant_text="Noted.",
+                                 text_form=statement, embedding=(v / np.linalg.norm(v)).tolist(),
+                                 embedding_model=embedder.model_id, project=agent.project, owner_agent=agent,
+                                 scope=session.scope))
+        return Exchange.objects.bulk_create(rows)
+
+    first = witnesses(1)[0]
+    _, item = make_memories(first)
+    thresholds = thresholds_for(embedder.model_id)
+
+    def history(n: int) -> None:  # evidence attached by earlier batches
+        ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=item, exchange=e)
+                                                for e in witnesses(n)])
+
+    def sweep() -> int:
+        batch = ConsolidationBatch.objects.create(project=agent.project, agent=agent, mode="manual",
+                                                  status="running")
+        with CaptureQueriesContext(connection) as queries:
+            consolidation._evidence_sweep(experience=item, vector=item.embedding, scope=ScopeKey.of(first),
+                                          thresholds=thresholds, batch=batch)
+        return len(queries)
+
+    history(30)
+    short = sweep()
+    history(120)
+    long = sweep()
+    assert item.evidence.count() == 151  # the sweep kept every witness (and found no one new: there is none)
+    assert long <= short + 2, (short, long)  # before: one query more per earlier witness (+120)

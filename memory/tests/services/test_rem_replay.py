@@ -13,6 +13,7 @@ from governance.models import ConsolidationBatch, LLMCall
 from memory.consolidators import get_consolidator
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Experience, Session
+from memory.search.vector import table_rows
 from memory.services.consolidation import consolidation_run
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_close, session_create
 from memory.services.scheduling import idle_due, idle_run_request, idle_runs_start
@@ -172,7 +173,9 @@ def test_a_yielding_run_leaves_the_topics_it_did_not_reach_waiting(make_agent, i
     _session(agent, MARATHON_WAVE_1)
     _session(agent, [(u.replace("marathon", "swimming"), a) for u, a in MARATHON_WAVE_1], day=20)
     _session(agent, [("Never deploy to production on Fridays.", "Noted.")], day=30)  # a salient one-off
-    assert Candidate.objects.count() == 3
+    # (Failed once in a whole-suite run with 2: the message names which kind was missing, and how the scan ran.)
+    assert Candidate.objects.count() == 3, (list(Candidate.objects.values_list("reason", "trigger__user_text")),
+                                            table_rows(Exchange))
     consolidator = _WritesDuringRun(get_consolidator(llm=None, embedder=get_embedder()), agent)
     batch = consolidation_run(agent_id=agent.pk, run="idle", consolidator=consolidator)
     assert batch.status == "succeeded"
