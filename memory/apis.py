@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
@@ -664,7 +664,9 @@ class ConsolidationRequestApi(APIView):
 class ConsolidationDetailApi(APIView):
     required_roles = {"get": AgentRole.READER}
 
+    # A batch id is a UUID: as a plain string "run" was a valid id, and GET /consolidations/run answers 405.
     @extend_schema(responses=BatchDetailOut, operation_id="consolidations_retrieve",
-                   summary="Get a consolidation batch")
+                   summary="Get a consolidation batch",
+                   parameters=[OpenApiParameter("batch_id", OpenApiTypes.UUID, OpenApiParameter.PATH)])
     def get(self, request, batch_id):
         return Response(BatchDetailOut(selectors.batch_get(agent=request.user, batch_id=batch_id)).data)
