@@ -798,6 +798,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 continue  # the English model (or a re-reading of its span) on another script: no evidence
             if etype in ("PERSON", "NRP") and (any(ch.isdigit() for ch in text[s:e]) or determiner_led(text[s:e])):
                 continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase
+            if etype in NER_ENTITY_TYPES and _from_ner_model(r) and not any(ch.isalpha() for ch in text[s:e]):
+                continue  # the small model reads a bare number as a place now and then ("3060", a sequence number)
             if etype == "PERSON":
                 s, e = trim_name_span(text, s, e)
             if e - s < 2 and not etype.startswith(SECRET_PREFIX):

@@ -16,6 +16,7 @@ from governance.privacy.engine import MaskingPolicy, mask, pseudonym, pseudonym_
 from governance.services.privacy import (
     allowed_term_add,
     allowed_term_remove,
+    json_mask,
     privacy_policy_get,
     texts_mask,
 )
@@ -55,6 +56,21 @@ def test_labels_short_words_and_times_are_not_names_or_places(text):
     and "call her tomorrow" names a time: the small model's guess alone does not make any of them a pseudonym."""
     result = mask(text, key=KEY)
     assert result.text == text, result.text
+
+
+@pytest.mark.parametrize("text", ["3060", "seq 3060", "Retry 3060 of the nightly job failed."])
+def test_a_bare_number_is_no_place(text):
+    """Observed (fault bench): a metadata sequence number 3060 came back as a LOCATION placeholder — the small model
+    reads that number as a place, and the registry would re-apply it project-wide. Numbers that carry a person
+    (phones, cards, national ids) have recognizers of their own; the model alone never makes a letterless span a
+    name, place or group."""
+    assert mask(text, key=KEY).text == text
+
+
+@pytest.mark.django_db
+def test_a_number_in_metadata_keeps_its_type():
+    agent = agent_create(project_name="numbers", name="a")
+    assert json_mask(project=agent.project, values=[{"seq": 3060}]) == [{"seq": 3060}]
 
 
 @pytest.mark.parametrize(("text", "value"), [
