@@ -536,11 +536,12 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
     # The hop starts only from this batch's witnesses (the earlier ones were hopped from when they were attached),
     # at most HOP_SOURCES of them: from every witness, an item corroborated hundreds of times made each write
     # phase thousands of queries long, growing with the item's history.
-    known = set(Exchange.objects.filter(experiences=experience).values_list("pk", flat=True))
-    sources = sorted([*Exchange.objects.filter(experienceevidence__experience=experience,
-                                               experienceevidence__batch=batch), *found],
-                     key=lambda w: -float(np.dot(np.asarray(w.embedding), np.asarray(vector))))[:HOP_SOURCES]
-    known |= {e.pk for e in found}
+    statement = np.asarray(vector)
+    batch_witnesses = {e.pk: e for e in [*Exchange.objects.filter(experienceevidence__experience=experience,
+                                                                  experienceevidence__batch=batch), *found]}
+    sources = sorted(batch_witnesses.values(),
+                     key=lambda w: -float(np.dot(np.asarray(w.embedding), statement)))[:HOP_SOURCES]
+    known = set(Exchange.objects.filter(experiences=experience).values_list("pk", flat=True)) | set(batch_witnesses)
     nearest: dict = {}
     with nearest_scan(Exchange):
         for w in sources:
@@ -551,7 +552,7 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                     continue
                 if 1.0 - float(e.distance) < thresholds.theta_sim_sessions \
                         or _states_otherwise(experience.statement, e) \
-                        or float(np.dot(np.asarray(e.embedding), np.asarray(vector))) < thresholds.related:
+                        or float(np.dot(np.asarray(e.embedding), statement)) < thresholds.related:
                     continue
                 if e.pk not in nearest:
                     nearest[e.pk] = _nearest_item(e, scope)
