@@ -141,9 +141,12 @@ class _Api:
 
 
 def replay_scenario(*, scenario: dict[str, Any], project_name: str, log: Callable[[str], None] = print,
-                    final_run: bool = True) -> dict[str, Any]:
-    """Replay ``scenario`` into a new project; returns what was stored (exchange id → planned item, agents)."""
+                    final_run: bool = True, seed: int | None = 1) -> dict[str, Any]:
+    """Replay ``scenario`` into a new project; returns what was stored (exchange id → planned item, agents).
+    ``seed`` fixes the project's pseudonym key (a placeholder's hex is part of what is embedded, so a random key
+    moved similarities and the results from run to run); ``None`` keeps a random one."""
     from agents.services import agent_create, api_key_create
+    from bench.locomo import fix_pseudonym_key
 
     keys, agents = {}, {}
     for name in scenario["agents"]:
@@ -151,6 +154,8 @@ def replay_scenario(*, scenario: dict[str, Any], project_name: str, log: Callabl
                              roles=["writer", "reader", "operator"])
         agents[name] = agent
         keys[name] = api_key_create(agent=agent).raw_key
+        if seed is not None and len(agents) == 1:
+            fix_pseudonym_key(project=agent.project, seed=seed)
     api = _Api(keys)
     stored: dict[str, Planned] = {}
     session_of: dict[str, str] = {}
@@ -286,7 +291,7 @@ def goals(result: dict[str, Any]) -> dict[str, bool]:
 
 
 def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, facts: int | None = None,
-                   filler: int | None = None, keep_data: bool = False) -> dict[str, Any]:
+                   filler: int | None = None, keep_data: bool = False, seed: int | None = 1) -> dict[str, Any]:
     """Replay each scenario in online mode with the extractive consolidator and the configured embedder."""
     from bench.locomo import bench_settings, project_delete
     from memory.gateways.embeddings import get_embedder
@@ -298,7 +303,7 @@ def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, 
         project_name = f"bench-paraphrase-{uuid.uuid4().hex[:8]}"
         try:
             with bench_settings(mode="online", consolidator="extractive"):
-                replayed = replay_scenario(scenario=scenario, project_name=project_name, log=log)
+                replayed = replay_scenario(scenario=scenario, project_name=project_name, log=log, seed=seed)
                 result = measure(scenario=scenario, replayed=replayed)
         finally:
             if not keep_data:
@@ -307,6 +312,7 @@ def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, 
         result["embedding_model"] = model
         result["thresholds"] = thresholds_for(model).__dict__
         result["held_back"] = name == HELD_BACK
+        result["pseudonym_seed"] = seed
         result["goals"] = goals(result)
         runs.append(result)
     return {"benchmark": "paraphrase", "runs": runs}

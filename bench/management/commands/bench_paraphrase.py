@@ -28,6 +28,9 @@ class Command(BaseCommand):
         parser.add_argument("--json", default="", help="write the whole report here")
         parser.add_argument("--details", action="store_true", help="print per-fact and per-question results")
         parser.add_argument("--keep-data", action="store_true")
+        parser.add_argument("--seed", type=int, default=1,
+                            help="the projects' pseudonym key seed (placeholders are embedded: a fixed key makes a "
+                                 "run repeatable); -1 for a random key")
 
     def handle(self, *args, **opts):
         from bench.paraphrase import HELD_BACK, TUNED, run_paraphrase, summary_lines
@@ -36,7 +39,8 @@ class Command(BaseCommand):
         scenarios = opts["scenario"] or [TUNED, HELD_BACK]
         try:
             report = run_paraphrase(scenarios=scenarios, log=self.stdout.write, facts=opts["facts"],
-                                    filler=opts["filler"], keep_data=opts["keep_data"])
+                                    filler=opts["filler"], keep_data=opts["keep_data"],
+                                    seed=None if opts["seed"] < 0 else opts["seed"])
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from exc
         for line in summary_lines(report):
