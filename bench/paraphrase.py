@@ -39,6 +39,9 @@ from typing import Any
 SCENARIO_DIR = Path(__file__).resolve().parent / "scenarios"
 TUNED = "platform_team"
 HELD_BACK = "data_team"
+# Written in round 17 by a helper that read none of the others, and run only to report (never to tune). data_team
+# was partly read that round (four facts' wordings, its ripening counts at several θ), so these are the blind part.
+BLIND = ("security_team", "frontend_team")
 ROUNDS = 6
 BLOCK_TOKENS = 600
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -311,7 +314,7 @@ def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, 
         model = get_embedder().model_id
         result["embedding_model"] = model
         result["thresholds"] = thresholds_for(model).__dict__
-        result["held_back"] = name == HELD_BACK
+        result["held_back"] = name == HELD_BACK or Path(name).stem in BLIND
         result["pseudonym_seed"] = seed
         result["goals"] = goals(result)
         runs.append(result)

@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         if profile.get("embedders") and "embedders" not in skip:
             steps.append(("embedders", ["bench_embedders", *profile["embedders"], *data, "--json",
                                         str(results / "embedders.json")], env))
-        if "paraphrase" not in skip:  # the tuned team scenario and the held-back one (bench/paraphrase.py)
+        if "paraphrase" not in skip:  # the tuned team scenario, the held-back and the blind ones (bench/paraphrase.py)
             steps.append(("paraphrase", ["bench_paraphrase", "--json", str(results / "paraphrase.json")], env))
         if "poison" not in skip:  # attacks from one agent against another; the held-back set by family only
             steps.append(("poison", ["bench_poison", "--part", "all", *data, "--json", str(results / "poison.json")],

@@ -109,7 +109,7 @@ def lowest_safe(curve: list[dict[str, float]], max_false: float) -> float:
 
 
 def paraphrase_calibration(*, scenario: dict, embed, unit_form, max_false: float = 0.003) -> dict:
-    """θ_sim_sessions (exchange–exchange), θ_corroborate (statement–statement) and θ_corroborate_unit
+    """θ_sim_sessions and θ_sim_agents (exchange–exchange), θ_corroborate (statement–statement) and θ_corroborate_unit
     (statement–exchange) from a paraphrase scenario (bench/scenarios/*.json): each the lowest value on a 0.05 grid
     at which at most ``max_false`` of the pairs of different facts (or filler) would merge. A statement is a fact's
     paraphrase said as a statement (not a question), prefixed with the fact's type as the item embeddings are."""
@@ -133,5 +133,9 @@ def paraphrase_calibration(*, scenario: dict, embed, unit_form, max_false: float
     curves = {"theta_sim_sessions": pair_rates(u, unit_labels, u, unit_labels, thetas, same_set=True),
               "corroborate": pair_rates(s, statement_labels, s, statement_labels, thetas, same_set=True),
               "corroborate_unit": pair_rates(s, statement_labels, u, unit_labels, thetas, same_set=False)}
-    return {"scenario": scenario.get("name", ""), "max_false": max_false, "curves": curves,
-            "thresholds": {k: lowest_safe(v, max_false) for k, v in curves.items()}}
+    # The session rule across agents needs two such pairs (two witnesses, one of them another agent's) for one
+    # false topic: it may count at twice the pair risk.
+    curves["theta_sim_agents"] = curves["theta_sim_sessions"]
+    risk = {k: 2 * max_false if k == "theta_sim_agents" else max_false for k in curves}
+    return {"scenario": scenario.get("name", ""), "max_false": max_false, "curves": curves, "risk": risk,
+            "thresholds": {k: lowest_safe(v, risk[k]) for k, v in curves.items()}}

@@ -28,6 +28,9 @@ class Thresholds:
     # stated four times in four sessions impossible to ripen.
     theta_sessions: int = 3
     theta_sim_sessions: float | None = None  # the similarity that rule counts at (default θ_sim)
+    # ... and when those units come from at least two agents, it counts at this (lower) similarity: independent
+    # witnesses need each other's exact words less than one agent's chatter does (default θ_sim_sessions).
+    theta_sim_agents: float | None = None
     # A new experience at least this similar to an active item of its scope and type (among the k nearest) is a
     # paraphrase of it: corroboration, not a new row; or at least ``corroborate_unit`` similar to one of the item's
     # evidence exchanges (a statement is closer to the words it came from than to another item's statement).
@@ -38,6 +41,8 @@ class Thresholds:
     def __post_init__(self) -> None:
         if self.theta_sim_sessions is None:
             object.__setattr__(self, "theta_sim_sessions", self.theta_sim)
+        if self.theta_sim_agents is None:
+            object.__setattr__(self, "theta_sim_agents", self.theta_sim_sessions)
         if self.corroborate is None:
             object.__setattr__(self, "corroborate", self.dedup)
         if self.corroborate_unit is None:
@@ -51,7 +56,8 @@ class Thresholds:
 # Per model. MiniLM's corroboration thresholds: calibrated on bench/scenarios/platform_team.json with
 # `calibrate_thresholds --paraphrase` (the lowest value at which ≤ 0.3 % of different-fact pairs merge: statements
 # 0.50 — 67 % of same-fact pairs, 0.24 % of others; statement–exchange 0.45 — 81 % / 0.24 %; exchange–exchange 0.55,
-# θ_sim itself, for the session rule).
+# θ_sim itself, for the session rule; 0.50 — 92 % / 0.55 %, the lowest at ≤ 0.6 %, for the session rule across
+# agents, whose topic needs two such pairs from two sessions, one of them another agent's).
 # MiniLM's other numbers: see the README ("Choosing θ_sim") — the timestamp/speaker prefix makes units of
 # one conversation alike, so MiniLM needs a lower θ_sim than the paper's OpenAI model for the same coverage. The int8
 # and static variants of MiniLM (faster encoders, other similarity scales): calibrated on the LoCoMo tuning
@@ -62,7 +68,7 @@ class Thresholds:
 # which that topic recurs.
 MODEL_THRESHOLDS: dict[str, Thresholds] = {
     "local:all-MiniLM-L6-v2": Thresholds(theta_sim=0.55, theta_count=5, merge=0.6, dedup=0.85, corroborate=0.5,
-                                         corroborate_unit=0.45),
+                                         corroborate_unit=0.45, theta_sim_agents=0.5),
     "local:all-MiniLM-L6-v2-int8": Thresholds(theta_sim=0.55, theta_count=5, merge=0.64, dedup=0.86, related=0.38),
     "local:all-MiniLM-L6-v2-static": Thresholds(theta_sim=0.8, theta_count=5, merge=0.82, dedup=0.9, related=0.71),
     "openai:text-embedding-3-small@384": Thresholds(theta_sim=0.7, theta_count=5, merge=0.65, dedup=0.85),

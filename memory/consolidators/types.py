@@ -262,6 +262,11 @@ class BaseConsolidator:
         items = self.refine(episodes=episodes, units=units, related=related, on_call=on_call)  # type: ignore[attr-defined]
         return TopicDraft(episodes=episodes, items=items, merged=merged)
 
+    def topic_sentences(self, units: list[Unit]) -> list[ExperienceDraft]:
+        """Statements a shared topic's point may be chosen from when the consolidator itself wrote none (the
+        extractive one: its units' declarative sentences; an LLM writes its own, so none here)."""
+        return []
+
     def episodes_for(
         self, *, units: list[Unit], existing: ExistingEpisode | None, on_call: CallSink | None = None
     ) -> tuple[list[EpisodeDraft], bool]:

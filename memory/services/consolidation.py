@@ -222,6 +222,9 @@ class TopicPlan:
     # raw (they may still recur), the cursor moves to ``cursor`` when the batch is written.
     session: Session | None = None
     cursor: int | None = None
+    # The session pass: exchanges already taken as witnesses of a point planned earlier in the same run (shared
+    # between the run's session topics, so a fact restated in four sessions is planned once, not four times).
+    claimed: set = field(default_factory=set)
 
 
 def exchange_unit(e: Exchange) -> Unit:
@@ -344,6 +347,138 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
     if drafts:
         vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts])
         topic.experiences = [ExperiencePlan(draft=d, embedding=v) for d, v in zip(drafts, vectors, strict=True)]
+    if topic.session is not None and semantic and topic.scope.scope != Scope.PERSONAL:
+        topic.experiences += _restated_points(project=agent.project, consolidator=consolidator, embedder=embedder,
+                                              units=units, topic=topic, thresholds=thresholds,
+                                              planned=topic.experiences)
+    if _shared_topic(topic) and semantic:
+        if all(p.draft.type == "event" for p in topic.experiences):
+            point = _central_statement(project=agent.project, consolidator=consolidator, embedder=embedder,
+                                       units=units, exchanges=topic.units, thresholds=thresholds)
+            if point is not None:
+                topic.experiences.append(point)
+        topic.experiences = _one_memory_per_point(topic.experiences, units=topic.units, thresholds=thresholds)
+
+
+#: the kinds the session pass takes from a shared session when other sessions restate them (the pass itself keeps
+#: lessons, procedures and preferences from any session)
+RESTATED_TYPES = ("fact", "constraint")
+RESTATED_MAX_SENTENCES = 40  # per session and run
+
+
+def _restated_points(*, project, consolidator, embedder, units: list, topic: TopicPlan, thresholds: Thresholds,
+                     planned: list[ExperiencePlan]) -> list[ExperiencePlan]:
+    """The session pass in a shared scope: a fact or rule said in this session that exchanges of at least θ_sessions
+    sessions, from at least two agents, restate (at least θ_corroborate_unit similar to the sentence) recurs — at the
+    statement's level, where the exchanges themselves are too unalike to ripen as a topic ("Storybook is where our
+    components are documented" / "where do I look up the props of the date picker?" — "in Storybook …"). Not a
+    sentence whose words already witness an item of the scope, or a point planned earlier in this run."""
+    drafts = [d for d in consolidator.topic_sentences(units) if d.type in RESTATED_TYPES]
+    # Bounded: each is embedded and looked up; a long session offers its surest statements first.
+    drafts = sorted(drafts, key=lambda d: -d.confidence)[:RESTATED_MAX_SENTENCES]
+    if not drafts:
+        return []
+    drafts_remask(project=project, episodes=[], items=drafts)
+    vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts])
+    by_id = {str(u.pk): u for u in topic.units}
+    points: list[ExperiencePlan] = []
+    for draft, vector in zip(drafts, vectors, strict=True):
+        source = by_id.get(draft.evidence[0]) if draft.evidence else None
+        if source is None or source.pk in topic.claimed:
+            continue
+        with nearest_scan(Exchange):
+            near = list(Exchange.objects.in_scope(topic.scope).exclude(state=Exchange.State.HELD)
+                        .exclude(quarantined=True)
+                        .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
+                        [:2 * CORROBORATION_K])
+        witnesses = [e for e in near if 1.0 - float(e.distance) >= thresholds.corroborate_unit
+                     and not _states_otherwise(draft.statement, e)]
+        if source.pk not in {e.pk for e in witnesses}:
+            witnesses.append(source)
+        if len({e.session_id for e in witnesses}) < thresholds.theta_sessions \
+                or len({e.owner_agent_id for e in witnesses}) < 2:
+            continue
+        if any(e.pk in topic.claimed for e in witnesses) or _witnesses_an_item(source, topic.scope, thresholds) \
+                or _witnesses_an_item(None, topic.scope, thresholds, vector=vector, floor=thresholds.corroborate) \
+                or any(float(np.dot(np.asarray(vector), np.asarray(p.embedding))) >= thresholds.corroborate
+                       for p in [*planned, *points]):
+            continue
+        topic.claimed.update(e.pk for e in witnesses)
+        points.append(ExperiencePlan(draft=draft, embedding=list(vector)))
+    return points
+
+
+def _witnesses_an_item(unit: Exchange | None, scope: ScopeKey, thresholds: Thresholds, *, vector=None,
+                       floor: float | None = None) -> bool:
+    """Is an active item of the scope, of any type, at least θ_corroborate_unit similar to the exchange (or ``floor``
+    to ``vector``, a statement)? Then what it says is remembered already."""
+    with nearest_scan(Experience):
+        row = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
+               .annotate(distance=CosineDistance("embedding", unit.embedding if unit is not None else vector))
+               .order_by("distance").values_list("distance", flat=True).first())
+    return row is not None and 1.0 - float(row) >= (thresholds.corroborate_unit if floor is None else floor)
+
+
+def _central_statement(*, project, consolidator, embedder, units: list, exchanges: list[Exchange],
+                       thresholds: Thresholds) -> ExperiencePlan | None:
+    """A shared topic the consolidator drew no statement from (or only stories): its point is the sentence the
+    topic's exchanges restate most (the highest mean similarity to them), if at least two sessions' exchanges
+    restate it (θ_corroborate_unit) — four agents' answers to "can I refund 350 euros myself?" / "what's my refund
+    limit?" recur as a topic, and none of them is in a rule form."""
+    drafts = consolidator.topic_sentences(units)
+    if not drafts:
+        return None
+    drafts_remask(project=project, episodes=[], items=drafts)
+    vectors = np.asarray(embedder.embed([f"{d.subject}: {d.statement}" for d in drafts]), dtype=np.float32)
+    matrix = np.asarray([np.asarray(u.embedding, dtype=np.float32) for u in exchanges])
+    sims = vectors @ matrix.T
+    best = int(np.argmax(sims.mean(axis=1)))
+    sessions = {u.session_id for u, sim in zip(exchanges, sims[best], strict=True)
+                if sim >= thresholds.corroborate_unit}
+    if len(sessions) < 2:
+        return None
+    return ExperiencePlan(draft=drafts[best], embedding=vectors[best].tolist())
+
+
+def _shared_topic(topic: TopicPlan) -> bool:
+    """A topic that recurred in the words of more than one agent."""
+    return topic.session is None and topic.episodic and len({u.owner_agent_id for u in topic.units}) > 1
+
+
+# A statement the extraction is at least this sure of is a point of its own (the rule forms: "must", "never",
+# "we prefer", "Lesson: …"); below it, the general forms (a present-tense statement, a story with a date).
+POINT_CONFIDENCE = 0.7
+
+
+def _one_memory_per_point(plans: list[ExperiencePlan], *, units: list[Exchange],
+                          thresholds: Thresholds) -> list[ExperiencePlan]:
+    """A shared topic's items: its point(s), with the asides folded in as their evidence. Agents restating one team
+    fact each tell it around their own story ("a customer asks if they can call us on Saturday" — "not by phone,
+    the line is closed at weekends"); the extraction made an item of the story beside the fact, and the topic
+    became three memories, each with one agent's words. Kept: the best statement (a rule or fact before a story,
+    then the surest) and every other statement said in a rule form; a change always (it is said once: "instead",
+    "no longer", or another value than the best's, unless it is a story's). The rest corroborates the best: its
+    words are the topic's, said again — when the words it came from restate the best (at least θ_corroborate_unit,
+    the evidence sweep's test): a topic ripe at θ_sim_agents may hold two neighbouring facts, neither an aside."""
+    if len(plans) < 2:
+        return plans
+    best = max(plans, key=lambda p: (p.draft.type != "event", p.draft.confidence))
+    vectors = {str(u.pk): np.asarray(u.embedding, dtype=np.float32) for u in units}
+    statement = np.asarray(best.embedding, dtype=np.float32)
+
+    def witnesses_best(plan: ExperiencePlan) -> bool:
+        sources = [vectors[e] for e in plan.draft.evidence if e in vectors]
+        return bool(sources) and all(float(np.dot(v, statement)) >= thresholds.corroborate_unit for v in sources)
+
+    kept = [p for p in plans
+            if p is best or p.draft.contradicts or p.draft.confidence >= POINT_CONFIDENCE
+            or _says_a_change(p.draft)
+            or (p.draft.type != "event" and _other_values(p.draft.statement, best.draft.statement))
+            or not witnesses_best(p)]
+    for plan in plans:
+        if plan not in kept:
+            best.draft.evidence.extend(e for e in plan.draft.evidence if e not in best.draft.evidence)
+    return kept
 
 
 # --- writing (one transaction) -------------------------------------------------------------------------------------
@@ -355,6 +490,18 @@ def resolution_score(exp: Experience | None, *, verified: bool, statement: str, 
     age_days = (timezone.now() - when).total_seconds() / 86400 if when else 365
     freshness = math.exp(-max(age_days, 0) / 90)
     return 0.4 * verified + 0.2 * specificity + 0.2 * freshness + 0.2 * newer
+
+
+def contradiction_winner(*, new: Experience, old: Experience) -> tuple[Experience, Experience]:
+    """(winner, loser) of a new item and the older item it contradicts, by resolution score. "Newer" is said later,
+    not written later: a pass replaying old sessions writes what was said before a change after the change's item,
+    and must not bring the old value back over it."""
+    new_when, old_when = new.valid_from, old.valid_from or old.created_at
+    newer = new_when is None or old_when is None or new_when >= old_when
+    new_score = resolution_score(new, verified=False, statement=new.statement, when=new_when, newer=newer)
+    old_score = resolution_score(old, verified=old.verified, statement=old.statement, when=old_when,
+                                 newer=not newer)
+    return (new, old) if new_score >= old_score else (old, new)
 
 
 def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embedder_model: str,
@@ -487,11 +634,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                               "object_id": item.pk, "reason": f"conflict with {old.scope} item {old.pk}",
                               "source_ids": [experience.pk, old.pk]})
             continue
-        new_score = resolution_score(experience, verified=False, statement=experience.statement,
-                                     when=experience.valid_from, newer=True)
-        old_score = resolution_score(old, verified=old.verified, statement=old.statement,
-                                     when=old.valid_from or old.created_at, newer=False)
-        winner, loser = (experience, old) if new_score >= old_score else (old, experience)
+        winner, loser = contradiction_winner(new=experience, old=old)
         memory_version_save(obj=loser, batch=batch, reason="supersede")
         now = timezone.now()
         loser.status = MemoryStatus.SUPERSEDED
@@ -632,16 +775,50 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if not matches:
-        return None
+        return _point_of_aside(scope=scope, draft=draft, sources=sources, thresholds=thresholds)
     return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
+
+
+def _point_of_aside(*, scope: ScopeKey, draft: ExperienceDraft, sources: list[Exchange],
+                    thresholds: Thresholds) -> Experience | None:
+    """In a shared scope, the item a weak statement is an aside of: the words it came from witness an active item
+    (they restate it, at least θ_corroborate_unit, and it is the item nearest them), of any type — "Zendesk was
+    down for ten minutes" from an exchange that restates "all customer tickets are handled in Zendesk". Those
+    words corroborate the point; the aside stays in its exchange (searchable), not a memory beside it. Not for a
+    statement in a rule form, a change, or a personal scope (one agent's own notes keep every statement)."""
+    if scope.scope == Scope.PERSONAL or not sources or draft.contradicts or draft.confidence >= POINT_CONFIDENCE \
+            or _says_a_change(draft):
+        return None
+    points = set()
+    for unit in sources:
+        with nearest_scan(Experience):
+            nearest = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
+                       .filter(experience_current_q(timezone.now()))
+                       .annotate(distance=CosineDistance("embedding", unit.embedding)).order_by("distance").first())
+        if nearest is None or 1.0 - float(nearest.distance) < thresholds.corroborate_unit \
+                or nearest.confidence < draft.confidence \
+                or (draft.type != "event" and _changes(draft.statement, nearest.statement)):
+            return None
+        points.add(nearest)
+    return points.pop() if len(points) == 1 else None
 
 
 _VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
                        r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
-_CHANGE_RE = re.compile(r"\b(instead|no longer|any ?more|stopped|dropped|replaced|(?:switched|moved|changed) "
+_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|stopped|dropped|replaced|(?:switched|moved|changed) "
                         r"(?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
+
+
+# What says a change in a story as well: with a direction. "Stopped", "dropped" narrate ("Zendesk was down and the
+# whole team stopped working") as often as they change a rule.
+_DIRECTED_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|replaced|(?:switched|moved|changed) "
+                                 r"(?:from|away|over|back|to))\b", re.I)
+
+
+def _says_a_change(draft: ExperienceDraft) -> bool:
+    return bool((_DIRECTED_CHANGE_RE if draft.type == "event" else _CHANGE_RE).search(draft.statement))
 
 
 def _values(text: str) -> set[str]:
@@ -659,7 +836,22 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
     Wednesdays") is close to it but witnesses another value: it is no evidence of the item. (A change said in words,
     "we stopped squashing", needs no rule here: the exchanges of the old rule are nearer to the item it superseded,
     see :func:`_nearest_item`.)"""
-    return _other_values(statement, f"{unit.user_text} {unit.assistant_text}")
+    text = f"{unit.user_text} {unit.assistant_text}"
+    return _other_values(statement, text) or _replaces_value(statement, text)
+
+
+_REPLACED_RE = re.compile(r"\b(?:instead of|rather than|no longer(?! than)|replaced|(?:switched|moved|changed) from)\s+"
+                          r"(?:[\w-]+\s+){0,3}?" + _VALUE_RE.pattern[2:], re.I)
+
+
+def _replaces_value(statement: str, text: str) -> bool:
+    """``text`` says one of the statement's values was replaced by another ("the target is now 15 minutes instead
+    of 30" under "… within 30 minutes"): it names the old value, but as the one that changed."""
+    old = _values(statement)
+    if not old:
+        return False
+    replaced = {m.group(1).lower().rstrip("s") for m in _REPLACED_RE.finditer(text)}
+    return bool(replaced & old) and bool(_values(text) - old)
 
 
 def _changes(new: str, old: str) -> bool:
@@ -952,6 +1144,7 @@ class _Replay:
         self.started = timezone.now()
         self.used = 0
         self.finished: dict = {}  # session id -> new cursor
+        self.claimed: set = set()  # witnesses of the points the pass planned (TopicPlan.claimed)
         self.stopped = ""
 
     def preempted(self) -> bool:
@@ -991,7 +1184,7 @@ class _Replay:
                 self.stopped = "budget"
                 break
             topic = TopicPlan(candidates=[], units=units, scope=ScopeKey.of(session), episodic=False,
-                              session=session, cursor=end)
+                              session=session, cursor=end, claimed=self.claimed)
             before = len(calls)
             plan_one(topic)
             self.used += self._spent(calls, before) if self.llm else estimate

@@ -322,10 +322,14 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
         # pairwise comparable (a personal unit may join module m1's or m2's units, never both).
         ripe = _recurring(e, neighbours, thresholds.theta_sim, visibility)
         ripened = len(ripe) + 1 >= thresholds.theta_count
-        if not ripened:  # or recurring across sessions (counted at θ_sim_sessions)
+        if not ripened:  # or recurring across sessions (counted at θ_sim_sessions), or across agents (θ_sim_agents)
             across = _recurring(e, neighbours, thresholds.theta_sim_sessions, visibility)
             if _recurs_across_sessions(e, across, thresholds):
                 ripe, ripened = across, True
+            elif thresholds.theta_sim_agents < thresholds.theta_sim_sessions:
+                agreeing = _recurring(e, neighbours, thresholds.theta_sim_agents, visibility)
+                if _recurs_across_agents(e, agreeing, thresholds):
+                    ripe, ripened = agreeing, True
         if ripened:
             # Units a rollback held back never make a topic ripe (the next write would rebuild what a person
             # undid); new evidence that ripens the topic by itself takes them along, and that releases them.
@@ -373,6 +377,18 @@ def _recurs_across_sessions(e: Exchange, units: list[Exchange], thresholds: Thre
         return False
     agents = {m.owner_agent_id for m in members}
     return len(members) >= (thresholds.theta_sessions if len(agents) > 1 else thresholds.theta_count - 1)
+
+
+def _recurs_across_agents(e: Exchange, units: list[Exchange], thresholds: Thresholds) -> bool:
+    """θ_sessions units from θ_sessions distinct sessions and at least two agents: a team fact each agent puts in
+    its own words ("our Android UI is all Compose" / "Compose is the Android toolkit here") is as close as two
+    different facts of one team often are, so one pair proves nothing — but two agents' paraphrases in three
+    sessions, each at least θ_sim_agents similar to the new one, are not chance (paraphrase scenarios: no
+    different-fact topic ripened at 0.50, one did at 0.45)."""
+    members = [e, *units]
+    return (len(members) >= thresholds.theta_sessions
+            and len({m.session_id for m in members}) >= thresholds.theta_sessions
+            and len({m.owner_agent_id for m in members}) >= 2)
 
 
 def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: float,

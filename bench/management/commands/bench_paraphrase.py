@@ -22,7 +22,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--scenario", action="append", default=[],
                             help="a scenario name under bench/scenarios or a JSON file (repeatable; default: "
-                                 "platform_team and the held-back data_team)")
+                                 "platform_team, the held-back data_team and the blind security_team and "
+                                 "frontend_team)")
         parser.add_argument("--facts", type=int, default=None, help="only the first N facts (a small part)")
         parser.add_argument("--filler", type=int, default=None, help="only the first N filler exchanges")
         parser.add_argument("--json", default="", help="write the whole report here")
@@ -33,10 +34,10 @@ class Command(BaseCommand):
                                  "run repeatable); -1 for a random key")
 
     def handle(self, *args, **opts):
-        from bench.paraphrase import HELD_BACK, TUNED, run_paraphrase, summary_lines
+        from bench.paraphrase import BLIND, HELD_BACK, TUNED, run_paraphrase, summary_lines
 
         migrate_if_needed(self.stdout.write)
-        scenarios = opts["scenario"] or [TUNED, HELD_BACK]
+        scenarios = opts["scenario"] or [TUNED, HELD_BACK, *BLIND]
         try:
             report = run_paraphrase(scenarios=scenarios, log=self.stdout.write, facts=opts["facts"],
                                     filler=opts["filler"], keep_data=opts["keep_data"],

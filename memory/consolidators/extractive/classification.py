@@ -66,8 +66,10 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
     lemmas = {t.lemma_.lower() for t in span}
     lowers = {t.lower_ for t in span}
     first_person = _first_person(span)
-    # lesson: something learned that should change what is done next time
-    if first_person and (lemmas & LESSON_WORDS or any(p in lowered for p in LESSON_PHRASES)):
+    # lesson: something learned that should change what is done next time ("by mistake" says how something
+    # happened, not what was learned: "I tagged a ticket as billing by mistake and now I can't see it")
+    lesson_words = lemmas & LESSON_WORDS - ({"mistake"} if re.search(r"\bby (?:a )?mistake\b", lowered) else set())
+    if first_person and (lesson_words or any(p in lowered for p in LESSON_PHRASES)):
         return "lesson", 0.7, None
     # constraint: rules, limits, allergies, deadlines — earned by a rule form ("never" and "must" in a story told in
     # the past are not rules: "I never thought I'd paint again"); "always" alone is weaker: it may describe a habit

@@ -16,11 +16,14 @@ from memory.consolidators.extractive.narrative import _capitalise, _date_text, _
 from memory.consolidators.extractive.parsing import (
     _category,
     _clip,
+    _is_question,
+    _is_trivial,
     _key_terms,
     _one_line,
     _Parser,
     _term,
     _UnitParse,
+    _words,
     spacy_model_name,
 )
 from memory.consolidators.extractive.rewriting import _relative_date, _stated_end, _third_person
@@ -39,6 +42,7 @@ from memory.consolidators.types import (
     unit_time,
 )
 from memory.gateways.tokens import count_tokens
+from memory.informativeness import is_boilerplate
 
 
 def _cosine(a: Sequence[float], b: Sequence[float]) -> float:
@@ -382,6 +386,42 @@ class ExtractiveConsolidator(BaseConsolidator):
         return [d for d in self.refine(episodes=[], units=units, related=related, on_call=on_call)
                 if d.type in SESSION_PASS_TYPES]
 
+    def topic_sentences(self, units: list[Unit]) -> list[ExperienceDraft]:
+        """Every declarative sentence of the units, of either speaker, as a draft: what a shared topic's statement
+        is chosen from when the rules found none in it ("Refunds over 200 euros need a team lead's approval" has no
+        rule form; "anything above 200 euros has to be approved by a team lead first" is the assistant's answer).
+        Typed by the rules, else a constraint when it obliges, else a fact. Not the assistant speaking of itself
+        ("I will ask a team lead …"), not a question, not an acknowledgement."""
+        drafts: list[ExperienceDraft] = []
+        seen: set[str] = set()
+        for parse in self._parse_units(self.order_units(units)):
+            for sentence in [*parse.user_sentences, *parse.assistant_sentences]:
+                span, forced = _framing(sentence.span)
+                while len(span) > 4 and (span[0].lower_ in _ANSWER_WORDS or span[0].is_punct):
+                    span = span[1:]  # "No, anything above …", "Right, a refund that size …"
+                if _is_question(span) or len(_words(span)) < 5 or _is_trivial(span) or is_boilerplate(span.text):
+                    continue
+                if sentence.role == "assistant" and any(t.lower_ in ("i", "i'll", "me", "my") for t in span):
+                    continue
+                classified = _classify(span)
+                if classified is not None:
+                    kind, confidence = classified[0], classified[1]
+                else:
+                    kind, confidence = forced or ("constraint" if _OBLIGES_RE.search(span.text) else "fact"), 0.5
+                if kind in ("procedure", "event"):
+                    continue
+                statement = _capitalise(_third_person(span))
+                if not statement or statement.lower() in seen:
+                    continue
+                seen.add(statement.lower())
+                subject = _subject_for(kind, span, None)
+                drafts.append(ExperienceDraft(type=kind, subject=subject, statement=statement,
+                                              evidence=[parse.unit.id], valid_from=unit_time(parse.unit),
+                                              confidence=confidence,
+                                              tags=normalise_tags([w for w in subject.split() if len(w) > 3][:3]
+                                                                  or [subject])))
+        return drafts
+
     # -- single statements (the benchmarks' extractive eager baseline, bench.eager) ------------------------------
 
     def statements(self, unit: Unit, limit: int = 3) -> list[str]:
@@ -406,6 +446,10 @@ class ExtractiveConsolidator(BaseConsolidator):
 # states; a lesson or rule label types it.
 _FRAME_WORDS = {"again", "reminder", "remember", "note", "fyi", "psa", "update", "please", "so", "also", "btw",
                 "that", "change", "of", "plan", "ok", "okay", "well"}
+# An answer's opening word: "No, anything above 200 euros …", "Right, a refund that size …".
+_ANSWER_WORDS = {"no", "yes", "right", "exactly", "correct", "sure", "okay", "ok", "well", "agreed", "nope", "yep"}
+_OBLIGES_RE = re.compile(r"\b(must|has to|have to|needs?|required|requires?|may only|only \w+ may|not allowed|"
+                         r"never|mandatory)\b", re.I)
 _LEADING = {"again", "reminder", "remember", "note", "fyi", "please", "btw", "also"}
 _LESSON_LABELS = {"lesson", "lessons", "learned", "learnt", "takeaway"}
 _RULE_LABELS = {"rule", "rules", "policy", "constraint"}

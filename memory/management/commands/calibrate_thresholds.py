@@ -86,7 +86,8 @@ class Command(BaseCommand):
             self.stdout.write(f"{name} (configured {getattr(current, name)}): θ  same-fact  different-fact")
             for row in curve:
                 self.stdout.write(f"  {row['theta']:.2f}  {row['same']:.3f}  {row['different']:.4f}")
-            self.stdout.write(f"  → {report['thresholds'][name]} (at most {max_false:.2%} of different pairs)")
+            self.stdout.write(f"  → {report['thresholds'][name]} (at most {report['risk'][name]:.2%} of different "
+                              "pairs)")
         if json_out:
             Path(json_out).parent.mkdir(parents=True, exist_ok=True)
             Path(json_out).write_text(json.dumps(report, indent=2))

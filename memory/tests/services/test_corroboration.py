@@ -84,6 +84,36 @@ def test_a_fact_said_four_times_becomes_one_corroborated_item(api_client, make_a
         assert not {str(pk) for pk in x.evidence.values_list("pk", flat=True)} <= filler, x.statement
 
 
+def _pair_similarities(stored: list[str], new: str) -> list[float]:
+    units = {str(e.pk): np.asarray(e.embedding) for e in Exchange.objects.filter(pk__in=[*stored, new])}
+    return [float(np.dot(units[new], units[pk])) for pk in stored]
+
+
+@pytest.mark.parametrize("speakers", [("atlas", "birch", "atlas"), ("atlas", "atlas", "atlas")])
+def test_a_team_fact_in_each_agents_own_words_ripens_across_agents(api_client, make_agent, online, speakers,
+                                                                    django_capture_on_commit_callbacks):
+    """Observed (paraphrase scenarios of teams the thresholds were not tuned on): a fact each agent says in its own
+    words — "VoiceOver and TalkBack users need an accessibility label on each of those icons" / "no control may ship
+    without one" / "every tappable element must have an accessibility label" — is 0.50–0.55 similar, below the
+    session rule's θ, so it never ripened, never became an item. Said by two agents in three sessions it ripens at
+    θ_sim_agents; one agent saying it three times does not (its chatter recurs more easily)."""
+    fact = next(f for f in load_scenario("mobile_team")["facts"] if f["id"] == "a11y-labels")["paraphrases"]
+    agents = {name: make_agent(name=name, modules=["mobile"], roles=["writer", "reader", "operator"])
+              for name in set(speakers)}
+    said = [_say(api_client, agents[name], [fact[k]], 2 * day, django_capture_on_commit_callbacks,
+                 module="mobile")[0]["id"] for day, (name, k) in enumerate(zip(speakers, (1, 2, 0), strict=True))]
+    thresholds = thresholds_for(get_embedder().model_id)
+    sims = _pair_similarities(said[:2], said[2])
+    # the case this test is about: both pairs at or above θ_sim_agents, at least one below the session rule's θ
+    assert min(sims) >= thresholds.theta_sim_agents and min(sims) < thresholds.theta_sim_sessions, sims
+    candidates = Candidate.objects.filter(reason="recurrence")
+    if len(set(speakers)) == 2:
+        [candidate] = candidates
+        assert {str(pk) for pk in candidate.exchanges.values_list("pk", flat=True)} == set(said)
+    else:
+        assert not candidates.exists()
+
+
 def test_a_change_of_a_consolidated_topic_supersedes_at_once(api_client, make_agent, online,
                                                              django_capture_on_commit_callbacks):
     """One changed preference on a consolidated topic lands in the agent's next pass, without waiting for
@@ -119,14 +149,21 @@ def test_extractive_statements_are_canonical_and_typed():
     assert lessons and lessons[0].startswith("Always run database migrations against a copy of production"), by_text
     assert by_text.get("Every pull request needs two approvals before it can be merged.") == "constraint", by_text
     assert not any(s.lower().startswith(("again", "reminder", "lesson")) for s in by_text)
+    # "by mistake" says how a thing happened, not what was learned
+    [complaint] = consolidator.refine(episodes=[], related=[], units=[
+        _unit("I tagged a ticket as billing by mistake and now I can't see it.", "Retag it to get it back.")]) or [None]
+    assert complaint is None or complaint.type != "lesson", complaint
+    [lesson] = consolidator.refine(episodes=[], related=[], units=[
+        _unit("My mistake was deploying without a rollback plan.", "Noted.")])
+    assert lesson.type == "lesson"
 
 
 def _item(agent, statement: str, *, confidence=0.6, type_="constraint", scope="module", module=None, sessions=1,
-          agents=1) -> Experience:
+          agents=1, subject="deploys") -> Experience:
     embedder = get_embedder()
     return Experience.objects.create(
-        project_id=agent.project_id, owner_agent=agent, module=module, scope=scope, type=type_, subject="deploys",
-        statement=statement, embedding=embedder.embed_one(f"deploys: {statement}"), embedding_model=embedder.model_id,
+        project_id=agent.project_id, owner_agent=agent, module=module, scope=scope, type=type_, subject=subject,
+        statement=statement, embedding=embedder.embed_one(f"{subject}: {statement}"), embedding_model=embedder.model_id,
         confidence=confidence, support_sessions=sessions, support_agents=agents)
 
 
@@ -307,12 +344,15 @@ def test_paraphrase_calibration_reads_a_scenario():
     embedder = get_embedder()
     scenario = load_scenario("platform_team")
     report = paraphrase_calibration(scenario=scenario, embed=embedder.embed, unit_form=lambda u, a: f"{u}\n{a}")
-    assert set(report["thresholds"]) == {"theta_sim_sessions", "corroborate", "corroborate_unit"}
+    assert set(report["thresholds"]) == {"theta_sim_sessions", "theta_sim_agents", "corroborate", "corroborate_unit"}
     for name, curve in report["curves"].items():
         rates = [row["different"] for row in curve]
         assert rates == sorted(rates, reverse=True) and curve[0]["same"] >= curve[-1]["same"]
         chosen = next(row for row in curve if row["theta"] == report["thresholds"][name])
-        assert chosen["different"] <= report["max_false"] and chosen["same"] > 0.5, (name, chosen)
+        assert chosen["different"] <= report["risk"][name] and chosen["same"] > 0.5, (name, chosen)
+    # the rule across agents (two witnesses per false topic) may take twice the pair risk, never more
+    assert report["risk"]["theta_sim_agents"] == 2 * report["max_false"]
+    assert report["thresholds"]["theta_sim_agents"] <= report["thresholds"]["theta_sim_sessions"]
 
 
 def test_an_items_evidence_sweep_does_not_grow_with_its_history(make_agent):
@@ -362,3 +402,173 @@ def test_an_items_evidence_sweep_does_not_grow_with_its_history(make_agent):
     long = sweep()
     assert item.evidence.count() == 151  # the sweep kept every witness (and found no one new: there is none)
     assert long <= short + 2, (short, long)  # before: one query more per earlier witness (+120)
+
+
+def _support_fact(fact_id: str) -> dict:
+    return next(f for f in load_scenario("support_team")["facts"] if f["id"] == fact_id)
+
+
+def test_a_team_rule_no_extraction_rule_words_becomes_one_item(api_client, make_agent, online,
+                                                               django_capture_on_commit_callbacks):
+    """Observed (support scenario): "Refunds over 200 euros need a team lead's approval", asked and answered three
+    more times by two agents ("what's my refund limit?" — "two hundred euros; above that a team lead must approve"),
+    ripened as a topic and left no item at all: no rule form in the user's words, and the answers are the
+    assistant's. The shared topic's point is now the sentence its exchanges restate most."""
+    a = make_agent(name="atlas", modules=["support"], roles=["writer", "reader", "operator"])
+    b = make_agent(name="birch", modules=["support"], roles=["writer", "reader", "operator"])
+    ids = set()
+    for day, (holder, pair) in enumerate(zip([a, b, a, b], _support_fact("refund-approval")["paraphrases"],
+                                             strict=True)):
+        ids.add(_say(api_client, holder, [pair, FILLER[day]], day * 2, django_capture_on_commit_callbacks,
+                     module="support")[0]["id"])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert api_client.post("/api/v1/consolidations/run", **b.headers).status_code == 202
+    items = [x for x in Experience.objects.filter(status="active")
+             if ids & {str(pk) for pk in x.evidence.values_list("pk", flat=True)}]
+    assert len(items) == 1, [(x.type, x.statement) for x in items]
+    [item] = items
+    assert "200" in item.statement or "two hundred" in item.statement.lower(), item.statement
+    assert len(ids & {str(pk) for pk in item.evidence.values_list("pk", flat=True)}) >= 3
+    assert item.support_agents == 2 and item.support_sessions >= 3
+
+
+def _plan(statement: str, type_: str, confidence: float, unit, **extra) -> consolidation.ExperiencePlan:
+    draft = ExperienceDraft(type=type_, subject="tickets", statement=statement, evidence=[str(unit.pk)],
+                            confidence=confidence, **extra)
+    return consolidation.ExperiencePlan(draft=draft, embedding=get_embedder().embed_one(f"tickets: {statement}"))
+
+
+def _exchange(user: str, assistant: str, session: str) -> Exchange:
+    from memory.textform import unit_text_form
+
+    e = Exchange(user_text=user, assistant_text=assistant, session_id=session)
+    e.embedding = get_embedder().embed_one(unit_text_form(occurred_at=T0, user=user, assistant=assistant))
+    return e
+
+
+def test_a_shared_topics_asides_corroborate_its_point_and_a_neighbouring_fact_stays():
+    """Observed (support scenario): agents restating "priority-one tickets get a first response within 30 minutes"
+    around their own stories left the story ("we breached the urgent-ticket target again yesterday …") as an item
+    beside the rule. In a topic several agents share, a weak statement whose own words restate the topic's point
+    is evidence of it; a neighbouring fact the topic took along (its words do not restate the point) and a change
+    stay items of their own."""
+    rule = _exchange("Priority-one tickets must get a first response within 30 minutes.",
+                     "Understood, I will answer P1 tickets within half an hour.", "s1")
+    story = _exchange("We breached the urgent-ticket target again yesterday, the first reply took forty minutes.",
+                      "That is over the 30-minute first-response rule for priority-one tickets.", "s2")
+    other = _exchange("Our Android screens are built with Jetpack Compose.", "Noted, Compose for Android UI.", "s3")
+    change = _exchange("The first-response target for P1 tickets is now 15 minutes instead of 30.",
+                       "Noted, P1 first responses within 15 minutes from now on.", "s4")
+    plans = [_plan("Priority-one tickets must get a first response within 30 minutes.", "constraint", 0.8, rule),
+             _plan("We breached the urgent-ticket target again yesterday, the first reply took forty minutes.",
+                   "event", 0.65, story),
+             _plan("Our Android screens are built with Jetpack Compose.", "fact", 0.6, other),
+             _plan("The first-response target for P1 tickets is now 15 minutes instead of 30.", "fact", 0.5, change)]
+    thresholds = thresholds_for(get_embedder().model_id)
+    for i, e in enumerate((rule, story, other, change)):
+        e.pk = f"00000000-0000-0000-0000-00000000000{i}"
+        plans[i].draft.evidence = [str(e.pk)]
+    kept = consolidation._one_memory_per_point(plans, units=[rule, story, other, change], thresholds=thresholds)
+    assert [p.draft.type for p in kept] == ["constraint", "fact", "fact"], [p.draft.statement for p in kept]
+    assert kept[0].draft.evidence == [str(rule.pk), str(story.pk)]  # the story corroborates the rule
+    assert "Compose" in kept[1].draft.statement and "15 minutes" in kept[2].draft.statement
+
+
+def test_an_aside_in_a_shared_scope_corroborates_the_item_its_words_restate(api_client, make_agent):
+    """An aside made in another topic than its point (the point already an item): in a module scope it
+    corroborates the item its exchange restates; in a personal scope, and in a rule form, it stays an item."""
+    holder = make_agent(modules=["support"])
+    module = holder.agent.modules.get()
+    point = _item(holder.agent, "All customer tickets are handled in Zendesk.", type_="fact", confidence=0.775,
+                  module=module, subject="tickets")
+    session = post_session(api_client, holder, module="support")["id"]
+    [said] = post_exchanges(api_client, holder, session, [
+        {"user": "Zendesk was down for ten minutes and the whole team stopped working.",
+         "assistant": "Not surprising, Zendesk is where our entire ticket queue lives."}])
+    source = Exchange.objects.get(pk=said["id"])
+    embedder = get_embedder()
+    thresholds = thresholds_for(embedder.model_id)
+
+    def corroborated(scope, statement, type_, confidence):
+        draft = ExperienceDraft(type=type_, subject="zendesk", statement=statement, evidence=[str(source.pk)],
+                                confidence=confidence)
+        return consolidation._corroborated_item(scope=scope, draft=draft, thresholds=thresholds, sources=[source],
+                                                vector=embedder.embed_one(f"zendesk: {statement}"))
+
+    aside = "Zendesk was down for ten minutes and the whole team stopped working."
+    found = corroborated(ScopeKey.of(point), aside, "event", 0.65)
+    assert found is not None and found.pk == point.pk
+    assert corroborated(ScopeKey.of(point), "Never close a ticket without a reply.", "constraint", 0.8) is None
+    # a change said as a story is no aside: "yesterday we moved the tickets from Zendesk to Freshdesk"
+    assert corroborated(ScopeKey.of(point), "Yesterday we moved from Zendesk to Freshdesk.", "event", 0.65) is None
+    Experience.objects.filter(pk=point.pk).update(scope="personal", module=None)
+    point.refresh_from_db()
+    assert corroborated(ScopeKey.of(point), aside, "event", 0.65) is None
+
+
+def test_an_exchange_that_replaces_a_value_is_not_evidence_of_the_old_one():
+    """"The target is now 15 minutes instead of 30" names the old value, as the one that changed: no witness of
+    "… within 30 minutes" (it was, and the old item then held the change's words)."""
+    from memory.services.consolidation import _replaces_value, _states_otherwise
+
+    statement = "Priority-one tickets must get a first response within 30 minutes."
+    change = Exchange(user_text="The first-response target for P1 tickets is now 15 minutes instead of 30.",
+                      assistant_text="Noted, P1 first responses within 15 minutes from now on.")
+    assert _states_otherwise(statement, change)
+    # "instead" alone, or the statement's own value said with another, is no replacement
+    assert not _replaces_value("We never deploy to production on Fridays.",
+                               "No: production releases are not allowed on Fridays, so I queued it for Monday "
+                               "morning instead.")
+    assert not _replaces_value("Secrets must be stored in Vault.", "Put them in Vault instead of env files.")
+    assert _replaces_value("Our on-call shifts start on Mondays.", "On-call now switches on Wednesdays instead of "
+                                                                   "Mondays.")
+
+
+@pytest.mark.parametrize("speakers", [("atlas", "birch", "atlas", "birch"), ("atlas",) * 4])
+def test_the_session_pass_keeps_a_team_fact_other_agents_sessions_restate(api_client, make_agent, settings,
+                                                                         speakers):
+    """Observed (team scenarios written blind): facts whose exchanges are too unalike to ripen as a topic — a
+    statement, then questions answered with it, stories ending in it — stayed raw: the session pass kept only
+    lessons, procedures and preferences. In a shared scope it now keeps a fact or rule of the session when
+    exchanges of θ_sessions sessions, from two agents at least, restate it (one item, their words its evidence);
+    one agent restating itself does not make a team fact, and a one-off stays raw."""
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="off", llm__base_url="")  # nothing ripens
+    agents = {name: make_agent(name=name, modules=["platform"], roles=["writer", "reader", "operator"])
+              for name in set(speakers)}
+    ids, filler = set(), set()
+    for day, (name, pair) in enumerate(zip(speakers, _fact("ci-buildkite")["paraphrases"], strict=True)):
+        holder = agents[name]
+        session = post_session(api_client, holder, module="platform", started_at=at(days=2 * day))["id"]
+        said = post_exchanges(api_client, holder, session, [
+            {"user": u, "assistant": a, "occurred_at": at(days=2 * day, hours=i)}
+            for i, (u, a) in enumerate([pair, FILLER[day]])])
+        stored_at([o["id"] for o in said], days=2 * day)
+        ids.add(said[0]["id"])
+        filler.add(said[1]["id"])
+    for holder in agents.values():
+        consolidation_run(agent_id=holder.agent.pk, run=RUN_MANUAL)
+    items = [x for x in Experience.objects.filter(status="active")
+             if ids & {str(pk) for pk in x.evidence.values_list("pk", flat=True)}]
+    for x in Experience.objects.filter(status="active"):  # a one-off never becomes an item
+        assert not {str(pk) for pk in x.evidence.values_list("pk", flat=True)} <= filler, x.statement
+    if len(agents) == 1:
+        assert not items, [(x.type, x.statement) for x in items]
+        return
+    assert len(items) == 1, [(x.type, x.statement) for x in items]
+    [item] = items
+    assert item.type in ("fact", "constraint") and "Buildkite" in item.statement
+    assert item.support_agents == 2 and item.support_sessions >= 3
+    assert len(ids & {str(pk) for pk in item.evidence.values_list("pk", flat=True)}) >= 3
+
+
+def test_a_pass_replaying_old_sessions_does_not_bring_an_old_value_back():
+    """"Newer" is said later, not written later: the old value, written after the change's item by a pass that
+    replays old sessions, loses to it; said after it, it wins as before."""
+    change = Experience(statement="On-call shifts start on Wednesdays.", valid_from=T0 + timedelta(days=20),
+                        verified=False)
+    replayed = Experience(statement="On-call shifts start on Mondays.", valid_from=T0)
+    winner, loser = consolidation.contradiction_winner(new=replayed, old=change)
+    assert winner is change and loser is replayed
+    later = Experience(statement="On-call shifts start on Mondays.", valid_from=T0 + timedelta(days=30))
+    winner, _ = consolidation.contradiction_winner(new=later, old=change)
+    assert winner is later
