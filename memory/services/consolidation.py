@@ -807,14 +807,14 @@ _VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|su
                        r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
-_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|stopped|dropped|replaced|(?:switched|moved|changed) "
-                        r"(?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
+_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|stopped|dropped|replaced|"
+                        r"(?:switched|moved|migrated|changed) (?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
 
 
 # What says a change in a story as well: with a direction. "Stopped", "dropped" narrate ("Zendesk was down and the
 # whole team stopped working") as often as they change a rule.
-_DIRECTED_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|replaced|(?:switched|moved|changed) "
-                                 r"(?:from|away|over|back|to))\b", re.I)
+_DIRECTED_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|replaced|"
+                                 r"(?:switched|moved|migrated|changed) (?:from|away|over|back|to))\b", re.I)
 
 
 def _says_a_change(draft: ExperienceDraft) -> bool:

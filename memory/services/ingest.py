@@ -384,9 +384,11 @@ def _recurs_across_agents(e: Exchange, units: list[Exchange], thresholds: Thresh
     its own words ("our Android UI is all Compose" / "Compose is the Android toolkit here") is as close as two
     different facts of one team often are, so one pair proves nothing — but two agents' paraphrases in three
     sessions, each at least θ_sim_agents similar to the new one, are not chance (paraphrase scenarios: no
-    different-fact topic ripened at 0.50, one did at 0.45)."""
+    different-fact topic ripened at 0.50, one did at 0.45). Only units of shared scopes: a person's own notes
+    (personal scope) that resemble the team's words are that person's, and recur by the rules above."""
     members = [e, *units]
     return (len(members) >= thresholds.theta_sessions
+            and all(m.scope != Scope.PERSONAL for m in members)  # team knowledge: said where the team shares it
             and len({m.session_id for m in members}) >= thresholds.theta_sessions
             and len({m.owner_agent_id for m in members}) >= 2)
 

@@ -107,6 +107,11 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         if tenses & {"VBD", "VBN"} or "MD" in tenses or "VBG" in tenses or dated:
             if first_person or any(ent.label_ in ("PERSON", "ORG", "GPE", "EVENT") for ent in span.ents):
                 return "event", 0.75 if dated else 0.65, None
+    # a change of what holds, said in the first person ("we replaced Crashlytics with Sentry", "I switched from
+    # teaching to nursing"): a point of its own — it supersedes what it changes (before, no rule fired on it, and
+    # the old value stayed active)
+    if first_person and _CHANGED_RE.search(lowered) and not _has_time_expression(span):
+        return "fact", 0.7, None
     # fact: first-person declaratives with names, numbers or identity
     if first_person:
         has_entity = any(ent.label_ not in ("ORDINAL",) for ent in span.ents) or any(_is_placeholder(t) for t in span)
@@ -130,6 +135,10 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
     if _general_present(span):
         return "fact", 0.5, None
     return None
+
+
+_CHANGED_RE = re.compile(r" (?:replaced \S+(?: \S+)? with|(?:switched|migrated|moved) (?:\S+ )?(?:from|over to|to)|"
+                         r"no longer (?:use|run|host|keep|store|support))\b")
 
 
 def _general_present(span: Any) -> bool:
