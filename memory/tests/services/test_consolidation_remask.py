@@ -3,6 +3,8 @@ gateway stored encoded, or copy a value out of a placeholder's context."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from governance.models import ConsolidationBatch
@@ -13,6 +15,12 @@ pytestmark = pytest.mark.django_db
 
 PHONE = "+1 415 555 0134"
 EMAIL = "dana.whitlock@example.org"
+_PLACEHOLDER_RE = re.compile(r"<[A-Z][A-Z0-9_]*_[0-9a-f]{6}>")
+
+
+def _clear(text: str) -> str:
+    """The text outside its placeholders: a placeholder's random hex may spell "0134" (it did, once, in CI)."""
+    return _PLACEHOLDER_RE.sub("", text)
 
 
 def test_consolidation_output_is_masked_before_storing(api_client, make_agent, settings, fake_llm,
@@ -23,7 +31,7 @@ def test_consolidation_output_is_masked_before_storing(api_client, make_agent, s
     stored = post_exchanges(api_client, alice, session, [
         {"user": "From now on we must page the on-call lead at +1\u00a0415\u00a0555\u00a00134 before any deploy.",
          "assistant": "Understood: page the on-call lead before every deploy.", "occurred_at": at(days=1)}])
-    assert "0134" not in stored[0]["user"]
+    assert "0134" not in _clear(stored[0]["user"])
     # The consolidator (a scripted reply, as a decoding LLM or a rewriter would produce) writes the plain forms.
     fake_llm.script({
         "same_situation": False,
@@ -41,5 +49,5 @@ def test_consolidation_output_is_masked_before_storing(api_client, make_agent, s
     texts += [t for e in Experience.objects.all() for t in (e.subject, e.statement)]
     assert Experience.objects.exists()
     for text in texts:
-        assert "0134" not in text and "whitlock" not in text.lower(), text
+        assert "0134" not in _clear(text) and "whitlock" not in _clear(text).lower(), text
     assert any("<PHONE_NUMBER_" in t for t in texts)
