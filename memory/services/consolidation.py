@@ -345,8 +345,7 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
         topic.episode_embeddings = embedder.embed([f"{d.title}\n{d.narrative}" for d in topic.episodes])
 
     if drafts:
-        vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts])
-        topic.experiences = [ExperiencePlan(draft=d, embedding=v) for d, v in zip(drafts, vectors, strict=True)]
+        topic.experiences = _plans(drafts, embedder)
     if topic.session is not None and semantic and topic.scope.scope != Scope.PERSONAL:
         topic.experiences += _restated_points(project=agent.project, consolidator=consolidator, embedder=embedder,
                                               units=units, topic=topic, thresholds=thresholds,
@@ -358,6 +357,23 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
             if point is not None:
                 topic.experiences.append(point)
         topic.experiences = _one_memory_per_point(topic.experiences, units=topic.units, thresholds=thresholds)
+
+
+def _plans(drafts: list[ExperienceDraft], embedder) -> list[ExperiencePlan]:
+    """Drafts with their embeddings, in the form items are stored with ("subject: statement")."""
+    vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts]) if drafts else []
+    return [ExperiencePlan(draft=d, embedding=v) for d, v in zip(drafts, vectors, strict=True)]
+
+
+def _sentence_plans(*, project, consolidator, embedder, units: list,
+                    types: tuple[str, ...] | None = None, limit: int | None = None) -> list[ExperiencePlan]:
+    """The consolidator's sentence drafts of ``units`` (:meth:`topic_sentences`), of ``types``, the surest ``limit``
+    first, masked again and embedded."""
+    drafts = [d for d in consolidator.topic_sentences(units) if types is None or d.type in types]
+    if limit is not None:
+        drafts = sorted(drafts, key=lambda d: -d.confidence)[:limit]
+    drafts_remask(project=project, episodes=[], items=drafts)
+    return _plans(drafts, embedder)
 
 
 #: the kinds the session pass takes from a shared session when other sessions restate them (the pass itself keeps
@@ -373,18 +389,17 @@ def _restated_points(*, project, consolidator, embedder, units: list, topic: Top
     statement's level, where the exchanges themselves are too unalike to ripen as a topic ("Storybook is where our
     components are documented" / "where do I look up the props of the date picker?" — "in Storybook …"). Not a
     sentence whose words already witness an item of the scope, or a point planned earlier in this run."""
-    drafts = [d for d in consolidator.topic_sentences(units) if d.type in RESTATED_TYPES]
     # Bounded: each is embedded and looked up; a long session offers its surest statements first.
-    drafts = sorted(drafts, key=lambda d: -d.confidence)[:RESTATED_MAX_SENTENCES]
-    if not drafts:
-        return []
-    drafts_remask(project=project, episodes=[], items=drafts)
-    vectors = embedder.embed([f"{d.subject}: {d.statement}" for d in drafts])
+    sentences = _sentence_plans(project=project, consolidator=consolidator, embedder=embedder, units=units,
+                                types=RESTATED_TYPES, limit=RESTATED_MAX_SENTENCES)
     by_id = {str(u.pk): u for u in topic.units}
     points: list[ExperiencePlan] = []
-    for draft, vector in zip(drafts, vectors, strict=True):
+    for plan in sentences:
+        draft, vector = plan.draft, plan.embedding
         source = by_id.get(draft.evidence[0]) if draft.evidence else None
-        if source is None or source.pk in topic.claimed:
+        if source is None or source.pk in topic.claimed or any(
+                float(np.dot(np.asarray(vector), np.asarray(p.embedding))) >= thresholds.corroborate
+                for p in [*planned, *points]):
             continue
         with nearest_scan(Exchange):
             near = list(Exchange.objects.in_scope(topic.scope).exclude(state=Exchange.State.HELD)
@@ -398,25 +413,25 @@ def _restated_points(*, project, consolidator, embedder, units: list, topic: Top
         if len({e.session_id for e in witnesses}) < thresholds.theta_sessions \
                 or len({e.owner_agent_id for e in witnesses}) < 2:
             continue
-        if any(e.pk in topic.claimed for e in witnesses) or _witnesses_an_item(source, topic.scope, thresholds) \
-                or _witnesses_an_item(None, topic.scope, thresholds, vector=vector, floor=thresholds.corroborate) \
-                or any(float(np.dot(np.asarray(vector), np.asarray(p.embedding))) >= thresholds.corroborate
-                       for p in [*planned, *points]):
+        if any(e.pk in topic.claimed for e in witnesses):
+            continue
+        # remembered already: the sentence's words witness an item of the scope, or the sentence restates one
+        said = _nearest_active_item(scope=topic.scope, vector=source.embedding)
+        restated = _nearest_active_item(scope=topic.scope, vector=vector)
+        if (said and said[1] >= thresholds.corroborate_unit) or (restated and restated[1] >= thresholds.corroborate):
             continue
         topic.claimed.update(e.pk for e in witnesses)
-        points.append(ExperiencePlan(draft=draft, embedding=list(vector)))
+        points.append(plan)
     return points
 
 
-def _witnesses_an_item(unit: Exchange | None, scope: ScopeKey, thresholds: Thresholds, *, vector=None,
-                       floor: float | None = None) -> bool:
-    """Is an active item of the scope, of any type, at least θ_corroborate_unit similar to the exchange (or ``floor``
-    to ``vector``, a statement)? Then what it says is remembered already."""
+def _nearest_active_item(*, scope: ScopeKey, vector) -> tuple[Experience, float] | None:
+    """The active, current item of the scope (any type) nearest ``vector``, with its similarity."""
     with nearest_scan(Experience):
-        row = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
-               .annotate(distance=CosineDistance("embedding", unit.embedding if unit is not None else vector))
-               .order_by("distance").values_list("distance", flat=True).first())
-    return row is not None and 1.0 - float(row) >= (thresholds.corroborate_unit if floor is None else floor)
+        nearest = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
+                   .filter(experience_current_q(timezone.now()))
+                   .annotate(distance=CosineDistance("embedding", vector)).order_by("distance").first())
+    return (nearest, 1.0 - float(nearest.distance)) if nearest is not None else None
 
 
 def _central_statement(*, project, consolidator, embedder, units: list, exchanges: list[Exchange],
@@ -425,24 +440,21 @@ def _central_statement(*, project, consolidator, embedder, units: list, exchange
     topic's exchanges restate most (the highest mean similarity to them), if at least two sessions' exchanges
     restate it (θ_corroborate_unit) — four agents' answers to "can I refund 350 euros myself?" / "what's my refund
     limit?" recur as a topic, and none of them is in a rule form."""
-    drafts = consolidator.topic_sentences(units)
-    if not drafts:
+    sentences = _sentence_plans(project=project, consolidator=consolidator, embedder=embedder, units=units)
+    if not sentences:
         return None
-    drafts_remask(project=project, episodes=[], items=drafts)
-    vectors = np.asarray(embedder.embed([f"{d.subject}: {d.statement}" for d in drafts]), dtype=np.float32)
+    vectors = np.asarray([p.embedding for p in sentences], dtype=np.float32)
     matrix = np.asarray([np.asarray(u.embedding, dtype=np.float32) for u in exchanges])
     sims = vectors @ matrix.T
     best = int(np.argmax(sims.mean(axis=1)))
     sessions = {u.session_id for u, sim in zip(exchanges, sims[best], strict=True)
                 if sim >= thresholds.corroborate_unit}
-    if len(sessions) < 2:
-        return None
-    return ExperiencePlan(draft=drafts[best], embedding=vectors[best].tolist())
+    return sentences[best] if len(sessions) >= 2 else None
 
 
 def _shared_topic(topic: TopicPlan) -> bool:
     """A topic that recurred in the words of more than one agent."""
-    return topic.session is None and topic.episodic and len({u.owner_agent_id for u in topic.units}) > 1
+    return topic.episodic and len({u.owner_agent_id for u in topic.units}) > 1
 
 
 # A statement the extraction is at least this sure of is a point of its own (the rule forms: "must", "never",
@@ -470,13 +482,17 @@ def _one_memory_per_point(plans: list[ExperiencePlan], *, units: list[Exchange],
         sources = [vectors[e] for e in plan.draft.evidence if e in vectors]
         return bool(sources) and all(float(np.dot(v, statement)) >= thresholds.corroborate_unit for v in sources)
 
-    kept = [p for p in plans
-            if p is best or p.draft.contradicts or p.draft.confidence >= POINT_CONFIDENCE
-            or _says_a_change(p.draft)
-            or (p.draft.type != "event" and _other_values(p.draft.statement, best.draft.statement))
-            or not witnesses_best(p)]
+    def own_point(p: ExperiencePlan) -> bool:
+        return (p is best or bool(p.draft.contradicts) or p.draft.confidence >= POINT_CONFIDENCE
+                or _says_a_change(p.draft)
+                or (p.draft.type != "event" and _other_values(p.draft.statement, best.draft.statement))
+                or not witnesses_best(p))
+
+    kept = []
     for plan in plans:
-        if plan not in kept:
+        if own_point(plan):
+            kept.append(plan)
+        else:
             best.draft.evidence.extend(e for e in plan.draft.evidence if e not in best.draft.evidence)
     return kept
 
@@ -791,20 +807,17 @@ def _point_of_aside(*, scope: ScopeKey, draft: ExperienceDraft, sources: list[Ex
         return None
     points = set()
     for unit in sources:
-        with nearest_scan(Experience):
-            nearest = (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE)
-                       .filter(experience_current_q(timezone.now()))
-                       .annotate(distance=CosineDistance("embedding", unit.embedding)).order_by("distance").first())
-        if nearest is None or 1.0 - float(nearest.distance) < thresholds.corroborate_unit \
-                or nearest.confidence < draft.confidence \
-                or (draft.type != "event" and _changes(draft.statement, nearest.statement)):
+        found = _nearest_active_item(scope=scope, vector=unit.embedding)
+        if found is None or found[1] < thresholds.corroborate_unit or found[0].confidence < draft.confidence \
+                or (draft.type != "event" and _changes(draft.statement, found[0].statement)):
             return None
-        points.add(nearest)
+        points.add(found[0])
     return points.pop() if len(points) == 1 else None
 
 
-_VALUE_RE = re.compile(r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
-                       r"may|june|july|august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b", re.I)
+_VALUE = (r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+          r"august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b")
+_VALUE_RE = re.compile(r"\b" + _VALUE, re.I)
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
 _CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|stopped|dropped|replaced|"
@@ -841,7 +854,7 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
 
 
 _REPLACED_RE = re.compile(r"\b(?:instead of|rather than|no longer(?! than)|replaced|(?:switched|moved|changed) from)\s+"
-                          r"(?:[\w-]+\s+){0,3}?" + _VALUE_RE.pattern[2:], re.I)
+                          r"(?:[\w-]+\s+){0,3}?" + _VALUE, re.I)
 
 
 def _replaces_value(statement: str, text: str) -> bool:
