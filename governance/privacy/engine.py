@@ -77,7 +77,7 @@ from typing import Any, Literal
 from core.config import config
 from core.process_cache import ProcessCache
 
-from .normalise import Normalised, normalise
+from .normalise import UNSPACED_SCRIPTS, Normalised, normalise
 from .recognizers import (
     ALNUM_IDS,
     DIGIT_IDS,
@@ -89,6 +89,7 @@ from .recognizers import (
     SECRET_PREFIX,
     build_custom_recognizers,
     class_change_ratio,
+    decoded_runs,
     deobfuscate_email,
     determiner_led,
     ensure_offline_tldextract,
@@ -935,11 +936,15 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     return _joins(before, text[start]) or _joins(after, text[end - 1])
 
 
+_UNSPACED_CHAR_RE = re.compile(f"[{UNSPACED_SCRIPTS}]")
+
+
 def _joins(neighbour: str, edge: str) -> bool:
     """Does ``neighbour`` continue the word ``edge`` ends? Not when it is a letter of another script: Chinese,
     Japanese, Thai write numbers and codes straight against their words ("号是110105…", "番号は5398…です"), Korean
-    glues its particles to them."""
-    if not neighbour.isalnum():
+    glues its particles to them; in a script written without spaces no word boundary can be seen at all
+    ("5일입니다")."""
+    if not neighbour.isalnum() or _UNSPACED_CHAR_RE.match(neighbour):
         return False
     if edge.isascii() and not neighbour.isascii() and neighbour.isalpha():
         return unicodedata.name(neighbour, "").startswith("LATIN")
@@ -1013,6 +1018,13 @@ def _resolve(text: str, candidates: list[_Candidate], protected: list[tuple[int,
     for c in dropped_ner:
         secret = next((o for o in chosen if o.is_secret and c.start < o.end and o.start < c.end), None)
         if secret is None:
+            name = next((o for o in chosen if o.entity_type == c.entity_type == "PERSON" and not c.model_only
+                         and c.start < o.end and o.start < c.end), None)
+            if name is not None and (c.start < name.start or name.end < c.end):
+                outside = text[c.start : name.start] + " " + text[name.end : c.end]
+                if "\n" not in outside and _NAME_WORDS_RE.fullmatch(outside):
+                    # a cue's longer reading of the same name ("my colleague Anna Maria Berg Larsen"): one name
+                    name.start, name.end = min(name.start, c.start), max(name.end, c.end)
             continue
         outside = text[c.start : secret.start] + " " + text[secret.end : c.end]
         if _NAME_WORDS_RE.fullmatch(outside):  # more words of the same name, not a URL the NER swallowed whole
@@ -1296,6 +1308,24 @@ def _with_secrets_as_written(norm: Normalised, raw: list[Any]) -> list[Any]:
     return out
 
 
+def _encoded_personal_data(texts: Sequence[str], policy: MaskingPolicy) -> list[tuple[int, _Found]]:
+    """A base64 or hex run that decodes to text holding personal data (a vCard's phone, an address, a card) is that
+    personal data as a whole: the decoded texts are analysed like any text, in one batch. The model's guess alone on
+    decoded text is no evidence (decoded bytes are not prose), nor is a finding that is itself a secret (the secret
+    rules read decoded runs already)."""
+    jobs = [(i, start, end, normalise(decoded).text)
+            for i, t in enumerate(texts) if t for start, end, decoded, _ in decoded_runs(t)]
+    if not jobs:
+        return []
+    out = []
+    for (i, start, end, decoded), raw in zip(jobs, analyze_many([d for *_, d in jobs], policy=policy), strict=True):
+        found = [c for c in _candidates(decoded, raw, policy) if not c.is_secret and not c.model_only]
+        if found:
+            best = max(found, key=lambda c: (c.tier == 1, c.score))
+            out.append((i, _Found(best.entity_type, start, end, max(best.score, 0.85))))
+    return out
+
+
 def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered: set[str] | None) -> list[MaskResult]:
     # Every recognizer and the NER read the normalised text; the spans found are mapped back onto the original.
     # Secrets are also looked for in the text as written: decoding an escape can cut a value in two.
@@ -1311,6 +1341,8 @@ def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered:
                             for s, e, sc in national_phone_spans(t, policy.phone_region))] if t else raw
                    for t, raw in zip(plain, raw_all, strict=True)]
     raw_all = [_with_secrets_as_written(n, raw) if n.changed else raw for n, raw in zip(norms, raw_all, strict=True)]
+    for i, found in _encoded_personal_data(plain, policy):
+        raw_all[i] = [*raw_all[i], found]
     return [
         _apply(n.original, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)),
                key, norm=n)

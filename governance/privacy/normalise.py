@@ -36,7 +36,7 @@ import unicodedata
 from dataclasses import dataclass
 from html.entities import html5 as html5_entities
 
-__all__ = ["Normalised", "normalise"]
+__all__ = ["UNSPACED_SCRIPTS", "Normalised", "normalise"]
 
 
 @dataclass(frozen=True)
@@ -299,9 +299,9 @@ def _join_split_identifiers(text: str, starts: list[int], ends: list[int]) -> tu
 
 # Scripts written without spaces (Han, kana, Hangul, Thai, ...) glue an address or a number to the words around it:
 # "请联系我zhang@example.com谢谢" — the recognizers' word boundaries do not fall between 我 and z (both are \w).
-_UNSPACED = (r"\u0e00-\u0e7f\u0e80-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf"
+UNSPACED_SCRIPTS = (r"\u0e00-\u0e7f\u0e80-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3100-\u312f\u3400-\u4dbf"
              r"\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff")
-_GLUED_RE = re.compile(rf"(?<=[{_UNSPACED}])(?=[A-Za-z0-9+(])|(?<=[A-Za-z0-9)])(?=[{_UNSPACED}])")
+_GLUED_RE = re.compile(rf"(?<=[{UNSPACED_SCRIPTS}])(?=[A-Za-z0-9+(])|(?<=[A-Za-z0-9)])(?=[{UNSPACED_SCRIPTS}])")
 
 
 def _unglue(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
@@ -381,6 +381,61 @@ def _defang_dot(m: re.Match[str]) -> str:
     return "."
 
 
+# Digits dictated as words ("zero four one eight ..."; "null vier eins ..."; "double five" is 55): a run of seven or
+# more digit words is a number read aloud, never prose ("one or two" is no run). Each run becomes its digits; the
+# words of the languages agents write in, one digit each (not "ten", "eleven": a dictated number says its digits).
+_DIGIT_WORDS = {
+    **dict.fromkeys(("zero", "oh", "null", "nul", "cero", "zéro", "nulla"), "0"),
+    **dict.fromkeys(("one", "eins", "uno", "un", "une", "um", "uma", "een", "jeden", "jedna", "ett", "en"), "1"),
+    **dict.fromkeys(("two", "zwei", "zwo", "dos", "deux", "due", "dois", "duas", "twee", "dwa", "två", "to"), "2"),
+    **dict.fromkeys(("three", "drei", "tres", "trois", "tre", "três", "drie", "trzy", "tri"), "3"),
+    **dict.fromkeys(("four", "vier", "cuatro", "quatre", "quattro", "quatro", "cztery", "fyra", "fire"), "4"),
+    **dict.fromkeys(("five", "fünf", "fuenf", "cinco", "cinq", "cinque", "vijf", "pięć", "piec", "fem"), "5"),
+    **dict.fromkeys(("six", "sechs", "seis", "sei", "meia", "zes", "sześć", "szesc", "sex", "seks"), "6"),
+    **dict.fromkeys(("seven", "sieben", "siete", "sept", "sette", "sete", "zeven", "siedem", "sju", "syv"), "7"),
+    **dict.fromkeys(("eight", "acht", "ocho", "huit", "otto", "oito", "osiem", "åtta", "otte"), "8"),
+    **dict.fromkeys(("nine", "neun", "nueve", "neuf", "nove", "negen", "dziewięć", "nio", "ni"), "9"),
+}
+_REPEAT_WORDS = {"double": 2, "doppel": 2, "doble": 2, "triple": 3, "tripel": 3}
+_DIGIT_WORD = "(?:" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, reverse=True)) + ")"
+_SPOKEN_UNIT = rf"(?:(?:{'|'.join(_REPEAT_WORDS)})[ \t]+)?{_DIGIT_WORD}"
+_SPOKEN_RUN_RE = re.compile(rf"(?<![\w\-]){_SPOKEN_UNIT}(?:(?:[ \t]*[,\-][ \t]*|[ \t]+){_SPOKEN_UNIT}){{6,}}"
+                            r"(?![\w\-])", re.I)
+_SPOKEN_UNIT_RE = re.compile(rf"(?:({'|'.join(_REPEAT_WORDS)})[ \t]+)?({_DIGIT_WORD})(?![\w])", re.I)
+
+
+def _spoken_digits(m: re.Match[str]) -> str | None:
+    digits = "".join(_DIGIT_WORDS[u.group(2).lower()] * _REPEAT_WORDS.get((u.group(1) or "").lower(), 1)
+                     for u in _SPOKEN_UNIT_RE.finditer(m.group(0)))
+    return digits if len(digits) >= 7 else None
+
+
+# A number wrapped onto the next line ("ligue para (11) 962\n80-3852"): a line break between two digits of a run
+# of phone or identifier characters holding seven digits or more reads as a space.
+_WRAPPED_RE = re.compile(r"[\d(+][\d ().\-/]*\d[ \t]*\r?\n[ \t]*\d[\d ().\-/]*")
+_WRAP_BREAK_RE = re.compile(r"(?<=\d)[ \t]*\r?\n[ \t]*(?=\d)")
+
+
+def _unwrap(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
+    """Only the breaks are rewritten (each digit keeps its own place in the map)."""
+    runs = [m.span() for m in _WRAPPED_RE.finditer(text) if sum(c.isdigit() for c in m.group(0)) >= 7]
+    if not runs:
+        return text, starts, ends
+    return _rewrite(text, starts, ends, _WRAP_BREAK_RE,
+                    lambda m: " " if any(a <= m.start() < b for a, b in runs) else None)
+
+
+# String literals written in pieces ("ghs_Rzma" "Doq4…" in Python, 'abc' + 'def' in JavaScript or Java, 'a' || 'b'
+# in SQL, "a" . "b" in PHP): two quoted token pieces with only an operator or white space between them are one
+# value, so the closing quote, the operator and the opening quote between them are dropped.
+_LITERAL_SEAM_RE = re.compile(r"(?<=[\w\-+/=.~]{4})([\"'])[ \t]*(?:\r?\n[ \t]*)?(?:(?:\+|\.\.?|\|\||&)[ \t]*"
+                              r"(?:\r?\n[ \t]*)?)?\1(?=[\w\-+/=.~]{4})")
+
+
+def _literal_seam(m: re.Match[str]) -> str:
+    return ""
+
+
 # --------------------------------------------------------------------------------------------------
 # The pass
 # --------------------------------------------------------------------------------------------------
@@ -397,9 +452,17 @@ _NEEDS_RE = re.compile(
 )
 
 
+def _needs(text: str) -> bool:
+    if _NEEDS_RE.search(text):
+        return True
+    if ("\n" in text and _WRAPPED_RE.search(text)) or (("\"" in text or "'" in text) and _LITERAL_SEAM_RE.search(text)):
+        return True
+    return _SPOKEN_RUN_RE.search(text) is not None
+
+
 def normalise(text: str) -> Normalised:
     """The normalised form of ``text`` with its offset map (see the module docstring)."""
-    if not text or not _NEEDS_RE.search(text):
+    if not text or not _needs(text):
         return Normalised(text=text or "", original=text or "")
     starts = list(range(len(text)))
     ends = list(range(1, len(text) + 1))
@@ -436,6 +499,11 @@ def normalise(text: str) -> Normalised:
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_AT_RE, _defang_at)
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_DOT_RE, _defang_dot)
         out, starts, ends = _rewrite(out, starts, ends, _DEFANG_COLON_RE, lambda m: ":")
+    if "\n" in out:
+        out, starts, ends = _unwrap(out, starts, ends)
+    if "\"" in out or "'" in out:
+        out, starts, ends = _rewrite(out, starts, ends, _LITERAL_SEAM_RE, _literal_seam)
+    out, starts, ends = _rewrite(out, starts, ends, _SPOKEN_RUN_RE, _spoken_digits)
     if " @ " in out:
         out, starts, ends = _rewrite(out, starts, ends, _SPACED_EMAIL_RE, _spaced_email)
     if " at " in out.lower() or "\tat" in out.lower() or _WORD_AT_HINT_RE.search(out):

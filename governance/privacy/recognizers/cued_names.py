@@ -16,6 +16,7 @@ after a cue is a name, one without a cue a weaker candidate.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -62,7 +63,18 @@ _RELATION = (
     # (not inside the words they are part of: ขอบคุณ thanks, คุณภาพ quality, คุณสมบัติ property, นายจ้าง employer,
     # ชื่อผู้ใช้ user name, ชื่อไฟล์ file name — Thai writes words without spaces)
     r"ชื่อ(?!ผู้ใช้|ไฟล์|เสียง|เรื่อง|โดเมน|บัญชี|ตาราง|คอลัมน์|ฟิลด์)|(?<!ขอบ)(?<!บุญ)คุณ(?!ภาพ|สมบัติ|ค่า|ประโยชน์|ธรรม|ลักษณะ)|"
-    r"นางสาว|นาย(?!ก|จ้าง|หน้า)|นาง|เพื่อนร่วมงาน|เพื่อน"
+    r"นางสาว|นาย(?!ก|จ้าง|หน้า)|นาง|เพื่อนร่วมงาน|เพื่อน|"
+    # vi, id/ms, tl, tr, sw ("my name is")
+    r"t[ôo]i[ \t]+t[êe]n[ \t]+l[àa]|t[êe]n[ \t]+t[ôo]i[ \t]+l[àa]|t[êe]n[ \t]+l[àa]|"
+    r"nama[ \t]+saya(?:[ \t]+(?:adalah|ialah))?|"
+    r"ang[ \t]+pangalan[ \t]+ko[ \t]+ay|ako[ \t]+si|benim[ \t]+ad[ıi]m|ad[ıi]m|jina[ \t]+langu[ \t]+ni|"
+    r"đồng[ \t]+nghiệp[ \t]+của[ \t]+tôi(?:[ \t]+là)?|bạn[ \t]+tôi(?:[ \t]+là)?|rekan[ \t]+saya|teman[ \t]+saya|"
+    # ka, hy, fa, ur, bn, he (a possessive after the noun in Persian, Urdu and Hebrew: "the colleague of mine")
+    r"ჩემი[ \t]+(?:კოლეგა|მეგობარი|უფროსი|ძმა|და|ცოლი|ქმარი|სახელია)|მე[ \t]+მქვია|მისი[ \t]+სახელია|ბატონი|ქალბატონი|"
+    r"իմ[ \t]+(?:գործընկեր(?:ը|ս)?|ընկեր(?:ը|ս)?|ղեկավար(?:ը|ս)?|անունը)|պարոն|տիկին|"
+    r"اسم[ \t]+من|همکارم|دوستم|آقای|خانم|میرا[ \t]+نام|میرے[ \t]+دوست|میری[ \t]+دوست|"
+    r"আমার[ \t]+(?:নাম|সহকর্মী|বন্ধু)|"
+    r"קוראים[ \t]+לי|שמי|(?:ה)?(?:עמית|עמיתה|חבר|חברה)[ \t]+שלי|מר|גברת"
 )
 _CONTACT = (
     r"call|ask|ping|email|e-mail|text|message|tell|remind|meet|met|invite|thank|cc|"
@@ -92,6 +104,7 @@ _CLAUSE_END = re.compile(
     r"[ \t]*(?:$|[.,;:!?)\n]|(?:tomorrow|today|tonight|later|now|again|back|soon|asap|and|or|please|re|"
     r"morgen|heute|demain|mañana|domani|завтра|сегодня)\b)", re.I)
 
+_NEXT_CAPITAL_RE = re.compile(r"[ \t]+([^\W\d_a-zà-ÿ][\w'’\-]*)")
 # Thai: the title is glued to the name; the name is a run of Thai letters, the surname a second run
 _THAI_RUN = "[\u0e01-\u0e4e]+"
 _WORDS_AFTER_RE = re.compile(f"({_WORD})(?:[ \\t]+({_WORD}))?")
@@ -120,6 +133,11 @@ _NOT_NAMES = frozenset(
 )
 
 
+def _latin(text: str) -> bool:
+    """Written in Latin letters (Vietnamese "Thị" and "Nguyễn" too: their letters are beyond Latin Extended-B)."""
+    return all(c < "\u0250" or not c.isalpha() or unicodedata.name(c, "").startswith("LATIN") for c in text)
+
+
 def _name_word_ok(word: str) -> bool:
     low = word.casefold().strip("'’-")
     if len(low) < 2 or low in _NOT_NAMES or low in STOP_WORDS:
@@ -142,7 +160,7 @@ class CuedNameRecognizer(EntityRecognizer):
         non_latin = any(c >= "\u0370" for c in text)
         for m in _CUE_RE.finditer(text):
             span = self._after_cue(text, m.end(), relation=True, thai=non_latin)
-            if span and _ROLE_CUE_RE.search(m.group(0)) and all(c < "\u0250" for c in text[span[0] : span[1]]):
+            if span and _ROLE_CUE_RE.search(m.group(0)) and _latin(text[span[0] : span[1]]):
                 continue  # "our client libraries", "my assistant app": a role word is also a product word
             if span:
                 out.append(_result(self, "PERSON", *span, 0.85))
@@ -176,15 +194,22 @@ class CuedNameRecognizer(EntityRecognizer):
             return None
         if text[m.end(1) : m.end(1) + 1] in ("(", "/") or re.match(r"\.\w", text[m.end(1) : m.end(1) + 2]):
             return None  # fetch(), os.path, a/b: code, not a name
-        latin = all(c < "\u0250" for c in first)
+        latin = _latin(first)
         if latin and first[0].isupper() and not relation:
             return None  # capitalised Latin names are the NER's and the heuristics' (with better evidence)
         end = m.end(1)
         # the second word in the first one's script: "陈静 reported" is a name and a verb
-        if second and _name_word_ok(second) and latin == all(c < "\u0250" for c in second) and (
+        if second and _name_word_ok(second) and latin == _latin(second) and (
                 relation or not latin or _CLAUSE_END.match(text, m.end(2))):
             if not (latin and not relation and second.lower() in _NOT_NAMES):
                 end = m.end(2)
         if not relation and latin and not _TIME_AFTER.match(text, end):
             return None  # "call anna tomorrow" yes, "call fetch on each row", "then call helm." no
+        if relation and end == m.end(2) and first[0].isupper() and second[0].isupper():
+            # names of three or four words, each capitalised ("Lê Thị Hạnh Duy", "Nguyễn Văn An")
+            for _ in range(2):
+                more = _NEXT_CAPITAL_RE.match(text, end)
+                if not more or not _name_word_ok(more.group(1)):
+                    break
+                end = more.end(1)
         return m.start(1), end

@@ -383,6 +383,11 @@ _LIST_ITEM_RE = re.compile(
 _LIST_SEP_RE = re.compile(r"^\s*(?:,|,?\s+and|,?\s+&|,?\s+or)\s+$")
 _CONTACT_HINT_RE = re.compile(r"@|\d{3,}|\b(?:phone|mobile|tel|fax|e-?mail|address|suite|apt)\b", re.I)
 _SPACE_RE = re.compile(r"[ \t]*")
+# 8. *display name*: the words right before an e-mail address in brackets are its owner's name, the convention of
+# mail headers and signatures ("Hanka Marmarhan <h@x.org>", "Hanka Marmarhan (h@x.org)", '"Hanka M." <h@x.org>')
+_DISPLAY_NAME_RE = re.compile(
+    r"(?:^|(?<=[\s,;:>(\[]))(?P<q>[\"'“])?(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){0,3})"
+    r"[\"'”]?[ \t]*[<(\[][ \t]*(?:mailto:)?[\w.+%\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]*[>)\]]")
 _LOWER_STOP = frozenset(
     """a an the and or but so is are was were be been am i me my you your he she it we they him her them his
     their our this that these those in on at to for of from with by as not no yes ok please thanks thank hi
@@ -470,7 +475,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
     5. *consistency*: a name-shaped word equal to a word of a PERSON found elsewhere in the text (0.86);
     6. *transcript*: in a text with at least two ``Name: utterance`` lines, the speaker names (0.9);
     7. *contact card*: a line that is only a 2-4 word name, in a multi-line text with contact details
-       (e-mail, phone, address) (0.7).
+       (e-mail, phone, address) (0.7);
+    8. *display name*: a 2-4 word name (one word when quoted) right before an e-mail address in brackets (0.88).
     """
 
     RELABEL = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "NORP", "EVENT"}
@@ -532,6 +538,12 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                     ps <= m.start("name") < pe for ps, pe in places
                 ):
                     add(m.start("name"), m.end("name"), 0.7)
+
+        if "@" in text:
+            for m in _DISPLAY_NAME_RE.finditer(text):
+                words = m.group("name").split()
+                if shaped(words, min_words=2) or (m.group("q") and shaped(words, min_words=1)):
+                    add(m.start("name"), m.end("name"), 0.88)
 
         if ">" in text or "|" in text or "•" in text or "·" in text or "»" in text:
             segments = separated_address_segments(text)
@@ -866,6 +878,12 @@ _CASELESS = "\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f\u
 _CASELESS_RUN_RE = re.compile(f"[{_CASELESS}]+(?:[ \\t]+[{_CASELESS}]+){{0,2}}")
 
 
+# Georgian surnames carry their own mark: -ძე ("son of"), -შვილი ("child of"), the Svan -ლიანი; a given name and
+# such a surname are a person in any text
+_GEORGIAN_NAME_RE = re.compile("(?<![\u10d0-\u10ff])([\u10d0-\u10ff]{2,12}[ \t]+[\u10d0-\u10ff]{1,16}"
+                               "(?:ძე|შვილი|ლიანი))(?![\u10d0-\u10ff])")
+
+
 def _latin_share(text: str) -> float:
     letters = [c for c in text if c.isalpha()]
     if not letters:
@@ -965,6 +983,8 @@ class ScriptNameRecognizer(EntityRecognizer):
             words = m.group(1).split()
             if all(w[0].isupper() and not w.isupper() for w in words):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
+        for m in _GEORGIAN_NAME_RE.finditer(text):
+            out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
         if latin:
             for m in _CASELESS_RUN_RE.finditer(text):
                 if not _ordinary_caseless(m.group(0)):

@@ -417,13 +417,28 @@ _CHECKS = (
 _PASSPORT_RE = re.compile(
     r"(?:passport|pass(?:port)?[ \-]?(?:no|nr|number|#)|reisepass|passnummer|passeport|pasaporte|passaporto|"
     r"passaporte|paspoort|paszport|pass(?:nummer|nr)|passi|паспорт|διαβατήριο|护照|護照|旅券|여권|पासपोर्ट)"
-    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,3}?(?P<v>(?=[A-Z0-9<\-]*\d)[A-Z0-9]{1,3}[ \-]?[A-Z0-9]{3,9})"
+    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,3}?"
+    # a series and a number in up to three groups ("96 03 672326": the Russian internal passport); see _passport_ok
+    # (a letter series in capitals, then groups that each hold a digit: "AB 12 34567", "C01X00T47")
+    r"(?P<v>(?:(?-i:[A-Z]{1,3})[ \-]?)?[A-Z0-9]{0,8}\d[A-Z0-9]{0,8}(?:[ \-]?[A-Z0-9]{0,8}\d[A-Z0-9]{0,8}){0,2})"
     r"(?![\w])", re.I)
+
+
+def _passport_ok(value: str) -> bool:
+    """Six to fourteen letters and digits, three of them digits or more."""
+    alnum = [c for c in value if c.isalnum()]
+    return 6 <= len(alnum) <= 14 and sum(c.isdigit() for c in alnum) >= 3
 _MRN_RE = re.compile(
     r"(?:\bmrn\b|medical record|patient(?:[ \-]?(?:id|no|nr|number|#))|\bchart(?: no| number| #)?|hospital (?:no|"
     r"number|id)|health (?:record|insurance) (?:no|number|id)|krankenakte|patientennummer|versichertennummer|"
     r"dossier (?:m[ée]dical|patient)|historia cl[ií]nica|cartella clinica|prontu[áa]rio|номер (?:карты|пациента)|"
-    r"медицинск\w* карт\w*|\bNHS (?:no|number))"
+    r"медицинск\w* карт\w*|\bNHS (?:no|number)|"
+    # health-insurance member numbers: Medicare's MBI, Medicaid, a plan's member id, Europe's health cards
+    r"\bmedicare\b|\bmedicaid\b|\bmbi\b|\bhicn\b|member (?:id|no|number)|(?:health|medical|dental) (?:plan|"
+    r"insurance|card)(?: (?:id|no|number))?|insurance (?:id|no|number)|carte vitale|"
+    r"num[ée]ro de s[ée]curit[ée] sociale|tessera sanitaria|tarjeta sanitaria|cart[ãa]o (?:sus|de sa[úu]de)|"
+    r"krankenversicherten?(?:nummer|karte)|versichertenkarte|ehic|полис(?: омс)?|зорг(?:verzekering)?spas|"
+    r"zorgverzekering|sairausvakuutus)"
     r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,2}?(?P<v>(?=[A-Z0-9\-/]*\d)[A-Z]{0,4}[\-/]?\d[\dA-Z\-/]{3,15})"
     r"(?![\w])", re.I)
 _DIAGNOSIS_RE = re.compile(
@@ -433,7 +448,8 @@ _DIAGNOSIS_RE = re.compile(
 _ICD_RE = re.compile(r"(?<![\w.])(?P<v>[A-TV-Z]\d{2}(?:\.\d{1,4})?)(?![\w.])")
 _HEALTH_CONTEXT = re.compile(
     r"\bmrn\b|medical record|patient|diagnos|\bdx\b|hospital|clinic|krankenakte|doctor|physician|icd|диагноз|"
-    r"пациент", re.I)
+    r"пациент|medicare|medicaid|\bmbi\b|\bhicn\b|member (?:id|no|number)|insurance|"
+    r"carte vitale|s[ée]curit[ée] sociale|sanitaria|cart[ãa]o|versicher|ehic|полис|zorg|vakuutus", re.I)
 
 # --------------------------------------------------------------------------------------------------
 # Dates of birth
@@ -448,7 +464,17 @@ _BIRTH_CUE = (
     r"syntym[äa]aika|\bf[øo]dt(?:[ \t]+den)?|f[øo]dselsdato|doğum[ \t]+tarihi|дата[ \t]+рождения|д\.[ \t]?р\.|"
     r"родил(?:ся|ась)|ημερομηνία[ \t]+γέννησης|γεννήθηκε|生年月日|出生日期|出生于|出生於|生日|जन्म[ \t]+तिथि|"
     r"जन्मतिथि|تاريخ[ \t]+الميلاد|ولد[ \t]+في|วันเกิด|생년월일|출생일?|생일|תאריך[ \t]+לידה|נולד(?:ה)?|"
-    r"ng[àa]y[ \t]+sinh|tanggal[ \t]+lahir|tgl\.?[ \t]+lahir|tarikh[ \t]+lahir|تاریخ[ \t]+تولد)"
+    r"ng[àa]y[ \t]+sinh|tanggal[ \t]+lahir|tgl\.?[ \t]+lahir|tarikh[ \t]+lahir|تاریخ[ \t]+تولد|"
+    # hu, cs, sk, ro, hr/sr/bs/sl, uk, bg, lt, lv, et, is, ka, hy, bn, ur, ta, tl, sw, and "birthday" in es/pt/it
+    r"sz[üu]let(?:ett|[ée]si[ \t]+(?:d[áa]tum|id[őo])|[ée]snap)|\bsz[üu]l\.|narozen[áa]?|narodil[ao]?[ \t]+se|"
+    r"datum[ \t]+narozen[íi]|narodený|narodená|d[áa]tum[ \t]+narodenia|n[ăa]scut[ăa]?(?:[ \t]+(?:la|pe|[îi]n))?|"
+    r"data[ \t]+na[șs]terii|"
+    r"ro[đd]en[ao]?|datum[ \t]+ro[đd]enja|rojen[a]?|datum[ \t]+rojstva|рођен[аo]?|народи(?:вся|лася)|"
+    r"дата[ \t]+народження|роден[а]?|дата[ \t]+на[ \t]+раждане|gim[ęe]s|gimusi|gimimo[ \t]+data|dzimis|dzimusi|"
+    r"dzim[šs]anas[ \t]+datums|s[üu]ndinud|s[üu]nniaeg|s[üu]nnikuup[äa]ev|f[æa]ddur|f[æa]dd|f[æa][ðd]ingardagur|"
+    r"დაბადების[ \t]+თარიღი|დაიბადა|ծննդյան[ \t]+ամսաթիվ|ծնվել[ \t]+է|জন্ম[ \t]*তারিখ|تاریخ[ \t]+پیدائش|"
+    r"பிறந்த[ \t]+தேதி|ipinanganak|petsa[ \t]+ng[ \t]+kapanganakan|alizaliwa|tarehe[ \t]+ya[ \t]+kuzaliwa|"
+    r"cumplea[ñn]os|aniversário|compleanno)"
 )
 _MONTH_STEMS = (
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",  # en
@@ -462,13 +488,21 @@ _MONTH_STEMS = (
     "ιαν", "φεβ", "μαρ", "απρ", "μαΐ", "μαι", "ιουν", "ιουλ", "αυγ", "σεπ", "οκτ", "νοε", "δεκ",  # el
     "tam", "hel", "maal", "huh", "kes", "elo", "syy", "lok", "mar", "jou",  # fi
     "oca", "şub", "nis", "haz", "tem", "ağu", "eyl", "eki", "kas", "ara",  # tr
+    "már", "ápr", "máj", "jún", "júl", "szep",  # hu
+    "led", "úno", "bře", "dub", "kvě", "čer", "srp", "zář", "říj", "pro",  # cs
+    "ian", "iun", "iul", "noi",  # ro
+    "sij", "velj", "ožu", "tra", "svi", "lip", "kol", "ruj", "stu",  # hr
+    "січ", "лют", "бер", "кві", "тра", "чер", "лип", "сер", "вер", "жов", "лис", "гру",  # uk
+    "яну", "юни", "юли", "сеп", "ное",  # bg
 )
 _WORD = r"[^\W\d_]{3,12}\.?"
 _DATE = (
     r"(?:\d{4}[./\-]\d{1,2}[./\-]\d{1,2}|\d{1,2}[./\-]\d{1,2}[./\-](?:\d{4}|\d{2})|"
     r"\d{1,2}(?:st|nd|rd|th|er|\.|º)?[ \t]+(?:of[ \t]+|de[ \t]+)?" + _WORD + r",?[ \t]+(?:de[ \t]+)?\d{4}|"
     + _WORD + r"[ \t]+\d{1,2}(?:st|nd|rd|th)?,?[ \t]+\d{4}|"
-    r"\d{4}[ \t]*年[ \t]*\d{1,2}[ \t]*月[ \t]*\d{1,2}[ \t]*日?|\d{4}[ \t]+" + _WORD + r"[ \t]+\d{1,2}|"
+    # year first (Hungarian, Lithuanian, East Asian layouts): "1975. január 14.", "1975. 01. 14."
+    r"\d{4}\.[ \t]?\d{1,2}\.[ \t]?\d{1,2}\.?|"
+    r"\d{4}[ \t]*年[ \t]*\d{1,2}[ \t]*月[ \t]*\d{1,2}[ \t]*日?|\d{4}\.?[ \t]+" + _WORD + r"[ \t]+\d{1,2}\.?|"
     # a year of an era (Japanese 平成10年 / H10.3.22, the ROC's 民國79年) and the Korean 1990년 3월 22일
     r"(?:明治|大正|昭和|平成|令和|民國|民国|中華民國)[ \t]*(?:\d{1,3}|元)[ \t]*年[ \t]*\d{1,2}[ \t]*月"
     r"[ \t]*\d{1,2}[ \t]*日?|"
@@ -477,7 +511,10 @@ _DATE = (
 )
 _DOB_RE = re.compile(
     _BIRTH_CUE + r"[ \t]*(?:[:：=\-–—|]+|\bis\b|\bon\b|\bwas\b|\bthe\b|\bin\b|\bв\b|\bam\b|\ble\b|\bel\b|\bil\b|\bem\b|"
-    r"\*\*|</?\w+>|[\"'])*[ \t]*(?P<v>" + _DATE + r")(?![\d])",
+    r"\*\*|</?\w+>|[\"']|"
+    # a particle or copula glued to the cue in Korean, Japanese, Chinese ("생년월일은", "生年月日は", "生日是")
+    r"[은는이가]|[はがを]|[是为為]|\bé\b|\bè\b|\bes\b|\bist\b|\best\b|\bjest\b|\bje\b|\bär\b)*"
+    r"[ \t]*(?P<v>" + _DATE + r")(?![\d])",
     re.I,
 )
 # "12.03.1985 (DOB)", "1985-03-12 — date of birth"
@@ -488,11 +525,16 @@ _BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "nais
                "nascit", "nascim", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",
                "doğum", "рожд", "д.р", "д. р",
                "родил", "γέννη", "生", "जन्म", "الميلاد", "ولد", "วันเกิด", "생", "출생", "לידה", "נולד", "sinh",
-               "lahir", "تولد")
+               "lahir", "تولد", "szület", "szül", "narozen", "narod", "născut", "nascut", "nașterii", "nasterii",
+               "rođen", "roden", "rojen", "rojstva", "рођен", "народ", "роден", "раждане", "gimę", "gimes", "gimusi",
+               "gimimo", "dzim", "sünd", "sund", "sünni", "sunni", "fædd", "fadd", "fæðing", "fading", "დაბად",
+               "ծնն", "ծնվ", "জন্ম", "پیدائش", "பிறந்த", "ipinanganak", "kapanganakan", "zaliwa", "cumplea",
+               "aniversário", "compleanno")
 _PASSPORT_KEYS = ("pass", "паспорт", "διαβατήριο", "护照", "護照", "旅券", "여권", "पासपोर्ट")
 _HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clinic", "krankenakte", "doctor",
                 "physician", "icd", "диагноз", "пациент", "nhs", "chart", "health", "dossier", "historia", "cartella",
-                "prontu", "карт")
+                "prontu", "карт", "medicare", "medicaid", "mbi", "hicn", "member", "insurance", "vitale",
+                "sociale", "sanitaria", "cartão", "cartao", "versicher", "ehic", "полис", "zorg", "vakuutus")
 
 
 def _month_word_ok(value: str) -> bool:
@@ -534,7 +576,8 @@ class HealthAndBirthRecognizer(EntityRecognizer):
         low = text.lower()
         if has_digit and "PASSPORT" in wanted and any(k in low for k in _PASSPORT_KEYS):
             for m in _PASSPORT_RE.finditer(text):
-                out.append(_result(self, "PASSPORT", m.start("v"), m.end("v"), 0.85))
+                if _passport_ok(m.group("v")):
+                    out.append(_result(self, "PASSPORT", m.start("v"), m.end("v"), 0.85))
         health = any(k in low for k in _HEALTH_KEYS) and _HEALTH_CONTEXT.search(text) is not None
         if health and has_digit and "MEDICAL_RECORD" in wanted:
             for m in _MRN_RE.finditer(text):

@@ -94,12 +94,17 @@ _PHONE_CONTEXT = re.compile(
     r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|"
     r"signal|\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|"
     r"extension|"
+    # "call" in other languages: the number after "ligue para", "ruf … an", "appelle" is a phone number
+    r"\blig(?:ue|a|ar|uem)\b|\bllam(?:a|e|ar|ame)\b|\bappel(?:le|lez|er)?\b|\banruf|\bruf\b|\bchiam(?:a|i|are)\b|"
+    r"\bbel(?:len)?\b|zadzwo|позвон|звон|\bring\b|\bsoita\b|\bzavolej|\bhívj|\bara\b|\bpiga\b|\btelp\b|"
     # the same words where the number is written in another language: a phone in a Chinese, Japanese, Korean,
     # Thai, Vietnamese or European sentence has no English word near it
     r"telefon|tel[eé]fono|telefone|t[eé]l[eé]phone|portable|m[oó]vil|celular|\bcel\b|handy|numm?er|num[eé]ro|"
     r"mobiel|mobil|kom[oó]rk|\bgsm\b|puhelin|телефон|\bтел\b|тел\.|моб|κινητ|τηλ|هاتف|جوال|موبايل|טלפון|נייד|"
     r"फ़ोन|फोन|मोबाइल|تلفن|شماره|موبایل|\bhp\b|\bponsel\b|nomor|"
-    r"电话|電話|手机|手機|联系|聯繫|联络|連絡|携帯|番号|전화|연락|휴대폰|핸드폰|โทร|điện thoại|sđt"
+    r"电话|電話|手机|手機|联系|聯繫|联络|連絡|携帯|番号|전화|연락|휴대폰|핸드폰|โทร|điện thoại|sđt|"
+    # "number" itself in other languages
+    r"号码|號碼|번호|หมายเลข|номер|n[úu]mero|num[ăa]r|numara|αριθμ|מספר|رقم|शुमारा|नंबर|số"
 )
 _DATE_LIKE = re.compile(
     r"^(?:\d{4}[.\-/ ]\d{1,2}[.\-/ ]\d{1,2}|\d{1,2}[.\-/ ]\d{1,2}[.\-/ ]\d{2,4}|(?:19|20)\d\d[ \-](?:19|"

@@ -60,7 +60,9 @@ _LABEL = f"(?:{_PASSWORD_WORDS}|{_TOKEN_WORDS}|{_SECRET_WORDS})"
 _SOFT = r"(?:[ \t]|\r?\n|&nbsp;|<[^<>\n]{0,60}>|[*_\"'`]|\\[nt])"
 _HARD = (
     r"(?:[:=：|>→]+|=>|:=|</[a-z]+>|-{1,2}>|[–—]|\bvalue[ \t]*=|\b(?:is|ist|est|es|é|è|är|er|on|je|jest|was|are|"
-    r"sont|sind|son|s[ãa]o|era|war|était|это|–)\b)"
+    r"sont|sind|son|s[ãa]o|era|war|était|это|–|"
+    # "is" in more languages: el, ru, uk, bg/mk, lv, lt, tl, id/ms, ro
+    r"είναι|ειναι|ήταν|есть|є|е|ir|yra|ay|adalah|ialah|este|sunt)\b)"
 )
 # the label ends a name: after "_", "." or "-" (db_passwort), or camel-cased (DbPasswort, smtpSenha, DBKENNWORT)
 _LABEL_VALUE_RE = _rx(
@@ -173,6 +175,18 @@ _PGPASS_RE = _rx(
 _ORACLE_LOGIN_RE = _rx(
     r"\b(?:sqlplus|rman|expdp|impdp|sqlldr|exp|imp|dgmgrl)(?:[ \t]+-\w+)*[ \t]+[\w$#]+/(?P<val>[^\s@/\"']{3,200})"
     r"(?=@|[ \t]|$)", re.I)
+
+
+# Wi-Fi network credentials as a QR code or a phone shares them ("WIFI:T:WPA;S:home;P:secret;;") and in the
+# configuration files of access points and clients (hostapd's wpa_passphrase=, wpa_supplicant's psk="…")
+_WIFI_RE = _rx(
+    r"(?:\bWIFI:(?:[^;\n]*;){0,4}?P:|\b(?:wpa_passphrase|wpa_psk|psk|pre[ _\-]?shared[ _\-]?key|wifi[ _\-]?"
+    r"(?:pass\w*|key|psk))[ \t]*[=:][ \t]*[\"']?)(?P<val>(?:\\[;,:\\\"]|[^;\s\"'])+)", re.I)
+
+
+def _wifi_validator(m: re.Match[str]) -> str | None:
+    value = m.group("val")
+    return "password" if len(value) >= 8 and plausible_secret_value(value, quoted=True) else None
 
 
 def _positional_validator(m: re.Match[str]) -> str | None:
@@ -609,6 +623,7 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("bare_url_credentials", "url_credentials", _BARE_CRED_RE, score=0.9, validator=_bare_cred_validator),
     SecretRule("label_value_script", "password", _SCRIPT_LABEL_VALUE_RE, score=0.85, group="val",
                validator=_script_label_validator),
+    SecretRule("wifi_credentials", "password", _WIFI_RE, score=0.9, group="val", validator=_wifi_validator),
     SecretRule("pgpass_line", "password", _PGPASS_RE, score=0.85, group="val", validator=_positional_validator),
     SecretRule("oracle_login", "password", _ORACLE_LOGIN_RE, score=0.85, group="val",
                validator=_positional_validator),
@@ -655,6 +670,7 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "label_value": _LABEL_TRIGGERS,
     "label_value_script": tuple(w.lower() for w in (*_SCRIPT_PASSWORD_WORDS, *_SCRIPT_TOKEN_WORDS,
                                                     *_SCRIPT_SECRET_WORDS)),
+    "wifi_credentials": ("wifi:", "psk", "wpa_", "shared", "wifi"),
     "pgpass_line": (":",),
     "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl"),
     "table_column": ("|",),

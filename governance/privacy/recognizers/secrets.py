@@ -275,24 +275,27 @@ def _percent_decode(run: str) -> tuple[str, list[tuple[int, int]]]:
     return "".join(chars), spans
 
 
+def decoded_runs(text: str) -> Iterable[tuple[int, int, str, str]]:
+    """``(start, end, decoded, rule)`` for each hex or base64 run of ``text`` that decodes to printable text (a run
+    both ways is read once, as hex)."""
+    seen: set[tuple[int, int]] = set()
+    for m in _HEX_RUN_RE.finditer(text):
+        if len(m.group(0)) <= MAX_DECODED_RUN and (decoded := _printable(bytes.fromhex(m.group(0)))) is not None:
+            seen.add(m.span())
+            start = m.start() - 2 if text[max(0, m.start() - 2) : m.start()] in ("0x", "0X") else m.start()
+            yield start, m.end(), decoded, "decoded_hex"  # with its "0x": the run is one word
+    for m in _B64_RUN_RE.finditer(text):
+        if m.span() not in seen and (decoded := _b64_text(m.group(0))) is not None:
+            yield m.start(), m.end(), decoded, "decoded_base64"
+
+
 def _decoded_findings(text: str, rules: Sequence[SecretRule], depth: int) -> list[SecretFinding]:
     out: list[SecretFinding] = []
-    seen: set[tuple[int, int]] = set()
-
-    def whole_run(m: re.Match[str], decoded: str | None, rule: str) -> None:
-        if decoded is None or m.span() in seen:
-            return
+    for start, end, decoded, rule in decoded_runs(text):
         found = find_secrets(decoded, rules, decode_depth=depth - 1)
-        if found:
-            seen.add(m.span())
+        if found:  # a run that decodes to text holding a secret is a secret as a whole
             best = max(found, key=lambda f: (f.score, f.end - f.start))
-            out.append(SecretFinding(best.kind, m.start(), m.end(), 0.95, rule))
-
-    for m in _HEX_RUN_RE.finditer(text):
-        if len(m.group(0)) <= MAX_DECODED_RUN:
-            whole_run(m, _printable(bytes.fromhex(m.group(0))), "decoded_hex")
-    for m in _B64_RUN_RE.finditer(text):
-        whole_run(m, _b64_text(m.group(0)), "decoded_base64")
+            out.append(SecretFinding(best.kind, start, end, 0.95, rule))
     if "%" in text:
         for m in _PCT_RUN_RE.finditer(text):
             decoded, spans = _percent_decode(m.group(0))

@@ -345,13 +345,66 @@ LATE = {
     ],
 }
 
+# Round 18: the families behind the blind set's held half once it was read (11 of 59 leaked); written here with other
+# values, languages and carriers than those cases, to test the mechanism and not the example.
+_VCARD_B64 = __import__("base64").b64encode(
+    b"BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Maria Lopez\r\nTEL:+34 612 345 678\r\nEND:VCARD\r\n").decode()
+_IBAN_B64 = __import__("base64").b64encode(b"IBAN DE89 3704 0044 0532 0130 00").decode()
+_PHONE_HEX = b"call +44 20 7946 0958".hex()
+_STRIPE = "sk_live_" + _tok(24, seed=41)
+_GHP = "ghp_" + _tok(36, seed=42)
+ROUND18 = {
+    "encodings": [
+        ("r18/spoken_en_double", "reach me on oh seven seven double oh nine double oh one two three", ["07700900123"]),
+        ("r18/spoken_de_commas", "meine Handynummer: null eins fünf eins, zwei drei vier fünf sechs sieben acht neun",
+         ["015123456789"]),
+        ("r18/spoken_es", "mi móvil es seis uno dos tres cuatro cinco seis siete ocho", ["612345678"]),
+        ("r18/wrapped_phone", "Call me at +44 20 7946\n0958 tonight", ["442079460958"]),
+        ("r18/wrapped_phone_indented", "phone:\n  +49 151\n  2345 6789", ["4915123456789"]),
+        ("r18/base64_vcard", f"contact card: {_VCARD_B64}", [_VCARD_B64]),
+        ("r18/base64_iban", f"payload={_IBAN_B64}", [_IBAN_B64]),
+        ("r18/hex_phone", f"blob 0x{_PHONE_HEX}", [_PHONE_HEX]),
+    ],
+    "borders": [
+        ("r18/passport_ru_words_between", "Паспорт РФ 45 12 345678 действителен", ["4512345678"]),
+        ("r18/passport_es_groups", "pasaporte número AB 12 34567", ["AB1234567"]),
+        ("r18/health_member_id", "my member ID for the dental plan is XJH482913650", ["XJH482913650"]),
+        ("r18/health_medicaid", "Mom's Medicaid number 70123456A, renew before June", ["70123456A"]),
+        ("r18/dob_cs_month", "narozen 14. března 1975 v Brně", ["14. března 1975"]),
+        ("r18/dob_ko_particle", "제 생일은 1988년 11월 3일이에요", ["1988년 11월 3일"]),
+        ("r18/dob_ja_particle", "生年月日は1990年4月12日です", ["1990年4月12日"]),
+        ("r18/dob_ro_la", "născut la 03.07.1969 în Cluj", ["03.07.1969"]),
+        ("r18/dob_hu_numeric", "szül. 1982. 03. 27.", ["1982. 03. 27"]),
+        ("r18/name_ka_suffix", "შეხვედრაზე იყო გიორგი ბერიძე", ["გიორგი ბერიძე"]),
+        ("r18/name_ka_cue", "ჩემი მეგობარი ნინო ხვალ ჩამოვა", ["ნინო"]),
+        ("r18/name_vi_intro_four_words", "Tên tôi là Nguyễn Văn Minh Khoa, cảm ơn", ["Nguyễn Văn Minh Khoa"]),
+        ("r18/name_id_intro", "Halo, nama saya Dewi Kartika Sari", ["Dewi Kartika Sari"]),
+        ("r18/name_display_parentheses", "Owner: Zbigniew Oyelaran-Kuti (z.kuti@example.net)", ["Zbigniew"]),
+        ("r18/name_display_angle", 'cc "Ilse" <ilse.v@example.org> on the thread', ["Ilse"]),
+        ("r18/phone_pt_call_verb", "liga para (21) 98765-4321 amanhã", ["21987654321"]),
+        ("r18/phone_ko_number_word", "제 번호는 010-9876-5432입니다", ["01098765432"]),
+        ("r18/phone_ru_number_word", "мой номер 8 912 345 67 89", ["89123456789"]),
+    ],
+    "secrets": [
+        ("r18/el_copula", f"ο κωδικός είναι {_PW[1]}", [_PW[1]]),
+        ("r18/ro_copula", f"parola este {_PW[2]}", [_PW[2]]),
+        ("r18/hostapd", "interface=wlan0\nwpa_passphrase=correct-horse-battery-9\n", ["correct-horse-battery-9"]),
+        ("r18/wifi_qr_fields_reordered", f"WIFI:S:Office;T:WPA;P:{_PW[3]};H:false;;", [_PW[3]]),
+        ("r18/wpa_supplicant", 'network={\n  ssid="lab"\n  psk="zebra-violet-4471-quartz"\n}',
+         ["zebra-violet-4471-quartz"]),
+        ("r18/concat_js_plus", f'const k = "{_STRIPE[:16]}" + "{_STRIPE[16:]}";', [_STRIPE[8:16], _STRIPE[16:]]),
+        ("r18/concat_sql_pipes", f"SELECT '{_GHP[:20]}' || '{_GHP[20:]}' AS t", [_GHP[4:20], _GHP[20:]]),
+        ("r18/concat_python_lines", f'TOKEN = (\n    "{_GHP[:22]}"\n    "{_GHP[22:]}"\n)', [_GHP[4:22], _GHP[22:]]),
+    ],
+}
+
 FAMILIES: dict[str, list[tuple[str, str, list[str]]]] = {
     "encodings": ENCODINGS,
     "borders": BORDERS,
     "secrets": SECRETS,
     "consolidation": CONSOLIDATION,
 }
-for _group, _cases in LATE.items():
+for _group, _cases in (*LATE.items(), *ROUND18.items()):
     FAMILIES[_group] = FAMILIES[_group] + _cases
 
 _SEP_RE = re.compile(r"(?<=\d)[\s.\-/()]+(?=\d)")
