@@ -178,8 +178,11 @@ def score(records: Sequence[dict[str, Any]], masker: Callable[[list[str]], list[
         results.extend(masker(texts[i : i + 32]))
     tokens = sum(len(t.split()) for t in texts)
     false_masks, examples = 0, []
-    found = dict.fromkeys(RECALL_TYPES, 0)
-    total = dict.fromkeys(RECALL_TYPES, 0)
+    # label types beyond RECALL_TYPES (LOCATION in bench.techchat) are labels too: recall is reported for them and
+    # a mask overlapping one is not a false mask
+    types = [*RECALL_TYPES, *sorted({g["type"] for r in records for g in r["spans"]} - set(RECALL_TYPES))]
+    found = dict.fromkeys(types, 0)
+    total = dict.fromkeys(types, 0)
     for record, result in zip(records, results, strict=True):
         gold = record["spans"]
         for e in result.entities:
@@ -197,7 +200,7 @@ def score(records: Sequence[dict[str, Any]], masker: Callable[[list[str]], list[
         "tokens": tokens,
         "false_masks": false_masks,
         "false_masks_per_1000_tokens": round(1000 * false_masks / tokens, 3) if tokens else 0.0,
-        "recall": {t: (round(found[t] / total[t], 3) if total[t] else None) for t in RECALL_TYPES},
+        "recall": {t: (round(found[t] / total[t], 3) if total[t] else None) for t in types},
         "labels": total,
         "examples": examples[:40],
     }

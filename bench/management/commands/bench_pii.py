@@ -43,6 +43,8 @@ class Command(BaseCommand):
                                                      "secrets_labelled.json"))
         parser.add_argument("--techtext", default=str(Path(settings.BASE_DIR) / "bench" / "data" / "techtext.json"),
                             help="the technical-text precision set (manage.py build_techtext)")
+        parser.add_argument("--techchat", default=str(Path(settings.BASE_DIR) / "bench" / "data" / "techchat.json"),
+                            help="the engineering-team chat precision set, written blind (python -m bench.techchat)")
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
         parser.add_argument("--throughput-texts", type=int, default=600)
         parser.add_argument("--limit", type=int, default=None, help="only the first N records (quick runs)")
@@ -57,7 +59,7 @@ class Command(BaseCommand):
         parser.add_argument("--adversarial-limit", type=int, default=None, help="only the first N cases (smoke runs)")
 
     def handle(self, *args, data, secrets, techtext, json_out, throughput_texts, limit, adversarial="none",
-               adversarial_only=False, adversarial_seed=None, adversarial_limit=None, **options):
+               adversarial_only=False, adversarial_seed=None, adversarial_limit=None, techchat=None, **options):
         if adversarial_only:
             if adversarial == "none":
                 raise CommandError(f"--adversarial-only needs --adversarial {'|'.join(ADVERSARIAL_PARTS[1:])}")
@@ -124,6 +126,19 @@ class Command(BaseCommand):
             self.stdout.write(tt.format_report(tech_held, f"Technical text, held back: {tech_held['sentences']} "
                                                           "sentences"))
             report["techtext"] = {"read": tech_read, "held": tech_held}
+
+        techchat_path = Path(techchat) if techchat else None
+        if techchat_path is not None and techchat_path.exists():
+            from bench import techchat as tc
+            from bench import techtext as tt
+
+            chat = tc.load(techchat_path)
+            # scored with techtext's scorer; the held part without keeping any of its texts
+            chat_read = tt.score([r for r in chat if r["part"] == "read"], masker)
+            chat_held = tt.score([r for r in chat if r["part"] == "held"], masker, keep_examples=False)
+            self.stdout.write(tt.format_report(chat_read, f"Team chat, read: {chat_read['sentences']} sentences"))
+            self.stdout.write(tt.format_report(chat_held, f"Team chat, held back: {chat_held['sentences']} sentences"))
+            report["techchat"] = {"read": chat_read, "held": chat_held}
 
         texts = typical_exchanges([r.text for r in records], throughput_texts)
         t0, c0 = time.perf_counter(), time.process_time()
