@@ -411,14 +411,15 @@ def _spoken_digits(m: re.Match[str]) -> str | None:
 
 
 # A number wrapped onto the next line ("ligue para (11) 962\n80-3852"): a line break between two digits of a run
-# of phone or identifier characters holding seven digits or more reads as a space.
+# of phone or identifier characters holding seven to fifteen digits reads as a space.
 _WRAPPED_RE = re.compile(r"[\d(+][\d ().\-/]*\d[ \t]*\r?\n[ \t]*\d[\d ().\-/]*")
 _WRAP_BREAK_RE = re.compile(r"(?<=\d)[ \t]*\r?\n[ \t]*(?=\d)")
 
 
 def _unwrap(text: str, starts: list[int], ends: list[int]) -> tuple[str, list[int], list[int]]:
     """Only the breaks are rewritten (each digit keeps its own place in the map)."""
-    runs = [m.span() for m in _WRAPPED_RE.finditer(text) if sum(c.isdigit() for c in m.group(0)) >= 7]
+    # (at most 15 digits, a phone number's longest: a postcode line above a phone line is two numbers)
+    runs = [m.span() for m in _WRAPPED_RE.finditer(text) if 7 <= sum(c.isdigit() for c in m.group(0)) <= 15]
     if not runs:
         return text, starts, ends
     return _rewrite(text, starts, ends, _WRAP_BREAK_RE,

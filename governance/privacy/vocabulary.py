@@ -12,7 +12,11 @@ The vocabulary is *built from real data*, never a hand list (:func:`build`; ``ma
 * the most downloaded PyPI projects (a ``name<TAB>version<TAB>month<TAB>rank<TAB>summary`` list; only ranked
   rows): their names, and the capitalised words their summaries share (``Kafka``, ``Gemini``) — minus the words the
   NER model reads as a person in most summaries that use them ("John");
-* the Debian packages of ``/var/lib/dpkg/status`` (names and the ``Section``'s words);
+* the most used npm packages (at least :data:`NPM_MIN_DOWNLOADS` downloads a month) and the NuGet packages of a
+  listing: names (scopes and dotted parts too) and the capitalised words their summaries share (``Svelte``,
+  ``Storybook``, ``Cosmos``) — what JavaScript and .NET teams talk about;
+* every package of the Debian archive (its ``Packages`` index, as apt keeps it: names and the capitalised words of
+  the short descriptions: ``Gradle``, ``Sidekiq``, ``Nomad``), and the installed ones of ``/var/lib/dpkg/status``;
 * the file extensions of the files those packages and distributions install (``conf``, ``yaml``, ``service``).
 
 A word is a term when at least :data:`MIN_SOURCES` distinct package names or summaries carry it (a single project
@@ -23,7 +27,8 @@ terms — so a city stays masked (the default, see README: a city says where a p
 ``Jenkins`` (a hamlet and a CI server) is a term.
 
 The same sources give the *common words* (``data/common_words.txt``): words the package descriptions write in lower
-case at least :data:`MIN_COMMON_USES` times ("will", "summer", "build"). A capitalised common word is no evidence of a
+case at least :data:`MIN_COMMON_USES` times ("will", "summer", "build"), and the lower-case entries of an English
+word list (Debian's ``wamerican``: "staging", "grace"; its capitalised entries, names, are left out). A capitalised common word is no evidence of a
 name: the pseudonym registry never re-applies the NER model's guess on one (:func:`is_common_word`).
 
 The result is committed (``data/tech_terms.txt``, ``data/file_extensions.txt``, ``data/common_words.txt``) and loaded
@@ -35,7 +40,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from core.config import config
@@ -49,6 +54,7 @@ MIN_SOURCES = 2
 MIN_EXTENSION_FILES = 5
 TZ_CITY_WEIGHT = 20
 MIN_COMMON_USES = 3
+NPM_MIN_DOWNLOADS = 100_000  # a month: the ~40,000 packages JavaScript projects actually use
 _TOKEN_SPLIT_RE = re.compile(r"[^a-z]+")
 _LOWER_WORD_RE = re.compile(r"(?<![\w'’.\-])[a-z]{3,}(?![\w'’\-])")
 _SUMMARY_WORD_RE = re.compile(r"(?<![\w.])([A-Z][A-Za-z]{2,}|[A-Z]{2,}[a-z]*|[a-z]+[A-Z][A-Za-z]*)(?![\w])")
@@ -91,12 +97,8 @@ def _installed_distributions(prose: Counter | None = None) -> tuple[Counter, set
     return counts, {e for e, n in extensions.items() if n >= MIN_EXTENSION_FILES}
 
 
-def _pypi_list(path: Path, prose: Counter | None = None) -> tuple[Counter, Counter]:
-    """Word counts over the ranked rows of a PyPI list: in names, and capitalised words in summaries (and, into
-    ``prose``, the lower-case words of the summaries)."""
-    names: Counter = Counter()
-    summaries: Counter = Counter()
-    texts: list[str] = []
+def _pypi_rows(path: Path) -> Iterator[tuple[str, str]]:
+    """``(name, summary)`` of the ranked rows of a PyPI list (the most downloaded projects)."""
     with path.open(encoding="utf-8", errors="replace") as fh:
         header = fh.readline().rstrip("\n").split("\t")
         rank_col = next((i for i, h in enumerate(header) if h.startswith("rank")), None)
@@ -104,14 +106,66 @@ def _pypi_list(path: Path, prose: Counter | None = None) -> tuple[Counter, Count
             cols = line.rstrip("\n").split("\t")
             if rank_col is None or len(cols) <= rank_col or not cols[rank_col].strip():
                 continue
-            names.update(_name_tokens(cols[0]))
-            summary = cols[-1] if len(cols) > rank_col + 1 else ""
-            summaries.update({m.group(1).lower() for m in _SUMMARY_WORD_RE.finditer(summary)
-                              if m.start() > 0 or len(m.group(1)) > 3})
-            if prose is not None:
-                prose.update(set(_LOWER_WORD_RE.findall(summary)))
-            if summary:
-                texts.append(summary)
+            yield cols[0], cols[-1] if len(cols) > rank_col + 1 else ""
+
+
+def _npm_rows(path: Path, min_downloads: int = NPM_MIN_DOWNLOADS) -> Iterator[tuple[str, str]]:
+    """``(name, summary)`` of the npm packages downloaded at least ``min_downloads`` times a month (name, version,
+    downloads a month, summary). A scope is a name too: ``@reduxjs/toolkit`` carries "reduxjs" and "toolkit"."""
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        fh.readline()
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) >= 3 and cols[2].isdigit() and int(cols[2]) >= min_downloads:
+                yield cols[0], re.sub(r"^\[tested here:[^\]]*\]\s*", "", cols[3]) if len(cols) > 3 else ""
+
+
+def _nuget_rows(path: Path) -> Iterator[tuple[str, str]]:
+    """``(name, summary)`` of a NuGet list (name, version, licence, summary [tags], versions); dotted names are read
+    by their parts ("Microsoft.Azure.Cosmos")."""
+    with path.open(encoding="utf-8", errors="replace") as fh:
+        fh.readline()
+        for line in fh:
+            cols = line.rstrip("\n").split("\t")
+            if len(cols) >= 4 and cols[1] not in ("not-served", "all-failed"):
+                yield cols[0], re.sub(r"\[[^\]]*\]\s*$", "", cols[3])
+
+
+def _debian_rows(path: Path) -> Iterator[tuple[str, str]]:
+    """``(name, short description)`` of a Debian archive's ``Packages`` index (plain, or compressed with lz4, xz or
+    gzip as apt keeps it in /var/lib/apt/lists): every package of the distribution, not only the installed ones."""
+    if path.suffix == ".lz4":
+        import subprocess
+
+        data = subprocess.run(["lz4cat", str(path)], check=True, capture_output=True).stdout.decode("utf-8", "replace")
+    elif path.suffix in (".xz", ".gz"):
+        import gzip
+        import lzma
+
+        data = (lzma if path.suffix == ".xz" else gzip).open(path, "rt", encoding="utf-8", errors="replace").read()
+    else:
+        data = path.read_text(encoding="utf-8", errors="replace")
+    for block in data.split("\n\n"):
+        name = re.search(r"^Package: (\S+)", block, re.M)
+        desc = re.search(r"^Description(?:-en)?: (.*)", block, re.M)
+        if name:
+            yield name.group(1), desc.group(1) if desc else ""
+
+
+def _listing(rows: Iterable[tuple[str, str]], prose: Counter | None = None) -> tuple[Counter, Counter]:
+    """Word counts over ``(name, summary)`` rows of a package index: in names, and capitalised words in summaries
+    (and, into ``prose``, the lower-case words of the summaries)."""
+    names: Counter = Counter()
+    summaries: Counter = Counter()
+    texts: list[str] = []
+    for name, summary in rows:
+        names.update(_name_tokens(name))
+        summaries.update({m.group(1).lower() for m in _SUMMARY_WORD_RE.finditer(summary)
+                          if m.start() > 0 or len(m.group(1)) > 3})
+        if prose is not None:
+            prose.update(set(_LOWER_WORD_RE.findall(summary)))
+        if summary:
+            texts.append(summary)
     # A word the NER reads as a person in most summaries that use it ("a port of John Gruber's Markdown") counts
     # only through the names of projects (two of them are needed: "confluent-kafka", "aiokafka").
     people = _entity_words(texts)
@@ -183,18 +237,34 @@ def _place_weights() -> Counter:
     return weights
 
 
-def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path | None
-          ) -> tuple[list[str], list[str], list[str]]:
+def _proper_nouns(word_list: Path | None) -> frozenset[str]:
+    """The capitalised entries of an English word list, lower-cased: names of people and places."""
+    if word_list is None or not word_list.is_file():
+        return frozenset()
+    return frozenset(w.lower() for w in word_list.read_text(encoding="utf-8", errors="replace").split()
+                     if w[:1].isupper() and w.isalpha())
+
+
+def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path | None,
+          npm_list: Path | None = None, nuget_list: Path | None = None, debian_packages: Path | None = None,
+          word_list: Path | None = None) -> tuple[list[str], list[str], list[str]]:
     """``(terms, extensions, common_words)`` from the sources above (see the module docstring)."""
     sources: dict[str, int] = defaultdict(int)
     prose: Counter = Counter()
     installed, extensions = _installed_distributions(prose)
     for word, n in installed.items():
         sources[word] += n + 1  # an installed distribution's own name or classifier is strong evidence
-    if pypi_list is not None and pypi_list.is_file():
-        names, summaries = _pypi_list(pypi_list, prose)
+    # The names of npm, NuGet and Debian packages are full of first names ("johnny-five", "maria-db", "max-age"): a
+    # word of them counts unless the word list spells it as a proper noun ("Maria", "John"; not "helm", "siri")
+    proper = _proper_nouns(word_list)
+    for path, rows, by_name in ((pypi_list, _pypi_rows, True), (npm_list, _npm_rows, False),
+                                (nuget_list, _nuget_rows, False), (debian_packages, _debian_rows, False)):
+        if path is None or not path.is_file():
+            continue
+        names, summaries = _listing(rows(path), prose)
         for word, n in names.items():
-            sources[word] += n
+            if by_name or word not in proper:
+                sources[word] += n
         for word, n in summaries.items():
             sources[word] += n
     if dpkg_status is not None and dpkg_status.is_file():
@@ -224,7 +294,12 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     terms = sorted(w for w, n in sources.items() if n >= MIN_SOURCES and w.isalpha() and len(w) >= 3
                    and n > places[w])
     exts = sorted(e for e in extensions if re.fullmatch(r"[a-z][a-z0-9]{0,9}", e) and not places[e])
-    common = sorted(w for w, n in prose.items() if n >= MIN_COMMON_USES)
+    common = {w for w, n in prose.items() if n >= MIN_COMMON_USES}
+    if word_list is not None and word_list.is_file():
+        # a dictionary's lower-case entries are words of prose ("staging", "grace"); its capitalised ones are names
+        common |= {w for w in word_list.read_text(encoding="utf-8", errors="replace").split()
+                   if len(w) >= 3 and w.isalpha() and w.islower() and w.isascii()}
+    common = sorted(common)
     return terms, exts, common
 
 

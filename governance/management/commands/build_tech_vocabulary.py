@@ -7,20 +7,34 @@ from django.core.management.base import BaseCommand
 from governance.privacy.vocabulary import build, write
 
 DEFAULT_PYPI_LIST = "/work/.library/env/packages/pypi.tsv"
+DEFAULT_NPM_LIST = "/work/.library/env/packages/npm.tsv"
+DEFAULT_NUGET_LIST = "/work/.library/env/packages/nuget.tsv"
+DEFAULT_DEBIAN_PACKAGES = "/var/lib/apt/lists/deb.debian.org_debian_dists_bookworm_main_binary-amd64_Packages.lz4"
 
 
 class Command(BaseCommand):
     help = ("Build the technology vocabulary (names of products, tools, formats, operating systems; file extensions) "
-            "from the installed Python distributions, a ranked PyPI list and the Debian package database.")
+            "from the installed Python distributions, ranked PyPI, npm and NuGet lists and the Debian archive.")
 
     def add_arguments(self, parser):
         parser.add_argument("--pypi-list", default=DEFAULT_PYPI_LIST,
                             help="TSV: name, version, month, rank, summary (only ranked rows are read)")
+        parser.add_argument("--npm-list", default=DEFAULT_NPM_LIST,
+                            help="TSV: name, version, downloads a month, summary")
+        parser.add_argument("--nuget-list", default=DEFAULT_NUGET_LIST,
+                            help="TSV: name, version, licence, summary [tags], versions")
+        parser.add_argument("--debian-packages", default=DEFAULT_DEBIAN_PACKAGES,
+                            help="a Debian archive's Packages index (plain, .lz4, .xz or .gz)")
+        parser.add_argument("--word-list", default="/usr/share/dict/american-english",
+                            help="an English word list (Debian's wamerican): its lower-case entries are common words")
         parser.add_argument("--dpkg-status", default="/var/lib/dpkg/status")
         parser.add_argument("--dpkg-info", default="/var/lib/dpkg/info")
 
     def handle(self, *args, **o):
         terms, extensions, common = build(pypi_list=Path(o["pypi_list"]), dpkg_status=Path(o["dpkg_status"]),
-                                  dpkg_info=Path(o["dpkg_info"]))
+                                          dpkg_info=Path(o["dpkg_info"]), npm_list=Path(o["npm_list"]),
+                                          nuget_list=Path(o["nuget_list"]),
+                                          debian_packages=Path(o["debian_packages"]),
+                                          word_list=Path(o["word_list"]))
         write(terms, extensions, common)
         self.stdout.write(f"{len(terms)} terms, {len(extensions)} file extensions, {len(common)} common words written")

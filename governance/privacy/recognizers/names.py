@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS as _SPACY_STOP_WORDS
 
+from ..vocabulary import common_words, is_tech_word
 from ._common import _result, foreign_script
 
 # --------------------------------------------------------------------------------------------------
@@ -383,6 +384,27 @@ _LIST_ITEM_RE = re.compile(
 _LIST_SEP_RE = re.compile(r"^\s*(?:,|,?\s+and|,?\s+&|,?\s+or)\s+$")
 _CONTACT_HINT_RE = re.compile(r"@|\d{3,}|\b(?:phone|mobile|tel|fax|e-?mail|address|suite|apt)\b", re.I)
 _SPACE_RE = re.compile(r"[ \t]*")
+# 9. *subject*: a capitalised word that is no word of prose and no technology word, before a verb in a person's
+# tense ("Sven set up the retention", "Noor is out sick", "Matías just landed"): the chat of a team names its people
+# as the subjects of what was done. The model reads no name at the start of such a sentence.
+_SUBJECT_VERB_RE = re.compile(
+    r"(?<![\w@#./\-])(?P<name>[A-ZÀ-ÞĀ-ſ][a-zß-ÿā-ſ'’\-]+(?:[ \t]+[A-ZÀ-ÞĀ-ſ][a-zß-ÿā-ſ'’\-]+)?)[ \t]+"
+    r"(?:(?:just|also|already|still|now|finally|never|will|can|could|should|would|might|has|had|is|was)[ \t]+)?"
+    r"(?:is|was|will|would|can|can['’]t|cannot|could|should|has|had|hasn['’]t|wasn['’]t|won['’]t|isn['’]t|"
+    r"doesn['’]t|didn['’]t|[a-z]{2,}ed|set|made|took|found|wrote|sent|ran|broke|built|got|gave|left|led|put|said|"
+    r"saw|told|went|came|began|brought|caught|chose|drove|fell|felt|forgot|held|kept|knew|lost|met|paid|shut|"
+    r"sold|spent|split|stood|threw|won|wants|needs|owns|covers|says|thinks|knows|leads|handles|prefers|likes|"
+    r"agrees|asks|joins|leaves|takes|gets|is[ \t]+(?:out|off|on|at|in|away|back|flying|travell?ing|visiting|"
+    r"working|pairing|sick|OOO))\b")
+# 10. *mention*: a chat handle ("@lena", "@mei.lin") is a person's, unless it names a team, a bot, a tool or a word
+_MENTION_RE = re.compile(r"(?<![\w.@/])@(?P<h>[A-Za-z][\w.\-]{0,30}[A-Za-z0-9]|[A-Za-z]{2})(?![\w@/(]|[.\-]\w)")
+_NOT_HANDLES = frozenset("here channel everyone all team teams oncall on-call channel admins admin ops devops sre "
+                         "frontend backend platform infra security qa support bot bots".split())
+
+
+def _unknown_word(word: str) -> bool:
+    low = word.casefold()
+    return low not in common_words() and low not in _SPACY_STOP_WORDS and not is_tech_word(word)
 # 8. *display name*: the words right before an e-mail address in brackets are its owner's name, the convention of
 # mail headers and signatures ("Hanka Marmarhan <h@x.org>", "Hanka Marmarhan (h@x.org)", '"Hanka M." <h@x.org>')
 _DISPLAY_NAME_RE = re.compile(
@@ -476,7 +498,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
     6. *transcript*: in a text with at least two ``Name: utterance`` lines, the speaker names (0.9);
     7. *contact card*: a line that is only a 2-4 word name, in a multi-line text with contact details
        (e-mail, phone, address) (0.7);
-    8. *display name*: a 2-4 word name (one word when quoted) right before an e-mail address in brackets (0.88).
+    8. *display name*: a 2-4 word name (one word when quoted) right before an e-mail address in brackets (0.88);
+    9. *subject*: a name-shaped word of no lexicon (prose, technology) before a verb in a person's tense (0.75);
+    10. *mention*: a chat handle that is no team, word or technology (0.85).
     """
 
     RELABEL = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "NORP", "EVENT"}
@@ -539,7 +563,20 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 ):
                     add(m.start("name"), m.end("name"), 0.7)
 
+        for m in _SUBJECT_VERB_RE.finditer(text):
+            words = m.group("name").split()
+            if (name_shaped(words) and len(words[0]) >= 3 and not re.search(r"['’](?:ve|ll|re|d|s|m|t)$", words[0])
+                    and _unknown_word(words[0]) and not is_tech_word(words[-1])):
+                add(m.start("name"), m.end("name"), 0.75)
+
         if "@" in text:
+            for m in _MENTION_RE.finditer(text):
+                handle = m.group("h")
+                parts = [p for p in re.split(r"[._\-]", handle) if p]
+                if handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle) and not all(
+                        p.lower() in common_words() or is_tech_word(p) for p in parts) and not (
+                        handle.lower() in common_words() or is_tech_word(handle)):
+                    add(m.start("h"), m.end("h"), 0.85)
             for m in _DISPLAY_NAME_RE.finditer(text):
                 words = m.group("name").split()
                 if shaped(words, min_words=2) or (m.group("q") and shaped(words, min_words=1)):

@@ -78,3 +78,21 @@ def test_a_lower_case_name_after_a_contact_cue_is_masked(name):
                                   "call redis.get tomorrow", "call fetch on each row tomorrow"])
 def test_technical_contact_phrases_stay(text):
     assert mask(text, key=b"cued").text == text
+
+
+@pytest.mark.parametrize("text,name", [
+    ("Sven set up the Loki retention, 14 days for debug", "Sven"),
+    ("Noor is out sick today, I'll take her review", "Noor"),
+    ("Matías just landed, he'll call from there", "Matías"),
+    ("@lena your visual test run shows 214 changes", "lena"),
+])
+def test_team_chat_names_its_people_as_subjects_and_mentions(text, name):
+    assert name not in mask(text, key=b"chat-names-key-123456").text
+
+
+@pytest.mark.parametrize("text", [
+    "Staging failed again after the deploy", "You've got to restart the pod", "Kafka restarted the broker",
+    "ping @here and @channel", "@app.route('/x') and @types/node and @Override",
+])
+def test_subject_and_mention_rules_leave_words_tools_and_code(text):
+    assert not [e for e in mask(text, key=b"chat-names-key-123456").entities if e.entity_type == "PERSON"]

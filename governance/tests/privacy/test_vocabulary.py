@@ -136,6 +136,28 @@ def test_vocabulary_is_built_from_package_data(tmp_path: Path):
     assert "the" in common
 
 
+def test_npm_debian_and_a_word_list_widen_the_vocabulary(tmp_path: Path):
+    npm = tmp_path / "npm.tsv"
+    npm.write_text("name\tversion\tdownloads_a_month\tsummary\n"
+                   "@glorbix/core\t1\t500000\tCore of Glorbix apps\n"
+                   "glorbix-plugin\t1\t300000\tA plugin for Glorbix\n"
+                   "maria-helper\t1\t900000\thelps\n"
+                   "maria-utils\t1\t900000\tutilities\n"
+                   "rare-zyntrax\t1\t12\tZyntrax rarely used\n"
+                   "other-zyntrax\t1\t15\tZyntrax rarely used\n", encoding="utf-8")
+    packages = tmp_path / "Packages"
+    packages.write_text("Package: vexlor-server\nDescription: Vexlor orchestrator\n\n"
+                        "Package: vexlor-agent\nDescription: agent of the Vexlor cluster\n", encoding="utf-8")
+    words = tmp_path / "words"
+    words.write_text("Maria\nstaging\ngrace\nGrace\n", encoding="utf-8")
+    terms, _, common = vocabulary.build(pypi_list=None, dpkg_status=None, dpkg_info=None, npm_list=npm,
+                                        debian_packages=packages, word_list=words)
+    assert "glorbix" in terms and "vexlor" in terms
+    assert "zyntrax" not in terms  # packages nobody downloads are not read
+    assert "maria" not in terms  # a proper noun of the word list is never a term through package names
+    assert "staging" in common and "grace" in common and "maria" not in common
+
+
 def test_committed_vocabulary_is_loaded():
     assert {"redis", "kafka", "jenkins", "django", "windows"} <= vocabulary.tech_terms()
     assert "conf" in vocabulary.file_extensions()
