@@ -12,7 +12,8 @@ from pathlib import Path
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-ADVERSARIAL_PARTS = ("none", "tuned", "held_back", "all", "fresh", "fresh_tune", "fresh_held")
+ADVERSARIAL_PARTS = ("none", "tuned", "held_back", "all", "fresh", "fresh_tune", "fresh_held", "r18", "r18_tune",
+                     "r18_held")
 
 
 def default_datasets_dir() -> Path:
@@ -53,7 +54,10 @@ class Command(BaseCommand):
                                  "in a transaction that is rolled back (tuned while developing, held_back once); "
                                  "fresh: only the blind second set (bench/pii_adversarial_fresh.py, counts by group "
                                  "only; not part of all); fresh_tune / fresh_held: its two halves by "
-                                 "sha256('recmem-fresh/' + case id) % 2 (tune may be read, held is run once, unread)")
+                                 "sha256('recmem-fresh/' + case id) % 2 (tune may be read, held is run once, unread); "
+                                 "r18 / r18_tune / r18_held: the third blind set (bench/pii_adversarial_r18.py, counts "
+                                 "by group and place only; not part of all), halves by sha256('recmem-r18/' + case id) "
+                                 "% 2")
         parser.add_argument("--adversarial-only", action="store_true", help="skip the dataset scores and throughput")
         parser.add_argument("--adversarial-seed", type=int, default=None, help="reproduce a run's canaries")
         parser.add_argument("--adversarial-limit", type=int, default=None, help="only the first N cases (smoke runs)")
@@ -163,9 +167,9 @@ class Command(BaseCommand):
             self.stdout.write(f"wrote {json_out}")
 
     def adversarial(self, part: str, seed: int | None, limit: int | None = None) -> dict:
-        """The adversarial suite (bench/pii_adversarial.py; ``fresh``: the blind set of bench/pii_adversarial_fresh.py)
-        through the API, in a transaction rolled back at the end: the planted canaries never stay in the database this
-        command runs against."""
+        """The adversarial suite (bench/pii_adversarial.py; ``fresh``: the blind set of bench/pii_adversarial_fresh.py;
+        ``r18``: the third blind set of bench/pii_adversarial_r18.py) through the API, in a transaction rolled back at
+        the end: the planted canaries never stay in the database this command runs against."""
         import contextlib
         import random
         import uuid
@@ -180,7 +184,15 @@ class Command(BaseCommand):
         with contextlib.suppress(RuntimeError):  # already set up under pytest
             setup_test_environment()  # the test client's host and an in-memory mail outbox
         rng = random.Random(seed) if seed is not None else None
-        if part.startswith("fresh"):
+        if part.startswith("r18"):
+            import functools
+
+            from bench.pii_adversarial_r18 import format_r18_report, generate_r18_cases, run_r18_cases, select_r18
+
+            # the halves are filtered before anything runs: a held case never reaches a report of the tune half
+            cases = select_r18(generate_r18_cases(rng), part)[:limit]
+            run, report_text = functools.partial(run_r18_cases, part=part), format_r18_report
+        elif part.startswith("fresh"):
             from bench.pii_adversarial import fresh_part
             from bench.pii_adversarial_fresh import format_fresh_report, generate_fresh_cases, run_fresh_cases
 
