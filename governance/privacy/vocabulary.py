@@ -28,8 +28,9 @@ terms — so a city stays masked (the default, see README: a city says where a p
 
 The same sources give the *common words* (``data/common_words.txt``): words the package descriptions write in lower
 case at least :data:`MIN_COMMON_USES` times ("will", "summer", "build"), and the lower-case entries of an English
-word list (Debian's ``wamerican``: "staging", "grace"; its capitalised entries, names, are left out). A capitalised common word is no evidence of a
-name: the pseudonym registry never re-applies the NER model's guess on one (:func:`is_common_word`).
+word list (Debian's ``wamerican``: "staging", "grace"; its capitalised entries, names, are left out). A capitalised
+common word is no evidence of a name: the pseudonym registry never re-applies the NER model's guess on one
+(:func:`is_common_word`).
 
 The result is committed (``data/tech_terms.txt``, ``data/file_extensions.txt``, ``data/common_words.txt``) and loaded
 once per process (:func:`tech_terms`, :func:`file_extensions`, :func:`common_words`).
