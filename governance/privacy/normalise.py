@@ -437,6 +437,22 @@ def _literal_seam(m: re.Match[str]) -> str:
     return ""
 
 
+# Look-alike letters of Cyrillic and Greek inside an address ("хlzwхu.оуhub@рhmrdsh.dе"): in a token holding "@" and
+# Latin letters, the letters that look Latin are read as the Latin letters they imitate.
+_CONFUSABLES = str.maketrans(
+    "аеорсухіјѕԁһӏкмнтвАВЕКМНОРСТХІЈЅαοινκρτυχγηβΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
+    "aeopcyxijsdhlkmhtbABEKMHOPCTXIJSaoivkptuxynbABEZHIKMNOPTYX")
+_AT_TOKEN_RE = re.compile(r"[^\s<>()\[\]{}\"',;]*@[^\s<>()\[\]{}\"',;]+")
+
+
+def _confusable_address(m: re.Match[str]) -> str | None:
+    token = m.group(0)
+    if not re.search(r"[A-Za-z]", token) or not re.search("[\u0370-\u03ff\u0400-\u04ff]", token):
+        return None
+    out = token.translate(_CONFUSABLES)
+    return out if out != token else None
+
+
 # --------------------------------------------------------------------------------------------------
 # The pass
 # --------------------------------------------------------------------------------------------------
@@ -494,6 +510,8 @@ def normalise(text: str) -> Normalised:
             out, starts, ends = _rewrite(out, starts, ends, _CJK_DIGIT_RUN_RE,
                                          lambda m: "".join(_CJK_DIGITS.get(c, c) for c in m.group(0)))
         out, starts, ends = _unglue(out, starts, ends)
+        if "@" in out:
+            out, starts, ends = _rewrite(out, starts, ends, _AT_TOKEN_RE, _confusable_address)
     if "xxp" in out.lower():
         out, starts, ends = _rewrite(out, starts, ends, _HXXP_RE, lambda m: "http" + m.group(1))
     if "[" in out or "(" in out or "{" in out:

@@ -27,7 +27,8 @@ _CYR_GRK = "\u0400-\u04ff\u0370-\u03ff\u1f00-\u1fff"
 _CASELESS = "\u0600-\u06ff\u0750-\u077f\u0900-\u097f\u0e00-\u0e7f\u0590-\u05ff"
 # a letter of any script, then letters and the combining marks Indic, Thai and Arabic words are written with (not
 # "\w" for Python's re)
-_MARKS = "\u0300-\u036f\u0900-\u0903\u093a-\u094f\u0962\u0963\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u064b-\u065f\u0670"
+_MARKS = ("\u0300-\u036f\u0900-\u0dff\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u064b-\u065f\u0670"
+          "\u0a00-\u0d7f")  # (the Indic blocks whole: Tamil, Telugu, Kannada … write their vowels as marks)
 _WORD = f"[^\\W\\d_][\\w'’\\-{_MARKS}]*"
 
 # relations and introductions, in the languages agents write in (lower-case matching)
@@ -69,6 +70,8 @@ _RELATION = (
     r"nama[ \t]+saya(?:[ \t]+(?:adalah|ialah))?|"
     r"ang[ \t]+pangalan[ \t]+ko[ \t]+ay|ako[ \t]+si|benim[ \t]+ad[ıi]m|ad[ıi]m|jina[ \t]+langu[ \t]+ni|"
     r"đồng[ \t]+nghiệp[ \t]+của[ \t]+tôi(?:[ \t]+là)?|bạn[ \t]+tôi(?:[ \t]+là)?|rekan[ \t]+saya|teman[ \t]+saya|"
+    # ta, te, kn, ml, mr, gu, pa ("my name is")
+    r"என்[ \t]+பெயர்|నా[ \t]+పేరు|ನನ್ನ[ \t]+ಹೆಸರು|എന്റെ[ \t]+പേര്|माझे[ \t]+नाव|મારું[ \t]+નામ|ਮੇਰਾ[ \t]+ਨਾਮ|"
     # ka, hy, fa, ur, bn, he (a possessive after the noun in Persian, Urdu and Hebrew: "the colleague of mine")
     r"ჩემი[ \t]+(?:კოლეგა|მეგობარი|უფროსი|ძმა|და|ცოლი|ქმარი|სახელია)|მე[ \t]+მქვია|მისი[ \t]+სახელია|ბატონი|ქალბატონი|"
     r"իմ[ \t]+(?:գործընկեր(?:ը|ս)?|ընկեր(?:ը|ս)?|ղեկավար(?:ը|ս)?|անունը)|պարոն|տիկին|"

@@ -402,6 +402,18 @@ _NOT_HANDLES = frozenset("here channel everyone all team teams oncall on-call ch
                          "frontend backend platform infra security qa support bot bots".split())
 
 
+# 11. *name field*: the value of a field that holds a person's name in data (JSON, YAML, forms: "family", "given",
+# "first_name", "author": {"name": …}), and the patient name of an HL7 v2 PID segment (PID-5, FAMILY^GIVEN)
+_NAME_FIELD_RE = re.compile(
+    r"[\"']?(?P<key>(?:full|first|last|middle|given|family|sur|maiden|display|contact|patient|author|owner|"
+    r"customer|employee|user)?[_\- ]?name|given|family|surname|forename|lastname|firstname|author|patient|"
+    r"vorname|nachname|nom|pr[ée]nom|nombre|apellidos?|nome|cognome|sobrenome)[\"']?[ \t]*[:=][ \t]*"
+    r"(?:\[[ \t]*)?[\"'](?P<v>[^\W\d_][^\"'\n\d]{1,60})[\"']", re.I)
+_PERSON_OBJECT_RE = re.compile(r"[\"']?(?:author|owner|patient|customer|contact|person|user|employee|assignee|"
+                               r"reporter|sender|recipient)[\"']?[ \t]*:[ \t]*\{[^{}]{0,40}$", re.I)
+_HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|\n^]*){0,4})")
+
+
 def _unknown_word(word: str) -> bool:
     low = word.casefold()
     return low not in common_words() and low not in _SPACY_STOP_WORDS and not is_tech_word(word)
@@ -500,7 +512,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
        (e-mail, phone, address) (0.7);
     8. *display name*: a 2-4 word name (one word when quoted) right before an e-mail address in brackets (0.88);
     9. *subject*: a name-shaped word of no lexicon (prose, technology) before a verb in a person's tense (0.75);
-    10. *mention*: a chat handle that is no team, word or technology (0.85).
+    10. *mention*: a chat handle that is no team, word or technology (0.85);
+    11. *name field*: the value of a person's name field in data, an HL7 PID-5 name (0.85-0.9).
     """
 
     RELABEL = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "NORP", "EVENT"}
@@ -568,6 +581,22 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if (name_shaped(words) and len(words[0]) >= 3 and not re.search(r"['’](?:ve|ll|re|d|s|m|t)$", words[0])
                     and _unknown_word(words[0]) and not is_tech_word(words[-1])):
                 add(m.start("name"), m.end("name"), 0.75)
+
+        if ":" in text or "=" in text:
+            for m in _NAME_FIELD_RE.finditer(text):
+                value, key = m.group("v").strip(), m.group("key").lower().replace("-", "_").replace(" ", "_")
+                words = re.split(r"[ \t]+", value)
+                generic = key == "name" and not _PERSON_OBJECT_RE.search(text[max(0, m.start() - 60) : m.start()])
+                # a bare "name" is anything's (a service, a job) unless the object holding it is a person's
+                if 1 <= len(words) <= 4 and all(w.replace("-", "").replace("'", "").isalpha() for w in words) and (
+                        not generic or (shaped([w.capitalize() for w in words], min_words=2)
+                                        and all(_unknown_word(w) for w in words))):
+                    add(m.start("v"), m.start("v") + len(value), 0.85)
+        if "PID|" in text:
+            for m in _HL7_PID_NAME_RE.finditer(text):
+                for part in re.finditer(r"[^\^]+", m.group("v")):  # family, given, middle: each a name
+                    if any(c.isalpha() for c in part.group(0)):
+                        add(m.start("v") + part.start(), m.start("v") + part.end(), 0.9)
 
         if "@" in text:
             for m in _MENTION_RE.finditer(text):

@@ -438,8 +438,10 @@ _MRN_RE = re.compile(
     r"insurance|card)(?: (?:id|no|number))?|insurance (?:id|no|number)|carte vitale|"
     r"num[ée]ro de s[ée]curit[ée] sociale|tessera sanitaria|tarjeta sanitaria|cart[ãa]o (?:sus|de sa[úu]de)|"
     r"krankenversicherten?(?:nummer|karte)|versichertenkarte|ehic|полис(?: омс)?|зорг(?:verzekering)?spas|"
-    r"zorgverzekering|sairausvakuutus)"
-    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,2}?(?P<v>(?=[A-Z0-9\-/]*\d)[A-Z]{0,4}[\-/]?\d[\dA-Z\-/]{3,15})"
+    r"zorgverzekering|sairausvakuutus|\bnhi\b|assurance[ -]maladie|\bramq\b|cart[ãa]o sus|\bcns\b)"
+    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,3}?"
+    # (groups of digits may be spaced: "922 7661 5573 7969", "DRAJ 8553 2633")
+    r"(?P<v>(?=[A-Z0-9\-/ ]*\d)[A-Z]{0,4}[\-/ ]?\d(?:[\dA-Z\-/]|[ ](?=\d)){3,22})"
     r"(?![\w])", re.I)
 _DIAGNOSIS_RE = re.compile(
     r"(?:diagnos(?:ed|is|e)(?: with| of|:)?|\bdx\b:?|condition:|suffers from|treated for|diagnose[: ]|diagnostic[: ]|"
@@ -449,7 +451,8 @@ _ICD_RE = re.compile(r"(?<![\w.])(?P<v>[A-TV-Z]\d{2}(?:\.\d{1,4})?)(?![\w.])")
 _HEALTH_CONTEXT = re.compile(
     r"\bmrn\b|medical record|patient|diagnos|\bdx\b|hospital|clinic|krankenakte|doctor|physician|icd|диагноз|"
     r"пациент|medicare|medicaid|\bmbi\b|\bhicn\b|member (?:id|no|number)|insurance|"
-    r"carte vitale|s[ée]curit[ée] sociale|sanitaria|cart[ãa]o|versicher|ehic|полис|zorg|vakuutus", re.I)
+    r"carte vitale|s[ée]curit[ée] sociale|sanitaria|cart[ãa]o|versicher|ehic|полис|zorg|vakuutus|\bnhi\b|maladie|"
+    r"\bramq\b|\bcns\b|\bsus\b", re.I)
 
 # --------------------------------------------------------------------------------------------------
 # Dates of birth
@@ -474,7 +477,7 @@ _BIRTH_CUE = (
     r"dzim[šs]anas[ \t]+datums|s[üu]ndinud|s[üu]nniaeg|s[üu]nnikuup[äa]ev|f[æa]ddur|f[æa]dd|f[æa][ðd]ingardagur|"
     r"დაბადების[ \t]+თარიღი|დაიბადა|ծննդյան[ \t]+ամսաթիվ|ծնվել[ \t]+է|জন্ম[ \t]*তারিখ|تاریخ[ \t]+پیدائش|"
     r"பிறந்த[ \t]+தேதி|ipinanganak|petsa[ \t]+ng[ \t]+kapanganakan|alizaliwa|tarehe[ \t]+ya[ \t]+kuzaliwa|"
-    r"cumplea[ñn]os|aniversário|compleanno)"
+    r"cumplea[ñn]os|aniversário|compleanno|เกิดวันที่|เกิดเมื่อ|เกิด)"
 )
 _MONTH_STEMS = (
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",  # en
@@ -494,6 +497,7 @@ _MONTH_STEMS = (
     "sij", "velj", "ožu", "tra", "svi", "lip", "kol", "ruj", "stu",  # hr
     "січ", "лют", "бер", "кві", "тра", "чер", "лип", "сер", "вер", "жов", "лис", "гру",  # uk
     "яну", "юни", "юли", "сеп", "ное",  # bg
+    "มกรา", "กุมภา", "มีนา", "เมษา", "พฤษภา", "มิถุนา", "กรกฎา", "สิงหา", "กันยา", "ตุลา", "พฤศจิกา", "ธันวา",  # th
 )
 _WORD = r"[^\W\d_]{3,12}\.?"
 _DATE = (
@@ -529,12 +533,15 @@ _BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "nais
                "rođen", "roden", "rojen", "rojstva", "рођен", "народ", "роден", "раждане", "gimę", "gimes", "gimusi",
                "gimimo", "dzim", "sünd", "sund", "sünni", "sunni", "fædd", "fadd", "fæðing", "fading", "დაბად",
                "ծնն", "ծնվ", "জন্ম", "پیدائش", "பிறந்த", "ipinanganak", "kapanganakan", "zaliwa", "cumplea",
-               "aniversário", "compleanno")
-_PASSPORT_KEYS = ("pass", "паспорт", "διαβατήριο", "护照", "護照", "旅券", "여권", "पासपोर्ट")
+               "aniversário", "compleanno",
+               "เกิด")
+_PASSPORT_KEYS = ("pass", "pasaport", "paspoort", "paszport", "passaport", "паспорт", "διαβατήριο", "护照", "護照",
+                  "旅券", "여권", "पासपोर्ट")
 _HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clinic", "krankenakte", "doctor",
                 "physician", "icd", "диагноз", "пациент", "nhs", "chart", "health", "dossier", "historia", "cartella",
                 "prontu", "карт", "medicare", "medicaid", "mbi", "hicn", "member", "insurance", "vitale",
-                "sociale", "sanitaria", "cartão", "cartao", "versicher", "ehic", "полис", "zorg", "vakuutus")
+                "sociale", "sanitaria", "cartão", "cartao", "versicher", "ehic", "полис", "zorg", "vakuutus", "nhi",
+                "maladie", "ramq", "cns", "sus")
 
 
 def _month_word_ok(value: str) -> bool:

@@ -8,6 +8,7 @@ stock recognizers (see :func:`governance.privacy.engine.get_analyzer`).
 
 from __future__ import annotations
 
+import codecs
 import re
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
@@ -330,11 +331,9 @@ class BrokenIbanRecognizer(EntityRecognizer):
 
 
 # --------------------------------------------------------------------------------------------------
-# An address written in base64 ("my address in base64: YW5uYS5r…"): the secret rules read decoded runs, the contact
-# recognizers did not. A run that decodes to text holding an e-mail address with a real public suffix is that address.
+# An address written backwards (an address in base64 or hex is the engine's: any decoded run is analysed whole)
 # --------------------------------------------------------------------------------------------------
 
-_B64_CANDIDATE_RE = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/_\-=])")
 _PLAIN_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+\-]+@([A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)+)")
 
 
@@ -342,8 +341,8 @@ _AT_TOKEN_RE = re.compile(r"(?<![\w.@])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+[A-Za-z
 
 
 class EncodedEmailRecognizer(EntityRecognizer):
-    """EMAIL_ADDRESS: a base64 run whose decoded text holds an address; an address written backwards
-    ("gro.elpmaxe@anna": its domain is no public suffix as written, and one read backwards)."""
+    """EMAIL_ADDRESS: an address written backwards or in ROT13 ("gro.elpmaxe@anna": its domain is no public suffix
+    as written, and one read backwards)."""
 
     def __init__(self, supported_language: str = "en"):
         super().__init__(supported_entities=["EMAIL_ADDRESS"], name="RecMemEncodedEmail",
@@ -353,21 +352,16 @@ class EncodedEmailRecognizer(EntityRecognizer):
         return None
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        from .secrets import _b64_text
-
         out = []
-        for m in _B64_CANDIDATE_RE.finditer(text):
-            run = m.group(0)
-            if "@" in run or not any(c.isdigit() or c.isupper() for c in run):
-                continue  # words, paths and addresses as written are not base64
-            decoded = _b64_text(run)
-            email = _PLAIN_EMAIL_RE.search(decoded) if decoded and "@" in decoded else None
-            if email and _public_suffix_ok(email.group(1)):
-                out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
         if "@" in text:
             for m in _AT_TOKEN_RE.finditer(text):
                 token = m.group(0)
-                back = _PLAIN_EMAIL_RE.fullmatch(token[::-1])
-                if back and not _public_suffix_ok(token.rsplit("@", 1)[1]) and _public_suffix_ok(back.group(1)):
-                    out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
+                if _public_suffix_ok(token.rsplit("@", 1)[1]):
+                    continue
+                # written backwards, or in ROT13 ("qxsct.abyzi@ujynyz.arg" is an address at a .net domain)
+                for reading in (token[::-1], codecs.encode(token, "rot13")):
+                    other = _PLAIN_EMAIL_RE.fullmatch(reading)
+                    if other and _public_suffix_ok(other.group(1)):
+                        out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
+                        break
         return out

@@ -184,6 +184,32 @@ _WIFI_RE = _rx(
     r"(?:pass\w*|key|psk))[ \t]*[=:][ \t]*[\"']?)(?P<val>(?:\\[;,:\\\"]|[^;\s\"'])+)", re.I)
 
 
+# Credentials in the grammar of a tool rather than after a label: SQL's IDENTIFIED BY, the OpenLDAP clients' -w, the
+# SNMP tools' community string (-c), and "log in … with <value>" in prose
+_TOOL_CRED_RE = _rx(
+    r"\bIDENTIFIED[ \t]+BY[ \t]+(?:PASSWORD[ \t]+|VALUES[ \t]+)?[\"'`]?(?P<sql>[^\s\"'`;]{4,200})|"
+    r"\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop|url)?\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?"
+    r"(?P<ldap>[^\s\"']{4,200})|"
+    r"\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|table|trap|check|netstat)\b[^\n]{0,200}?[ \t]-c[ \t]+[\"']?"
+    r"(?P<snmp>[^\s\"']{4,200})|"
+    r"\b(?:log(?:[ \-]?in(?:to)?)?|sign(?:[ \-]?in(?:to)?)?|authenticate|unlock|connect)\b[^.\n]{0,50}?\bwith[ \t]+"
+    r"(?:the[ \t]+(?:password|passphrase|pin)[ \t]+)?[\"'`]?(?P<with>[^\s\"'`]{8,200})",
+    re.I)
+
+
+def _tool_cred_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    group = next(g for g in ("sql", "ldap", "snmp", "with") if m.group(g))
+    start, end = m.span(group)
+    value = m.string[start:end].rstrip(".,;:!?)")
+    if group == "with":  # prose: only a value that looks like a password, never "with Google" or "with SSO"
+        if not (password_like(value, min_len=8) and sum(c.isdigit() for c in value) >= 1
+                and any(not c.isalnum() for c in value)):
+            return None
+    elif not plausible_secret_value(value, quoted=True) or value.lower() in ("public", "private"):
+        return None
+    return ("password" if group != "snmp" else "secret"), start, start + len(value)
+
+
 def _wifi_validator(m: re.Match[str]) -> str | None:
     value = m.group("val")
     return "password" if len(value) >= 8 and plausible_secret_value(value, quoted=True) else None
@@ -624,6 +650,7 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("label_value_script", "password", _SCRIPT_LABEL_VALUE_RE, score=0.85, group="val",
                validator=_script_label_validator),
     SecretRule("wifi_credentials", "password", _WIFI_RE, score=0.9, group="val", validator=_wifi_validator),
+    SecretRule("tool_credentials", "password", _TOOL_CRED_RE, score=0.85, validator=_tool_cred_validator),
     SecretRule("pgpass_line", "password", _PGPASS_RE, score=0.85, group="val", validator=_positional_validator),
     SecretRule("oracle_login", "password", _ORACLE_LOGIN_RE, score=0.85, group="val",
                validator=_positional_validator),
@@ -671,6 +698,7 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "label_value_script": tuple(w.lower() for w in (*_SCRIPT_PASSWORD_WORDS, *_SCRIPT_TOKEN_WORDS,
                                                     *_SCRIPT_SECRET_WORDS)),
     "wifi_credentials": ("wifi:", "psk", "wpa_", "shared", "wifi"),
+    "tool_credentials": ("identified", "ldap", "snmp", "with"),
     "pgpass_line": (":",),
     "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl"),
     "table_column": ("|",),

@@ -355,6 +355,8 @@ _STRIPE = "sk_live_" + _tok(24, seed=41)
 _GHP = "ghp_" + _tok(36, seed=42)
 ROUND18 = {
     "encodings": [
+        ("r18t/confusable_cyrillic_address", "пишите на mаrtа.kоwаl@ехаmple.оrg", ["mаrtа.kоwаl@ехаmple.оrg"]),
+        ("r18t/rot13_address", "rot13 for bots: wnar.qbr@rknzcyr.pbz", ["wnar.qbr@rknzcyr.pbz"]),
         ("r18/spoken_en_double", "reach me on oh seven seven double oh nine double oh one two three", ["07700900123"]),
         ("r18/spoken_de_commas", "meine Handynummer: null eins fünf eins, zwei drei vier fünf sechs sieben acht neun",
          ["015123456789"]),
@@ -366,6 +368,13 @@ ROUND18 = {
         ("r18/hex_phone", f"blob 0x{_PHONE_HEX}", [_PHONE_HEX]),
     ],
     "borders": [
+        ("r18t/passport_nl_cue", "mijn paspoort nummer is NX7R41K29", ["NX7R41K29"]),
+        ("r18t/health_nhi", "NHI ZAC5361 needs a follow-up", ["ZAC5361"]),
+        ("r18t/health_spaced_digits", "cartão SUS 700 5018 2245 1186 for the appointment", ["700501822451186"]),
+        ("r18t/json_person_fields", '{"patient": {"given": "Oduya", "family": "Brantsveld"}}', ["Oduya", "Brantsveld"]),
+        ("r18t/json_author_name", '{"doc": 1, "author": {"name": "Ketil Abernath"}}', ["Ketil Abernath"]),
+        ("r18t/hl7_pid_name", "PID|1||4471^^^H^MR||QUENBY^ARLO^J||19720304|M", ["QUENBY", "ARLO"]),
+        ("r18t/name_te_intro", "నా పేరు రవి కిరణ్", ["రవి"]),
         ("r18/passport_ru_words_between", "Паспорт РФ 45 12 345678 действителен", ["4512345678"]),
         ("r18/passport_es_groups", "pasaporte número AB 12 34567", ["AB1234567"]),
         ("r18/health_member_id", "my member ID for the dental plan is XJH482913650", ["XJH482913650"]),
@@ -392,6 +401,10 @@ ROUND18 = {
         ("r18/wifi_qr_fields_reordered", f"WIFI:S:Office;T:WPA;P:{_PW[3]};H:false;;", [_PW[3]]),
         ("r18/wpa_supplicant", 'network={\n  ssid="lab"\n  psk="zebra-violet-4471-quartz"\n}',
          ["zebra-violet-4471-quartz"]),
+        ("r18t/sql_identified_by", "CREATE USER etl IDENTIFIED BY 'Tq7#vWn2Lp'", ["Tq7#vWn2Lp"]),
+        ("r18t/ldap_w", "ldapwhoami -H ldap://x -D cn=admin -w Zp4!kRm8Qs", ["Zp4!kRm8Qs"]),
+        ("r18t/snmp_community", "snmpget -v2c -c Kq9vLm3xTr7 switch01 sysName.0", ["Kq9vLm3xTr7"]),
+        ("r18t/login_with", "sign in to the router with Hx8$wQp2Vn every time", ["Hx8$wQp2Vn"]),
         ("r18/concat_js_plus", f'const k = "{_STRIPE[:16]}" + "{_STRIPE[16:]}";', [_STRIPE[8:16], _STRIPE[16:]]),
         ("r18/concat_sql_pipes", f"SELECT '{_GHP[:20]}' || '{_GHP[20:]}' AS t", [_GHP[4:20], _GHP[20:]]),
         ("r18/concat_python_lines", f'TOKEN = (\n    "{_GHP[:22]}"\n    "{_GHP[22:]}"\n)', [_GHP[4:22], _GHP[22:]]),
