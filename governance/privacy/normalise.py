@@ -401,6 +401,7 @@ _DIGIT_WORD = "(?:" + "|".join(sorted(map(re.escape, _DIGIT_WORDS), key=len, rev
 _SPOKEN_UNIT = rf"(?:(?:{'|'.join(_REPEAT_WORDS)})[ \t]+)?{_DIGIT_WORD}"
 _SPOKEN_RUN_RE = re.compile(rf"(?<![\w\-]){_SPOKEN_UNIT}(?:(?:[ \t]*[,\-][ \t]*|[ \t]+){_SPOKEN_UNIT}){{6,}}"
                             r"(?![\w\-])", re.I)
+_WORD_SPLIT_RE = re.compile(r"[\s,\-]+")
 _SPOKEN_UNIT_RE = re.compile(rf"(?:({'|'.join(_REPEAT_WORDS)})[ \t]+)?({_DIGIT_WORD})(?![\w])", re.I)
 
 
@@ -474,7 +475,12 @@ def _needs(text: str) -> bool:
         return True
     if ("\n" in text and _WRAPPED_RE.search(text)) or (("\"" in text or "'" in text) and _LITERAL_SEAM_RE.search(text)):
         return True
-    return _SPOKEN_RUN_RE.search(text) is not None
+    return _spoken_hint(text) and _SPOKEN_RUN_RE.search(text) is not None
+
+
+def _spoken_hint(text: str) -> bool:
+    """Seven digit words or more at all (a set look-up per word, before the costly pattern)."""
+    return sum(w in _DIGIT_WORDS for w in _WORD_SPLIT_RE.split(text.lower())) >= 7
 
 
 def normalise(text: str) -> Normalised:
@@ -522,7 +528,8 @@ def normalise(text: str) -> Normalised:
         out, starts, ends = _unwrap(out, starts, ends)
     if "\"" in out or "'" in out:
         out, starts, ends = _rewrite(out, starts, ends, _LITERAL_SEAM_RE, _literal_seam)
-    out, starts, ends = _rewrite(out, starts, ends, _SPOKEN_RUN_RE, _spoken_digits)
+    if _spoken_hint(out):
+        out, starts, ends = _rewrite(out, starts, ends, _SPOKEN_RUN_RE, _spoken_digits)
     if " @ " in out:
         out, starts, ends = _rewrite(out, starts, ends, _SPACED_EMAIL_RE, _spaced_email)
     if " at " in out.lower() or "\tat" in out.lower() or _WORD_AT_HINT_RE.search(out):

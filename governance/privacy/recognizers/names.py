@@ -405,10 +405,11 @@ _NOT_HANDLES = frozenset("here channel everyone all team teams oncall on-call ch
 # 11. *name field*: the value of a field that holds a person's name in data (JSON, YAML, forms: "family", "given",
 # "first_name", "author": {"name": …}), and the patient name of an HL7 v2 PID segment (PID-5, FAMILY^GIVEN)
 _NAME_FIELD_RE = re.compile(
-    r"[\"']?(?P<key>(?:full|first|last|middle|given|family|sur|maiden|display|contact|patient|author|owner|"
+    r"(?<![\w])[\"']?(?P<key>(?:full|first|last|middle|given|family|sur|maiden|display|contact|patient|author|owner|"
     r"customer|employee|user)?[_\- ]?name|given|family|surname|forename|lastname|firstname|author|patient|"
     r"vorname|nachname|nom|pr[ée]nom|nombre|apellidos?|nome|cognome|sobrenome)[\"']?[ \t]*[:=][ \t]*"
     r"(?:\[[ \t]*)?[\"'](?P<v>[^\W\d_][^\"'\n\d]{1,60})[\"']", re.I)
+_NAME_FIELD_KEYS = ("name", "given", "family", "author", "patient", "nom", "nombre", "apellido", "nome", "cognome")
 _PERSON_OBJECT_RE = re.compile(r"[\"']?(?:author|owner|patient|customer|contact|person|user|employee|assignee|"
                                r"reporter|sender|recipient)[\"']?[ \t]*:[ \t]*\{[^{}]{0,40}$", re.I)
 _HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|\n^]*){0,4})")
@@ -582,7 +583,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                     and _unknown_word(words[0]) and not is_tech_word(words[-1])):
                 add(m.start("name"), m.end("name"), 0.75)
 
-        if ":" in text or "=" in text:
+        low = text.lower()
+        if ("\"" in text or "'" in text) and any(k in low for k in _NAME_FIELD_KEYS):
             for m in _NAME_FIELD_RE.finditer(text):
                 value, key = m.group("v").strip(), m.group("key").lower().replace("-", "_").replace(" ", "_")
                 words = re.split(r"[ \t]+", value)

@@ -530,8 +530,8 @@ _BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "nais
                "doğum", "рожд", "д.р", "д. р",
                "родил", "γέννη", "生", "जन्म", "الميلاد", "ولد", "วันเกิด", "생", "출생", "לידה", "נולד", "sinh",
                "lahir", "تولد", "szület", "szül", "narozen", "narod", "născut", "nascut", "nașterii", "nasterii",
-               "rođen", "roden", "rojen", "rojstva", "рођен", "народ", "роден", "раждане", "gimę", "gimes", "gimusi",
-               "gimimo", "dzim", "sünd", "sund", "sünni", "sunni", "fædd", "fadd", "fæðing", "fading", "დაბად",
+               "rođen", "rojen", "rojstva", "рођен", "народ", "роден", "раждане", "gimę", "gimusi",
+               "gimimo", "dzim", "sünd", "sünni", "fædd", "fæðing", "დაბად",
                "ծնն", "ծնվ", "জন্ম", "پیدائش", "பிறந்த", "ipinanganak", "kapanganakan", "zaliwa", "cumplea",
                "aniversário", "compleanno",
                "เกิด")
