@@ -258,6 +258,7 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     # The names of npm, NuGet and Debian packages are full of first names ("johnny-five", "maria-db", "max-age"): a
     # word of them counts unless the word list spells it as a proper noun ("Maria", "John"; not "helm", "siri")
     proper = _proper_nouns(word_list)
+    wide: Counter = Counter()  # the evidence of the wide listings (npm, NuGet, the Debian archive) alone
     for path, rows, by_name in ((pypi_list, _pypi_rows, True), (npm_list, _npm_rows, False),
                                 (nuget_list, _nuget_rows, False), (debian_packages, _debian_rows, False)):
         if path is None or not path.is_file():
@@ -266,8 +267,10 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
         for word, n in names.items():
             if by_name or word not in proper:
                 sources[word] += n
+                wide[word] += 0 if by_name else n
         for word, n in summaries.items():
             sources[word] += n
+            wide[word] += 0 if by_name else n
     if dpkg_status is not None and dpkg_status.is_file():
         counts, dpkg_ext = _dpkg(dpkg_status, dpkg_info or Path("/nonexistent"), prose)
         for word, n in counts.items():
@@ -292,8 +295,10 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
             if len(word) >= 4:
                 places[word.lower()] += 1000
     # a word that names a place more strongly than a technology stays a place ("Berlin", "Paris", "Phoenix")
+    # A term only the wide listings make is never a place nor a proper noun of the word list at all ("Edinburgh",
+    # "Aurora": a package summary that names a city does not make the city a technology)
     terms = sorted(w for w, n in sources.items() if n >= MIN_SOURCES and w.isalpha() and len(w) >= 3
-                   and n > places[w])
+                   and n > places[w] and not (n - wide[w] < MIN_SOURCES and (places[w] > 0 or w in proper)))
     exts = sorted(e for e in extensions if re.fullmatch(r"[a-z][a-z0-9]{0,9}", e) and not places[e])
     common = {w for w, n in prose.items() if n >= MIN_COMMON_USES}
     if word_list is not None and word_list.is_file():
