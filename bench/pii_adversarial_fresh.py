@@ -28,9 +28,12 @@ import json
 import random
 import re
 import string
+import sys
+import traceback
 import unicodedata
 import uuid
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
@@ -571,10 +574,12 @@ def deep_needle(value: str) -> re.Pattern[str]:
     return re.compile(before + body + after)
 
 
-def run_fresh_cases(cases: Sequence[Case], *, client, headers: dict, agent_id=None,
-                    consolidate: bool = True) -> dict[str, Any]:
-    """Send ``cases`` through the API (each in its own savepoint: a crash is counted, not spread), run consolidation,
-    then look for every canary in the dump, the case's responses, the logs and the admin pages."""
+def run_blind_cases(cases: Sequence[Case], send, *, client, headers: dict, agent_id=None, consolidate: bool = True,
+                    label: str = "fresh") -> list[dict]:
+    """Send ``cases`` through the API with ``send(case, client, headers, responses)`` (each in its own savepoint: a
+    crash is counted, not spread), run consolidation, then look for every canary in the dump, the case's responses,
+    the logs and the admin pages. One row per case: group, leaked, where, error — never the case or its values.
+    The blind sets (this one, ``bench/pii_adversarial_r18.py``) share it."""
     from django.db import transaction
 
     per_case: dict[str, tuple[list, bool]] = {}
@@ -584,10 +589,15 @@ def run_fresh_cases(cases: Sequence[Case], *, client, headers: dict, agent_id=No
             crashed = False
             try:
                 with transaction.atomic():
-                    _send_fresh(case, client, headers, responses)
+                    send(case, client, headers, responses)
             except Exception as exc:  # a crash is a finding, not a reason to stop the set
                 responses.append(_Text(f"error: {type(exc).__name__}"))
                 crashed = True
+                # for whoever fixes the harness: the channel, the exception's type and where it was raised (never
+                # the case, its values or the message, which may quote them)
+                frame = traceback.extract_tb(exc.__traceback__)[-1]
+                print(f"{label}: {case.channel}: {type(exc).__name__} at {Path(frame.filename).name}:"
+                      f"{frame.lineno}", file=sys.stderr)
             crashed = crashed or any(getattr(r, "status_code", 200) >= 500 for r in responses)
             per_case[case.id] = (responses, crashed)
         if consolidate and agent_id is not None and any(c.channel in CONSOLIDATING for c in cases):
@@ -603,11 +613,19 @@ def run_fresh_cases(cases: Sequence[Case], *, client, headers: dict, agent_id=No
         hay = {**stores, "api": deep_fold("\n".join(_body(r) for r in responses))}
         where = [place for place in PLACES if any(deep_needle(v).search(hay[place]) for v in case.canaries)]
         rows.append({"group": case.group, "leaked": bool(where), "where": where, "error": crashed})
-    return summarise_fresh(rows)
+    return rows
 
 
-def summarise_fresh(rows: Iterable[dict]) -> dict[str, Any]:
-    """Counts by group and by place only: which case leaked is never reported (the set stays blind)."""
+def run_fresh_cases(cases: Sequence[Case], *, client, headers: dict, agent_id=None,
+                    consolidate: bool = True) -> dict[str, Any]:
+    """The fresh set through :func:`run_blind_cases`, summarised by group and place."""
+    return summarise_fresh(run_blind_cases(cases, _send_fresh, client=client, headers=headers, agent_id=agent_id,
+                                           consolidate=consolidate))
+
+
+def summarise_blind(rows: Iterable[dict], **head: Any) -> dict[str, Any]:
+    """Counts by group and by place only: which case leaked is never reported (the set stays blind). ``head``: the
+    set's name (and part) put first in the report."""
     rows = list(rows)
     by_group = {}
     for g in GROUPS:
@@ -615,14 +633,22 @@ def summarise_fresh(rows: Iterable[dict]) -> dict[str, Any]:
         if grows:
             by_group[g] = {"cases": len(grows), "leaks": sum(r["leaked"] for r in grows),
                            "errors": sum(r["error"] for r in grows)}
-    return {"set": "fresh", "cases": len(rows), "leaks": sum(r["leaked"] for r in rows),
+    return {**head, "cases": len(rows), "leaks": sum(r["leaked"] for r in rows),
             "errors": sum(r["error"] for r in rows), "by_group": by_group,
             "by_place": {p: sum(p in r["where"] for r in rows) for p in PLACES}}
 
 
-def format_fresh_report(report: dict[str, Any]) -> str:
-    lines = [f"Fresh adversarial set (blind: counts only): {report['cases']} cases, {report['leaks']} leaked, "
+def summarise_fresh(rows: Iterable[dict]) -> dict[str, Any]:
+    return summarise_blind(rows, set="fresh")
+
+
+def format_blind_report(report: dict[str, Any], title: str) -> str:
+    lines = [f"{title} (blind: counts only): {report['cases']} cases, {report['leaks']} leaked, "
              f"{report['errors']} with a server error; by place {report['by_place']}"]
     for g, row in report["by_group"].items():
         lines.append(f"    {g:14s} {row['leaks']:3d}/{row['cases']:3d} leaked ({row['errors']} errors)")
     return "\n".join(lines)
+
+
+def format_fresh_report(report: dict[str, Any]) -> str:
+    return format_blind_report(report, "Fresh adversarial set")

@@ -28,18 +28,19 @@ import json
 import random
 import re
 import string
-import sys
-import traceback
 import uuid
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from bench.canaries import R18Canaries, hijri, jalali
-from bench.pii_adversarial import GROUPS, PLACES, Case, _admin_pages, _at, _body, _Text, capture_logs
-from bench.pii_adversarial_fresh import _send_fresh, deep_fold, deep_needle
-from testing.dump import database_dump
+from bench.pii_adversarial import Case, _at, _body, _Text
+from bench.pii_adversarial_fresh import (
+    _send_fresh,
+    format_blind_report,
+    run_blind_cases,
+    summarise_blind,
+)
 
 R18_SALT = "recmem-r18/"
 R18_PARTS = ("r18", "r18_tune", "r18_held")
@@ -901,61 +902,18 @@ def _send_r18(case: Case, client, headers: dict, responses: list, agent_id=None)
 
 def run_r18_cases(cases: Sequence[Case], *, client, headers: dict, agent_id=None, consolidate: bool = True,
                   part: str = "r18") -> dict[str, Any]:
-    """Send ``cases`` through the API (each in its own savepoint: a crash is counted, not spread), run consolidation,
-    then look for every canary in the dump, the case's responses, the logs and the admin pages."""
-    from django.db import transaction
+    """The r18 set through the blind sets' runner, summarised by group and place."""
+    def send(case: Case, client, headers: dict, responses: list) -> None:
+        _send_r18(case, client, headers, responses, agent_id=agent_id)
 
-    per_case: dict[str, tuple[list, bool]] = {}
-    with capture_logs() as logs:
-        for case in cases:
-            responses: list = []
-            crashed = False
-            try:
-                with transaction.atomic():
-                    _send_r18(case, client, headers, responses, agent_id=agent_id)
-            except Exception as exc:  # a crash is a finding, not a reason to stop the set
-                responses.append(_Text(f"error: {type(exc).__name__}"))
-                crashed = True
-                # for whoever fixes the harness: the channel, the exception's type and where it was raised (never
-                # the case, its values or the message, which may quote them)
-                frame = traceback.extract_tb(exc.__traceback__)[-1]
-                print(f"r18: {case.channel}: {type(exc).__name__} at {Path(frame.filename).name}:{frame.lineno}",
-                      file=sys.stderr)
-            crashed = crashed or any(getattr(r, "status_code", 200) >= 500 for r in responses)
-            per_case[case.id] = (responses, crashed)
-        if consolidate and agent_id is not None and any(c.channel in CONSOLIDATING for c in cases):
-            from memory.services.consolidation import consolidation_run
-
-            for _ in range(3):
-                consolidation_run(agent_id=agent_id)
-    stores = {"dump": deep_fold(database_dump()), "logs": deep_fold("\n".join(logs.lines)),
-              "admin": deep_fold(_admin_pages())}
-    rows = []
-    for case in cases:
-        responses, crashed = per_case[case.id]
-        hay = {**stores, "api": deep_fold("\n".join(_body(r) for r in responses))}
-        where = [place for place in PLACES if any(deep_needle(v).search(hay[place]) for v in case.canaries)]
-        rows.append({"group": case.group, "leaked": bool(where), "where": where, "error": crashed})
+    rows = run_blind_cases(cases, send, client=client, headers=headers, agent_id=agent_id, consolidate=consolidate,
+                           label="r18")
     return summarise_r18(rows, part=part)
 
 
 def summarise_r18(rows: Iterable[dict], part: str = "r18") -> dict[str, Any]:
-    """Counts by group and by place only: which case leaked is never reported (the set stays blind)."""
-    rows = list(rows)
-    by_group = {}
-    for g in GROUPS:
-        grows = [r for r in rows if r["group"] == g]
-        if grows:
-            by_group[g] = {"cases": len(grows), "leaks": sum(r["leaked"] for r in grows),
-                           "errors": sum(r["error"] for r in grows)}
-    return {"set": "r18", "part": part, "cases": len(rows), "leaks": sum(r["leaked"] for r in rows),
-            "errors": sum(r["error"] for r in rows), "by_group": by_group,
-            "by_place": {p: sum(p in r["where"] for r in rows) for p in PLACES}}
+    return summarise_blind(rows, set="r18", part=part)
 
 
 def format_r18_report(report: dict[str, Any]) -> str:
-    lines = [f"r18 adversarial set, part {report['part']} (blind: counts only): {report['cases']} cases, "
-             f"{report['leaks']} leaked, {report['errors']} with a server error; by place {report['by_place']}"]
-    for g, row in report["by_group"].items():
-        lines.append(f"    {g:14s} {row['leaks']:3d}/{row['cases']:3d} leaked ({row['errors']} errors)")
-    return "\n".join(lines)
+    return format_blind_report(report, f"r18 adversarial set, part {report['part']}")
