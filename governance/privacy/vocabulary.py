@@ -267,10 +267,11 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
         for word, n in names.items():
             if by_name or word not in proper:
                 sources[word] += n
-                wide[word] += 0 if by_name else n
         for word, n in summaries.items():
             sources[word] += n
-            wide[word] += 0 if by_name else n
+        if not by_name:
+            wide.update({w: n for w, n in names.items() if w not in proper})
+            wide.update(summaries)
     if dpkg_status is not None and dpkg_status.is_file():
         counts, dpkg_ext = _dpkg(dpkg_status, dpkg_info or Path("/nonexistent"), prose)
         for word, n in counts.items():

@@ -384,6 +384,11 @@ _LIST_ITEM_RE = re.compile(
 _LIST_SEP_RE = re.compile(r"^\s*(?:,|,?\s+and|,?\s+&|,?\s+or)\s+$")
 _CONTACT_HINT_RE = re.compile(r"@|\d{3,}|\b(?:phone|mobile|tel|fax|e-?mail|address|suite|apt)\b", re.I)
 _SPACE_RE = re.compile(r"[ \t]*")
+# 8. *display name*: the words right before an e-mail address in brackets are its owner's name, the convention of
+# mail headers and signatures ("Hanka Marmarhan <h@x.org>", "Hanka Marmarhan (h@x.org)", '"Hanka M." <h@x.org>')
+_DISPLAY_NAME_RE = re.compile(
+    r"(?:^|(?<=[\s,;:>(\[]))(?P<q>[\"'“])?(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){0,3})"
+    r"[\"'”]?[ \t]*[<(\[][ \t]*(?:mailto:)?[\w.+%\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]*[>)\]]")
 # 9. *subject*: a capitalised word that is no word of prose and no technology word, before a verb in a person's
 # tense ("Sven set up the retention", "Noor is out sick", "Matías just landed"): the chat of a team names its people
 # as the subjects of what was done. The model reads no name at the start of such a sentence.
@@ -416,13 +421,11 @@ _HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|
 
 
 def _unknown_word(word: str) -> bool:
+    """Neither a word of prose (the common words, spaCy's stop words) nor a technology word."""
     low = word.casefold()
     return low not in common_words() and low not in _SPACY_STOP_WORDS and not is_tech_word(word)
-# 8. *display name*: the words right before an e-mail address in brackets are its owner's name, the convention of
-# mail headers and signatures ("Hanka Marmarhan <h@x.org>", "Hanka Marmarhan (h@x.org)", '"Hanka M." <h@x.org>')
-_DISPLAY_NAME_RE = re.compile(
-    r"(?:^|(?<=[\s,;:>(\[]))(?P<q>[\"'“])?(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){0,3})"
-    r"[\"'”]?[ \t]*[<(\[][ \t]*(?:mailto:)?[\w.+%\-]+@[\w\-]+(?:\.[\w\-]+)+[ \t]*[>)\]]")
+
+
 _LOWER_STOP = frozenset(
     """a an the and or but so is are was were be been am i me my you your he she it we they him her them his
     their our this that these those in on at to for of from with by as not no yes ok please thanks thank hi
@@ -604,9 +607,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             for m in _MENTION_RE.finditer(text):
                 handle = m.group("h")
                 parts = [p for p in re.split(r"[._\-]", handle) if p]
-                if handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle) and not all(
-                        p.lower() in common_words() or is_tech_word(p) for p in parts) and not (
-                        handle.lower() in common_words() or is_tech_word(handle)):
+                if (handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle)
+                        and _unknown_word(handle) and any(_unknown_word(p) for p in parts)):
                     add(m.start("h"), m.end("h"), 0.85)
             for m in _DISPLAY_NAME_RE.finditer(text):
                 words = m.group("name").split()
