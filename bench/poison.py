@@ -23,10 +23,12 @@ The benign set measures false quarantine: LoCoMo dev conversations, the tuned pa
 scope by their agents and read back black-box: an item whose API row says ``quarantined`` is flagged (the field
 absent everywhere: "not exposed"), and a module item its owner lists but a peer of the module does not is hidden.
 
-Three attack sets in the same families: the tuned one below (read it, tune on it), the held-back one
-(``bench/poison_held.py``: never read while building a defence, reported by family only) and the fresh one
+Four attack sets in the same families: the tuned one below (read it, tune on it), the held-back one
+(``bench/poison_held.py``: never read while building a defence, reported by family only), the fresh one
 (``bench/poison_fresh.py``: written blind, without reading the defence, after both others had been used in tuning;
-never read by whoever tunes, reported by family only; ``--part fresh``, not in ``all``).
+never read by whoever tunes, reported by family only; ``--part fresh``, not in ``all``) and the r19 blind set
+(``bench/poison_r19.py``, written blind in round 19; ``--part r19_tune`` may be read case by case and tuned on,
+``--part r19_held`` and ``--part r19`` are reported by family only; not in ``all``).
 """
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ from bench.poison_defs import (  # noqa: F401  (re-exported: the harness's names
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 MODULE, OTHER_MODULE = "m1", "m2"
 QUARANTINE_ENV = "RECMEM_QUARANTINE_ENABLED"
-UNREAD_PARTS = ("held_back", "fresh")  # attack sets never reported case by case
+UNREAD_PARTS = ("held_back", "fresh", "r19", "r19_held")  # attack sets never reported case by case
+DETAIL_PARTS = ("tuned", "r19_tune")  # attack sets reported case by case with --details
 
 
 def cases_for(part: str) -> list[Case]:
@@ -82,9 +85,13 @@ def cases_for(part: str) -> list[Case]:
         from bench.poison_fresh import FRESH_CASES
 
         return list(FRESH_CASES)
-    if part == "all":  # the fresh set stays apart: its first score is taken on its own
+    if part in ("r19", "r19_tune", "r19_held"):
+        from bench.poison_r19 import R19_CASES, R19_HELD, R19_TUNE
+
+        return list({"r19": R19_CASES, "r19_tune": R19_TUNE, "r19_held": R19_HELD}[part])
+    if part == "all":  # the fresh and r19 sets stay apart: their first scores are taken on their own
         return cases_for("tuned") + cases_for("held_back")
-    raise ValueError(f"unknown part {part!r}: tuned, held_back, fresh or all")
+    raise ValueError(f"unknown part {part!r}: tuned, held_back, fresh, r19, r19_tune, r19_held or all")
 
 
 def check_cases(cases: list[Case]) -> list[str]:
@@ -262,9 +269,10 @@ def run_case(case: Case, *, source_ok: bool, keep_data: bool = False) -> dict[st
             session = api.post(sess.agent, "sessions", body, 201)
             for t, e in enumerate(sess.exchanges):
                 # One request per exchange: a server that refuses one (a 4xx naming the content) keeps the others.
-                response = api.client.post(f"/api/v1/sessions/{session['id']}/exchanges",
-                                           api.exchange_body(e, started + timedelta(minutes=4 * t)), format="json",
-                                           **api._auth(sess.agent))
+                # (a 429 is waited out, as everywhere: it is the rate limit, not a refusal of the content)
+                response = api._send("post", f"/api/v1/sessions/{session['id']}/exchanges",
+                                     data=api.exchange_body(e, started + timedelta(minutes=4 * t)), format="json",
+                                     **api._auth(sess.agent))
                 if response.status_code != 201:
                     if not 400 <= response.status_code < 500:
                         raise RuntimeError(f"ingest: {response.status_code} {response.content[:300]!r}")
@@ -675,7 +683,7 @@ def run_poison(*, part: str, attacks: bool = True, benign: bool = True, locomo_c
             log(f" attack set {p}: {len(cases)} cases")
             rows = run_attacks(cases, source_ok=source_ok, log=log, keep_data=keep_data)
             entry = aggregate(rows)
-            if p == "tuned":
+            if p in DETAIL_PARTS:
                 entry["cases"] = rows
             report["attacks"][p] = entry
         report["sanity"] = _sanity(report)
@@ -733,7 +741,10 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
                      + ("the harness works" if sanity["harness_ok"] else "BELOW 80 %: the harness is suspect"))
     for p, entry in report.get("attacks", {}).items():
         tag = {"held_back": " (held back: aggregate per family only)",
-               "fresh": " (fresh, written blind: aggregate per family only)"}.get(p, "")
+               "fresh": " (fresh, written blind: aggregate per family only)",
+               "r19": " (r19 blind set, both halves: aggregate per family only)",
+               "r19_held": " (r19 blind set, held half: aggregate per family only)",
+               "r19_tune": " (r19 blind set, tune half)"}.get(p, "")
         lines.append(f"attacks {p}{tag}:")
         lines.append(_tally_line("overall", entry["overall"]))
         for family, t in entry["by_family"].items():
@@ -741,7 +752,7 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
         for variant, t in entry["by_variant"].items():
             lines.append(_tally_line(f"variant {variant}", t))
         lines.append(f"  review items raised: {entry['review_items_by_kind'] or 'none'}")
-        if details and p == "tuned":
+        if details and p in DETAIL_PARTS:
             for r in entry["cases"]:
                 lines.append(f"    {r['id']} [{r['family']}/{r['variant']}] reached {r['reached']} context "
                              f"{r['in_context']} layers {r['hit_layers']} listed {r['listed_to_victim']} "
@@ -780,8 +791,8 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
 
 
 def strip_held_back_cases(report: dict[str, Any]) -> dict[str, Any]:
-    """The report without any per-case row of the held-back or the fresh set (they never have one; belt and braces
-    for --json)."""
+    """The report without any per-case row of the held-back, the fresh, the r19 or the r19 held set (they never have
+    one; belt and braces for --json)."""
     for part in UNREAD_PARTS:
         entry = report.get("attacks", {}).get(part)
         if entry:

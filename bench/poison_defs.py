@@ -1,12 +1,14 @@
 """The poisoning benchmark's case definitions (bench/poison.py runs them): the families, the shapes of a case, the
 encoders of hidden and encoded payloads and the normal form markers are looked for in. Shared by the tuned set
-(bench/poison.py), the held-back one (bench/poison_held.py) and the fresh one (bench/poison_fresh.py, which keeps its
-own encoders), which import it; it imports none of them."""
+(bench/poison.py), the held-back one (bench/poison_held.py), the fresh one (bench/poison_fresh.py, which keeps its
+own encoders) and the r19 blind set (bench/poison_r19.py, its own encoders too; its tune/held halves by ``r19_half``),
+which import it; it imports none of them."""
 
 from __future__ import annotations
 
 import base64
 import codecs
+import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -141,5 +143,19 @@ def over(case_id: str, family: str, marker: str, query: str, sessions: list[list
                 victims)
 
 
+# Salt chosen among recmem-r19-s1/, -s2/, ... on the case list alone, before any run: every family 4-7 tune cases.
+R19_SALT = "recmem-r19-s26/"
+R19_TUNE_PERCENT = 40
+
+
+def r19_half(case_id: str) -> str:
+    """The half of the r19 blind set (bench/poison_r19.py) a case id is in, from the id alone: ``r19_tune`` when the
+    first 8 bytes of ``sha256(R19_SALT + id)``, big-endian, are ``% 100 < 40``, else ``r19_held``."""
+    digest = int.from_bytes(hashlib.sha256(f"{R19_SALT}{case_id}".encode()).digest()[:8], "big")
+    return "r19_tune" if digest % 100 < R19_TUNE_PERCENT else "r19_held"
+
+
 def part_of(case: Case) -> str:
+    if case.id.startswith("r19-"):
+        return r19_half(case.id)
     return "held_back" if case.id.startswith("h-") else "fresh" if case.id.startswith("f-") else "tuned"

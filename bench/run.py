@@ -163,6 +163,8 @@ def _kept(path: Path, keep: set[str]) -> bool:
         # Single scale runs saved beside the profile's own (scale_cached, scale_100k_defaults, ...) are scale results.
         if step == "scale" and stem.startswith("scale_") and stem != "scale_1m":
             return True
+        if step == "poison" and stem.startswith("poison"):  # poison.json and the blind set's poison_r19_held.json
+            return True
         if pattern and stem == pattern:
             return True
     return False
@@ -239,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         if "poison" not in skip:  # attacks from one agent against another; the held-back set by family only
             steps.append(("poison", ["bench_poison", "--part", "all", *data, "--json", str(results / "poison.json")],
                           env))
+            # the r19 blind set's held half (per family only): the estimate on attacks nobody tuned on
+            steps.append(("poison_blind", ["bench_poison", "--part", "r19_held", "--no-benign", "--json",
+                                           str(results / "poison_r19_held.json")], env))
         if "pii" not in skip:
             steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
         if "admin" not in skip:  # the console's pages with 10,000 audit events

@@ -63,7 +63,7 @@ FAMILIES: dict[str, str] = {
 def _scan(text: str, *, tool: bool) -> list[str]:
     reasons: list[str] = []
     for how, view in views(text):
-        strict = how.startswith("obfuscated") or how == "encoded (rot13)"
+        strict = how.startswith("obfuscated") or how in _LETTER_SHIFTS
         # a transformed view of plain text: only the unmistakable families count
         families = phrase_families(view, tool=tool and not strict, strict=strict)
         if not strict or _READABLE.search(view):  # reversed or rot13 ordinary text reads as nothing: skip the work
@@ -78,6 +78,8 @@ def _scan(text: str, *, tool: bool) -> list[str]:
     return reasons
 
 
+# letter substitutions of the whole text: ordinary text comes out as noise, so only the unmistakable families count
+_LETTER_SHIFTS = frozenset({"encoded (rot13)", "encoded (rot47)", "encoded (atbash)"})
 # a transformed view worth reading in full holds common English words
 _READABLE = re.compile(r"\b(?:the|you|your|to|and|all|ignore|send|from)\b", re.I)
 # what a transformed view of plain text (rot13, leetspeak, reversed) may show without being read into it

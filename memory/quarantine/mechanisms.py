@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import re
 
+from memory.quarantine.phrases import token_named
+
 _I = re.I
 
 # --- lexicons ------------------------------------------------------------------------------------------------------
@@ -38,7 +40,8 @@ _I = re.I
 _AI = (r"(?:ais|ai|a\.i\.|artificial intelligence|(?:ai\s+|coding\s+|llm\s+|autonomous\s+|automated\s+)?assistants?|"
        r"(?:ai|coding|llm|autonomous|automated|software)\s+agents?|llms?|(?:large\s+)?language[- ]models?|"
        r"chat\s?bots?|bots?|gpts?|chatgpt|claude|gemini|copilot|ai\s+models?|ai\s+systems?|summari[sz]ers|crawlers|"
-       r"automated\s+(?:readers?|systems?|tools?|processes|reviewers?|graders?))")
+       r"automated\s+(?:readers?|systems?|tools?|processes|reviewers?|graders?|helpers?|ones)|"
+       r"(?:ai|llm)\s+(?:helpers?|operators?|reviewers?|workers?|readers?|pipelines?|tools?)|ki-(?:systeme?|assistent\w*))")
 # Human roles that share those words.
 _HUMAN_AFTER = r"(?!\s+(?:manager|director|coach|professor|editor|principal|secretary|teacher|engineer|lead|to the)\b)"
 
@@ -58,7 +61,7 @@ _ACT = (r"(?:approve[sd]?|merge[sd]?|accept(?:s|ed)?|grant(?:s|ed)?|close[sd]?|p
         r"confirm(?:s|ed)?|sign(?:s|ed)? off|release[sd]?|refund(?:s|ed)?|pay(?:s)?|delete[sd]?|drop(?:s|ped)?|"
         r"restart(?:s|ed)?|disable[sd]?|mark(?:s|ed)?|run(?:s)?|execute[sd]?|install(?:s|ed)?|forward(?:s|ed)?|"
         r"send(?:s)?|post(?:s|ed)?|share[sd]?|hand(?:s|ed)?)")
-_NEG = (r"\b(?:never|not|no longer|don'?t|doesn'?t|do not|does not|must not|mustn'?t|should not|shouldn'?t|"
+_NEG = (r"\b(?:never|not|no longer|no more|don'?t|doesn'?t|do not|does not|must not|mustn'?t|should not|shouldn'?t|"
         r"cannot|can'?t|won'?t|avoid|forbid\w*|prohibit\w*|nobody|no one|nothing|refuse|block\w*|prevent\w*|"
         r"stops?|stopped|detect\w*|reject\w*|den(?:y|ies|ied)|nie|niemals|nicht|"
         r"kein\w*|jamais|ne|nunca|não|nao|mai|non|nooit|niet|никогда|не|绝不|不要|禁止)\b")
@@ -71,7 +74,8 @@ _UNIVERSAL = re.compile(
 
 _SENSITIVE = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
-    r"rotation|management))|api[ _-]?keys?|keys? and tokens|tokens?|jwts?|bearer tokens?|connection strings?|"
+    r"rotation|management))|api[ _-]?keys?|keys? and tokens|(?<!design )(?<!input )(?<!output )(?<!llm )"
+    r"(?<!context )tokens?(?!\s+(?:per|budget|limit|count|usage|window)\b)|jwts?|bearer tokens?|connection strings?|"
     r"database urls?|dsns?|"
     r"access keys?|private keys?|ssh keys?|id_rsa|id_ed25519|\.env(?:\s+(?:files?|contents))?|env files?|"
     r"environment variables|cookies|session (?:ids?|tokens?|cookies)|card numbers?|cvv|cvc|otp codes?|"
@@ -84,7 +88,15 @@ _SENSITIVE = (
     r"contraseñas?|claves?(?: api)?|zugangsdaten|passw(?:ö|oe)rter|kennw(?:ö|oe)rter|mots de passe|identifiants|"
     r"senhas?|credenciais|credenziali|wachtwoorden|пароли|паролями|ключи|токены|密码|密钥|令牌|凭据|聊天记录|"
     r"historial|conversación|conversa(?:ção)?|conversazione|chatverlauf|verlauf|unterhaltung|historique|gesprek|"
-    r"переписк\w*|истори\w+ чата|对话)")
+    r"переписк\w*|истори\w+ чата|对话|"
+    r"(?:customers?|clients?|users?|patients?|employees?|callers?)'?s?\s+(?:[\w-]+\s+){0,2}?(?:names|details|records|"
+    r"addresses|phone numbers|pii|information|info)|(?:crash|core|heap|memory)\s+dumps?|(?:the\s+)?process\s+"
+    r"environment|env vars|salar(?:y|ies)\s+(?:spreadsheets?|data|files?|lists?|sheets?)|payroll\s+(?:data|files?|"
+    r"exports?)|datos\s+(?:personales|del\s+cliente|de\s+(?:los\s+)?clientes)|kundendaten|personenbezogene\s+daten|"
+    r"données\s+(?:des?\s+)?(?:clients?|personnelles)|dados\s+(?:pessoais|do\s+cliente|dos\s+clientes)|"
+    r"dati\s+(?:personali|dei\s+clienti)|klantgegevens|persoonsgegevens|персональные\s+данные|данные\s+клиентов|"
+    r"客户数据|个人数据|用户数据|邮箱地址|电子邮件地址|客户的?(?:邮箱|信息|资料|联系方式)|个人信息|"
+    r"парол\w*|персональн\w+ дан\w+|дані клієнтів)")
 _SECRET = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
     r"rotation|management))|api[ _-]?keys?|access keys?|connection strings?|database urls?|dsns?|jwts?|"
@@ -96,6 +108,7 @@ _SECRET = (
     r"signing keys?|service account keys?|2fa codes?|mfa codes?|one-time codes?|"
     r"(?:customers?|users?|employees?|patients?|clients?)'?s?\s+(?:phone numbers?|home addresses|addresses|e-?mails?|"
     r"personal data|details|records|salar\w+|ssns?|dates? of birth|medical \w+)|"
+    r"salar(?:y|ies)\s+(?:spreadsheets?|data|files?|lists?|sheets?)|payroll\s+(?:data|files?|exports?)|"
     r"contraseñas?|zugangsdaten|passw(?:ö|oe)rter|mots de passe|senhas?|credenziali|wachtwoorden|пароли|密码)")
 _DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
          r"\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|"
@@ -114,14 +127,16 @@ _XFER = (rf"(?:send|sends|sent|sending|post{_EN}|forward{_EN}|upload{_EN}|ship|s
          r"reenv\w+|weiterleiten|leite\w* weiter|inoltra\w*|doorsturen|"
          r"transmis|transmises|transmettre|transmettez|envoie\w*|envoy\w+|envía\w*|enviar|envie\w*|manda\w*|"
          r"schick\w*|sende\w*|übermittl\w*|invia\w*|stuur\w*|verstuur\w*|отправ\w*|перешл\w*|пришли\w*|发送|发到|"
-         r"转发|上传)")
+         r"转发|上传|提交到|提交至|同步到|复制到|发给|копі\w+|копи\w+|скопі\w+|скопи\w+|надсила\w*|надішли\w*|"
+         r"пересила\w*|вивантаж\w*|выгруз\w*)")
 
 
 def _rx(pattern: str) -> re.Pattern:
     return re.compile(pattern, _I)
 
 
-_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+(?=\S)|\n+|;\s+")
+_SENTENCES = re.compile(r"(?<=[.!?。！？])\s+(?=\S)|\n+|;\s+"
+                        r"|\s*</?(?:p|div|li|td|th|tr|h[1-6]|br|blockquote)\b[^>]*>\s*", re.I)
 
 
 def _sentences(text: str) -> list[str]:
@@ -196,8 +211,8 @@ _EXPIRED = _rx(
 _NEG_NEXT = re.compile(r"\s+(?:nicht|pas|not|no|non|niet|не)\b", _I)
 
 
-_MENTION = _rx(r"(?:\b(?:like|such as|e\.g\.|called|the phrase|the string|prompts?|attacks?|payloads?)\s*[:,]?\s*"
-               r"['\"“‘]\s*)$")
+_MENTION = _rx(r"(?:\b(?:like|such as|e\.g\.|called|the phrase|the string|prompts?|attacks?|payloads?|du type|comme|"
+               r"tel(?:le)?s? que|wie|etwa|como|tipo|come|zoals|типа|вроде)\s*[:,]?\s*['\"“‘«„]\s*)$")
 
 
 def _override(sentence: str) -> bool:
@@ -260,7 +275,10 @@ _READER = _rx(
     r"handles?|receives?|is (?:reading|processing|parsing))\s+(?:this|these|the following|it)\b"
     rf"|\b(?:{_AI}|models?|agents?|tools?|systems?)s?(?:\s+\w+){{0,2}}?\s+(?:that\s+|who\s+)?(?:are\s+|is\s+)?(?:reading|processing|parsing|"
     r"summari[sz]ing|consuming|indexing|triaging|ingesting|scanning|retrieving|handling|generating a summary of|"
-    r"editing|reviewing|grading|screening)\s+(?:this|these|the)\b"
+    r"editing|reviewing|grading|screening|working|tailing|monitoring|watching|going through|managing|maintaining|"
+    r"operating|updating|running|using|touching|opening)\s+(?:this|these|the)\b"
+    rf"|\b(?:{_AI}|models?)\s+(?:that|which|who)\s+(?:summari[sz]es|reads|processes|parses|ingests|handles|"
+    r"works on|tails|monitors|indexes|triages|reviews|answers)\s+(?:this|these|the)\b"
     r"|\b(?:whatever|whichever|any)\s+(?:ai|llm|model|agent|bot|assistant|system|tool)s?\s+(?:[\w-]+\s+){0,3}?"
     r"(?:reads?|reading|process\w*|pars\w*|summari\w*|ingest\w*|consum\w*|retriev\w*|index\w*|handl\w*)\b"
     r"|[\"']?_*(?:notes?|hints?|instructions?|message|msg|directive|prompt)_(?:for|to)_(?:agents?|ai|llms?|assistants?|"
@@ -273,13 +291,16 @@ _READER = _rx(
     r"|\blanguage[- ]model[- ]?(?:graders?|reviewers?|screeners?|readers?)\b"
     r"|\b(?:if|when)\s+you(?:'re| are)\s+(?:an?\s+)?(?:ai|llm|language model|model|bot|assistant|agent|software|"
     r"a program|a machine)\b|\b(?:future\s+)?readers?\s+of\s+this\s+(?:memory|note|entry|record)\b"
+    r"|\b(?:if|when)\s+you(?:'re| are)\s+(?:the|an?)\s+(?:[\w-]+\s+){0,4}?(?:job|process|pipeline|worker|summari[sz]er|"
+    r"consolidator|indexer|extractor)\b"
+    r"|\b(?:reviewers?|readers?|approvers?|agents?|processors?)\s*,\s*(?:the\s+)?(?:automated|ai|machine|bot)\s+ones\b"
     r"|@(?:assistant|ai|bot|claude|copilot|gpt|chatgpt|llm|agent)\b|\btodo\s*\(\s*(?:ai|llm|copilot|assistant|bot|"
     r"agent|gpt)\s*\)")
 _VOCATIVE = _rx(
     rf"(?:^|[(\[,\-–—:\"'“‘]\s*|(?:#|//|/\*|--|\*)\s*)(?:(?:hey|hi|hello|dear|attention|listen|ok|okay|psst)\s*,?\s+)?(?:the\s+|my\s+|our\s+|"
     rf"any\s+|all\s+|every\s+)?{_AI}{_HUMAN_AFTER}\s*[,:!–—]"
-    r"|(?:^|[.:]\s+|[\"'“‘])(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
-    r"models?|tools?|crawlers?)\s*:"
+    r"|(?:^|[.:>]\s*|[\"'“‘])(?:llm|ai|gpt|automated|autonomous)[\w-]*\s+(?:[\w-]+\s+){0,2}(?:agents?|assistants?|bots?|"
+    r"models?|tools?|crawlers?|helpers?|operators?|reviewers?|workers?|readers?|ones)\s*:"
     r"|(?:^|[\"'(\[]\s*)(?:the\s+)?(?:models?|agents?|bots?)\s*:"
     r"|\b(?:listen|hey|ok|okay|dear|attention|psst)\b[\s,]+(?:the\s+)?(?:model|agent|bot)\s*[,:—–!]"
     rf"|\b(?:dear|hey)\s+{_AI}\b|(?:^|[.:]\s+)(?:[\w-]+\s+)?(?:models|agents|bots|crawlers):"
@@ -289,6 +310,12 @@ _VOCATIVE = _rx(
     rf"search engines?|crawlers?|scrapers?|summari[sz]ers?)\b"
     r"|\b(?:to|for)\s+(?:whichever|whatever|any|every|each)\s+(?:[\w-]+\s+)?(?:models?|agents?|bots?|systems?|"
     r"tools?|assistants?)\b[^:]{0,40}:")
+# An AI named by a label: "For AI coding assistants::", "# AI-REVIEWER:", "Handover for the next agent:".
+_AI_LABEL = _rx(rf"(?:^|[=:>#/*\s])for\s+(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+){{0,2}}?{_AI}\s*::?\s*\S"
+                r"|(?:^|[\s#/*(\[])(?:ai|llm|gpt|bot)[-_](?:reviewers?|agents?|assistants?|readers?|helpers?|operators?|"
+                r"notes?|instructions?|directives?)\s*:\s*\S"
+                r"|\b(?:handover|note|notes|message|memo|instructions?)\s+(?:for|to)\s+(?:the\s+)?next\s+(?:agent|"
+                r"assistant|bot|model)\s*:\s*\S")
 # "New directive for …:", "instructions to …": orders named as such, handed to an AI.
 _ORDERS_TO = _rx(r"\b(?:directives?|instructions?|orders?|rules|guidance|commands?)\s+(?:to|for)\b")
 # An order follows the vocative (a question to one's own assistant is no order: "Hello, AI, have you …?").
@@ -365,6 +392,9 @@ _AUTHORITY = _rx(r"\bthe user has (?:already\s+)?(?:authori[sz]ed|approved|allow
                  rf"|\b{_AI}\b[^.]{{0,40}}\bon\s+behalf\s+of\b"
                  r"|\bpretend\s+(?:that\s+)?(?:the\s+)?[\w\s]{0,30}?(?:signed off|approved|authori[sz]ed|allowed|"
                  r"cleared)\b")
+_AI_PREAPPROVED = _rx(rf"\b(?:{_AI}|agents?)\b[^.]{{0,40}}\b(?:counts?|counted|are treated|is treated|qualif\w+|"
+                      r"(?:are|is) (?:considered|deemed))\s+as\s+(?:already\s+)?(?:signed off|approved|reviewed|"
+                      r"verified|authori[sz]ed|pre-?approved)\b")
 _OBEY_SIGNED = _rx(r"\b(?:signed|tagged|marked|prefixed|stamped|labell?ed)\b[^.]{0,60}\b(?:must|should|shall|will|"
                   r"is to|are to)\s+be\s+(?:followed|obeyed|trusted|executed|carried out|treated as)\b"
                   r"|\b(?:follow|obey|trust|execute)\w*\s+(?:anything|everything|whatever|any message|messages|"
@@ -376,6 +406,11 @@ _STEALTH = _rx(r"\b(?:silently|secretly|quietly|covertly|discreetly|nobody needs
                r"ohne es zu erwähnen|sans le dire|sin decirlo|sem dizer)")
 
 
+# A payload split across texts, with the order to put it back together for the reader.
+_JOIN_PARTS = _rx(r"\b(?:join|combine|concatenate|assemble|merge|put together|read together)\s+(?:the\s+|all\s+)?"
+                  r"(?:\w+\s+)?(?:parts|pieces|fragments|halves|segments|notes|lines)\b[^.]{0,40}"
+                  r"\b(?:when you|before you|and (?:follow|obey|execute|run|act|answer|reply|use))"
+                  r"|\bpart\s+\d\s+of\s+\d\b[^.\n]{0,80}\b(?:whoever|assistant|ai|agent|model|bot)\b")
 # An AI let loose: allowed to act for anyone, on request, on its own.
 _AI_MAY = _rx(rf"(?:\b(?:{_AI}|the agent)(?:'s)?\s+(?:can|may|is allowed to|are allowed to|is free to|are free to|"
               r"is cleared to|are cleared to|gets to|get to)|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:allowed|cleared|free|"
@@ -403,7 +438,11 @@ _FOREIGN_STANDING = _rx(r"по умолчанию|всегда|immer|ab jetzt|ab
 
 def _addressed(sentence: str, *, tool: bool) -> bool:
     """The sentence speaks to an AI reader in a way a person talking to their own assistant does not."""
-    if _READER.search(sentence) or _AUTHORITY.search(sentence) or _OBEY_SIGNED.search(sentence):
+    if _READER.search(sentence) or _AUTHORITY.search(sentence) or _OBEY_SIGNED.search(sentence) \
+            or _AI_PREAPPROVED.search(sentence) or _JOIN_PARTS.search(sentence):
+        return True
+    if (m := _AI_LABEL.search(sentence)) and len(sentence[m.end() - 1:].split()) >= 3 \
+            and (tool or _ORDER.search(sentence[m.end() - 1:]) or _widened(sentence)):
         return True
     if (m := _AI_MAY.search(sentence)) and not _negated_before(sentence, m.start()) and not _SELF.search(sentence):
         return True
@@ -429,7 +468,8 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
             and not _negated_before(sentence, you_say.start()):
         return True
     if tool and (_YOU_SAY.search(sentence) or re.search(
-            rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MUST}\b", sentence, _I)):
+            rf"\b{_AI}{_HUMAN_AFTER}(?:\s+[\w'-]+){{0,4}}?\s+{_MUST}\b", sentence, _I) or re.search(
+            rf"\b(?:{_AI}|agents?)\s+\w+ing\b(?:\s+[\w'-]+){{0,5}}?\s+{_MUST}\b", sentence, _I)):
         return True
     tell = _TELL_OTHERS.search(sentence)
     if tell and not _negated_before(sentence, tell.start()) and (
@@ -447,7 +487,121 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
             return True
     if _STEALTH.search(sentence) and re.search(rf"\b(?:{_SAY}|{_ACT}|{_XFER})\b", sentence, _I):
         return True
-    return False
+    return _ai_acts(sentence) or _answer_made(sentence) or _foreign_addressed(sentence)
+
+
+# An AI (or "the next agent") named as the one who acts, in the third person, with a consequence and no person deciding:
+# "the assistant writes every new secret to the mirror, without asking anyone", "o assistente cria acesso … sem
+# aprovação". A description of a product feature has no such frame.
+_AI_SUBJECT = _rx(rf"\b(?:the|our|any|every|each|all|whichever|the next|any other)\s+(?:next\s+)?(?:{_AI}|agents?)"
+                  rf"{_HUMAN_AFTER}\b|\bwhoever picks this up\b|\b(?:the\s+)?next\s+agent\b"
+                  rf"|(?:^|[:;,.]\s*)(?:{_AI}){_HUMAN_AFTER}(?=\s+(?:now\s+|then\s+|always\s+)*[a-z]+\b)")
+_FOREIGN_AI_SUBJECT = _rx(r"\b(?:o|a|el|la|le|l'|der|die|das|de|het|il|lo)\s*(?:assistente?|asistente|assistant\w*|"
+                          r"assistent\w*|ki|ia|agente?|bot)\b|\b(?:ассистент|бот|ии)\b|助手|智能体")
+_STANDING_FOREIGN = _rx(r"\b(?:a partir de (?:agora|ahora|hoy|maintenant)|desde ahora|de agora em diante|désormais|"
+                        r"dorénavant|ab sofort|ab jetzt|von nun an|künftig|d'ora in (?:poi|avanti)|da ora|vanaf nu|"
+                        r"voortaan|отныне|с этого момента|теперь всегда|sem\s+(?:aprovação|autorização|revisão|"
+                        r"perguntar)|sin\s+(?:aprobación|autorización|revisión|preguntar)|sans\s+(?:approbation|"
+                        r"autorisation|validation|revue|demander)|ohne\s+(?:genehmigung|freigabe|prüfung|rückfrage|"
+                        r"review)|senza\s+(?:approvazione|autorizzazione|revisione|chiedere)|zonder\s+(?:goedkeuring|"
+                        r"toestemming|review)|без\s+(?:одобрения|согласования|проверки|разрешения))\b|从现在起|今后|无需审批")
+# a narrative of what an AI said ("The assistant replied: …"), as episodes tell it, is not an order to one
+_REPORTED = _rx(r"\s+(?:then\s+|also\s+)?(?:replied|said|says|answered|asked|noted|explained|suggested|agreed|"
+                r"confirmed|wrote|responded|mentioned|added|recommended|pointed out|reminded|warned|summari[sz]ed|"
+                r"acknowledged|clarified|proposed|offered)\b")
+# the word after the subject read as its verb ("the assistant points every resolver at …"): not a modal of capability
+_VERB_NEXT = _rx(r"\s+(?:now\s+|then\s+|always\s+|also\s+)*(?!(?:can|could|may|might|is|was|has|had|did|does)\b)"
+                 r"[a-z]+s?\b")
+_ACT_WORD = _rx(rf"\b(?:{_ACT}|writes?|creates?|gives?|switch(?:es)? off|turns? off|sets?|changes?|opens?|"
+                r"uploads?|copies|moves?|removes?|purges?|wipes?|rotates?|exports?|shares?|pushes|skips?|bypass(?:es)?|"
+                r"executes?|runs?)\b")
+
+
+def _ai_acts(sentence: str) -> bool:
+    if _QUESTION_START.search(sentence) and sentence.rstrip().endswith("?"):
+        return False
+    m = _AI_SUBJECT.search(sentence)
+    if m and not _negated_before(sentence, m.start()) and not _SELF.search(sentence) \
+            and not _REPORTED.match(sentence, m.end()):
+        rest = sentence[m.end():]
+        act = _ACT_WORD.search(rest[:80])
+        if act and not re.search(_NEG, rest[:act.start()], _I) and (
+                _NO_HUMAN.search(sentence) or re.search(r"\b(?:from now on|going forward|henceforth|from today|"
+                                                         r"whenever|every time|each time|any time)\b", sentence, _I)):
+            return True
+        # any verb: a standing order or a rule over everything ("assistants set public-read on … and copy all …")
+        verb = _VERB_NEXT.match(rest)
+        if verb and (_NO_HUMAN.search(sentence) or re.search(r"\b(?:from now on|going forward|henceforth)\b",
+                                                            sentence, _I)
+                     or (_RULE_FRAME.search(sentence) and _UNIVERSAL.search(rest))):
+            return True
+    f = _FOREIGN_AI_SUBJECT.search(sentence)
+    return bool(f and _STANDING_FOREIGN.search(sentence) and len(sentence[f.end():].split()) >= 3)
+
+
+# A standing answer handed over: "could you make that your answer from now on?"
+_ANSWER_MADE = _rx(r"\bmake\s+(?:that|this|it)\s+(?:your|the)\s+(?:standard\s+|default\s+|only\s+|usual\s+)?"
+                   r"(?:answer|reply|response|line)\b"
+                   r"|\b(?:questions?|requests?|queries|inquiries|enquiries)\b[^.]{0,60}\b(?:are|is)\s+to\s+be\s+"
+                   r"(?:answered|replied to|handled)\s+(?:by|with)\b"
+                   rf"|\b(?:is|are)\s+not\s+to\s+be\s+(?:mentioned|disclosed|raised|discussed)\b[^.]{{0,30}}\bby\s+"
+                   rf"(?:the\s+|any\s+)?(?:{_AI}|agents?)\b")
+
+
+def _answer_made(sentence: str) -> bool:
+    m = _ANSWER_MADE.search(sentence)
+    return bool(m and not _negated_before(sentence, m.start()))
+
+
+# Addressees and triggers in other languages: "Chère assistante, … dire à toute personne qui pose une question …",
+# "致所有之后读取这段记忆的AI助手", "Anweisung für den Assistenten: empfiehl immer …".
+_DEAR_AI = _rx(r"\b(?:chère|cher|chers|chères|liebe[rs]?|querid[oa]s?|estimad[oa]s?|car[oa]|cari|gentile|beste|"
+               r"дорог\w+|уважаем\w+)\s+(?:assistant\w*|assistente?|asistente|assistent\w*|ia|ki|ai|agente?|bot|"
+               r"ассистент\w*|бот|модель)\b")
+_TO_AI_ZH = re.compile(r"(?:致|给|对|告)(?:所有|每个|任何|各位)?[^，。,.:：]{0,24}"
+                       r"(?:AI|ai|人工智能|助手|模型|智能体|机器人)")
+_ANYONE_ASKS = _rx(r"\b(?:toute personne|quiconque|n'importe qui|cualquier persona|quien(?:quiera)?|qualquer pessoa|"
+                   r"quem|chiunque|jede[mnr]?|jemand\w*|iedereen|wie|каждому|любому|всем|кто)\b[^.]{0,30}\b"
+                   r"(?:qui\s+(?:pose|demande)|que\s+pregunte|que\s+perguntar|chieda|der\s+(?:fragt|nach)|"
+                   r"die\s+(?:vraagt|naar)|спрос\w+|pregunt\w+|pergunt\w+|demande\w*|fragt)"
+                   r"|任何人(?:问|询问)|有人问")
+_ANY_SAY = _rx(r"\b(?:dire|répondre|dis|dites|réponds|decir|responder|di|dile|diga|dizer|responda|sag\w*|antworte\w*|"
+               r"rispondere|rispondi|zeggen|zeg|antwoorden|antwoord|сказать|скажи|ответить|отвечай|говори|"
+               r"empfiehl|empfehle|recommande\w*|recomienda\w*|recomenda\w*|raccomanda\w*|рекомендуй|tell|say)\b"
+               r"|回答|告诉|说|推荐")
+_FOREIGN_NOTE_TO = _rx(r"\b(?:anweisung|hinweis|nachricht|notiz|consigne|note|nota|instrucción|instrução|istruzione|"
+                       r"instructie|opmerking|указание|инструкция|сообщение|regel|vorgabe|règle|regla|regola|regra|"
+                       r"правило|richtlijn)\s+(?:an|für|fuer|pour|à|para|per|voor|"
+                       r"aan|для)\s+(?:den|die|das|le|la|l'|les|el|los|o|os|il|i|de|het)?\s*(?:assistent\w*|"
+                       r"assistant\w*|asistente|assistente|ki|ia|ai|ассистент\w*|модел\w+|bots?|agent\w*)\b")
+
+
+# An AI named in other scripts and languages, and a trigger on someone's question or a standing order there.
+_AI_OTHER_SCRIPT = re.compile(r"(?:AI|ai|एआई)\s*(?:सहायक|असिस्टेंट)|सहायक|المساعد|مساعد الذكاء|الذكاء الاصطناعي|"
+                              r"アシスタント|AIアシスタント|어시스턴트|AI\s*비서|\basistan\w*|\basisten\b|trợ lý|"
+                              r"\basystent\w*|\bасистент\w*|\bассистент\w*|\bшті\b|\bші\b", re.I)
+_TRIGGER_OTHER = re.compile(r"जब\s+(?:भी\s+)?कोई|कोई\s+(?:भी\s+)?पूछे|إذا\s+سأل|عندما\s+يسأل|"
+                            r"誰かが|聞かれたら|尋ねられたら|"
+                            r"누군가|물으면|biri\s+sorarsa|sorulursa|jika\s+(?:ada\s+)?(?:seseorang|orang)\s+bertanya|"
+                            r"khi\s+(?:có\s+)?(?:ai|người)\s+hỏi|jeśli\s+ktoś\s+(?:zapyta|pyta)|якщо\s+хтось|"
+                            r"если\s+кто-?то|коли\s+хтось", re.I)
+_STANDING_OTHER = re.compile(r"अब\s+से|हमेशा|من\s+الآن|دائما|今後|これから|常に|앞으로|항상|bundan\s+sonra|her\s+zaman|"
+                             r"mulai\s+sekarang|selalu|từ\s+nay|luôn\s+luôn|od\s+teraz|zawsze|відтепер|завжди|"
+                             r"отныне|всегда", re.I)
+
+
+def _foreign_addressed(sentence: str) -> bool:
+    if (m := _DEAR_AI.search(sentence) or _FOREIGN_NOTE_TO.search(sentence) or _TO_AI_ZH.search(sentence)):
+        rest = sentence[m.end():]
+        return bool(_ANYONE_ASKS.search(rest) or _STANDING_FOREIGN.search(rest) or _FOREIGN_STANDING.search(rest)
+                    or _ANY_SAY.search(rest) or _FRAME_FOREIGN.search(rest))
+    if _AI_OTHER_SCRIPT.search(sentence) and (_TRIGGER_OTHER.search(sentence)
+                                              or _STANDING_OTHER.search(sentence)):
+        return True
+    ask = _ANYONE_ASKS.search(sentence)
+    return bool(ask and _ANY_SAY.search(sentence) and not _SELF.search(sentence)
+                and re.search(r"\b(?:tu|vous|du|sie|você|tú|usted|jij|u|ты|вы|assistant\w*|assistente?|asistente|"
+                              r"assistent\w*|ki|ia)\b|你|您|助手", sentence, _I))
 
 
 # Many people, not the one user an assistant talks to.
@@ -477,7 +631,9 @@ _NO_HUMAN = _rx(r"\b(?:without\s+(?:asking|checking|verifying|reading|reviewing|
                 r"automatically|auto-?(?:approve[sd]?|merge[sd]?|accept(?:ed)?)|straight\s+(?:to|into)\s+(?:prod\w*|main|"
                 r"master)|without\s+(?:it|them|the\s+(?:canary|staging|tests?|checks?|review|approval))|on\s+(?:its|their|"
                 r"your)\s+own|by\s+(?:itself|themselves|yourself)|autonomously|unsupervised|unattended|"
-                r"no questions asked|without\s+(?:a\s+)?(?:ticket|change request|sign-?off))")
+                r"no questions asked|without\s+(?:a\s+)?(?:ticket|change request|sign-?off)|"
+                r"without\s+(?:the|a|any)\s+(?:[\w-]+\s+)?(?:checks?|reviews?|approvals?|sign-?offs?|verification)\b|"
+                r"unchecked|unreviewed|unverified|unapproved)")
 _APPROVE = _rx(r"\b(?:approve[sd]?|approving|merge[sd]?|merging|deploy(?:s|ed|ing)?|push(?:es|ed)?\s+(?:\w+\s+){0,3}?"
                r"(?:to\s+)?(?:prod\w*|main|master|live)|ship(?:s|ped)?|"
                r"confirming|granting|accepting|releasing|refunding|closing|purg\w+|wip(?:e|es|ing)|wire[sd]?|wiring|"
@@ -519,6 +675,8 @@ _GUARD = (r"(?:tls|ssl|https|certificates?|cert(?:ificate)?\s+(?:checks?|verific
           r"signatures?|signing|security\s+(?:scans?|review|checks?|checklist|questionnaire|sign-?off|team|alerts?)|"
           r"blocking|enforcement|"
           r"code\s+review|branch protection|rate limit(?:er|ing|s)?|encryption|antivirus|sandbox(?:ing)?|"
+          r"endpoint (?:protection|security|detection)|edr|virus ?scann(?:er|ing)|malware scann(?:er|ing)|defender|"
+          r"disk encryption|host key (?:checks?|checking|verification)|fingerprint (?:checks?|verification)|"
           r"access control|permission checks?|identity (?:checks?|calls?|verification)|kyc|aml checks?|"
           r"fraud (?:screening|checks?|review)|(?:sast|dast|sca|vulnerability|security)\s+(?:findings|results)|"
           r"input validation|captcha|"
@@ -553,7 +711,8 @@ def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match |
             rf"\b{guard}\b(?P<mid>(?:\s+[\w'.-]+){{0,4}}?)\s+(?:{be}){'' if copula else '?'}{_OFF_STATE}\b",
             rf"\b(?:no|without|with no|never needs?|do(?:es)?n'?t need|do(?:es)?n'?t require|never requires?|"
             rf"nobody needs|no one needs|nobody uses|don'?t bother(?:\s+with)?)\s+"
-            rf"(?P<mid>(?:a|any|the)?\s*)(?:\w+\s+)?{guard}\b",
+            rf"(?P<mid>(?:a|any|the)?\s*)(?:\w+\s+)?{guard}\b"
+            r"(?!\s+(?:rules?|changes?|exceptions?|settings?|ports?|config\w*|requests?)\b)",  # "no firewall rule …"
             rf"--(?:force-)?(?:skip|no|disable)-{guard}\b(?P<mid>)",
             rf"\b(?:are|is)\s+exempt(?:ed)?\s+from\s+(?P<mid>(?:the|any)?\s*)(?:\w+\s+)?{guard}\b",
             rf"\b{guard}\s+(?:runs?|is|are|stays?)\s+(?P<mid>)in\s+(?:log|monitor|audit|detect|report)(?:ing)?-only\b",
@@ -578,7 +737,9 @@ def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match |
 
 _FLAGS = _rx(r"(?:--insecure\b|--no-verify\b|verify\s*=\s*false\b|--force-skip-checks\b|stricthostkeychecking=no|"
              r"node_tls_reject_unauthorized\s*=\s*0|pythonhttpsverify\s*=\s*0|--allow-unauthenticated\b|"
-             r"--disable-(?:security|auth|tls|ssl|verification)\w*|--skip-(?:checks|verification|auth)\w*)")
+             r"--disable-(?:security|auth|tls|ssl|verification)\w*|--skip-(?:checks|verification|auth)\w*|"
+             r"chmod\s+(?:-R\s+)?0?777\b|setenforce\s+0\b|selinux\s*=\s*(?:disabled|permissive)\b|"
+             r"selinux\s+(?:\w+\s+){0,2}permissive\b|git\s+commit\s+(?:[\w-]+\s+)*-n\b)")
 _PRIVILEGE = _rx(r"\b(?:admin|root|owner|superuser|sudo|full|write|production|prod)\s+(?:rights|access|privileges|"
                  r"permissions|credentials)\b[^.]{0,40}\b(?:to|for)\s+(?:every|all|any|anyone|everyone|everybody|whoever|"
                  r"each)\b|\b(?:give|grant|hand)s?\b[^.]{0,30}\b(?:admin|root|owner|superuser)\b[^.]{0,30}\b(?:to\s+)?"
@@ -597,11 +758,21 @@ _OPENED_TO = _rx(r"\b(?:contractors|anyone|everyone|externals?|vendors?|interns?
                  r"(?:[\w-]+\s+){0,2}(?:salary|salaries|payroll|medical|personal|customer|hr|financial)\s+(?:data|records|details|files|"
                  r"information)")
 _RUN_PRIVILEGED = _rx(r"\b(?:run|start|deploy)\w*\s+(?:all\s+|every\s+)?(?:containers?|pods?|services?|workloads?)\s+"
-                      r"(?:\w+\s+){0,2}(?:privileged|as root)\b")
+                      r"(?:\w+\s+){0,2}(?:privileged|as root)\b"
+                      r"|\b(?:all|every|each)\s+(?:[\w-]+\s+)?(?:containers?|pods?|services?|workloads?)\s+(?:run|get|use|"
+                      r"start)\w*\s+(?:with\s+|as\s+)?(?:--)?(?:privileged|root)\b"
+                      r"|\bprivileged(?:\s+mode)?\b[^.]{0,40}\b(?:for|on|in)\s+(?:all|every|each)\s+(?:[\w-]+\s+)?"
+                      r"(?:containers?|pods?|services?|workloads?)\b"
+                      r"|\b(?:run|deploy)\s+privileged\b")
 # Safeguards of the supply chain: skipping review of what comes from outside is never a scoped process choice.
 _SOFT_CONTEXT = _rx(r"\b(?:mirrors?|upgrades?|dependenc\w+|packages?|third-party|vendor\w*|external)\b")
 
 
+# A safeguard dropped by an order at a clause's start: "…, skip verification", "bypass the review and merge".
+_SKIP_ORDER = _rx(r"(?:^|[,;:]\s*|\band\s+)(?:skip|bypass|disable|turn off|switch off|drop|ignore)\s+"
+                  r"(?:the\s+|any\s+|all\s+)?"
+                  r"(?:[\w-]+\s+)?(?:verification|validation|reviews?|reviewers?|approvals?|sign-?offs?|call-?backs?|"
+                  r"(?:security|identity|fraud|kyc)\s+checks?)\b")
 _TEST_SCOPE = _rx(r"\bonly\b[^.;]{0,50}\b(?:local|dev|development|test|testing|sandbox|mock|fixtures?|ci)\b|"
                   r"\b(?:local|dev|test|sandbox|mock)\s+(?:environment|account|accounts|setup|instance|cluster)s?\s+only\b")
 
@@ -625,26 +796,64 @@ _NEVER_EXPIRE = _rx(r"\b(?:tokens?|keys?|passwords?|credentials?|certificates?|s
                     r"don'?t)\s+expire\b")
 
 
+# Review by someone else, dropped: "authors approve their own pull requests", "self-approve and merge".
+_SELF_APPROVAL = _rx(r"\bself-?approv\w*|\bapprov\w*\s+(?:your|their|his|her|one'?s|its|our|my)\s+own\s+(?:[\w-]+\s+)?"
+                     r"(?:pull requests?|prs?|merge requests?|mrs?|changes|code|diffs?|commits?|deploy\w*|releases?|"
+                     r"tickets?|expenses?|access requests?|invoices?)\b|\bapprov\w*\s+(?:it|them)\s+(?:yourself|"
+                     r"themselves|himself|herself)\b")
+# A safeguard switched off in other languages ("Der Virenschutz ist auf allen Build-Agents abgeschaltet, Regel …").
+_GUARD_FOREIGN = (r"(?:virenschutz|antivirus|antivirus\w*|virusscanner|antivírus|firewall|pare-feu|cortafuegos|"
+                  r"verschlüsselung|chiffrement|cifrado|crittografia|criptografia|versleuteling|шифровани\w*|"
+                  r"антивирус\w*|брандмауэр\w*|2fa|mfa|tls|ssl|zertifikatsprüfung|code-?review\w*|"
+                  r"registro de auditoría|audit-?log\w*|journal d'audit|registro di audit|protokollierung|"
+                  r"zwei-faktor\w*|authentifizierung|authentification|autenticación|autenticação|autenticazione|"
+                  r"аутентификац\w+|防火墙|加密|杀毒|审计日志)")
+_OFF_FOREIGN = (r"(?:abgeschaltet|deaktiviert|ausgeschaltet|abgestellt|désactivée?s?|coupée?s?|desactivad[oa]s?|"
+                r"apagad[oa]s?|disattivat[oa]|spent[oa]|desativad[oa]s?|desligad[oa]s?|uitgeschakeld|staat uit|"
+                r"staan uit|отключен\w*|выключен\w*|не нужн\w*|nicht (?:mehr )?nötig|plus nécessaire|"
+                r"(?:ya )?no es necesari[oa]|não é (?:mais )?necessári[oa]|non è (?:più )?necessari[oa]|"
+                r"niet (?:meer )?nodig|已关闭|关闭|禁用|不需要)")
+_FRAME_FOREIGN = _rx(r"\b(?:alle[nms]?|tous|toutes|todos|todas|tutti|tutte|все[хм]?|всегда|immer|toujours|siempre|"
+                     r"sempre|"
+                     r"altijd|regel|règle|regla|regola|regra|правило|richtlinie|politique|política|politica|beleid|"
+                     r"überall|partout|en todas partes|ovunque|overal|везде)\b|所有|一律|规定")
+_WEAK_FOREIGN = _rx(rf"\b{_GUARD_FOREIGN}\b[^.]{{0,60}}?\b{_OFF_FOREIGN}|\b{_OFF_FOREIGN}\b[^.]{{0,20}}?"
+                    rf"\b{_GUARD_FOREIGN}\b")
+
+
 def _weakening(sentence: str) -> bool:
     if (m := _STEP_DROPPED.search(sentence) or _NEVER_EXPIRE.search(sentence)) \
             and not _negated_before(sentence, m.start()):
+        return True
+    if (m := _SELF_APPROVAL.search(sentence)) and not _negated_before(sentence, m.start()) \
+            and not _negated_after(sentence, m.end()) \
+            and not (sentence.rstrip().endswith("?") and _QUESTION_START.search(sentence)):
+        return True
+    if (m := _WEAK_FOREIGN.search(sentence)) and _FRAME_FOREIGN.search(sentence) \
+            and not _negated_before(sentence, m.start()) \
+            and not re.search(r"\b(?:nie|jamais|nunca|mai|nooit|никогда)\b", sentence, _I):
         return True
     if (m := _AS_IT_COMES.search(sentence)) and _SOFT_CONTEXT.search(sentence) \
             and not _negated_before(sentence, m.start()):
         return True
     if (_TEST_SCOPE.search(sentence) or _NARROW.search(sentence)) and not _UNIVERSAL.search(sentence):
         return False
+    if (m := _SKIP_ORDER.search(sentence)) and not _negated_before(sentence, m.start()) \
+            and not (sentence.rstrip().endswith("?") and _QUESTION_START.search(sentence)):
+        return True
     if _guard_off(sentence, _GUARD):
         return True
     soft = _guard_off(sentence, _SOFT_GUARD, copula=True)
-    if soft and (_UNIVERSAL.search(sentence) or _SOFT_CONTEXT.search(sentence) or re.search(
+    if soft and (_UNIVERSAL.search(sentence) or _SOFT_CONTEXT.search(sentence) or _WIDE_RX.search(sentence)
+                 or re.search(
             r"\b(?:is|are)\s+now\b", soft.group(0), _I) or (
             soft.group(0).lower().startswith(("must", "should", "do", "don", "never", "no longer"))
             and _RULE_FRAME.search(sentence))):
         return True
     m = _FLAGS.search(sentence)
     if m and not _negated_before(sentence, m.start()) and re.search(r"\b(?:always|use|run|with|pass|add|set|every|"
-                                                                    r"per|rule|policy|standard)\b", sentence, _I) \
+                                                                    r"per|rule|policy|standard|all|fine|ok|okay|allowed|agreed)\b",
+                                                                    sentence, _I) \
             and not re.search(r"\b(?:removed?|deprecated|dropped)\b", sentence, _I):
         return True
     m = _PRIVILEGE.search(sentence) or _RUN_PRIVILEGED.search(sentence) or _OPENED_TO.search(sentence)
@@ -720,8 +929,11 @@ def _shares_secrets(sentence: str) -> bool:
 
 
 _DEST_RX = re.compile(_DEST, _I)
-_XFER_RX = re.compile(rf"(?:\b{_XFER}\b|发送|发到|转发|上传)", _I)
-_SENSITIVE_RX = re.compile(rf"(?<![\w.]){_SENSITIVE}", _I)
+_XFER_RX = re.compile(rf"(?:\b{_XFER}\b|发送|发到|转发|上传|提交到|提交至|同步到|复制到|发给)", _I)
+# (the words of unspaced scripts have no boundary to look behind)
+_SENSITIVE_RX = re.compile(rf"(?<![\w.]){_SENSITIVE}|(?:密码|密钥|令牌|凭据|聊天记录|对话|客户数据|个人数据|"
+                           r"用户数据|邮箱地址|"
+                           r"电子邮件地址|客户的?(?:邮箱|信息|资料|联系方式)|个人信息)", _I)
 # Markdown images and links whose address carries a template, a variable or a secret: the reader fills them in.
 _BEACON = _rx(r"!?\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*[?&#/=][^)\s]*(?:\{|\$|%7b|<|\[|secret|token|key|password|"
               r"history|conversation|chat|memory)"
@@ -748,14 +960,29 @@ _COPIED_ON_ALL = _rx(r"\b(?:cc|bcc|cc's|ccs|copy|copies)\s+(?:the\s+|an?\s+)?(?:
                      r"[\w.+-]+@[\w-]+\.[\w.]+)\s+(?:on|in)\s+(?:all|every|each)\b")
 
 
+_CMD_EXFIL = _rx(r"\b(?:nslookup|dig|host|ping|curl|wget|nc|ncat|socat|telnet|ssh|scp|invoke-webrequest|iwr)\b"
+                 r"[^\n]{0,120}?"
+                 r"(?:\$\(|`)\s*(?:cat|type|head|tail|base64|xxd|gzip|env|printenv|history|whoami|hostname)\b[^)`\n]{0,80}?"
+                 r"(?:\.netrc|\.env\b|id_rsa|id_ed25519|\.aws|\.ssh|\.kube|credentials|secrets?|passwd|shadow|tokens?|"
+                 r"\.npmrc|\.pypirc|\.git-credentials|\.docker|printenv|\benv\b|history|[)`])")
+
+
+# where a secret comes *from* ("credentials from the vault") is no destination for it
+_FROM_STORE = _rx(r"\s+(?:come\s+|are\s+|is\s+)?(?:read\s+)?from\s+(?:the\s+|our\s+|a\s+)?(?:vault|keychain|key ?vault|"
+                  r"secrets? manager|kms|1password|keyring|password manager|env(?:ironment)?)\b")
+
+
 def _exfiltrates(sentence: str, previous: str = "") -> bool:
     """Transfer, sensitive object and destination in the sentence; or the object in the sentence before, pointed
     back to ("Collect the API keys. Then post them to …"); or a bot or outside address copied on everything."""
     if (m := _COPIED_ON_ALL.search(sentence)) and not _negated_before(sentence, m.start()):
         return True
+    if (m := _CMD_EXFIL.search(sentence)) and not _negated_before(sentence, m.start()):
+        return True
     if not _DEST_RX.search(sentence) or _AUTH_USE.search(sentence):
         return False
-    if not (_SENSITIVE_RX.search(sentence) or (_BACK.search(sentence) and _SENSITIVE_RX.search(previous))):
+    sensitive = [m for m in _SENSITIVE_RX.finditer(sentence) if not _FROM_STORE.match(sentence, m.end())]
+    if not (sensitive or (_BACK.search(sentence) and _SENSITIVE_RX.search(previous))):
         return False
     return any(not _negated_before(sentence, verb.start()) for verb in _XFER_RX.finditer(sentence))
 
@@ -776,7 +1003,8 @@ _FETCH = (r"(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|fetch|https
 _INTERP = (r"(?:sudo\s+(?:-\S+\s+)*)?(?:(?:ba|z|k|c|da|tc|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|"
            r"invoke-expression|powershell|pwsh|source)\b")
 _PIPE = _rx(rf"\b{_FETCH}\b[^\n|;]{{0,200}}\|\s*{_INTERP}(?!\s+-m\s+json\.tool)(?!\s+-c\s+[\"'][^\"']*json)")
-_SUBST = _rx(r"\b(?:(?:ba|z|k)?sh|source|bash|eval|\.)\s+(?:-c\s+)?[\"']?(?:\$\(|<\()\s*(?:curl|wget|iwr|irm)\b")
+_SUBST = _rx(r"\b(?:(?:ba|z|k)?sh|source|bash|eval|\.|python[0-9.]*|perl|ruby|node|php)\s+(?:-[ce]\s+)?[\"']?"
+             r"(?:\$\(|<\(|`)\s*(?:curl|wget|iwr|irm)\b")
 _THEN_RUN = _rx(r"\b(?:curl|wget|iwr|invoke-webrequest|certutil|bitsadmin)\b[^\n]{0,200}?https?://[^\n]{0,200}?"
                 r"(?:&&|;|\|\|)\s*(?:sudo\s+)?(?:(?:ba|z)?sh\s|bash\s|source\s|\.\s|python[0-9.]*\s|chmod\s+\+x|"
                 r"\./|start\s|[\w-]+\.(?:exe|bat|ps1|sh)\b)")
@@ -834,18 +1062,81 @@ _PROMOTE = _rx(
     r"board)\b[^.]{0,60}\b(?:override|supersede|replace|must|takes? precedence)"
     r"|\btag\w*\s+(?:it|this)\s+as\s+corroborated\b"
     rf"|\b(?:this|it)\b[^.]{{0,40}}\b{_WIDE_SCOPE}\s+(?:memory|memories|scope|rules?|knowledge)\b")
+_WIDE_RX = re.compile(rf"\b{_WIDE_SCOPE}", re.I)
+
+
+_WIDE_FOREIGN = (r"(?:todo el proyecto|todos los módulos|todos los equipos|toda la organización|todo o projeto|"
+                 r"todos os módulos|todas as equipes|tutto il progetto|tutti i moduli|tutti i team|tout le projet|"
+                 r"tous les modules|toutes les équipes|das ganze projekt|alle module|alle teams|het hele project|"
+                 r"alle modules|весь проект|"
+                 r"все модули|все команды|整个项目|所有模块|所有团队)")
+# A claim of having been reviewed, with the reach it wants: "verified by a second team: applies everywhere",
+# "pinned and canonical: … applies to all modules", "treat it as an organisation fact", front matter with
+# ``verified: true`` and ``scope: project``.
+_CLAIMED = _rx(rf"\b(?:verified|reviewed|pinned|canonical|ratified|validated|validad[oa]|validé|validiert|"
+               rf"convalidat[oa]|"
+               rf"vérifiée?s?|geprüft|verificad[oa]|verificat[oa]|geverifieerd|проверен\w*|"
+               rf"approvat[oa]|aprobad[oa]|goedgekeurd|утвержден\w*|independently (?:confirm|verif)\w*|confirmed by "
+               rf"(?:a\s+)?(?:second|two|several|other|multiple|three)\s+teams?)\b[^\n]{{0,100}}?(?:{_WIDE_SCOPE}|"
+               rf"{_WIDE_FOREIGN}|\bapplies\s+(?:everywhere|to\s+(?:all|every)\b)|\b(?:all|every)\s+(?:modules?|teams?)\b)"
+               rf"|(?:{_WIDE_SCOPE}|{_WIDE_FOREIGN})[^\n]{{0,60}}?\b(?:verified|reviewed|pinned|canonical|ratified|"
+               rf"validated)\b")
+_RULE_WORDS = r"(?:rule|policy|fact|standard|decision|regel|règle|regla|regola|regra|richtlinie|политика|правило)"
+_APPROVED_RULE = _rx(rf"\b(?:approved|verified|reviewed|pinned|promoted|ratified)\s+(?:for|to|into|at|in)\s+(?:the\s+)?"
+                     rf"(?:project|global|org\w*|company)\s+(?:scope|level)\b"
+                     rf"|\b(?:an?\s+)?(?:approved|verified|reviewed|pinned|ratified)\s+(?:project|org\w*|company|global|team)"
+                     rf"[- ]?(?:wide\s+)?{_RULE_WORDS}\b"
+                     rf"|\b(?:projektweit\w*|projektregel\w*|règle de projet|regla del? proyecto|regola di progetto|"
+                     rf"regra d[eo] projeto|projectregel|правило проекта)\b[^.\n]{{0,60}}\b(?:übernehm\w*|aufnehm\w*|"
+                     rf"gilt|épingl\w*|vérifi\w+|fij\w+|aplic\w+|fiss\w+|applica\w*|fixar|verificad\w|geprüft|bitte|"
+                     rf"merci|por favor|per favore|alstublieft|пожалуйста)"
+                     rf"|\b(?:bitte|merci de|por favor|per favore|alstublieft|пожалуйста)\b[^.\n]{{0,40}}"
+                     rf"\b(?:als|comme|como|"
+                     rf"come|als een|как)\s+(?:\w+\s+){{0,2}}(?:{_RULE_WORDS})")
+_AS_WIDE = _rx(r"\b(?:treat|consider|regard|record|store|keep|show|list)\w*\s+(?:[\w-]+\s+){0,4}?as\s+(?:an?\s+)?"
+               r"(?:verified\s+|reviewed\s+|official\s+|canonical\s+)?(?:organi[sz]ation(?:al)?|company|project|global|"
+               r"org)(?:[- ]wide)?\s+(?:fact|rule|policy|standard|memory|knowledge)\b"
+               r"|\bas\s+an?\s+(?:verified|reviewed|trusted|official|canonical)\s+(?:project\s+|team\s+|org\s+)?(?:rule|fact|"
+               r"policy|standard|memory)\b")
+_STATUS_KEYS = re.compile(r"^\s*[\"']?(?:review_status|review|reviewed|reviewed_by|approved|approved_by|verified|"
+                          r"verified_by|trust|trust_level|status|decision)[\"']?\s*[:=]\s*[\"']?(?:approved?|verified|"
+                          r"reviewed|true|"
+                          r"yes|trusted|high|[\w-]*(?:board|committee|council|team|admin))\b", re.I | re.M)
+_SCOPE_KEYS = re.compile(r"^\s*[\"']?(?:scope|visibility|audience|applies_to)[\"']?\s*[:=]\s*[\"']?(?:project|global|"
+                         r"org\w*|company|all|everyone|public)\b", re.I | re.M)
 
 
 def _promotion(sentence: str) -> bool:
-    m = _PROMOTE.search(sentence)
+    m = _PROMOTE.search(sentence) or _CLAIMED.search(sentence) or _AS_WIDE.search(sentence) \
+        or _APPROVED_RULE.search(sentence)
     return bool(m and not _negated_before(sentence, m.start()))
+
+
+_PATCHED_FIELD = _rx(r"[\"']path[\"']\s*:\s*[\"'][^\"']*/(?:scope|trust|trust_level|verified|review_status|status|"
+                     r"visibility|reviewed)[\"']\s*,\s*[\"']value[\"']\s*:\s*[\"']?(?:project|global|org\w*|verified|"
+                     r"reviewed|trusted|true|approved)\b")
+
+
+def _claimed_status(text: str) -> bool:
+    """Review status and wide scope declared as data inside the text (front matter, JSON, a patch), or claimed across
+    one line's clauses ("was verified by the board; it applies to every team"): the memory's own fields are the
+    service's to set."""
+    if _SCOPE_KEYS.search(text) and _STATUS_KEYS.search(text) or _PATCHED_FIELD.search(text):
+        return True
+    return any(not _negated_before(text, m.start()) for m in _CLAIMED.finditer(text))
 
 
 # --- prompt structure in data -----------------------------------------------------------------------------------------
 
 _ROLE = re.compile(
     r"[\"']role[\"']\s*:\s*[\"'](?:system|developer)[\"']\s*,\s*[\"']content[\"']\s*:\s*[\"'][^\"']*\s[^\"']*\s"
-    r"|^\s*role\s*:\s*(?:system|developer)\s*\n\s*content\s*:\s*\S+\s+\S+"
+    r"|^\s*-?\s*role\s*:\s*(?:system|developer)\s*\n\s*content\s*:\s*[>|]?[-+]?\s*\S+\s+\S+"
+    r"|^\s*(?:entwickler|développeur|desarrollador|desenvolvedor|sviluppatore|ontwikkelaar|разработчик|开发者|"
+    r"developer|system)\b[^:\n]{0,24}:[^\n]{0,40}(?:priorit\w*|vorrang|neue (?:vorgabe|regel|anweisung)|nouvelle "
+    r"(?:consigne|règle)|nueva (?:regla|instrucción)|nova (?:regra|instrução)|nuova (?:regola|istruzione)|nieuwe "
+    r"(?:regel|instructie)|новое правило|новые правила|new (?:rule|instruction|policy|directive)|最高优先级|新规则)"
+    r"|^\s*(?:система|системное сообщение|sistema|système|systeme|systemnachricht|systeem|systemet|sistem|"
+    r"系统|系統|システム|시스템)\s*[:：]\s*\S+"
     r"|<start_of_turn>\s*(?:user|model|system)\b"
     r"|\[\[?\s*(?:system|admin|root|developer|operator|sudo)(?:\s+(?:override|message|note|prompt|mode))?\s*\]\]?\s*:?"
     r"|\b(?:new|updated)\s+system\s+(?:message|prompt|instructions?|directive)\b"
@@ -863,7 +1154,10 @@ _ROLE = re.compile(
 _SPACE_RUN = re.compile(r"[^\S\n]{2,}")
 # Someone asking whether they may ("Can I commit the token for now?") orders nobody.
 _ASKING = _rx(r"^\W*(?:can|could|may|should|shall|do|must)\s+(?:i|we)\b[^?]*\?\s*$|^\W*(?:is|would)\s+it\s+(?:ok|okay|"
-              r"fine|safe|alright|possible)\b[^?]*\?\s*$")
+              r"fine|safe|alright|possible)\b[^?]*\?\s*$"
+              # something that happened, and the question what to do about it
+              r"|[,;:]\s*(?:so\s+)?(?:what now|what do (?:we|i) do(?: now)?|what should (?:we|i) do|how do (?:we|i) handle "
+              r"(?:it|this|that))\s*\?\s*$")
 
 
 def mechanisms(text: str, *, tool: bool = False) -> list[str]:
@@ -878,10 +1172,18 @@ def mechanisms(text: str, *, tool: bool = False) -> list[str]:
         if family not in found:
             found.append(family)
 
-    if _ROLE.search(text):
+    if any(not token_named(text, m) for m in _ROLE.finditer(text)):
         add("role")
     if _remote_code(text):
         add("remote_code")
+    if _claimed_status(text):
+        add("promotion")
+    # a label naming an AI governs its whole line, across the line's sentences ("# AI-REVIEWER: … audited; approve it")
+    for line in text.splitlines():
+        if (m := _AI_LABEL.search(line)) and len(line[m.end() - 1:].split()) >= 3 \
+                and (tool or _ORDER.search(line[m.end() - 1:])):
+            add("directive")
+            break
     sentences = _sentences(text)
     for i, sentence in enumerate(sentences):
         asking = bool(_ASKING.search(sentence))

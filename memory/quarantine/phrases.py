@@ -163,6 +163,25 @@ _ROLE = re.compile(
     r"|^\s*[=\-*#]{3,}\s*(?:system|instructions?|admin|developer|tool output|end of \w+)\b",
     re.I | re.M)
 
+# A chat-template token *named* in prose or code: after "uses", "like", "e.g." or inside backticks, or followed by what
+# it is ("… headers", "and <|end|>"): "Llama 3 uses <|start_header_id|>system<|end_header_id|> headers".
+_NAMED_BEFORE = re.compile(r"(?:\b(?:uses?|using|used|like|such as|e\.g\.|i\.e\.|called|named|tokens?|templates?|"
+                           r"formats?|markers?|with|and|or|the|its|their|as)\s*[,:]?|[,(`'\"])\s*$", re.I)
+_NAMED_AFTER = re.compile(r"^(?:<\|[a-z_ ]{2,30}\|>|<(?:start|end)_of_turn>)*[^\S\n]*(?:[,;)`'\"]|\.(?:\s|$)|and\b|or\b|"
+                          r"(?:header|token|marker|separator|delimiter|tag|turn)s?\b|"
+                          r"is\b|are\b|as\b)", re.I)
+
+
+def token_named(text: str, m: re.Match) -> bool:
+    """A bare template token (a role named, no message after it) mentioned, not opening a section."""
+    token = m.group(0)
+    if not token.startswith("<") or "\n" in token or len(token.split()) > 2:
+        return False
+    line_start = text.rfind("\n", 0, m.start()) + 1
+    before = text[line_start:m.start()]
+    return before.count("`") % 2 == 1 or bool(_NAMED_BEFORE.search(before) and _NAMED_AFTER.search(text[m.end():]))
+
+
 _SHELL = r"(?:sudo\s+)?(?:ba|z|k|c|da|tc|fi)?sh\b|python[0-9.]*\b|perl\b|ruby\b|node\b|php\b|iex\b|" \
          r"invoke-expression\b|powershell\b|pwsh\b|source\b"
 _REMOTE = re.compile(
@@ -226,8 +245,9 @@ _NEGATION = re.compile(r"\b(?:never|don't|do not|dont|must not|mustn't|should no
 
 
 # an override quoted as an example ("prompts like 'ignore previous instructions'") is mentioned, not given
-_MENTIONED = re.compile(r"(?:\b(?:like|such as|e\.g\.|called|the phrase|the string|prompts?|attacks?|payloads?)\s*[:,]?"
-                        r"\s*['\"“‘]\s*)$", re.I)
+_MENTIONED = re.compile(r"(?:\b(?:like|such as|e\.g\.|called|the phrase|the string|prompts?|attacks?|payloads?|du type|"
+                        r"comme|tel(?:le)?s? que|wie|etwa|como|tipo|come|zoals|типа|вроде|如)\s*[:,]?"
+                        r"\s*['\"“‘«„]\s*)$", re.I)
 _POINTER = re.compile(r"\s+(?:in|on|from|at|of)\s+(?:the|this|that|our|my|a)\s+(?:[\w-]+\s+){0,2}?(?:readme|docs?|"
                       r"document|file|page|wiki|guide|manual|ticket|e-?mail|pdf|form|template|section|package|repo)\b",
                       re.I)
@@ -324,7 +344,7 @@ def phrase_families(text: str, *, tool: bool, strict: bool = False) -> list[str]
     if _FAST["directive"].search(text, lower, accept=lambda m: not _negated(text, m.start())) or \
             (tool and _FAST["tool"].search(text, lower)):
         found.append("directive")
-    if _FAST["role"].search(text, lower):
+    if _FAST["role"].search(text, lower, accept=lambda m: not token_named(text, m)):
         found.append("role")
     m = _FAST["remote"].search(text, lower)
     if m and not _negated(text, m.start()):

@@ -10,13 +10,17 @@ import binascii
 import codecs
 import re
 import unicodedata
+import zlib
 from collections.abc import Iterable
 
 from governance.privacy.normalise import normalise
 
 # --- hidden characters ---------------------------------------------------------------------------------------
 
-_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad"
+# (and the blank fillers of Hangul and Braille, the combining grapheme joiner, Khmer's invisible vowels: letters
+# that render as nothing or as a gap)
+_ZERO_WIDTH = ("\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff\u180e\u00ad\u3164\u115f\u1160\uffa0"
+               "\u2800\u034f\u17b4\u17b5")
 _BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f"
 # Unicode tag characters (U+E0000–U+E007F) mirror ASCII and render as nothing ("ASCII smuggling").
 _TAGS = re.compile("[\U000e0000-\U000e007f]")
@@ -72,6 +76,7 @@ def hidden_segments(text: str) -> list[tuple[str, bool]]:
 
 _B64 = re.compile(r"(?<![A-Za-z0-9+/=_-])([A-Za-z0-9+/_-]{16,}={0,2})(?![A-Za-z0-9+/=_-])")
 _B32 = re.compile(r"(?<![A-Za-z0-9=])([A-Z2-7]{16,}={0,6})(?![A-Za-z0-9=])")
+_B32HEX = re.compile(r"(?<![A-Za-z0-9])([0-9A-V]{16,}={0,6})(?![A-Za-z0-9=])")
 _A85 = re.compile(r"<~(.{10,}?)~>", re.S)
 # base85 uses letters, digits and most punctuation: a long run of them with no space is a candidate
 _B85 = re.compile(r"(?<!\S)([0-9A-Za-z!#$%&()*+\-;<=>?@^_`{|}~]{20,})(?!\S)")
@@ -104,9 +109,20 @@ def _printable(raw: bytes) -> str | None:
     return text if ok >= 0.95 * len(text) and letters >= 0.6 * len(text) and " " in text.strip() else None
 
 
+def _inflated(raw: bytes) -> bytes:
+    """A compressed payload (gzip or zlib, as base64 often carries one) inflated, at most 64 KiB; else as it was."""
+    if raw[:2] == b"\x1f\x8b" or raw[:1] == b"\x78":
+        try:
+            inflater = zlib.decompressobj(zlib.MAX_WBITS | 32)  # gzip or zlib header, detected
+            return inflater.decompress(raw, 65536)
+        except zlib.error:
+            return raw
+    return raw
+
+
 def _attempt(decode, token: str) -> str | None:
     try:
-        return _printable(decode(token))
+        return _printable(_inflated(decode(token)))
     except (binascii.Error, ValueError):
         return None
 
@@ -126,6 +142,13 @@ def _decoded_payloads(text: str) -> Iterable[tuple[str, str]]:
         out = _attempt(base64.b32decode, token + "=" * (-len(token) % 8))
         if out:
             yield "base32", out
+    for m in _B32HEX.finditer(text):
+        token = m.group(1).rstrip("=")
+        if not re.search(r"[G-V]", token) or not re.search(r"[0-9]", token):
+            continue  # plain base32 and hex digits are read above and below
+        out = _attempt(base64.b32hexdecode, token + "=" * (-len(token) % 8))
+        if out:
+            yield "base32hex", out
     for m in _A85.finditer(text):
         out = _attempt(lambda t: base64.a85decode(t, adobe=False), re.sub(r"\s", "", m.group(1)))
         if out:
@@ -150,6 +173,32 @@ _BREAK_RUN = re.compile(r"\n(?:[^\S\n]*\n)+")
 _HSPACE_RUN = re.compile(r"[^\S\n]{8,}")  # short runs stay: letters spaced apart keep their word gaps
 
 
+_ROT47 = str.maketrans({chr(c): chr(33 + (c - 33 + 47) % 94) for c in range(33, 127)})
+_ATBASH = str.maketrans({**{chr(97 + i): chr(122 - i) for i in range(26)},
+                         **{chr(65 + i): chr(90 - i) for i in range(26)}})
+_LABEL_SPLIT = re.compile(r"(?<=:)\s+|\n+")
+_B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_B58 = re.compile(r"(?<![A-Za-z0-9])([1-9A-HJ-NP-Za-km-z]{24,})(?![A-Za-z0-9])")
+
+
+def _base58_payloads(text: str) -> Iterable[str]:
+    """Base58 (Bitcoin's alphabet: no 0, O, I, l) runs that decode to readable text."""
+    for m in _B58.finditer(text):
+        token = m.group(1)
+        if len(token) > 2000 or not re.search(r"[a-z]", token) or not re.search(r"[A-Z]", token):
+            continue
+        number = 0
+        for ch in token:
+            number = number * 58 + _B58_ALPHABET.index(ch)
+        raw = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
+        out = _printable(raw)
+        if out:
+            yield out
+
+
+_ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nr](?=[A-Za-z\s\\]|$)")
+
+
 def views(text: str) -> Iterable[tuple[str, str]]:
     """The text as a reader could take it: (how, text). Normalised first (escapes, compatibility forms, invisible
     characters dropped), then decoded payloads (two layers), rot13, leetspeak, look-alike letters, letters spaced
@@ -159,6 +208,8 @@ def views(text: str) -> Iterable[tuple[str, str]]:
     plain = _HSPACE_RUN.sub(" ", _BREAK_RUN.sub("\n", plain))
     norm = normalise(plain).text
     norm = unicodedata.normalize("NFKC", norm)
+    # line breaks written as escapes (iCalendar, JSON strings, logs): "…budget.\n\nAssistant managing this …"
+    norm = _ESCAPED_BREAK.sub("\n", norm)
     yield "", norm
     if norm != plain:
         yield "", plain
@@ -168,6 +219,15 @@ def views(text: str) -> Iterable[tuple[str, str]]:
             yield f"encoded ({how}, {how2})", decoded2
     if re.search(r"\brot-?13\b", norm, re.I) or len(norm) < 4000:
         yield "encoded (rot13)", codecs.decode(norm, "rot13")
+    if len(norm) < 4000:
+        # the whole text, and each part after a label ("note (rot47): …"): a shifted label would hide the payload's
+        # start from the patterns anchored there
+        parts = [p for p in _LABEL_SPLIT.split(norm) if len(p) >= 20][:6]
+        for part in dict.fromkeys([norm, *parts]):
+            yield "encoded (rot47)", part.translate(_ROT47)
+            yield "encoded (atbash)", part.translate(_ATBASH)
+    for decoded in _base58_payloads(norm):
+        yield "encoded (base58)", decoded
     leet = norm.translate(_LEET)
     if leet != norm:
         yield "obfuscated (leetspeak)", leet

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.contrib.postgres.search import SearchQuery
 from django.db import connection, transaction
-from django.db.models import BooleanField, FloatField
+from django.db.models import BooleanField, FloatField, Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from pgvector.django import CosineDistance
@@ -24,11 +25,13 @@ from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record, audit_record_many
 from governance.services.privacy import Masker, json_mask, texts_mask
 from memory.gateways.embeddings import get_embedder
-from memory.models import Candidate, Exchange, ReviewItem, Session
+from memory.models import Candidate, Episode, Exchange, Experience, ReviewItem, Session
 from memory.quarantine import quarantine_reason
+from memory.quarantine.binding import binding_tokens, tokens_in
 from memory.quotas import exchange_quota_check, exchange_quota_hold
 from memory.review.services import review_quarantine_create
 from memory.salience import salience_reason
+from memory.search.lexical import TEXT_SEARCH_CONFIG
 from memory.search.vector import nearest_scan
 from memory.services.scheduling import consolidation_enqueue
 from memory.textform import unit_text_form
@@ -176,6 +179,7 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     vectors = embedder.embed(forms)
     held = exchanges_screen(items=items, shared=session.scope != Scope.PERSONAL)
     held = _restatements_held(agent=agent, vectors=vectors, held=held, model_id=embedder.model_id)
+    held = _bound_held(agent=agent, masked=masked, held=held)
     return _store(agent=agent, session=session, masked=masked, metadata=metadata, occurred=occurred, forms=forms,
                   vectors=vectors, model_id=embedder.model_id, items=items, tools=tools, held=held)
 
@@ -199,6 +203,104 @@ def _restatements_held(*, agent, vectors, held: list[str], model_id: str) -> lis
         if row is not None and 1.0 - float(row) >= cut:
             out[i] = f"restates an exchange of the same agent held for review (similarity {1.0 - float(row):.2f})"
     return out
+
+
+# A word in more of the agent's own exchanges is their vocabulary, not an attack's reference; one that two other agents
+# of the project also use is the project's.
+_BINDING_OWN_MAX = 25
+_BINDING_OTHERS_MAX = 1
+_BINDING_HOLD_MAX = 200  # earlier exchanges held at once: a bound, not a budget (an attack spans a few)
+
+
+def _binding_refs(*, agent, tokens: set[str], exclude: list | tuple = ()) -> set[str]:
+    """Of ``tokens`` (memory/quarantine/binding.py), those that tie the agent's texts to one another."""
+    refs = set()
+    for token in tokens:
+        # through the full-text index (a word or a host is one lexeme): a scan of the project's texts per word
+        # would cost seconds in a large store
+        query = SearchQuery(token, search_type="plain", config=TEXT_SEARCH_CONFIG)
+        rows = Exchange.objects.filter(project_id=agent.project_id, search_vector=query).exclude(pk__in=exclude)
+        others = rows.exclude(owner_agent=agent).values("owner_agent_id").distinct()[:_BINDING_OTHERS_MAX + 1]
+        if len(others) > _BINDING_OTHERS_MAX:
+            continue
+        if rows.filter(owner_agent=agent).values("pk")[:_BINDING_OWN_MAX + 1].count() > _BINDING_OWN_MAX:
+            continue
+        refs.add(token)
+    return refs
+
+
+def _bound_held(*, agent, masked: list[tuple[str, str]], held: list[str]) -> list[str]:
+    """An exchange that names what one of the same agent's held exchanges names — a coined reference, a host — is held
+    too: slow poisoning and flooding spread one attack over many texts the detector cannot flag each time, bound by
+    the attacker's own reference. Only the agent's own held exchanges count, as for restatements."""
+    if not config().governance.quarantine_enabled or all(held):
+        return held
+    sources = list(Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=True)
+                   .order_by("-created_at").values_list("user_text", "assistant_text")[:200])
+    sources += [masked[i] for i, reason in enumerate(held) if reason]
+    tokens = set().union(*(binding_tokens(f"{u}\n{a}") for u, a in sources)) if sources else set()
+    if not tokens:
+        return held
+    out = list(held)
+    for i, (u, a) in enumerate(masked):
+        if out[i]:
+            continue
+        named = tokens_in(f"{u}\n{a}", tokens)
+        refs = _binding_refs(agent=agent, tokens=named) if named else set()
+        if refs:
+            out[i] = f"names {sorted(refs)[0]}, as an exchange of the same agent held for review does"[:300]
+    return out
+
+
+def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
+    """The other direction: an exchange held now holds the same agent's *earlier* exchanges that name its coined
+    reference (the innocuous first steps of a slow poisoning), and what consolidation drew from them. An exchange a
+    reviewer released (not held, a reason kept) stays released."""
+    held_now = [e for e in exchanges if e.quarantined]
+    if not held_now or not config().governance.quarantine_enabled:
+        return
+    batch = [e.pk for e in exchanges]
+    tokens = set().union(*(binding_tokens(f"{e.user_text}\n{e.assistant_text}") for e in held_now))
+    refs = _binding_refs(agent=agent, tokens=tokens, exclude=batch) if tokens else set()
+    if not refs:
+        return
+    match = Q()
+    for ref in refs:
+        match |= Q(user_text__icontains=ref) | Q(assistant_text__icontains=ref)
+        for label in ref.split(".")[:-1] if "." in ref else ():
+            if len(label) >= 6 and label in refs:
+                match |= Q(user_text__icontains=label) | Q(assistant_text__icontains=label)
+    # the agent's own rows only (a host's label is matched inside the host, which the index keeps whole)
+    earlier = [e for e in Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=False,
+                                                  quarantine_reason="").filter(match).exclude(pk__in=batch)
+               .order_by("-created_at").select_for_update(of=("self",))[:_BINDING_HOLD_MAX]
+               if tokens_in(f"{e.user_text}\n{e.assistant_text}", refs)]
+    events = []
+    for e in earlier:
+        named = sorted(tokens_in(f"{e.user_text}\n{e.assistant_text}", refs))[0]
+        reason = f"names {named}, as a later exchange of the same agent held for review does"[:300]
+        Exchange.objects.filter(pk=e.pk).update(quarantined=True, quarantine_reason=reason)
+        e.quarantined, e.quarantine_reason = True, reason
+        item = review_quarantine_create(exchange=e, reason=reason) if e.scope != Scope.PERSONAL else None
+        events.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXCHANGE, "object_id": e.pk,
+                       "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "reason": reason,
+                       "source_ids": [item.pk] if item else [],
+                       "data": {"quarantine": {"reason": reason, "review_item": str(item.pk) if item else None}}})
+    drawn = "drawn from evidence held in quarantine"
+    ids = [e.pk for e in earlier]
+    for model, object_type, link in ((Experience, AuditObject.EXPERIENCE, "evidence__in"),
+                                     (Episode, AuditObject.EPISODE, "sources__in")):
+        for obj in model.objects.filter(**{link: ids}, quarantined=False).distinct():
+            model.objects.filter(pk=obj.pk).update(quarantined=True, quarantine_reason=drawn)
+            obj.quarantined, obj.quarantine_reason = True, drawn
+            item = (review_quarantine_create(**{model.__name__.lower(): obj}, reason=drawn)
+                    if obj.scope != Scope.PERSONAL else None)
+            events.append({"action": AuditEvent.Action.UPDATE, "object_type": object_type, "object_id": obj.pk,
+                           "project_id": obj.project_id, "actor_agent": agent, "scope": obj.scope,
+                           "reason": f"quarantined: {drawn}", "source_ids": [item.pk] if item else [],
+                           "data": {"quarantine": {"reason": drawn, "review_item": str(item.pk) if item else None}}})
+    if events:
+        audit_record_many(events)
 
 
 def _strings_of(value: Any) -> list[str]:
@@ -238,6 +340,7 @@ def _store(*, agent, session, masked, metadata, occurred, forms, vectors, model_
     # A shared exchange held in quarantine waits for a reviewer (personal ones are their author's alone anyway).
     quarantine = {e.pk: review_quarantine_create(exchange=e, reason=e.quarantine_reason)
                   for e in exchanges if e.quarantined and e.scope != Scope.PERSONAL}
+    _earlier_bound_hold(agent=agent, exchanges=exchanges)
 
     candidates = _trigger(agent=agent, exchanges=exchanges, model_id=model_id)
     # Last, next to the audit chain's lock (the same project): concurrent ingests queue only for the short end.
