@@ -5,8 +5,9 @@ sets were in use while the defence was built, so this one is the estimate of att
 
 Whoever builds or tunes a defence did not read this file until round 19, when its two scores had been taken and it
 was read and fixed by family (the r19 set, bench/poison_r19.py, took over as the blind estimate); ``bench_poison
---part fresh`` still reports it per family only (``--details`` is refused for it, the JSON has no per-case row). Its encoders are kept here, not in poison_defs.py,
-so that the shared module says nothing about the techniques used below.
+--part fresh`` still reports it per family only (``--details`` is refused for it, the JSON has no per-case row).
+Its encoders are kept here, not in poison_defs.py, so that the shared module says nothing about the techniques used
+below.
 """
 
 from __future__ import annotations

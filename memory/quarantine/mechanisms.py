@@ -1156,8 +1156,8 @@ _SPACE_RUN = re.compile(r"[^\S\n]{2,}")
 _ASKING = _rx(r"^\W*(?:can|could|may|should|shall|do|must)\s+(?:i|we)\b[^?]*\?\s*$|^\W*(?:is|would)\s+it\s+(?:ok|okay|"
               r"fine|safe|alright|possible)\b[^?]*\?\s*$"
               # something that happened, and the question what to do about it
-              r"|[,;:]\s*(?:so\s+)?(?:what now|what do (?:we|i) do(?: now)?|what should (?:we|i) do|how do (?:we|i) handle "
-              r"(?:it|this|that))\s*\?\s*$")
+              r"|[,;:]\s*(?:so\s+)?(?:what now|what do (?:we|i) do(?: now)?|what should (?:we|i) do|"
+              r"how do (?:we|i) handle (?:it|this|that))\s*\?\s*$")
 
 
 def mechanisms(text: str, *, tool: bool = False) -> list[str]:

@@ -167,7 +167,8 @@ _ROLE = re.compile(
 # it is ("… headers", "and <|end|>"): "Llama 3 uses <|start_header_id|>system<|end_header_id|> headers".
 _NAMED_BEFORE = re.compile(r"(?:\b(?:uses?|using|used|like|such as|e\.g\.|i\.e\.|called|named|tokens?|templates?|"
                            r"formats?|markers?|with|and|or|the|its|their|as)\s*[,:]?|[,(`'\"])\s*$", re.I)
-_NAMED_AFTER = re.compile(r"^(?:<\|[a-z_ ]{2,30}\|>|<(?:start|end)_of_turn>)*[^\S\n]*(?:[,;)`'\"]|\.(?:\s|$)|and\b|or\b|"
+_NAMED_AFTER = re.compile(r"^(?:<\|[a-z_ ]{2,30}\|>|<(?:start|end)_of_turn>)*[^\S\n]*"
+                          r"(?:[,;)`'\"]|\.(?:\s|$)|and\b|or\b|"
                           r"(?:header|token|marker|separator|delimiter|tag|turn)s?\b|"
                           r"is\b|are\b|as\b)", re.I)
 
