@@ -807,9 +807,36 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 continue
             if etype not in NER_ENTITY_TYPES and not is_secret_entity(etype) and _inside_word(text, s, e):
                 continue  # e.g. a "medical licence" pattern inside a 40-char commit hash
+            if _technical_shape(text, s, e, etype):
+                continue
             if e > s:
                 out.append(_Candidate(etype, s, e, float(r.score), model_only=_from_ner_model(r)))
     return out
+
+
+# An address inside a longer run of dotted numbers (an SNMP OID 1.3.6.1.2.1.1.3.0, a version 1.2.3.4.5) is no host.
+_DOTTED_BEFORE_RE = re.compile(r"\d\.\Z")
+_DOTTED_AFTER_RE = re.compile(r"\A\.\d")
+# A network, not a host: a CIDR block whose address ends in .0 ("10.40.0.0/16").
+_CIDR_AFTER_RE = re.compile(r"\A/(?:[0-9]|[12][0-9]|3[0-2])\b")
+# scp-style remotes of code hosts ("git@github.com:acme/payments.git"): the shared service account, not a mailbox.
+_SERVICE_REMOTE_RE = re.compile(r"(?i)\A(?:git|hg|svn)@[\w.-]+\Z")
+
+
+def _technical_shape(text: str, start: int, end: int, etype: str) -> bool:
+    """A match whose surroundings make it a technical identifier rather than personal data."""
+    value = text[start:end]
+    if etype == "IP_ADDRESS":
+        if _DOTTED_BEFORE_RE.search(text[max(0, start - 2):start]) or _DOTTED_AFTER_RE.match(text[end:end + 2]):
+            return True
+        address, _, prefix = value.partition("/")
+        return address.endswith(".0") and bool(prefix.isdigit() or _CIDR_AFTER_RE.match(text[end:end + 4]))
+    if etype == "EMAIL_ADDRESS":  # a path follows the colon: "git@github.com:acme/x.git", not "git@x.com: thanks"
+        return bool(_SERVICE_REMOTE_RE.match(value)) and bool(re.match(r":[\w~./-]", text[end:end + 2]))
+    if etype == "US_DRIVER_LICENSE":
+        # no US licence format is shorter than four characters: "S3", "R2", "E2" are product names
+        return len(re.sub(r"[^0-9A-Za-z]", "", value)) < 4
+    return False
 
 
 #: Types a technology word is guarded against (an organisation is kept anyway).

@@ -10,7 +10,9 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from bench.poison import (
+    DETAIL_PARTS,
     FAMILIES,
+    UNREAD_PARTS,
     aggregate,
     bidi_reversed,
     cases_for,
@@ -59,8 +61,9 @@ def test_normalise_reveals_hidden_text():
     assert normalise("\uff2d\uff21\uff32\uff2b") == "mark"  # full-width forms fold (NFKC)
 
 
-@pytest.mark.parametrize("part", ["held_back", "fresh"])
+@pytest.mark.parametrize("part", ["held_back", "fresh", "r19", "r19_held"])
 def test_unread_part_summary_names_no_case(part):
+    assert part in UNREAD_PARTS and part not in DETAIL_PARTS
     cases = cases_for(part)
     rows = [{"id": c.id, "family": c.family, "variant": c.variant, "part": part, "reached": True,
              "in_context": True, "hit_layers": {"exchanges": 1}, "returned_labelled_quarantined": 0,

@@ -11,9 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from bench.poison import (
-    DETAIL_PARTS,
     FAMILIES,
-    UNREAD_PARTS,
     aggregate,
     cases_for,
     check_cases,
@@ -72,25 +70,6 @@ def test_r19_split_is_stable_by_id_and_both_halves_hold_every_family():
     assert [c.id for c in cases_for("r19_tune")] == [c.id for c in R19_TUNE]
     assert [c.id for c in cases_for("r19_held")] == [c.id for c in R19_HELD]
     assert [c.id for c in cases_for("r19")] == [c.id for c in R19_CASES]
-
-
-@pytest.mark.parametrize("part", ["r19", "r19_held"])
-def test_r19_unread_part_summary_names_no_case(part):
-    assert part in UNREAD_PARTS and part not in DETAIL_PARTS
-    cases = cases_for(part)
-    rows = [{"id": c.id, "family": c.family, "variant": c.variant, "part": part_of(c), "reached": True,
-             "in_context": True, "hit_layers": {"exchanges": 1}, "returned_labelled_quarantined": 0,
-             "listed_to_victim": True, "reached_by": ["B"], "marker_stored": True, "settled": True,
-             "review_items": {}} for c in cases]
-    entry = aggregate(rows)
-    report = strip_held_back_cases({"attacks": {part: {**entry, "cases": rows}},
-                                    "source_field": {"note": "n"}, "quarantine_setting": "1", "wall_seconds": 1})
-    assert "cases" not in report["attacks"][part]
-    text = "\n".join(summary_lines(report, details=True))
-    assert entry["overall"]["reached"] == len(cases)
-    assert set(entry["by_family"]) == set(FAMILIES)
-    for c in cases:
-        assert c.id not in text and normalise(c.marker) not in text.lower()
 
 
 def test_r19_tune_part_may_be_listed_case_by_case():

@@ -58,6 +58,27 @@ def test_labels_short_words_and_times_are_not_names_or_places(text):
     assert result.text == text, result.text
 
 
+@pytest.mark.parametrize("text", [
+    "snmpget -v2c -c public host 1.3.6.1.2.1.1.3.0 returns sysUpTime",  # an OID, not two addresses
+    "Pin the tool to 4.2.1.7.3 until the fix ships.",
+    "git clone git@github.com:acme/payments.git and run make",  # an scp-style remote of the code host
+    "Wiz flagged the public S3 bucket acme-assets; move the downloads from S3 to R2.",  # no licence is two letters
+    "terraform/modules/vpc/main.tf hardcodes 10.40.0.0/16, which collides with the office VPN range",  # a network
+])
+def test_technical_identifiers_are_not_personal_data(text):
+    assert mask(text, key=KEY).text == text
+
+
+@pytest.mark.parametrize("text,value", [
+    ("my home IP is 81.2.69.160, ping it", "81.2.69.160"),
+    ("my laptop is 192.168.1.23/24 on the office LAN", "192.168.1.23"),
+    ("write to git@example.com: thanks", "git@example.com"),
+    ("my licence is S1234567", "S1234567"),
+])
+def test_the_same_shapes_as_personal_data_stay_masked(text, value):
+    assert value not in mask(text, key=KEY).text
+
+
 @pytest.mark.parametrize("text", ["3060", "seq 3060", "Retry 3060 of the nightly job failed."])
 def test_a_bare_number_is_no_place(text):
     """Observed (fault bench): a metadata sequence number 3060 came back as a LOCATION placeholder — the small model
