@@ -498,8 +498,12 @@ _MONTH_STEMS = (
     "січ", "лют", "бер", "кві", "тра", "чер", "лип", "сер", "вер", "жов", "лис", "гру",  # uk
     "яну", "юни", "юли", "сеп", "ное",  # bg
     "มกรา", "กุมภา", "มีนา", "เมษา", "พฤษภา", "มิถุนา", "กรกฎา", "สิงหา", "กันยา", "ตุลา", "พฤศจิกา", "ธันวา",  # th
+    "ม.ค.", "ก.พ.", "มี.ค.", "เม.ย.", "พ.ค.", "มิ.ย.", "ก.ค.", "ส.ค.", "ก.ย.", "ต.ค.", "พ.ย.", "ธ.ค.",  # th, short
 )
-_WORD = r"[^\W\d_]{3,12}\.?"
+# A letter, or a combining mark of a script that writes its vowels with them (Thai "มีนาคม": its vowels are marks,
+# not letters to \w, so a month word broke at the first one); Thai months also abbreviate as "ม.ค.", "มี.ค."
+_LETTER = r"(?:[^\W\d_]|[\u0300-\u036f\u0e31\u0e34-\u0e3a\u0e47-\u0e4e])"
+_WORD = r"(?:" + _LETTER + r"{3,12}\.?|[\u0e01-\u0e2e][\u0e31\u0e34-\u0e3a]?\.[\u0e01-\u0e2e][\u0e31\u0e34-\u0e3a]?\.)"
 _DATE = (
     r"(?:\d{4}[./\-]\d{1,2}[./\-]\d{1,2}|\d{1,2}[./\-]\d{1,2}[./\-](?:\d{4}|\d{2})|"
     r"\d{1,2}(?:st|nd|rd|th|er|\.|º)?[ \t]+(?:of[ \t]+|de[ \t]+)?" + _WORD + r",?[ \t]+(?:de[ \t]+)?\d{4}|"
@@ -523,7 +527,8 @@ _DOB_RE = re.compile(
 )
 # "12.03.1985 (DOB)", "1985-03-12 — date of birth"
 _DOB_AFTER_RE = re.compile(r"(?P<v>" + _DATE + r")[ \t]*[(\[,\-–—]?[ \t]*" + _BIRTH_CUE, re.I)
-_WORD_IN_DATE_RE = re.compile(r"[^\W\d_]{3,12}")
+_WORD_IN_DATE_RE = re.compile(_LETTER + r"{3,12}|[\u0e01-\u0e2e][\u0e31\u0e34-\u0e3a]?\.[\u0e01-\u0e2e]"
+                              r"[\u0e31\u0e34-\u0e3a]?\.")
 # cheap pre-checks: most texts hold no birth cue and no passport word, and the date patterns are costly to scan
 _BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "naissance", "nacid", "nacimiento", "nat",
                "nascit", "nascim", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",

@@ -140,13 +140,17 @@ def test_values_glued_to_cjk_text_are_masked_whole():
     ("出生日期：民國79年3月22日", "民國79年3月22日"),
     ("ngày sinh: 22/03/1998", "22/03/1998"),
     ("tanggal lahir 22-03-1998", "22-03-1998"),
+    # Thai months are written with vowel marks, not letters, and abbreviate with dots; years in the Buddhist era
+    ("เกิดวันที่ 12 มีนาคม 2530 ที่เชียงใหม่", "12 มีนาคม 2530"),
+    ("วันเกิด: 5 ม.ค. 2528", "5 ม.ค. 2528"),
 ])
 def test_dates_of_birth_in_eras_and_other_scripts(text, value):
     results = HealthAndBirthRecognizer().analyze(text, [])
     assert ("DATE_OF_BIRTH", value) in {(r.entity_type, text[r.start : r.end]) for r in results}
 
 
-@pytest.mark.parametrize("text", ["平成10年3月22日に会議があります", "2024년 3월 22일 회의"])
+@pytest.mark.parametrize("text", ["平成10年3月22日に会議があります", "2024년 3월 22일 회의",
+                                  "ประชุมวันที่ 12 มีนาคม 2567 เวลา 10 โมง"])
 def test_an_era_date_without_a_birth_cue_is_a_date(text):
     assert not HealthAndBirthRecognizer().analyze(text, [])
 
