@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.postgres.search import SearchQuery
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.db.models import BooleanField, FloatField, Q
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -273,25 +273,33 @@ def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
     # the agent's own rows only (a host's label is matched inside the host, which the index keeps whole)
     earlier = [e for e in Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=False,
                                                   quarantine_reason="").filter(match).exclude(pk__in=batch)
-               .order_by("-created_at").select_for_update(of=("self",))[:_BINDING_HOLD_MAX]
+               .order_by("-created_at")[:_BINDING_HOLD_MAX]
                if tokens_in(f"{e.user_text}\n{e.assistant_text}", refs)]
+    if not earlier:
+        return
+    for attempt in range(3):
+        try:
+            with transaction.atomic():  # a savepoint: a deadlock with a consolidation run retries this part alone
+                _bound_rows_hold(agent=agent, earlier=earlier, refs=refs)
+            return
+        except OperationalError:
+            if attempt == 2:
+                raise
+            logger.warning("holding the exchanges bound to a held one met a lock conflict; retrying")
+
+
+def _bound_rows_hold(*, agent, earlier: list[Exchange], refs: set[str]) -> None:
+    """Hold ``earlier`` and what consolidation drew from them, each with a review item and an audit event. Items
+    first, then exchanges, each in key order: the order a consolidation run locks them in."""
     events = []
-    for e in earlier:
-        named = sorted(tokens_in(f"{e.user_text}\n{e.assistant_text}", refs))[0]
-        reason = f"names {named}, as a later exchange of the same agent held for review does"[:300]
-        Exchange.objects.filter(pk=e.pk).update(quarantined=True, quarantine_reason=reason)
-        e.quarantined, e.quarantine_reason = True, reason
-        item = review_quarantine_create(exchange=e, reason=reason) if e.scope != Scope.PERSONAL else None
-        events.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXCHANGE, "object_id": e.pk,
-                       "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "reason": reason,
-                       "source_ids": [item.pk] if item else [],
-                       "data": {"quarantine": {"reason": reason, "review_item": str(item.pk) if item else None}}})
     drawn = "drawn from evidence held in quarantine"
     ids = [e.pk for e in earlier]
     for model, object_type, link in ((Experience, AuditObject.EXPERIENCE, "evidence__in"),
                                      (Episode, AuditObject.EPISODE, "sources__in")):
-        for obj in model.objects.filter(**{link: ids}, quarantined=False).distinct():
-            model.objects.filter(pk=obj.pk).update(quarantined=True, quarantine_reason=drawn)
+        for obj in model.objects.filter(**{link: ids}, quarantined=False).distinct().order_by("pk"):
+            if not model.objects.filter(pk=obj.pk, quarantined=False).update(quarantined=True,
+                                                                              quarantine_reason=drawn):
+                continue
             obj.quarantined, obj.quarantine_reason = True, drawn
             item = (review_quarantine_create(**{model.__name__.lower(): obj}, reason=drawn)
                     if obj.scope != Scope.PERSONAL else None)
@@ -299,6 +307,17 @@ def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
                            "project_id": obj.project_id, "actor_agent": agent, "scope": obj.scope,
                            "reason": f"quarantined: {drawn}", "source_ids": [item.pk] if item else [],
                            "data": {"quarantine": {"reason": drawn, "review_item": str(item.pk) if item else None}}})
+    for e in sorted(earlier, key=lambda x: str(x.pk)):
+        named = sorted(tokens_in(f"{e.user_text}\n{e.assistant_text}", refs))[0]
+        reason = f"names {named}, as a later exchange of the same agent held for review does"[:300]
+        if not Exchange.objects.filter(pk=e.pk, quarantined=False).update(quarantined=True, quarantine_reason=reason):
+            continue  # held meanwhile
+        e.quarantined, e.quarantine_reason = True, reason
+        item = review_quarantine_create(exchange=e, reason=reason) if e.scope != Scope.PERSONAL else None
+        events.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXCHANGE, "object_id": e.pk,
+                       "project_id": e.project_id, "actor_agent": agent, "scope": e.scope, "reason": reason,
+                       "source_ids": [item.pk] if item else [],
+                       "data": {"quarantine": {"reason": reason, "review_item": str(item.pk) if item else None}}})
     if events:
         audit_record_many(events)
 

@@ -284,6 +284,9 @@ def test_an_attack_spread_over_sessions_is_held_through_its_own_reference(api_cl
          "assistant": "There is a mirror at vault-mirror.quendrillax.example for emergencies."},
         {"user": "Which dashboard shows the queue depth?", "assistant": "The Grafana board 'queues'."}])
     assert not step1[0]["quarantined"] and not step1[1]["quarantined"]
+    from memory.tests.factories import make_memories
+
+    episode, item = make_memories(Exchange.objects.get(pk=step1[0]["id"]))  # consolidated before the order came
     other = post_exchanges(api_client, b, post_session(api_client, b, module="platform")["id"], [
         {"user": "Someone mentioned a quendrillax mirror, is that ours?", "assistant": "Not that I know."}])
     order = post_exchanges(api_client, a, post_session(api_client, a, module="platform")["id"], [
@@ -294,6 +297,9 @@ def test_an_attack_spread_over_sessions_is_held_through_its_own_reference(api_cl
     assert first.quarantined and "quendrillax" in first.quarantine_reason
     assert ReviewItem.objects.filter(kind="quarantine", exchange_id=first.pk).exists()
     assert AuditEvent.objects.filter(object_id=str(first.pk), action="update").exists()
+    for drawn in (Episode.objects.get(pk=episode.pk), Experience.objects.get(pk=item.pk)):
+        assert drawn.quarantined and "evidence held in quarantine" in drawn.quarantine_reason
+    assert ReviewItem.objects.filter(kind="quarantine", experience_id=item.pk).exists()
     assert not Exchange.objects.get(pk=step1[1]["id"]).quarantined  # another topic of the same agent
     assert not Exchange.objects.get(pk=other[0]["id"]).quarantined  # another agent's words
     later = post_exchanges(api_client, a, post_session(api_client, a, module="platform")["id"], [
