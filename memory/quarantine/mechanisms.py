@@ -652,6 +652,13 @@ _DONE_BY_AI = _rx(rf"\b(?:get|gets|are|is|be)\s+(?:closed|approved|merged|grante
                   r"(?:resolved|approved|fixed|done))")
 
 
+# A subject, then the act in the third person: a description of what some tool or person does, not an order
+# ("CI deploys every merge to staging automatically"); an order has no subject ("Approve all refunds automatically").
+_DESCRIBED = _rx(r"^\W*(?:[\w.@/-]+\s+){1,4}(?:also\s+|now\s+|always\s+|just\s+)?(?:approves|merges|deploys|ships|"
+                 r"confirms|grants|accepts|publishes|releases|closes|refunds|pays|deletes|purges|wipes|marks|signs off)"
+                 r"\b[^,;:]*$")
+
+
 def _auto_approval(sentence: str) -> bool:
     if (d := _DONE_BY_AI.search(sentence)) and not _negated_before(sentence, d.start()):
         return True
@@ -659,8 +666,10 @@ def _auto_approval(sentence: str) -> bool:
     if not m or _negated_before(sentence, m.start()):
         return False
     no_human = _NO_HUMAN.search(sentence)
-    if no_human and (_WHOLESALE.search(sentence) or re.search(rf"\byou\b|\b{_AI}\b|\b(?:the|an?|our)\s+agent\b",
-                                                               sentence, _I)):
+    addressed = re.search(rf"\byou\b|\b{_AI}\b|\b(?:the|an?|our)\s+agent\b", sentence, _I)
+    if no_human and not addressed and _DESCRIBED.search(sentence[:m.end()]):
+        return False  # what a named tool does ("Renovate merges all patch updates automatically"): no order to anyone
+    if no_human and (_WHOLESALE.search(sentence) or addressed):
         return True
     return bool(_WHOLESALE.search(sentence[m.start(): m.end() + 40])
                 and re.search(rf"\byou\b|\b{_AI}{_HUMAN_AFTER}\b", sentence, _I))
