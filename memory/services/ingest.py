@@ -265,12 +265,9 @@ def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
     if not refs:
         return
     match = Q()
-    for ref in refs:
+    for ref in refs:  # a substring match: a word is found inside a host, which the full-text index keeps whole
         match |= Q(user_text__icontains=ref) | Q(assistant_text__icontains=ref)
-        for label in ref.split(".")[:-1] if "." in ref else ():
-            if len(label) >= 6 and label in refs:
-                match |= Q(user_text__icontains=label) | Q(assistant_text__icontains=label)
-    # the agent's own rows only (a host's label is matched inside the host, which the index keeps whole)
+    # the agent's own rows only, confirmed word by word (tokens_in)
     earlier = [e for e in Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=False,
                                                   quarantine_reason="").filter(match).exclude(pk__in=batch)
                .order_by("-created_at")[:_BINDING_HOLD_MAX]
