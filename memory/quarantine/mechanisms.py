@@ -86,17 +86,19 @@ _SENSITIVE = (
     r"users?(?:'s|s')?\s+(?:[\w-]+\s+){0,3}?(?:messages|input|data|files|questions)|(?:all|every|each)\s+(?:customer\s+)?(?:messages?|mails?|e-mails?|"
     r"replies|answers|conversations?)|personal data|customer data|keystrokes|clipboard|"
     r"contraseñas?|claves?(?: api)?|zugangsdaten|passw(?:ö|oe)rter|kennw(?:ö|oe)rter|mots de passe|identifiants|"
-    r"senhas?|credenciais|credenziali|wachtwoorden|пароли|паролями|ключи|токены|密码|密钥|令牌|凭据|聊天记录|"
+    r"senhas?|credenciais|credenziali|wachtwoorden|пароли|паролями|ключи|токены|"
     r"historial|conversación|conversa(?:ção)?|conversazione|chatverlauf|verlauf|unterhaltung|historique|gesprek|"
-    r"переписк\w*|истори\w+ чата|对话|"
+    r"переписк\w*|истори\w+ чата|"
     r"(?:customers?|clients?|users?|patients?|employees?|callers?)'?s?\s+(?:[\w-]+\s+){0,2}?(?:names|details|records|"
     r"addresses|phone numbers|pii|information|info)|(?:crash|core|heap|memory)\s+dumps?|(?:the\s+)?process\s+"
     r"environment|env vars|salar(?:y|ies)\s+(?:spreadsheets?|data|files?|lists?|sheets?)|payroll\s+(?:data|files?|"
     r"exports?)|datos\s+(?:personales|del\s+cliente|de\s+(?:los\s+)?clientes)|kundendaten|personenbezogene\s+daten|"
     r"données\s+(?:des?\s+)?(?:clients?|personnelles)|dados\s+(?:pessoais|do\s+cliente|dos\s+clientes)|"
     r"dati\s+(?:personali|dei\s+clienti)|klantgegevens|persoonsgegevens|персональные\s+данные|данные\s+клиентов|"
-    r"客户数据|个人数据|用户数据|邮箱地址|电子邮件地址|客户的?(?:邮箱|信息|资料|联系方式)|个人信息|"
     r"парол\w*|персональн\w+ дан\w+|дані клієнтів)")
+# The words of unspaced scripts have no word boundary to look for: matched on their own (_SENSITIVE_RX, _XFER_RX).
+_SENSITIVE_CJK = (r"(?:密码|密钥|令牌|凭据|聊天记录|对话|客户数据|个人数据|用户数据|邮箱地址|电子邮件地址|"
+                  r"客户的?(?:邮箱|信息|资料|联系方式)|个人信息)")
 _SECRET = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
     r"rotation|management))|api[ _-]?keys?|access keys?|connection strings?|database urls?|dsns?|jwts?|"
@@ -126,9 +128,12 @@ _XFER = (rf"(?:send|sends|sent|sending|post{_EN}|forward{_EN}|upload{_EN}|ship|s
          r"adds|added|go|goes|store|stores|stored|keep|keeps|kept|live|lives|save|saves|saved|pasa\w*|pásale|passe[rz]?|"
          r"reenv\w+|weiterleiten|leite\w* weiter|inoltra\w*|doorsturen|"
          r"transmis|transmises|transmettre|transmettez|envoie\w*|envoy\w+|envía\w*|enviar|envie\w*|manda\w*|"
-         r"schick\w*|sende\w*|übermittl\w*|invia\w*|stuur\w*|verstuur\w*|отправ\w*|перешл\w*|пришли\w*|发送|发到|"
-         r"转发|上传|提交到|提交至|同步到|复制到|发给|копі\w+|копи\w+|скопі\w+|скопи\w+|надсила\w*|надішли\w*|"
+         r"schick\w*|sende\w*|übermittl\w*|invia\w*|stuur\w*|verstuur\w*|отправ\w*|перешл\w*|пришли\w*|"
+         r"копі\w+|копи\w+|скопі\w+|скопи\w+|надсила\w*|надішли\w*|"
          r"пересила\w*|вивантаж\w*|выгруз\w*)")
+
+
+_XFER_CJK = r"(?:发送|发到|转发|上传|提交到|提交至|同步到|复制到|发给)"
 
 
 def _rx(pattern: str) -> re.Pattern:
@@ -441,9 +446,6 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
     if _READER.search(sentence) or _AUTHORITY.search(sentence) or _OBEY_SIGNED.search(sentence) \
             or _AI_PREAPPROVED.search(sentence) or _JOIN_PARTS.search(sentence):
         return True
-    if (m := _AI_LABEL.search(sentence)) and len(sentence[m.end() - 1:].split()) >= 3 \
-            and (tool or _ORDER.search(sentence[m.end() - 1:]) or _widened(sentence)):
-        return True
     if (m := _AI_MAY.search(sentence)) and not _negated_before(sentence, m.start()) and not _SELF.search(sentence):
         return True
     if _FOREIGN_TELL_ALL.search(sentence) and _FOREIGN_STANDING.search(sentence):
@@ -485,7 +487,7 @@ def _addressed(sentence: str, *, tool: bool) -> bool:
             return True
         if _TELL_THEM.search(sentence) and (_DECEPTION.search(after) or _weakening(sentence)):
             return True
-    if _STEALTH.search(sentence) and re.search(rf"\b(?:{_SAY}|{_ACT}|{_XFER})\b", sentence, _I):
+    if _STEALTH.search(sentence) and (re.search(rf"\b(?:{_SAY}|{_ACT})\b", sentence, _I) or _XFER_RX.search(sentence)):
         return True
     return _ai_acts(sentence) or _answer_made(sentence) or _foreign_addressed(sentence)
 
@@ -498,7 +500,10 @@ _AI_SUBJECT = _rx(rf"\b(?:the|our|any|every|each|all|whichever|the next|any othe
                   rf"|(?:^|[:;,.]\s*)(?:{_AI}){_HUMAN_AFTER}(?=\s+(?:now\s+|then\s+|always\s+)*[a-z]+\b)")
 _FOREIGN_AI_SUBJECT = _rx(r"\b(?:o|a|el|la|le|l'|der|die|das|de|het|il|lo)\s*(?:assistente?|asistente|assistant\w*|"
                           r"assistent\w*|ki|ia|agente?|bot)\b|\b(?:ассистент|бот|ии)\b|助手|智能体")
-_STANDING_FOREIGN = _rx(r"\b(?:a partir de (?:agora|ahora|hoy|maintenant)|desde ahora|de agora em diante|désormais|"
+# Beside _FOREIGN_STANDING ("immer", "toujours": the adverbs of a standing order): "from now on" in more
+# languages, and acting without asking or approval.
+_FOREIGN_STANDING_OR_UNCHECKED = _rx(
+                        r"\b(?:a partir de (?:agora|ahora|hoy|maintenant)|desde ahora|de agora em diante|désormais|"
                         r"dorénavant|ab sofort|ab jetzt|von nun an|künftig|d'ora in (?:poi|avanti)|da ora|vanaf nu|"
                         r"voortaan|отныне|с этого момента|теперь всегда|sem\s+(?:aprovação|autorização|revisão|"
                         r"perguntar)|sin\s+(?:aprobación|autorización|revisión|preguntar)|sans\s+(?:approbation|"
@@ -536,7 +541,7 @@ def _ai_acts(sentence: str) -> bool:
                      or (_RULE_FRAME.search(sentence) and _UNIVERSAL.search(rest))):
             return True
     f = _FOREIGN_AI_SUBJECT.search(sentence)
-    return bool(f and _STANDING_FOREIGN.search(sentence) and len(sentence[f.end():].split()) >= 3)
+    return bool(f and _FOREIGN_STANDING_OR_UNCHECKED.search(sentence) and len(sentence[f.end():].split()) >= 3)
 
 
 # A standing answer handed over: "could you make that your answer from now on?"
@@ -585,7 +590,8 @@ _TRIGGER_OTHER = re.compile(r"जब\s+(?:भी\s+)?कोई|कोई\s+(?:�
                             r"누군가|물으면|biri\s+sorarsa|sorulursa|jika\s+(?:ada\s+)?(?:seseorang|orang)\s+bertanya|"
                             r"khi\s+(?:có\s+)?(?:ai|người)\s+hỏi|jeśli\s+ktoś\s+(?:zapyta|pyta)|якщо\s+хтось|"
                             r"если\s+кто-?то|коли\s+хтось", re.I)
-_STANDING_OTHER = re.compile(r"अब\s+से|हमेशा|من\s+الآن|دائما|今後|これから|常に|앞으로|항상|bundan\s+sonra|her\s+zaman|"
+_OTHER_SCRIPT_STANDING = re.compile(r"अब\s+से|हमेशा|من\s+الآن|دائما|今後|これから|常に|앞으로|항상|"
+                                    r"bundan\s+sonra|her\s+zaman|"
                              r"mulai\s+sekarang|selalu|từ\s+nay|luôn\s+luôn|od\s+teraz|zawsze|відтепер|завжди|"
                              r"отныне|всегда", re.I)
 
@@ -593,10 +599,10 @@ _STANDING_OTHER = re.compile(r"अब\s+से|हमेशा|من\s+الآن|�
 def _foreign_addressed(sentence: str) -> bool:
     if (m := _DEAR_AI.search(sentence) or _FOREIGN_NOTE_TO.search(sentence) or _TO_AI_ZH.search(sentence)):
         rest = sentence[m.end():]
-        return bool(_ANYONE_ASKS.search(rest) or _STANDING_FOREIGN.search(rest) or _FOREIGN_STANDING.search(rest)
-                    or _ANY_SAY.search(rest) or _FRAME_FOREIGN.search(rest))
+        return bool(_ANYONE_ASKS.search(rest) or _FOREIGN_STANDING_OR_UNCHECKED.search(rest)
+                    or _FOREIGN_STANDING.search(rest) or _ANY_SAY.search(rest) or _FRAME_FOREIGN.search(rest))
     if _AI_OTHER_SCRIPT.search(sentence) and (_TRIGGER_OTHER.search(sentence)
-                                              or _STANDING_OTHER.search(sentence)):
+                                              or _OTHER_SCRIPT_STANDING.search(sentence)):
         return True
     ask = _ANYONE_ASKS.search(sentence)
     return bool(ask and _ANY_SAY.search(sentence) and not _SELF.search(sentence)
@@ -938,11 +944,8 @@ def _shares_secrets(sentence: str) -> bool:
 
 
 _DEST_RX = re.compile(_DEST, _I)
-_XFER_RX = re.compile(rf"(?:\b{_XFER}\b|发送|发到|转发|上传|提交到|提交至|同步到|复制到|发给)", _I)
-# (the words of unspaced scripts have no boundary to look behind)
-_SENSITIVE_RX = re.compile(rf"(?<![\w.]){_SENSITIVE}|(?:密码|密钥|令牌|凭据|聊天记录|对话|客户数据|个人数据|"
-                           r"用户数据|邮箱地址|"
-                           r"电子邮件地址|客户的?(?:邮箱|信息|资料|联系方式)|个人信息)", _I)
+_XFER_RX = re.compile(rf"\b{_XFER}\b|{_XFER_CJK}", _I)
+_SENSITIVE_RX = re.compile(rf"(?<![\w.]){_SENSITIVE}|{_SENSITIVE_CJK}", _I)
 # Markdown images and links whose address carries a template, a variable or a secret: the reader fills them in.
 _BEACON = _rx(r"!?\[[^\]]*\]\(\s*(?:https?:)?//[^)\s]*[?&#/=][^)\s]*(?:\{|\$|%7b|<|\[|secret|token|key|password|"
               r"history|conversation|chat|memory)"
@@ -1190,7 +1193,7 @@ def mechanisms(text: str, *, tool: bool = False) -> list[str]:
     # a label naming an AI governs its whole line, across the line's sentences ("# AI-REVIEWER: … audited; approve it")
     for line in text.splitlines():
         if (m := _AI_LABEL.search(line)) and len(line[m.end() - 1:].split()) >= 3 \
-                and (tool or _ORDER.search(line[m.end() - 1:])):
+                and (tool or _ORDER.search(line[m.end() - 1:]) or _widened(line)):
             add("directive")
             break
     sentences = _sentences(text)

@@ -241,14 +241,13 @@ def _bound_held(*, agent, masked: list[tuple[str, str]], held: list[str]) -> lis
     tokens = set().union(*(binding_tokens(f"{u}\n{a}") for u, a in sources)) if sources else set()
     if not tokens:
         return held
+    named = {i: tokens_in(f"{u}\n{a}", tokens) for i, (u, a) in enumerate(masked) if not held[i]}
+    # each word's look-ups once for the whole request
+    refs = _binding_refs(agent=agent, tokens=set().union(*named.values())) if any(named.values()) else set()
     out = list(held)
-    for i, (u, a) in enumerate(masked):
-        if out[i]:
-            continue
-        named = tokens_in(f"{u}\n{a}", tokens)
-        refs = _binding_refs(agent=agent, tokens=named) if named else set()
-        if refs:
-            out[i] = f"names {sorted(refs)[0]}, as an exchange of the same agent held for review does"[:300]
+    for i, words in named.items():
+        if words & refs:
+            out[i] = f"names {sorted(words & refs)[0]}, as an exchange of the same agent held for review does"[:300]
     return out
 
 
@@ -268,16 +267,16 @@ def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
     for ref in refs:  # a substring match: a word is found inside a host, which the full-text index keeps whole
         match |= Q(user_text__icontains=ref) | Q(assistant_text__icontains=ref)
     # the agent's own rows only, confirmed word by word (tokens_in)
-    earlier = [e for e in Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=False,
-                                                  quarantine_reason="").filter(match).exclude(pk__in=batch)
-               .order_by("-created_at")[:_BINDING_HOLD_MAX]
-               if tokens_in(f"{e.user_text}\n{e.assistant_text}", refs)]
+    rows = (Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=False,
+                                    quarantine_reason="").filter(match).exclude(pk__in=batch)
+            .order_by("-created_at")[:_BINDING_HOLD_MAX])
+    earlier = [(e, named) for e in rows if (named := tokens_in(f"{e.user_text}\n{e.assistant_text}", refs))]
     if not earlier:
         return
     for attempt in range(3):
         try:
             with transaction.atomic():  # a savepoint: a deadlock with a consolidation run retries this part alone
-                _bound_rows_hold(agent=agent, earlier=earlier, refs=refs)
+                _bound_rows_hold(agent=agent, earlier=earlier)
             return
         except OperationalError:
             if attempt == 2:
@@ -285,12 +284,13 @@ def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
             logger.warning("holding the exchanges bound to a held one met a lock conflict; retrying")
 
 
-def _bound_rows_hold(*, agent, earlier: list[Exchange], refs: set[str]) -> None:
-    """Hold ``earlier`` and what consolidation drew from them, each with a review item and an audit event. Items
-    first, then exchanges, each in key order: the order a consolidation run locks them in."""
+def _bound_rows_hold(*, agent, earlier: list[tuple[Exchange, set[str]]]) -> None:
+    """Hold ``earlier`` (each exchange with the references it names) and what consolidation drew from them, each
+    with a review item and an audit event. Items first, then exchanges, each in key order: the order a consolidation
+    run locks them in."""
     events = []
     drawn = "drawn from evidence held in quarantine"
-    ids = [e.pk for e in earlier]
+    ids = [e.pk for e, _ in earlier]
     for model, object_type, link in ((Experience, AuditObject.EXPERIENCE, "evidence__in"),
                                      (Episode, AuditObject.EPISODE, "sources__in")):
         for obj in model.objects.filter(**{link: ids}, quarantined=False).distinct().order_by("pk"):
@@ -304,9 +304,8 @@ def _bound_rows_hold(*, agent, earlier: list[Exchange], refs: set[str]) -> None:
                            "project_id": obj.project_id, "actor_agent": agent, "scope": obj.scope,
                            "reason": f"quarantined: {drawn}", "source_ids": [item.pk] if item else [],
                            "data": {"quarantine": {"reason": drawn, "review_item": str(item.pk) if item else None}}})
-    for e in sorted(earlier, key=lambda x: str(x.pk)):
-        named = sorted(tokens_in(f"{e.user_text}\n{e.assistant_text}", refs))[0]
-        reason = f"names {named}, as a later exchange of the same agent held for review does"[:300]
+    for e, named in sorted(earlier, key=lambda pair: str(pair[0].pk)):
+        reason = f"names {sorted(named)[0]}, as a later exchange of the same agent held for review does"[:300]
         if not Exchange.objects.filter(pk=e.pk, quarantined=False).update(quarantined=True, quarantine_reason=reason):
             continue  # held meanwhile
         e.quarantined, e.quarantine_reason = True, reason
