@@ -15,6 +15,17 @@ import pytest
 pytest_plugins = ["tests.live"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_row_estimates():
+    """The similarity scan is chosen from a per-process, 60-second cache of each table's row estimate: a test that
+    filled a table must not make the next tests walk HNSW over a handful of rows (a topic then stopped being found
+    near its consolidated exchanges, seen once in a full run)."""
+    from memory.search.vector import table_rows_forget
+
+    table_rows_forget()
+    yield
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _throwaway_embedded_database():
     yield
