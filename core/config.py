@@ -381,6 +381,9 @@ class SearchConfig:
     # The context block leaves out a hit whose relevance is below this share of the best hit's, even when the budget
     # has room (0: fill the budget).
     context_floor: float = _var("RECMEM_SEARCH_CONTEXT_FLOOR", 0.5, _number(float, 0.0, 1.0))
+    # The context block shows an episode by its title and at most this many of its narrative's sentences, those
+    # naming the query's words the most (memory/search/snippets.py); 0: the whole narrative.
+    episode_sentences: int = _var("RECMEM_SEARCH_EPISODE_SENTENCES", 3, _number(int, 0, 50))
     # Context expansion for multi-hop questions: the top exchange hits bring their session neighbours (±1).
     expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))

@@ -45,7 +45,9 @@ _BOILERPLATE_RE = re.compile(
     r"that'?s (?:great|awesome|amazing|so cool|cool|wonderful|fantastic|lovely)|means (?:a lot|so much)|"
     r"(?:i'?m|i am) (?:so )?sorry (?:to hear|for)|"
     r"you(?:'re| are) (?:so )?(?:welcome|amazing|awesome|the best|kind|sweet)|"
-    r"no worries|no problem|my pleasure|good luck|all the best|best of luck|wish(?:ing)? you)\b",
+    r"no worries|no problem|my pleasure|good luck|all the best|best of luck|wish(?:ing)? you|"
+    r"(?:nice|good|great|awesome) (?:job|work|one)|well done|way to go|congrat(?:s|ulations)|"
+    r"keep (?:me|us|you) posted|let (?:me|us) know how it goes)\b",
     re.IGNORECASE,
 )
 

@@ -66,7 +66,7 @@ def _episode_line(hit: Hit) -> str:
     e = hit.obj
     labels = [*_held(e), "episode", e.scope, f"{_day(e.started_at)} to {_day(e.ended_at)}",
               f"trust {getattr(e, 'trust', '') or Trust.USER}"]
-    return f"- [{' · '.join(labels)}] {_data(e.title)}: {_data(e.narrative)}"
+    return f"- [{' · '.join(labels)}] {_data(e.title)}: {_data(hit.shown or e.narrative)}"
 
 
 def _exchange_line(hit: Hit) -> str:

@@ -22,6 +22,7 @@ from memory.search.lexical import LexicalQuery, lexical_query, query_lexemes
 from memory.search.query import Hit, Nearest, SearchQuery, SearchResult
 from memory.search.ranking import blended_score, relevance
 from memory.search.side_by_side import run_side_by_side
+from memory.search.snippets import episode_snippets
 from memory.search.vector import nearest_scan, search_ef
 from memory.selectors import episode_prefetches, experience_prefetches
 from memory.temporal import episode_as_of_q, exchange_as_of_q, experience_as_of_q, experience_current_q
@@ -118,16 +119,21 @@ def _merged(parts: list[list]) -> list[Nearest]:
 
 
 def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
-                   visibility: Visibility | None = None, lexical: bool | None = None) -> tuple[list, list, list]:
+                   visibility: Visibility | None = None, lexical: bool | None = None,
+                   lexemes: list[str] | None = None) -> tuple[list, list, list]:
     """The retrieval part of a search (what ``bench_scale`` times as "pure SQL"): per layer, the over-fetched
     nearest rows the agent may see with their similarity and, in hybrid search (``RECMEM_SEARCH_LEXICAL_WEIGHT``
     > 0), the rows that match the query's words best. A row carries its ``RANK_FIELDS`` only (other columns are
-    deferred). The statements run side by side, each in its own transaction (``RECMEM_SEARCH_THREADS``)."""
+    deferred). The statements run side by side, each in its own transaction (``RECMEM_SEARCH_THREADS``).
+    ``lexemes``: the query's, when the caller has them already."""
     query = query.resolved()
     visibility = visibility or agent_visibility(agent=agent)
     if lexical is None:
         lexical = config().search.lexical_weight > 0
-    lexemes = query_lexemes(query.query) if lexical else None
+    if not lexical:
+        lexemes = None
+    elif lexemes is None:
+        lexemes = query_lexemes(query.query)
     ef_search = search_ef(query.k_sub)
     ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query)
     if query.since:
@@ -218,7 +224,9 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     visibility = agent_visibility(agent=agent)
     now = timezone.now()
     ranked_at = query.as_of or now  # as of a past instant, freshness is counted back from it
-    exchanges, episodes, experiences = layers_nearest(agent=agent, query=query, vector=vector, visibility=visibility)
+    lexemes = query_lexemes(query.query)  # the full-text half's terms, and what an episode's snippet is chosen by
+    exchanges, episodes, experiences = layers_nearest(agent=agent, query=query, vector=vector, visibility=visibility,
+                                                      lexemes=lexemes)
     weight = config().search.lexical_weight
 
     def rank(rows: list[Nearest], when, conf, k, *, worth=lambda o: 1.0, floor: float | None = None) -> list[Hit]:
@@ -260,6 +268,10 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     (result.exchanges, result.neighbours), result.episodes, result.experiences = run_side_by_side([
         exchanges_whole, with_provenance(result.episodes, ep_qs, episode_prefetches(visibility)),
         with_provenance(result.experiences, xp_qs, experience_prefetches(visibility))])
+    snippets = episode_snippets([h.obj.narrative for h in result.episodes], lexemes,
+                                config().search.episode_sentences)
+    for hit, shown in zip(result.episodes, snippets, strict=True):
+        hit.shown = shown
     result.context, result.context_tokens = context_block(result, query.token_budget)
     result.context_budget = query.token_budget
     return result

@@ -36,7 +36,8 @@ _RELATION = (
     # (also "the user's": how the extractive rewriter retells "my colleague …")
     r"(?:my|our|his|her|their|your|user['’]s)[ \t]+(?:(?:new|old|best|ex|late|former)[ \t\-]+)?(?:colleague|co-?worker|"
     r"teammate|friend|boss|manager|supervisor|wife|husband|partner|boyfriend|girlfriend|brother|sister|son|"
-    r"daughter|mother|father|mom|mum|dad|cousin|uncle|aunt|neighbou?r|roommate|flatmate|landlord|landlady|"
+    r"daughter|mother|father|mom|mum|dad|grand(?:ma|pa|mother|father|son|daughter)|granny|nephew|niece|cousin|uncle|"
+    r"aunt(?:ie|y)?|neighbou?r|roommate|flatmate|landlord|landlady|"
     r"doctor|lawyer|accountant|assistant|client|customer|patient|student|intern|mentor|tenant)|"
     r"(?:my|his|her|their|your|user['’]s)[ \t]+(?:full[ \t]+|first[ \t]+|last[ \t]+|real[ \t]+)?name[ \t]+(?:is|was)|"
     r"call(?:s|ed)?[ \t]+me|"
@@ -86,7 +87,10 @@ _CONTACT = (
     r"chiama|chiedi[ \t]+a|liga[ \t]+para|pergunta[ \t]+(?:a|ao|à)|bel|vraag|zadzwoń[ \t]+do|ring|fråga|"
     r"позвони(?:те)?|спроси(?:те)?|напиши(?:те)?|скажи(?:те)?|передай(?:те)?"
 )
-_CUE_RE = re.compile(r"(?:(?<![\w])|(?<=[\u0e00-\u0e7f]))(?:" + _RELATION + r")(?:[ \t]*[,:])?[ \t]*", re.I)
+# A cue is a whole word ("my neighborhood", "our motherboard" name nobody), except a Thai title, written against the
+# name it belongs to.
+_CUE_RE = re.compile(r"(?:(?<![\w])|(?<=[\u0e00-\u0e7f]))(?:" + _RELATION + r")(?:(?<=[\u0e00-\u0e7f])|(?!\w))"
+                     r"(?:[ \t]*[,:])?[ \t]*", re.I)
 # weak introductions ("I am", "this is", "named"): in English technical text a lower-case word after them is anything
 # ("a field named count"); only a word of another script is taken as a name
 # (also the honorifics of Latin-script languages: "Mr. 王伟", "Dear Ахмед", "Frau Μαρία" — a Latin name after them

