@@ -81,6 +81,7 @@ from .normalise import UNSPACED_SCRIPTS, Normalised, normalise
 from .recognizers import (
     ALNUM_IDS,
     DIGIT_IDS,
+    INTERJECTIONS,
     NATIONAL_ID_ENTITIES,
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
@@ -803,6 +804,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 continue  # the small model reads a bare number as a place now and then ("3060", a sequence number)
             if etype == "PERSON":
                 s, e = trim_name_span(text, s, e)
+            if etype in NER_ENTITY_TYPES and text[s:e].casefold() in INTERJECTIONS:
+                continue
             if e - s < 2 and not etype.startswith(SECRET_PREFIX):
                 continue
             if etype not in NER_ENTITY_TYPES and not is_secret_entity(etype) and _inside_word(text, s, e):

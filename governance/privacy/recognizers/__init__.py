@@ -34,6 +34,7 @@ from presidio_analyzer import EntityRecognizer
 from ._common import foreign_script
 from .cued_names import CuedNameRecognizer
 from .names import (
+    INTERJECTIONS,
     PersonHeuristicRecognizer,
     PlaceCueRecognizer,
     ScriptNameRecognizer,
@@ -98,6 +99,7 @@ __all__ = [
     "EncodedEmailRecognizer",
     "CuedNameRecognizer",
     "DIGIT_IDS",
+    "INTERJECTIONS",
     "NATIONAL_ID_ENTITIES",
     "HealthAndBirthRecognizer",
     "NationalIdRecognizer",

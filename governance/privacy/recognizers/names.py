@@ -255,6 +255,7 @@ Results
 User Assistant System Agent Admin Customer Client Support Manager Director President Chairman CEO CTO CFO
 Professor Doctor Sir Madam Mister Lord Lady King Queen Prince Princess General Captain Officer Agent Staff
 Please Thanks Thank Hello Hi Hey Dear Regards Best Cheers Yes No Ok Okay The A An And Or Of In On At To For
+Wow Woah Whoa Yay Congrats Congratulations Aw Aww Hooray Omg Gosh Geez Haha Lol Yo Hiya Howdy Bye Goodbye
 With By From Is Are Was Were Be Been This That These Those It Its My Our Your Their His Her We You They I
 Mr Mrs Ms Miss Dr Prof Amazon Google Microsoft Apple Facebook Meta Netflix Tesla Twitter Slack GitHub Linux
 Windows Python Java Docker Kubernetes Postgres Django React API SDK CLI UI UX AI ML LLM OK FAQ
@@ -264,7 +265,10 @@ Bot Chatbot Model Server Client Host Service Billing Shipping Account Order Invo
 """.split()
 )
 
-_NOT_NAME_WORDS = _NOT_NAME_WORDS | frozenset(
+# Said to a person, never a person, place or group: "Wow, Caroline", "Congrats, Nate" ("Congrats" came out NRP).
+INTERJECTIONS = frozenset("""wow woah whoa yay congrats congratulations aw aww hooray omg gosh geez haha lol yo hiya
+    howdy bye goodbye hey hi hello thanks oh""".split())
+_NOT_NAME_WORDS = _NOT_NAME_WORDS | INTERJECTIONS | frozenset(
     """later then meanwhile afterwards finally anyway actually unfortunately luckily sadly honestly maybe
     perhaps well oh ok okay sure yes no please thanks thank so now also still yet again first last
     next""".split()
@@ -345,6 +349,7 @@ _STRONG_CUE = re.compile(
     r"(?:\b(?:my|his|her|their|your|user['’]s|maiden|first|last|full|middle|user|customer|contact|family|given|"
     r"sur|nick)\s*name\s*(?:is|was|'s|:)|\b(?:surname|forename|nickname)\b\s*(?:is|was|:)?|\bname\s*:|"
     r"\bcall(?:s|ed)? me|\b(?:named|called)[ \t]+(?:him|her|them|me|us)|\bsigned,?|\bregards,?|\bthanks,|"
+    r"\b(?:congrats|congratulations|wow|woah|whoa|yay|bye),|"
     r"\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
     r"texted|emailed|messaged|married|hired|invited|visited|congratulated|greeted|introduced|promoted|"

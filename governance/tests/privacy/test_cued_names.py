@@ -75,6 +75,23 @@ def test_more_relatives_are_cues(text, name):
     assert name in " ".join(names(text))
 
 
+@pytest.mark.parametrize("text,name,kept", [
+    ("Wow, Caroline, that painting is awesome!", "Caroline", "Wow"),  # before: "Wow" a person too
+    ("Woah Joanna, I won an international tournament yesterday!", "Joanna", "Woah"),  # before: one "Woah Joanna"
+    ("Congrats, Nate!", "Nate", "Congrats"),  # before: Nate left in clear
+    ("Wow, Maria!", "Maria", "Wow"),  # before: an NRP, another placeholder than Maria's elsewhere
+    ("Congrats, Redis 7 is out.", None, "Congrats"),  # before: "Congrats" an NRP
+])
+def test_a_name_called_out_is_masked_and_the_interjection_is_not(text, name, kept):
+    out = mask(text, key=b"calls")
+    assert kept in out.text, out.text
+    if name:
+        assert name not in out.text and "<PERSON_" in out.text, out.text
+    joanna = mask("Joanna said so.", key=b"calls").text.split()[0]
+    if name == "Joanna":
+        assert joanna in out.text  # the same placeholder as the name alone
+
+
 def test_the_engine_masks_them():
     out = mask("my colleague kasia wrona and меня зовут ольга", key=b"cued")
     assert "kasia" not in out.text and "ольга" not in out.text
