@@ -20,8 +20,9 @@ from django.db import connection
 
 from memory.search.lexical import _PLACEHOLDER_PATTERN, _PLACEHOLDER_TERM, TEXT_SEARCH_CONFIG
 
-# A sentence ends at . ! ? (or a closing quote after one) followed by a capital, a digit, a quote or a placeholder.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"”']?\s+(?=[A-Z0-9\"“<\[])")
+# A sentence ends at . ! ? (or a closing quote after one, kept with it) followed by a capital, a digit, a quote or a
+# placeholder.
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"”']))\s+(?=[A-Z0-9\"“<\[])")
 _DATED = re.compile(r"^(?:On|Since|By|From) (\d{4}-\d{2}-\d{2}),?\s")
 _SAME_DAY = re.compile(r"^Later that day,\s+")
 # Narratives at most this long are shown whole: cutting saves nothing worth a gap.

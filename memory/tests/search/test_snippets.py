@@ -31,6 +31,7 @@ def test_a_sentence_that_continues_a_day_is_given_that_day():
     assert len(sentences) == 6
     assert sentences[1] == "On 2023-05-02, the user said the kiln was broken again."
     assert sentences[5] == "On 2023-05-20, the user booked a trip to the coast."
+    assert sentences[3] == 'On 2023-05-09, the assistant replied: "That is lovely news!"'  # its closing quote kept
 
 
 def test_the_sentences_holding_the_query_words_are_shown_in_order_with_gaps_marked():
