@@ -16,7 +16,7 @@ from memory.consolidators.extractive.lexicons import (
     RELATIVE_DAYS,
     WEEKDAYS,
 )
-from memory.consolidators.extractive.parsing import _clip, _has_i_subject, _is_placeholder, _one_line
+from memory.consolidators.extractive.parsing import _addressed, _clip, _has_i_subject, _is_placeholder, _one_line
 
 
 def _conjugate(verb: str) -> str:
@@ -34,6 +34,9 @@ def _third_person(span: Any) -> str:
     """Rewrite a first-person sentence about the user in the third person ("I prefer tea" -> "User prefers
     tea."); placeholders and everything else are kept verbatim."""
     tokens = list(span)
+    # Who is spoken to says nothing of the user ("Wow, <PERSON_…>, I adopted a puppy" read as if the listener had);
+    # a speaker tag ("<PERSON_…>:") stays: it links the statement to questions about that person.
+    vocative = {i for i in _addressed(span) if not (i + 1 < len(span.doc) and span.doc[i + 1].text == ":")}
     # Drop leading interjections and discourse markers ("Oh,", "Well,", "So", "Also,", "And").
     while (
         tokens
@@ -41,6 +44,7 @@ def _third_person(span: Any) -> str:
             tokens[0].pos_ == "INTJ"
             or tokens[0].lower_ in ("so", "well", "also", "and", "but", "anyway", "btw", "ok", "okay", "oh")
             or tokens[0].is_punct
+            or tokens[0].i in vocative
         )
         and len(tokens) > 3
     ):

@@ -359,6 +359,20 @@ def test_a_narrative_leaves_out_what_is_said_to_a_name(extractive):
         assert phatic not in narrative, narrative
 
 
+def test_a_statement_does_not_begin_with_whom_it_was_said_to(extractive):
+    """"<PERSON_a>: Wow, <PERSON_b>, I adopted a puppy" became "<PERSON_b>, the user adopted a puppy", which reads as if
+    the listener had; the speaker tag in front stays (it ties the statement to questions about the speaker)."""
+    units = [make_unit("w1", 0, "<PERSON_8e5de8>: Wow, <PERSON_9dbe30>, I adopted a puppy named <PERSON_d22c37> "
+                                "from the shelter."),
+             make_unit("w2", 0.1, "Hey <PERSON_1787c0>, I prefer green tea in the morning.")]
+    statements = [i.statement for i in extractive.refine(episodes=[], units=units, related=[])]
+    narrative = ExtractiveConsolidator(narrative_max_tokens=300).write_episodes(units=units)[0].narrative
+    for text in [*statements, narrative]:
+        assert "<PERSON_9dbe30>" not in text and "<PERSON_1787c0>" not in text, text
+    assert any("adopted a puppy named <PERSON_d22c37>" in s for s in statements), statements
+    assert any(s.lower().startswith("user prefers green tea") for s in statements), statements
+
+
 @pytest.mark.parametrize(("text", "end"), [
     # said on Wednesday 2023-05-10 09:00 UTC
     ("The deploy freeze lasts until Friday.", datetime(2023, 5, 13, tzinfo=UTC)),
