@@ -11,6 +11,7 @@ pseudonym matches itself and nothing else.
 from __future__ import annotations
 
 import math
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -68,16 +69,38 @@ class LexicalVector(Func):
         return sql, params
 
 
+# A placeholder's lexeme (``ph3f2a9c``), as _PLACEHOLDER_TERM writes it.
+PLACEHOLDER_LEXEME_RE = re.compile(r"^ph[0-9a-f]{6}$")
+
+
+def _tsvector_of(text_sql: str) -> str:
+    """The SQL of a text's tsvector as rows get it (same configuration, same placeholder rule)."""
+    return (f"to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, regexp_replace({text_sql}, "
+            f"'{_PLACEHOLDER_PATTERN}', '{_PLACEHOLDER_TERM}', 'g'))")
+
+
 def query_lexemes(text: str) -> list[str]:
     """The query's lexemes as PostgreSQL derives them for rows (same configuration, same placeholder rule)."""
     if not text or not text.strip():
         return []
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT lexeme FROM unnest(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, regexp_replace(%s, "
-            f"'{_PLACEHOLDER_PATTERN}', '{_PLACEHOLDER_TERM}', 'g'))) AS t(lexeme, positions, weights) "
-            "ORDER BY positions[1]", [text[:4000]])
+        cursor.execute(f"SELECT lexeme FROM unnest({_tsvector_of('%s')}) AS t(lexeme, positions, weights) "
+                       "ORDER BY positions[1]", [text[:4000]])
         return [row[0] for row in cursor.fetchall()]
+
+
+def lexemes_held(texts: list[str], lexemes: list[str]) -> list[set[str]]:
+    """Per text, which of ``lexemes`` it holds, stemmed as rows are; one statement for all texts."""
+    found: list[set[str]] = [set() for _ in texts]
+    if not texts or not lexemes:
+        return found
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT t.k, v.lexeme FROM unnest(%s::text[]) WITH ORDINALITY AS t(s, k), "
+                       f"LATERAL unnest({_tsvector_of('t.s')}) AS v(lexeme, positions, weights) "
+                       "WHERE v.lexeme = ANY(%s)", [texts, list(lexemes)])
+        for k, lexeme in cursor.fetchall():
+            found[k - 1].add(lexeme)
+    return found
 
 
 def _quoted(lexeme: str) -> str:

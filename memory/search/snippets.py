@@ -16,9 +16,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from django.db import connection
-
-from memory.search.lexical import _PLACEHOLDER_PATTERN, _PLACEHOLDER_TERM, TEXT_SEARCH_CONFIG
+from memory.search.lexical import PLACEHOLDER_LEXEME_RE, lexemes_held
 
 # A sentence ends at . ! ? (or a closing quote after one, kept with it) followed by a capital, a digit, a quote or a
 # placeholder.
@@ -28,7 +26,6 @@ _SAME_DAY = re.compile(r"^Later that day,\s+")
 # Narratives at most this long are shown whole: cutting saves nothing worth a gap.
 WHOLE_MAX_SENTENCES = 2
 GAP = " … "
-_NAME = re.compile(r"^ph[0-9a-f]{6}$")  # a placeholder's lexeme (memory.search.lexical)
 
 
 @dataclass(frozen=True)
@@ -52,22 +49,6 @@ def narrative_sentences(narrative: str) -> list[_Sentence]:
     return out
 
 
-def _sentence_lexemes(sentences: list[str], lexemes: list[str]) -> list[set[str]]:
-    """Per sentence, the query ``lexemes`` it holds (PostgreSQL's stemming, placeholders as single terms)."""
-    found: list[set[str]] = [set() for _ in sentences]
-    if not sentences or not lexemes:
-        return found
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT t.k, v.lexeme FROM unnest(%s::text[]) WITH ORDINALITY AS t(s, k), "
-            f"LATERAL unnest(to_tsvector('{TEXT_SEARCH_CONFIG}'::regconfig, regexp_replace(t.s, "
-            f"'{_PLACEHOLDER_PATTERN}', '{_PLACEHOLDER_TERM}', 'g'))) AS v(lexeme, positions, weights) "
-            "WHERE v.lexeme = ANY(%s)", [sentences, list(lexemes)])
-        for k, lexeme in cursor.fetchall():
-            found[k - 1].add(lexeme)
-    return found
-
-
 def episode_snippets(narratives: list[str], lexemes: list[str], limit: int) -> list[str | None]:
     """For each narrative, what the block shows of it for a query of ``lexemes``: its ``limit`` sentences holding the
     most of them (ties: the earlier), in their order, joined by an ellipsis; None where the narrative is shown whole
@@ -77,7 +58,7 @@ def episode_snippets(narratives: list[str], lexemes: list[str], limit: int) -> l
         return [None] * len(narratives)
     split = [narrative_sentences(n) for n in narratives]
     flat = [s.text for sentences in split for s in sentences]
-    held = iter(_sentence_lexemes(flat, lexemes))
+    held = iter(lexemes_held(flat, lexemes))
     out: list[str | None] = []
     for sentences in split:
         found = [next(held) for _ in sentences]
@@ -87,7 +68,7 @@ def episode_snippets(narratives: list[str], lexemes: list[str], limit: int) -> l
         # A word in most of the narrative's sentences ("user", its speaker's name) tells none of them apart.
         common = {x for x, n in Counter(x for f in found for x in f).items() if n > len(sentences) / 2}
         # Words before names: a question names the person its narrative speaks of throughout.
-        counts = [(len({x for x in f - common if not _NAME.match(x)}), len(f - common)) for f in found]
+        counts = [(len({x for x in f - common if not PLACEHOLDER_LEXEME_RE.match(x)}), len(f - common)) for f in found]
         ranked = sorted((i for i, c in enumerate(counts) if c[1]), key=lambda i: (-counts[i][0], -counts[i][1], i))
         ranked = ranked[:limit] or [0]
         chosen = sorted(ranked)

@@ -279,16 +279,21 @@ _CALLING = frozenset("hi hey hello thanks thank bye goodbye congrats congratulat
                      "oh aw aww dear welcome cheers".split())
 
 
-def _addressed(span: Any) -> set[int]:
-    """Token indices of who speaks or is spoken to in a sentence: a speaker tag at its start ("<PERSON_…>:" or
-    "Gina:", the way transcripts tag a turn) and names in the vocative ("Thanks, <PERSON_…>!", "<PERSON_…>, look",
-    "Hey Ana!"). Each is a name or placeholder standing alone between punctuation or a calling word."""
+def _speaker_tag(span: Any) -> set[int]:
+    """Token indices of a speaker tag at the sentence's start ("<PERSON_…>:" or "Gina:", the way transcripts tag a
+    turn), else none."""
     tokens = list(span)
-    out: set[int] = set()
-    start = 0
     if len(tokens) > 2 and tokens[1].text == ":" and (_is_placeholder(tokens[0]) or tokens[0].pos_ == "PROPN"):
-        out.update((tokens[0].i, tokens[1].i))
-        start = 2
+        return {tokens[0].i, tokens[1].i}
+    return set()
+
+
+def _vocatives(span: Any) -> set[int]:
+    """Token indices of names in the vocative ("Thanks, <PERSON_…>!", "<PERSON_…>, look", "Hey Ana!"): a name or
+    placeholder standing alone between punctuation or a calling word (after the speaker tag, if any)."""
+    tokens = list(span)
+    start = 2 if _speaker_tag(span) else 0
+    out: set[int] = set()
     for k in range(start, len(tokens)):
         tok = tokens[k]
         if not (_is_placeholder(tok) or tok.pos_ == "PROPN"):
@@ -300,6 +305,11 @@ def _addressed(span: Any) -> set[int]:
         if closed and opened:
             out.add(tok.i)
     return out
+
+
+def _addressed(span: Any) -> set[int]:
+    """Who speaks or is spoken to in a sentence: its speaker tag and its vocatives."""
+    return _speaker_tag(span) | _vocatives(span)
 
 
 def _is_phatic(span: Any, addressed: set[int]) -> bool:

@@ -16,7 +16,7 @@ from memory.consolidators.extractive.lexicons import (
     RELATIVE_DAYS,
     WEEKDAYS,
 )
-from memory.consolidators.extractive.parsing import _addressed, _clip, _has_i_subject, _is_placeholder, _one_line
+from memory.consolidators.extractive.parsing import _clip, _has_i_subject, _is_placeholder, _one_line, _vocatives
 
 
 def _conjugate(verb: str) -> str:
@@ -36,7 +36,7 @@ def _third_person(span: Any) -> str:
     tokens = list(span)
     # Who is spoken to says nothing of the user ("Wow, <PERSON_…>, I adopted a puppy" read as if the listener had);
     # a speaker tag ("<PERSON_…>:") stays: it links the statement to questions about that person.
-    vocative = {i for i in _addressed(span) if not (i + 1 < len(span.doc) and span.doc[i + 1].text == ":")}
+    vocative = _vocatives(span)
     # Drop leading interjections and discourse markers ("Oh,", "Well,", "So", "Also,", "And").
     while (
         tokens
