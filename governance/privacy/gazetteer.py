@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-from governance.privacy.engine import pseudonym_digest
+from governance.privacy.engine import PLACEHOLDER_RE, pseudonym_digest
 from governance.privacy.vocabulary import all_tech
 
 # Capitalised words not inside a placeholder (``<PERSON_3f2a9c>``) or a word; a possessive is not part of the name.
@@ -87,27 +87,39 @@ def _script_spans(text: str) -> list[tuple[int, int]]:
 
 
 def registered_spans(texts: Sequence[str], *, entity_types: Iterable[str], key: bytes,
-                     lookup: Lookup, allowed: frozenset[str] = frozenset()) -> list[list[tuple[int, int, str]]]:
+                     lookup: Lookup, allowed: frozenset[str] = frozenset(),
+                     conversation: Sequence[str] = ()) -> list[list[tuple[int, int, str]]]:
     """Per text, the non-overlapping spans (longest first) whose value the registry knows under one of
-    ``entity_types``, with their placeholder. Technology words and the project's allowed terms are never looked up
-    (an entry made before they were known must not keep erasing them)."""
+    ``entity_types``, with their placeholder. The project's allowed terms are never looked up, and a technology word
+    only within its conversation (an entry made elsewhere must not keep erasing an engineering team's vocabulary):
+    when its placeholder is in ``texts`` or ``conversation`` (the session's recent texts), the word is that name
+    there — "a puppy named Shadow", then "Shadow already knows how to sit"."""
     types = sorted(entity_types)
-    candidates: list[list[tuple[int, int, list[str]]]] = []
+    candidates: list[list[tuple[int, int, list[str], bool]]] = []
     digests: set[str] = set()
     for text in texts:
         per_text = []
         for start, end in _spans(text or ""):
-            if all_tech(text[start:end], extra=allowed):
+            value = text[start:end]
+            tech = all_tech(value)
+            if not tech and all_tech(value, extra=allowed):
                 continue
-            ds = [pseudonym_digest(t, text[start:end], key) for t in types]
+            ds = [pseudonym_digest(t, value, key) for t in types]
             digests.update(ds)
-            per_text.append((start, end, ds))
+            per_text.append((start, end, ds, tech))
         candidates.append(per_text)
     known = lookup(sorted(digests)) if digests else {}
+    if any(tech and any(d in known for d in ds) for per_text in candidates for _, _, ds, tech in per_text):
+        established = {m.group(0) for t in (*texts, *conversation) if t for m in PLACEHOLDER_RE.finditer(t)}
+    else:
+        established = set()
     out: list[list[tuple[int, int, str]]] = []
     for per_text in candidates:
-        hits = [(s, e, next(known[d] for d in ds if d in known)) for s, e, ds in per_text if any(d in known
-                                                                                                   for d in ds)]
+        hits = []
+        for s, e, ds, tech in per_text:
+            placeholder = next((known[d] for d in ds if d in known), None)
+            if placeholder is not None and (not tech or placeholder in established):
+                hits.append((s, e, placeholder))
         hits.sort(key=lambda h: (-(h[1] - h[0]), h[0]))
         chosen: list[tuple[int, int, str]] = []
         for s, e, ph in hits:
@@ -118,11 +130,12 @@ def registered_spans(texts: Sequence[str], *, entity_types: Iterable[str], key: 
 
 
 def apply_registered(texts: Sequence[str], *, entity_types: Iterable[str], key: bytes,
-                     lookup: Lookup, allowed: frozenset[str] = frozenset()) -> list[str]:
-    """``texts`` with every registered value replaced by its placeholder."""
+                     lookup: Lookup, allowed: frozenset[str] = frozenset(),
+                     conversation: Sequence[str] = ()) -> list[str]:
+    """``texts`` with every registered value replaced by its placeholder (see :func:`registered_spans`)."""
     out = []
     for text, spans in zip(texts, registered_spans(texts, entity_types=entity_types, key=key, lookup=lookup,
-                                                   allowed=allowed), strict=True):
+                                                   allowed=allowed, conversation=conversation), strict=True):
         if not spans:
             out.append(text)
             continue

@@ -119,7 +119,7 @@ def _registered(project: Project) -> Callable[[set[str]], Any]:
 
 @traced("recmem.mask", attributes=lambda kw: {"recmem.texts": len(kw["texts"])})
 def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None = None,
-               conversation_before: Sequence[str] | None = None) -> list[str]:
+               conversation_before: Sequence[str] | None = None, conversation: Sequence[str] = ()) -> list[str]:
     """Mask PII and secrets in ``texts`` with the project's policy; register the pseudonyms and keep encrypted
     originals of non-secret values in the vault.
 
@@ -127,7 +127,9 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
     in the input is left alone only when the gateway wrote it for this project (the registry); anything else in
     angle brackets is analysed. With ``conversation_before`` (the session's last stored texts, oldest first, possibly
     empty) ``texts`` are consecutive turns of one session, and the tail of a secret split across turns is masked
-    too (:func:`governance.privacy.engine.continue_secrets`).
+    too (:func:`governance.privacy.engine.continue_secrets`). ``conversation`` (the session's recent stored texts)
+    is where a name masked once is the same name again even when it is also a technology word ("a puppy named
+    Shadow", then "Shadow already sits": :func:`governance.privacy.gazetteer.registered_spans`).
     """
 
     if not texts:
@@ -140,11 +142,12 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
     _remember(project=project, policy=policy, results=results)
     masked = [r.text for r in results]
     if config().privacy.registry_gazetteer and policy.pseudonymise_entities:
-        masked = _registered_values(project=project, policy=policy, texts=masked)
+        masked = _registered_values(project=project, policy=policy, texts=masked, conversation=conversation)
     return masked
 
 
-def _registered_values(*, project: Project, policy: PrivacyPolicy, texts: list[str]) -> list[str]:
+def _registered_values(*, project: Project, policy: PrivacyPolicy, texts: list[str],
+                       conversation: Sequence[str] = ()) -> list[str]:
     """One name, one placeholder: values pseudonymised before in the project (this call's texts included) get
     their placeholder wherever they appear again, also where the NER model missed them (keyed digests only)."""
     from governance.privacy.gazetteer import apply_registered
@@ -152,7 +155,7 @@ def _registered_values(*, project: Project, policy: PrivacyPolicy, texts: list[s
 
     return apply_registered(texts, entity_types=policy.pseudonymise_entities, key=policy.pseudonym_key,
                             lookup=lambda digests: pseudonyms_by_digest(project=project, digests=digests),
-                            allowed=allowed_terms_of(project_id=project.pk))
+                            allowed=allowed_terms_of(project_id=project.pk), conversation=conversation)
 
 
 def _continued(texts: list[str], results: list[Any], before: Sequence[str]) -> list[Any]:
@@ -202,14 +205,14 @@ def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]
 
 @traced("recmem.mask", attributes=lambda kw: {"recmem.values": len(kw["values"])})
 def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None = None,
-              conversation_before: Sequence[str] | None = None) -> list[Any]:
+              conversation_before: Sequence[str] | None = None, conversation: Sequence[str] = ()) -> list[Any]:
     """Mask JSON values (metadata): agent input like any other text — object keys as well as values, and values of
     every JSON type. Numbers and booleans are analysed as their JSON text (a card number sent as a number is still
     a card number) and replaced by the masked text only when masking changes them; ``null`` carries nothing. Two
     keys that mask to the same text are both kept (the second gets a `` (2)`` suffix): nothing is lost. With
     ``conversation_before`` (masked texts the values came with) the strings are read as one chain after those of the
     texts that leave a secret open, so the tail of a key split between a text and its metadata (or between two
-    metadata values) is masked too."""
+    metadata values) is masked too; ``conversation`` as for :func:`texts_mask`."""
     strings: list[str] = []
     if conversation_before is not None:
         from governance.privacy.engine import CONTINUATION_WINDOW, open_secret
@@ -240,7 +243,8 @@ def json_mask(*, project: Project, values: Sequence[Any], masker: Masker | None 
         collect(value)
     if not strings:
         return list(values)
-    masked = iter(texts_mask(project=project, texts=strings, masker=masker, conversation_before=conversation_before))
+    masked = iter(texts_mask(project=project, texts=strings, masker=masker, conversation_before=conversation_before,
+                             conversation=conversation))
 
     def rebuild(value: Any) -> Any:
         if isinstance(value, dict):

@@ -42,6 +42,7 @@ logger = logging.getLogger(__name__)
 
 # Candidates that wait for the agent's next run instead of starting one.
 WAITING = (Candidate.Reason.SALIENCE, Candidate.Reason.UPDATE)
+RECENT_NAMES_WINDOW = 20  # exchanges of the session whose names a technology word there may be (registered_spans)
 
 
 @dataclass(frozen=True)
@@ -159,14 +160,17 @@ def exchanges_ingest(*, agent: Agent, session: Session, items: list[ExchangeIn],
     now = timezone.now()
     # The session's last exchange (as stored, masked) is the window in which a secret split across exchanges is
     # caught: the tail of a key whose head ended the previous exchange is masked too.
-    last = (Exchange.objects.filter(session=session).order_by("-turn_index")
-            .values_list("user_text", "assistant_text").first())
+    # The session's recent exchanges are where a name masked once stays that name (also when it is a technology word).
+    recent = list(Exchange.objects.filter(session=session).order_by("-turn_index")
+                  .values_list("user_text", "assistant_text")[:RECENT_NAMES_WINDOW])
+    last = recent[0] if recent else ()
     texts = texts_mask(project=agent.project, texts=[t for item in items for t in (item.user, item.assistant)],
-                       masker=masker, conversation_before=list(last or ()))
+                       masker=masker, conversation_before=list(last),
+                       conversation=[t for pair in recent for t in pair])
     masked = [(texts[2 * i], texts[2 * i + 1]) for i in range(len(items))]
     # metadata continues the texts it came with: a key whose head ends a text may go on in a metadata value
     metadata = json_mask(project=agent.project, values=[item.metadata or {} for item in items], masker=masker,
-                         conversation_before=texts)
+                         conversation_before=texts, conversation=[*texts, *(t for pair in recent for t in pair)])
     # A tool's name is agent input like any text: stored masked.
     named = [i for i, item in enumerate(items) if item.tool]
     tools = [""] * len(items)

@@ -86,3 +86,51 @@ def test_a_name_in_another_script_masked_with_a_cue_is_found_again_without_one()
     assert out[1].startswith(pseudonym("PERSON", "김민수", key))
     assert pseudonym("PERSON", "أحمد حسن", key) in out[2]
     assert out[3] == texts[3]
+
+
+def test_a_technology_word_masked_as_a_name_is_that_name_in_its_conversation_only():
+    """"Shadow" is a package name, so the registry does not re-apply it project-wide (it would erase a team's
+    vocabulary); where its placeholder is already in the conversation it is the same name again."""
+    key = b"gaz-tech"
+    shadow = pseudonym("PERSON", "Shadow", key)
+    known = {pseudonym_digest("PERSON", "Shadow", key): shadow}
+
+    def lookup(digests):
+        return {d: known[d] for d in digests if d in known}
+
+    said = "Shadow already knows how to sit."
+    assert apply_registered([said], entity_types={"PERSON"}, key=key, lookup=lookup) == [said]
+    assert apply_registered([f"I adopted a puppy named {shadow}.", said], entity_types={"PERSON"}, key=key,
+                            lookup=lookup)[1] == f"{shadow} already knows how to sit."
+    assert apply_registered([said], entity_types={"PERSON"}, key=key, lookup=lookup,
+                            conversation=[f"a puppy named {shadow}"]) == [f"{shadow} already knows how to sit."]
+    # another placeholder in the conversation establishes nothing for this word
+    assert apply_registered([said], entity_types={"PERSON"}, key=key, lookup=lookup,
+                            conversation=["<PERSON_abcdef> said hi"]) == [said]
+
+
+def test_a_name_masked_by_a_cue_is_masked_in_the_rest_of_its_batch_and_session():
+    from memory.models import Exchange
+    from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
+
+    agent = agent_create(project_name="gaz", name="a")
+    session = session_create(agent=agent, external_id="puppy")
+    exchanges_ingest(agent=agent, session=session, items=[
+        ExchangeIn(user="I adopted a puppy named Shadow last week!", assistant="Congrats!"),
+        ExchangeIn(user="Shadow already knows how to sit.", assistant="Good dog.",
+                   metadata={"dog": "Shadow"}),
+    ])
+    exchanges_ingest(agent=agent, session=session,
+                     items=[ExchangeIn(user="Shadow chewed my running shoes.", assistant="Oh no.")])
+    other = session_create(agent=agent, external_id="ops")
+    exchanges_ingest(agent=agent, session=other,
+                     items=[ExchangeIn(user="The shadow file holds the password hashes; Shadow utils too.",
+                                       assistant="Right.")])
+    key = privacy_policy_get(project=agent.project).pseudonym_key
+    placeholder = pseudonym("PERSON", "Shadow", key)
+    stored = list(Exchange.objects.filter(session=session).order_by("turn_index")
+                  .values_list("user_text", "metadata"))
+    assert all("Shadow" not in text and placeholder in text for text, _ in stored), stored
+    assert stored[1][1].get("dog") == placeholder
+    # elsewhere in the project the package name is a package name
+    assert Exchange.objects.get(session=other).user_text.endswith("Shadow utils too.")

@@ -16,7 +16,15 @@ from memory.consolidators.extractive.lexicons import (
     RELATIVE_DAYS,
     WEEKDAYS,
 )
-from memory.consolidators.extractive.parsing import _clip, _has_i_subject, _is_placeholder, _one_line, _vocatives
+from memory.consolidators.extractive.parsing import (
+    _CALLING,
+    _clip,
+    _has_i_subject,
+    _is_placeholder,
+    _one_line,
+    _speaker_tag,
+    _vocatives,
+)
 
 
 def _conjugate(verb: str) -> str:
@@ -36,19 +44,24 @@ def _third_person(span: Any) -> str:
     tokens = list(span)
     # Who is spoken to says nothing of the user ("Wow, <PERSON_…>, I adopted a puppy" read as if the listener had);
     # a speaker tag ("<PERSON_…>:") stays: it links the statement to questions about that person.
+    tag = [t for t in tokens if t.i in _speaker_tag(span)]
+    tokens = tokens[len(tag):]
     vocative = _vocatives(span)
-    # Drop leading interjections and discourse markers ("Oh,", "Well,", "So", "Also,", "And").
+    # Drop leading interjections, greetings and discourse markers ("Oh,", "Well,", "So", "Also,", "And"), also
+    # after the speaker tag ("<PERSON_…>: Hey <PERSON_…>! Shadow chewed …", one sentence to the parser).
     while (
         tokens
         and (
             tokens[0].pos_ == "INTJ"
             or tokens[0].lower_ in ("so", "well", "also", "and", "but", "anyway", "btw", "ok", "okay", "oh")
+            or (tokens[0].lower_ in _CALLING and (tokens[1].is_punct or tokens[1].i in vocative))
             or tokens[0].is_punct
             or tokens[0].i in vocative
         )
         and len(tokens) > 3
     ):
         tokens = tokens[1:]
+    tokens = tag + tokens
     if not tokens:
         return ""
     out: list[str] = []

@@ -373,6 +373,19 @@ def test_a_statement_does_not_begin_with_whom_it_was_said_to(extractive):
     assert any(s.lower().startswith("user prefers green tea") for s in statements), statements
 
 
+def test_a_greeting_after_the_speaker_tag_is_not_part_of_the_statement(extractive):
+    """"<PERSON_a>: Hey <PERSON_b>, my puppy chewed …" kept "Hey <PERSON_b>," after the tag; a calling word that
+    is no greeting ("Thanks to <PERSON_b>, I fixed …", "Thank you for the tip, …") stays."""
+    units = [make_unit("h1", 0, "<PERSON_8e5de8>: Hey <PERSON_9dbe30>, my puppy chewed the couch at home."),
+             make_unit("h2", 0.1, "<PERSON_8e5de8>: Thanks to <PERSON_1787c0>, I fixed the flaky build in CI.")]
+    statements = [i.statement for i in extractive.refine(episodes=[], units=units, related=[])]
+    narrative = ExtractiveConsolidator(narrative_max_tokens=300).write_episodes(units=units)[0].narrative
+    for text in [*statements, narrative]:
+        assert "<PERSON_9dbe30>" not in text and "Hey" not in text, text
+    assert any("puppy chewed the couch" in s for s in statements), statements
+    assert any("hanks to <PERSON_1787c0>, the user fixed the flaky build" in s for s in statements), statements
+
+
 @pytest.mark.parametrize(("text", "end"), [
     # said on Wednesday 2023-05-10 09:00 UTC
     ("The deploy freeze lasts until Friday.", datetime(2023, 5, 13, tzinfo=UTC)),
