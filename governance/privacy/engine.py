@@ -873,6 +873,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False  # a place in capitals is a place ("HELSINKI" in an address); a two-letter one in prose is not
     if model_only and _label_or_short_place(text, start, end, etype):
         return False
+    if weak and _names_an_artefact(text, start, end):
+        return False
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
         # Multimodal Embedding") on weak evidence is a title or a product, not a name
@@ -946,6 +948,40 @@ def _label_or_short_place(text: str, start: int, end: int, etype: str) -> bool:
     if etype == "LOCATION" and len(span) <= 2 and span.isalpha():
         return not _in_address(text, start, end)
     return False
+
+
+# Generic nouns of software artefacts. A capitalised word right before one ("the Lottie version", "Nomad job", "Swagger
+# UI", "Flyway baseline") or ending a phrase with one ("Cosmos DB") is a product's name used as an attribute, not a
+# person or a place: people are written with a possessive there ("Ana's config"). Common nouns only, no product names
+# (those are the vocabulary's); nouns that also say where something is (server, cluster, region, office) are left
+# out, so a city stays masked (README, privacy).
+_ARTEFACT_NOUNS = frozenset("""
+version versions release releases build builds config configs configuration settings plugin plugins extension
+extensions addon addons add-on module modules package packages library libraries sdk api apis cli ui gui app apps
+client clients driver drivers adapter adapters integration integrations connector connectors provider providers
+operator operators controller chart charts template templates job jobs task tasks pipeline pipelines workflow
+workflows runner runners image images container containers pod pods deployment deployments rollout upgrade upgrades
+migration migrations backup backups snapshot snapshots restore sync replication failover cache queue queues topic
+topics index schema schemas database databases db table tables bucket buckets repo repos repository branch test
+tests suite suites spec specs flake flakes setup install installer component components widget widgets dashboard
+dashboards alert alerts logs metrics exporter exporters endpoint endpoints webhook webhooks shortcut shortcuts
+skill skills tap formula baseline script scripts binary daemon docs crate gem playbook playbooks manifest manifests
+console editor ide toolkit framework runtime parser compiler linter formatter emulator simulator bindings
+""".split())
+_NEXT_WORD_RE = re.compile(r"[ \t]+([^\W\d_][\w-]*)")
+
+
+def _names_an_artefact(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` names a software artefact by its head noun (:data:`_ARTEFACT_NOUNS`): a phrase ending in
+    one, or one word right before one. A full name before one stays a name ("the John Smith app" is his), and so does
+    a possessive ("Ana's config")."""
+    words = text[start:end].split()
+    if len(words) > 1:
+        return words[-1].casefold() in _ARTEFACT_NOUNS
+    if not words or words[0].endswith(("'s", "’s", "'", "’")):
+        return False
+    following = _NEXT_WORD_RE.match(text, end)
+    return following is not None and following.group(1).casefold() in _ARTEFACT_NOUNS
 
 
 def _weak(result: Any) -> bool:
