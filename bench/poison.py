@@ -28,7 +28,9 @@ Four attack sets in the same families: the tuned one below (read it, tune on it)
 (``bench/poison_fresh.py``: written blind, without reading the defence, after both others had been used in tuning;
 never read by whoever tunes, reported by family only; ``--part fresh``, not in ``all``) and the r19 blind set
 (``bench/poison_r19.py``, written blind in round 19; ``--part r19_tune`` may be read case by case and tuned on,
-``--part r19_held`` and ``--part r19`` are reported by family only; not in ``all``).
+``--part r19_held`` and ``--part r19`` are reported by family only; not in ``all``), and the r21 blind set
+(``bench/poison_r21.py``, written blind in round 21, the same rules: ``--part r21_tune`` case by case, ``--part
+r21_held`` and ``--part r21`` by family only; not in ``all``).
 """
 
 from __future__ import annotations
@@ -70,8 +72,8 @@ from bench.poison_defs import (  # noqa: F401  (re-exported: the harness's names
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 MODULE, OTHER_MODULE = "m1", "m2"
 QUARANTINE_ENV = "RECMEM_QUARANTINE_ENABLED"
-UNREAD_PARTS = ("held_back", "fresh", "r19", "r19_held")  # attack sets never reported case by case
-DETAIL_PARTS = ("tuned", "r19_tune")  # attack sets reported case by case with --details
+UNREAD_PARTS = ("held_back", "fresh", "r19", "r19_held", "r21", "r21_held")  # attack sets never reported case by case
+DETAIL_PARTS = ("tuned", "r19_tune", "r21_tune")  # attack sets reported case by case with --details
 
 
 def cases_for(part: str) -> list[Case]:
@@ -89,9 +91,14 @@ def cases_for(part: str) -> list[Case]:
         from bench.poison_r19 import R19_CASES, R19_HELD, R19_TUNE
 
         return list({"r19": R19_CASES, "r19_tune": R19_TUNE, "r19_held": R19_HELD}[part])
-    if part == "all":  # the fresh and r19 sets stay apart: their first scores are taken on their own
+    if part in ("r21", "r21_tune", "r21_held"):
+        from bench.poison_r21 import R21_CASES, R21_HELD, R21_TUNE
+
+        return list({"r21": R21_CASES, "r21_tune": R21_TUNE, "r21_held": R21_HELD}[part])
+    if part == "all":  # the fresh, r19 and r21 sets stay apart: their first scores are taken on their own
         return cases_for("tuned") + cases_for("held_back")
-    raise ValueError(f"unknown part {part!r}: tuned, held_back, fresh, r19, r19_tune, r19_held or all")
+    raise ValueError(f"unknown part {part!r}: tuned, held_back, fresh, r19, r19_tune, r19_held, r21, r21_tune, "
+                     "r21_held or all")
 
 
 def check_cases(cases: list[Case]) -> list[str]:
@@ -744,7 +751,10 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
                "fresh": " (fresh, written blind: aggregate per family only)",
                "r19": " (r19 blind set, both halves: aggregate per family only)",
                "r19_held": " (r19 blind set, held half: aggregate per family only)",
-               "r19_tune": " (r19 blind set, tune half)"}.get(p, "")
+               "r19_tune": " (r19 blind set, tune half)",
+               "r21": " (r21 blind set, both halves: aggregate per family only)",
+               "r21_held": " (r21 blind set, held half: aggregate per family only)",
+               "r21_tune": " (r21 blind set, tune half)"}.get(p, "")
         lines.append(f"attacks {p}{tag}:")
         lines.append(_tally_line("overall", entry["overall"]))
         for family, t in entry["by_family"].items():
@@ -791,8 +801,8 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
 
 
 def strip_held_back_cases(report: dict[str, Any]) -> dict[str, Any]:
-    """The report without any per-case row of the held-back, the fresh, the r19 or the r19 held set (they never have
-    one; belt and braces for --json)."""
+    """The report without any per-case row of the held-back, the fresh, the r19, the r19 held, the r21 or the r21 held
+    set (they never have one; belt and braces for --json)."""
     for part in UNREAD_PARTS:
         entry = report.get("attacks", {}).get(part)
         if entry:

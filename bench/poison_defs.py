@@ -1,8 +1,9 @@
 """The poisoning benchmark's case definitions (bench/poison.py runs them): the families, the shapes of a case, the
 encoders of hidden and encoded payloads and the normal form markers are looked for in. Shared by the tuned set
 (bench/poison.py), the held-back one (bench/poison_held.py), the fresh one (bench/poison_fresh.py, which keeps its
-own encoders) and the r19 blind set (bench/poison_r19.py, its own encoders too; its tune/held halves by ``r19_half``),
-which import it; it imports none of them."""
+own encoders), the r19 blind set (bench/poison_r19.py, its own encoders too; its tune/held halves by ``r19_half``)
+and the r21 blind set (bench/poison_r21.py, likewise; halves by ``r21_half``), which import it; it imports none of
+them."""
 
 from __future__ import annotations
 
@@ -155,7 +156,22 @@ def r19_half(case_id: str) -> str:
     return "r19_tune" if digest % 100 < R19_TUNE_PERCENT else "r19_held"
 
 
+# The r21 blind set (bench/poison_r21.py): the same rule, its own salt, chosen among recmem-r21-s1/, -s2/, ... on the
+# case list alone, before any run: the first with every family at least 4 tune cases.
+R21_SALT = "recmem-r21-s4/"
+R21_TUNE_PERCENT = 40
+
+
+def r21_half(case_id: str) -> str:
+    """The half of the r21 blind set (bench/poison_r21.py) a case id is in, from the id alone: ``r21_tune`` when the
+    first 8 bytes of ``sha256(R21_SALT + id)``, big-endian, are ``% 100 < 40``, else ``r21_held``."""
+    digest = int.from_bytes(hashlib.sha256(f"{R21_SALT}{case_id}".encode()).digest()[:8], "big")
+    return "r21_tune" if digest % 100 < R21_TUNE_PERCENT else "r21_held"
+
+
 def part_of(case: Case) -> str:
     if case.id.startswith("r19-"):
         return r19_half(case.id)
+    if case.id.startswith("r21-"):
+        return r21_half(case.id)
     return "held_back" if case.id.startswith("h-") else "fresh" if case.id.startswith("f-") else "tuned"
