@@ -224,6 +224,11 @@ def _decorative_mark(c: str) -> bool:
             or "\u20d0" <= c <= "\u20ff")
 
 
+# Letters that NFKC decomposes although they are a script's ordinary spelling: Thai and Lao SARA AM (ำ → ํา) would
+# change every word written with them ("เลขประจำตัว"), and no cue or name list could match the text any more.
+_SPELLING_LETTERS = frozenset("\u0e33\u0eb3")
+
+
 def _char_form(ch: str) -> str:
     """One character (or cluster) in its normalised form."""
     if ch in _SPACE_CHARS:
@@ -234,6 +239,8 @@ def _char_form(ch: str) -> str:
         return "."
     if ch in "\u2028\u2029\u0085":
         return "\n"
+    if ch in _SPELLING_LETTERS:
+        return ch
     cat = unicodedata.category(ch[0])
     if len(ch) == 1:
         if cat == "Me":

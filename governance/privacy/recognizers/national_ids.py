@@ -521,7 +521,9 @@ _DOB_RE = re.compile(
     _BIRTH_CUE + r"[ \t]*(?:[:：=\-–—|]+|\bis\b|\bon\b|\bwas\b|\bthe\b|\bin\b|\bв\b|\bam\b|\ble\b|\bel\b|\bil\b|\bem\b|"
     r"\*\*|</?\w+>|[\"']|"
     # a particle or copula glued to the cue in Korean, Japanese, Chinese ("생년월일은", "生年月日は", "生日是")
-    r"[은는이가]|[はがを]|[是为為]|\bé\b|\bè\b|\bes\b|\bist\b|\best\b|\bjest\b|\bje\b|\bär\b)*"
+    r"[은는이가]|[はがを]|[是为為]|\bé\b|\bè\b|\bes\b|\bist\b|\best\b|\bjest\b|\bje\b|\bär\b|"
+    # a JSON or YAML field: '"birthDate": "1955-01-24"'
+    r"[ \t](?=[ \t]*[\"':\d]))*"
     r"[ \t]*(?P<v>" + _DATE + r")(?![\d])",
     re.I,
 )
@@ -547,6 +549,30 @@ _HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clini
                 "prontu", "карт", "medicare", "medicaid", "mbi", "hicn", "member", "insurance", "vitale",
                 "sociale", "sanitaria", "cartão", "cartao", "versicher", "ehic", "полис", "zorg", "vakuutus", "nhi",
                 "maladie", "ramq", "cns", "sus")
+
+
+# An HL7 v2 PID segment (patient identification): its fields hold the patient's identifiers (PID-2, -3, -4, -18
+# account, -19 SSN, -20 licence) and date of birth (PID-7) by position, with no cue beside them.
+_HL7_PID_RE = re.compile(r"(?m)^PID\|[^\r\n]*")
+_HL7_ID_FIELDS = (2, 3, 4, 18, 19, 20)
+_HL7_DOB_FIELD = 7
+
+
+def _hl7_pid_fields(text: str) -> list[tuple[str, int, int]]:
+    """(entity, start, end) of the identifiers and the birth date in every PID segment of ``text``."""
+    out = []
+    for m in _HL7_PID_RE.finditer(text):
+        pos = m.start()
+        for n, field in enumerate(m.group(0).split("|")):
+            start, pos = pos, pos + len(field) + 1
+            if n == _HL7_DOB_FIELD and re.fullmatch(r"(?:19|20)\d{6}(?:\d{2,6})?(?:[+\-]\d{4})?", field):
+                out.append(("DATE_OF_BIRTH", start, start + len(field)))
+            elif n in _HL7_ID_FIELDS:
+                for rep in re.finditer(r"[^~]+", field):  # repetitions; an identifier is the first component
+                    value = rep.group(0).split("^", 1)[0]
+                    if sum(c.isdigit() for c in value) >= 4:
+                        out.append(("MEDICAL_RECORD", start + rep.start(), start + rep.start() + len(value)))
+    return out
 
 
 def _month_word_ok(value: str) -> bool:
@@ -607,6 +633,8 @@ class HealthAndBirthRecognizer(EntityRecognizer):
                     before = text[max(0, m.start() - 40) : m.start()].lower()
                     if "icd" in before or "diagnos" in before or "dx" in before or "code" in before:
                         out.append(_result(self, "MEDICAL_CONDITION", m.start("v"), m.end("v"), 0.75))
+        if has_digit and "PID|" in text:
+            out += [_result(self, entity, s, e, 0.85) for entity, s, e in _hl7_pid_fields(text) if entity in wanted]
         if has_digit and "DATE_OF_BIRTH" in wanted and any(k in low for k in _BIRTH_KEYS):
             for rx in (_DOB_RE, _DOB_AFTER_RE):
                 for m in rx.finditer(text):

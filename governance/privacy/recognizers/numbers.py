@@ -93,7 +93,7 @@ _PHONE_RE = re.compile(
 )
 _PHONE_CONTEXT = re.compile(
     r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|"
-    r"signal|\bsms\b|\btext(?:ed|ing)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|"
+    r"signal|\bsms\b|\btext(?:ed|ing|s)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|"
     r"extension|"
     # "call" in other languages: the number after "ligue para", "ruf … an", "appelle" is a phone number
     r"\blig(?:ue|a|ar|uem)\b|\bllam(?:a|e|ar|ame)\b|\bappel(?:le|lez|er)?\b|\banruf|\bruf\b|\bchiam(?:a|i|are)\b|"
@@ -274,22 +274,37 @@ def national_phone_spans(text: str, region: str) -> list[tuple[int, int, float]]
         if not 6 <= len(digits) <= 13 or raw.isdigit() or _DATE_LIKE.match(raw) or _IP_LIKE.match(raw):
             continue
         groups = [g for g in re.split(r"[ .\-/()]+", raw) if g]
-        if trunk == "0":
-            if not digits.startswith("0"):
-                continue
-        elif not (len(digits) == 10 and len(groups) == 3 and [len(g) for g in groups] == [3, 3, 4]):
-            continue
-        try:
-            number = phonenumbers.parse(raw, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if not phonenumbers.is_valid_number_for_region(number, region):
-            continue
         end = m.start() + len(raw)
         before, after = _window(text, m.start(), end, 40, 16)
-        score = 0.75 if _PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after) else 0.45
-        out.append((m.start(), end, score))
+        context = bool(_PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after))
+        if _valid_national(raw, digits, groups, region, trunk):
+            out.append((m.start(), end, 0.75 if context else 0.45))
+        elif context and digits.startswith("0") and any(
+                _valid_national(raw, digits, groups, other, "0") for other in _TRUNK_ZERO_REGIONS if other != region):
+            # a visitor's or a contact abroad's number in their own national layout ("my dentist: 07400 908958"),
+            # beside a phone word: valid where it is dialled with a trunk 0
+            out.append((m.start(), end, 0.75))
     return out
+
+
+# Regions that dial national numbers with a trunk "0" (most of Europe, the UK, Australia, India, Brazil, Japan, …).
+_TRUNK_ZERO_REGIONS = ("GB", "DE", "FR", "NL", "BE", "AT", "CH", "IE", "SE", "FI", "TR", "AU", "NZ", "ZA", "IN",
+                       "BR", "JP", "KR", "CN", "AR", "MX", "NG", "EG", "PK")
+
+
+def _valid_national(raw: str, digits: str, groups: list[str], region: str, trunk: str | None) -> bool:
+    import phonenumbers
+
+    if trunk == "0":
+        if not digits.startswith("0"):
+            return False
+    elif not (len(digits) == 10 and len(groups) == 3 and [len(g) for g in groups] == [3, 3, 4]):
+        return False
+    try:
+        number = phonenumbers.parse(raw, region)
+    except phonenumbers.NumberParseException:
+        return False
+    return phonenumbers.is_valid_number_for_region(number, region)
 
 
 # --------------------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ SECRET_KINDS: dict[str, str] = {
     "high_entropy": "random-looking token near a credential word",
     # shapes of .secret_shapes
     "provider_token": "another provider's token by its public format (Twilio, Shopify, Atlassian, DigitalOcean, ...)",
+    "seed_phrase": "a wallet's recovery phrase (12-24 words of the BIP-39 list, beside a cue or with a valid checksum)",
     "discord_bot_token": "Discord bot token (base64 user id . timestamp . hmac)",
     "azure_key": "Azure storage account key / AD client secret",
     "url_signature": "signature or token in a URL query (X-Amz-Signature, sig=, token=)",

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import re
 
@@ -67,6 +68,8 @@ _HARD = (
 # the label ends a name: after "_", "." or "-" (db_passwort), or camel-cased (DbPasswort, smtpSenha, DBKENNWORT)
 _LABEL_VALUE_RE = _rx(
     r"(?<![\w\-])(?:[A-Za-z0-9]+[_.\-]){0,3}(?:[A-Za-z0-9]*[a-z0-9](?-i:(?=[A-Z])))?(?P<key>" + _LABEL + r")"
+    # how the value is written may follow the word: db_password_hex, smtp_pass_b64, API_KEY_ENCODED
+    r"(?:[_.\-](?:hex|b64|base64|enc|encoded|encrypted|raw|plain|txt|str|utf8|bytes|value|val))?"
     r"(?:[ \t]+(?:for|of|f[üu]r|de|del|du|des|do|da|dos|das|di|della|dello|voor|van|dla|f[öo]r|для|от|к|від|до|za|"
     r"pro|için|untuk|ng|till|til)"
     r"(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
@@ -147,9 +150,11 @@ _SCRIPT_PASSWORD_WORDS = (
 _SCRIPT_TOKEN_WORDS = ("トークン", "令牌", "토큰", "โทเค็น", "APIキー", "API キー", "API密钥", "API 密钥", "API 키")
 _SCRIPT_SECRET_WORDS = ("シークレット", "秘密鍵", "密钥", "秘钥", "金鑰", "비밀 키", "시크릿", "مفتاح سري", "מפתח סודי")
 _SCRIPT_LABEL = "|".join(re.escape(w) for w in (*_SCRIPT_PASSWORD_WORDS, *_SCRIPT_TOKEN_WORDS, *_SCRIPT_SECRET_WORDS))
+_SCRIPT_SEPARATOR = r"(?:[:=：＝|]|は|が|を|是|为|為|는|은|이|가|คือ|\blà\b|\badalah\b|\bialah\b|هي|هو|היא|הוא|है)"
 _SCRIPT_LABEL_VALUE_RE = _rx(
-    r"(?P<key>" + _SCRIPT_LABEL + r")[ \t]*(?:[:=：＝|]|は|が|を|是|为|為|는|은|이|가|คือ|\blà\b|\badalah\b|"
-    r"\bialah\b|هي|هو|היא|הוא|है|[ \t])+[ \t\"'`「『“]*(?P<val>[!-~]{4,200})",
+    # what the password is for may stand between the word and its separator, in ASCII ("รหัสผ่าน wifi คือ x")
+    r"(?P<key>" + _SCRIPT_LABEL + r")(?:[ \t]+[A-Za-z][\w.\-]{0,20}(?=[ \t]*" + _SCRIPT_SEPARATOR + r"))?"
+    r"[ \t]*(?:" + _SCRIPT_SEPARATOR + r"|[ \t])+[ \t\"'`「『“]*(?P<val>[!-~]{4,200})",
     re.I,
 )
 
@@ -606,9 +611,42 @@ def _part_validator(m: re.Match[str]) -> str | None:
     text = m.string
     window = text[max(0, m.start() - 200) : m.end() + 200]
     heads = [h for h in _HEAD_ANYWHERE_RE.finditer(window) if h.group("frag") != part]
-    if not heads or not _SPLIT_WORDS_RE.search(window):
+    if heads and _SPLIT_WORDS_RE.search(window):
+        return "token"
+    # the other part was said elsewhere (another session, another field): a key-like part right after "it ends",
+    # "the rest is", "second half:" is one on its own — letters of both cases and digits, 16 characters or more
+    near = text[max(0, m.start() - 40) : m.start()]
+    if mixed and len(part) >= 16 and any(c.isdigit() for c in part) and _SPLIT_WORDS_RE.search(near):
+        # words written together around numbers are an identifier ("ReindexAllTables2024Job"), not key material
+        if not all(not run or _CAMEL_WORDS_RE.fullmatch(run) for run in re.split(r"[\d_\-]+", part)):
+            return "token"
+    return None
+
+
+# A wallet's recovery phrase (BIP-39): twelve to twenty-four words of its 2,048-word list, in order. The words are
+# ordinary English ("angry apart april …"), so a run of them is a secret only beside a cue, or when its checksum holds.
+_SEED_RUN_RE = _rx(r"(?<![\w\-])(?P<val>[a-z]{3,8}(?:[ \t]+(?:\d{1,2}[.)][ \t]*)?[a-z]{3,8}){11,23})(?![\w\-])")
+_SEED_CUE_RE = _rx(r"(?i)seed|recovery|mnemonic|backup (?:words|phrase)|secret (?:words|phrase)|wallet|"
+                   r"\b(?:12|24)[ \-]words?|bip-?39|phrase|frase|semilla|wiederherstellung|récupération")
+
+
+@functools.lru_cache(maxsize=1)
+def _bip39_words() -> frozenset[str]:
+    from mnemonic import Mnemonic
+
+    return frozenset(Mnemonic("english").wordlist)
+
+
+def _seed_phrase_validator(m: re.Match[str]) -> str | None:
+    words = re.findall(r"[a-z]+", m.group("val"))
+    if len(words) not in (12, 15, 18, 21, 24) or not _bip39_words().issuperset(words):
         return None
-    return "token"
+    text = m.string
+    if _SEED_CUE_RE.search(text, max(0, m.start() - 120), m.start()):
+        return "seed_phrase"
+    from mnemonic import Mnemonic
+
+    return "seed_phrase" if Mnemonic("english").check(" ".join(words)) else None
 
 
 # --------------------------------------------------------------------------------------------------
@@ -645,6 +683,7 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("azure_storage_key", "azure_key", _AZURE_KEY_RE, score=0.9, group="val", validator=_azure_validator),
     SecretRule("jwt_structure", "jwt", _JWT_ANY_RE, score=0.95, validator=_jwt_validator),
     SecretRule("pem_body", "private_key", _PEM_BODY_RE, score=0.95, group="body", validator=_pem_body_validator),
+    SecretRule("seed_phrase", "seed_phrase", _SEED_RUN_RE, score=0.9, group="val", validator=_seed_phrase_validator),
     SecretRule("url_param", "token", _URL_PARAM_RE, score=0.9, group="val", validator=_url_param_validator),
     SecretRule("bare_url_credentials", "url_credentials", _BARE_CRED_RE, score=0.9, validator=_bare_cred_validator),
     SecretRule("label_value_script", "password", _SCRIPT_LABEL_VALUE_RE, score=0.85, group="val",
@@ -692,6 +731,8 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "azure_storage_key": ("==",),
     "jwt_structure": ("ey", "ew"),  # a JSON object's "{" is always base64 "e"
     "pem_body": ("",),
+    # a cue, or (checksum case) any text: a run of twelve short words is cheap to rule out
+    "seed_phrase": ("",),
     "url_param": ("=",),
     "bare_url_credentials": ("@",),
     "label_value": _LABEL_TRIGGERS,
@@ -715,5 +756,6 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "split_head": ("sk-", "sk_", "rk_", "gh", "gl", "xox", "xapp-", "akia", "asia", "aiza", "hf_", "npm_", "pypi-",
                    "gocspx-", "shpat_", "dop_v1_"),
     "split_part": ("sk-", "sk_", "rk_", "gh", "gl", "xox", "xapp-", "akia", "asia", "aiza", "hf_", "npm_", "pypi-",
-                   "gocspx-", "shpat_", "dop_v1_"),
+                   "gocspx-", "shpat_", "dop_v1_", "ends", "rest", "half", "remaining", "remainder", "suffix",
+                   "continue", "part"),
 }

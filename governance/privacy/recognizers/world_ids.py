@@ -376,6 +376,37 @@ def _medicare(v: str) -> bool:
     return d[0] in "23456" and medicare_check(d[:8]) == d[8]
 
 
+def th_id_check(twelve: str) -> str:
+    return str((11 - sum(int(d) * (13 - i) for i, d in enumerate(twelve)) % 11) % 10)
+
+
+_NIT_W = (3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71)
+
+
+def nit_check(body: str) -> str:
+    """Colombia's NIT / cédula verification digit (DIAN: mod 11 with prime weights from the right)."""
+    r = sum(int(d) * w for d, w in zip(reversed(body), _NIT_W, strict=False)) % 11
+    return str(11 - r if r > 1 else r)
+
+
+def _th_id(v: str) -> bool:
+    d = _digits(v)
+    return d[0] != "0" and th_id_check(d[:12]) == d[12]
+
+
+def _nit(v: str) -> bool:
+    body, _, dv = v.rpartition("-")
+    return nit_check(_digits(body)) == dv
+
+
+def _uk_licence(v: str) -> bool:
+    """A GB driving licence number: surname (padded with 9s), the birth date's decade digit, month (+50 for women),
+    day and year digit, initials, a digit and two check letters."""
+    v = v.upper()
+    month, day = int(v[6:8]), int(v[8:10])
+    return (1 <= month <= 12 or 51 <= month <= 62) and 1 <= day <= 31 and v[0] != "9"
+
+
 def _cue(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
@@ -408,6 +439,19 @@ _CHECKED: tuple[tuple[re.Pattern[str], object, re.Pattern[str], re.Pattern[str] 
      _cue(r"\btfn\b|tax file"), None),
     (re.compile(_B + r"(?P<v>[2-6]\d{3}[ ]?\d{5}[ ]?\d(?:[ /-]?[1-9])?)" + _E), _medicare,
      _cue(r"medicare"), re.compile(r"[2-6]\d{3} \d{5} \d(?:[ /-]?[1-9])?$")),
+    # Thailand's 13-digit citizen id, written 1-4-5-2-1
+    (re.compile(_B + r"(?P<v>[1-8][ \-]?\d{4}[ \-]?\d{5}[ \-]?\d{2}[ \-]?\d)" + _E), _th_id,
+     _cue(r"thai (?:id|citizen)|เลขประจำตัว|บัตรประชาชน"), re.compile(r"\d-\d{4}-\d{5}-\d{2}-\d$")),
+    # Colombia's NIT and cédula with their verification digit ("900.123.456-7")
+    (re.compile(_B + r"(?P<v>\d{1,3}(?:\.\d{3}){2,3}-\d|\d{6,12}-\d)" + _EL), _nit,
+     _cue(r"(?-i:NIT)|\bn\.i\.t\b|c[ée]dula|\brut\b|dian|identificaci[óo]n tributaria"),
+     re.compile(r"\d{1,3}(?:\.\d{3}){2,3}-\d$")),
+    # Pakistan's CNIC ("35202-1234567-1"): no check digit, but no other number is written 5-7-1
+    (re.compile(_B + r"(?P<v>\d{5}-\d{7}-\d)" + _E), lambda v: True, _cue(r"cnic|nicop|شناختی"),
+     re.compile(r"\d{5}-\d{7}-\d$")),
+    # a GB driving licence ("MORGA753116SM9IJ"): its birth date must be one
+    (re.compile(r"(?<![0-9A-Za-z_])(?P<v>[A-Z][A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2})(?![0-9A-Za-z_])"), _uk_licence,
+     _cue(r"licen[cs]e|driving|driver"), re.compile(r"[A-Z][A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2}$")),
 )
 _CUE_WINDOW = 48
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
@@ -455,7 +499,8 @@ _LATIN_CUES = (
 _OTHER_CUES = (
     "身份证", "身分證", "身份證", "居民身份", "公民身份号码", "マイナンバー", "個人番号", "住民票コード",
     "주민등록번호", "주민번호", "외국인등록번호", "תעודת זהות", "ת\"ז", "ת.ז", "מספר זהות", "رقم الهوية",
-    "الرقم القومي", "رقم الإقامة", "الرقم الوطني", "เลขประจำตัวประชาชน", "บัตรประชาชน", "ИНН", "СНИЛС",
+    "الرقم القومي", "رقم الإقامة", "الرقم الوطني", "شناختی کارڈ", "شناختی کارت", "کارت ملی", "کد ملی",
+    "เลขประจำตัวประชาชน", "บัตรประชาชน", "ИНН", "СНИЛС",
     "ЕГН", "личный номер", "идентификационный номер", "ΑΜΚΑ", "ΑΦΜ", "आधार", "पहचान संख्या", "căn cước",
     "CCCD", "CMND", "số định danh",
 )
