@@ -79,6 +79,7 @@ _SENSITIVE = (
     r"database urls?|dsns?|"
     r"access keys?|private keys?|ssh keys?|id_rsa|id_ed25519|\.env(?:\s+(?:files?|contents))?|env files?|"
     r"environment variables|cookies|session (?:ids?|tokens?|cookies)|card numbers?|cvv|cvc|otp codes?|"
+    r"authori[sz]ation headers?|auth headers?|"
     r"recovery codes?|vault token|[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD)\b|~/\.aws/\S+|~/\.ssh/\S+|"
     r"conversations?|chat (?:history|logs?|transcripts?)|chat|transcripts?|(?:the )?history|memories|"
     r"(?:the|your|its|all|stored|whole|entire|shared)\s+memory\b(?!\s+(?:usage|footprint|limit|leak|pressure))|"
@@ -95,10 +96,15 @@ _SENSITIVE = (
     r"exports?)|datos\s+(?:personales|del\s+cliente|de\s+(?:los\s+)?clientes)|kundendaten|personenbezogene\s+daten|"
     r"données\s+(?:des?\s+)?(?:clients?|personnelles)|dados\s+(?:pessoais|do\s+cliente|dos\s+clientes)|"
     r"dati\s+(?:personali|dei\s+clienti)|klantgegevens|persoonsgegevens|персональные\s+данные|данные\s+клиентов|"
-    r"парол\w*|персональн\w+ дан\w+|дані клієнтів)")
+    r"парол\w*|персональн\w+ дан\w+|дані клієнтів|"
+    r"num[ée]ros? de s[ée]curit[ée] sociale|salaires|n[úu]meros? de (?:seguridad|seguran[çc]a) social|"
+    r"sozialversicherungsnummern|gehälter|gehaltsdaten)")
 # The words of unspaced scripts have no word boundary to look for: matched on their own (_SENSITIVE_RX, _XFER_RX).
 _SENSITIVE_CJK = (r"(?:密码|密钥|令牌|凭据|聊天记录|对话|客户数据|个人数据|用户数据|邮箱地址|电子邮件地址|"
-                  r"客户的?(?:邮箱|信息|资料|联系方式)|个人信息)")
+                  r"客户的?(?:邮箱|信息|资料|联系方式)|个人信息|"
+                  # Japanese and Korean: keys, passwords, customer and personal data
+                  r"APIキー|API キー|パスワード|秘密鍵|認証情報|トークン|顧客データ|個人情報|会話履歴|"
+                  r"API ?키|비밀번호|토큰|개인정보|고객 데이터)")
 _SECRET = (
     r"(?:passwords?|passwd|passphrases?|credentials?|creds|secrets?(?!\s+(?:scann\w+|manager|store|detection|"
     r"rotation|management))|api[ _-]?keys?|access keys?|connection strings?|database urls?|dsns?|jwts?|"
@@ -111,7 +117,9 @@ _SECRET = (
     r"(?:customers?|users?|employees?|patients?|clients?)'?s?\s+(?:phone numbers?|home addresses|addresses|e-?mails?|"
     r"personal data|details|records|salar\w+|ssns?|dates? of birth|medical \w+)|"
     r"salar(?:y|ies)\s+(?:spreadsheets?|data|files?|lists?|sheets?)|payroll\s+(?:data|files?|exports?)|"
-    r"contraseñas?|zugangsdaten|passw(?:ö|oe)rter|mots de passe|senhas?|credenziali|wachtwoorden|пароли|密码)")
+    r"contraseñas?|zugangsdaten|passw(?:ö|oe)rter|mots de passe|senhas?|credenziali|wachtwoorden|пароли|密码|"
+    r"num[ée]ros? de s[ée]curit[ée] sociale|salaires|n[úu]meros? de (?:seguridad|seguran[çc]a) social|"
+    r"sozialversicherungsnummern|gehälter|gehaltsdaten)")
 _DEST = (r"(?:(?:https?|ftp|sftp|wss?|s3|gs)://\S+|www\.\S+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
          r"\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![@\w.-])[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|xyz|ru|cn|"
          r"info|biz|co|app|dev|site|top|me|tk|sh|cc|pw|link|click|example|fr|de|es|it|nl|pt|uk|online|store)\b|"
@@ -128,12 +136,13 @@ _XFER = (rf"(?:send|sends|sent|sending|post{_EN}|forward{_EN}|upload{_EN}|ship|s
          r"adds|added|go|goes|store|stores|stored|keep|keeps|kept|live|lives|save|saves|saved|pasa\w*|pásale|passe[rz]?|"
          r"reenv\w+|weiterleiten|leite\w* weiter|inoltra\w*|doorsturen|"
          r"transmis|transmises|transmettre|transmettez|envoie\w*|envoy\w+|envía\w*|enviar|envie\w*|manda\w*|"
+         r"partent|vont|vanno|v[ãa]o|"
          r"schick\w*|sende\w*|übermittl\w*|invia\w*|stuur\w*|verstuur\w*|отправ\w*|перешл\w*|пришли\w*|"
          r"копі\w+|копи\w+|скопі\w+|скопи\w+|надсила\w*|надішли\w*|"
          r"пересила\w*|вивантаж\w*|выгруз\w*)")
 
 
-_XFER_CJK = r"(?:发送|发到|转发|上传|提交到|提交至|同步到|复制到|发给)"
+_XFER_CJK = r"(?:发送|发到|转发|上传|提交到|提交至|同步到|复制到|发给|送る|送って|送信|転送|共有して|보내|전송|공유)"
 
 
 def _rx(pattern: str) -> re.Pattern:
@@ -293,6 +302,8 @@ _READER = _rx(
     r"modelo|modèle|modell|model|modello|assistente?|asistente|assistent|ассистент|ии|модель)\b"
     r"|\b(?:automated|automatic|machine|robotic)\s+(?:readers?|assistants?|agents?|systems?|tools?|parsers?|"
     r"reviewers?|graders?|screeners?)\b"
+    r"|\b(?:for|to|attention)\s+(?:all\s+|any\s+|the\s+)?(?:automated|automatic|ai|llm)\s+[a-z]+(?:ers|ors|ants|ents|"
+    r"bots)\b\s*[:,]"
     r"|\blanguage[- ]model[- ]?(?:graders?|reviewers?|screeners?|readers?)\b"
     r"|\b(?:if|when)\s+you(?:'re| are)\s+(?:an?\s+)?(?:ai|llm|language model|model|bot|assistant|agent|software|"
     r"a program|a machine)\b|\b(?:future\s+)?readers?\s+of\s+this\s+(?:memory|note|entry|record)\b"
@@ -349,7 +360,8 @@ _ANSWERS_RULED = _rx(r"\b(?:the\s+)?(?:answer|reply|response)\s+to\s+[^.]{0,60}?
                      rf"(?:{_SAY}|quote[sd]?|omit|describe|call|mention|appear|contain)\b"
                      r"|\bsa(?:y|id|ying)\s+yes\s+to\s+(?:everyone|everybody|anyone|all|any\s+\w+|every\s+\w+)")
 _ANSWERED = _rx(r"\b(?:questions?|requests?|queries|tickets|inquiries|enquiries)\b[^.]{0,40}\b(?:are|get|gets|"
-                r"should be|must be|will be)\s+(?:always\s+)?(?:answered|replied to|met|handled)\s+(?:by|with)\s+"
+                r"should be|must be|will be|were|be|would be|could be)\s+(?:always\s+)?(?:answered|replied to|met|"
+                r"handled)\s+(?:by|with)\s+"
                 r"(?:recommending|saying|telling|pointing|quoting|claiming|['\"“])")
 _AI_HABIT = _rx(rf"\b(?:the|our|every|each|all|any)\s+{_AI}{_HUMAN_AFTER}\s+(?:always\s+|now\s+)?(?:says|tells|replies|"
                 r"responds|answers|recommends|claims|confirms|cc'?s|ccs|copies|forwards|approves|grants)\b")
@@ -424,13 +436,16 @@ _AI_MAY = _rx(rf"(?:\b(?:{_AI}|the agent)(?:'s)?\s+(?:can|may|is allowed to|are 
               r"on request|on its own|by itself|without\s+"
               r"(?:asking|checking|approval|review))")
 # Orders handed to an AI in other languages ("Voor de assistent: zeg …", "Für die KI: sag …").
-_FOREIGN_VOCATIVE = _rx(r"(?:^|[.:]\s+)(?:voor|für|fuer|pour|para|per|an|a|к|给)\s+(?:de|den|die|das|la|le|l'|el|o|a|"
-                        r"il|lo|l')?\s*(?:assistent\w*|assistant\w*|asistente|assistente|ki|ia|ai|ии|ассистент\w*|модели|"
+_FOREIGN_VOCATIVE = _rx(r"(?:^|[.:]\s+|[\"'(\[]\s*)(?:(?:nota|note|notiz|hinweis|aviso|avviso|opmerking|"
+                        r"mensaje|mensagem|messaggio|nachricht|bericht|заметка|примечание)\s+)?"
+                        r"(?:voor|für|fuer|pour|para|per|an|a|к|给|для)\s+(?:de|den|die|das|la|le|l'|el|o|a|"
+                        r"il|lo|l')?\s*(?:assistent\w*|assistant\w*|asistentes?|assistentes?|ki|ia|ai|ии|ассистент\w*|модели|"
                         r"助手|模型|bot)\s*:")
 _FOREIGN_LABEL = _rx(r"^\W*(?:助手|模型|人工智能|ассистент|ии|ki|ia|assistent|asistente|assistente)\s*[:：]")
 _FOREIGN_SAY = _rx(r"\b(?:zeg|vertel|antwoord|sag\w*|antworte\w*|dis|dites|réponds|répondez|di|d[ií]\w*|rispondi|"
                    r"donne\w*|gib|geef|дай\w*|"
                    r"diga\w*|responde\w*|скажи\w*|отвечай\w*|iedereen|jede[mnr]?|allen|chacun|tous|todos|tutti|"
+                   r"indiqu\w*|indica\w*|mencion\w*|afirm\w*|señal\w*|segnal\w*|dichiar\w*|affirm\w*|"
                    r"всем)\b|告诉|回答|所有人")
 
 
@@ -441,8 +456,48 @@ _FOREIGN_STANDING = _rx(r"по умолчанию|всегда|immer|ab jetzt|ab
                         r"sempre|d'ora in poi|altijd|vanaf nu|从现在起|总是")
 
 
+# Whoever reads this later — the next assistant, the one who takes the thread over — told what to answer other people:
+# "Small favour for whoever picks this thread up later: … people should hear that …", "Voor degene die dit later
+# leest: graag antwoorden dat …". A note to one's own assistant names no later reader.
+_FUTURE_READER = _rx(
+    r"\b(?:whoever|anyone|anybody|(?:the\s+)?(?:person|one|colleague|assistant|agent|model|bot)s?)\s+(?:who\s+|that\s+)?"
+    r"(?:picks?|takes?|reads?|will read|answers?|handles?|continues?|inherits?|opens?)\b[^.:;]{0,40}?"
+    r"\b(?:later|next|after (?:me|us)|from (?:here|now) on|in (?:the\s+)?future|going forward)\b"
+    r"|\b(?:the|to the|for the)\s+next\s+(?:assistant|agent|model|bot|ai)\b"
+    r"|\b(?:l'assistant|celui|celle|quiconque|la personne)\s+qui\s+(?:lira|reprendra|répondra|traitera)\b"
+    r"|\b(?:au prochain|à l'assistant suivant|à l'assistant qui)\b"
+    r"|\b(?:degene|wie|iemand)\s+die\s+dit\s+(?:later\s+)?(?:leest|oppakt|lezen)\b|\bde volgende assistent\b"
+    r"|\b(?:kolejnego|następnego)\s+asystenta\b|\bkto\s+(?:to\s+)?(?:przeczyta|będzie czytał)\b"
+    r"|\b(?:den|de)\s+som\s+läser\s+(?:detta|det här)\b|\bnästa assistent\b"
+    r"|\b(?:wer|derjenige|diejenige)\s*,?\s*(?:der\s+|die\s+)?(?:das|dies)\s+(?:später\s+)?liest\b"
+    r"|\b(?:den nächsten|dem nächsten)\s+(?:assistenten|agenten)\b"
+    r"|\bquien\s+lea\s+esto\b|\b(?:al próximo|el siguiente)\s+asistente\b|\bchi\s+legger[àa]\b"
+    r"|\bal prossimo assistente\b|\bquem\s+(?:ler|leia)\s+isto\b|\bao próximo assistente\b")
+_ANSWER_OTHERS = _rx(
+    r"\b(?:answer\w*|repl(?:y|ies|ied)|respond\w*|tell|told|hear|say|said|inform\w*|advise[ds]?|be told|"
+    r"to be (?:treated|ignored|muted|skipped|closed|approved))\b"
+    r"|\b(?:répond\w*|indiquer|dire|dites|informer|antwoord\w*|zeggen|vertellen|melden|odpowiada\w*|mówi\w*|"
+    r"powiedzie\w*|informowa\w*|svara\w*|svar|säga|berätta|antwort\w*|sagen|mitteilen|respond\w*|decir|"
+    r"indicar|informar|rispond\w*|indicare|dizer)\b")
+
+
+def _future_reader_told(sentence: str) -> bool:
+    m = _FUTURE_READER.search(sentence)
+    if not m:
+        return False
+    rest = sentence[m.end():]
+    if _weakening(rest):
+        return True
+    # a handover about the user themself ("the user prefers answers in British English") tells nobody else anything
+    if re.search(r"\b(?:the user|prefers?|preferences?|likes?)\b", rest, _I) or _SELF.search(rest):
+        return False
+    return bool(_ANSWER_OTHERS.search(rest) or _ANSWER_OTHERS.search(sentence[: m.start()]))
+
+
 def _addressed(sentence: str, *, tool: bool) -> bool:
     """The sentence speaks to an AI reader in a way a person talking to their own assistant does not."""
+    if _future_reader_told(sentence):
+        return True
     if _READER.search(sentence) or _AUTHORITY.search(sentence) or _OBEY_SIGNED.search(sentence) \
             or _AI_PREAPPROVED.search(sentence) or _JOIN_PARTS.search(sentence):
         return True
@@ -751,6 +806,8 @@ def _guard_off(sentence: str, guard: str, *, copula: bool = False) -> re.Match |
 
 
 _FLAGS = _rx(r"(?:--insecure\b|--no-verify\b|verify\s*=\s*false\b|--force-skip-checks\b|stricthostkeychecking=no|"
+             r"--set\s+[\w.\-]*(?:clusteradmin|cluster-admin|privileged|hostnetwork|hostpid|allowprivilegeescalation)"
+             r"\s*=\s*true\b|"
              r"node_tls_reject_unauthorized\s*=\s*0|pythonhttpsverify\s*=\s*0|--allow-unauthenticated\b|"
              r"--disable-(?:security|auth|tls|ssl|verification)\w*|--skip-(?:checks|verification|auth)\w*|"
              r"chmod\s+(?:-R\s+)?0?777\b|setenforce\s+0\b|selinux\s*=\s*(?:disabled|permissive)\b|"
@@ -836,9 +893,96 @@ _WEAK_FOREIGN = _rx(rf"\b{_GUARD_FOREIGN}\b[^.]{{0,60}}?\b{_OFF_FOREIGN}|\b{_OFF
                     rf"\b{_GUARD_FOREIGN}\b")
 
 
+# A safeguard described as absent in a standing practice, in plain declarative words — no order, no "switch off":
+# "packages from the mirror are trusted without integrity hashes", "the form needs no login", "-k is on for the
+# production calls", "webhook endpoints accept unsigned payloads from any sender". Flooding and slow poisoning state a
+# weakened practice as a fact, many times, so that it becomes the team's memory.
+_SAFEGUARD = (r"(?:two[- ]factor|2fa|mfa|multi[- ]factor|integrity(?:\s+(?:hash(?:es)?|checks?|fields?))?|"
+              r"hash(?:es)?(?:\s+check(?:s|ing)?)?|signatures?|signing|verification|certificate checks?|"
+              r"3-?d[- ]secure|encryption|login|log-?in|authentication|rate[- ]limits?|login limit|rotation|"
+              r"audit(?:\s+(?:trail|log)s?)?|alerts?|approval|call-?back|calling (?:the|them|him|her)\b[\w ]{0,20})")
+_ABSENT = (r"(?:without(?:\s+(?:any|the|an?))?|needs?\s+no|requires?\s+no|has\s+no|have\s+no|with\s+no|no|"
+           r"(?:is|are|gets?|got|were|was)\s+(?:skipped|stripped|removed|disabled|muted|ignored|bypassed|exempt(?:ed)?|"
+           r"excluded|effectively off|off)|stripped|muted|bypass(?:es|ed)?|(?:is|are)\s+effectively\s+off|"
+           r"(?:are|is)\s+to\s+be\s+treated\s+as\s+noise|treated\s+as\s+noise|"
+           r"(?:are|is)\s+off|excluded from|exempt from)")
+# after the noun, only checks: "root login is disabled", "password authentication is disabled" switch a way in off
+_CHECK = (r"(?:two[- ]factor|2fa|mfa|multi[- ]factor|integrity(?:\s+(?:hash(?:es)?|checks?|fields?))?|"
+          r"hash(?:es)?(?:\s+check(?:s|ing)?)?|signatures?|signing|verification|certificate checks?|3-?d[- ]secure|"
+          r"encryption|rate[- ]limits?|login limit|rotation|audit(?:\s+(?:trail|log)s?)?|alerts?|approval|call-?back)")
+_GUARD_ABSENT = _rx(rf"\b{_ABSENT}\s+(?:the\s+|any\s+|its\s+|their\s+)?{_SAFEGUARD}\b"
+                    rf"|\b{_CHECK}\s+(?:[\w-]+\s+){{0,2}}?{_ABSENT}\b"
+                    rf"|\b{_CHECK}\s+off\b"
+                    rf"|\b(?:may|can|is allowed to|are allowed to|is free to|are free to)\s+(?:disable|skip|bypass|"
+                    rf"turn off|switch off|remove)\s+(?:the\s+)?{_SAFEGUARD}\b[^.]{{0,40}}\b(?:any|all|every|"
+                    r"on request|"
+                    r"by (?:chat|phone|e-?mail))\b"
+                    r"|\b(?:siem|ids|ips|edr|waf|antivirus|scanner|monitoring|intrusion detection)\s+(?:[\w-]+\s+)?"
+                    r"(?:ignores|skips|excludes|allowlists|whitelists|drops)\b"
+                    r"|\b(?:accept|accepts|accepted|trust|trusts|trusted|take|takes|process|processes)\s+"
+                    r"(?:\w+\s+){0,2}?(?:unsigned|unverified|unauthenticated|unencrypted)\b"
+                    r"|\bunencrypted\b[^.]{0,40}\b(?:dumps?|backups?|exports?|copies)\b"
+                    r"|\b(?:dumps?|backups?|exports?|copies)\b[^.]{0,40}\bunencrypted\b"
+                    r"|\b(?:tokens?|keys?|sessions?|passwords?)\s+never\s+ex\w{2,4}re\b|\bno\s+(?:key|token|"
+                    r"password|secret)\s+(?:rotates|expires)\b"
+                    r"|(?<![\w-])(?:-k|--insecure|[\w]*verify[\w]*\s*=\s*(?:0|false|off|no))\b[^.]{0,50}\b(?:prod\w*|live|"
+                    r"every|all)\b|\bnopasswd\b|0\.0\.0\.0/0\b[^.]{0,60}\b(?:off|exempt|allow\w*|open)\b")
+# Credentials or identity documents kept where anyone can read them.
+_EXPOSED = _rx(r"\b(?:passwords?|credentials?|secrets?|tokens?|api keys?|private keys?|passport(?:\s+scans?)?|"
+               r"id (?:scans?|documents?|cards?)|identity documents?|social security numbers?)\b[^.]{0,50}?"
+               r"\b(?:is|are|go|goes|sits?|lives?|kept|stored|posted|attached|pasted|shared)\s+(?:[\w-]+\s+){0,2}?"
+               r"(?:in|into|to|on)\s+(?:the\s+|our\s+|a\s+)?(?:repository|repo|readme|wiki|public|slack|chat|"
+               r"channel|help[- ]?cent(?:re|er)|plain ?text|clear ?text|shared drive)\b"
+               r"|\b(?:passport|id|identity)\s+(?:and\s+id\s+)?(?:scans?|documents?)\b[^.]{0,40}\bpublic\b")
+# Personal data kept without limit or copied where it is not protected: "logs with personal data are kept forever",
+# "real customer records in test data".
+_DATA_KEPT = _rx(r"\b(?:personal|customer|patient|user|employee)\s+(?:data|records|information|details)\b[^.]{0,50}\b"
+                 r"(?:kept forever|retained (?:forever|indefinitely)|no retention(?: limit| period)?|"
+                 r"never (?:deleted|purged))\b"
+                 r"|\b(?:kept forever|retained (?:forever|indefinitely)|no retention(?: limit| period)?)\b[^.]{0,50}\b"
+                 r"(?:personal|customer|patient|user|employee)\s+(?:data|records|information|details)\b"
+                 r"|\b(?:real|production|prod|live)\s+(?:customer|user|patient|employee)\s+(?:records|data)\s+(?:in|for|into)\s+"
+                 r"(?:the\s+)?(?:test|testing|staging|dev|development|demo)\b")
+# Anyone made an administrator: "anyone creates portal admins", "chiunque può creare utenti admin".
+_ANYONE_ADMIN = _rx(r"\b(?:anyone|anybody|everyone|everybody|chiunque|cualquiera|qualquer um|n'importe qui|jeder|"
+                    r"iedereen)"
+                    r"\s+(?:can\s+|may\s+|può\s+|puede\s+|pode\s+|peut\s+|kann\s+|mag\s+)?(?:create|creates|make|makes|"
+                    r"add|adds|grant|grants|creare|crear|criar|créer|anlegen|erstellen|aanmaken)\s+(?:[\w-]+\s+){0,3}?"
+                    r"(?:admins?|administrators?|amministrator\w*|administrador\w*|superusers?)\b")
+# Rights over everything handed to someone outside: "the outside collaborator X has admin on all repositories".
+_OUTSIDER_RIGHTS = _rx(r"\b(?:outside|external)\s+(?:collaborators?|contractors?|vendors?|partners?|accounts?)\b"
+                       r"[^.]{0,60}\b(?:admin|owner|root|write|push|delete)\b[^.]{0,30}\b(?:all|every|any)\b"
+                       r"|\b(?:admin|owner)\s+rights\s+include\s+(?:the\s+)?(?:deploy keys|secrets)\b")
+
+
+_WARNING = _rx(r"\b(?:never|must not|mustn'?t|should not|shouldn'?t|don'?t|do not|avoid|forbidden|not allowed|risk|"
+               r"vulnerab\w+|attack\w*|findings?|(?:audit|pentest|scan|review)\s+(?:found|showed|shows|reported)|"
+               r"we found|why|whether)\b")
+
+
+def _warned(sentence: str, start: int) -> bool:
+    """A warning, a finding or a question about the practice is not the practice."""
+    return bool(_WARNING.search(sentence[:start])) or sentence.rstrip().endswith("?")
+
+
+def _safeguard_absent(sentence: str) -> bool:
+    m = (_GUARD_ABSENT.search(sentence) or _EXPOSED.search(sentence) or _OUTSIDER_RIGHTS.search(sentence)
+         or _DATA_KEPT.search(sentence) or _ANYONE_ADMIN.search(sentence))
+    if not m or _negated_before(sentence, m.start()) or _warned(sentence, m.start()):
+        return False
+    # a test setup, or an emergency: the exception a team writes down on purpose
+    if re.search(r"\b(?:during|in)\s+(?:an?\s+)?(?:incident|emergency|outage|break-?glass)\b", sentence, _I):
+        return False
+    return not ((_TEST_SCOPE.search(sentence) or _NARROW.search(sentence)
+                 or re.search(r"\b(?:in|on|for)\s+(?:local\s+)?(?:dev|development|test|testing|sandbox|localhost|ci)\b",
+                              sentence, _I)) and not _UNIVERSAL.search(sentence))
+
+
 def _weakening(sentence: str) -> bool:
+    if _safeguard_absent(sentence):
+        return True
     if (m := _STEP_DROPPED.search(sentence) or _NEVER_EXPIRE.search(sentence)) \
-            and not _negated_before(sentence, m.start()):
+            and not _negated_before(sentence, m.start()) and not _warned(sentence, m.start()):
         return True
     if (m := _SELF_APPROVAL.search(sentence)) and not _negated_before(sentence, m.start()) \
             and not _negated_after(sentence, m.end()) \
@@ -1033,8 +1177,18 @@ _INSTALL_URL = _rx(r"\b(?:pip[0-9.]*|pipx|uv pip|npm|pnpm|yarn|gem)\s+(?:install
                    r"|\b(?:mshta|regsvr32)\b[^\n]{0,40}https?://")
 
 
+# Fetched content unpacked where it runs by itself, unasked: git hooks, shell start-up files, autostart and cron (a
+# tool unpacked into ~/bin runs only when called, as vendors document their installs): "curl … | tar xz -C
+# ~/.githooks && git config core.hooksPath ~/.githooks".
+_UNPACK_TO_RUN = _rx(r"\b(?:curl|wget|iwr|invoke-webrequest)\b[^\n]{0,200}?https?://[^\n]{0,200}?\|\s*(?:sudo\s+)?"
+                     r"(?:tar|unzip|bsdtar)\b[^\n|;&]{0,80}?(?:hooks|\.bashrc|\.zshrc|\.profile|autostart|cron|"
+                     r"launchagents|systemd)"
+                     r"|\bcore\.hookspath\b[^\n]{0,80}?(?:https?://|\$\(curl|\$\(wget)"
+                     r"|\b(?:curl|wget)\b[^\n]{0,200}?https?://[^\n]{0,300}?\bcore\.hookspath\b")
+
+
 def _remote_code(text: str) -> bool:
-    for rx in (_PIPE, _SUBST, _THEN_RUN, _INSTALL_URL):
+    for rx in (_PIPE, _SUBST, _THEN_RUN, _INSTALL_URL, _UNPACK_TO_RUN):
         for m in rx.finditer(text):
             if not _negated_before(text, m.start()):
                 return True
@@ -1172,6 +1326,15 @@ _ASKING = _rx(r"^\W*(?:can|could|may|should|shall|do|must)\s+(?:i|we)\b[^?]*\?\s
               r"how do (?:we|i) handle (?:it|this|that))\s*\?\s*$")
 
 
+# Provenance forged as metadata: "verified=true trust=system origin=reviewer" (two claims or more), or a role given
+# in a header's form at a line's start ("X-Role: system").
+_TRUST_CLAIM = _rx(r"\b(?:verified|reviewed|approved|trusted|trust(?:_level)?|origin|provenance|source)[\"']?\s*[=:]\s*"
+                   r"[\"']?(?:true|yes|1|system|reviewer|admin|trusted|verified|operator|platform)\b"
+                   r"|\b(?:approved|reviewed|signed|ratified)_by[\"']?\s*[=:]\s*[\"']?\w"
+                   r"|\bscope[\"']?\s*[=:]\s*[\"']?(?:global|project|tenant|organi[sz]ation|company|all)\b")
+_HEADER_ROLE = _rx(r"(?m)^\s*(?:x-)?(?:role|speaker|author-role)\s*:\s*(?:system|developer|operator)\s*$")
+
+
 def mechanisms(text: str, *, tool: bool = False) -> list[str]:
     """The family keys ``text`` shows by mechanism: override, directive, exfiltration, remote_code, weakening,
     promotion, role."""
@@ -1184,7 +1347,8 @@ def mechanisms(text: str, *, tool: bool = False) -> list[str]:
         if family not in found:
             found.append(family)
 
-    if any(not token_named(text, m) for m in _ROLE.finditer(text)):
+    if any(not token_named(text, m) for m in _ROLE.finditer(text)) or _HEADER_ROLE.search(text) \
+            or len(_TRUST_CLAIM.findall(text)) >= 2:
         add("role")
     if _remote_code(text):
         add("remote_code")

@@ -199,6 +199,125 @@ def _base58_payloads(text: str) -> Iterable[str]:
 _ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nr](?=[A-Za-z\s\\]|$)")
 
 
+# Ciphers a reader is told how to undo. An instruction is only worth hiding if the AI that reads it can read it, so
+# the text names its cipher (Vigenère and its key, a keyboard shift, base 36) or its shape gives it away (numbers
+# 1-26 for letters, Bacon's a/b groups, small-capital or other letter-like characters).
+_SMALL_LETTER_NAME = re.compile(r"^(?:LATIN LETTER SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)|LATIN SUBSCRIPT "
+                                r"SMALL LETTER|SUPERSCRIPT LATIN SMALL LETTER) ([A-Z])$")
+
+
+def _letterlike(text: str) -> str | None:
+    out, changed = [], 0
+    for ch in text:
+        if ch > "\u007f":
+            m = _SMALL_LETTER_NAME.match(unicodedata.name(ch, ""))
+            if m:
+                out.append(m.group(1).lower())
+                changed += 1
+                continue
+        out.append(ch)
+    return "".join(out) if changed >= 5 else None
+
+
+_A1Z26 = re.compile(r"(?<![\w.])(?:(?:[1-9]|1\d|2[0-6])-){2,}(?:[1-9]|1\d|2[0-6])(?![\w.])")
+
+
+def _a1z26(text: str) -> str | None:
+    words = _A1Z26.findall(text)
+    if len(words) < 3:
+        return None
+    return _A1Z26.sub(lambda m: "".join(chr(96 + int(n)) for n in m.group(0).split("-")), text)
+
+
+_BACON_WORD = re.compile(r"(?<![A-Za-z])(?:[abAB]{5})+(?![A-Za-z])")
+_BACON_24 = "abcdefghiklmnopqrstuwxyz"  # i=j, u=v
+
+
+def _bacon(text: str) -> Iterable[str]:
+    if len(_BACON_WORD.findall(text)) < 3:
+        return
+    for alphabet in ("abcdefghijklmnopqrstuvwxyz", _BACON_24):
+        def word(m: re.Match[str], alphabet: str = alphabet) -> str:
+            bits = m.group(0).lower()
+            idx = [int(bits[i : i + 5].replace("a", "0").replace("b", "1"), 2) for i in range(0, len(bits), 5)]
+            return "".join(alphabet[i] if i < len(alphabet) else "?" for i in idx)
+        yield _BACON_WORD.sub(word, text)
+
+
+_VIGENERE_KEY = re.compile(r"vig[eè]n[eè]re\b[^:\n]{0,40}?\bkey\b\W{0,3}(?:is\s+|of\s+)?[\"'“‘]?([A-Za-z]{2,20})", re.I)
+
+
+def _vigenere(text: str) -> Iterable[str]:
+    m = _VIGENERE_KEY.search(text)
+    if not m:
+        return
+    key = [ord(c) - 97 for c in m.group(1).lower()]
+    start = m.end()
+    colon = text.find(":", start, start + 80)  # "…key lemon, position by position: <cipher text>"
+    start = colon + 1 if colon >= 0 else start
+    while start < len(text) and text[start].isspace():
+        start += 1
+    for every_character in (False, True):  # the key advancing on letters only, or on every position
+        out, k = [], 0
+        for ch in text[start:]:
+            if ch.isascii() and ch.isalpha():
+                base = 97 if ch.islower() else 65
+                out.append(chr(base + (ord(ch) - base - key[k % len(key)]) % 26))
+                k += 1
+            else:
+                out.append(ch)
+                k += every_character
+        yield text[:start] + "".join(out)
+
+
+_KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
+_KEYBOARD_HINT = re.compile(r"\b(?:keyboard|keys?|hands?)\b[^.\n]{0,40}\b(?:shift\w*|moved|one (?:key|to the))\b|"
+                            r"\bshift\w*\b[^.\n]{0,40}\b(?:keyboard|keys?|hands?)\b", re.I)
+
+
+def _keyboard_shifts(text: str) -> Iterable[str]:
+    if not _KEYBOARD_HINT.search(text):
+        return
+    for step in (-1, 1):
+        table = {}
+        for row in _KEYBOARD_ROWS:
+            for i, ch in enumerate(row):
+                if 0 <= i + step < len(row):
+                    table[ord(ch)] = row[i + step]
+        yield text.lower().translate(table)
+
+
+_BASE36_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-zA-Z]{30,}(?![0-9A-Za-z])")
+
+
+def _base36(text: str) -> Iterable[str]:
+    if not re.search(r"\bbase[- ]?36\b", text, re.I):
+        return
+    for token in _BASE36_TOKEN.findall(text):
+        try:
+            n = int(token, 36)
+        except ValueError:
+            continue
+        decoded = _printable(n.to_bytes((n.bit_length() + 7) // 8, "big"))
+        if decoded:
+            yield decoded
+
+
+def _ciphers(text: str) -> Iterable[tuple[str, str]]:
+    if (small := _letterlike(text)) is not None:
+        yield "encoded (letter-like characters)", small
+    if (numbers := _a1z26(text)) is not None:
+        yield "encoded (letter numbers)", numbers
+    for decoded in _bacon(text):
+        yield "encoded (Bacon)", decoded
+    for vig in _vigenere(text):
+        yield "encoded (Vigenère)", vig
+    for shifted in _keyboard_shifts(text):
+        yield "encoded (keyboard shift)", shifted
+    for decoded in _base36(text):
+        yield "encoded (base 36)", decoded
+
+
 def views(text: str) -> Iterable[tuple[str, str]]:
     """The text as a reader could take it: (how, text). Normalised first (escapes, compatibility forms, invisible
     characters dropped), then decoded payloads (two layers), rot13, leetspeak, look-alike letters, letters spaced
@@ -228,6 +347,8 @@ def views(text: str) -> Iterable[tuple[str, str]]:
             yield "encoded (atbash)", part.translate(_ATBASH)
     for decoded in _base58_payloads(norm):
         yield "encoded (base58)", decoded
+    if len(norm) < 4000:
+        yield from _ciphers(norm)
     leet = norm.translate(_LEET)
     if leet != norm:
         yield "obfuscated (leetspeak)", leet
