@@ -291,6 +291,10 @@ class PseudonymEntry(models.Model):
     as already masked only when it is registered here), and finds the placeholder of a value by its digest (so a
     value seen once can get the same placeholder wherever it appears again)."""
 
+    #: ``entity_type`` of a secret's row: a secret masked once is masked wherever its value comes back (its
+    #: placeholder is the generic ``<SECRET:kind>``, so such a row never names a subject)
+    SECRET = "SECRET"
+
     id = models.BigAutoField(primary_key=True)
     project = models.ForeignKey("agents.Project", on_delete=models.CASCADE, related_name="+")
     entity_type = models.CharField(max_length=64)

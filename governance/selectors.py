@@ -226,8 +226,10 @@ def placeholders_for_subject(*, project: Project, value: str) -> set[str]:
     value = value.strip()
     if PLACEHOLDER_RE.fullmatch(value):
         return {value}
-    found = {p for t in PseudonymEntry.objects.filter(project=project).values_list("entity_type", flat=True)
-             .distinct() if (p := pseudonym_lookup(project=project, entity_type=t, value=value))}
+    # a secret's registry row stands for every secret of its kind ("<SECRET:password>"): never a subject's placeholder
+    found = {p for t in PseudonymEntry.objects.filter(project=project).exclude(entity_type=PseudonymEntry.SECRET)
+             .values_list("entity_type", flat=True).distinct()
+             if (p := pseudonym_lookup(project=project, entity_type=t, value=value))}
     if config().privacy.vault_key:  # originals not in the registry (older rows): compare the decrypted vault entries
         from governance.privacy.vault import Vault
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -140,7 +141,8 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
     if conversation_before is not None:
         results = _continued(list(texts), results, conversation_before)
     _remember(project=project, policy=policy, results=results)
-    masked = [r.text for r in results]
+    _remember_secrets(project=project, key=policy.pseudonym_key, texts=texts, results=results)
+    masked = _registered_secrets(project=project, key=policy.pseudonym_key, texts=[r.text for r in results])
     if config().privacy.registry_gazetteer and policy.pseudonymise_entities:
         masked = _registered_values(project=project, policy=policy, texts=masked, conversation=conversation)
     return masked
@@ -156,6 +158,66 @@ def _registered_values(*, project: Project, policy: PrivacyPolicy, texts: list[s
     return apply_registered(texts, entity_types=policy.pseudonymise_entities, key=policy.pseudonym_key,
                             lookup=lambda digests: pseudonyms_by_digest(project=project, digests=digests),
                             allowed=allowed_terms_of(project_id=project.pk), conversation=conversation)
+
+
+# A secret masked once (after its label, by its shape) is masked wherever the same value comes back without either,
+# in a later request or another session: "the staging admin password is x", then "staging admin uses x". Kept as
+# the pseudonym registry keeps names: a keyed digest (the project's key lives outside the database), never the value.
+_SECRET_TOKEN_RE = re.compile(r"[^\s\"'`<>()\[\]{},;|]{8,200}")
+_TRAILING = ".,:;!?)"
+
+
+def _secret_like(value: str) -> bool:
+    """Long enough and of two kinds of characters or more: a word of the language is never registered, so a password
+    that is one ("sunshine") cannot erase that word from every later text."""
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value),
+                   any(not c.isalnum() for c in value)))
+    return len(value) >= 8 and classes >= 2 and " " not in value
+
+
+def _remember_secrets(*, project: Project, key: bytes, texts: Sequence[str], results: Sequence[Any]) -> None:
+    from governance.privacy.engine import pseudonym_digest
+
+    rows: dict[str, str] = {}
+    for text, result in zip(texts, results, strict=True):
+        for entity in result.entities:
+            if entity.is_secret and entity.end <= len(text or ""):
+                value = text[entity.start : entity.end].strip().rstrip(_TRAILING)
+                if _secret_like(value):
+                    rows[pseudonym_digest(PseudonymEntry.SECRET, value, key)] = entity.placeholder
+    if rows:
+        PseudonymEntry.objects.bulk_create(
+            [PseudonymEntry(project=project, entity_type=PseudonymEntry.SECRET, placeholder=ph, digest=d,
+                            confident=True) for d, ph in rows.items()], ignore_conflicts=True)
+
+
+def _registered_secrets(*, project: Project, key: bytes, texts: list[str]) -> list[str]:
+    from governance.privacy.engine import pseudonym_digest
+
+    candidates: list[list[tuple[int, int, str]]] = []
+    digests: set[str] = set()
+    for text in texts:
+        found = []
+        for m in _SECRET_TOKEN_RE.finditer(text or ""):
+            value = m.group(0).rstrip(_TRAILING)
+            if _secret_like(value) and not value.startswith("<"):
+                digest = pseudonym_digest(PseudonymEntry.SECRET, value, key)
+                digests.add(digest)
+                found.append((m.start(), m.start() + len(value), digest))
+        candidates.append(found)
+    if not digests:
+        return texts
+    known = dict(PseudonymEntry.objects.filter(project=project, entity_type=PseudonymEntry.SECRET,
+                                               digest__in=sorted(digests)).values_list("digest", "placeholder"))
+    if not known:
+        return texts
+    out = []
+    for text, found in zip(texts, candidates, strict=True):
+        for start, end, digest in reversed(found):
+            if digest in known:
+                text = text[:start] + known[digest] + text[end:]
+        out.append(text)
+    return out
 
 
 def _continued(texts: list[str], results: list[Any], before: Sequence[str]) -> list[Any]:

@@ -38,8 +38,9 @@ def entity_resolve(*, agent: Agent, value: str) -> Entity:
         return Entity(placeholders=(text,))
     masked = search_query_mask(agent=agent, query=text).strip()
     found = dict.fromkeys(PLACEHOLDER_RE.findall(masked))
+    # not a secret's row: its placeholder stands for every secret of its kind, and the answer would confirm a guess
     for entity_type in (PseudonymEntry.objects.filter(project_id=agent.project_id)
-                        .values_list("entity_type", flat=True).distinct()):
+                        .exclude(entity_type=PseudonymEntry.SECRET).values_list("entity_type", flat=True).distinct()):
         placeholder = pseudonym_lookup(project=agent.project, entity_type=entity_type, value=text)
         if placeholder:
             found.setdefault(placeholder)

@@ -216,6 +216,11 @@ _BINDING_OTHERS_MAX = 1
 _BINDING_HOLD_MAX = 200  # earlier exchanges held at once: a bound, not a budget (an attack spans a few)
 
 
+def _asks(user: str, assistant: str) -> bool:
+    """An exchange that asks rather than states (a question mark on either side)."""
+    return "?" in (user or "") or "?" in (assistant or "")
+
+
 def _binding_refs(*, agent, tokens: set[str], exclude: list | tuple = ()) -> set[str]:
     """Of ``tokens`` (memory/quarantine/binding.py), those that tie the agent's texts to one another."""
     refs = set()
@@ -224,7 +229,9 @@ def _binding_refs(*, agent, tokens: set[str], exclude: list | tuple = ()) -> set
         # would cost seconds in a large store
         query = SearchQuery(token, search_type="plain", config=TEXT_SEARCH_CONFIG)
         rows = Exchange.objects.filter(project_id=agent.project_id, search_vector=query).exclude(pk__in=exclude)
-        others = rows.exclude(owner_agent=agent).values("owner_agent_id").distinct()[:_BINDING_OTHERS_MAX + 1]
+        # held rows are not vocabulary: a colluding agent's own use of the reference does not make it the project's
+        others = (rows.exclude(owner_agent=agent).filter(quarantined=False).values("owner_agent_id").distinct()
+                  [:_BINDING_OTHERS_MAX + 1])
         if len(others) > _BINDING_OTHERS_MAX:
             continue
         if rows.filter(owner_agent=agent).values("pk")[:_BINDING_OWN_MAX + 1].count() > _BINDING_OWN_MAX:
@@ -234,31 +241,36 @@ def _binding_refs(*, agent, tokens: set[str], exclude: list | tuple = ()) -> set
 
 
 def _bound_held(*, agent, masked: list[tuple[str, str]], held: list[str]) -> list[str]:
-    """An exchange that names what one of the same agent's held exchanges names — a coined reference, a host — is held
-    too: slow poisoning and flooding spread one attack over many texts the detector cannot flag each time, bound by
-    the attacker's own reference. Only the agent's own held exchanges count, as for restatements."""
+    """An exchange that names what a held exchange of the project names — a coined reference, a host — is held too:
+    slow poisoning and flooding spread one attack over many texts the detector cannot flag each time, bound by the
+    attacker's own reference, and two colluding agents share it. A reference is vocabulary, not a binding, once two
+    agents besides this one use it, or this one in many exchanges (:func:`_binding_refs`)."""
     if not config().governance.quarantine_enabled or all(held):
         return held
-    sources = list(Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=True)
-                   .order_by("-created_at").values_list("user_text", "assistant_text")[:200])
-    sources += [masked[i] for i, reason in enumerate(held) if reason]
-    tokens = set().union(*(binding_tokens(f"{u}\n{a}") for u, a in sources)) if sources else set()
-    if not tokens:
+    rows = list(Exchange.objects.filter(project_id=agent.project_id, quarantined=True)
+                .order_by("-created_at").values_list("user_text", "assistant_text", "owner_agent_id")[:200])
+    own = [(u, a) for u, a, owner in rows if owner == agent.pk] + [masked[i] for i, r in enumerate(held) if r]
+    tokens = set().union(*(binding_tokens(f"{u}\n{a}") for u, a in own)) if own else set()
+    theirs = set().union(*(binding_tokens(f"{u}\n{a}") for u, a, owner in rows if owner != agent.pk))
+    if not tokens and not theirs:
         return held
-    named = {i: tokens_in(f"{u}\n{a}", tokens) for i, (u, a) in enumerate(masked) if not held[i]}
+    # another agent's held reference binds this agent's statements only: a question about it ("is that mirror
+    # ours?") is a bystander's, a restatement is a colluding agent's
+    named = {i: tokens_in(f"{u}\n{a}", tokens | (set() if _asks(u, a) else theirs))
+             for i, (u, a) in enumerate(masked) if not held[i]}
     # each word's look-ups once for the whole request
     refs = _binding_refs(agent=agent, tokens=set().union(*named.values())) if any(named.values()) else set()
     out = list(held)
     for i, words in named.items():
         if words & refs:
-            out[i] = f"names {sorted(words & refs)[0]}, as an exchange of the same agent held for review does"[:300]
+            out[i] = f"names {sorted(words & refs)[0]}, as an exchange held for review does"[:300]
     return out
 
 
 def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
-    """The other direction: an exchange held now holds the same agent's *earlier* exchanges that name its coined
-    reference (the innocuous first steps of a slow poisoning), and what consolidation drew from them. An exchange a
-    reviewer released (not held, a reason kept) stays released."""
+    """The other direction: an exchange held now holds the *earlier* exchanges that name its coined reference (the
+    innocuous first steps of a slow poisoning, a colluding agent's restatements), and what consolidation drew from
+    them. An exchange a reviewer released (not held, a reason kept) stays released."""
     held_now = [e for e in exchanges if e.quarantined]
     if not held_now or not config().governance.quarantine_enabled:
         return
@@ -270,11 +282,12 @@ def _earlier_bound_hold(*, agent, exchanges: list[Exchange]) -> None:
     match = Q()
     for ref in refs:  # a substring match: a word is found inside a host, which the full-text index keeps whole
         match |= Q(user_text__icontains=ref) | Q(assistant_text__icontains=ref)
-    # the agent's own rows only, confirmed word by word (tokens_in)
-    rows = (Exchange.objects.filter(project_id=agent.project_id, owner_agent=agent, quarantined=False,
+    # the project's rows naming a reference at most one other agent uses (_binding_refs), confirmed word by word
+    rows = (Exchange.objects.filter(project_id=agent.project_id, quarantined=False,
                                     quarantine_reason="").filter(match).exclude(pk__in=batch)
             .order_by("-created_at")[:_BINDING_HOLD_MAX])
-    earlier = [(e, named) for e in rows if (named := tokens_in(f"{e.user_text}\n{e.assistant_text}", refs))]
+    earlier = [(e, named) for e in rows if (e.owner_agent_id == agent.pk or not _asks(e.user_text, e.assistant_text))
+               and (named := tokens_in(f"{e.user_text}\n{e.assistant_text}", refs))]
     if not earlier:
         return
     for attempt in range(3):
@@ -309,7 +322,7 @@ def _bound_rows_hold(*, agent, earlier: list[tuple[Exchange, set[str]]]) -> None
                            "reason": f"quarantined: {drawn}", "source_ids": [item.pk] if item else [],
                            "data": {"quarantine": {"reason": drawn, "review_item": str(item.pk) if item else None}}})
     for e, named in sorted(earlier, key=lambda pair: str(pair[0].pk)):
-        reason = f"names {sorted(named)[0]}, as a later exchange of the same agent held for review does"[:300]
+        reason = f"names {sorted(named)[0]}, as a later exchange held for review does"[:300]
         if not Exchange.objects.filter(pk=e.pk, quarantined=False).update(quarantined=True, quarantine_reason=reason):
             continue  # held meanwhile
         e.quarantined, e.quarantine_reason = True, reason

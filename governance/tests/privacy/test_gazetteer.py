@@ -134,3 +134,28 @@ def test_a_name_masked_by_a_cue_is_masked_in_the_rest_of_its_batch_and_session()
     assert stored[1][1].get("dog") == placeholder
     # elsewhere in the project the package name is a package name
     assert Exchange.objects.get(session=other).user_text.endswith("Shadow utils too.")
+
+
+def test_a_secret_masked_once_is_masked_where_it_comes_back_without_its_label():
+    """"the staging admin password is x", then, in another request, "staging admin uses x": the second has no label
+    to go by. The registry keeps the secret as a keyed digest (never the value) and masks it again; a word of the
+    language is never registered, and a secret's row is never a subject's placeholder."""
+    from governance.models import PseudonymEntry
+    from governance.selectors import placeholders_for_subject
+
+    project = agent_create(project_name="gaz-secret", name="a").project
+    secret = "Xy7#kPq2Lm9v"
+    [first] = texts_mask(project=project, texts=[f"Rule: the staging admin password is {secret}."])
+    assert secret not in first
+    rows = list(PseudonymEntry.objects.filter(project=project, entity_type=PseudonymEntry.SECRET)
+                .values_list("digest", "placeholder"))
+    assert rows and all(secret not in d and re.fullmatch(r"[0-9a-f]{64}", d) for d, _ in rows)
+    [later] = texts_mask(project=project, texts=[f"Don't forget, staging admin uses {secret} — never the prod one."])
+    assert secret not in later and "<SECRET:" in later
+    [other] = texts_mask(project=agent_create(project_name="gaz-secret-2", name="b").project,
+                         texts=[f"staging admin uses {secret}"])
+    assert secret in other  # another project's registry: nothing known there
+    texts_mask(project=project, texts=["my password: sunshine"])  # one word of the language: never registered
+    [plain] = texts_mask(project=project, texts=["Sunshine all week."])
+    assert plain == "Sunshine all week."
+    assert placeholders_for_subject(project=project, value=secret) == set()
