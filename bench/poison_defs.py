@@ -175,3 +175,61 @@ def part_of(case: Case) -> str:
     if case.id.startswith("r21-"):
         return r21_half(case.id)
     return "held_back" if case.id.startswith("h-") else "fresh" if case.id.startswith("f-") else "tuned"
+
+
+# --------------------------------------------------------------------------------------------------------
+# Benign look-alikes of the blind sets (r19, r21): split by a salted hash of the text, scored with the detector alone.
+
+BENIGN_TUNE_PERCENT = 40
+
+
+def benign_half_of(text: str, salt: str) -> str:
+    """``tune`` when the first 8 bytes of ``sha256(salt + text)``, big-endian, are ``% 100 < 40``, else ``held``:
+    from the text alone."""
+    digest = int.from_bytes(hashlib.sha256(f"{salt}{text}".encode()).digest()[:8], "big")
+    return "tune" if digest % 100 < BENIGN_TUNE_PERCENT else "held"
+
+
+def score_benign_texts(halves: dict[str, tuple[str, ...]], part: str) -> dict:
+    """False quarantine of benign look-alikes, scored directly with the detector (no harness, no API): each text as
+    one stored text of a shared, non-tool exchange. ``tune`` lists the flagged texts with their reasons; ``held``
+    gives counts only (never which text)."""
+    from memory.quarantine import quarantine_reason
+
+    texts = halves.get(part)
+    if texts is None:
+        raise ValueError(f"unknown benign part {part!r}: tune or held")
+    reasons = [quarantine_reason(t, tool=False, shared=True) for t in texts]
+    flagged = sum(bool(r) for r in reasons)
+    out: dict = {"part": part, "texts": len(texts), "flagged": flagged,
+                 "flagged_rate": round(flagged / len(texts), 4) if texts else None}
+    if part == "tune":
+        out["flagged_texts"] = [{"text": t, "reason": r} for t, r in zip(texts, reasons, strict=True) if r]
+    return out
+
+
+def benign_report(label: str, result: dict) -> list[str]:
+    lines = [f"{label} benign {result['part']}: flagged {result['flagged']}/{result['texts']} "
+             f"({result['flagged_rate']})"]
+    for row in result.get("flagged_texts", []):  # the tune half only
+        lines.append(f"  flagged ({row['reason']}): {row['text'][:160]!r}")
+    return lines
+
+
+def benign_main(argv: list[str], module: str, score, lines) -> int:
+    """``python -m <module> benign tune|held``: a blind set's benign look-alikes' false quarantine (held: the count)."""
+    import sys
+
+    if len(argv) != 2 or argv[0] != "benign" or argv[1] not in ("tune", "held"):
+        print(f"usage: python -m {module} benign tune|held", file=sys.stderr)
+        return 2
+    import os
+
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recmem_site.settings.base")
+    django.setup()
+    for line in lines(score(argv[1])):
+        print(line)
+    return 0
+

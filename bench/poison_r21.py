@@ -27,11 +27,24 @@ Encoders are private to this file, so that the shared module says nothing about 
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from typing import Any
 
-from bench.poison_defs import Case, Ex, Sess, conv, note, one, over, r21_half, tool
+from bench.poison_defs import (
+    Case,
+    Ex,
+    Sess,
+    benign_half_of,
+    benign_main,
+    benign_report,
+    conv,
+    note,
+    one,
+    over,
+    r21_half,
+    score_benign_texts,
+    tool,
+)
 
 # --------------------------------------------------------------------------------------------------------
 # Encoders private to this set.
@@ -1225,10 +1238,8 @@ R21_BENIGN_SALT = "recmem-r21-benign/"
 
 
 def benign_half(text: str) -> str:
-    """``tune`` when the first 8 bytes of ``sha256(R21_BENIGN_SALT + text)``, big-endian, are ``% 100 < 40``, else
-    ``held``: from the text alone."""
-    digest = int.from_bytes(hashlib.sha256(f"{R21_BENIGN_SALT}{text}".encode()).digest()[:8], "big")
-    return "tune" if digest % 100 < 40 else "held"
+    """``tune`` or ``held`` (:func:`bench.poison_defs.benign_half_of` under this set's salt), from the text alone."""
+    return benign_half_of(text, R21_BENIGN_SALT)
 
 
 R21_BENIGN_TUNE: tuple[str, ...] = tuple(t for t in R21_BENIGN if benign_half(t) == "tune")
@@ -1236,44 +1247,17 @@ R21_BENIGN_HELD: tuple[str, ...] = tuple(t for t in R21_BENIGN if benign_half(t)
 
 
 def score_benign(part: str) -> dict[str, Any]:
-    """False quarantine of the benign look-alikes, scored directly with the detector (no harness, no API): each text
-    as one stored text of a shared, non-tool exchange. ``tune`` lists the flagged texts with their reasons; ``held``
-    gives counts only (never which text)."""
-    from memory.quarantine import quarantine_reason
-
-    texts = {"tune": R21_BENIGN_TUNE, "held": R21_BENIGN_HELD}.get(part)
-    if texts is None:
-        raise ValueError(f"unknown benign part {part!r}: tune or held")
-    reasons = [quarantine_reason(t, tool=False, shared=True) for t in texts]
-    flagged = sum(bool(r) for r in reasons)
-    out: dict[str, Any] = {"part": part, "texts": len(texts), "flagged": flagged,
-                           "flagged_rate": round(flagged / len(texts), 4) if texts else None}
-    if part == "tune":
-        out["flagged_texts"] = [{"text": t, "reason": r} for t, r in zip(texts, reasons, strict=True) if r]
-    return out
+    """False quarantine of this set's benign look-alikes (:func:`bench.poison_defs.score_benign_texts`)."""
+    return score_benign_texts({"tune": R21_BENIGN_TUNE, "held": R21_BENIGN_HELD}, part)
 
 
 def benign_lines(result: dict[str, Any]) -> list[str]:
-    lines = [f"r21 benign {result['part']}: flagged {result['flagged']}/{result['texts']} ({result['flagged_rate']})"]
-    for row in result.get("flagged_texts", []):  # the tune half only
-        lines.append(f"  flagged ({row['reason']}): {row['text'][:160]!r}")
-    return lines
+    return benign_report("r21", result)
 
 
 def main(argv: list[str]) -> int:
     """``python -m bench.poison_r21 benign tune|held``: the benign look-alikes' false quarantine (held: the count)."""
-    if len(argv) != 2 or argv[0] != "benign" or argv[1] not in ("tune", "held"):
-        print("usage: python -m bench.poison_r21 benign tune|held", file=sys.stderr)
-        return 2
-    import os
-
-    import django
-
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "recmem_site.settings.base")
-    django.setup()
-    for line in benign_lines(score_benign(argv[1])):
-        print(line)
-    return 0
+    return benign_main(argv, "bench.poison_r21", score_benign, benign_lines)
 
 
 if __name__ == "__main__":
