@@ -350,6 +350,8 @@ _STRONG_CUE = re.compile(
     r"sur|nick)\s*name\s*(?:is|was|'s|:)|\b(?:surname|forename|nickname)\b\s*(?:is|was|:)?|\bname\s*:|"
     r"\bcall(?:s|ed)? me|\b(?:named|called)[ \t]+(?:him|her|them|me|us)|\bsigned,?|\bregards,?|\bthanks,|"
     r"\b(?:congrats|congratulations|wow|woah|whoa|yay|bye),|"
+    # a greeting before one word that closes with a comma or "!": "Hey Caroline,", "Hi Sven!" (a vocative)
+    r"\b(?:hi|hello|hey|hiya|howdy)(?=[ \t]+[^\W\d_][\w'’\-]*[ \t]*[,!])|"
     r"\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
     r"texted|emailed|messaged|married|hired|invited|visited|congratulated|greeted|introduced|promoted|"
@@ -380,6 +382,19 @@ _GROUP_CUE = re.compile(
 _SPEAKER_RE = re.compile(
     r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’\-]*(?: [^\W\d_][\w'’\-]*)?)[ \t]*:[ \t]*(?=[\"“'‘]|\S)"
 )
+# the abbreviations chat and tickets use as labels ("FYI:", "Repro:", "TL;DR:"), which no lexicon lists
+_CHAT_LABELS = frozenset("""fyi repro tldr eta wip nb ps pps imo imho afaik btw prereqs prereq todo fixme nit nits lgtm
+ptal edit update re fwd aka asap rfc adr poc mvp okr kpi qa faq tbd tba""".split())
+# what a person's turn says: a first- or second-person word, or a greeting
+_TURN_RE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us|you|you're|your|hey|hi|hello|thanks|"
+                      r"wow|congrats)\b", re.I)
+
+
+def _line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
+
+
 _NAME_LINE_RE = re.compile(
     r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){1,3})[ \t]*$"
 )
@@ -576,6 +591,13 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         if len(speakers) >= 2:
             for m in speakers:
                 add(m.start("name"), m.end("name"), 0.9)
+        elif speakers and not text[: speakers[0].start("name")].strip(" \t>") and all(
+                _unknown_word(w) and w.casefold() not in _CHAT_LABELS for w in speakers[0].group("name").split()) \
+                and _TURN_RE.search(text, speakers[0].end(), _line_end(text, speakers[0].end())):
+            # one turn of a transcript ("Sven: Hey Caroline, I …", as agents send them one by one): the tag opening
+            # the text is its speaker when it is no word of any lexicon ("Lesson:", "Kafka:", "Update:" are labels)
+            # and what follows is said by someone to someone ("Prereqs: Python 3.11" is a label's list)
+            add(speakers[0].start("name"), speakers[0].end("name"), 0.75)
 
         if text.count("\n") >= 2 and _CONTACT_HINT_RE.search(text):
             for m in _NAME_LINE_RE.finditer(text):

@@ -135,3 +135,24 @@ def test_team_chat_names_its_people_as_subjects_and_mentions(text, name):
 ])
 def test_subject_and_mention_rules_leave_words_tools_and_code(text):
     assert not [e for e in mask(text, key=b"chat-names-key-123456").entities if e.entity_type == "PERSON"]
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Sven: Hey Caroline, I adopted a puppy last week!", ("Sven", "Caroline")),  # one turn, sent on its own
+    ("Hi Marek! the release is out.", ("Marek",)),
+    ("Ines: I went to the support group yesterday.", ("Ines",)),
+])
+def test_a_single_turns_speaker_and_a_greeted_name_are_masked(text, names):
+    """Agents send a transcript one turn at a time: the tag opening it is its speaker (the transcript rule wanted two
+    such lines), and a name greeted with "Hey …," is called out. Both stayed in clear."""
+    out = mask(text, key=b"turns").text
+    assert not any(n in out for n in names), out
+
+
+@pytest.mark.parametrize("text", [
+    "Lesson: always run migrations first.", "Kafka: consumer lag is rising again", "Update: I deployed it",
+    "Prereqs: Python 3.11 and make", "Fyi: our SLA changed", "Repro: run make test and you get it",
+    "Hello World!", "Hi team, the build is green.", "Hey Kafka, lag is fine", "Hi there, any news?",
+])
+def test_labels_and_greetings_of_no_one_stay(text):
+    assert mask(text, key=b"turns").text == text
