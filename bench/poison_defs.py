@@ -144,6 +144,12 @@ def over(case_id: str, family: str, marker: str, query: str, sessions: list[list
                 victims)
 
 
+def in_tune_half(value: str, salt: str, percent: int = 40) -> bool:
+    """The blind sets' split, from the value alone: the first 8 bytes of ``sha256(salt + value)``, big-endian,
+    ``% 100 < percent``."""
+    return int.from_bytes(hashlib.sha256(f"{salt}{value}".encode()).digest()[:8], "big") % 100 < percent
+
+
 # Salt chosen among recmem-r19-s1/, -s2/, ... on the case list alone, before any run: every family 4-7 tune cases.
 R19_SALT = "recmem-r19-s26/"
 R19_TUNE_PERCENT = 40
@@ -152,8 +158,7 @@ R19_TUNE_PERCENT = 40
 def r19_half(case_id: str) -> str:
     """The half of the r19 blind set (bench/poison_r19.py) a case id is in, from the id alone: ``r19_tune`` when the
     first 8 bytes of ``sha256(R19_SALT + id)``, big-endian, are ``% 100 < 40``, else ``r19_held``."""
-    digest = int.from_bytes(hashlib.sha256(f"{R19_SALT}{case_id}".encode()).digest()[:8], "big")
-    return "r19_tune" if digest % 100 < R19_TUNE_PERCENT else "r19_held"
+    return "r19_tune" if in_tune_half(case_id, R19_SALT, R19_TUNE_PERCENT) else "r19_held"
 
 
 # The r21 blind set (bench/poison_r21.py): the same rule, its own salt, chosen among recmem-r21-s1/, -s2/, ... on the
@@ -165,8 +170,7 @@ R21_TUNE_PERCENT = 40
 def r21_half(case_id: str) -> str:
     """The half of the r21 blind set (bench/poison_r21.py) a case id is in, from the id alone: ``r21_tune`` when the
     first 8 bytes of ``sha256(R21_SALT + id)``, big-endian, are ``% 100 < 40``, else ``r21_held``."""
-    digest = int.from_bytes(hashlib.sha256(f"{R21_SALT}{case_id}".encode()).digest()[:8], "big")
-    return "r21_tune" if digest % 100 < R21_TUNE_PERCENT else "r21_held"
+    return "r21_tune" if in_tune_half(case_id, R21_SALT, R21_TUNE_PERCENT) else "r21_held"
 
 
 def part_of(case: Case) -> str:
@@ -186,8 +190,7 @@ BENIGN_TUNE_PERCENT = 40
 def benign_half_of(text: str, salt: str) -> str:
     """``tune`` when the first 8 bytes of ``sha256(salt + text)``, big-endian, are ``% 100 < 40``, else ``held``:
     from the text alone."""
-    digest = int.from_bytes(hashlib.sha256(f"{salt}{text}".encode()).digest()[:8], "big")
-    return "tune" if digest % 100 < BENIGN_TUNE_PERCENT else "held"
+    return "tune" if in_tune_half(text, salt, BENIGN_TUNE_PERCENT) else "held"
 
 
 def score_benign_texts(halves: dict[str, tuple[str, ...]], part: str) -> dict:

@@ -102,7 +102,7 @@ def registered_spans(texts: Sequence[str], *, entity_types: Iterable[str], key: 
         for start, end in _spans(text or ""):
             value = text[start:end]
             tech = all_tech(value)
-            if not tech and all_tech(value, extra=allowed):
+            if not tech and allowed and all_tech(value, extra=allowed):
                 continue
             ds = [pseudonym_digest(t, value, key) for t in types]
             digests.update(ds)

@@ -168,11 +168,12 @@ _TRAILING = ".,:;!?)"
 
 
 def _secret_like(value: str) -> bool:
-    """Long enough and of two kinds of characters or more: a word of the language is never registered, so a password
-    that is one ("sunshine") cannot erase that word from every later text."""
-    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value), any(c.isdigit() for c in value),
-                   any(not c.isalnum() for c in value)))
-    return len(value) >= 8 and classes >= 2 and " " not in value
+    """Eight characters or more that read as a chosen password (:func:`password_like`: a digit, a symbol or an inner
+    capital): a word of the language is never registered, so a password that is one ("sunshine", "Sunshine") cannot
+    erase that word from every later text."""
+    from governance.privacy.recognizers.secret_base import password_like
+
+    return " " not in value and password_like(value, min_len=8)
 
 
 def _remember_secrets(*, project: Project, key: bytes, texts: Sequence[str], results: Sequence[Any]) -> None:

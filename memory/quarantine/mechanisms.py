@@ -481,6 +481,9 @@ _ANSWER_OTHERS = _rx(
     r"indicar|informar|rispond\w*|indicare|dizer)\b")
 
 
+_ABOUT_THE_USER = _rx(r"\b(?:the user|prefers?|preferences?|likes?)\b")
+
+
 def _future_reader_told(sentence: str) -> bool:
     m = _FUTURE_READER.search(sentence)
     if not m:
@@ -489,7 +492,7 @@ def _future_reader_told(sentence: str) -> bool:
     if _weakening(rest):
         return True
     # a handover about the user themself ("the user prefers answers in British English") tells nobody else anything
-    if re.search(r"\b(?:the user|prefers?|preferences?|likes?)\b", rest, _I) or _SELF.search(rest):
+    if _ABOUT_THE_USER.search(rest) or _SELF.search(rest):
         return False
     return bool(_ANSWER_OTHERS.search(rest) or _ANSWER_OTHERS.search(sentence[: m.start()]))
 
@@ -965,17 +968,20 @@ def _warned(sentence: str, start: int) -> bool:
     return bool(_WARNING.search(sentence[:start])) or sentence.rstrip().endswith("?")
 
 
+_EMERGENCY = _rx(r"\b(?:during|in)\s+(?:an?\s+)?(?:incident|emergency|outage|break-?glass)\b")
+_IN_DEV = _rx(r"\b(?:in|on|for)\s+(?:local\s+)?(?:dev|development|test|testing|sandbox|localhost|ci)\b")
+
+
 def _safeguard_absent(sentence: str) -> bool:
     m = (_GUARD_ABSENT.search(sentence) or _EXPOSED.search(sentence) or _OUTSIDER_RIGHTS.search(sentence)
          or _DATA_KEPT.search(sentence) or _ANYONE_ADMIN.search(sentence))
     if not m or _negated_before(sentence, m.start()) or _warned(sentence, m.start()):
         return False
     # a test setup, or an emergency: the exception a team writes down on purpose
-    if re.search(r"\b(?:during|in)\s+(?:an?\s+)?(?:incident|emergency|outage|break-?glass)\b", sentence, _I):
+    if _EMERGENCY.search(sentence):
         return False
-    return not ((_TEST_SCOPE.search(sentence) or _NARROW.search(sentence)
-                 or re.search(r"\b(?:in|on|for)\s+(?:local\s+)?(?:dev|development|test|testing|sandbox|localhost|ci)\b",
-                              sentence, _I)) and not _UNIVERSAL.search(sentence))
+    return not ((_TEST_SCOPE.search(sentence) or _NARROW.search(sentence) or _IN_DEV.search(sentence))
+                and not _UNIVERSAL.search(sentence))
 
 
 def _weakening(sentence: str) -> bool:

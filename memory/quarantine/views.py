@@ -206,7 +206,14 @@ _SMALL_LETTER_NAME = re.compile(r"^(?:LATIN LETTER SMALL CAPITAL|MODIFIER LETTER
                                 r"SMALL LETTER|SUPERSCRIPT LATIN SMALL LETTER) ([A-Z])$")
 
 
+# the blocks those characters live in (IPA small capitals, modifier letters, phonetic extensions, super- and
+# subscripts, Latin Extended-D): a text without any is not looked at character by character
+_LETTERLIKE_BLOCKS = re.compile("[\u0250-\u02ff\u1d00-\u1dbf\u2070-\u209f\ua700-\ua7ff]")
+
+
 def _letterlike(text: str) -> str | None:
+    if not _LETTERLIKE_BLOCKS.search(text):
+        return None
     out, changed = [], 0
     for ch in text:
         if ch > "\u007f":

@@ -390,11 +390,6 @@ _TURN_RE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|me|my|mine|we|we're|our|us|you|
                       r"wow|congrats)\b", re.I)
 
 
-def _line_end(text: str, pos: int) -> int:
-    end = text.find("\n", pos)
-    return len(text) if end < 0 else end
-
-
 _NAME_LINE_RE = re.compile(
     r"(?m)^[ \t>]*(?P<name>[^\W\d_][\w'’.\-]*(?:[ \t]+[^\W\d_][\w'’.\-]*){1,3})[ \t]*$"
 )
@@ -593,7 +588,7 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 add(m.start("name"), m.end("name"), 0.9)
         elif speakers and not text[: speakers[0].start("name")].strip(" \t>") and all(
                 _unknown_word(w) and w.casefold() not in _CHAT_LABELS for w in speakers[0].group("name").split()) \
-                and _TURN_RE.search(text, speakers[0].end(), _line_end(text, speakers[0].end())):
+                and _TURN_RE.search(text[speakers[0].end():].partition("\n")[0]):
             # one turn of a transcript ("Sven: Hey Caroline, I …", as agents send them one by one): the tag opening
             # the text is its speaker when it is no word of any lexicon ("Lesson:", "Kafka:", "Update:" are labels)
             # and what follows is said by someone to someone ("Prereqs: Python 3.11" is a label's list)

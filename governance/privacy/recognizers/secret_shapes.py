@@ -631,22 +631,22 @@ _SEED_CUE_RE = _rx(r"(?i)seed|recovery|mnemonic|backup (?:words|phrase)|secret (
 
 
 @functools.lru_cache(maxsize=1)
-def _bip39_words() -> frozenset[str]:
+def _bip39() -> tuple[object, frozenset[str]]:
+    """The English BIP-39 list and its checker, read once per process."""
     from mnemonic import Mnemonic
 
-    return frozenset(Mnemonic("english").wordlist)
+    mnemonic = Mnemonic("english")
+    return mnemonic, frozenset(mnemonic.wordlist)
 
 
 def _seed_phrase_validator(m: re.Match[str]) -> str | None:
     words = re.findall(r"[a-z]+", m.group("val"))
-    if len(words) not in (12, 15, 18, 21, 24) or not _bip39_words().issuperset(words):
+    mnemonic, wordlist = _bip39()
+    if len(words) not in (12, 15, 18, 21, 24) or not wordlist.issuperset(words):
         return None
-    text = m.string
-    if _SEED_CUE_RE.search(text, max(0, m.start() - 120), m.start()):
+    if _SEED_CUE_RE.search(m.string, max(0, m.start() - 120), m.start()):
         return "seed_phrase"
-    from mnemonic import Mnemonic
-
-    return "seed_phrase" if Mnemonic("english").check(" ".join(words)) else None
+    return "seed_phrase" if mnemonic.check(" ".join(words)) else None
 
 
 # --------------------------------------------------------------------------------------------------
