@@ -14,6 +14,7 @@ import zlib
 from collections.abc import Iterable
 
 from governance.privacy.normalise import normalise
+from memory.quarantine.ciphers import ciphers, printable
 
 # --- hidden characters ---------------------------------------------------------------------------------------
 
@@ -96,19 +97,6 @@ _LOOKALIKE = str.maketrans({
 })
 
 
-def _printable(raw: bytes) -> str | None:
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-    if len(text) < 8:
-        return None
-    text = normalise(text).text  # a payload may carry URL or HTML escapes of its own
-    letters = sum(ch.isalpha() or ch.isspace() for ch in text)
-    ok = sum(ch.isprintable() or ch in "\n\r\t" for ch in text)
-    return text if ok >= 0.95 * len(text) and letters >= 0.6 * len(text) and " " in text.strip() else None
-
-
 def _inflated(raw: bytes) -> bytes:
     """A compressed payload (gzip or zlib, as base64 often carries one) inflated, at most 64 KiB; else as it was."""
     if raw[:2] == b"\x1f\x8b" or raw[:1] == b"\x78":
@@ -122,7 +110,7 @@ def _inflated(raw: bytes) -> bytes:
 
 def _attempt(decode, token: str) -> str | None:
     try:
-        return _printable(_inflated(decode(token)))
+        return printable(_inflated(decode(token)))
     except (binascii.Error, ValueError):
         return None
 
@@ -191,138 +179,13 @@ def _base58_payloads(text: str) -> Iterable[str]:
         for ch in token:
             number = number * 58 + _B58_ALPHABET.index(ch)
         raw = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
-        out = _printable(raw)
+        out = printable(raw)
         if out:
             yield out
 
 
 _ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nr](?=[A-Za-z\s\\]|$)")
 
-
-# Ciphers a reader is told how to undo. An instruction is only worth hiding if the AI that reads it can read it, so
-# the text names its cipher (Vigenère and its key, a keyboard shift, base 36) or its shape gives it away (numbers
-# 1-26 for letters, Bacon's a/b groups, small-capital or other letter-like characters).
-_SMALL_LETTER_NAME = re.compile(r"^(?:LATIN LETTER SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)|LATIN SUBSCRIPT "
-                                r"SMALL LETTER|SUPERSCRIPT LATIN SMALL LETTER) ([A-Z])$")
-
-
-# the blocks those characters live in (IPA small capitals, modifier letters, phonetic extensions, super- and
-# subscripts, Latin Extended-D): a text without any is not looked at character by character
-_LETTERLIKE_BLOCKS = re.compile("[\u0250-\u02ff\u1d00-\u1dbf\u2070-\u209f\ua700-\ua7ff]")
-
-
-def _letterlike(text: str) -> str | None:
-    if not _LETTERLIKE_BLOCKS.search(text):
-        return None
-    out, changed = [], 0
-    for ch in text:
-        if ch > "\u007f":
-            m = _SMALL_LETTER_NAME.match(unicodedata.name(ch, ""))
-            if m:
-                out.append(m.group(1).lower())
-                changed += 1
-                continue
-        out.append(ch)
-    return "".join(out) if changed >= 5 else None
-
-
-_A1Z26 = re.compile(r"(?<![\w.])(?:(?:[1-9]|1\d|2[0-6])-){2,}(?:[1-9]|1\d|2[0-6])(?![\w.])")
-
-
-def _a1z26(text: str) -> str | None:
-    words = _A1Z26.findall(text)
-    if len(words) < 3:
-        return None
-    return _A1Z26.sub(lambda m: "".join(chr(96 + int(n)) for n in m.group(0).split("-")), text)
-
-
-_BACON_WORD = re.compile(r"(?<![A-Za-z])(?:[abAB]{5})+(?![A-Za-z])")
-_BACON_24 = "abcdefghiklmnopqrstuwxyz"  # i=j, u=v
-
-
-def _bacon(text: str) -> Iterable[str]:
-    if len(_BACON_WORD.findall(text)) < 3:
-        return
-    for alphabet in ("abcdefghijklmnopqrstuvwxyz", _BACON_24):
-        def word(m: re.Match[str], alphabet: str = alphabet) -> str:
-            bits = m.group(0).lower()
-            idx = [int(bits[i : i + 5].replace("a", "0").replace("b", "1"), 2) for i in range(0, len(bits), 5)]
-            return "".join(alphabet[i] if i < len(alphabet) else "?" for i in idx)
-        yield _BACON_WORD.sub(word, text)
-
-
-_VIGENERE_KEY = re.compile(r"vig[eè]n[eè]re\b[^:\n]{0,40}?\bkey\b\W{0,3}(?:is\s+|of\s+)?[\"'“‘]?([A-Za-z]{2,20})", re.I)
-
-
-def _vigenere(text: str) -> Iterable[str]:
-    m = _VIGENERE_KEY.search(text)
-    if not m:
-        return
-    key = [ord(c) - 97 for c in m.group(1).lower()]
-    start = m.end()
-    colon = text.find(":", start, start + 80)  # "…key lemon, position by position: <cipher text>"
-    start = colon + 1 if colon >= 0 else start
-    while start < len(text) and text[start].isspace():
-        start += 1
-    for every_character in (False, True):  # the key advancing on letters only, or on every position
-        out, k = [], 0
-        for ch in text[start:]:
-            if ch.isascii() and ch.isalpha():
-                base = 97 if ch.islower() else 65
-                out.append(chr(base + (ord(ch) - base - key[k % len(key)]) % 26))
-                k += 1
-            else:
-                out.append(ch)
-                k += every_character
-        yield text[:start] + "".join(out)
-
-
-_KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
-_KEYBOARD_HINT = re.compile(r"\b(?:keyboard|keys?|hands?)\b[^.\n]{0,40}\b(?:shift\w*|moved|one (?:key|to the))\b|"
-                            r"\bshift\w*\b[^.\n]{0,40}\b(?:keyboard|keys?|hands?)\b", re.I)
-
-
-def _keyboard_shifts(text: str) -> Iterable[str]:
-    if not _KEYBOARD_HINT.search(text):
-        return
-    for step in (-1, 1):
-        table = {}
-        for row in _KEYBOARD_ROWS:
-            for i, ch in enumerate(row):
-                if 0 <= i + step < len(row):
-                    table[ord(ch)] = row[i + step]
-        yield text.lower().translate(table)
-
-
-_BASE36_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-zA-Z]{30,}(?![0-9A-Za-z])")
-
-
-def _base36(text: str) -> Iterable[str]:
-    if not re.search(r"\bbase[- ]?36\b", text, re.I):
-        return
-    for token in _BASE36_TOKEN.findall(text):
-        try:
-            n = int(token, 36)
-        except ValueError:
-            continue
-        decoded = _printable(n.to_bytes((n.bit_length() + 7) // 8, "big"))
-        if decoded:
-            yield decoded
-
-
-def _ciphers(text: str) -> Iterable[tuple[str, str]]:
-    if (small := _letterlike(text)) is not None:
-        yield "encoded (letter-like characters)", small
-    if (numbers := _a1z26(text)) is not None:
-        yield "encoded (letter numbers)", numbers
-    for decoded in _bacon(text):
-        yield "encoded (Bacon)", decoded
-    for vig in _vigenere(text):
-        yield "encoded (Vigenère)", vig
-    for shifted in _keyboard_shifts(text):
-        yield "encoded (keyboard shift)", shifted
-    for decoded in _base36(text):
-        yield "encoded (base 36)", decoded
 
 
 def views(text: str) -> Iterable[tuple[str, str]]:
@@ -355,7 +218,7 @@ def views(text: str) -> Iterable[tuple[str, str]]:
     for decoded in _base58_payloads(norm):
         yield "encoded (base58)", decoded
     if len(norm) < 4000:
-        yield from _ciphers(norm)
+        yield from ciphers(norm)
     leet = norm.translate(_LEET)
     if leet != norm:
         yield "obfuscated (leetspeak)", leet
