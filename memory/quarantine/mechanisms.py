@@ -1258,8 +1258,11 @@ _WIDE_SCOPE = (r"(?:project[- ]wide|company[- ]wide|org(?:ani[sz]ation)?[- ]wide
                r"(?:modules?|teams?|projects?|agents?|departments?)|everywhere|(?:project|company|org|organi[sz]ation|"
                r"global)\s+(?:scope|level)|visible to (?:all|every)\w*)")
 _PROMOTE = _rx(
-    rf"\b(?:promote|elevate|escalate|pin|push|spread|propagate|bump|move|raise|lift|upgrade)\w*\b[^.\n]{{0,60}}"
-    rf"\b{_WIDE_SCOPE}"
+    rf"\b(?:promote|elevate|escalate)\w*\b[^.\n]{{0,60}}\b{_WIDE_SCOPE}"
+    # everyday verbs of engineering ("the robot pushes release images for every team") only with a memory as object
+    rf"|\b(?:pin|push|spread|propagate|bump|move|raise|lift|upgrade|cop(?:y|ie)|put|add|write|replicate|sync)\w*\s+"
+    rf"(?:this|it|these|that|the\s+(?:note|rule|memory|memories|entry|fact|policy|lesson|preference|item|statement))"
+    rf"\b[^.\n]{{0,60}}\b{_WIDE_SCOPE}"
     rf"|\b(?:make|store|publish|save|record)\s+(?:this|it)\s+(?:as\s+)?(?:an?\s+)?{_WIDE_SCOPE}"
     rf"|\b(?:share|apply|roll out|send)\s+(?:this|it)\s+(?:with|to|across)\s+(?:all|every)\s+(?:teams?|modules?|"
     rf"projects?|agents?)\b[^.]{{0,40}}\b(?:standard|rule|policy)"
