@@ -773,7 +773,12 @@ def _trim(text: str, start: int, end: int, entity_type: str) -> tuple[int, int]:
         end -= 1
     if entity_type in NER_ENTITY_TYPES and text[start:end].endswith(("'s", "’s")) and end - start > 3:
         end -= 2
+    if entity_type == "PHONE_NUMBER" and (code := _COUNTRY_CODE_BEFORE_RE.search(text, max(0, start - 12), start)):
+        start = code.start()  # a national number the recognizer read without the country code written before it
     return start, end
+
+
+_COUNTRY_CODE_BEFORE_RE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}[ \t.\-]?(?:\(0\)[ \t.\-]?)?\Z")
 
 
 def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_Candidate]:

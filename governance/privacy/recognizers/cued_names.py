@@ -101,6 +101,21 @@ _WEAK_INTRO_RE = re.compile(
 _ROLE_CUE_RE = re.compile(r"(?:client|customer|assistant|patient|student|intern|mentor|tenant|doctor|lawyer|"
                           r"accountant|manager|supervisor|boss|partner)[ \t,:]*$", re.I)
 _CONTACT_RE = re.compile(r"(?<![\w\-./])(?:" + _CONTACT + r")[ \t]+", re.I)
+# Personal data *of* someone in the languages that say it with a preposition ("le numéro de Sophie Martin", "el
+# teléfono de Lucía", "l'indirizzo di Marco", "die Nummer von Herrn Weber", "het adres van Daan"): a capitalised word
+# after it is whose the data is. (English says "Sophie's number": the model and the heuristics read that.)
+_OWNER_RE = re.compile(
+    r"(?<![\w])(?:num[ée]ro|t[ée]l[ée]phone|portable|adresse|e-?mail|courriel|dossier|fiche|anniversaire|"
+    r"date[ \t]+de[ \t]+naissance|mot[ \t]+de[ \t]+passe|salaire|"
+    r"tel[ée]fono|n[úu]mero|direcci[óo]n|correo|expediente|cumplea[ñn]os|contrase[ñn]a|m[óo]vil|"
+    r"indirizzo|cellulare|compleanno|stipendio|"
+    r"endere[çc]o|celular|anivers[áa]rio|senha|"
+    r"nummer|telefonnummer|handynummer|adresse|geburtstag|akte|passwort|gehalt|"
+    r"adres|telefoonnummer|verjaardag|wachtwoord|salaris)"
+    r"[ \t]+(?:de[ \t]+(?:la[ \t]+)?|d['’][ \t]*|del[ \t]+|di[ \t]+|da[ \t]+|do[ \t]+|von[ \t]+|van[ \t]+)"
+    r"(?:(?:herrn?|frau|monsieur|madame|mme\.?|señora?|sra?\.|doña|don|signora?|sig\.(?:ra)?|senhora?|"
+    r"dr\.?|mevrouw|meneer)[ \t]+)?",
+    re.I)
 # after a contact verb a lower-case Latin word is a name only before a word of time ("call anna tomorrow"): at a
 # clause end it is as often a tool ("then call helm.")
 _TIME_AFTER = re.compile(
@@ -176,6 +191,10 @@ class CuedNameRecognizer(EntityRecognizer):
                 span = self._after_cue(text, m.end(), relation=True, thai=True)
                 if span and any(c >= "\u0370" for c in text[span[0] : span[1]]):
                     out.append(_result(self, "PERSON", *span, 0.8))
+        for m in _OWNER_RE.finditer(text):
+            span = self._owner_after(text, m.end())
+            if span:
+                out.append(_result(self, "PERSON", *span, 0.85))
         for m in _CONTACT_RE.finditer(text):
             span = self._after_cue(text, m.end(), relation=False, thai=non_latin)
             if span:
@@ -187,6 +206,18 @@ class CuedNameRecognizer(EntityRecognizer):
                     continue
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.55))
         return out
+
+    @staticmethod
+    def _owner_after(text: str, pos: int) -> tuple[int, int] | None:
+        """One or two capitalised words after an owner cue (a lower-case word there is the data's kind: "le numéro
+        de téléphone")."""
+        m = _WORDS_AFTER_RE.match(text, pos)
+        if not m or not m.group(1)[0].isupper() or not _name_word_ok(m.group(1)):
+            return None
+        second = m.group(2)
+        if second and second[0].isupper() and _name_word_ok(second):
+            return m.start(1), m.end(2)
+        return m.start(1), m.end(1)
 
     @staticmethod
     def _after_cue(text: str, pos: int, *, relation: bool, thai: bool) -> tuple[int, int] | None:

@@ -156,3 +156,31 @@ def test_a_single_turns_speaker_and_a_greeted_name_are_masked(text, names):
 ])
 def test_labels_and_greetings_of_no_one_stay(text):
     assert mask(text, key=b"turns").text == text
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("le numéro de Sophie Martin est le 06 12 34 56 78", ("Sophie", "Martin")),
+    ("l'adresse de Jean Dupont: 12 rue de la Paix", ("Jean", "Dupont")),
+    ("el teléfono de Lucía es 612 345 678", ("Lucía",)),
+    ("l'indirizzo di Marco Bellini è cambiato", ("Marco", "Bellini")),
+    ("die Handynummer von Frau Keller hat sich geändert", ("Keller",)),
+    ("het adres van Daan klopt niet", ("Daan",)),
+])
+def test_personal_data_of_someone_said_with_a_preposition(text, names):
+    """"The number *of* Sophie": French, Spanish, Italian, German and Dutch put the owner after a preposition, where the
+    English model sees no name (found leaking in round 18's read half)."""
+    out = mask(text, key=b"owners").text
+    assert not any(n in out for n in names), out
+
+
+@pytest.mark.parametrize("text", [
+    "le numéro de téléphone a changé", "l'adresse de facturation a changé", "el número de serie es ABC",
+    "the address of the server is in the runbook",
+])
+def test_the_kind_of_data_after_a_preposition_stays(text):
+    assert mask(text, key=b"owners").text == text
+
+
+def test_a_phone_number_keeps_its_country_code_with_it():
+    out = mask("ping Chidi on +234 803 555 0192 if the card processor is down", key=b"owners").text
+    assert "+234" not in out and "0192" not in out, out
