@@ -384,10 +384,6 @@ class SearchConfig:
     # The context block shows an episode by its title and at most this many of its narrative's sentences, those
     # naming the query's words the most (memory/search/snippets.py); 0: the whole narrative.
     episode_sentences: int = _var("RECMEM_SEARCH_EPISODE_SENTENCES", 3, _number(int, 0, 50))
-    # Lines of the context block that say the same thing twice: "keep" them all; "raw": leave out an experience or an
-    # episode whose every source exchange is already in the block (its words are there); "summary": leave out an
-    # exchange an experience already in the block rests on (the statement says it shorter).
-    block_overlap: str = _var("RECMEM_SEARCH_BLOCK_OVERLAP", "keep", _choice("keep", "raw", "summary"))
     # Context expansion for multi-hop questions: the top exchange hits bring their session neighbours (±1).
     expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))

@@ -85,37 +85,18 @@ class _Line:
     text: str
     key: tuple[str, int]
     parent: tuple[str, int] | None = None  # a session neighbour gets in only after the hit that brought it
-    # the exchanges the line says: its own for an exchange, the visible evidence or sources of a consolidated item
-    exchanges: frozenset = frozenset()
-
-
-def _sources(obj, attr: str) -> frozenset:
-    return frozenset(x.pk for x in getattr(obj, attr, None) or ())
 
 
 def _lines(result: SearchResult) -> list[_Line]:
-    lines = [_Line(h.relevance, _experience_line(h), ("experience", i), None, _sources(h.obj, "visible_evidence"))
-             for i, h in enumerate(result.experiences)]
-    lines += [_Line(h.relevance, _episode_line(h), ("episode", i), None, _sources(h.obj, "visible_sources"))
-              for i, h in enumerate(result.episodes)]
-    lines += [_Line(h.relevance, _exchange_line(h), ("exchange", i), None, frozenset((h.obj.pk,)))
-              for i, h in enumerate(result.exchanges)]
+    lines = [_Line(h.relevance, _experience_line(h), ("experience", i)) for i, h in enumerate(result.experiences)]
+    lines += [_Line(h.relevance, _episode_line(h), ("episode", i)) for i, h in enumerate(result.episodes)]
+    lines += [_Line(h.relevance, _exchange_line(h), ("exchange", i)) for i, h in enumerate(result.exchanges)]
     position = {h.obj.pk: i for i, h in enumerate(result.exchanges)}
     for i, h in enumerate(result.neighbours):
         parent = position.get(h.expanded_from)
         lines.append(_Line(h.relevance, _exchange_line(h), ("neighbour", i),
-                           ("exchange", parent) if parent is not None else None, frozenset((h.obj.pk,))))
+                           ("exchange", parent) if parent is not None else None))
     return lines
-
-
-def _said_already(line: _Line, raw: set, summarised: set, overlap: str) -> bool:
-    """``line`` adds nothing to the lines taken (``raw``: their exchanges; ``summarised``: the exchanges their
-    experiences rest on), by the ``overlap`` rule (``RECMEM_SEARCH_BLOCK_OVERLAP``)."""
-    if overlap == "raw" and line.key[0] in ("experience", "episode"):
-        return bool(line.exchanges) and line.exchanges <= raw
-    if overlap == "summary" and line.key[0] in ("exchange", "neighbour"):
-        return line.exchanges <= summarised
-    return False
 
 
 def context_block(result: SearchResult, budget: int, *, floor: float | None = None) -> tuple[str, int]:
@@ -138,15 +119,10 @@ def context_block(result: SearchResult, budget: int, *, floor: float | None = No
         return "", 0
     taken: list[_Line] = []
     keys: set[tuple[str, int]] = set()
-    overlap = config().search.block_overlap
-    raw: set = set()
-    summarised: set = set()
     for line in lines:
         if line.relevance < cut:
             break
         if line.key[0] == "neighbour" and line.parent not in keys:
-            continue
-        if _said_already(line, raw, summarised, overlap):
             continue
         cost = count_tokens(line.text) + 1
         if used + cost > budget:
@@ -154,8 +130,6 @@ def context_block(result: SearchResult, budget: int, *, floor: float | None = No
         taken.append(line)
         keys.add(line.key)
         used += cost
-        (summarised if line.key[0] == "experience" else raw if line.key[0] in ("exchange", "neighbour")
-         else set()).update(line.exchanges)
     if not taken:
         return "", 0
     return "\n".join([HEADER, *(line.text for line in taken)]), used

@@ -120,36 +120,3 @@ def test_a_held_line_and_a_tool_output_say_so():
     lines = context_block(result, 5000, floor=0.0)[0].splitlines()
     assert lines[1].startswith("- [QUARANTINED") and "trust tool" in lines[1] and "tool web_fetch" in lines[1]
     assert "trust reviewed · verified" in lines[2] and "QUARANTINED" not in lines[2]
-
-
-def _overlapping():
-    said = _exchange("I adopted a kitten called Ash on 2023-05-07.", 0.8, pk=11)
-    other = _exchange("Ash sleeps on the keyboard all day long.", 0.6, pk=12)
-    fact = _experience("The user adopted a kitten called Ash.", 0.7)
-    fact.obj.visible_evidence = [SimpleNamespace(pk=11)]
-    both = _experience("The user's kitten Ash sleeps on the keyboard.", 0.5)
-    both.obj.visible_evidence = [SimpleNamespace(pk=11), SimpleNamespace(pk=12)]
-    return SearchResult(exchanges=[said, other], experiences=[fact, both])
-
-
-def test_overlapping_lines_are_all_kept_by_default():
-    text, _ = context_block(_overlapping(), 5000, floor=0.0)
-    assert len(text.splitlines()) == 5
-
-
-def test_raw_overlap_leaves_out_an_item_whose_every_exchange_is_in_the_block(settings):
-    settings.RECMEM = settings.RECMEM.replace(search__block_overlap="raw")
-    text, _ = context_block(_overlapping(), 5000, floor=0.0)
-    assert "adopted a kitten called Ash on" in text and "sleeps on the keyboard all day" in text
-    assert "The user adopted" not in text and "The user's kitten" not in text  # both said by the exchanges above
-    assert len(text.splitlines()) == 3
-
-
-def test_summary_overlap_leaves_out_an_exchange_an_item_in_the_block_rests_on(settings):
-    settings.RECMEM = settings.RECMEM.replace(search__block_overlap="summary")
-    result = _overlapping()
-    result.experiences[0].relevance = 0.9  # the statement first
-    text, _ = context_block(result, 5000, floor=0.0)
-    assert "The user adopted a kitten called Ash." in text
-    assert "on 2023-05-07" not in text  # its exchange says it again, longer
-    assert "sleeps on the keyboard all day" in text  # an exchange no item in the block rests on yet stays
