@@ -778,6 +778,23 @@ def _trim(text: str, start: int, end: int, entity_type: str) -> tuple[int, int]:
     return start, end
 
 
+_SPAN_WORD_RE = re.compile(r"\S+")
+
+
+def _name_before_number(text: str, start: int, end: int) -> int:
+    """The end of a name the model read together with the number after it ("Send it to Maria 2 days before",
+    "Give Tom 3 tickets": the whole span was dropped as an id, and the name with it): the capitalised words before
+    the first word with a digit. ``start`` when the span opens with one ("D25:4", "3 Nov") — no name there."""
+    if not any(ch.isdigit() for ch in text[start:end]):
+        return end
+    last = start
+    for word in _SPAN_WORD_RE.finditer(text, start, end):
+        if any(ch.isdigit() for ch in word.group(0)) or not word.group(0)[0].isupper():
+            break
+        last = word.start() + len(word.group(0).rstrip(".,;:!?)\"'’"))
+    return last
+
+
 _COUNTRY_CODE_BEFORE_RE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}[ \t.\-]?(?:\(0\)[ \t.\-]?)?\Z")
 
 
@@ -799,11 +816,13 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 pos += len(line) + 1
         for s, e in pieces:
             s, e = _trim(text, s, e, etype)
+            if etype in ("PERSON", "NRP"):
+                e = _name_before_number(text, s, e)
             if etype in _VOCABULARY_GUARDED and not _claim_allowed(text, s, e, etype, r, policy.allowed_terms):
                 continue
             if etype in _VOCABULARY_GUARDED and _weak(r) and foreign_script(text[s:e]):
                 continue  # the English model (or a re-reading of its span) on another script: no evidence
-            if etype in ("PERSON", "NRP") and (any(ch.isdigit() for ch in text[s:e]) or determiner_led(text[s:e])):
+            if etype in ("PERSON", "NRP") and (e <= s or determiner_led(text[s:e])):
                 continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase
             if etype in NER_ENTITY_TYPES and _from_ner_model(r) and not any(ch.isalpha() for ch in text[s:e]):
                 continue  # the small model reads a bare number as a place now and then ("3060", a sequence number)

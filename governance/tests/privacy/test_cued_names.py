@@ -184,3 +184,19 @@ def test_the_kind_of_data_after_a_preposition_stays(text):
 def test_a_phone_number_keeps_its_country_code_with_it():
     out = mask("ping Chidi on +234 803 555 0192 if the card processor is down", key=b"owners").text
     assert "+234" not in out and "0192" not in out, out
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Send it to Maria 2 days before the deadline.", "Maria"),
+    ("Give Tom 3 tickets for the show.", "Tom"),
+    ("Met Anna Schmidt 2 weeks ago at the conference.", "Schmidt"),
+])
+def test_a_name_read_together_with_the_number_after_it_is_masked(text, name):
+    """The model's span took the quantity with the name ("Maria 2 days"); names hold no digits, so the whole span was
+    dropped as an id and the name stayed in clear."""
+    assert name not in mask(text, key=b"numbers").text
+
+
+@pytest.mark.parametrize("text", ["see D25:4 and D3:1 in the log", "Python 3 and Node 20 are installed"])
+def test_ids_and_versions_stay(text):
+    assert mask(text, key=b"numbers").text == text
