@@ -111,8 +111,16 @@ _OWNER_RE = re.compile(
     r"indirizzo|cellulare|compleanno|stipendio|"
     r"endere[çc]o|celular|anivers[áa]rio|senha|"
     r"nummer|telefonnummer|handynummer|adresse|geburtstag|akte|passwort|gehalt|"
-    r"adres|telefoonnummer|verjaardag|wachtwoord|salaris)"
-    r"[ \t]+(?:de[ \t]+(?:la[ \t]+)?|d['’][ \t]*|del[ \t]+|di[ \t]+|da[ \t]+|do[ \t]+|von[ \t]+|van[ \t]+)"
+    r"adres|telefoonnummer|verjaardag|wachtwoord|salaris|"
+    # a person's own documents ("carte d'assurance maladie de …", "el pasaporte de …"; not an invoice or a contract,
+    # which come from companies as often)
+    r"carte[ \t]+(?:vitale|bancaire|grise|d['’]identit[ée]|d['’]assurance|de[ \t]+s[ée]jour)|passeport|permis|"
+    r"certificat|attestation|ordonnance|tarjeta[ \t]+(?:sanitaria|de[ \t]+cr[ée]dito|de[ \t]+residencia)|pasaporte|"
+    r"carn[ée]t?|certificado|passaporto|patente|certificato|certid[ãa]o|ausweis|reisepass|f[üu]hrerschein|"
+    r"versicherungskarte|paspoort|rijbewijs)"
+    # up to three words between the noun and its owner: "le numéro de téléphone de …", "carte d'assurance maladie de …"
+    r"(?:[ \t]+(?:[\w’'-]+[ \t]+){0,3}?|[ \t]*d['’](?:[\w-]+[ \t]+){1,3}?)"
+    r"(?:de[ \t]+(?:la[ \t]+)?|d['’][ \t]*|del[ \t]+|di[ \t]+|da[ \t]+|do[ \t]+|von[ \t]+|van[ \t]+)"
     r"(?:(?:herrn?|frau|monsieur|madame|mme\.?|señora?|sra?\.|doña|don|signora?|sig\.(?:ra)?|senhora?|"
     r"dr\.?|mevrouw|meneer)[ \t]+)?",
     re.I)

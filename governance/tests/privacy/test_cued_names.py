@@ -165,6 +165,9 @@ def test_labels_and_greetings_of_no_one_stay(text):
     ("l'indirizzo di Marco Bellini è cambiato", ("Marco", "Bellini")),
     ("die Handynummer von Frau Keller hat sich geändert", ("Keller",)),
     ("het adres van Daan klopt niet", ("Daan",)),
+    ("Carte d'assurance maladie de Vigor Senmika : à renouveler", ("Vigor", "Senmika")),
+    ("le numéro de téléphone de Sophie Martin a changé", ("Sophie", "Martin")),
+    ("el pasaporte de Lucía Gómez venció", ("Lucía", "Gómez")),
 ])
 def test_personal_data_of_someone_said_with_a_preposition(text, names):
     """"The number *of* Sophie": French, Spanish, Italian, German and Dutch put the owner after a preposition, where the
@@ -175,7 +178,7 @@ def test_personal_data_of_someone_said_with_a_preposition(text, names):
 
 @pytest.mark.parametrize("text", [
     "le numéro de téléphone a changé", "l'adresse de facturation a changé", "el número de serie es ABC",
-    "the address of the server is in the runbook",
+    "the address of the server is in the runbook", "la carte de France Télécom", "la facture de Google Cloud",
 ])
 def test_the_kind_of_data_after_a_preposition_stays(text):
     assert mask(text, key=b"owners").text == text
