@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from django.db import transaction
@@ -142,7 +142,9 @@ def texts_mask(*, project: Project, texts: Sequence[str], masker: Masker | None 
         results = _continued(list(texts), results, conversation_before)
     _remember(project=project, policy=policy, results=results)
     _remember_secrets(project=project, key=policy.pseudonym_key, texts=texts, results=results)
-    masked = _registered_secrets(project=project, key=policy.pseudonym_key, texts=[r.text for r in results])
+    masked = _aliased(project=project, results=results)
+    masked = _registered_secrets(project=project, key=policy.pseudonym_key, texts=masked)
+    masked = _registered_phones(project=project, key=policy.pseudonym_key, texts=masked)
     if config().privacy.registry_gazetteer and policy.pseudonymise_entities:
         masked = _registered_values(project=project, policy=policy, texts=masked, conversation=conversation)
     return masked
@@ -193,22 +195,28 @@ def _remember_secrets(*, project: Project, key: bytes, texts: Sequence[str], res
 
 
 def _registered_secrets(*, project: Project, key: bytes, texts: list[str]) -> list[str]:
+    def secrets(text: str) -> Iterator[tuple[int, int]]:
+        for m in _SECRET_TOKEN_RE.finditer(text):
+            value = m.group(0).rstrip(_TRAILING)
+            if _secret_like(value) and not value.startswith("<"):
+                yield m.start(), m.start() + len(value)
+    return _reapplied(project=project, key=key, texts=texts, entity_type=PseudonymEntry.SECRET, spans=secrets)
+
+
+def _reapplied(*, project: Project, key: bytes, texts: list[str], entity_type: str,
+               spans: Callable[[str], Iterable[tuple[int, int]]]) -> list[str]:
+    """``texts`` with each span (``spans``) whose value the registry holds under ``entity_type`` replaced by its
+    placeholder (keyed digests only)."""
     from governance.privacy.engine import pseudonym_digest
 
     candidates: list[list[tuple[int, int, str]]] = []
-    digests: set[str] = set()
     for text in texts:
-        found = []
-        for m in _SECRET_TOKEN_RE.finditer(text or ""):
-            value = m.group(0).rstrip(_TRAILING)
-            if _secret_like(value) and not value.startswith("<"):
-                digest = pseudonym_digest(PseudonymEntry.SECRET, value, key)
-                digests.add(digest)
-                found.append((m.start(), m.start() + len(value), digest))
-        candidates.append(found)
+        candidates.append([(start, end, pseudonym_digest(entity_type, text[start:end], key))
+                           for start, end in spans(text or "")])
+    digests = {d for found in candidates for _, _, d in found}
     if not digests:
         return texts
-    known = dict(PseudonymEntry.objects.filter(project=project, entity_type=PseudonymEntry.SECRET,
+    known = dict(PseudonymEntry.objects.filter(project=project, entity_type=entity_type,
                                                digest__in=sorted(digests)).values_list("digest", "placeholder"))
     if not known:
         return texts
@@ -219,6 +227,51 @@ def _registered_secrets(*, project: Project, key: bytes, texts: list[str]) -> li
                 text = text[:start] + known[digest] + text[end:]
         out.append(text)
     return out
+
+
+# A phone number given once with its country code comes back in its national form ("+44 7400 908958", later
+# "07400 908958, she prefers texts" with no phone word): the national form of a number registered with its code is
+# registered beside it (a keyed digest, the same placeholder), and the phone-shaped runs of later texts are looked up.
+_PHONE_RUN_RE = re.compile(r"(?<![\w+])(?:\+|00)?\d[\d .\-/()]{6,22}\d(?![\w])")
+
+
+def _national_forms(value: str) -> list[str]:
+    """The national form of a phone number written with its country code ("+44 7400 908958" → "07400 908958")."""
+    import phonenumbers
+
+    number = value.strip()
+    number = "+" + number[2:] if number.startswith("00") else number
+    if not number.startswith("+"):
+        return []  # without its code the country is unknown: nothing to derive
+    try:
+        parsed = phonenumbers.parse(number, None)
+    except phonenumbers.NumberParseException:
+        return []
+    national = phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
+    return [national] if re.sub(r"\D", "", national) != re.sub(r"\D", "", number) else []
+
+
+def _aliased(*, project: Project, results: Sequence[Any]) -> list[str]:
+    """The masked texts, each value under the placeholder the registry first gave it: a phone number's national form
+    is registered with the placeholder of the number written with its country code, and the engine, which sees the
+    national form alone, derives another from it."""
+    placeholders = {e.digest: e.placeholder for r in results for e in r.entities if e.digest and not e.is_secret}
+    texts = [r.text for r in results]
+    if not placeholders:
+        return texts
+    first = {placeholders[d]: ph for d, ph in PseudonymEntry.objects.filter(
+        project=project, digest__in=sorted(placeholders)).values_list("digest", "placeholder") if ph != placeholders[d]}
+    for mine, theirs in first.items():
+        texts = [t.replace(mine, theirs) for t in texts]
+    return texts
+
+
+def _registered_phones(*, project: Project, key: bytes, texts: list[str]) -> list[str]:
+    def phones(text: str) -> Iterator[tuple[int, int]]:
+        for m in _PHONE_RUN_RE.finditer(text):
+            if 8 <= sum(c.isdigit() for c in m.group(0)) <= 15:
+                yield m.span()
+    return _reapplied(project=project, key=key, texts=texts, entity_type="PHONE_NUMBER", spans=phones)
 
 
 def _continued(texts: list[str], results: list[Any], before: Sequence[str]) -> list[Any]:
@@ -242,6 +295,14 @@ def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]
                 entries[entity.placeholder] = entity
     if not entries:
         return
+    from governance.privacy.engine import pseudonym_digest
+
+    # first, so that a number given in both forms in one request keeps the placeholder of the one with its code
+    national = [PseudonymEntry(project=project, entity_type="PHONE_NUMBER", placeholder=ph, confident=e.confident,
+                               digest=pseudonym_digest("PHONE_NUMBER", form, policy.pseudonym_key))
+                for ph, e in entries.items() if e.entity_type == "PHONE_NUMBER" for form in _national_forms(e.original)]
+    if national:
+        PseudonymEntry.objects.bulk_create(national, ignore_conflicts=True)
     PseudonymEntry.objects.bulk_create(
         [PseudonymEntry(project=project, entity_type=e.entity_type, placeholder=ph, digest=e.digest,
                         confident=e.confident)

@@ -159,3 +159,20 @@ def test_a_secret_masked_once_is_masked_where_it_comes_back_without_its_label():
     [plain] = texts_mask(project=project, texts=["Sunshine all week."])
     assert plain == "Sunshine all week."
     assert placeholders_for_subject(project=project, value=secret) == set()
+
+
+def test_a_phone_given_with_its_country_code_is_masked_in_its_national_form_later():
+    """"My dentist's mobile is +44 7400 908958", then in another session "Dentist again — 07400 908958, she prefers
+    texts": no phone word and no country code to go by; the national form was registered beside the number (a keyed
+    digest, the same placeholder) and is found again, in any separators."""
+    project = agent_create(project_name="gaz-phone", name="a").project
+    [first] = texts_mask(project=project, texts=["My dentist's mobile is +44 7400 908958."])
+    placeholder = re.search(r"<PHONE_NUMBER_[0-9a-f]+>", first).group(0)
+    later = texts_mask(project=project, texts=["Dentist again — 07400 908958, she prefers texts.",
+                                               "Remember the dentist: 07400.908958, call before 6pm."])
+    assert all("908958" not in t and placeholder in t for t in later), later
+    [other] = texts_mask(project=project, texts=["Order 07400 908959 shipped."])  # another number: not this one
+    assert "07400 908959" in other
+    both = texts_mask(project=agent_create(project_name="gaz-phone-2", name="b").project,
+                      texts=["Call +49 30 1234567 or 030 1234567."])[0]  # both forms in one request: one placeholder
+    assert len(set(re.findall(r"<PHONE_NUMBER_[0-9a-f]+>", both))) == 1, both
