@@ -15,7 +15,9 @@ another agent's input. The detector looks for the families of that attack, and o
   in secret / on every request; markdown images whose address carries data;
 * **hidden** — zero-width, bidi and tag characters, HTML and markdown comments, hidden or invisibly styled markup and
   attribute values carrying any of the above; encoded payloads (base64, base32, base85, hex, rot13, URL and HTML
-  escapes, spaced, leetspeak or look-alike letters, reversed text) that decode to any of the above;
+  escapes, spaced, leetspeak or look-alike letters, reversed text, and the spellings an AI reads back without a key:
+  bits, Morse, NATO, Braille, any Caesar shift, Pig Latin, a rail fence … — :mod:`.ciphers`) that decode to any of
+  the above;
 * **weakening** — a rule that switches a safeguard off (verification, authentication, review, signatures, audit logs,
   CSRF, 2FA, the firewall) or hands privileges to everyone;
 * **promotion** — a request to make the text project-wide, verified, reviewed or trusted, or to skip review.

@@ -1,7 +1,8 @@
 """The views of a text the detector reads: the visible text normalised, hidden segments (comments, invisibly styled
 or hidden markup, tag characters, attribute values), decoded payloads (base64, base32, base85, hex, nested, each
 decoded payload normalised again so URL or HTML escapes inside it are read through) and obfuscations (rot13,
-leetspeak, look-alike letters folded, spaced letters, reversed). Every view feeds the same scan."""
+leetspeak, look-alike letters folded, spaced letters, reversed, and the keyless ciphers of :mod:`.ciphers`). Every
+view feeds the same scan."""
 
 from __future__ import annotations
 
