@@ -232,30 +232,15 @@ def _reapplied(*, project: Project, key: bytes, texts: list[str], entity_type: s
 # A phone number given once with its country code comes back in its national form ("+44 7400 908958", later
 # "07400 908958, she prefers texts" with no phone word): the national form of a number registered with its code is
 # registered beside it (a keyed digest, the same placeholder), and the phone-shaped runs of later texts are looked up.
-_PHONE_RUN_RE = re.compile(r"(?<![\w+])(?:\+|00)?\d[\d .\-/()]{6,22}\d(?![\w])")
-
-
-def _national_forms(value: str) -> list[str]:
-    """The national form of a phone number written with its country code ("+44 7400 908958" → "07400 908958")."""
-    import phonenumbers
-
-    number = value.strip()
-    number = "+" + number[2:] if number.startswith("00") else number
-    if not number.startswith("+"):
-        return []  # without its code the country is unknown: nothing to derive
-    try:
-        parsed = phonenumbers.parse(number, None)
-    except phonenumbers.NumberParseException:
-        return []
-    national = phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
-    return [national] if re.sub(r"\D", "", national) != re.sub(r"\D", "", number) else []
 
 
 def _aliased(*, project: Project, results: Sequence[Any]) -> list[str]:
     """The masked texts, each value under the placeholder the registry first gave it: a phone number's national form
     is registered with the placeholder of the number written with its country code, and the engine, which sees the
     national form alone, derives another from it."""
-    placeholders = {e.digest: e.placeholder for r in results for e in r.entities if e.digest and not e.is_secret}
+    # only a phone number has such a second row: no registry read for a request without one
+    placeholders = {e.digest: e.placeholder for r in results for e in r.entities
+                    if e.digest and e.entity_type == "PHONE_NUMBER"}
     texts = [r.text for r in results]
     if not placeholders:
         return texts
@@ -267,11 +252,9 @@ def _aliased(*, project: Project, results: Sequence[Any]) -> list[str]:
 
 
 def _registered_phones(*, project: Project, key: bytes, texts: list[str]) -> list[str]:
-    def phones(text: str) -> Iterator[tuple[int, int]]:
-        for m in _PHONE_RUN_RE.finditer(text):
-            if 8 <= sum(c.isdigit() for c in m.group(0)) <= 15:
-                yield m.span()
-    return _reapplied(project=project, key=key, texts=texts, entity_type="PHONE_NUMBER", spans=phones)
+    from governance.privacy.recognizers.numbers import phone_spans
+
+    return _reapplied(project=project, key=key, texts=texts, entity_type="PHONE_NUMBER", spans=phone_spans)
 
 
 def _continued(texts: list[str], results: list[Any], before: Sequence[str]) -> list[Any]:
@@ -296,11 +279,12 @@ def _remember(*, project: Project, policy: PrivacyPolicy, results: Sequence[Any]
     if not entries:
         return
     from governance.privacy.engine import pseudonym_digest
+    from governance.privacy.recognizers.numbers import national_forms
 
     # first, so that a number given in both forms in one request keeps the placeholder of the one with its code
     national = [PseudonymEntry(project=project, entity_type="PHONE_NUMBER", placeholder=ph, confident=e.confident,
                                digest=pseudonym_digest("PHONE_NUMBER", form, policy.pseudonym_key))
-                for ph, e in entries.items() if e.entity_type == "PHONE_NUMBER" for form in _national_forms(e.original)]
+                for ph, e in entries.items() if e.entity_type == "PHONE_NUMBER" for form in national_forms(e.original)]
     if national:
         PseudonymEntry.objects.bulk_create(national, ignore_conflicts=True)
     PseudonymEntry.objects.bulk_create(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Iterator
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
@@ -290,6 +291,31 @@ def national_phone_spans(text: str, region: str) -> list[tuple[int, int, float]]
 # Regions that dial national numbers with a trunk "0" (most of Europe, the UK, Australia, India, Brazil, Japan, …).
 _TRUNK_ZERO_REGIONS = ("GB", "DE", "FR", "NL", "BE", "AT", "CH", "IE", "SE", "FI", "TR", "AU", "NZ", "ZA", "IN",
                        "BR", "JP", "KR", "CN", "AR", "MX", "NG", "EG", "PK")
+
+
+def phone_spans(text: str) -> Iterator[tuple[int, int]]:
+    """Runs in a phone number's layouts holding 8 to 15 digits, context or not: what the pseudonym registry looks
+    up where a number known in the project comes back without a phone word."""
+    for m in _PHONE_RE.finditer(text):
+        if 8 <= sum(c.isdigit() for c in m.group(0)) <= 15:
+            yield m.span()
+
+
+def national_forms(value: str) -> list[str]:
+    """The national form of a phone number written with its country code ("+44 7400 908958" → "07400 908958");
+    none without the code (the country is unknown)."""
+    import phonenumbers
+
+    number = value.strip()
+    number = "+" + number[2:] if number.startswith("00") else number
+    if not number.startswith("+"):
+        return []
+    try:
+        parsed = phonenumbers.parse(number, None)
+    except phonenumbers.NumberParseException:
+        return []
+    national = phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
+    return [national] if re.sub(r"\D", "", national) != re.sub(r"\D", "", number) else []
 
 
 def _valid_national(raw: str, digits: str, groups: list[str], region: str, trunk: str | None) -> bool:
