@@ -93,6 +93,7 @@ from .recognizers import (
     decoded_runs,
     deobfuscate_email,
     determiner_led,
+    dotted_name_handle,
     ensure_offline_tldextract,
     find_secrets_as_written,
     foreign_script,
@@ -886,9 +887,12 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     folded = " ".join(span.split()).casefold()
     if folded in allowed or (allowed and all(w.strip(".,;:!?'’\"").casefold() in allowed for w in span.split())):
         return False
-    if _code_like(span, place=etype == "LOCATION"):
-        return False
     meta = getattr(result, "recognition_metadata", None) or {}
+    # a chat handle the heuristics took for a person's is written with dots and underscores ("@mei.lin")
+    handle = (start > 0 and text[start - 1] == "@" and (start == 1 or text[start - 2].isspace())
+              and meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and dotted_name_handle(span))
+    if not handle and _code_like(span, place=etype == "LOCATION"):
+        return False
     model_only = _from_ner_model(result)
     # weak evidence: the model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)
     weak = model_only or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) < 0.88)
@@ -898,6 +902,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if model_only and _label_or_short_place(text, start, end, etype):
         return False
     if weak and _names_an_artefact(text, start, end):
+        return False
+    if weak and etype == "LOCATION" and _hosts_infrastructure(text, start, end):
         return False
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
@@ -1006,6 +1012,37 @@ def _names_an_artefact(text: str, start: int, end: int) -> bool:
         return False
     following = _NEXT_WORD_RE.match(text, end)
     return following is not None and following.group(1).casefold() in _ARTEFACT_NOUNS
+
+
+# Where machines are, not people: a place right before one of these nouns ("the Sydney region", "Frankfurt colo",
+# "our Nuremberg nodes", "the Frankfurt cutover") names a data centre. Nouns that also say where a person is (office,
+# site, team, campus) are not here: "I'm in the Berlin office" stays masked.
+_INFRA_NOUNS = frozenset("""
+region regions zone zones az azs colo colos colocation datacenter datacenters datacentre datacentres dc dcs pop pops
+edge cutover cluster clusters node nodes rack racks mirror mirrors replica replicas shard shards instance instances
+origin vpc subnet
+""".split())
+_INFRA_PHRASE_RE = re.compile(r"[ \t]+(?:data[ \t]+cent(?:er|re)s?|availability[ \t]+zones?|edge[ \t]+locations?)\b",
+                              re.I)
+# a cloud's region names: a country or continent with a compass word ("West Europe", "UK South", "Germany West
+# Central"), in a text about regions or machines
+_COMPASS_WORDS = frozenset("north south east west central northeast northwest southeast southwest".split())
+_INFRA_CONTEXT_RE = re.compile(r"(?i)\b(?:regions?|zones?|cloud|capacity|failover|fall[ \t]+back|VMs?|vCPUs?|"
+                               r"latency|egress|deploy\w*)\b|\b[a-z]{2,}-[a-z]+-?\d\b")
+
+
+def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
+    """A place the model guessed that names where machines run (see :data:`_INFRA_NOUNS`)."""
+    following = _NEXT_WORD_RE.match(text, end)
+    if following is not None and following.group(1).casefold() in _INFRA_NOUNS:
+        return True
+    if _INFRA_PHRASE_RE.match(text, end):
+        return True
+    words = [w.casefold() for w in re.findall(r"[^\W\d_]+", text[start:end])]
+    after = re.match(r"(?:[ \t]+(?:North|South|East|West|Central)\b)+", text[end:])
+    compass = any(w in _COMPASS_WORDS for w in words) or after is not None
+    return compass and len(words) + (len(after.group(0).split()) if after else 0) >= 2 and bool(
+        _INFRA_CONTEXT_RE.search(text))
 
 
 def _weak(result: Any) -> bool:

@@ -32,8 +32,15 @@ word list (Debian's ``wamerican``: "staging", "grace"; its capitalised entries, 
 common word is no evidence of a name: the pseudonym registry never re-applies the NER model's guess on one
 (:func:`is_common_word`).
 
-The result is committed (``data/tech_terms.txt``, ``data/file_extensions.txt``, ``data/common_words.txt``) and loaded
-once per process (:func:`tech_terms`, :func:`file_extensions`, :func:`common_words`).
+The same build writes the *name lexicon* (``data/given_names.txt``, ``data/surnames.txt``): the given names and
+surnames of Faker's person providers (lists of real names for ~80 countries and languages), minus the common words,
+the terms, the language names ("German") and the strong places ("Berlin": a city of the time-zone database or a
+country). :class:`~governance.privacy.recognizers.PersonHeuristicRecognizer` reads it to find the names the small
+model misses ("Grzegorz and I are at the booth", "thanks Björn,").
+
+The result is committed (``data/tech_terms.txt``, ``data/file_extensions.txt``, ``data/common_words.txt`` and the name
+lexicon) and loaded once per process (:func:`tech_terms`, :func:`file_extensions`, :func:`common_words`,
+:func:`given_names`, :func:`surnames`).
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import functools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from core.config import config
@@ -50,6 +58,8 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 TERMS_FILE = DATA_DIR / "tech_terms.txt"
 EXTENSIONS_FILE = DATA_DIR / "file_extensions.txt"
 COMMON_FILE = DATA_DIR / "common_words.txt"
+GIVEN_FILE = DATA_DIR / "given_names.txt"
+SURNAME_FILE = DATA_DIR / "surnames.txt"
 
 MIN_SOURCES = 2
 MIN_EXTENSION_FILES = 5
@@ -108,6 +118,33 @@ def _pypi_rows(path: Path) -> Iterator[tuple[str, str]]:
             if rank_col is None or len(cols) <= rank_col or not cols[rank_col].strip():
                 continue
             yield cols[0], cols[-1] if len(cols) > rank_col + 1 else ""
+
+
+def _faker_names() -> tuple[set[str], set[str]]:
+    """``(given names, surnames)``, lower case, of Faker's person providers (``pip install faker``): lists of real
+    names for ~80 countries and languages (Yusuf, Grzegorz, Aylin, Olena, Björn; Costa, Nowak). Empty without Faker
+    (the build still works, without the name lexicon)."""
+    try:
+        import faker.providers.person as person
+    except ImportError:
+        return set(), set()
+    import importlib
+    import pkgutil
+
+    given: set[str] = set()
+    family: set[str] = set()
+    for module in pkgutil.iter_modules(person.__path__):
+        try:
+            provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for attr in dir(provider):
+            into = given if attr.startswith("first_names") else family if attr.startswith("last_names") else None
+            value = getattr(provider, attr)
+            if into is not None and isinstance(value, (list, tuple, dict, set, frozenset)):
+                into.update(w.casefold() for entry in value if isinstance(entry, str)
+                            for w in re.split(r"[\s\-]+", entry) if len(w) >= 2 and w.isalpha())
+    return given, family
 
 
 def _npm_rows(path: Path, min_downloads: int = NPM_MIN_DOWNLOADS) -> Iterator[tuple[str, str]]:
@@ -248,8 +285,8 @@ def _proper_nouns(word_list: Path | None) -> frozenset[str]:
 
 def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path | None,
           npm_list: Path | None = None, nuget_list: Path | None = None, debian_packages: Path | None = None,
-          word_list: Path | None = None) -> tuple[list[str], list[str], list[str]]:
-    """``(terms, extensions, common_words)`` from the sources above (see the module docstring)."""
+          word_list: Path | None = None) -> Vocabulary:
+    """The vocabulary and the name lexicon from the sources above (see the module docstring)."""
     sources: dict[str, int] = defaultdict(int)
     prose: Counter = Counter()
     installed, extensions = _installed_distributions(prose)
@@ -281,9 +318,11 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     # languages are nationalities too ("German", "Spanish"): never a term (Django's table of language names)
     from django.conf.locale import LANG_INFO
 
+    languages: set[str] = set()
     for info in LANG_INFO.values():
         for word in re.findall(r"[A-Za-z]+", info.get("name", "")):
             places[word.lower()] += 1000
+            languages.add(word.lower())
     # and countries (libphonenumber's region names in English: "*aa" points at the "aa" entry)
     try:
         from phonenumbers.geodata.locale import LOCALE_DATA
@@ -306,16 +345,32 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
         # a dictionary's lower-case entries are words of prose ("staging", "grace"); its capitalised ones are names
         common |= {w for w in word_list.read_text(encoding="utf-8", errors="replace").split()
                    if len(w) >= 3 and w.isalpha() and w.islower() and w.isascii()}
-    common = sorted(common)
-    return terms, exts, common
+    # the name lexicon: real names that are no word of prose ("Will", "Grace") and no term
+    given, family = _faker_names()
+    # "German", "Danish": given names somewhere, languages here; "Berlin", "Sydney": cities of the time-zone database
+    # or countries (the weight of a strong place); a lesser place stays ("Helena": the recognizer skips a word the
+    # model reads as a place)
+    not_names = set(terms) | common | languages | {w for w, n in places.items() if n >= TZ_CITY_WEIGHT}
+    return Vocabulary(terms=terms, extensions=exts, common=sorted(common), given_names=sorted(given - not_names),
+                      surnames=sorted(family - not_names))
 
 
-def write(terms: Iterable[str], extensions: Iterable[str], common: Iterable[str]) -> None:
+@dataclass(frozen=True)
+class Vocabulary:
+    terms: list[str]
+    extensions: list[str]
+    common: list[str]
+    given_names: list[str]
+    surnames: list[str]
+
+
+def write(vocabulary: Vocabulary) -> None:
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     header = "# generated by `manage.py build_tech_vocabulary` (governance/privacy/vocabulary.py); do not edit\n"
-    TERMS_FILE.write_text(header + "\n".join(terms) + "\n", encoding="utf-8")
-    EXTENSIONS_FILE.write_text(header + "\n".join(extensions) + "\n", encoding="utf-8")
-    COMMON_FILE.write_text(header + "\n".join(common) + "\n", encoding="utf-8")
+    for path, words in ((TERMS_FILE, vocabulary.terms), (EXTENSIONS_FILE, vocabulary.extensions),
+                        (COMMON_FILE, vocabulary.common), (GIVEN_FILE, vocabulary.given_names),
+                        (SURNAME_FILE, vocabulary.surnames)):
+        path.write_text(header + "\n".join(words) + "\n", encoding="utf-8")
 
 
 def _read(path: Path) -> frozenset[str]:
@@ -340,6 +395,17 @@ def file_extensions() -> frozenset[str]:
 def common_words() -> frozenset[str]:
     """Words written in lower case in English prose (package descriptions): "will", "summer", "build"."""
     return _read(COMMON_FILE)
+
+
+@functools.cache
+def given_names() -> frozenset[str]:
+    """Given names of many countries (Faker's lists, lower case) that are no word of prose and no term."""
+    return _read(GIVEN_FILE)
+
+
+@functools.cache
+def surnames() -> frozenset[str]:
+    return _read(SURNAME_FILE)
 
 
 def is_common_word(word: str) -> bool:

@@ -31,10 +31,11 @@ class Command(BaseCommand):
         parser.add_argument("--dpkg-info", default="/var/lib/dpkg/info")
 
     def handle(self, *args, **o):
-        terms, extensions, common = build(pypi_list=Path(o["pypi_list"]), dpkg_status=Path(o["dpkg_status"]),
-                                          dpkg_info=Path(o["dpkg_info"]), npm_list=Path(o["npm_list"]),
-                                          nuget_list=Path(o["nuget_list"]),
-                                          debian_packages=Path(o["debian_packages"]),
-                                          word_list=Path(o["word_list"]))
-        write(terms, extensions, common)
-        self.stdout.write(f"{len(terms)} terms, {len(extensions)} file extensions, {len(common)} common words written")
+        vocabulary = build(pypi_list=Path(o["pypi_list"]), dpkg_status=Path(o["dpkg_status"]),
+                           dpkg_info=Path(o["dpkg_info"]), npm_list=Path(o["npm_list"]),
+                           nuget_list=Path(o["nuget_list"]), debian_packages=Path(o["debian_packages"]),
+                           word_list=Path(o["word_list"]))
+        write(vocabulary)
+        self.stdout.write(f"{len(vocabulary.terms)} terms, {len(vocabulary.extensions)} file extensions, "
+                          f"{len(vocabulary.common)} common words, {len(vocabulary.given_names)} given names, "
+                          f"{len(vocabulary.surnames)} surnames written")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS as _SPACY_STOP_WORDS
 
-from ..vocabulary import common_words, is_tech_word
+from ..vocabulary import common_words, given_names, is_tech_word, surnames
 from ._common import _result, foreign_script
 
 # --------------------------------------------------------------------------------------------------
@@ -295,12 +295,17 @@ def trim_name_span(text: str, start: int, end: int) -> tuple[int, int]:
 _NAME_TOKEN_RE = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:[’'\-][^\W\d_]+)*")
 
 
+# an initial, also a compound one as French and German write them ("J.-P.", "V.-T.")
+_COMPOUND_INITIAL_TAIL_RE = re.compile(r"-[^\W\d_a-z]\.")
+_INITIAL_RE = re.compile(r"[^\W\d_a-z]\.?|[^\W\d_a-z]\.-[^\W\d_a-z]\.")
+
+
 def is_name_token(tok: str) -> bool:
     """Title-case alphabetic token (diacritics allowed), not a stop/designator word, or an initial."""
-    if len(tok) == 1:
-        return tok.isupper()
-    if len(tok) == 2 and tok[1] == "." and tok[0].isupper():
+    if _is_initial(tok):
         return True
+    if len(tok) == 1:
+        return False
     if not _NAME_TOKEN_RE.fullmatch(tok):
         return False
     if not (tok[0].isupper() and not tok.isupper()):
@@ -312,7 +317,7 @@ def is_name_token(tok: str) -> bool:
 
 
 def _is_initial(tok: str) -> bool:
-    return (len(tok) == 1 and tok.isupper()) or (len(tok) == 2 and tok[1] == "." and tok[0].isupper())
+    return bool(_INITIAL_RE.fullmatch(tok)) and tok[0].isupper()
 
 
 def name_shaped(words: Sequence[str], *, min_words: int = 1, max_words: int = 4) -> bool:
@@ -321,7 +326,8 @@ def name_shaped(words: Sequence[str], *, min_words: int = 1, max_words: int = 4)
         return False
     if not all(is_name_token(w) for w in words):
         return False
-    if _is_initial(words[0]) or _is_initial(words[-1]):
+    # a compound initial may lead ("J.-P. Marchand"): unlike "A." it starts no sentence or list item
+    if (_is_initial(words[0]) and "-" not in words[0]) or _is_initial(words[-1]):
         return False
     return sum(_is_initial(w) for w in words) <= 1
 
@@ -435,6 +441,28 @@ _PERSON_OBJECT_RE = re.compile(r"[\"']?(?:author|owner|patient|customer|contact|
 _HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|\n^]*){0,4})")
 
 
+# a title-case word standing alone: not part of a handle, path, identifier or file name ("@Anna", "Anna.run")
+_TITLE_WORD_RE = re.compile(r"(?<![\w@#/\\.\-'’])[^\W\d_a-z][^\W\d_A-Z]{2,}(?:[-'’][^\W\d_][^\W\d_A-Z]+)?"
+                            r"(?![\w@/\\]|[.\-]\w|['’](?![sS]\b)\w)")
+_LOWER_ADDRESSED_RE = re.compile(
+    r"(?:\b(?:thanks|thank[ \t]+you|thx|ty|hi|hey|hello|cc|ping|dear)[ \t,]+(?P<name>[^\W\d_A-Z]{3,})(?![\w@.\-/])"
+    r"|(?m:^)[ \t]*(?P<n2>[^\W\d_A-Z]{3,})(?=[ \t]+(?:pls|please|can[ \t]+you|could[ \t]+you)\b))")
+# the word after a name that makes it a firm's or an institution's ("Conway Inc.", "Hopkins University")
+_ORG_AFTER_RE = re.compile(r",?[ \t]+([A-Z][A-Za-z]*\.?)")
+# a street named after someone: "Isaac Lodge Street", "Victor Hugo Road"
+_STREET_AFTER_NAME_RE = re.compile(r"(?:[ \t]+" + _T + r"){0,2}[ \t]+(?:" + _STREET_TYPES + r")(?![\w])")
+_PREVIOUS_WORD_RE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
+_NEXT_TITLE_RE = re.compile(r"[ \t]+([^\W\d_a-z][^\W\d_A-Z]{1,}(?:[-'’][^\W\d_][^\W\d_A-Z]+)?)(?![\w@/\\]|[.\-]\w)")
+
+
+def dotted_name_handle(handle: str) -> bool:
+    """A handle of a person's name parts ("mei.lin", "anna_berg"): two or three letter-only parts, one of them a
+    given name or surname of the lexicon ("db.internal" and "build_logs" are no one's)."""
+    parts = re.split(r"[._\-]", handle)
+    return 2 <= len(parts) <= 3 and all(p.isalpha() for p in parts) and any(
+        p.casefold() in given_names() or p.casefold() in surnames() for p in parts)
+
+
 def _unknown_word(word: str) -> bool:
     """Neither a word of prose (the common words, spaCy's stop words) nor a technology word."""
     low = word.casefold()
@@ -477,6 +505,9 @@ def _words_after(text: str, pos: int, limit: int = 4) -> list[tuple[str, int, in
         if end < n and text[end] == "." and len(word) == 1:
             end += 1
             word += "."
+            compound = _COMPOUND_INITIAL_TAIL_RE.match(text, end)  # "J.-P."
+            if compound:
+                end, word = compound.end(), word + compound.group(0)
         out.append((word, j, end))
         i = end
     return out
@@ -532,7 +563,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
     8. *display name*: a 2-4 word name (one word when quoted) right before an e-mail address in brackets (0.88);
     9. *subject*: a name-shaped word of no lexicon (prose, technology) before a verb in a person's tense (0.75);
     10. *mention*: a chat handle that is no team, word or technology (0.85);
-    11. *name field*: the value of a person's name field in data, an HL7 PID-5 name (0.85-0.9).
+    11. *name field*: the value of a person's name field in data, an HL7 PID-5 name (0.85-0.9);
+    12. *given name*: a title-case word of the given-name lexicon, with its surname (0.86, see :meth:`_given_names`).
     """
 
     RELABEL = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "NORP", "EVENT"}
@@ -629,8 +661,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             for m in _MENTION_RE.finditer(text):
                 handle = m.group("h")
                 parts = [p for p in re.split(r"[._\-]", handle) if p]
-                if (handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle)
-                        and _unknown_word(handle) and any(_unknown_word(p) for p in parts)):
+                if handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle) and (
+                        (_unknown_word(handle) and any(_unknown_word(p) for p in parts)) or dotted_name_handle(handle)):
                     add(m.start("h"), m.end("h"), 0.85)
             for m in _DISPLAY_NAME_RE.finditer(text):
                 words = m.group("name").split()
@@ -643,6 +675,7 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                                                                      min_words=2):
                 add(segments[0][0], segments[0][1], 0.9)  # the recipient of a one-line address block
 
+        self._given_names(text, add, places, person_spans)
         self._lists(text, person_spans + list(found), add)
         self._consistency(text, person_spans + list(found), add)
         return [_result(self, "PERSON", s, e, score) for (s, e), score in found.items()]
@@ -681,6 +714,47 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             start = m.start() - len(wm.group(1))
             if is_name_token(wm.group(1)) and len(wm.group(1)) >= 2:
                 add(start, m.start(), 0.7)
+
+    @staticmethod
+    def _given_names(text: str, add, places: list[tuple[int, int]], persons: list[tuple[int, int]]) -> None:
+        """A title-case word of the given-name lexicon (:func:`.vocabulary.given_names`: real names of ~80 countries
+        that are no word of prose, technology, language or strong place), with the surname-shaped word after it. The
+        small model misses names it has seen little of ("Grzegorz and I are at the booth", "thanks Björn,", "Yusuf
+        watches the error budget"). Not after a determiner ("the Bruno collection" is a thing), nor inside a place
+        the model found ("São Paulo"), a street ("Victor Hugo Road") or a firm ("Conway Inc.")."""
+        lexicon = given_names()
+        if not lexicon:
+            return
+        streets: list[tuple[int, int]] | None = None
+        for m in _TITLE_WORD_RE.finditer(text):
+            word = m.group(0)
+            if (word.casefold() not in lexicon or word.casefold() in _SPACY_STOP_WORDS or not name_shaped([word])
+                    or foreign_script(word)):
+                continue  # another script's names are ScriptNameRecognizer's
+            if any(s <= m.start() < e for s, e in places + persons) or _STREET_AFTER_NAME_RE.match(text, m.end()):
+                continue  # the model's own person (the whole "Mary Jenkins") or place
+            if streets is None:  # found once per text, only when a name is found
+                streets = [x.span() for rx in (_STREET_RE, _EURO_STREET_RE, _CORNER_RE) for x in rx.finditer(text)]
+            if any(s <= m.start() < e for s, e in streets):
+                continue  # a street named after someone ("04862 Victor Hugo u. 49") is an address
+            before = _PREVIOUS_WORD_RE.search(text, max(0, m.start() - 30), m.start())
+            if before is not None and before.group(1).casefold() in _DETERMINERS:
+                continue
+            end = m.end()
+            after = _NEXT_TITLE_RE.match(text, end)
+            if after is not None and name_shaped([after.group(1)]) and (
+                    after.group(1).casefold() in surnames() or after.group(1).casefold() not in common_words()):
+                end = after.end(1)
+            organisation = _ORG_AFTER_RE.match(text, end)
+            if organisation is None or organisation.group(1).casefold() not in _NOT_NAME_WORDS:
+                add(m.start(), end, 0.86)
+        # in lower case only where a person is addressed: "thanks zainab!!", "hi dario,", "dario pls approve …"
+        for m in _LOWER_ADDRESSED_RE.finditer(text):
+            group = "name" if m.group("name") else "n2"
+            start, end = m.span(group)
+            if (m.group(group) in lexicon and m.group(group) not in _SPACY_STOP_WORDS
+                    and not any(s <= start < e for s, e in places)):
+                add(start, end, 0.86)
 
     @staticmethod
     def _lists(text: str, persons: list[tuple[int, int]], add) -> None:

@@ -21,7 +21,14 @@ FOUND = "When did Caroline go to the support group?"
 MISSED = "Melanie: Caroline, that sounds great!"
 
 
-def test_a_name_pseudonymised_once_gets_its_placeholder_where_the_ner_misses_it(settings):
+@pytest.fixture
+def without_name_lexicon(monkeypatch):
+    """The registry measured on its own: the given-name lexicon (round 23) now also finds "Caroline" in MISSED, so
+    the registry's part is shown with the model alone, as it runs for a name of no list."""
+    monkeypatch.setattr("governance.privacy.recognizers.names.given_names", frozenset)
+
+
+def test_a_name_pseudonymised_once_gets_its_placeholder_where_the_ner_misses_it(settings, without_name_lexicon):
     project = agent_create(project_name="gaz", name="a").project
     key = privacy_policy_get(project=project).pseudonym_key
     placeholder = pseudonym("PERSON", "Caroline", key)
@@ -48,7 +55,7 @@ def test_names_registered_in_the_same_call_apply_to_its_other_texts():
     assert pseudonym("PERSON", "Caroline", key) in masked[0]
 
 
-def test_another_projects_registry_does_not_apply():
+def test_another_projects_registry_does_not_apply(without_name_lexicon):
     first = agent_create(project_name="gaz-1", name="a").project
     second = agent_create(project_name="gaz-2", name="a").project
     texts_mask(project=first, texts=[FOUND])

@@ -13,6 +13,7 @@ from agents.services import agent_create
 from governance.models import AllowedTerm, AuditEvent, PseudonymEntry
 from governance.privacy import vocabulary
 from governance.privacy.engine import MaskingPolicy, mask, pseudonym, pseudonym_digest
+from governance.privacy.recognizers import PersonHeuristicRecognizer
 from governance.services.privacy import (
     allowed_term_add,
     allowed_term_remove,
@@ -140,8 +141,55 @@ def test_names_near_artefact_nouns_stay_masked(text, name):
     assert name not in mask(text, key=KEY).text
 
 
+@pytest.mark.parametrize("text", [
+    "the Sydney region (ap-southeast-2) has no GPU capacity",
+    "Cloudflare Workers in the Frankfurt colo time out on the KV reads",
+    "after the outage our Nuremberg nodes were fine",
+    "we moved the project to the Paris data center last year",
+    "Azure UK South has no capacity for the VMs, we fall back to West Europe",
+])
+def test_where_machines_run_is_not_personal_data(text):
+    """A place before a noun of where machines run (region, colo, nodes, data center) or a cloud's region name is a
+    data centre, not where a person is."""
+    result = mask(text, key=KEY)
+    assert result.text == text, result.text
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Grzegorz and I are at the booth all week", "Grzegorz"),
+    ("thanks Björn, the panel finally shows p99", "Björn"),
+    ("the flag is at 50%, Yusuf watches the error budget", "Yusuf"),
+    ("SentinelOne quarantined the jar on Beatriz's laptop", "Beatriz"),
+    ("Aylin from the data team needs read access", "Aylin"),
+    ("thanks zainab!! the flake was the intercept", "zainab"),  # lower case where a person is addressed
+    ("dario pls approve the group PR when you're back", "dario"),
+    ("@mei.lin can you send me the crash link?", "mei.lin"),  # a handle with a dot is no file name
+    ("Approved by J.-P. Quermadec on behalf of the works council.", "Quermadec"),  # a compound initial leads
+])
+def test_given_names_the_model_misses_are_masked(text, name):
+    result = mask(text, key=KEY)
+    assert name not in result.text, result.text
+    assert any(e.entity_type == "PERSON" for e in result.entities)
+
+
+@pytest.mark.parametrize("text", ["npm i @types/node and @angular/core", "@platform-team please look",
+                                  "the fix is in build.gradle, not in settings.py"])
+def test_handles_of_teams_and_packages_and_file_names_stay(text):
+    assert mask(text, key=KEY).text == text
+
+
+def test_a_given_name_after_a_determiner_or_inside_a_place_is_not_a_person():
+    text = "the São Paulo region is twice as expensive for egress"  # Paulo is a given name; here a data centre's
+    assert mask(text, key=KEY).text == text
+    found = []
+    PersonHeuristicRecognizer._given_names("the Bruno collection holds the API tests", lambda *a: found.append(a), [],
+                                           [])
+    assert found == []
+
+
 @pytest.mark.parametrize("text", ["I flew to Berlin last week.", "Berlin is where the office is.",
-                                  "She lives in Paris now."])
+                                  "She lives in Paris now.", "I'm in the Berlin office this week.",
+                                  "I live in Porto, so the early standup is fine."])
 def test_cities_stay_masked_by_default(text):
     """The documented decision (README, privacy): a city says where a person is, so it stays pseudonymised; a
     project that talks about cities as subject matter allows them (allow_term)."""
@@ -170,7 +218,8 @@ def test_vocabulary_is_built_from_package_data(tmp_path: Path):
     status = tmp_path / "status"
     status.write_text("Package: quuxdb-server\nDescription: quuxdb server\n\nPackage: libzorblax2\n"
                       "Description: the zorblax library\n", encoding="utf-8")
-    terms, extensions, common = vocabulary.build(pypi_list=pypi, dpkg_status=status, dpkg_info=tmp_path)
+    built = vocabulary.build(pypi_list=pypi, dpkg_status=status, dpkg_info=tmp_path)
+    terms, extensions, common = built.terms, built.extensions, built.common
     assert "zorblax" in terms and "quuxdb" in terms
     assert "zzyzx" not in terms  # unranked rows are not read
     assert "berlin" not in terms  # a city of the time-zone database outweighs one package
@@ -193,12 +242,24 @@ def test_npm_debian_and_a_word_list_widen_the_vocabulary(tmp_path: Path):
                         "Package: vexlor-agent\nDescription: agent of the Vexlor cluster\n", encoding="utf-8")
     words = tmp_path / "words"
     words.write_text("Maria\nstaging\ngrace\nGrace\n", encoding="utf-8")
-    terms, _, common = vocabulary.build(pypi_list=None, dpkg_status=None, dpkg_info=None, npm_list=npm,
-                                        debian_packages=packages, word_list=words)
+    built = vocabulary.build(pypi_list=None, dpkg_status=None, dpkg_info=None, npm_list=npm,
+                             debian_packages=packages, word_list=words)
+    terms, common = built.terms, built.common
     assert "glorbix" in terms and "vexlor" in terms
     assert "zyntrax" not in terms  # packages nobody downloads are not read
     assert "maria" not in terms  # a proper noun of the word list is never a term through package names
     assert "staging" in common and "grace" in common and "maria" not in common
+
+
+def test_the_name_lexicon_is_built_from_name_lists_minus_words_and_terms(tmp_path: Path):
+    """Given names and surnames of many countries (Faker's lists), never a word of prose ("Will", "Karma") or a
+    term of the vocabulary."""
+    words = tmp_path / "words"
+    words.write_text("karma\nwill\nthe\n", encoding="utf-8")
+    built = vocabulary.build(pypi_list=None, dpkg_status=None, dpkg_info=None, word_list=words)
+    assert {"yusuf", "grzegorz", "olena"} <= set(built.given_names)
+    assert "nowak" in built.surnames
+    assert not {"karma", "will", "django"} & set(built.given_names)
 
 
 def test_committed_vocabulary_is_loaded():
@@ -207,6 +268,8 @@ def test_committed_vocabulary_is_loaded():
     assert vocabulary.is_tech_word("postgresql.conf") and vocabulary.is_tech_word("REDIS")
     assert not vocabulary.is_tech_word("Berlin") and not vocabulary.is_tech_word("Caroline")
     assert vocabulary.is_common_word("Will") and not vocabulary.is_common_word("Caroline")
+    assert {"grzegorz", "olena", "yusuf", "aylin"} <= vocabulary.given_names()
+    assert not {"will", "grace", "kafka", "berlin"} & vocabulary.given_names()
 
 
 def test_model_only_guess_on_a_common_word_is_not_confident():
