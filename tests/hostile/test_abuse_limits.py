@@ -23,7 +23,14 @@ def _limited(response, code="throttled"):
 
 
 @pytest.fixture
-def rates(settings):
+def rates(settings, monkeypatch):
+    """Set the limits, with the clock frozen inside one rate window: on real time a loaded machine crosses a window's
+    end during a test's requests, and the sliding estimate lets a request in again (seen in CI: the 300 bad-key
+    attempts, one 401 among the 429s)."""
+    from agents.throttling import WindowRateThrottle
+
+    monkeypatch.setattr(WindowRateThrottle, "timer", staticmethod(lambda: 1_800_000_030.0))
+
     def set_rates(**rates):  # "off" as in the environment: the parsed value is ""
         settings.RECMEM = settings.RECMEM.replace(**{f"limits__{k}": "" if v == "off" else v for k, v in rates.items()})
     return set_rates
