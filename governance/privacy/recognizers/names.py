@@ -726,12 +726,13 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         if not lexicon:
             return
         streets: list[tuple[int, int]] | None = None
+        taken = places + persons
         for m in _TITLE_WORD_RE.finditer(text):
             word = m.group(0)
             if (word.casefold() not in lexicon or word.casefold() in _SPACY_STOP_WORDS or not name_shaped([word])
                     or foreign_script(word)):
                 continue  # another script's names are ScriptNameRecognizer's
-            if any(s <= m.start() < e for s, e in places + persons) or _STREET_AFTER_NAME_RE.match(text, m.end()):
+            if any(s <= m.start() < e for s, e in taken) or _STREET_AFTER_NAME_RE.match(text, m.end()):
                 continue  # the model's own person (the whole "Mary Jenkins") or place
             if streets is None:  # found once per text, only when a name is found
                 streets = [x.span() for rx in (_STREET_RE, _EURO_STREET_RE, _CORNER_RE) for x in rx.finditer(text)]
