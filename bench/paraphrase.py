@@ -217,6 +217,9 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
             "paraphrases_on_best": holding[0][1] if holding else 0,
             "states": [state_of[i] for i in sorted(mine, key=lambda i: stored[i].index)],
             "others": [x.statement for x, _ in holding[1:]],
+            # Where each paraphrase went: the items of any status holding it ("" when none), to see a split.
+            "trace": [[f"{x.status}/{x.type}: {x.statement}" for x in items if i in evidence[x.pk]]
+                      for i in sorted(mine, key=lambda i: stored[i].index)],
             "best_sessions": len(best_sessions), "best_agents": len(best_agents),
             "best": {"type": best.type, "statement": best.statement, "scope": best.scope,
                      "confidence": best.confidence} if best else None,

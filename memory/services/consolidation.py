@@ -567,9 +567,114 @@ def _apply_topic(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, embe
                           embedder_model=embedder_model, episode=episodes[0] if episodes else None, summary=summary,
                           audit=audit, scope_fields=scope_fields)
 
+    if planner.semantic and not planner.kind:  # the product's own items (a baseline writes its own way)
+        _unclaimed_units_attach(agent=agent, batch=batch, topic=topic, thresholds=thresholds, summary=summary,
+                                audit=audit)
+        _same_point_fold(batch=batch, topic=topic, thresholds=thresholds, summary=summary, audit=audit)
+
     if topic.planned:
         planner.apply(agent=agent, batch=batch, topic=topic, embedder_model=embedder_model, summary=summary,
                       audit=audit, scope_fields=scope_fields)
+
+
+def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary: dict, audit: list) -> None:
+    """Two active items of the topic's scope that the same exchanges witness are one point said twice: the
+    extraction typed "we like every bug report to include a recording" a preference and "a quick recording in the
+    ticket saves so much time, always add one" a constraint, and the evidence sweep gave both the same paraphrases.
+    They are of one type, or both rules (a preference, constraint, pattern or lesson: which kind a rule is, is the
+    extraction's guess; a fact, a lesson and a procedure on one topic stay three items), share at least two
+    witnesses, or half of the smaller item's, their statements are related (θ_related) and neither changes the
+    other. The younger is folded into the elder: its evidence moves over, it is superseded by
+    it (kept, with its wording, as the audit's and rollback's version), never a second row for one point. A
+    reviewed item is kept over an unreviewed one; two reviewed items, or an item held in quarantine, are left."""
+    units = [u.pk for u in topic.units]
+    touched = list(Experience.objects.in_scope(topic.scope).filter(status=MemoryStatus.ACTIVE, quarantined=False,
+                                                                   evidence__in=units).distinct())
+    folded: set = set()
+    for item in touched:
+        if item.pk in folded:
+            continue
+        mine = set(ExperienceEvidence.objects.filter(experience=item).values_list("exchange_id", flat=True))
+        others = (Experience.objects.in_scope(topic.scope).filter(status=MemoryStatus.ACTIVE, quarantined=False,
+                                                                  evidence__in=mine)
+                  .exclude(pk=item.pk).exclude(pk__in=folded).distinct()
+                  .annotate(distance=CosineDistance("embedding", item.embedding)))
+        for other in others:
+            theirs = set(ExperienceEvidence.objects.filter(experience=other).values_list("exchange_id", flat=True))
+            shared = len(mine & theirs)
+            if not (other.type == item.type or {other.type, item.type} <= RULE_TYPES) \
+                    or not (shared >= 2 or 2 * shared >= min(len(mine), len(theirs))) \
+                    or 1.0 - float(other.distance) < thresholds.related or (item.verified and other.verified) \
+                    or _changes(item.statement, other.statement) or _changes(other.statement, item.statement):
+                continue
+            keep, fold = sorted((item, other), key=lambda x: (not x.verified, x.created_at))
+            _fold_into(keep=keep, fold=fold, batch=batch, summary=summary, audit=audit)
+            folded.add(fold.pk)
+            if fold.pk == item.pk:
+                break
+            mine |= theirs
+
+
+def _fold_into(*, keep: Experience, fold: Experience, batch, summary: dict, audit: list) -> None:
+    keep = Experience.objects.select_for_update().get(pk=keep.pk)
+    fold = Experience.objects.select_for_update().get(pk=fold.pk)
+    now = timezone.now()
+    memory_version_save(obj=keep, batch=batch, reason="corroborate")
+    memory_version_save(obj=fold, batch=batch, reason="supersede")
+    moved = list(ExperienceEvidence.objects.filter(experience=fold).values_list("exchange_id", flat=True))
+    ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=keep, exchange_id=e, batch=batch)
+                                            for e in moved], ignore_conflicts=True)
+    keep.version += 1
+    keep.valid_from = min(x for x in (keep.valid_from, fold.valid_from) if x) if keep.valid_from or fold.valid_from \
+        else None
+    keep.tags = [*keep.tags, *(t for t in fold.tags if t not in keep.tags)][:5]
+    keep.last_corroborated_at = keep.updated_at = now
+    keep.save()
+    experience_support_update(experience=keep)
+    fold.status = MemoryStatus.SUPERSEDED
+    fold.superseded_by = keep
+    fold.valid_to = supersede_end(loser=fold, winner=keep, now=now)
+    fold.version += 1
+    fold.updated_at = now
+    fold.save()
+    summary["experiences_superseded"].append(str(fold.pk))
+    summary["experiences_merged"].append(str(keep.pk))
+    audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE, "object_id": fold.pk,
+                  "reason": f"same point as {keep.pk}: folded into it", "source_ids": moved})
+
+
+def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, summary: dict,
+                            audit: list) -> None:
+    """A unit of the topic that no item holds as evidence after the topic is written witnesses the active item of
+    its scope nearest to it, when that item restates it (at least θ_corroborate_unit, the evidence sweep's test)
+    and it names no other value. The sweep runs from an item when it is written; a paraphrase consolidated later,
+    in a topic that drew no statement of its own ("what's the most GPUs I can grab without asking anyone?" —
+    "16, anything bigger has to be approved"), was never looked at again and stood apart from the item it restates."""
+    if thresholds.corroborate_unit >= 1.0:
+        return
+    units = [u for u in topic.units if u.embedding is not None and not u.quarantined]
+    held = set(ExperienceEvidence.objects.filter(exchange__in=units).values_list("exchange_id", flat=True))
+    witnessed: dict = {}
+    for u in units:
+        if u.pk in held:
+            continue
+        found = _nearest_active_item(scope=topic.scope, vector=u.embedding)
+        if found is None or found[1] < thresholds.corroborate_unit or found[0].quarantined \
+                or _states_otherwise(found[0].statement, u):
+            continue
+        witnessed.setdefault(found[0].pk, (found[0], []))[1].append(u)
+    for item, found in witnessed.values():
+        item = Experience.objects.select_for_update().get(pk=item.pk)
+        memory_version_save(obj=item, batch=batch, reason="corroborate")
+        item.version += 1
+        item.last_corroborated_at = item.updated_at = timezone.now()
+        ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=item, exchange=e, batch=batch)
+                                                for e in found], ignore_conflicts=True)
+        experience_support_update(experience=item)
+        summary["experiences_merged"].append(str(item.pk))
+        audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE, "object_id": item.pk,
+                      "reason": "paraphrase: corroborated", "source_ids": [e.pk for e in found]})
+        _propose_promotion(agent=agent, batch=batch, experience=item, summary=summary, audit=audit)
 
 
 def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thresholds, embedder_model, episode,
@@ -581,19 +686,26 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                          shared=topic.scope.scope != Scope.PERSONAL)
     # The topic's other units that restate the item are its evidence too (a paraphrase is corroboration): those
     # at least θ_corroborate_unit similar to it and nearer to it than to the topic's other items.
+    # A unit no statement of the topic was drawn from recurred with the others (that is how the topic formed) and
+    # says nothing of its own: the item it is nearest restates it at θ_related already ("pls no time.sleep in the
+    # suite" under "no hard sleep in tests", 0.41).
     vector = np.asarray(plan.embedding, dtype=np.float32)
     others = [np.asarray(p.embedding, dtype=np.float32) for p in topic.experiences if p is not plan]
+    drawn = {i for p in topic.experiences for i in p.draft.evidence}
     for u in topic.units:
         if u in evidence or u.embedding is None or u.quarantined:
             continue
         v = np.asarray(u.embedding, dtype=np.float32)
         sim = float(np.dot(v, vector))
-        if sim >= thresholds.corroborate_unit and all(sim >= float(np.dot(v, o)) for o in others) \
-                and not _states_otherwise(draft.statement, u):
+        loose = str(u.pk) not in drawn and sim < thresholds.corroborate_unit
+        if sim >= (thresholds.related if loose else thresholds.corroborate_unit) \
+                and all(sim >= float(np.dot(v, o)) for o in others) \
+                and not _states_otherwise(draft.statement, u) \
+                and not (loose and _restates_another(u, scope=topic.scope, sim=sim)):
             evidence.append(u)
     duplicate = None if reason else _corroborated_item(
         scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
-        sources=[units[i] for i in draft.evidence if i in units])
+        sources=[units[i] for i in draft.evidence if i in units], said_in=evidence)
     if duplicate is not None:
         duplicate = Experience.objects.select_for_update().get(pk=duplicate.pk)
         memory_version_save(obj=duplicate, batch=batch, reason="dedup")
@@ -670,7 +782,7 @@ CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not th
 #: how much closer than θ_corroborate a paraphrase of another type must be (tuned on bench/scenarios/platform_team)
 CROSS_TYPE_MARGIN = 0.1
 #: the kinds of "how we do things" a rule may be typed as (see _corroborated_item)
-RULE_TYPES = frozenset({"preference", "constraint", "pattern"})
+RULE_TYPES = frozenset({"preference", "constraint", "pattern", "lesson"})
 HOP_SOURCES = 2 * CORROBORATION_K
 
 
@@ -722,6 +834,12 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                                             for e in found], ignore_conflicts=True)
 
 
+def _restates_another(e: Exchange, *, scope: ScopeKey, sim: float) -> bool:
+    """An item of the scope is nearer ``e`` than ``sim``: its words are that item's, not a loose aside of the topic."""
+    found = _nearest_active_item(scope=scope, vector=e.embedding)
+    return found is not None and found[1] > sim
+
+
 def _nearest_item(e: Exchange, scope: ScopeKey):
     """The item an exchange restates: the nearest active or superseded one of the scope (an exchange nearest to a
     superseded item witnesses the old value, not whatever active item comes next)."""
@@ -731,12 +849,13 @@ def _nearest_item(e: Exchange, scope: ScopeKey):
 
 
 def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thresholds: Thresholds,
-                       sources: list[Exchange] = ()) -> Experience | None:
+                       sources: list[Exchange] = (), said_in: list[Exchange] = ()) -> Experience | None:
     """The active item of the same scope and type that ``draft`` restates, if any: among the k nearest, those at
     least θ_corroborate similar (or θ_dedup, when that is lower) or with the same canonical form, and the items
     whose evidence already holds the words the draft came from (``sources``) or words it restates (at least
     θ_corroborate_unit similar); of those the most confident (then the nearest). A contradiction is never a
-    paraphrase, however close the wording ("prefers morning" / "now prefers evening")."""
+    paraphrase, however close the wording ("prefers morning" / "now prefers evening"); nor is an item that the
+    draft, or the words it came from (``said_in``), say the team moved away from."""
     with nearest_scan(Experience):
         # An expired item is not restated by a new statement: it is said again, for a new window.
         nearest = list(Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type)
@@ -759,7 +878,8 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
             .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])]
     matches += [(x, sim) for x, sim in other_types
                 if x.type in kin and sim >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
-    seen = {x.pk for x, _ in matches}
+    seen = direct = {x.pk for x, _ in matches}
+    direct = set(direct)
     if sources:  # an item already holding the draft's own words as evidence: the same thing said again
         for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
                                                             evidence__in=[u.pk for u in sources]).distinct()
@@ -784,12 +904,19 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     matches = [(x, sim) for x, sim in matches if x.valid_to is None or x.valid_to > now]  # expired: said anew
     # A close item that this statement changes (another day, number or time; "instead of …") is not
     # corroborated: it is contradicted, and superseded within the scope rule below.
-    changed = [x for x, _ in matches if _changes(draft.statement, x.statement)]
+    # The words the draft came from may name the change its statement leaves out: "card processing switched from
+    # Stripe to Adyen" drafted as "going forward, all card authorizations go through Adyen".
+    said = " ".join([draft.statement, *(f"{u.user_text} {u.assistant_text}" for u in [*sources, *said_in])])
+    changed = [x for x, _ in matches if _changes(draft.statement, x.statement) or moved_away(x.statement, said)]
     # Of any type: a change may be typed otherwise than what it changes ("the team now prefers rebase merges"
-    # against the pattern "always squash and merge").
-    changed += [x for x, sim in other_types if sim >= floor and _changes(draft.statement, x.statement)]
+    # against the pattern "always squash and merge"). Naming what it moved away from, a related item suffices.
+    changed += [x for x, sim in other_types if x not in changed and sim >= floor
+                and _changes(draft.statement, x.statement)]
+    changed += [x for x in _moved_items(scope=scope, said=said) if x not in changed]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
+    if changed:  # a change corroborates only an item that already says the new (its statement, not its evidence)
+        matches = [(x, sim) for x, sim in matches if x.pk in direct]
     if not matches:
         return _point_of_aside(scope=scope, draft=draft, sources=sources, thresholds=thresholds)
     return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
@@ -850,7 +977,7 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
     "we stopped squashing", needs no rule here: the exchanges of the old rule are nearer to the item it superseded,
     see :func:`_nearest_item`.)"""
     text = f"{unit.user_text} {unit.assistant_text}"
-    return _other_values(statement, text) or _replaces_value(statement, text)
+    return _other_values(statement, text) or _replaces_value(statement, text) or moved_away(statement, text)
 
 
 _REPLACED_RE = re.compile(r"\b(?:instead of|rather than|no longer(?! than)|replaced|(?:switched|moved|changed) from)\s+"
@@ -867,10 +994,81 @@ def _replaces_value(statement: str, text: str) -> bool:
     return bool(replaced & old) and bool(_values(text) - old)
 
 
+# A change that names what it moved away from: "switched card processing from Stripe to Adyen", "migrated paging
+# off PagerDuty onto Opsgenie", "raised the gate from 80% to 85%", "replaced Jenkins with Buildkite". The verb is
+# required: "alerts go from PagerDuty to Slack" describes a route, not a change.
+_MOVE_VERBS = (r"(?:(?:mov|switch|migrat|chang|rais|lower|bump|increas|decreas|reduc|cut|shift|upgrad|downgrad|"
+               r"transition|port|convert)\w*|went)")
+_TERM = r"[\w.+#%@/-]+"
+_MOVED_RE = re.compile(rf"\b{_MOVE_VERBS}\b(?:\s+[\w.'-]+){{0,5}}?\s+(?:from|off(?:\s+of)?)\s+(?:the\s+|our\s+)?"
+                       rf"(?P<old>{_TERM}(?:\s+{_TERM})?)\s+(?:to|onto|over\s+to|in\s+favou?r\s+of)\s+"
+                       rf"(?:the\s+|our\s+)?(?P<new>{_TERM})", re.I)
+_SWAPPED_RE = re.compile(rf"\b(?:replac|swapp)\w*\s+(?:the\s+|our\s+)?(?P<old>{_TERM}(?:\s+{_TERM})?)\s+"
+                         rf"(?:with|for|by)\s+(?:the\s+|our\s+)?(?P<new>{_TERM})", re.I)
+
+
+def _moves(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """The changes ``text`` names with their origin: (what it moved from, what to), as canonical words."""
+    return [(canonical_form("", m.group("old")), canonical_form("", m.group("new")))
+            for rx in (_MOVED_RE, _SWAPPED_RE) for m in rx.finditer(text)]
+
+
+def _moved_items(*, scope: ScopeKey, said: str) -> list[Experience]:
+    """Active items of the scope that a change in ``said`` moves away from, found by the words, not the embedding
+    ("all our card charges go through Stripe" is 0.31 from "going forward, card authorizations go through Adyen"):
+    an item naming the origin that shares another content word with the sentence saying the change ("card")."""
+    found = []
+    for sentence in re.split(r"(?<=[.!?;])\s+", said):
+        for m in (m for rx in (_MOVED_RE, _SWAPPED_RE) for m in rx.finditer(sentence)):
+            origin = canonical_form("", m.group("old"))
+            context = canonical_form("", sentence) - origin - canonical_form("", m.group("new"))
+            words = [w for w in re.findall(r"\w(?:[\w.+#-]*\w)?", m.group("old")) if w.lower() not in _CANONICAL_STOP]
+            if not words or not context:
+                continue
+            pattern = "|".join(re.escape(w) for w in words)
+            for x in Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE,
+                                                                statement__iregex=rf"\m({pattern})\M"):
+                if x not in found and canonical_form(x.subject, x.statement) & context \
+                        and moved_away(x.statement, sentence):
+                    found.append(x)
+    return found
+
+
+def moved_away(statement: str, text: str) -> bool:
+    """``text`` says the team moved from something ``statement`` names to something it does not name."""
+    said = canonical_form("", statement)
+    return any(origin & said and target and not target & said for origin, target in _moves(text))
+
+
+# Said as the rule from now on: with another tool or product than the item names, it replaces it ("going forward,
+# all alerts page the on-call via Opsgenie" against "on-call alerts are routed through PagerDuty").
+_FROM_NOW_RE = re.compile(r"\b(going forward|from now on|from today|from here on|as of (?:now|today|this \w+)|"
+                          r"starting (?:now|today|this \w+|next \w+)|these days|nowadays)\b", re.I)
+_NAME_RE = re.compile(r"(?<![.!?:;]\s)(?<!^)\b(?:[A-Z][a-z0-9]*[A-Z][\w]*|[A-Z]{2,}[\w]*|[A-Z][a-z]+)\b")
+
+
+def _names(text: str) -> set[str]:
+    """Products and tools a sentence names: capitalised words not opening a sentence (days and months are values)."""
+    out = set()
+    for w in _NAME_RE.findall(text):
+        if not _VALUE_RE.fullmatch(w) and w not in ("I", "OK"):
+            out.add(w.lower())
+    return out
+
+
+def _other_names(new: str, old: str) -> bool:
+    """``new`` states a rule from now on with other names than ``old`` (and ``old`` is not itself one)."""
+    if not _FROM_NOW_RE.search(new) or _FROM_NOW_RE.search(old):
+        return False
+    a, b = _names(new), _names(old)
+    return bool(a and b and not any(x.startswith(y) or y.startswith(x) for x in a for y in b))
+
+
 def _changes(new: str, old: str) -> bool:
     """Does ``new`` change what ``old`` says? Both name values of one kind (days, months, numbers) and they differ,
-    or ``new`` says it changed ("instead", "no longer", "stopped" …) where ``old`` did not, with other content."""
-    if _other_values(new, old):
+    ``new`` says it moved away from something ``old`` names, or ``new`` says it changed ("instead", "no longer",
+    "stopped" …) where ``old`` did not, with other content."""
+    if _other_values(new, old) or moved_away(old, new) or _other_names(new, old):
         return True
     if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
         return canonical_form("", new) - canonical_form("", old) != frozenset()

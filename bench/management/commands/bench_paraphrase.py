@@ -52,6 +52,9 @@ class Command(BaseCommand):
                     self.stdout.write(f"  {f['fact']}: items {f['items']} merged {f['merged']} sessions "
                                       f"{f['best_sessions']} agents {f['best_agents']} states {f['states']} "
                                       f"best {f['best']} others {f['others']}")
+                    if not f["merged"]:
+                        for n, where in enumerate(f["trace"]):
+                            self.stdout.write(f"    paraphrase {n + 1}: {where or 'no item'}")
                 for q in run["questions"]:
                     self.stdout.write(f"  Q {q['fact']}: in block {q['in_block']}")
                 for c in run["contradictions"]:
