@@ -581,12 +581,17 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
     """Two active items of the topic's scope that the same exchanges witness are one point said twice: the
     extraction typed "we like every bug report to include a recording" a preference and "a quick recording in the
     ticket saves so much time, always add one" a constraint, and the evidence sweep gave both the same paraphrases.
-    They are of one type, or both rules (a preference, constraint, pattern or lesson: which kind a rule is, is the
-    extraction's guess; a fact, a lesson and a procedure on one topic stay three items), share at least two
-    witnesses, or half of the smaller item's, their statements are related (θ_related) and neither changes the
-    other. The younger is folded into the elder: its evidence moves over, it is superseded by
-    it (kept, with its wording, as the audit's and rollback's version), never a second row for one point. A
-    reviewed item is kept over an unreviewed one; two reviewed items, or an item held in quarantine, are left."""
+
+    Folded when: they are of one type, or both rules (a preference, constraint, pattern or lesson: which kind a
+    rule is, is the extraction's guess), or a fact and a rule other than a lesson ("chat transcripts must be
+    deleted after 90 days" a constraint, "the privacy policy says we keep chats no longer than ninety days" a fact)
+    — a fact, a lesson and a procedure on one topic stay three items ("the deploy failed: no migrations", "always
+    migrate first", "1. migrate 2. test 3. deploy"); they share at least two witnesses, or half of the smaller
+    item's; their statements are related (θ_related) and neither changes the other; and they were written apart
+    (two items this batch wrote are the points the consolidator made of its topics, each with the topic's
+    exchanges as evidence). The younger is folded into the elder: its evidence moves over, it is superseded by it
+    (kept, with its wording, as the audit's and rollback's version), never a second row for one point. A reviewed
+    item is kept over an unreviewed one; two reviewed items, or an item held in quarantine, are left."""
     units = [u.pk for u in topic.units]
     touched = list(Experience.objects.in_scope(topic.scope).filter(status=MemoryStatus.ACTIVE, quarantined=False,
                                                                    evidence__in=units).distinct())
@@ -602,7 +607,10 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
         for other in others:
             theirs = set(ExperienceEvidence.objects.filter(experience=other).values_list("exchange_id", flat=True))
             shared = len(mine & theirs)
-            if not (other.type == item.type or {other.type, item.type} <= RULE_TYPES) \
+            if item.batch_id == other.batch_id == batch.pk:  # two points the consolidator made of one topic
+                continue
+            if not (other.type == item.type or {other.type, item.type} <= RULE_TYPES
+                    or {other.type, item.type} <= (RULE_TYPES | {"fact"}) - {"lesson"}) \
                     or not (shared >= 2 or 2 * shared >= min(len(mine), len(theirs))) \
                     or 1.0 - float(other.distance) < thresholds.related or (item.verified and other.verified) \
                     or _changes(item.statement, other.statement) or _changes(other.statement, item.statement):
@@ -1070,9 +1078,23 @@ def _changes(new: str, old: str) -> bool:
     "stopped" …) where ``old`` did not, with other content."""
     if _other_values(new, old) or moved_away(old, new) or _other_names(new, old):
         return True
-    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old):
+    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old) and not _instead_of_other(new, old):
         return canonical_form("", new) - canonical_form("", old) != frozenset()
     return False
+
+
+_INSTEAD_OF_RE = re.compile(r"\b(?:instead of|rather than)\s+((?:[\w.+#%-]+\s*){1,4})", re.I)
+
+
+def _instead_of_other(new: str, old: str) -> bool:
+    """``new``'s only change word is "instead of X" with X something ``old`` does not name: the rule's own contrast
+    ("quarantine a flaky test within a day instead of retrying the build" restates "a flaky test is moved to
+    quarantine the same day"), not a replacement of what ``old`` says."""
+    others = _CHANGE_RE.sub("", _INSTEAD_OF_RE.sub("", new))
+    if _CHANGE_RE.search(others) or not _INSTEAD_OF_RE.search(new):
+        return False
+    said = canonical_form("", old)
+    return not any(canonical_form("", m.group(1)) & said for m in _INSTEAD_OF_RE.finditer(new))
 
 
 _CANONICAL_STOP = frozenset(

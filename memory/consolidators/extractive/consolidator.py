@@ -455,6 +455,18 @@ _LESSON_LABELS = {"lesson", "lessons", "learned", "learnt", "takeaway"}
 _RULE_LABELS = {"rule", "rules", "policy", "constraint"}
 
 
+# Openings that address the listener or acknowledge, never part of the statement: "Heads up for the new folks:",
+# "Just so you know,", "Understood —", "Noted,", "Got it,".
+_FRAME_PHRASES = (("heads", "up"), ("just", "so", "you", "know"), ("for", "the", "record"), ("got", "it"),
+                  ("understood",), ("noted",), ("for", "context"))
+
+
+def _frame_phrase(words: list) -> int:
+    """How many of ``words``' first tokens are a framing phrase (0 when none)."""
+    lower = [w.lower_ for w in words[:4]]
+    return next((len(p) for p in _FRAME_PHRASES if tuple(lower[:len(p)]) == p), 0)
+
+
 def _framing(span: Any) -> tuple[Any, str]:
     """(the sentence without its framing, the type its label forces or "")."""
     tokens = list(span)
@@ -467,13 +479,20 @@ def _framing(span: Any) -> tuple[Any, str]:
             forced = "lesson"
         elif label & _RULE_LABELS:
             forced = "constraint"
-        if forced or label <= _FRAME_WORDS | {"the", "a", "our", "team", "'s", "quick", "one", "more", "time"}:
+        if forced or label <= _FRAME_WORDS | {"the", "a", "our", "team", "'s", "quick", "one", "more", "time"} \
+                or (_frame_phrase(tokens[:colon]) and tokens[colon].text != "-" and colon <= 6):
             span = span[colon + 1:]
     start = 0
     words = list(span)
-    while start < len(words) - 3 and (words[start].lower_ in _LEADING or words[start].is_punct or (
-            words[start].lower_ == "that" and start and words[start - 1].lower_ == "remember")):
-        start += 1
+    while start < len(words) - 3:
+        phrase = _frame_phrase(words[start:])
+        if phrase:
+            start += phrase
+        elif words[start].lower_ in _LEADING or words[start].is_punct or (
+                words[start].lower_ == "that" and start and words[start - 1].lower_ == "remember"):
+            start += 1
+        else:
+            break
     return (span[start:] if start else span), forced
 
 

@@ -407,3 +407,21 @@ def test_a_stated_end_becomes_valid_to(extractive, text, end):
 def test_no_end_is_read_into_the_past_or_nothing(extractive, text):
     items = extractive.refine(episodes=[], units=[make_unit("x", 2, text)], related=[])
     assert all(i.valid_to is None for i in items)
+
+
+@pytest.mark.parametrize(("user", "assistant", "expected"), [
+    ("Heads up for the new folks: we never ship payments changes to production on a Friday.", "Got it.",
+     "We never ship payments changes to production on a Friday."),
+    ("Just so you know, all our end-to-end tests are written in Playwright with TypeScript.", "Thanks.",
+     "All our end-to-end tests are written in Playwright with TypeScript."),
+    ("Our TLS certificate expired last year and took the API down.",
+     "Understood — cert-manager handles renewal so that can't repeat.",
+     "Cert-manager handles renewal so that can't repeat."),
+    ("When does the retrain run?", "Noted, the weekly retrain happens on Sunday night.",
+     "The weekly retrain happens on Sunday night."),
+])
+def test_a_statement_leaves_out_how_it_was_announced_or_acknowledged(extractive, user, assistant, expected):
+    """Round 24's scenarios kept "Heads up for the new folks:", "Just so you know," and an assistant's "Understood —"
+    or "Noted," as the opening of the team's statement. A hyphen inside a word is no label ("end-to-end")."""
+    statements = [d.statement for d in extractive.topic_sentences([make_unit("f1", 0, user, assistant)])]
+    assert expected in statements, statements
