@@ -623,12 +623,23 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
             mine |= theirs
 
 
+def _supersede(*, loser: Experience, winner: Experience, batch, now) -> None:
+    """``loser`` no longer holds: ``winner`` replaces it (its state before is kept as the batch's version, for the
+    audit trail and a rollback)."""
+    memory_version_save(obj=loser, batch=batch, reason="supersede")
+    loser.status = MemoryStatus.SUPERSEDED
+    loser.superseded_by = winner
+    loser.valid_to = supersede_end(loser=loser, winner=winner, now=now)
+    loser.version += 1
+    loser.updated_at = now
+    loser.save()
+
+
 def _fold_into(*, keep: Experience, fold: Experience, batch, summary: dict, audit: list) -> None:
     keep = Experience.objects.select_for_update().get(pk=keep.pk)
     fold = Experience.objects.select_for_update().get(pk=fold.pk)
     now = timezone.now()
     memory_version_save(obj=keep, batch=batch, reason="corroborate")
-    memory_version_save(obj=fold, batch=batch, reason="supersede")
     moved = list(ExperienceEvidence.objects.filter(experience=fold).values_list("exchange_id", flat=True))
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=keep, exchange_id=e, batch=batch)
                                             for e in moved], ignore_conflicts=True)
@@ -639,12 +650,7 @@ def _fold_into(*, keep: Experience, fold: Experience, batch, summary: dict, audi
     keep.last_corroborated_at = keep.updated_at = now
     keep.save()
     experience_support_update(experience=keep)
-    fold.status = MemoryStatus.SUPERSEDED
-    fold.superseded_by = keep
-    fold.valid_to = supersede_end(loser=fold, winner=keep, now=now)
-    fold.version += 1
-    fold.updated_at = now
-    fold.save()
+    _supersede(loser=fold, winner=keep, batch=batch, now=now)
     summary["experiences_superseded"].append(str(fold.pk))
     summary["experiences_merged"].append(str(keep.pk))
     audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE, "object_id": fold.pk,
@@ -771,14 +777,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                               "source_ids": [experience.pk, old.pk]})
             continue
         winner, loser = contradiction_winner(new=experience, old=old)
-        memory_version_save(obj=loser, batch=batch, reason="supersede")
-        now = timezone.now()
-        loser.status = MemoryStatus.SUPERSEDED
-        loser.superseded_by = winner
-        loser.valid_to = supersede_end(loser=loser, winner=winner, now=now)
-        loser.version += 1
-        loser.updated_at = now
-        loser.save()
+        _supersede(loser=loser, winner=winner, batch=batch, now=timezone.now())
         summary["experiences_superseded"].append(str(loser.pk))
         audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE,
                       "object_id": loser.pk, "reason": f"contradicted; winner {winner.pk}",
