@@ -919,7 +919,7 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     # against the pattern "always squash and merge"). Naming what it moved away from, a related item suffices.
     changed += [x for x, sim in other_types if x not in changed and sim >= floor
                 and _changes(draft.statement, x.statement)]
-    changed += [x for x in _moved_items(scope=scope, said=said) if x not in changed]
+    changed += [x for x in moved_items(scope=scope, said=said) if x not in changed]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if changed:  # a change corroborates only an item that already says the new (its statement, not its evidence)
@@ -1020,8 +1020,9 @@ def _moves(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
             for rx in (_MOVED_RE, _SWAPPED_RE) for m in rx.finditer(text)]
 
 
-def _moved_items(*, scope: ScopeKey, said: str) -> list[Experience]:
-    """Active items of the scope that a change in ``said`` moves away from, found by the words, not the embedding
+def moved_items(*, scope: ScopeKey, said: str, visibility=None) -> list[Experience]:
+    """Active items of the scope (with ``visibility``: of the scopes its units may merge with) that a change in
+    ``said`` moves away from, found by the words, not the embedding
     ("all our card charges go through Stripe" is 0.31 from "going forward, card authorizations go through Adyen"):
     an item naming the origin that shares another content word with the sentence saying the change ("card")."""
     found = []
@@ -1033,8 +1034,9 @@ def _moved_items(*, scope: ScopeKey, said: str) -> list[Experience]:
             if not words or not context:
                 continue
             pattern = "|".join(re.escape(w) for w in words)
-            for x in Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE,
-                                                                statement__iregex=rf"\m({pattern})\M"):
+            items = Experience.objects.in_scope(scope) if visibility is None \
+                else Experience.objects.mergeable_with(scope, visibility)
+            for x in items.filter(status=MemoryStatus.ACTIVE, statement__iregex=rf"\m({pattern})\M"):
                 if x not in found and canonical_form(x.subject, x.statement) & context \
                         and moved_away(x.statement, sentence):
                     found.append(x)

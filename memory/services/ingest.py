@@ -482,6 +482,13 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
             candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
                                                 reason=Candidate.Reason.UPDATE))
             continue
+        # A change that names what it moved away from ("card processing switched from Stripe to Adyen") updates
+        # the item naming it at once, however far apart the embeddings are (0.31 to "all our card charges go
+        # through Stripe"): else a one-off change waits, raw, for a recurrence and the old rule stays active.
+        if _moves_away_from_an_item(e, visibility):
+            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
+                                                reason=Candidate.Reason.UPDATE))
+            continue
         if config().consolidation.salience:
             reason = salience_reason(e.user_text, e.assistant_text)
             if reason:
@@ -490,6 +497,13 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
                 candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
                                                     reason=Candidate.Reason.SALIENCE))
     return candidates
+
+
+def _moves_away_from_an_item(e: Exchange, visibility: Visibility) -> bool:
+    """Does the unit say the team moved away from something an active item of a comparable scope names?"""
+    from memory.services.consolidation import moved_items
+
+    return bool(moved_items(scope=ScopeKey.of(e), said=f"{e.user_text} {e.assistant_text}", visibility=visibility))
 
 
 def _restates_an_item(e: Exchange, visibility: Visibility, thresholds: Thresholds) -> bool:

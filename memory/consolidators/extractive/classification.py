@@ -100,6 +100,11 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         return "pattern", 0.6, None
     if "always" in lowers and _rule_form(span):
         return "constraint", 0.65, None
+    # a change of what a named thing is ("card processing switched from Stripe to Adyen this month"): the same
+    # point of its own in the third person and with its date — else it was no item, and the old value stayed active
+    named = any(t.text[:1].isupper() for t in list(span)[1:] if t.is_alpha)
+    if not first_person and named and _CHANGED_RE.search(lowered):
+        return "fact", 0.7, None
     # event: something that happened or is planned at a specific time
     if _has_time_expression(span):
         tenses = {t.tag_ for t in span if t.pos_ in ("VERB", "AUX")}

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from agents.visibility import ScopeKey
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
-from memory.models import Exchange, MemoryVersion
+from memory.models import Candidate, Exchange, Experience, MemoryVersion
 from memory.services.consolidation import (
     TopicPlan,
     _changes,
     _empty_summary,
     _names,
     _unclaimed_units_attach,
+    consolidation_run,
     moved_away,
 )
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
@@ -84,3 +87,31 @@ def test_a_paraphrase_consolidated_later_witnesses_the_item_it_restates(make_age
     item.refresh_from_db()
     assert item.version == 2 and MemoryVersion.objects.filter(experience=item, batch=batch).exists()
     assert summary["experiences_merged"] == [str(item.pk)] and audit[0]["source_ids"] == [paraphrase.pk]
+
+
+@pytest.mark.django_db
+def test_a_one_off_change_naming_its_origin_lands_at_once(make_agent, settings):
+    """Seen in `make run`: "card processing switched from Stripe to Adyen", said once, stayed raw (0.31 from the
+    Stripe rule, nothing to recur with) and "all our card charges go through Stripe" stayed active. It is an update
+    of the item naming Stripe: a candidate at once, and the next run supersedes the item."""
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="")
+    agent = make_agent().agent
+    session = session_create(agent=agent, started_at=T0)
+    exchanges_ingest(agent=agent, session=session, items=[ExchangeIn(user=STRIPE, assistant="Understood.",
+                                                                     occurred_at=T0)])
+    _, item = make_memories(Exchange.objects.get(session=session))
+    Experience.objects.filter(pk=item.pk).update(valid_from=T0)  # said when its exchange was (a change wins by that)
+    later = session_create(agent=agent, started_at=T0 + timedelta(days=3))
+    exchanges_ingest(agent=agent, session=later, items=[ExchangeIn(
+        user="The migration is finished: card processing switched from Stripe to Adyen this month.",
+        assistant="Noted, Adyen is now our card processor.", occurred_at=T0 + timedelta(days=3))])
+    change = Exchange.objects.get(session=later)
+    assert Candidate.objects.filter(trigger=change, reason=Candidate.Reason.UPDATE).exists()
+    consolidation_run(agent_id=agent.pk, run="manual")
+    item.refresh_from_db()
+    assert item.status == "superseded" and "Adyen" in item.superseded_by.statement
+    # an unrelated move names nothing an item says: no update
+    exchanges_ingest(agent=agent, session=later, items=[ExchangeIn(
+        user="We moved the design docs from Confluence to Notion.", assistant="Okay.",
+        occurred_at=T0 + timedelta(days=3, hours=1))])
+    assert not Candidate.objects.filter(trigger__user_text__contains="Confluence").exists()
