@@ -636,25 +636,31 @@ def _supersede(*, loser: Experience, winner: Experience, batch, now) -> None:
 
 
 def _fold_into(*, keep: Experience, fold: Experience, batch, summary: dict, audit: list) -> None:
-    keep = Experience.objects.select_for_update().get(pk=keep.pk)
     fold = Experience.objects.select_for_update().get(pk=fold.pk)
-    now = timezone.now()
-    memory_version_save(obj=keep, batch=batch, reason="corroborate")
     moved = list(ExperienceEvidence.objects.filter(experience=fold).values_list("exchange_id", flat=True))
-    ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=keep, exchange_id=e, batch=batch)
-                                            for e in moved], ignore_conflicts=True)
-    keep.version += 1
-    keep.valid_from = min(x for x in (keep.valid_from, fold.valid_from) if x) if keep.valid_from or fold.valid_from \
-        else None
-    keep.tags = [*keep.tags, *(t for t in fold.tags if t not in keep.tags)][:5]
-    keep.last_corroborated_at = keep.updated_at = now
-    keep.save()
+    keep = _corroborate(item=keep, exchange_ids=moved, batch=batch, tags=fold.tags)
+    keep.valid_from = min((x for x in (keep.valid_from, fold.valid_from) if x), default=None)
     experience_support_update(experience=keep)
-    _supersede(loser=fold, winner=keep, batch=batch, now=now)
+    _supersede(loser=fold, winner=keep, batch=batch, now=keep.updated_at)
     summary["experiences_superseded"].append(str(fold.pk))
     summary["experiences_merged"].append(str(keep.pk))
     audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE, "object_id": fold.pk,
                   "reason": f"same point as {keep.pk}: folded into it", "source_ids": moved})
+
+
+def _corroborate(*, item: Experience, exchange_ids: list, batch, reason: str = "corroborate",
+                 tags: list[str] = ()) -> Experience:
+    """``item``, locked, with ``exchange_ids`` linked as evidence of this batch: its state before kept as a version,
+    its version, tags and corroboration time moved on. Unsaved: the caller finishes with
+    :func:`experience_support_update`, which recounts the support and saves it."""
+    item = Experience.objects.select_for_update().get(pk=item.pk)
+    memory_version_save(obj=item, batch=batch, reason=reason)
+    item.version += 1
+    item.tags = [*item.tags, *(t for t in tags if t not in item.tags)][:5]
+    item.last_corroborated_at = item.updated_at = timezone.now()
+    ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=item, exchange_id=e, batch=batch)
+                                            for e in exchange_ids], ignore_conflicts=True)
+    return item
 
 
 def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thresholds, summary: dict,
@@ -678,12 +684,7 @@ def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thres
             continue
         witnessed.setdefault(found[0].pk, (found[0], []))[1].append(u)
     for item, found in witnessed.values():
-        item = Experience.objects.select_for_update().get(pk=item.pk)
-        memory_version_save(obj=item, batch=batch, reason="corroborate")
-        item.version += 1
-        item.last_corroborated_at = item.updated_at = timezone.now()
-        ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=item, exchange=e, batch=batch)
-                                                for e in found], ignore_conflicts=True)
+        item = _corroborate(item=item, exchange_ids=[e.pk for e in found], batch=batch)
         experience_support_update(experience=item)
         summary["experiences_merged"].append(str(item.pk))
         audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE, "object_id": item.pk,
@@ -721,16 +722,9 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
         sources=[units[i] for i in draft.evidence if i in units], said_in=evidence)
     if duplicate is not None:
-        duplicate = Experience.objects.select_for_update().get(pk=duplicate.pk)
-        memory_version_save(obj=duplicate, batch=batch, reason="dedup")
-        duplicate.version += 1
-        duplicate.tags = [*duplicate.tags, *(t for t in draft.tags if t not in duplicate.tags)][:5]
+        duplicate = _corroborate(item=duplicate, exchange_ids=[e.pk for e in evidence], batch=batch, reason="dedup",
+                                 tags=draft.tags)
         duplicate.needs_revalidation = False  # corroborated again
-        duplicate.last_corroborated_at = timezone.now()
-        duplicate.updated_at = timezone.now()
-        ExperienceEvidence.objects.bulk_create(
-            [ExperienceEvidence(experience=duplicate, exchange=e, batch=batch) for e in evidence],
-            ignore_conflicts=True)
         # Swept with the item's own statement: the paraphrase's wording ("shipping at the end of the week is off
         # limits") drew in what is near that wording and not the item ("test each migration before it goes out").
         _evidence_sweep(experience=duplicate, vector=duplicate.embedding, scope=topic.scope, thresholds=thresholds,
@@ -885,8 +879,8 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
             .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:CORROBORATION_K])]
     matches += [(x, sim) for x, sim in other_types
                 if x.type in kin and sim >= floor + CROSS_TYPE_MARGIN and str(x.pk) not in draft.contradicts]
-    seen = direct = {x.pk for x, _ in matches}
-    direct = set(direct)
+    seen = {x.pk for x, _ in matches}
+    direct = set(seen)  # matched by the statement itself (``seen`` grows with the evidence-based matches below)
     if sources:  # an item already holding the draft's own words as evidence: the same thing said again
         for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.ACTIVE, type=draft.type,
                                                             evidence__in=[u.pk for u in sources]).distinct()
@@ -1028,8 +1022,8 @@ def moved_items(*, scope: ScopeKey, said: str, visibility=None) -> list[Experien
     found = []
     for sentence in re.split(r"(?<=[.!?;])\s+", said):
         for m in (m for rx in (_MOVED_RE, _SWAPPED_RE) for m in rx.finditer(sentence)):
-            origin = canonical_form("", m.group("old"))
-            context = canonical_form("", sentence) - origin - canonical_form("", m.group("new"))
+            origin, target = canonical_form("", m.group("old")), canonical_form("", m.group("new"))
+            context = canonical_form("", sentence) - origin - target
             words = [w for w in re.findall(r"\w(?:[\w.+#-]*\w)?", m.group("old")) if w.lower() not in _CANONICAL_STOP]
             if not words or not context:
                 continue
@@ -1037,8 +1031,10 @@ def moved_items(*, scope: ScopeKey, said: str, visibility=None) -> list[Experien
             items = Experience.objects.in_scope(scope) if visibility is None \
                 else Experience.objects.mergeable_with(scope, visibility)
             for x in items.filter(status=MemoryStatus.ACTIVE, statement__iregex=rf"\m({pattern})\M"):
+                names = canonical_form("", x.statement)
+                # it names the origin and not the target (a move to what it already says is no change of it)
                 if x not in found and canonical_form(x.subject, x.statement) & context \
-                        and moved_away(x.statement, sentence):
+                        and origin & names and target and not target & names:
                     found.append(x)
     return found
 
