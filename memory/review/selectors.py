@@ -7,12 +7,14 @@ import difflib
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q
 from pgvector.django import CosineDistance
 
 from agents.visibility import ScopeKey
 from core.config import config
 from memory.models import Experience, MemoryStatus, ReviewItem
+from memory.search.vector import nearest_scan
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
@@ -45,8 +47,12 @@ def review_similar(*, experience: Experience, target, limit: int = 5) -> list[di
     """Active items of scope ``target`` at least RECMEM_REVIEW_SIMILAR_MIN similar to ``experience``, nearest first:
     what a reviewer compares a proposal with (below the cut-off an item is not "similar", it is noise)."""
     cutoff = config().governance.review_similar_min
-    rows = (Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE).exclude(pk=experience.pk)
-            .annotate(distance=CosineDistance("embedding", experience.embedding)).order_by("distance")[:limit])
+    # The scope filter under a plain HNSW walk: the nearest rule was missed once other scopes' items (or the
+    # index's dead entries) filled ef_search (seen in CI: no diff against a rule at 0.9).
+    with transaction.atomic(), nearest_scan(Experience):
+        rows = list(Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE).exclude(pk=experience.pk)
+                    .annotate(distance=CosineDistance("embedding", experience.embedding))
+                    .order_by("distance")[:limit])
     return [{"id": str(r.pk), "statement": r.statement, "type": r.type, "similarity": round(1 - float(r.distance), 3)}
             for r in rows if 1 - float(r.distance) >= cutoff]
 

@@ -199,13 +199,16 @@ def _restatements_held(*, agent, vectors, held: list[str], model_id: str) -> lis
         return held
     cut = thresholds_for(model_id).merge  # a paraphrase of the same claim, as consolidation merges them
     out = list(held)
-    for i, vector in enumerate(vectors):
-        if out[i]:
-            continue
-        row = (prior.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
-               .values_list("distance", flat=True).first())
-        if row is not None and 1.0 - float(row) >= cut:
-            out[i] = f"restates an exchange of the same agent held for review (similarity {1.0 - float(row):.2f})"
+    # Under its filter a plain HNSW walk stops at ef_search of the whole table's nearest: the agent's held
+    # exchange was missed as soon as other agents' exchanges crowded it out.
+    with transaction.atomic(), nearest_scan(Exchange):
+        for i, vector in enumerate(vectors):
+            if out[i]:
+                continue
+            row = (prior.annotate(distance=CosineDistance("embedding", vector)).order_by("distance")
+                   .values_list("distance", flat=True).first())
+            if row is not None and 1.0 - float(row) >= cut:
+                out[i] = f"restates an exchange of the same agent held for review (similarity {1.0 - float(row):.2f})"
     return out
 
 

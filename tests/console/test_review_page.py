@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from governance.models import AuditEvent, ConsolidationBatch
-from memory.models import Exchange, ExperienceEvidence, ReviewItem
+from memory.models import Exchange, Experience, ExperienceEvidence, ReviewItem
 from memory.review.services import review_item_create, review_reject
 from memory.services.consolidation import _empty_summary, _propose_promotion
 from memory.tests.factories import at, post_exchanges, post_session, stored_at
@@ -61,6 +61,36 @@ def test_the_decide_page_shows_what_a_reviewer_needs(admin_client, api_client, p
         assert f"/admin/memory/session/{exchange.session_id}/change/" in page
     # The word diff against the closest project rule: the new words inserted, the shared ones kept.
     assert "<ins>and the unit tests</ins>" in page and f"/admin/memory/experience/{close.pk}/change/" in page
+
+
+def test_the_closest_rule_is_found_however_many_items_of_other_scopes_are_nearer(api_client, proposal, settings):
+    """Seen in CI: the decide page's word diff was missing. The scope filter ran after a plain HNSW walk, whose
+    ef_search nearest can all be other scopes' items (or the index's dead entries): the closest rule was not found."""
+    from django.db import connection
+
+    from agents.services import agent_create
+    from memory.gateways.embeddings import get_embedder
+
+    close = _project_rule(api_client, proposal["holder"], CLOSE)
+    stranger = agent_create(project_name="elsewhere", name="other")
+    embedder = get_embedder()
+    vector = list(embedder.embed_one(f"rule: {PROPOSED}"))
+    # 60 items of another project, each nearer than the close rule; each vector its own (pgvector keeps identical
+    # vectors as one graph element)
+    Experience.objects.bulk_create([
+        Experience(project_id=stranger.project_id, owner_agent=stranger, scope="project", type="constraint",
+                   subject="rule", statement=f"{PROPOSED} ({i})", embedding_model=embedder.model_id,
+                   embedding=[x + (0.01 if j == i else 0.0) for j, x in enumerate(vector)])
+        for i in range(60)])
+    settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=0)  # the HNSW path of a large store
+    with connection.cursor() as cursor:
+        # HNSW as a large store's planner chooses it, in a request that ran no other similarity query before
+        # (the admin's decide page): pgvector's defaults, iterative scan off and ef_search 40.
+        cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; "
+                       "SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 40")
+    item = review_item_create(experience=proposal["rule"], batch=proposal["batch"], sessions=3,
+                              proposed_scope="project")
+    assert [s["id"] for s in item.similar] == [str(close.pk)]
 
 
 def test_the_decide_page_lists_open_conflicts_on_the_item(admin_client, api_client, proposal):
