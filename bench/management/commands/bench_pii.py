@@ -54,10 +54,10 @@ class Command(BaseCommand):
                                  "in a transaction that is rolled back (tuned while developing, held_back once); "
                                  "fresh: only the blind second set (bench/pii_adversarial_fresh.py, counts by group "
                                  "only; not part of all); fresh_tune / fresh_held: its two halves by "
-                                 "sha256('recmem-fresh/' + case id) % 2 (tune may be read, held is run once, unread); "
+                                 "sha256('recmem-fresh/' + case id) %% 2 (tune may be read, held is run once, unread); "
                                  "r18 / r18_tune / r18_held: the third blind set (bench/pii_adversarial_r18.py, counts "
                                  "by group and place only; not part of all), halves by sha256('recmem-r18/' + case id) "
-                                 "% 2")
+                                 "%% 2")
         parser.add_argument("--adversarial-only", action="store_true", help="skip the dataset scores and throughput")
         parser.add_argument("--adversarial-seed", type=int, default=None, help="reproduce a run's canaries")
         parser.add_argument("--adversarial-limit", type=int, default=None, help="only the first N cases (smoke runs)")
