@@ -370,7 +370,7 @@ def bench_settings(*, mode: str, consolidator: str, theta_sim: float | None = No
     overrides: dict[str, Any] = {
         # The product has no eager mode: an eager run stores with consolidation off, and the bench consolidates
         # each exchange itself (bench.eager.runner).
-        "consolidation__mode": "online" if mode == "online" else "off",
+        "consolidation__mode": mode if mode in ("online", "idle") else "off",
         # Flat runs consolidate nothing: which consolidator is configured does not matter there.
         "consolidation__consolidator": consolidator if mode != "flat" else "auto",
         "llm__base_url": "",

@@ -6,7 +6,8 @@ different paraphrases, later contradictions of some of them, one-off filler, and
 the words its answer must contain. The runner replays it through the REST API (Django's test client, the real
 authentication, masking, trigger and queue) in online mode with the queue forced synchronous, so every run the
 write path enqueues executes right after its commit; at the end each agent asks for a run (the API's "run now", a
-manual run with the session pass), as an operator would. Then it measures, from the database and the search API:
+manual run with the session pass), as an operator would. With ``--mode idle`` nothing runs before that request: one
+pass takes each agent's whole backlog. Then it measures, from the database and the search API:
 
 - ``items_per_fact``: active experiences holding evidence from a fact's paraphrases, per fact (facts without any
   item count as 0; ``facts_with_item`` says how many have one);
@@ -297,8 +298,11 @@ def goals(result: dict[str, Any]) -> dict[str, bool]:
 
 
 def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, facts: int | None = None,
-                   filler: int | None = None, keep_data: bool = False, seed: int | None = 1) -> dict[str, Any]:
-    """Replay each scenario in online mode with the extractive consolidator and the configured embedder."""
+                   filler: int | None = None, keep_data: bool = False, seed: int | None = 1,
+                   mode: str = "online") -> dict[str, Any]:
+    """Replay each scenario with the extractive consolidator and the configured embedder: in online mode (topics
+    consolidated as they ripen), or in idle mode, where nothing runs before the agents' final "run now", so one
+    pass takes the whole backlog (as after `make run` with a conversation history sent at once)."""
     from bench.locomo import bench_settings, project_delete
     from memory.gateways.embeddings import get_embedder
     from memory.thresholds import thresholds_for
@@ -308,7 +312,7 @@ def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, 
         scenario = scenario_subset(load_scenario(name), facts=facts, filler=filler)
         project_name = f"bench-paraphrase-{uuid.uuid4().hex[:8]}"
         try:
-            with bench_settings(mode="online", consolidator="extractive"):
+            with bench_settings(mode=mode, consolidator="extractive"):
                 replayed = replay_scenario(scenario=scenario, project_name=project_name, log=log, seed=seed)
                 result = measure(scenario=scenario, replayed=replayed)
         finally:
@@ -319,6 +323,7 @@ def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, 
         result["thresholds"] = thresholds_for(model).__dict__
         result["held_back"] = name == HELD_BACK or Path(name).stem in BLIND
         result["pseudonym_seed"] = seed
+        result["mode"] = mode
         result["goals"] = goals(result)
         runs.append(result)
     return {"benchmark": "paraphrase", "runs": runs}
@@ -327,7 +332,7 @@ def run_paraphrase(*, scenarios: list[str], log: Callable[[str], None] = print, 
 def summary_lines(report: dict[str, Any]) -> list[str]:
     lines = []
     for r in report["runs"]:
-        tag = " (held back)" if r["held_back"] else ""
+        tag = (" (held back)" if r["held_back"] else "") + (f", {r['mode']} mode" if r.get("mode") else "")
         lines.append(f"{r['scenario']}{tag}: {r['facts']} facts, {r['exchanges']} exchanges, "
                      f"{r['candidate_exchanges']} candidate exchanges, {r['batches']} batches, "
                      f"{r['active_items']} active items")

@@ -18,9 +18,10 @@ from memory.services.validity import validity_samples_weekly
 
 
 def consolidation_run_task(agent_id: str, batch_id: str | None = None, run: str = "online") -> str | None:
-    """``run``: online, idle (queued by the idle scheduler) or manual (an explicit request)."""
+    """``run``: online, idle (queued by the idle scheduler), manual (an explicit request) or updates (the agent's
+    waiting updates, queued by another agent's pass)."""
     batch = consolidation_run(agent_id=uuid.UUID(agent_id), batch_id=uuid.UUID(batch_id) if batch_id else None,
-                              run=run if run in ("online", "idle", "manual") else "online")
+                              run=run if run in ("online", "idle", "manual", "updates") else "online")
     return str(batch.pk) if batch is not None else None
 
 

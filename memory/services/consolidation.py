@@ -85,6 +85,7 @@ from memory.services.scheduling import (
     RUN_IDLE,
     RUN_MANUAL,
     RUN_ONLINE,
+    RUN_UPDATES,
     consolidation_enqueue,
     consolidation_retry_schedule,
     replay_backlog,
@@ -607,8 +608,8 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
         for other in others:
             theirs = set(ExperienceEvidence.objects.filter(experience=other).values_list("exchange_id", flat=True))
             shared = len(mine & theirs)
-            if item.batch_id == other.batch_id == batch.pk:  # two points the consolidator made of one topic
-                continue
+            if item.batch_id == other.batch_id == batch.pk and not _one_point_twice(item, other, thresholds):
+                continue  # two points the consolidator made of one topic
             if not (other.type == item.type or {other.type, item.type} <= RULE_TYPES
                     or {other.type, item.type} <= (RULE_TYPES | {"fact"}) - {"lesson"}) \
                     or not (shared >= 2 or 2 * shared >= min(len(mine), len(theirs))) \
@@ -621,6 +622,18 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
             if fold.pk == item.pk:
                 break
             mine |= theirs
+
+
+def _one_point_twice(a: Experience, b: Experience, thresholds: Thresholds) -> bool:
+    """Two items one batch wrote that are still one point: paraphrases of each other (halfway from θ_corroborate to
+    θ_dedup, where two points of one topic — "deploys go out on Fridays", "a deploy needs the lead's approval" — do
+    not reach) naming the same products and values. Seen in a pass over a whole backlog: four sessions' "all card
+    charges go through Stripe" became a constraint and a fact of the same words."""
+    if not {a.type, b.type} <= RULE_TYPES | {"fact"}:  # two events of one story are two happenings
+        return False
+    sim = float(np.dot(np.asarray(a.embedding), np.asarray(b.embedding)))
+    return (sim >= (thresholds.corroborate + thresholds.dedup) / 2
+            and _names(a.statement) == _names(b.statement) and _values(a.statement) == _values(b.statement))
 
 
 def _supersede(*, loser: Experience, winner: Experience, batch, now) -> None:
@@ -1037,6 +1050,47 @@ def moved_items(*, scope: ScopeKey, said: str, visibility=None) -> list[Experien
                         and origin & names and target and not target & names:
                     found.append(x)
     return found
+
+
+# The SQL pre-filter of a unit that may say a change with its origin (what _MOVED_RE and _SWAPPED_RE then read).
+_MOVE_SQL = r"\m(from|off|replac\w*|swapp\w*)\M"
+
+
+def _changes_said_before(*, agent, batch, summary: dict) -> list[Candidate]:
+    """Raw units that move away from an item this batch wrote ("card processing switched from Stripe to Adyen",
+    stored while the Stripe rule was still an unripe topic): at ingest there was no item to update, and nothing
+    recurs with a one-off change, so it stayed raw and the old rule went live. Each becomes an update candidate of
+    its owner, as at ingest (the running agent's lands in this run: see :func:`consolidation_run`). Found by the
+    item's names and values in the full-text index, then read as at ingest."""
+    from django.contrib.postgres.search import SearchQuery
+
+    from memory.search.lexical import TEXT_SEARCH_CONFIG
+
+    written = {x.pk: x for x in Experience.objects.filter(pk__in=summary["experiences_created"],
+                                                           status=MemoryStatus.ACTIVE)}
+    words = sorted({w for x in written.values() for w in _names(x.statement) | _values(x.statement)})[:50]
+    if not words:
+        return []
+    query = SearchQuery(words[0], search_type="plain", config=TEXT_SEARCH_CONFIG)
+    for w in words[1:]:
+        query |= SearchQuery(w, search_type="plain", config=TEXT_SEARCH_CONFIG)
+    units = (Exchange.objects.filter(project_id=agent.project_id, state=Exchange.State.RAW, quarantined=False,
+                                     search_vector=query)
+             .filter(Q(user_text__iregex=_MOVE_SQL) | Q(assistant_text__iregex=_MOVE_SQL))
+             .exclude(candidates__status=Candidate.Status.PENDING).select_related("owner_agent")
+             .order_by("occurred_at")[:200])
+    made = []
+    for e in units:
+        said = f"{e.user_text} {e.assistant_text}"
+        if not _moves(said):
+            continue
+        moved = moved_items(scope=ScopeKey.of(e), said=said, visibility=agent_visibility(agent=e.owner_agent))
+        if any(x.pk in written for x in moved):
+            candidate = Candidate.objects.create(project_id=e.project_id, agent=e.owner_agent, trigger=e,
+                                                 reason=Candidate.Reason.UPDATE)
+            candidate.exchanges.set([e])  # the unit stays raw, as an update candidate's does at ingest
+            made.append(candidate)
+    return made
 
 
 def moved_away(statement: str, text: str) -> bool:
@@ -1505,14 +1559,25 @@ def consolidation_run(*, agent_id: uuid.UUID, batch_id: uuid.UUID | None = None,
     # of the queue, so a long backlog never holds a worker while other work waits behind it.
     deadline = time.monotonic() + config().consolidation.task_seconds
     first = None
+    session_pass = True
+    if run == RUN_UPDATES:  # a manual run of the candidates only
+        run, session_pass = RUN_MANUAL, False
     for _ in range(MAX_FOLLOW_UP_RUNS):
         with agent_run_lock(agent.pk) as acquired:
             if not acquired:
                 logger.info("consolidation for %s already running elsewhere", agent)
                 return first
             batch = _run_pending(agent=agent, batch_id=batch_id, max_candidates=max_candidates, embedder=embedder,
-                                 consolidator=consolidator, run=run, planner=planner, deadline=deadline)
+                                 consolidator=consolidator, run=run, planner=planner, deadline=deadline,
+                                 session_pass=session_pass)
         first = first or batch
+        if batch is not None and run in (RUN_IDLE, RUN_MANUAL) and (batch.summary or {}).get("updates_queued_here") \
+                and time.monotonic() < deadline:
+            # A change said before the item it changes existed (queued by this batch): it lands in this pass, not
+            # in the next one, or the old rule would be served as current until then. The candidates only: the
+            # session pass keeps its window per pass (RECMEM_IDLE_MAX_SESSIONS).
+            batch_id, session_pass = None, False
+            continue
         if batch is None or config().consolidation.mode != "online" or not candidates_waiting(agent=agent):
             return first
         if time.monotonic() >= deadline:
@@ -1534,14 +1599,15 @@ def candidates_waiting(*, agent: Agent) -> bool:
 
 
 def _run_pending(*, agent, batch_id, max_candidates, embedder, consolidator, run,
-                 planner: Planner = DEFAULT_PLANNER, deadline: float | None = None) -> ConsolidationBatch | None:
+                 planner: Planner = DEFAULT_PLANNER, deadline: float | None = None,
+                 session_pass: bool = True) -> ConsolidationBatch | None:
     pending = Candidate.objects.filter(agent=agent, status=Candidate.Status.PENDING).select_related("trigger")
     if batch_id is not None:
         pending = pending.filter(batch_id=batch_id)
     elif run not in (RUN_IDLE, RUN_MANUAL):  # updates land in the next idle or requested pass, one call per scope
         pending = pending.exclude(reason=Candidate.Reason.UPDATE)
     candidates = _replay_window(list(pending.order_by("created_at")[:max_candidates]))
-    replay = run in (RUN_IDLE, RUN_MANUAL) and config().session_pass_on and batch_id is None
+    replay = run in (RUN_IDLE, RUN_MANUAL) and config().session_pass_on and batch_id is None and session_pass
     sessions = list(replay_backlog(agent=agent)[:config().idle.max_sessions]) if replay else []
     if not candidates and not sessions:
         return None
@@ -1732,6 +1798,13 @@ def _write(*, agent, batch, topics, thresholds, embedder_model, timings, written
         summary["candidates"].extend(str(c.pk) for c in topic.candidates)
     Candidate.objects.filter(pk__in=[c.pk for t in topics for c in t.candidates]).update(
         status=Candidate.Status.DONE, batch=batch, last_error="")
+    if planner.semantic and not planner.kind:
+        updates = _changes_said_before(agent=agent, batch=batch, summary=summary)
+        if updates:
+            summary["updates_queued"] = [str(c.pk) for c in updates]
+            summary["updates_queued_here"] = sum(c.agent_id == agent.pk for c in updates)
+            for owner in {c.agent_id for c in updates} - {agent.pk}:  # the owner's pass lands its change now
+                transaction.on_commit(lambda owner=owner: consolidation_enqueue(agent_id=owner, run=RUN_UPDATES))
     if replay is not None and replay.sessions:
         summary["replay"] = replay.cursor_advance()
     timings["write"] = round((time.perf_counter() - written) * 1000, 1)

@@ -59,6 +59,9 @@ def maintenance_schedules_ensure() -> list[str]:
 
 
 RUN_ONLINE, RUN_IDLE, RUN_MANUAL = "online", "idle", "manual"
+# The agent's waiting updates only, now (a manual run without the session pass): queued when another agent's pass
+# wrote an item that one of this agent's raw units had already changed.
+RUN_UPDATES = "updates"
 
 
 def idle_queue() -> str | None:

@@ -37,3 +37,16 @@ def test_bench_paraphrase_small_part(tmp_path):
     assert set(run["goals"]) == {"items_per_fact", "merged_share", "best_sessions", "contradictions_resolved",
                                  "filler_items", "in_block"}
     assert "items/fact" in stdout.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bench_paraphrase_idle_mode_takes_the_backlog_in_the_final_runs(tmp_path):
+    """--mode idle: nothing is consolidated while the scenario is sent; each agent's final "run now" takes its
+    backlog in one pass (the `make run` way: a history sent, then one pass), and the changes still land."""
+    out = tmp_path / "out.json"
+    call_command("bench_paraphrase", "--scenario", "platform_team", "--facts", "3", "--filler", "4", "--mode",
+                 "idle", "--json", str(out), stdout=io.StringIO())
+    [run] = json.loads(out.read_text())["runs"]
+    assert run["mode"] == "idle" and run["candidate_exchanges"] >= 1
+    assert 1 <= run["batches"] <= 2 * 3  # the agents' final runs (and the follow-up of a change found in one)
+    assert run["contradictions_resolved"] == len(run["contradictions"])

@@ -29,6 +29,9 @@ class Command(BaseCommand):
         parser.add_argument("--json", default="", help="write the whole report here")
         parser.add_argument("--details", action="store_true", help="print per-fact and per-question results")
         parser.add_argument("--keep-data", action="store_true")
+        parser.add_argument("--mode", choices=["online", "idle"], default="online",
+                            help="online: topics consolidated as they ripen; idle: nothing runs before each agent's "
+                                 "final run now, which takes the whole backlog in one pass")
         parser.add_argument("--seed", type=int, default=1,
                             help="the projects' pseudonym key seed (placeholders are embedded: a fixed key makes a "
                                  "run repeatable); -1 for a random key")
@@ -41,7 +44,7 @@ class Command(BaseCommand):
         try:
             report = run_paraphrase(scenarios=scenarios, log=self.stdout.write, facts=opts["facts"],
                                     filler=opts["filler"], keep_data=opts["keep_data"],
-                                    seed=None if opts["seed"] < 0 else opts["seed"])
+                                    seed=None if opts["seed"] < 0 else opts["seed"], mode=opts["mode"])
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from exc
         for line in summary_lines(report):

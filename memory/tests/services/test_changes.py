@@ -9,10 +9,11 @@ import pytest
 from agents.visibility import ScopeKey
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
-from memory.models import Candidate, Exchange, Experience, MemoryVersion
+from memory.models import Candidate, Exchange, Experience, MemoryVersion, Session
 from memory.services.consolidation import (
     TopicPlan,
     _changes,
+    _changes_said_before,
     _empty_summary,
     _names,
     _unclaimed_units_attach,
@@ -24,6 +25,29 @@ from memory.tests.factories import T0, make_memories
 from memory.thresholds import thresholds_for
 
 STRIPE = "All our card charges go through Stripe; we never talk to the card networks directly."
+RESTATED = [STRIPE, "Card payments: everything goes via Stripe, nobody integrates with the card networks themselves.",
+            "Reminder that every card charge is processed by Stripe, never directly against Visa or Mastercard.",
+            "We charge cards only through Stripe, no direct card network integration."]
+
+
+def _rule_said(agent, texts, module=None) -> None:
+    """``texts`` said in one session a day each, from T0."""
+    for day, text in enumerate(texts):
+        session = session_create(agent=agent, module=module, started_at=T0 + timedelta(days=day))
+        exchanges_ingest(agent=agent, session=session, items=[ExchangeIn(user=text, assistant="Understood.",
+                                                                         occurred_at=T0 + timedelta(days=day))])
+
+
+def _change_said(agent, text: str, day: int, module=None) -> tuple[Exchange, Exchange]:
+    """A session on ``day`` saying the change, then a move away from something no item names."""
+    session = session_create(agent=agent, module=module, started_at=T0 + timedelta(days=day))
+    exchanges_ingest(agent=agent, session=session, items=[
+        ExchangeIn(user=text, assistant="Noted.", occurred_at=T0 + timedelta(days=day)),
+        ExchangeIn(user="We moved the design docs from Confluence to Notion.", assistant="Okay.",
+                   occurred_at=T0 + timedelta(days=day, hours=1))])
+    change, unrelated = Exchange.objects.filter(session=session).order_by("turn_index")
+    assert change.state == "raw" and not Candidate.objects.filter(trigger=change).exists()  # no item to update yet
+    return change, unrelated
 
 
 def test_a_change_naming_its_origin_moves_away_from_it():
@@ -115,3 +139,71 @@ def test_a_one_off_change_naming_its_origin_lands_at_once(make_agent, settings):
         user="We moved the design docs from Confluence to Notion.", assistant="Okay.",
         occurred_at=T0 + timedelta(days=3, hours=1))])
     assert not Candidate.objects.filter(trigger__user_text__contains="Confluence").exists()
+
+
+@pytest.mark.django_db
+def test_a_change_said_before_its_item_existed_lands_in_the_pass_that_writes_the_item(make_agent, settings):
+    """Seen in `make run` (every session sent, then one pass): the Stripe rule was restated in four sessions and
+    ripened, "card processing switched from Stripe to Adyen" came after, while no item existed yet, so nothing made
+    it an update; the pass wrote the Stripe rule — twice, as a constraint and as a fact of the same words — and the
+    change stayed raw. Now the pass that writes the item queues the change and lands it, and one point is one item."""
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", llm__base_url="")
+    agent = make_agent().agent
+    _rule_said(agent, RESTATED)
+    change, unrelated = _change_said(
+        agent, "The migration is finished: card processing switched from Stripe to Adyen this month.", day=6)
+    first = consolidation_run(agent_id=agent.pk, run="manual")
+    assert first.summary["updates_queued"] and first.summary["updates_queued_here"] == 1
+    stripe = Experience.objects.filter(statement__icontains="Stripe").exclude(statement__icontains="Adyen")
+    assert not stripe.filter(status="active").exists()
+    current = Experience.objects.get(status="active", statement__icontains="Adyen")
+    assert {x.superseded_by_id for x in stripe} <= {current.pk, *stripe.values_list("pk", flat=True)}
+    # the four restatements were one point: one item took the other's evidence before the change replaced it
+    assert stripe.filter(superseded_by=current).count() == 1
+    change.refresh_from_db()
+    assert change.state == "consolidated"
+    # a move away from something no item says is no update of anything
+    assert not Candidate.objects.filter(trigger=unrelated).exists()
+
+
+@pytest.mark.django_db
+def test_a_topic_holding_a_rule_and_its_change_leaves_the_change_current(make_agent, settings):
+    """Another agent's "card processing switched from Stripe to Adyen" ripens with the module's Stripe rule into
+    one topic (across agents): the pass makes both points, and the change supersedes the rule."""
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", llm__base_url="")
+    writer = make_agent(name="writer", modules=["payments"]).agent
+    other = make_agent(name="other", modules=["payments"]).agent
+    _rule_said(writer, RESTATED[:3], module="payments")
+    session = session_create(agent=other, module="payments", started_at=T0 + timedelta(days=5))
+    exchanges_ingest(agent=other, session=session, items=[ExchangeIn(
+        user="Card processing switched from Stripe to Adyen this month.", assistant="Noted.",
+        occurred_at=T0 + timedelta(days=5))])
+    [topic] = Candidate.objects.all()
+    assert topic.agent_id == other.pk and topic.exchanges.count() == 4  # ripe across agents, the change in it
+    consolidation_run(agent_id=other.pk, run="manual")
+    old = Experience.objects.get(statement=STRIPE)
+    assert old.status == "superseded" and "Adyen" in old.superseded_by.statement
+    assert old.superseded_by.status == "active" and old.superseded_by.scope == "module"
+
+
+@pytest.mark.django_db
+def test_another_agents_earlier_change_is_queued_for_its_owner_and_lands_without_a_session_pass(make_agent):
+    """A change by another agent of the module, raw when the pass wrote the item: it becomes that agent's update
+    candidate (a pass of the writer cannot consolidate another agent's units), and the owner's updates-only run
+    lands it without replaying its sessions."""
+    writer = make_agent(name="writer", modules=["payments"]).agent
+    other = make_agent(name="other", modules=["payments"]).agent
+    _rule_said(writer, [STRIPE], module="payments")
+    change, unrelated = _change_said(other, "Finance closed the vendor review: the charges moved from Stripe to Adyen.",
+                                     day=3, module="payments")
+    _, item = make_memories(Exchange.objects.get(owner_agent=writer))
+    Experience.objects.filter(pk=item.pk).update(valid_from=T0)
+    batch = ConsolidationBatch.objects.create(project=writer.project, agent=writer)
+    [queued] = _changes_said_before(agent=writer, batch=batch, summary={"experiences_created": [str(item.pk)]})
+    assert queued.agent_id == other.pk and queued.reason == "update" and list(queued.exchanges.all()) == [change]
+    assert not Candidate.objects.filter(trigger=unrelated).exists()
+    done = consolidation_run(agent_id=other.pk, run="updates")
+    assert done.mode == "manual" and "replay" not in done.summary  # the candidates only
+    assert Session.objects.get(pk=change.session_id).replay_cursor == 0  # its sessions wait for its own pass
+    item.refresh_from_db()
+    assert item.status == "superseded" and "Adyen" in item.superseded_by.statement
