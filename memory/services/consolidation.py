@@ -487,6 +487,7 @@ def _one_memory_per_point(plans: list[ExperiencePlan], *, units: list[Exchange],
         return (p is best or bool(p.draft.contradicts) or p.draft.confidence >= POINT_CONFIDENCE
                 or _says_a_change(p.draft)
                 or (p.draft.type != "event" and _other_values(p.draft.statement, best.draft.statement))
+                or _changes(best.draft.statement, p.draft.statement)  # the value the best one replaced
                 or not witnesses_best(p))
 
     kept = []
@@ -693,8 +694,9 @@ def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thres
             continue
         found = _nearest_active_item(scope=topic.scope, vector=u.embedding)
         if found is None or found[1] < thresholds.corroborate_unit or found[0].quarantined \
-                or _states_otherwise(found[0].statement, u):
-            continue
+                or _states_otherwise(found[0].statement, u) \
+                or moved_away(f"{u.user_text} {u.assistant_text}", _evidence_text(found[0])):
+            continue  # (the last: it names what the item's own words moved away from, the old value)
         witnessed.setdefault(found[0].pk, (found[0], []))[1].append(u)
     for item, found in witnessed.values():
         item = _corroborate(item=item, exchange_ids=[e.pk for e in found], batch=batch)
@@ -927,6 +929,15 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     changed += [x for x, sim in other_types if x not in changed and sim >= floor
                 and _changes(draft.statement, x.statement)]
     changed += [x for x in moved_items(scope=scope, said=said) if x not in changed]
+    # The mirror, for a pass that writes what was said before a change after the change's item (a backlog: "log
+    # every run to MLflow" of the 8th written after "from now on, log all runs to wandb" of the 16th): an item
+    # said later that changes this statement contradicts it, and wins by its date (contradiction_winner), as it
+    # would have, written in the order said.
+    said_at = max((u.occurred_at for u in sources), default=draft.valid_from)  # its own words, not the topic's
+    if said_at is not None:
+        changed += [x for x, sim in [*matches, *other_types] if x not in changed and sim >= floor
+                    and x.valid_from is not None and x.valid_from > said_at
+                    and (_changes(x.statement, draft.statement) or moved_away(draft.statement, _evidence_text(x)))]
     draft.contradicts.extend(str(x.pk) for x in changed if str(x.pk) not in draft.contradicts)
     matches = [(x, sim) for x, sim in matches if x not in changed]
     if changed:  # a change corroborates only an item that already says the new (its statement, not its evidence)
@@ -934,6 +945,13 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     if not matches:
         return _point_of_aside(scope=scope, draft=draft, sources=sources, thresholds=thresholds)
     return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
+
+
+def _evidence_text(item: Experience) -> str:
+    """The words an item was drawn from ("we've migrated experiment tracking from MLflow to wandb" behind "from now
+    on, log all training runs to wandb")."""
+    return " ".join(f"{u} {a}" for u, a in Exchange.objects.filter(experienceevidence__experience=item)
+                    .values_list("user_text", "assistant_text"))
 
 
 def _point_of_aside(*, scope: ScopeKey, draft: ExperienceDraft, sources: list[Exchange],

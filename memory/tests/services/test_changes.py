@@ -207,3 +207,33 @@ def test_another_agents_earlier_change_is_queued_for_its_owner_and_lands_without
     assert Session.objects.get(pk=change.session_id).replay_cursor == 0  # its sessions wait for its own pass
     item.refresh_from_db()
     assert item.status == "superseded" and "Adyen" in item.superseded_by.statement
+
+
+@pytest.mark.django_db
+def test_a_statement_older_than_the_change_already_written_is_not_brought_back(make_agent, settings):
+    """A pass over a backlog wrote "from now on, log all training runs to wandb" (said on the 10th, from "we've
+    migrated experiment tracking from MLflow to wandb") first and the older "every training run gets logged to
+    MLflow" (the 0th to 2nd) after it, both active (ml_team, `bench_paraphrase --mode idle`): the older statement
+    contradicted nothing it could see, since only the newer one says the change. Written in the order said, the
+    change would have superseded it; now the newer item that changes it wins by its date, whatever the order."""
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", llm__base_url="")
+    agent = make_agent().agent
+    now_said = session_create(agent=agent, started_at=T0 + timedelta(days=10))
+    exchanges_ingest(agent=agent, session=now_said, items=[ExchangeIn(
+        user="We've migrated experiment tracking from MLflow to wandb; the old server goes read-only next week.",
+        assistant="Got it, all new runs go to wandb from today.", occurred_at=T0 + timedelta(days=10))])
+    _, wandb = make_memories(Exchange.objects.get(session=now_said))
+    Experience.objects.filter(pk=wandb.pk).update(  # as the extraction words it
+        valid_from=T0 + timedelta(days=10), statement="From now on, log all training runs to wandb.")
+    _rule_said(agent, ["Every training run gets logged to MLflow: params, metrics and the model artifact.",
+                       "Log each training run to MLflow with its params, metrics and model artifact.",
+                       "All training runs go to MLflow, params and metrics and the model file included."])
+    consolidation_run(agent_id=agent.pk, run="manual")
+    assert not Experience.objects.filter(status="active", statement__icontains="MLflow").exists()
+    wandb.refresh_from_db()
+    assert wandb.status == "active"
+    # nor do its words witness the item that replaced it (they had joined it as paraphrases: the old value as
+    # corroboration of the new)
+    assert not wandb.evidence.filter(user_text__icontains="MLflow").exclude(user_text__icontains="wandb").exists()
+    for item in Experience.objects.filter(statement__icontains="MLflow"):  # if the pass wrote one: superseded
+        assert item.status == "superseded" and item.superseded_by_id == wandb.pk
