@@ -487,7 +487,6 @@ def _one_memory_per_point(plans: list[ExperiencePlan], *, units: list[Exchange],
         return (p is best or bool(p.draft.contradicts) or p.draft.confidence >= POINT_CONFIDENCE
                 or _says_a_change(p.draft)
                 or (p.draft.type != "event" and _other_values(p.draft.statement, best.draft.statement))
-                or _changes(best.draft.statement, p.draft.statement)  # the value the best one replaced
                 or not witnesses_best(p))
 
     kept = []
