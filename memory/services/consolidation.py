@@ -86,6 +86,7 @@ from memory.services.scheduling import (
     RUN_MANUAL,
     RUN_ONLINE,
     RUN_UPDATES,
+    candidate_create,
     consolidation_enqueue,
     consolidation_retry_schedule,
     replay_backlog,
@@ -608,7 +609,8 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
         for other in others:
             theirs = set(ExperienceEvidence.objects.filter(experience=other).values_list("exchange_id", flat=True))
             shared = len(mine & theirs)
-            if item.batch_id == other.batch_id == batch.pk and not _one_point_twice(item, other, thresholds):
+            if item.batch_id == other.batch_id == batch.pk \
+                    and not _one_point_twice(item, other, 1.0 - float(other.distance), thresholds):
                 continue  # two points the consolidator made of one topic
             if not (other.type == item.type or {other.type, item.type} <= RULE_TYPES
                     or {other.type, item.type} <= (RULE_TYPES | {"fact"}) - {"lesson"}) \
@@ -624,14 +626,13 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
             mine |= theirs
 
 
-def _one_point_twice(a: Experience, b: Experience, thresholds: Thresholds) -> bool:
+def _one_point_twice(a: Experience, b: Experience, sim: float, thresholds: Thresholds) -> bool:
     """Two items one batch wrote that are still one point: paraphrases of each other (halfway from θ_corroborate to
     θ_dedup, where two points of one topic — "deploys go out on Fridays", "a deploy needs the lead's approval" — do
     not reach) naming the same products and values. Seen in a pass over a whole backlog: four sessions' "all card
     charges go through Stripe" became a constraint and a fact of the same words."""
     if not {a.type, b.type} <= RULE_TYPES | {"fact"}:  # two events of one story are two happenings
         return False
-    sim = float(np.dot(np.asarray(a.embedding), np.asarray(b.embedding)))
     return (sim >= (thresholds.corroborate + thresholds.dedup) / 2
             and _names(a.statement) == _names(b.statement) and _values(a.statement) == _values(b.statement))
 
@@ -688,14 +689,18 @@ def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thres
     units = [u for u in topic.units if u.embedding is not None and not u.quarantined]
     held = set(ExperienceEvidence.objects.filter(exchange__in=units).values_list("exchange_id", flat=True))
     witnessed: dict = {}
+    said_by: dict = {}  # item → the words it was drawn from
     for u in units:
         if u.pk in held:
             continue
         found = _nearest_active_item(scope=topic.scope, vector=u.embedding)
         if found is None or found[1] < thresholds.corroborate_unit or found[0].quarantined \
-                or _states_otherwise(found[0].statement, u) \
-                or moved_away(f"{u.user_text} {u.assistant_text}", _evidence_text(found[0])):
-            continue  # (the last: it names what the item's own words moved away from, the old value)
+                or _states_otherwise(found[0].statement, u):
+            continue
+        if found[0].pk not in said_by:
+            said_by[found[0].pk] = _evidence_text(found[0])
+        if moved_away(f"{u.user_text} {u.assistant_text}", said_by[found[0].pk]):
+            continue  # it names what the item's own words moved away from: the old value
         witnessed.setdefault(found[0].pk, (found[0], []))[1].append(u)
     for item, found in witnessed.values():
         item = _corroborate(item=item, exchange_ids=[e.pk for e in found], batch=batch)
@@ -1096,17 +1101,16 @@ def _changes_said_before(*, agent, batch, summary: dict) -> list[Candidate]:
              .filter(Q(user_text__iregex=_MOVE_SQL) | Q(assistant_text__iregex=_MOVE_SQL))
              .exclude(candidates__status=Candidate.Status.PENDING).select_related("owner_agent")
              .order_by("occurred_at")[:200])
-    made = []
+    made, visibility = [], {}
     for e in units:
         said = f"{e.user_text} {e.assistant_text}"
         if not _moves(said):
             continue
-        moved = moved_items(scope=ScopeKey.of(e), said=said, visibility=agent_visibility(agent=e.owner_agent))
+        if e.owner_agent_id not in visibility:
+            visibility[e.owner_agent_id] = agent_visibility(agent=e.owner_agent)
+        moved = moved_items(scope=ScopeKey.of(e), said=said, visibility=visibility[e.owner_agent_id])
         if any(x.pk in written for x in moved):
-            candidate = Candidate.objects.create(project_id=e.project_id, agent=e.owner_agent, trigger=e,
-                                                 reason=Candidate.Reason.UPDATE)
-            candidate.exchanges.set([e])  # the unit stays raw, as an update candidate's does at ingest
-            made.append(candidate)
+            made.append(candidate_create(agent=e.owner_agent, trigger=e, members=[e], reason=Candidate.Reason.UPDATE))
     return made
 
 

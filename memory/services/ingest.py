@@ -33,7 +33,7 @@ from memory.review.services import review_quarantine_create
 from memory.salience import salience_reason
 from memory.search.lexical import TEXT_SEARCH_CONFIG
 from memory.search.vector import nearest_scan
-from memory.services.scheduling import consolidation_enqueue
+from memory.services.scheduling import candidate_create, consolidation_enqueue
 from memory.textform import unit_text_form
 from memory.thresholds import Thresholds, thresholds_for
 from memory.trust import NON_CORROBORATING, Source
@@ -473,7 +473,7 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
             # undid); new evidence that ripens the topic by itself takes them along, and that releases them.
             held = [n for n, sim in neighbours if sim >= thresholds.theta_sim and n.state == Exchange.State.HELD]
             members = scope_chain([e, *ripe, *held], key=ScopeKey.of, visibility=visibility)[1:] if held else ripe
-            candidates.append(_candidate_create(agent=agent, trigger=e, members=[*members, e],
+            candidates.append(candidate_create(agent=agent, trigger=e, members=[*members, e],
                                                 reason=Candidate.Reason.RECURRENCE))
             queued.update(m.pk for m in members)
             continue
@@ -482,14 +482,14 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
         # preference supersedes the old item, a paraphrase corroborates it.
         if any(sim >= thresholds.theta_sim and n.state == Exchange.State.CONSOLIDATED for n, sim in neighbours) \
                 and _restates_an_item(e, visibility, thresholds):
-            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
+            candidates.append(candidate_create(agent=agent, trigger=e, members=[e],
                                                 reason=Candidate.Reason.UPDATE))
             continue
         # A change that names what it moved away from ("card processing switched from Stripe to Adyen") updates
         # the item naming it at once, however far apart the embeddings are (0.31 to "all our card charges go
         # through Stripe"): else a one-off change waits, raw, for a recurrence and the old rule stays active.
         if _moves_away_from_an_item(e, visibility):
-            candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
+            candidates.append(candidate_create(agent=agent, trigger=e, members=[e],
                                                 reason=Candidate.Reason.UPDATE))
             continue
         if config().consolidation.salience:
@@ -497,7 +497,7 @@ def _trigger(*, agent: Agent, exchanges: list[Exchange], model_id: str) -> list[
             if reason:
                 e.salience = reason
                 Exchange.objects.filter(pk=e.pk).update(salience=reason)
-                candidates.append(_candidate_create(agent=agent, trigger=e, members=[e],
+                candidates.append(candidate_create(agent=agent, trigger=e, members=[e],
                                                     reason=Candidate.Reason.SALIENCE))
     return candidates
 
@@ -553,13 +553,3 @@ def _recurring(e: Exchange, neighbours: list[tuple[Exchange, float]], floor: flo
     return scope_chain([e, *raw], key=ScopeKey.of, visibility=visibility)[1:]
 
 
-def _candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:
-    candidate = Candidate.objects.create(project_id=trigger.project_id, agent=agent, trigger=trigger, reason=reason)
-    candidate.exchanges.set(members)
-    if reason == Candidate.Reason.UPDATE:
-        return candidate  # its units stay raw: they may still ripen with their topic (and be consolidated there)
-    ids = [m.pk for m in members]
-    Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE, held_batch=None)
-    for m in members:
-        m.state = Exchange.State.CANDIDATE
-    return candidate

@@ -25,7 +25,7 @@ from django_q.tasks import async_task
 from agents.models import Agent
 from core.config import config
 from governance.models import ConsolidationBatch
-from memory.models import Candidate, Session
+from memory.models import Candidate, Exchange, Session
 from memory.quotas import token_quota_check
 
 CONSOLIDATION_RUN_TASK = "memory.tasks.consolidation_run_task"
@@ -62,6 +62,20 @@ RUN_ONLINE, RUN_IDLE, RUN_MANUAL = "online", "idle", "manual"
 # The agent's waiting updates only, now (a manual run without the session pass): queued when another agent's pass
 # wrote an item that one of this agent's raw units had already changed.
 RUN_UPDATES = "updates"
+
+
+def candidate_create(*, agent: Agent, trigger: Exchange, members: list[Exchange], reason: str) -> Candidate:
+    """A topic (or one unit) waiting for ``agent``'s consolidation: its members move to the candidate state, but for
+    an update, whose units stay raw."""
+    candidate = Candidate.objects.create(project_id=trigger.project_id, agent=agent, trigger=trigger, reason=reason)
+    candidate.exchanges.set(members)
+    if reason == Candidate.Reason.UPDATE:
+        return candidate  # its units stay raw: they may still ripen with their topic (and be consolidated there)
+    ids = [m.pk for m in members]
+    Exchange.objects.filter(pk__in=ids).update(state=Exchange.State.CANDIDATE, held_batch=None)
+    for m in members:
+        m.state = Exchange.State.CANDIDATE
+    return candidate
 
 
 def idle_queue() -> str | None:
