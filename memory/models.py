@@ -130,6 +130,8 @@ class Exchange(ScopedModel, QuarantineFields):
             GinIndex(name="exchange_search_gin", fields=["search_vector"]),
             models.Index(fields=["project", "owner_agent", "state"]),
             models.Index(fields=["project", "occurred_at"]),
+            # An agent's held exchanges, scanned exactly at each of its ingests (_restatements_held): few rows.
+            models.Index(fields=["owner_agent"], condition=models.Q(quarantined=True), name="exchange_held_by_agent"),
         ]
 
     def __str__(self) -> str:

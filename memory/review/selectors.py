@@ -47,9 +47,9 @@ def review_similar(*, experience: Experience, target, limit: int = 5) -> list[di
     """Active items of scope ``target`` at least RECMEM_REVIEW_SIMILAR_MIN similar to ``experience``, nearest first:
     what a reviewer compares a proposal with (below the cut-off an item is not "similar", it is noise)."""
     cutoff = config().governance.review_similar_min
-    # The scope filter under a plain HNSW walk: the nearest rule was missed once other scopes' items (or the
-    # index's dead entries) filled ef_search (seen in CI: no diff against a rule at 0.9).
-    with transaction.atomic(), nearest_scan(Experience):
+    # Exact: one scope's active rules are few, and under HNSW the scope's nearest rule was missed once other scopes'
+    # items (or the index's dead entries) came first (seen in CI: no diff against a rule at 0.9).
+    with transaction.atomic(), nearest_scan(Experience, exact=True):
         rows = list(Experience.objects.in_scope(target).filter(status=MemoryStatus.ACTIVE).exclude(pk=experience.pk)
                     .annotate(distance=CosineDistance("embedding", experience.embedding))
                     .order_by("distance")[:limit])

@@ -65,7 +65,7 @@ def table_rows_forget() -> None:
     _rows_cache.clear()
 
 
-def exact_scan_set(model: type[models.Model]) -> bool:
+def exact_scan_set(model: type[models.Model], *, force: bool = False) -> bool:
     """Choose the scan for the next similarity query on ``model`` in this transaction, and say which.
 
     When the whole table holds at most ``RECMEM_EXACT_SEARCH_MAX_ROWS`` rows, the rows a filter admits are fewer
@@ -73,24 +73,34 @@ def exact_scan_set(model: type[models.Model]) -> bool:
     visibility filter can lose recall on such small, crowded sets (bench_scale at 100k: 0.84–0.90 for the 5k-row
     episode layer at ``ef_search`` 100).
     """
-    rows = table_rows(model)
-    exact = 0 <= rows <= config().search.exact_max_rows
+    exact = force or 0 <= table_rows(model) <= config().search.exact_max_rows
     with connection.cursor() as cursor:
-        cursor.execute("SET LOCAL enable_indexscan = off" if exact else "SET LOCAL enable_indexscan = on")
+        # The exact plan's own nodes on as well: a planner that counts disabled nodes (PostgreSQL 18) weighs a
+        # disabled index scan against a disabled sort as equals, and then took the cheaper HNSW walk.
+        cursor.execute("SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = on; "
+                       "SET LOCAL enable_bitmapscan = on; SET LOCAL enable_sort = on" if exact
+                       else "SET LOCAL enable_indexscan = on")
     return exact
 
 
 @contextmanager
-def nearest_scan(model: type[models.Model], *, ef_search: int | None = None) -> Iterator[bool]:
+def nearest_scan(model: type[models.Model], *, ef_search: int | None = None,
+                 exact: bool = False) -> Iterator[bool]:
     """The plan of one nearest-neighbour statement inside a longer transaction (ingest's recurrence check,
     consolidation's look-ups): iterative scan and ``ef_search``, the exact scan on a small table, then index scans
     back on for the transaction's other statements. Yields whether the scan is exact.
+
+    ``exact=True`` always scans exactly: for a look-up whose filter admits few rows (one scope's rules, one agent's
+    held exchanges) and whose answer must be complete. Under a filter, HNSW's iterative scan ends at
+    ``hnsw.max_scan_tuples`` or when its memory passes ``work_mem`` (4 MB on a small machine), and on a large store,
+    or one full of dead index entries, that can be before it reaches the filter's rows (seen in CI: the reviewer's
+    closest rule not found).
 
     Left to the planner, the recurrence check of a young store walked HNSW under its visibility filter, and past the
     index's dead entries (a store whose writes were rolled back, or deleted) it found fewer neighbours than there
     were, so a topic that recurred did not ripen."""
     vector_search_params(ef_search=ef_search)
-    exact = exact_scan_set(model)
+    exact = exact_scan_set(model, force=exact)
     try:
         yield exact
     finally:

@@ -199,9 +199,9 @@ def _restatements_held(*, agent, vectors, held: list[str], model_id: str) -> lis
         return held
     cut = thresholds_for(model_id).merge  # a paraphrase of the same claim, as consolidation merges them
     out = list(held)
-    # Under its filter a plain HNSW walk stops at ef_search of the whole table's nearest: the agent's held
-    # exchange was missed as soon as other agents' exchanges crowded it out.
-    with transaction.atomic(), nearest_scan(Exchange):
+    # Exact: an agent's held exchanges are few, and under HNSW the held one was missed as soon as other agents'
+    # exchanges came first.
+    with transaction.atomic(), nearest_scan(Exchange, exact=True):
         for i, vector in enumerate(vectors):
             if out[i]:
                 continue

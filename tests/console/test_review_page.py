@@ -75,19 +75,23 @@ def test_the_closest_rule_is_found_however_many_items_of_other_scopes_are_nearer
     stranger = agent_create(project_name="elsewhere", name="other")
     embedder = get_embedder()
     vector = list(embedder.embed_one(f"rule: {PROPOSED}"))
-    # 60 items of another project, each nearer than the close rule; each vector its own (pgvector keeps identical
-    # vectors as one graph element)
+    # 250 items of another project, each nearer than the close rule; each vector its own (pgvector keeps
+    # identical vectors as one graph element)
     Experience.objects.bulk_create([
         Experience(project_id=stranger.project_id, owner_agent=stranger, scope="project", type="constraint",
                    subject="rule", statement=f"{PROPOSED} ({i})", embedding_model=embedder.model_id,
                    embedding=[x + (0.01 if j == i else 0.0) for j, x in enumerate(vector)])
-        for i in range(60)])
-    settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=0)  # the HNSW path of a large store
+        for i in range(250)])
+    # the HNSW path of a large store, scaled down: ef_search far below the rows nearer than the one sought
+    settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=0, search__hnsw_ef_search_write=1)
     with connection.cursor() as cursor:
         # HNSW as a large store's planner chooses it, in a request that ran no other similarity query before
         # (the admin's decide page): pgvector's defaults, iterative scan off and ef_search 40.
         cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; "
-                       "SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 40")
+                       "SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 40; "
+                       # an iterative scan ends when its memory passes work_mem (or at max_scan_tuples): on a large
+                       # store, or one full of dead index entries, before it reaches the scope's row
+                       "SET LOCAL work_mem = '64kB'; SET LOCAL hnsw.max_scan_tuples = 1")
     item = review_item_create(experience=proposal["rule"], batch=proposal["batch"], sessions=3,
                               proposed_scope="project")
     assert [s["id"] for s in item.similar] == [str(close.pk)]

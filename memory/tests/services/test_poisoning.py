@@ -269,18 +269,22 @@ def test_a_held_exchange_is_found_however_many_other_exchanges_are_nearer(api_cl
          "assistant": "Ok."}])
     held = Exchange.objects.get(pk=first["id"])
     assert held.quarantined
-    # the restatement's vector: the held one moved a little; 60 of the other agent's exchanges are nearer to it
+    # the restatement's vector: the held one moved a little; 250 of the other agent's exchanges are nearer to it
     vector = [x + (0.05 if j == 0 else 0.0) for j, x in enumerate(held.embedding)]
     session = Session.objects.get(pk=post_session(api_client, b, module="platform")["id"])
     Exchange.objects.bulk_create([
         Exchange(session=session, turn_index=i, user_text=f"note {i}", assistant_text="", text_form=f"note {i}",
                  embedding=[x + (0.002 if j == i + 1 else 0.0) for j, x in enumerate(vector)],
                  embedding_model=held.embedding_model, project=b.agent.project, owner_agent=b.agent,
-                 scope=session.scope, module=session.module) for i in range(60)])
-    settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=0)  # the HNSW path of a large store
+                 scope=session.scope, module=session.module) for i in range(250)])
+    # the HNSW path of a large store, scaled down: ef_search far below the rows nearer than the one sought
+    settings.RECMEM = settings.RECMEM.replace(search__exact_max_rows=0, search__hnsw_ef_search_write=1)
     with connection.cursor() as cursor:  # a large store's plan, with pgvector's defaults
         cursor.execute("SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off; "
-                       "SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 40")
+                       "SET LOCAL hnsw.iterative_scan = off; SET LOCAL hnsw.ef_search = 40; "
+                       # an iterative scan ends when its memory passes work_mem (or at max_scan_tuples): on a large
+                       # store, or one full of dead index entries, before it reaches the scope's row
+                       "SET LOCAL work_mem = '64kB'; SET LOCAL hnsw.max_scan_tuples = 1")
     [reason] = _restatements_held(agent=a.agent, vectors=[vector], held=[""], model_id=held.embedding_model)
     assert "restates an exchange of the same agent" in reason
 
