@@ -699,8 +699,8 @@ def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thres
             continue
         if found[0].pk not in said_by:
             said_by[found[0].pk] = _evidence_text(found[0])
-        if moved_away(f"{u.user_text} {u.assistant_text}", said_by[found[0].pk]):
-            continue  # it names what the item's own words moved away from: the old value
+        if _names_the_old(u, said_by[found[0].pk]):
+            continue
         witnessed.setdefault(found[0].pk, (found[0], []))[1].append(u)
     for item, found in witnessed.values():
         item = _corroborate(item=item, exchange_ids=[e.pk for e in found], batch=batch)
@@ -726,8 +726,9 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     vector = np.asarray(plan.embedding, dtype=np.float32)
     others = [np.asarray(p.embedding, dtype=np.float32) for p in topic.experiences if p is not plan]
     drawn = {i for p in topic.experiences for i in p.draft.evidence}
+    said = " ".join(f"{u.user_text} {u.assistant_text}" for u in evidence)
     for u in topic.units:
-        if u in evidence or u.embedding is None or u.quarantined:
+        if u in evidence or u.embedding is None or u.quarantined or _names_the_old(u, said):
             continue
         v = np.asarray(u.embedding, dtype=np.float32)
         sim = float(np.dot(v, vector))
@@ -737,9 +738,18 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
                 and not _states_otherwise(draft.statement, u) \
                 and not (loose and _restates_another(u, scope=topic.scope, sim=sim)):
             evidence.append(u)
+    sources = [units[i] for i in draft.evidence if i in units]
     duplicate = None if reason else _corroborated_item(
-        scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds,
-        sources=[units[i] for i in draft.evidence if i in units], said_in=evidence)
+        scope=topic.scope, draft=draft, vector=plan.embedding, thresholds=thresholds, sources=sources,
+        said_in=evidence)
+    if duplicate is not None and duplicate.status == MemoryStatus.SUPERSEDED:  # the old value, said again
+        duplicate = _corroborate(item=duplicate, exchange_ids=[e.pk for e in sources], batch=batch, reason="dedup")
+        experience_support_update(experience=duplicate)
+        summary["experiences_merged"].append(str(duplicate.pk))
+        audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE,
+                      "object_id": duplicate.pk, "reason": "said before its change: corroborates the replaced item",
+                      "source_ids": [e.pk for e in sources]})
+        return
     if duplicate is not None:
         duplicate = _corroborate(item=duplicate, exchange_ids=[e.pk for e in evidence], batch=batch, reason="dedup",
                                  tags=draft.tags)
@@ -748,11 +758,13 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         # limits") drew in what is near that wording and not the item ("test each migration before it goes out").
         _evidence_sweep(experience=duplicate, vector=duplicate.embedding, scope=topic.scope, thresholds=thresholds,
                         batch=batch)
+        _old_witnesses_drop(item=duplicate, batch=batch)
         experience_support_update(experience=duplicate)
         summary["experiences_merged"].append(str(duplicate.pk))
         audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE,
                       "object_id": duplicate.pk,
                       "reason": "paraphrase: corroborated", "source_ids": [e.pk for e in evidence]})
+        _moved_supersede(item=duplicate, scope=topic.scope, skip=(), batch=batch, summary=summary, audit=audit)
         _propose_promotion(agent=agent, batch=batch, experience=duplicate, summary=summary, audit=audit)
         return
 
@@ -767,6 +779,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         ignore_conflicts=True)
     _evidence_sweep(experience=experience, vector=plan.embedding, scope=topic.scope, thresholds=thresholds,
                     batch=batch)
+    _old_witnesses_drop(item=experience, batch=batch)
     experience_support_update(experience=experience, base=experience.confidence)
     summary["experiences_created"].append(str(experience.pk))
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXPERIENCE, "object_id": experience.pk,
@@ -795,7 +808,48 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE,
                       "object_id": loser.pk, "reason": f"contradicted; winner {winner.pk}",
                       "source_ids": [e.pk for e in evidence]})
+    if experience.status == MemoryStatus.ACTIVE:
+        _moved_supersede(item=experience, scope=topic.scope, skip=draft.contradicts, batch=batch, summary=summary,
+                         audit=audit)
     _propose_promotion(agent=agent, batch=batch, experience=experience, summary=summary, audit=audit)
+
+
+def _old_witnesses_drop(*, item: Experience, batch) -> None:
+    """This batch's evidence of ``item`` that names what the item's own words moved away from is no evidence of it:
+    the topic or the sweep may attach "every training run gets logged to MLflow" before "we've migrated experiment
+    tracking from MLflow to wandb" joins the item, and then the old value counted as corroboration of the new."""
+    said = _evidence_text(item)
+    if not _moves(said):
+        return
+    old = [e.pk for e in Exchange.objects.filter(experienceevidence__experience=item,
+                                                 experienceevidence__batch=batch) if _names_the_old(e, said)]
+    if old:
+        ExperienceEvidence.objects.filter(experience=item, batch=batch, exchange_id__in=old).delete()
+
+
+def _moved_supersede(*, item: Experience, scope: ScopeKey, skip, batch, summary: dict, audit: list) -> None:
+    """Items of ``item``'s scope that its evidence, as it stands after the sweep, says the team moved away from:
+    superseded, the winner by date (:func:`contradiction_winner`). The draft's own look-up saw only the words it
+    was drawn from; the sentence saying the change ("we've migrated … from MLflow to wandb") may join the item only
+    in the sweep, and the old item stayed active beside it."""
+    said = _evidence_text(item)
+    if not _moves(said):
+        return
+    now = timezone.now()
+    for old in moved_items(scope=scope, said=said):
+        if old.pk == item.pk or str(old.pk) in skip:
+            continue
+        old = Experience.objects.select_for_update().get(pk=old.pk)
+        if old.status != MemoryStatus.ACTIVE:
+            continue
+        winner, loser = contradiction_winner(new=item, old=old)
+        _supersede(loser=loser, winner=winner, batch=batch, now=now)
+        summary["experiences_superseded"].append(str(loser.pk))
+        audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE,
+                      "object_id": loser.pk, "reason": f"moved away from; winner {winner.pk}",
+                      "source_ids": [item.pk]})
+        if loser.pk == item.pk:
+            return
 
 
 CORROBORATION_K = 5  # the REM design's dedup: the best of the k nearest, not the single nearest
@@ -816,8 +870,10 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
         near = list(Exchange.objects.in_scope(scope).exclude(state=Exchange.State.HELD)
                     .annotate(distance=CosineDistance("embedding", vector)).order_by("distance")[:2 * CORROBORATION_K])
     found = []
+    said = _evidence_text(experience)
     for e in near:
-        if 1.0 - float(e.distance) < thresholds.corroborate_unit or _states_otherwise(experience.statement, e):
+        if 1.0 - float(e.distance) < thresholds.corroborate_unit or _states_otherwise(experience.statement, e) \
+                or _names_the_old(e, said):
             continue
         if _nearest_item(e, scope) == experience.pk:
             found.append(e)
@@ -842,7 +898,7 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                 if e.pk in known:
                     continue
                 if 1.0 - float(e.distance) < thresholds.theta_sim_sessions \
-                        or _states_otherwise(experience.statement, e) \
+                        or _states_otherwise(experience.statement, e) or _names_the_old(e, said) \
                         or float(np.dot(np.asarray(e.embedding), statement)) < thresholds.related:
                     continue
                 if e.pk not in nearest:
@@ -852,6 +908,13 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
                     known.add(e.pk)
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=experience, exchange=e, batch=batch)
                                             for e in found], ignore_conflicts=True)
+
+
+def _names_the_old(unit: Exchange, said: str) -> bool:
+    """``unit`` names what an item's own words (``said``) moved away from ("every training run gets logged to MLflow"
+    under an item drawn from "we've migrated experiment tracking from MLflow to wandb"): it witnesses the old value,
+    however close its wording is to the item."""
+    return moved_away(f"{unit.user_text} {unit.assistant_text}", said)
 
 
 def _restates_another(e: Exchange, *, scope: ScopeKey, sim: float) -> bool:
@@ -947,8 +1010,28 @@ def _corroborated_item(*, scope: ScopeKey, draft: ExperienceDraft, vector, thres
     if changed:  # a change corroborates only an item that already says the new (its statement, not its evidence)
         matches = [(x, sim) for x, sim in matches if x.pk in direct]
     if not matches:
-        return _point_of_aside(scope=scope, draft=draft, sources=sources, thresholds=thresholds)
+        return _point_of_aside(scope=scope, draft=draft, sources=sources, thresholds=thresholds) \
+            or _replaced_item(scope=scope, draft=draft, sources=sources)
     return max(matches, key=lambda m: (m[0].confidence, m[1]))[0]
+
+
+def _replaced_item(*, scope: ScopeKey, draft: ExperienceDraft, sources: list[Exchange]) -> Experience | None:
+    """A superseded item of the scope that already holds the draft's own words as evidence, replaced by an active
+    item said after them that changes the draft too: the draft is that old value said again (a pass over a backlog
+    took "every training run gets logged to MLflow" once more after the change had replaced the item it
+    witnesses). It joins that item instead of standing as a second old item for the change to supersede. Of any
+    type: the change would supersede the draft whatever the extraction typed it."""
+    if not sources:
+        return None
+    said_at = max(u.occurred_at for u in sources)
+    for x in (Experience.objects.in_scope(scope).filter(status=MemoryStatus.SUPERSEDED,
+                                                        evidence__in=[u.pk for u in sources])
+              .select_related("superseded_by").distinct().order_by("-updated_at")):
+        winner = x.superseded_by
+        if winner is not None and winner.status == MemoryStatus.ACTIVE and winner.valid_from is not None \
+                and winner.valid_from > said_at and str(winner.pk) in draft.contradicts:
+            return x
+    return None
 
 
 def _evidence_text(item: Experience) -> str:
@@ -1013,7 +1096,25 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
     "we stopped squashing", needs no rule here: the exchanges of the old rule are nearer to the item it superseded,
     see :func:`_nearest_item`.)"""
     text = f"{unit.user_text} {unit.assistant_text}"
-    return _other_values(statement, text) or _replaces_value(statement, text) or moved_away(statement, text)
+    return _other_values(statement, text) or _replaces_value(statement, text) or moved_away(statement, text) \
+        or _no_longer_does(statement, text)
+
+
+# What a sentence says is no longer done: the words after "no longer" or "now, not", or before "any more" /
+# "anymore", within their clause.
+_NO_LONGER_RE = re.compile(r"\b(?:no longer(?! than)|now,?\s+(?:not|no))\s+((?:[\w'-]+\s+){0,3}[\w'-]+)|"
+                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)\s+any ?more\b", re.I)
+
+
+def _no_longer_does(statement: str, text: str) -> bool:
+    """``text`` says that what ``statement`` says is no longer done ("we no longer send screen recordings" under
+    "record a quick screen video instead; the team likes videos"), where ``statement`` says no such thing itself: it
+    witnesses the change, not the item. What is no longer done must be what the statement names ("we don't run
+    OpenVPN anymore — access goes through WireGuard" still witnesses "we reach staging through WireGuard")."""
+    if _NO_LONGER_RE.search(statement):
+        return False
+    said = canonical_form("", statement)
+    return any(canonical_form("", m.group(1) or m.group(2)) & said for m in _NO_LONGER_RE.finditer(text))
 
 
 _REPLACED_RE = re.compile(r"\b(?:instead of|rather than|no longer(?! than)|replaced|(?:switched|moved|changed) from)\s+"
@@ -1036,6 +1137,7 @@ def _replaces_value(statement: str, text: str) -> bool:
 _MOVE_VERBS = (r"(?:(?:mov|switch|migrat|chang|rais|lower|bump|increas|decreas|reduc|cut|shift|upgrad|downgrad|"
                r"transition|port|convert)\w*|went)")
 _TERM = r"[\w.+#%@/-]+"
+_MOVE_VERB_RE = re.compile(_MOVE_VERBS, re.I)
 _MOVED_RE = re.compile(rf"\b{_MOVE_VERBS}\b(?:\s+[\w.'-]+){{0,5}}?\s+(?:from|off(?:\s+of)?)\s+(?:the\s+|our\s+)?"
                        rf"(?P<old>{_TERM}(?:\s+{_TERM})?)\s+(?:to|onto|over\s+to|in\s+favou?r\s+of)\s+"
                        rf"(?:the\s+|our\s+)?(?P<new>{_TERM})", re.I)
@@ -1068,8 +1170,15 @@ def moved_items(*, scope: ScopeKey, said: str, visibility=None) -> list[Experien
             for x in items.filter(status=MemoryStatus.ACTIVE, statement__iregex=rf"\m({pattern})\M"):
                 names = canonical_form("", x.statement)
                 # it names the origin and not the target (a move to what it already says is no change of it)
-                if x not in found and canonical_form(x.subject, x.statement) & context \
-                        and origin & names and target and not target & names:
+                if x in found or not (origin & names and target and not target & names):
+                    continue
+                # On the topic, by its statement or by the words it was drawn from: a statement picked from one
+                # paraphrase ("remember to log to mlflow, comparing runs from csvs is painful") may share no word
+                # with the change ("we've migrated experiment tracking from MLflow to wandb") that its other
+                # paraphrases share ("where do we track our experiments?").
+                topic = {w for w in context if len(w) >= 4 and not _MOVE_VERB_RE.match(w)}
+                if canonical_form(x.subject, x.statement) & context \
+                        or (topic and canonical_form("", _evidence_text(x)) & topic):
                     found.append(x)
     return found
 
@@ -1150,12 +1259,16 @@ def _changes(new: str, old: str) -> bool:
     "stopped" …) where ``old`` did not, with other content."""
     if _other_values(new, old) or moved_away(old, new) or _other_names(new, old):
         return True
-    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(old) and not _instead_of_other(new, old):
+    # A contrast in ``old`` is no change of its own ("record a quick screen video instead" answered "should I write
+    # the steps out again?"): "we no longer send screen recordings" still changes it.
+    if _CHANGE_RE.search(new) and not _CHANGE_RE.search(_CONTRAST_RE.sub("", old)) \
+            and not _instead_of_other(new, old):
         return canonical_form("", new) - canonical_form("", old) != frozenset()
     return False
 
 
 _INSTEAD_OF_RE = re.compile(r"\b(?:instead of|rather than)\s+((?:[\w.+#%-]+\s*){1,4})", re.I)
+_CONTRAST_RE = re.compile(r"\b(?:instead|rather than)\b", re.I)
 
 
 def _instead_of_other(new: str, old: str) -> bool:

@@ -9,18 +9,23 @@ import pytest
 from agents.visibility import ScopeKey
 from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
-from memory.models import Candidate, Exchange, Experience, MemoryVersion, Session
+from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, MemoryVersion, Session
 from memory.services.consolidation import (
     TopicPlan,
     _changes,
     _changes_said_before,
     _empty_summary,
+    _moved_supersede,
     _names,
+    _no_longer_does,
+    _old_witnesses_drop,
     _unclaimed_units_attach,
     consolidation_run,
     moved_away,
+    moved_items,
 )
 from memory.services.ingest import ExchangeIn, exchanges_ingest, session_create
+from memory.services.scheduling import candidate_create
 from memory.tests.factories import T0, make_memories
 from memory.thresholds import thresholds_for
 
@@ -78,6 +83,34 @@ def test_from_now_on_with_another_tool_changes_the_item():
                         "On-call alerts are routed through PagerDuty.")
     # without "from now on", two names are two facts, not a change
     assert not _changes("Alerts also show up in Slack.", "On-call alerts are routed through PagerDuty.")
+
+
+def test_a_rule_worded_as_a_contrast_can_still_be_changed():
+    """support_team in idle mode: "we no longer send screen recordings" did not change "record a quick screen video
+    instead; the team likes videos …" — the old rule's "instead" (a contrast with what was asked) read as a change
+    of its own — and a later pass folded the change into the old rule as one point."""
+    assert _changes("We no longer print the invoices: finance now wants them as PDFs by e-mail.",
+                    "Print the invoice instead; finance likes paper for anything above a few pages.")
+    assert _changes("Card refunds are no longer approved by the team lead.",
+                    "Ask the team lead rather than finance before refunding a card payment.")
+    # two wordings of one change are no change of each other
+    assert not _changes("We stopped printing invoices, finance wants PDFs.",
+                        "We no longer print invoices; PDFs instead.")
+
+
+def test_what_is_no_longer_done_witnesses_the_change_not_the_item():
+    """support_team in idle mode: "we no longer send screen recordings: the team now prefers annotated screenshots"
+    was evidence of the old "record a quick screen video" item (close in words), so the old item looked like the
+    change's and the change's sessions counted as its support."""
+    assert _no_longer_does("Attach a short screen recording to every bug report.",
+                           "We no longer attach recordings to bug reports: the logs are enough.")
+    assert _no_longer_does("Finance gets the invoices on paper.", "Finance doesn't want paper invoices any more.")
+    assert _no_longer_does("Finance gets the invoices on paper.", "Send finance PDF invoices now, not paper ones.")
+    # what is no longer done is something else: the unit restates the item
+    assert not _no_longer_does("Builds run on Buildkite.", "We don't use Jenkins anymore, builds run on Buildkite.")
+    # the item itself says it: a paraphrase
+    assert not _no_longer_does("We no longer attach recordings to bug reports.",
+                               "Recordings are no longer attached to bug reports.")
 
 
 def test_names_are_products_not_sentence_openings_or_days():
@@ -237,3 +270,99 @@ def test_a_statement_older_than_the_change_already_written_is_not_brought_back(m
     assert not wandb.evidence.filter(user_text__icontains="MLflow").exclude(user_text__icontains="wandb").exists()
     for item in Experience.objects.filter(statement__icontains="MLflow"):  # if the pass wrote one: superseded
         assert item.status == "superseded" and item.superseded_by_id == wandb.pk
+
+
+@pytest.mark.django_db
+def test_a_change_moves_an_item_whose_own_words_share_its_topic_though_its_statement_does_not(make_agent, settings):
+    """ml_team in idle mode: the item's statement was one paraphrase, "pls remember to log to mlflow, comparing runs
+    from random csvs is painful", which shares no word with "we've migrated experiment tracking from MLflow to
+    wandb"; its other paraphrases do ("where do we track our experiments?"). The change found no item and the old
+    one stayed active. Here in another domain: the words the item was drawn from place it on the change's topic; an
+    item naming the origin on another topic is not moved."""
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="online", llm__base_url="")
+    agent = make_agent().agent
+    _rule_said(agent, ["Every bug we find gets filed in Jira, with repro steps and the build number.",
+                       "Where do we track bugs again? In Jira, project ENG."])
+    witnesses = list(Exchange.objects.filter(owner_agent=agent).order_by("occurred_at"))
+    _, item = make_memories(witnesses[0])
+    embedder = get_embedder()
+    said = "Remember to put them in jira, chasing spreadsheets around is painful."
+    Experience.objects.filter(pk=item.pk).update(statement=said, embedding=embedder.embed_one(said), valid_from=T0)
+    item.evidence.add(witnesses[1])
+    _, admin = make_memories(witnesses[0])
+    other = "The Jira admin sits on the platform team."
+    Experience.objects.filter(pk=admin.pk).update(statement=other, embedding=embedder.embed_one(other), valid_from=T0)
+    admin.evidence.set([])
+    change = "We've migrated bug tracking from Jira to Linear; Jira goes read-only next week."
+    scope = ScopeKey.of(item)
+    assert [x.pk for x in moved_items(scope=scope, said=change)] == [item.pk]
+    # said as an agent says it: an update candidate at once, and the run supersedes the item
+    later = session_create(agent=agent, started_at=T0 + timedelta(days=5))
+    exchanges_ingest(agent=agent, session=later, items=[ExchangeIn(user=change, assistant="Got it.",
+                                                                   occurred_at=T0 + timedelta(days=5))])
+    assert Candidate.objects.filter(trigger__session=later, reason=Candidate.Reason.UPDATE).exists()
+    consolidation_run(agent_id=agent.pk, run="manual")
+    item.refresh_from_db()
+    admin.refresh_from_db()
+    assert item.status == "superseded" and "Linear" in item.superseded_by.statement
+    assert admin.status == "active"
+    # the old value's words do not witness the new item
+    assert not item.superseded_by.evidence.exclude(user_text__icontains="Linear").exists()
+
+
+@pytest.mark.django_db
+def test_the_old_value_said_again_after_its_change_joins_the_replaced_item(make_agent, settings):
+    """ml_team in idle mode, once the change landed: a later pass drafted "every training run gets logged to
+    MLflow" again from a unit the replaced MLflow item already held, and wrote it as a second old item for the
+    change to supersede (the fact split in two). Said before the change that replaced the item holding its words,
+    it joins that item."""
+    settings.RECMEM = settings.RECMEM.replace(consolidation__mode="idle", llm__base_url="")
+    agent = make_agent().agent
+    _rule_said(agent, ["Every bug we find gets filed in Jira, with repro steps and the build number.",
+                       "All bugs go into Jira, repro steps and build number included."])
+    first, second = Exchange.objects.filter(owner_agent=agent).order_by("occurred_at")
+    _, old = make_memories(first)
+    old.evidence.add(second)
+    Experience.objects.filter(pk=old.pk).update(valid_from=T0, type="fact")
+    new_said = "From now on, every bug goes to Linear, with repro steps."
+    _, new = make_memories(first)
+    Experience.objects.filter(pk=new.pk).update(statement=new_said, embedding=get_embedder().embed_one(new_said),
+                                                valid_from=T0 + timedelta(days=5), type="fact")
+    new.evidence.set([])
+    Experience.objects.filter(pk=old.pk).update(status="superseded", superseded_by=new)
+    candidate_create(agent=agent, trigger=first, members=[first, second], reason=Candidate.Reason.MANUAL)
+    consolidation_run(agent_id=agent.pk, run="updates")
+    assert list(Experience.objects.filter(statement__icontains="Jira").values_list("pk", flat=True)) == [old.pk]
+    old.refresh_from_db()
+    assert old.status == "superseded" and set(old.evidence.all()) == {first, second}
+    assert Experience.objects.get(pk=new.pk).status == "active"
+
+
+@pytest.mark.django_db
+def test_the_change_that_joins_an_item_in_the_sweep_still_lands(make_agent):
+    """ml_team in idle mode: "from now on, log all training runs to wandb" was drafted from its own words, and
+    "we've migrated experiment tracking from MLflow to wandb" joined it only in the evidence sweep, after the
+    draft's look-up for what it changes; with it came "every training run gets logged to MLflow", as if the old
+    value corroborated the new. The item's evidence as it stands after the sweep settles both."""
+    agent = make_agent().agent
+    _rule_said(agent, ["Every bug we find gets filed in Jira, with repro steps and the build number.",
+                       "We've migrated bug tracking from Jira to Linear; Jira goes read-only next week.",
+                       "From now on, file every bug in Linear."])
+    old_said, move, now_said = Exchange.objects.filter(owner_agent=agent).order_by("occurred_at")
+    _, old = make_memories(old_said)
+    Experience.objects.filter(pk=old.pk).update(valid_from=T0)
+    batch = ConsolidationBatch.objects.create(project=agent.project, agent=agent)
+    _, new = make_memories(now_said)
+    Experience.objects.filter(pk=new.pk).update(valid_from=T0 + timedelta(days=2))
+    new.refresh_from_db()
+    ExperienceEvidence.objects.filter(experience=new).update(batch=batch)
+    for unit in (old_said, move):
+        ExperienceEvidence.objects.create(experience=new, exchange=unit, batch=batch)
+    _old_witnesses_drop(item=new, batch=batch)
+    assert set(new.evidence.all()) == {move, now_said}
+    summary = _empty_summary()
+    _moved_supersede(item=new, scope=ScopeKey.of(new), skip=(), batch=batch, summary=summary, audit=[])
+    old.refresh_from_db()
+    assert old.status == "superseded" and old.superseded_by_id == new.pk
+    assert summary["experiences_superseded"] == [str(old.pk)]
+    assert Experience.objects.get(pk=new.pk).status == "active"
