@@ -612,8 +612,7 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
             if item.batch_id == other.batch_id == batch.pk \
                     and not _one_point_twice(item, other, 1.0 - float(other.distance), thresholds):
                 continue  # two points the consolidator made of one topic
-            if not (other.type == item.type or {other.type, item.type} <= RULE_TYPES
-                    or {other.type, item.type} <= (RULE_TYPES | {"fact"}) - {"lesson"}) \
+            if not _foldable_types(item, other) \
                     or not (shared >= 2 or 2 * shared >= min(len(mine), len(theirs))) \
                     or 1.0 - float(other.distance) < thresholds.related or (item.verified and other.verified) \
                     or _changes(item.statement, other.statement) or _changes(other.statement, item.statement):
@@ -624,6 +623,12 @@ def _same_point_fold(*, batch, topic: TopicPlan, thresholds: Thresholds, summary
             if fold.pk == item.pk:
                 break
             mine |= theirs
+
+
+def _foldable_types(a: Experience, b: Experience) -> bool:
+    """Types one point may have been given twice (see :func:`_same_point_fold`)."""
+    types = {a.type, b.type}
+    return len(types) == 1 or types <= RULE_TYPES or types <= (RULE_TYPES | {"fact"}) - {"lesson"}
 
 
 def _one_point_twice(a: Experience, b: Experience, sim: float, thresholds: Thresholds) -> bool:
@@ -759,6 +764,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
         _evidence_sweep(experience=duplicate, vector=duplicate.embedding, scope=topic.scope, thresholds=thresholds,
                         batch=batch)
         _old_witnesses_drop(item=duplicate, batch=batch)
+        _farther_witnesses_drop(item=duplicate, scope=topic.scope, thresholds=thresholds, batch=batch)
         experience_support_update(experience=duplicate)
         summary["experiences_merged"].append(str(duplicate.pk))
         audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE,
@@ -780,6 +786,7 @@ def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thres
     _evidence_sweep(experience=experience, vector=plan.embedding, scope=topic.scope, thresholds=thresholds,
                     batch=batch)
     _old_witnesses_drop(item=experience, batch=batch)
+    _farther_witnesses_drop(item=experience, scope=topic.scope, thresholds=thresholds, batch=batch)
     experience_support_update(experience=experience, base=experience.confidence)
     summary["experiences_created"].append(str(experience.pk))
     audit.append({"action": AuditEvent.Action.CREATE, "object_type": AuditObject.EXPERIENCE, "object_id": experience.pk,
@@ -825,6 +832,65 @@ def _old_witnesses_drop(*, item: Experience, batch) -> None:
                                                  experienceevidence__batch=batch) if _names_the_old(e, said)]
     if old:
         ExperienceEvidence.objects.filter(experience=item, batch=batch, exchange_id__in=old).delete()
+
+
+#: how much nearer another item must be for an exchange to witness that item only: one that says two things
+#: ("broken layouts on small phones" / "each screen needs snapshot tests") is about as near both and stays with both
+WITNESS_MARGIN = 0.1
+
+
+def _farther_witnesses_drop(*, item: Experience, scope: ScopeKey, thresholds: Thresholds, batch) -> None:
+    """An exchange this batch attached to ``item`` and to another item of its scope witnesses the one it restates:
+    where one of the two is clearly nearer it (:data:`WITNESS_MARGIN`), this batch's row on the farther one goes.
+    Items are written one after another, so an exchange is attached to the best item *so far*: "the old UIKit screens
+    are painful, let's not add more" witnessed "we dropped iOS 16" (0.45) before the batch wrote "we prefer SwiftUI for
+    new iOS screens" (0.81), and the change "crash reports land in Sentry, not Crashlytics" the old Crashlytics item
+    (0.49) before the Sentry item (0.80). Only this batch's rows: earlier ones were read, reviewed or proposed, and a
+    rollback removes exactly what its batch wrote. An item keeps at least one witness. Two items that may be one
+    point said twice (types the fold joins, θ_related similar, neither changing the other) keep their shared
+    witnesses: :func:`_same_point_fold` reads them."""
+    if item.embedding is None:
+        return
+    mine = {e.exchange_id: e for e in ExperienceEvidence.objects.filter(experience=item, batch=batch)
+            .select_related("exchange")}
+    if not mine:
+        return
+    rows = [r for r in ExperienceEvidence.objects.filter(exchange_id__in=mine).exclude(experience=item)
+            .select_related("experience") if ScopeKey.of(r.experience) == scope and r.experience.embedding is not None
+            and r.experience.embedding_model == item.embedding_model]
+    if not rows:
+        return
+    here = np.asarray(item.embedding, dtype=np.float32)
+    drop: list[ExperienceEvidence] = []
+    for row in rows:
+        other = row.experience
+        there = np.asarray(other.embedding, dtype=np.float32)
+        if _foldable_types(item, other) and float(np.dot(here, there)) >= thresholds.related \
+                and not _changes(item.statement, other.statement) and not _changes(other.statement, item.statement):
+            continue  # maybe one point said twice: the fold reads their shared witnesses
+        exchange = mine[row.exchange_id].exchange
+        unit = np.asarray(exchange.embedding, dtype=np.float32)
+        ours, theirs = float(np.dot(unit, here)), float(np.dot(unit, there))
+        text = f"{exchange.user_text} {exchange.assistant_text}"
+        if theirs + WITNESS_MARGIN <= ours and row.batch_id == batch.pk and not _still_names(other.statement, text):
+            drop.append(row)
+        elif ours + WITNESS_MARGIN <= theirs and not _still_names(item.statement, text):
+            drop.append(mine[row.exchange_id])
+    touched = set()
+    for row in {r.pk: r for r in drop}.values():
+        if ExperienceEvidence.objects.filter(experience_id=row.experience_id).count() > 1:
+            row.delete()
+            touched.add(row.experience_id)
+    for other in Experience.objects.select_for_update().filter(pk__in=touched - {item.pk}):
+        experience_support_update(experience=other)
+
+
+def _still_names(statement: str, text: str) -> bool:
+    """``text`` names what ``statement`` is about — a product or a value of it, or two of its content words — and
+    so witnesses it however much nearer another item is: it says two things ("I'm writing the onboarding doc for
+    payments" / "mention that cards are processed by Stripe"). Sharing one word ("iOS") is no witness."""
+    return bool(_names(statement) & _names(text) or _values(statement) & _values(text)
+                or len(canonical_form("", statement) & canonical_form("", text)) >= 2)
 
 
 def _moved_supersede(*, item: Experience, scope: ScopeKey, skip, batch, summary: dict, audit: list) -> None:
@@ -1097,7 +1163,7 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
     see :func:`_nearest_item`.)"""
     text = f"{unit.user_text} {unit.assistant_text}"
     return _other_values(statement, text) or _replaces_value(statement, text) or moved_away(statement, text) \
-        or _no_longer_does(statement, text)
+        or _no_longer_does(statement, text) or _said_not(statement, text)
 
 
 # What a sentence says is no longer done: the words after "no longer" or "now, not", or before "any more" /
@@ -1106,15 +1172,39 @@ _NO_LONGER_RE = re.compile(r"\b(?:no longer(?! than)|now,?\s+(?:not|no))\s+((?:[
                            r"((?:[\w'-]+\s+){0,3}[\w'-]+)\s+any ?more\b", re.I)
 
 
+def _says_change(statement: str) -> bool:
+    """The statement says a change itself, and so names what it left ("we stopped squashing"); a contrast inside a
+    rule ("record a quick video instead") is no change."""
+    return bool(_CHANGE_RE.search(_CONTRAST_RE.sub("", statement)))
+
+
 def _no_longer_does(statement: str, text: str) -> bool:
     """``text`` says that what ``statement`` says is no longer done ("we no longer send screen recordings" under
     "record a quick screen video instead; the team likes videos"), where ``statement`` says no such thing itself: it
     witnesses the change, not the item. What is no longer done must be what the statement names ("we don't run
     OpenVPN anymore — access goes through WireGuard" still witnesses "we reach staging through WireGuard")."""
-    if _NO_LONGER_RE.search(statement):
+    if _NO_LONGER_RE.search(statement) or _says_change(statement):
         return False
     said = canonical_form("", statement)
     return any(canonical_form("", m.group(1) or m.group(2)) & said for m in _NO_LONGER_RE.finditer(text))
+
+
+# "X, not Y": Y is denied. Not "not just / only Y", which adds Y.
+_NOT_RE = re.compile(r"((?:[\w'-]+\s+){0,5}[\w'-]+),\s+not\s+(?!(?:just|only|merely|necessarily|always|all|yet|"
+                     r"sure|really)\b)((?:[\w'-]+\s+){0,2}[\w'-]+)", re.I)
+
+
+def _said_not(statement: str, text: str) -> bool:
+    """``text`` denies what ``statement`` names, in the form "X, not Y" ("since the migration all crash reports
+    land in Sentry, not Crashlytics" under "crash reports go to Crashlytics"): it witnesses the change. What is
+    denied counts without the words the sentence affirms ("snapshot tests catch it, not unit tests" still
+    witnesses "every screen gets snapshot tests"); a statement in that form, or saying a change itself ("we stopped
+    squashing: the team now prefers rebase merges"), is restated by it."""
+    if _NOT_RE.search(statement) or _says_change(statement):
+        return False
+    said = canonical_form("", statement)
+    return any((canonical_form("", m.group(2)) - canonical_form("", m.group(1))) & said
+               for m in _NOT_RE.finditer(text))
 
 
 _REPLACED_RE = re.compile(r"\b(?:instead of|rather than|no longer(?! than)|replaced|(?:switched|moved|changed) from)\s+"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import numpy as np
 import pytest
 
 from agents.visibility import ScopeKey
@@ -11,14 +12,18 @@ from governance.models import ConsolidationBatch
 from memory.gateways.embeddings import get_embedder
 from memory.models import Candidate, Exchange, Experience, ExperienceEvidence, MemoryVersion, Session
 from memory.services.consolidation import (
+    WITNESS_MARGIN,
     TopicPlan,
     _changes,
     _changes_said_before,
     _empty_summary,
+    _farther_witnesses_drop,
     _moved_supersede,
     _names,
     _no_longer_does,
     _old_witnesses_drop,
+    _said_not,
+    _still_names,
     _unclaimed_units_attach,
     consolidation_run,
     moved_away,
@@ -111,6 +116,39 @@ def test_what_is_no_longer_done_witnesses_the_change_not_the_item():
     # the item itself says it: a paraphrase
     assert not _no_longer_does("We no longer attach recordings to bug reports.",
                                "Recordings are no longer attached to bug reports.")
+    assert not _no_longer_does("We stopped squashing: the team now prefers rebase merges.",
+                               "We don't squash pull requests any more, rebase and merge it is.")
+    # a contrast in the rule is no change of it: the unit still says the rule is no longer followed
+    assert _no_longer_does("Record a quick screen video instead; the team likes videos for long steps.",
+                           "We no longer send screen videos to customers: annotated screenshots are searchable.")
+
+
+def test_what_a_sentence_denies_witnesses_the_change_not_the_item():
+    """mobile_team in idle mode: "since the migration all crash reports land in Sentry, not Crashlytics" was evidence
+    of the old "crash reports go to Crashlytics" item, which then held the change and never counted as the old
+    value's one item."""
+    assert _said_not("Crash reports from both apps go to Crashlytics.",
+                     "Since the migration all crash reports land in Sentry, not Crashlytics.")
+    assert _said_not("Our database is MySQL.", "Use Postgres, not MySQL, for the new service.")
+    # what is denied is something else than the item names, or the sentence affirms the same words
+    assert not _said_not("We use Postgres for everything.", "Use Postgres, not MySQL.")
+    assert not _said_not("Every new screen gets snapshot tests in light and dark mode.",
+                         "Snapshot tests catch layout regressions, not unit tests.")
+    # "not just" adds, and a statement in the form itself is a paraphrase
+    assert not _said_not("A senior reviews every change.", "Review is a habit, not just a gate a senior keeps.")
+    assert not _said_not("Alerts go to Opsgenie, not PagerDuty.", "We page through Opsgenie, not PagerDuty.")
+    assert not _said_not("We stopped squashing: the team now prefers rebase merges for pull requests.",
+                         "From now on pull requests land with rebase and merge, not squash.")
+
+
+def test_an_exchange_naming_an_items_products_or_values_still_witnesses_it():
+    """Two points in one exchange keep both items; a shared word alone does not."""
+    assert _still_names("All our card charges go through Stripe; we never talk to the card networks directly.",
+                        "I'm writing the onboarding doc for payments. Mention that cards are processed by Stripe.")
+    assert _still_names("We dropped Node 16: the minimum supported runtime is now Node 20.",
+                        "New frontend modules: TypeScript, built on the 20 runtime.")
+    assert not _still_names("We dropped iOS 16: the minimum supported version is now iOS 17.",
+                            "What's our default for the iOS redesign? SwiftUI, which the team likes for new screens.")
 
 
 def test_names_are_products_not_sentence_openings_or_days():
@@ -366,3 +404,44 @@ def test_the_change_that_joins_an_item_in_the_sweep_still_lands(make_agent):
     assert old.status == "superseded" and old.superseded_by_id == new.pk
     assert summary["experiences_superseded"] == [str(old.pk)]
     assert Experience.objects.get(pk=new.pk).status == "active"
+
+
+@pytest.mark.django_db
+def test_an_exchange_attached_to_two_items_in_one_batch_stays_with_the_clearly_nearer(make_agent):
+    """mobile_team in idle mode: items are written one after another, so "the old UIKit screens are painful, let's
+    not add more" witnessed "we dropped iOS 16" (the nearest item so far) before the same batch wrote "we prefer
+    SwiftUI for any new iOS screen", which it restates — and the preference never merged into one item. This
+    batch's row on the clearly farther item goes; an exchange about as near both, or an older row, stays."""
+    agent, thresholds = make_agent().agent, thresholds_for(get_embedder().model_id)
+    _rule_said(agent, ["We dropped Node 16: the minimum supported runtime is now Node 20.",
+                       "We prefer TypeScript for any new frontend module.",
+                       "Honestly the old JavaScript files are painful to change, let's not add more of them.",
+                       "Set up the new module. Done: TypeScript, and the runtime is Node 20 since we dropped Node 16.",
+                       "Which runtime do the build agents use?"])
+    node_said, ts_said, painful, both, older = Exchange.objects.filter(owner_agent=agent).order_by("occurred_at")
+    _, node = make_memories(node_said)
+    _, ts = make_memories(ts_said)
+    sim = {(i.pk, e.pk): float(np.dot(np.asarray(i.embedding), np.asarray(e.embedding)))
+           for i in (node, ts) for e in (painful, both)}
+    assert sim[ts.pk, painful.pk] - sim[node.pk, painful.pk] >= WITNESS_MARGIN  # what the rule is for
+    assert abs(sim[ts.pk, both.pk] - sim[node.pk, both.pk]) < WITNESS_MARGIN
+    batch = ConsolidationBatch.objects.create(project=agent.project, agent=agent)
+    ExperienceEvidence.objects.create(experience=node, exchange=older)  # an earlier batch's row: kept
+    for unit in (painful, both):  # attached to the nearest item so far, then to the item the batch wrote next
+        ExperienceEvidence.objects.create(experience=node, exchange=unit, batch=batch)
+        ExperienceEvidence.objects.create(experience=ts, exchange=unit, batch=batch)
+    _farther_witnesses_drop(item=ts, scope=ScopeKey.of(ts), thresholds=thresholds, batch=batch)
+    assert set(node.evidence.all()) == {node_said, older, both}
+    assert set(ts.evidence.all()) == {ts_said, painful, both}
+    # the other way round: the item being written is the farther one; its own row goes
+    later = ConsolidationBatch.objects.create(project=agent.project, agent=agent)
+    ExperienceEvidence.objects.filter(experience=node, exchange=both).update(batch=later)
+    ExperienceEvidence.objects.create(experience=node, exchange=painful, batch=later)
+    _farther_witnesses_drop(item=node, scope=ScopeKey.of(node), thresholds=thresholds, batch=later)
+    assert set(node.evidence.all()) == {node_said, older, both} and painful in ts.evidence.all()
+    # an item whose only witness is clearly another's keeps it: never left without evidence
+    _, runtime = make_memories(older)
+    ExperienceEvidence.objects.filter(experience=runtime).delete()
+    ExperienceEvidence.objects.create(experience=runtime, exchange=painful, batch=later)
+    _farther_witnesses_drop(item=runtime, scope=ScopeKey.of(runtime), thresholds=thresholds, batch=later)
+    assert set(runtime.evidence.all()) == {painful}
