@@ -1,6 +1,9 @@
 """Conversations shared by tests: small, hand-written, with a known outcome."""
 
 # One topic recurring five times (θ_count for MiniLM): one consolidation batch, an episode and typed experiences.
+# The last unit is ≥ 0.57 similar to each of the others (θ_sim 0.55) under any time stamp of 2026-2028 in its
+# embedded form: the stamp's digits move these similarities by ±0.02, and at 0.545 the topic failed to ripen on
+# some days.
 MARATHON = [
     ("I'm training for the Berlin marathon in September. Can you make me a marathon training plan?",
      "Sure, here is a 16-week marathon training plan with three runs a week and a long run on Sundays."),
@@ -10,7 +13,7 @@ MARATHON = [
      "Take two rest days, then resume the marathon plan with a shorter long run."),
     ("What should I eat before the long runs in my marathon training plan?",
      "Before long marathon training runs eat oatmeal and a banana two hours ahead."),
-    ("I prefer to do my marathon training runs in the early morning before work.",
+    ("I prefer to do my marathon training runs, the long run too, in the early morning before work.",
      "Morning runs fit your marathon plan; do the long run early on Sunday."),
 ]
 

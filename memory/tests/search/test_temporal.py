@@ -173,8 +173,7 @@ def test_re_corroboration_in_consolidation_moves_last_corroborated_at(api_client
     _say(api_client, holder, MARATHON, django_capture_on_commit_callbacks)
     item = Experience.objects.get(status="active", type="preference", statement__icontains="morning")
     first = item.last_corroborated_at
-    _say(api_client, holder, [("I prefer to do my marathon training runs in the early morning before work.",
-                               "Morning runs it is.")], django_capture_on_commit_callbacks)
+    _say(api_client, holder, [(MARATHON[-1][0], "Morning runs it is.")], django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
         assert api_client.post("/api/v1/consolidations/run", **holder.headers).status_code == 202
     item.refresh_from_db()
