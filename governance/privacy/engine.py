@@ -106,7 +106,7 @@ from .recognizers import (
     trim_name_span,
 )
 from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
-from .vocabulary import all_tech, is_common_word, is_tech_word
+from .vocabulary import all_tech, given_names, is_common_word, is_plain_word, is_tech_word, surnames
 
 logger = logging.getLogger(__name__)
 
@@ -796,6 +796,9 @@ def _name_before_number(text: str, start: int, end: int) -> int:
     return last
 
 
+# one word and a version number, nothing else ("Storybook 8", "Xcode 14.2"); an address holds more ("Baker Street
+# 221", "12 Main Street")
+_VERSION_TAIL_RE = re.compile(r"[^\W\d_][^\W\d]*[ \t]+v?\d{1,3}(?:\.\d+)*\Z")
 _COUNTRY_CODE_BEFORE_RE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}[ \t.\-]?(?:\(0\)[ \t.\-]?)?\Z")
 
 
@@ -818,6 +821,10 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
         for s, e in pieces:
             s, e = _trim(text, s, e, etype)
             if etype in ("PERSON", "NRP"):
+                e = _name_before_number(text, s, e)
+            elif etype == "LOCATION" and _from_ner_model(r) and _VERSION_TAIL_RE.match(text[s:e]):
+                # "Storybook 8", "Route 53": the model's place with a version number is a product and its version;
+                # the words alone then face the vocabulary and the plain-word check below
                 e = _name_before_number(text, s, e)
             if etype in _VOCABULARY_GUARDED and not _claim_allowed(text, s, e, etype, r, policy.allowed_terms):
                 continue
@@ -904,6 +911,14 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if weak and _names_an_artefact(text, start, end):
         return False
     if weak and etype == "LOCATION" and _hosts_infrastructure(text, start, end):
+        return False
+    if weak and _compared(text, start, end):
+        return False
+    if weak and _plain_words(text, start, end, etype):
+        return False
+    if model_only and etype == "LOCATION" and _REGION_CODE_RE.search(_sentence_of(text, start, end)):
+        return False  # a place in the sentence of a cloud's region id is that region's data centre
+    if weak and etype == "PERSON" and _modifies_a_tech_noun(text, start, end):
         return False
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
@@ -1043,6 +1058,87 @@ def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
     compass = any(w in _COMPASS_WORDS for w in words) or after is not None
     return compass and len(words) + (len(after.group(0).split()) if after else 0) >= 2 and bool(
         _INFRA_CONTEXT_RE.search(text))
+
+
+# products compared or combined: "Zulu 17 vs Temurin", "Karma + Jasmine tests"
+_COMPARED_BEFORE_RE = re.compile(r"(?i)(?:\bvs\.?|\bversus|(?<!\S)\+)[ \t]+\Z")
+_COMPARED_AFTER_RE = re.compile(r"(?i)[ \t]+(?:vs\b\.?|versus\b|\+(?=[ \t]))")
+
+
+def _compared(text: str, start: int, end: int) -> bool:
+    """One word set against another with "vs" / "versus" / "+", or a span joined by " + ": what a team compares
+    or stacks are tools and product lines ("Zulu 17 vs Temurin", "Karma + Jasmine"). A name of any list stays a
+    name ("Maria vs Tom"); several words are left alone ("slices vs. Call Chen Fischer" reads across a sentence's
+    end)."""
+    span = text[start:end].strip()
+    if " + " in span:
+        return True
+    return " " not in span and not _a_name_somewhere(span) and bool(
+        _COMPARED_BEFORE_RE.search(text, max(0, start - 10), start) or _COMPARED_AFTER_RE.match(text, end))
+
+
+# "in Bath", "to Quay": a word after a preposition of place may still be a small town no list holds
+_LOCATIVE_BEFORE_RE = re.compile(r"(?i)\b(?:in|at|to|from|near|into|around|visit(?:ing|ed)?)[ \t]+\Z")
+_SPAN_CONNECTORS = frozenset({"and", "or", "of", "the", "&", "+", "-"})
+
+
+def _plain_words(text: str, start: int, end: int, etype: str) -> bool:
+    """Every word of the span is a plain word (a word of prose that is no name or place in any list the vocabulary
+    build read: "Pending", "Quay", "Bookworm") or a technology word, one at least plain. A name or place that is
+    also a word ("Grace", "Nice", "Baker", "Bath") is not plain, so it stays masked. A place after a preposition of
+    place keeps the mask."""
+    words = [w for w in text[start:end].split() if w.casefold() not in _SPAN_CONNECTORS]
+    if not words or not any(is_plain_word(w) for w in words):
+        return False
+    if not all(is_plain_word(w) or is_tech_word(w) for w in words):
+        return False
+    return etype != "LOCATION" or not _LOCATIVE_BEFORE_RE.search(text, max(0, start - 12), start)
+
+
+# a cloud's region id: "ap-southeast-2", "us-east-1", "eu-central-1", "us-gov-west-1", "europe-west4"
+_REGION_CODE_RE = re.compile(r"\b(?:us|eu|ap|ca|sa|me|af|il|mx|uk|asia|europe|australia|northamerica|"
+                             r"southamerica)(?:-gov)?-(?:north|south|east|west|central|northeast|northwest|southeast|"
+                             r"southwest)+-?\d\b")
+_SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n")
+
+
+def _sentence_of(text: str, start: int, end: int) -> str:
+    """The sentence (or line) holding ``text[start:end]``: "Greetings from Melbourne! The us-east-1 outage …" keeps
+    Melbourne a place."""
+    left = max((m.end() for m in _SENTENCE_END_RE.finditer(text, 0, start)), default=0)
+    right = _SENTENCE_END_RE.search(text, end)
+    return text[left : right.start() if right else len(text)]
+
+
+_DETERMINER_BEFORE_RE = re.compile(r"(?i)\b(?:the|our|their|this|that|these|those|your|its)[ \t]+\Z")
+_LOWER_NEXT_RE = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
+# nouns that make the word before them a person's: kin and home ("the Smith family"), a legal case, an author's work
+_PERSONAL_NOUNS = frozenset("""
+family families household kids children parents brothers sisters twins couple wedding funeral house home estate
+case book books paper papers novel article thesis talk lecture
+""".split())
+
+
+def _a_name_somewhere(word: str) -> bool:
+    """A given name or surname of the lexicon, or a common word some list holds as a name or place ("Maria",
+    "Smith": words of prose too, so the lexicon leaves them out)."""
+    low = word.casefold()
+    return low in given_names() or low in surnames() or (is_common_word(low) and not is_plain_word(low)
+                                                          and not is_tech_word(low))
+
+
+def _modifies_a_tech_noun(text: str, start: int, end: int) -> bool:
+    """One word between a determiner and a lower-case technology word ("the Mimir switch", "our Hightouch sync"): a
+    noun modifier naming a product. A name of any list there stays a name ("the Maria switch"), as does a possessive
+    and a word before a personal noun ("the Smith family")."""
+    span = text[start:end].strip()
+    if " " in span or span.endswith(("'s", "’s")) or _a_name_somewhere(span):
+        return False
+    if not _DETERMINER_BEFORE_RE.search(text, max(0, start - 8), start):
+        return False
+    following = _LOWER_NEXT_RE.match(text, end)
+    return (following is not None and following.group(1) not in _PERSONAL_NOUNS
+            and is_tech_word(following.group(1)))
 
 
 def _weak(result: Any) -> bool:
