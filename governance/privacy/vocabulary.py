@@ -126,24 +126,30 @@ def _pypi_rows(path: Path) -> Iterator[tuple[str, str]]:
             yield cols[0], cols[-1] if len(cols) > rank_col + 1 else ""
 
 
+def _faker_providers(kind: str) -> Iterator[type]:
+    """The ``Provider`` class of every locale of one of Faker's provider packages (``person``, ``address``); none
+    without Faker (the build still works, without the lists read from it)."""
+    import importlib
+    import pkgutil
+
+    try:
+        package = importlib.import_module(f"faker.providers.{kind}")
+    except ImportError:
+        return
+    for module in pkgutil.iter_modules(package.__path__):
+        try:
+            yield importlib.import_module(f"{package.__name__}.{module.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+
+
 def _faker_names() -> tuple[set[str], set[str]]:
     """``(given names, surnames)``, lower case, of Faker's person providers (``pip install faker``): lists of real
     names for ~80 countries and languages (Yusuf, Grzegorz, Aylin, Olena, Björn; Costa, Nowak). Empty without Faker
     (the build still works, without the name lexicon)."""
-    try:
-        import faker.providers.person as person
-    except ImportError:
-        return set(), set()
-    import importlib
-    import pkgutil
-
     given: set[str] = set()
     family: set[str] = set()
-    for module in pkgutil.iter_modules(person.__path__):
-        try:
-            provider = importlib.import_module(f"{person.__name__}.{module.name}").Provider
-        except (ImportError, AttributeError):
-            continue
+    for provider in _faker_providers("person"):
         for attr in dir(provider):
             into = given if attr.startswith("first_names") else family if attr.startswith("last_names") else None
             value = getattr(provider, attr)
@@ -291,21 +297,10 @@ def _proper_nouns(word_list: Path | None) -> frozenset[str]:
 
 def _faker_places() -> set[str]:
     """Words of the city, town, region, state and country lists of Faker's address providers, lower case."""
-    try:
-        import faker.providers.address as address
-    except ImportError:
-        return set()
-    import importlib
-    import pkgutil
-
     keys = ("cit", "town", "village", "municipal", "district", "county", "province", "region", "state", "countr",
             "area")
     places: set[str] = set()
-    for module in pkgutil.iter_modules(address.__path__):
-        try:
-            provider = importlib.import_module(f"{address.__name__}.{module.name}").Provider
-        except (ImportError, AttributeError):
-            continue
+    for provider in _faker_providers("address"):
         for attr in dir(provider):
             value = getattr(provider, attr)
             if attr.startswith("_") or not any(k in attr for k in keys) or not isinstance(value, (list, tuple)):
