@@ -523,12 +523,15 @@ def _restates_an_item(e: Exchange, visibility: Visibility, thresholds: Threshold
 
 def _recurs_across_sessions(e: Exchange, units: list[Exchange], thresholds: Thresholds) -> bool:
     """θ_sessions distinct sessions: with θ_sessions units when more than one agent said it (independent
-    witnesses), else with θ_count − 1 units (one agent's four sessions; its chatter recurs more easily)."""
+    witnesses), else with θ_count − 1 units (one agent's four sessions; its chatter recurs more easily). A person's
+    own note (personal scope) has no independent witness: another agent's unit near it ("Lunch order for the team
+    offsite is pizza." under "these days I always ship the backend on Fridays", 0.55 by their short texts' shared
+    stamp and speaker prefix) is no second voice for what that person does."""
     members = [e, *units]
     if len({m.session_id for m in members}) < thresholds.theta_sessions:
         return False
-    agents = {m.owner_agent_id for m in members}
-    return len(members) >= (thresholds.theta_sessions if len(agents) > 1 else thresholds.theta_count - 1)
+    independent = len({m.owner_agent_id for m in members}) > 1 and all(m.scope != Scope.PERSONAL for m in members)
+    return len(members) >= (thresholds.theta_sessions if independent else thresholds.theta_count - 1)
 
 
 def _recurs_across_agents(e: Exchange, units: list[Exchange], thresholds: Thresholds) -> bool:

@@ -600,3 +600,26 @@ def test_a_pass_replaying_old_sessions_does_not_bring_an_old_value_back():
     later = Experience(statement="On-call shifts start on Mondays.", valid_from=T0 + timedelta(days=30))
     winner, _ = consolidation.contradiction_winner(new=later, old=change)
     assert winner is later
+
+
+def test_another_agents_unit_is_no_independent_witness_of_a_personal_note():
+    """θ_sessions units from two agents recur as independent witnesses; a person's own note (personal scope) has
+    none: another agent's unit near it does not ripen it early, it waits for θ_count − 1 units like one agent's."""
+    import uuid
+
+    from agents.visibility import Scope
+    from memory.services.ingest import _recurs_across_sessions
+
+    thresholds = thresholds_for(get_embedder().model_id)
+    ana, ben = uuid.uuid4(), uuid.uuid4()
+
+    def unit(agent, scope):
+        return Exchange(session_id=uuid.uuid4(), owner_agent_id=agent, scope=scope)
+
+    team = [unit(ana, Scope.MODULE), unit(ana, Scope.MODULE), unit(ben, Scope.MODULE)]
+    assert _recurs_across_sessions(team[0], team[1:], thresholds)
+    personal = [unit(ana, Scope.PERSONAL), unit(ana, Scope.PERSONAL), unit(ben, Scope.MODULE)]
+    assert thresholds.theta_sessions < thresholds.theta_count - 1
+    assert not _recurs_across_sessions(personal[0], personal[1:], thresholds)
+    more = [*personal, unit(ana, Scope.PERSONAL)][: thresholds.theta_count - 1]
+    assert _recurs_across_sessions(more[0], more[1:], thresholds)  # one agent's four sessions
