@@ -310,12 +310,14 @@ def _faker_places() -> set[str]:
     return places
 
 
-def plain_words(common: Iterable[str], *, word_list: Path | None) -> list[str]:
+def plain_words(common: Iterable[str], *, word_list: Path | None,
+                read: tuple[frozenset[str], set[str], set[str]] | None = None) -> list[str]:
     """The common words that name nobody and nowhere in any list at hand: not a proper noun of the word list
     ("Nice", "Reading", "Grace"), no given name or surname of Faker's ~80 countries ("Baker", "Rose"), no place of
-    Faker's address lists, the time-zone database or libphonenumber ("Bath"). "pending", "quay", "bookworm"."""
-    given, family = _faker_names()
-    named = _proper_nouns(word_list) | given | family | _faker_places() | set(_place_weights())
+    Faker's address lists, the time-zone database or libphonenumber ("Bath"). "pending", "quay", "bookworm".
+    ``read``: the word list's proper nouns and Faker's given names and surnames, when the caller has them already."""
+    proper, given, family = read or (_proper_nouns(word_list), *_faker_names())
+    named = proper | given | family | _faker_places() | set(_place_weights())
     return sorted(w for w in common if w not in named)
 
 
@@ -388,7 +390,8 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     # model reads as a place)
     not_names = set(terms) | common | languages | {w for w, n in places.items() if n >= TZ_CITY_WEIGHT}
     return Vocabulary(terms=terms, extensions=exts, common=sorted(common), given_names=sorted(given - not_names),
-                      surnames=sorted(family - not_names), plain=plain_words(common, word_list=word_list))
+                      surnames=sorted(family - not_names),
+                      plain=plain_words(common, word_list=word_list, read=(proper, given, family)))
 
 
 @dataclass(frozen=True)
