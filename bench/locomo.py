@@ -753,8 +753,10 @@ def _settings_of(cfg: SearchConfig):
 
 
 def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], mask_queries: bool,
-                          answerer: Answerer | None) -> dict[str, list[dict[str, Any]]]:
-    """Per search config, one row per scored question: recall numbers, tokens, latency (and answer/judge)."""
+                          answerer: Answerer | None, blocks: bool = False) -> dict[str, list[dict[str, Any]]]:
+    """Per search config, one row per scored question: recall numbers, tokens, latency (and answer/judge); with
+    ``blocks`` the context block's text too (and the block at the flat baseline's size), to read why a question
+    was missed."""
 
     from governance.services.privacy import texts_mask
     from memory.search.context import context_block
@@ -801,6 +803,8 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                 "hits": [len(result.exchanges), len(result.episodes), len(result.experiences)],
                 "neighbours": len(result.neighbours),
             }
+            if blocks:
+                row["gold"], row["context"] = qa.answer, context
             if answerer is not None:
                 answer = answerer.answer(question=qa.question, context=context)
                 row["answer"] = answer
@@ -824,6 +828,8 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                                                                   _covered(included, replayed.dia_map)),
                     "answer_recall": answer_recall(gold_for_recall(qa), context),
                 }
+                if blocks:
+                    row["at_flat_budget"]["context"] = context
     return rows
 
 
@@ -911,7 +917,7 @@ def run_locomo(config: LocomoConfig, log: Callable[[str], None] = print) -> dict
             for r in replayed:
                 for name, conv_rows in evaluate_conversation(replayed=r, configs=configs,
                                                              mask_queries=config.mask_queries,
-                                                             answerer=answerer).items():
+                                                             answerer=answerer, blocks=config.details).items():
                     rows[name].extend(conv_rows)
             search_seconds = time.perf_counter() - search_started
         finally:

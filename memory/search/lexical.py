@@ -133,10 +133,14 @@ class LexicalQuery:
     terms: list[tuple[str, float]]
     model: type[Model]  # the layer's model: the scores name its table's column
     bounded: bool = False
+    # The IDF of the query's terms no visible row of the layer holds: no row matches them, but they are part of
+    # what the query asks. Left out of the share, a question's name alone scored 1.0 in a layer holding none of its
+    # other words ("What book is <PERSON_x> reading?": every short statement about <PERSON_x>).
+    unmatched: float = 0.0
 
     @property
     def total(self) -> float:
-        return sum(w for _, w in self.terms) or 1.0
+        return (sum(w for _, w in self.terms) + self.unmatched) or 1.0
 
     def score_expression(self):
         """The row's score (0–1) as one SQL expression. Written out rather than built from ORM expressions: a
@@ -185,15 +189,18 @@ def lexical_query(qs: QuerySet, lexemes: list[str]) -> LexicalQuery | None:
         # none and every score is 0, which ranks as the vector half alone.
         listed, unlisted, rows = frequencies
         terms = [(lexeme, _idf(listed.get(lexeme, unlisted) * rows, rows)) for lexeme in unique]
+        unmatched = 0.0  # estimated, every term is taken to occur
     else:
         counts = qs.filter(search_vector=_any(unique)).order_by()[:EXACT_MAX_ROWS].aggregate(
             **{f"d{i}": Count("pk", filter=Q(search_vector=_term(lex))) for i, lex in enumerate(unique)})
         terms = [(lexeme, _idf(counts[f"d{i}"], max(documents, 1))) for i, lexeme in enumerate(unique)
                  if counts.get(f"d{i}")]
+        unmatched = sum(_idf(0, max(documents, 1)) for i, _ in enumerate(unique) if not counts.get(f"d{i}"))
     if not terms:
         return None
     terms.sort(key=lambda t: -t[1])
-    return LexicalQuery(terms=terms[:MAX_QUERY_TERMS], model=qs.model, bounded=documents > EXACT_MAX_ROWS)
+    return LexicalQuery(terms=terms[:MAX_QUERY_TERMS], model=qs.model, bounded=documents > EXACT_MAX_ROWS,
+                        unmatched=unmatched)
 
 
 # A filter (visibility, layer, time range) already seen to admit more than EXACT_MAX_ROWS rows: the bounded count is

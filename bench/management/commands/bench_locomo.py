@@ -89,7 +89,8 @@ class Command(BaseCommand):
                             help="name:section.field=value,… — also search the same store with these settings (an "
                                  "ablation, e.g. vector-only:search.lexical_weight=0); repeatable")
         parser.add_argument("--keep-data", action="store_true", help="keep the bench project after the run")
-        parser.add_argument("--details", action="store_true", help="include per-question rows in the JSON")
+        parser.add_argument("--details", action="store_true",
+                            help="include per-question rows in the JSON, each with its context block's text")
         parser.add_argument("--json", dest="json_out", default=None, help="write the report here")
 
     def handle(self, *args, **opts):

@@ -218,6 +218,34 @@ def test_below_the_bound_every_matching_row_is_a_candidate_and_counts_are_exact(
     assert set(query.matching(visible).values_list("pk", flat=True)) == {r.pk for r in rows}
 
 
+def test_a_query_word_no_visible_row_holds_still_counts_in_the_share():
+    """The share is of the query's information: a layer holding none of a question's content words does not give
+    full marks to every row holding its one common word (a name, in practice: "What book is <PERSON_x> reading?"
+    scored 1.0 for each short statement about <PERSON_x> in a layer without "book" or "read"). The estimate from
+    the statistics counted such words already; the exact count now does too."""
+    from memory.search import lexical
+
+    agent = agent_create(project_name="hybrid", name="a")
+    rows = exchanges_bulk(agent, session_create(agent=agent, external_id="c"),
+                          ["Lunch at the flea market.", "The flea market opens early.", "Dinner was late."])
+    lexical.lexical_cache_clear()
+    visible = Exchange.objects.visible_to(agent_visibility(agent=agent))
+    query = lexical.lexical_query(visible, query_lexemes("which book did I read at the flea market"))
+    assert not query.bounded and {t for t, _ in query.terms} == {"flea", "market"}
+    # "book" and "read" are in no row: each weighs as a word in none of the 3 rows, in the total only
+    assert query.unmatched == pytest.approx(2 * lexical._idf(0, 3))
+    scores = dict(visible.annotate(s=query.score_expression()).values_list("pk", "s"))
+    held = sum(w for _, w in query.terms)
+    assert scores[rows[0].pk] == pytest.approx(held / (held + query.unmatched)) and scores[rows[0].pk] < 0.5
+    assert scores[rows[2].pk] == 0
+    # a query all of whose words some row holds is unchanged: a row holding them all scores 1
+    whole = lexical.lexical_query(visible, query_lexemes("flea market"))
+    assert whole.unmatched == 0
+    assert dict(visible.annotate(s=whole.score_expression()).values_list("pk", "s"))[rows[0].pk] == pytest.approx(1)
+    # no word held anywhere: no lexical half at all (the vector half ranks alone)
+    assert lexical.lexical_query(visible, query_lexemes("zebra")) is None
+
+
 def test_a_large_store_not_yet_analysed_still_searches(monkeypatch):
     from memory.search import lexical
 
