@@ -77,6 +77,7 @@ from typing import Any, Literal
 from core.config import config
 from core.process_cache import ProcessCache
 
+from .codenames import codename_spans
 from .normalise import UNSPACED_SCRIPTS, Normalised, normalise
 from .recognizers import (
     ALNUM_IDS,
@@ -920,6 +921,12 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False  # a place in the sentence of a cloud's region id is that region's data centre
     if weak and etype == "PERSON" and _modifies_a_tech_noun(text, start, end):
         return False
+    if weak and _a_codename(text, start, end):
+        return False
+    if weak and _where_an_artefact_is(text, start, end):
+        return False
+    if weak and _declared_things(text, start, end):
+        return False
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
         # Multimodal Embedding") on weak evidence is a title or a product, not a name
@@ -1080,6 +1087,8 @@ def _compared(text: str, start: int, end: int) -> bool:
 # "in Bath", "to Quay": a word after a preposition of place may still be a small town no list holds
 _LOCATIVE_BEFORE_RE = re.compile(r"(?i)\b(?:in|at|to|from|near|into|around|visit(?:ing|ed)?)[ \t]+\Z")
 _SPAN_CONNECTORS = frozenset({"and", "or", "of", "the", "&", "+", "-"})
+_STATE_BEFORE_RE = re.compile(r"(?i)\b(?:stuck|hung|hangs?|hanging|sits?|sitting|sat|queued|parked|remains?|"
+                              r"remained|waiting|wait|waits)[ \t]+(?:in|at|on)[ \t]+\Z")
 
 
 def _plain_words(text: str, start: int, end: int, etype: str) -> bool:
@@ -1092,7 +1101,9 @@ def _plain_words(text: str, start: int, end: int, etype: str) -> bool:
         return False
     if not all(is_plain_word(w) or is_tech_word(w) for w in words):
         return False
-    return etype != "LOCATION" or not _LOCATIVE_BEFORE_RE.search(text, max(0, start - 12), start)
+    # "stuck in Pending", "sits in Queued": a plain word after a verb of waiting is a state, not a small town
+    return (etype != "LOCATION" or not _LOCATIVE_BEFORE_RE.search(text, max(0, start - 12), start)
+            or bool(_STATE_BEFORE_RE.search(text, max(0, start - 24), start)))
 
 
 # a cloud's region id: "ap-southeast-2", "us-east-1", "eu-central-1", "us-gov-west-1", "europe-west4"
@@ -1105,17 +1116,29 @@ _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n")
 def _sentence_of(text: str, start: int, end: int) -> str:
     """The sentence (or line) holding ``text[start:end]``: "Greetings from Melbourne! The us-east-1 outage …" keeps
     Melbourne a place."""
+    left, right = _sentence_bounds(text, start, end)
+    return text[left:right]
+
+
+def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     left = max((m.end() for m in _SENTENCE_END_RE.finditer(text, 0, start)), default=0)
     right = _SENTENCE_END_RE.search(text, end)
-    return text[left : right.start() if right else len(text)]
+    return left, right.start() if right else len(text)
 
 
 _DETERMINER_BEFORE_RE = re.compile(r"(?i)\b(?:the|our|their|this|that|these|those|your|its)[ \t]+\Z")
 _LOWER_NEXT_RE = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
-# nouns that make the word before them a person's: kin and home ("the Smith family"), a legal case, an author's work
+# nouns that make the word before them a person's: kin and home ("the Smith family"), a legal case, an author's work;
+# and people themselves ("the Ortega developers", "the Chidi team")
 _PERSONAL_NOUNS = frozenset("""
 family families household kids children parents brothers sisters twins couple wedding funeral house home estate
 case book books paper papers novel article thesis talk lecture
+people person persons folks folk guy guys man men woman women girl girls boy boys lady ladies team teams crew
+colleague colleagues coworker coworkers teammate teammates dev devs developer developers engineer engineers
+user users customer customers client clients staff employee employees contractor contractors community member
+members candidate candidates intern interns student students speaker speakers founder founders friend friends
+manager managers lead leads owner owners admin admins citizen citizens national nationals resident residents
+expat expats partner partners vendor vendors contact contacts hire hires patient patients
 """.split())
 
 
@@ -1128,9 +1151,9 @@ def _a_name_somewhere(word: str) -> bool:
 
 
 def _modifies_a_tech_noun(text: str, start: int, end: int) -> bool:
-    """One word between a determiner and a lower-case technology word ("the Mimir switch", "our Hightouch sync"): a
+    """One word between a determiner and a lower-case technology word ("the Zitadel switch", "our Hightouch sync"): a
     noun modifier naming a product. A name of any list there stays a name ("the Maria switch"), as does a possessive
-    and a word before a personal noun ("the Smith family")."""
+    and a word before a personal noun ("the Smith family", "the Ortega developers")."""
     span = text[start:end].strip()
     if " " in span or span.endswith(("'s", "’s")) or _a_name_somewhere(span):
         return False
@@ -1139,6 +1162,87 @@ def _modifies_a_tech_noun(text: str, start: int, end: int) -> bool:
     following = _LOWER_NEXT_RE.match(text, end)
     return (following is not None and following.group(1) not in _PERSONAL_NOUNS
             and is_tech_word(following.group(1)))
+
+
+def _a_codename(text: str, start: int, end: int) -> bool:
+    """Every word of the span is a codename of a product line the sentence shows (:mod:`.codenames`: "EPYC Milan",
+    "Debian … Trixie", "Jetson Orin Nano") or a technology word beside one ("Monterey Mac")."""
+    left, right = _sentence_bounds(text, start, end)
+    spans = [(s + left, e + left) for s, e in codename_spans(text[left:right], is_name=_a_name_somewhere)]
+    if not any(s < end and start < e for s, e in spans):
+        return False
+    for word in _SPAN_WORD_RE.finditer(text, start, end):
+        covered = any(s <= word.start() and word.end() <= e for s, e in spans)
+        if not covered and not is_tech_word(word.group(0)):
+            return False
+    return True
+
+
+# Where data and settings live: a word after "in" following one of these ("log lines in Kibana", "the toggle in
+# Retool") is the tool that shows them. Nouns of things only, none of where people are (office, team, site, meetup)
+# and none of people.
+_DATA_NOUNS = frozenset("""
+line lines log entry entries record records row rows field fields column columns panel panels graph graphs trace traces
+span spans error errors warning warnings value values query queries request requests issue issues file files doc
+tab tabs view views setting toggle toggles flag flags option options button buttons message messages event events
+ticket tickets board boards card cards page pages sheet sheets cell cells note notes link links report reports
+""".split()) | _ARTEFACT_NOUNS
+# "in", not "on": "the notes on Maria" are about her
+_TOOL_SLOT_BEFORE_RE = re.compile(r"(?i)\b([a-z][a-z-]*)[ \t]+(?:in|into|inside|within)[ \t]+\Z")
+# what software does on a platform: "still works on Sonoma", "crashes on Trixie", "only tested on Fedora"
+_PLATFORM_SLOT_BEFORE_RE = re.compile(
+    r"(?i)\b(?:runs?|running|works?|working|crash(?:es|ed)?|fails?|failed|failing|builds?|built|installs?|installed|"
+    r"tested|supported|breaks?|broken|hangs?|hung|compiles?|compiled|boots?|booted)[ \t]+(?:on|under)[ \t]+\Z")
+
+
+def _where_an_artefact_is(text: str, start: int, end: int) -> bool:
+    """A one-word place right after "<data noun> in" ("log lines in Kibana") or after what software does on a
+    platform ("works on Sonoma", "crashes on Trixie"): where a thing is shown, kept or run is a tool or a system, and
+    a place there would locate data, not a person ("I'm in Lisbon", "the team in Lisbon" stay masked). A possessive
+    is a person's ("works on Ana's laptop"), and a name of any list stays a name ("running on Mateus time")."""
+    span = text[start:end].strip()
+    if " " in span or text[end : end + 1] in ("'", "’") or _a_name_somewhere(span):
+        return False
+    if _PLATFORM_SLOT_BEFORE_RE.search(text, max(0, start - 24), start):
+        return True
+    m = _TOOL_SLOT_BEFORE_RE.search(text, max(0, start - 30), start)
+    return m is not None and m.group(1).casefold() in _DATA_NOUNS
+
+
+# "A, B and C are sprint names", "Kestrel is our staging cluster": the sentence itself says what the words name
+_LIST_AFTER_RE = re.compile(r"(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or)[ \t]+)([A-Z][\w-]*)")
+_DECLARED_RE = re.compile(
+    r"[ \t]+(?:are|is|were|was)[ \t]+(?:(?:just|all|only|both|now|still)[ \t]+)?"
+    r"(?P<det>(?:the|our|a|an|their|its|some|two|three)[ \t]+)?(?P<mods>(?:[a-z][\w-]*[ \t]+){0,2})"
+    r"(?P<head>[a-z][\w-]*)(?![\w-]|[ \t]+[a-z])")
+_DECLARED_HEADS = frozenset("""
+name names codename codenames hostname hostnames cluster clusters service services host hosts server servers node
+nodes bucket buckets branch branches repo repos repository repositories database databases db project projects sprint
+sprints release releases environment environments env envs region regions queue queues topic topics job jobs pipeline
+pipelines image images library libraries package packages version versions
+""".split())
+# modifiers of a person's name, and the function words of a verb phrase ("are on the release", "is off the project")
+_NOT_THING_MODIFIERS = frozenset("""
+first last given real full family user users people people's person's their his her my your our pet nick legal maiden
+baby middle birth on in at for with from to by of the a an off out back up down into onto over under about this that
+these those not no never also too
+""".split())
+
+
+def _declared_things(text: str, start: int, end: int) -> bool:
+    """The span, alone or in a list of capitalised words ("Nightingale, Kestrel and Magnolia"), is the subject of a
+    sentence that says what they name: "… are sprint names", "… is our staging cluster". A predicate about people
+    ("are first names", "is our new lead") says nothing of the kind."""
+    pos = end
+    while m := _LIST_AFTER_RE.match(text, pos):
+        pos = m.end()
+    m = _DECLARED_RE.match(text, pos)
+    if m is None or m.group("head") not in _DECLARED_HEADS:
+        return False
+    mods = m.group("mods").split()
+    if mods and not m.group("det") and mods[0].endswith("ing"):
+        return False  # a verb: "Priya and Ana are staging releases"
+    return not any(w in _NOT_THING_MODIFIERS for w in mods)
 
 
 def _weak(result: Any) -> bool:
@@ -1761,3 +1865,4 @@ def conversation_windows(n: int, *, before: Sequence[str] = ()) -> list[list[int
                 refs.append(before[len(before) + j])
         windows.append(refs)
     return windows
+
