@@ -81,42 +81,40 @@ def _alternation(words: tuple[str, ...]) -> str:
 
 
 @functools.cache
-def _patterns() -> dict[str, tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]]:
-    """Per line: a codename anywhere, a codename right after a cue, a codename right before a product noun."""
-    out = {}
-    for key, line in LINES.items():
-        names = _alternation(line.codenames)
+def _patterns() -> list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]]:
+    """Per line: a codename anywhere, a codename right after a cue, a codename right before a product noun, a
+    cue anywhere."""
+    out = []
+    for line in LINES.values():
+        names, cues = _alternation(line.codenames), _alternation(line.cues)
         anywhere = re.compile(rf"(?<![\w-])(?:{names})(?![\w-])")
-        after_cue = re.compile(rf"(?<![\w-])(?:{_alternation(line.cues)}){_VERSION_GAP}(?P<n>{names})(?![\w-])")
+        after_cue = re.compile(rf"(?<![\w-])(?:{cues}){_VERSION_GAP}(?P<n>{names})(?![\w-])")
         products = _alternation(line.products + _RELEASE_NOUNS)
         before_product = re.compile(rf"(?<![\w-])(?P<n>{names})[ \t]+(?:{products})(?![\w-])", re.I)
-        out[key] = (anywhere, after_cue, before_product)
+        out.append((anywhere, after_cue, before_product, re.compile(rf"(?<![\w-])(?:{cues})(?![\w-])")))
     return out
 
 
-# "in Genoa", "to Rome": a codename that is also a place, after a preposition of place, may say where a person is
-_LOCATIVE_BEFORE_RE = re.compile(r"(?i)\b(?:in|at|to|from|near|into|around|visit(?:ing|ed)?)[ \t]+\Z")
-
-
-def codename_spans(sentence: str, *, is_name: Callable[[str], bool]) -> list[tuple[int, int]]:
+def codename_spans(sentence: str, *, is_name: Callable[[str], bool],
+                   after_place: Callable[[str, int], bool]) -> list[tuple[int, int]]:
     """The spans of ``sentence`` that are codenames of a product line the sentence shows.
 
     A codename next to its line ("Debian Trixie", "EPYC Milan", "Monterey Mac mini", "Debian 13 (Trixie)") is one.
     Once the line shows so, or its word appears with two of its codenames ("Milan vs Genoa on AMD"), its other
     codenames in the sentence are too, except those that are people's names as well (``is_name``: "Jessie", "Milan"),
     which need their line's word beside them ("Jessie moved the Debian Buster boxes" keeps Jessie a person), and
-    those after a preposition of place ("I'm in Genoa for the EPYC Milan launch" keeps Genoa a place)."""
+    those after a preposition of place (``after_place(sentence, start)``: "I'm in Genoa for the EPYC Milan launch"
+    keeps Genoa a place)."""
     spans: list[tuple[int, int]] = []
-    for key, (anywhere, after_cue, before_product) in _patterns().items():
+    for anywhere, after_cue, before_product, cue in _patterns():
         beside = [(m.start("n"), m.end("n")) for m in after_cue.finditer(sentence)]
         beside += [(m.start("n"), m.end("n")) for m in before_product.finditer(sentence)
                    if sentence[m.start("n")].isupper()]
         found = [(m.start(), m.end()) for m in anywhere.finditer(sentence)]
-        cue_word = re.search(rf"(?<![\w-])(?:{_alternation(LINES[key].cues)})(?![\w-])", sentence)
         distinct = {sentence[s:e].casefold() for s, e in found}
-        if not beside and not (cue_word and len(distinct) >= 2):
+        if not beside and not (cue.search(sentence) and len(distinct) >= 2):
             continue
         spans += beside
         spans += [(s, e) for s, e in found if (s, e) not in beside and not is_name(sentence[s:e])
-                  and not _LOCATIVE_BEFORE_RE.search(sentence, max(0, s - 12), s)]
+                  and not after_place(sentence, s)]
     return spans

@@ -1102,8 +1102,13 @@ def _plain_words(text: str, start: int, end: int, etype: str) -> bool:
     if not all(is_plain_word(w) or is_tech_word(w) for w in words):
         return False
     # "stuck in Pending", "sits in Queued": a plain word after a verb of waiting is a state, not a small town
-    return (etype != "LOCATION" or not _LOCATIVE_BEFORE_RE.search(text, max(0, start - 12), start)
+    return (etype != "LOCATION" or not _after_place(text, start)
             or bool(_STATE_BEFORE_RE.search(text, max(0, start - 24), start)))
+
+
+def _after_place(text: str, start: int) -> bool:
+    """``text[start:]`` follows a preposition of place ("in Bath", "visiting Genoa")."""
+    return bool(_LOCATIVE_BEFORE_RE.search(text, max(0, start - 12), start))
 
 
 # a cloud's region id: "ap-southeast-2", "us-east-1", "eu-central-1", "us-gov-west-1", "europe-west4"
@@ -1168,7 +1173,8 @@ def _a_codename(text: str, start: int, end: int) -> bool:
     """Every word of the span is a codename of a product line the sentence shows (:mod:`.codenames`: "EPYC Milan",
     "Debian … Trixie", "Jetson Orin Nano") or a technology word beside one ("Monterey Mac")."""
     left, right = _sentence_bounds(text, start, end)
-    spans = [(s + left, e + left) for s, e in codename_spans(text[left:right], is_name=_a_name_somewhere)]
+    spans = [(s + left, e + left) for s, e in codename_spans(text[left:right], is_name=_a_name_somewhere,
+                                                                     after_place=_after_place)]
     if not any(s < end and start < e for s, e in spans):
         return False
     for word in _SPAN_WORD_RE.finditer(text, start, end):
@@ -1865,4 +1871,3 @@ def conversation_windows(n: int, *, before: Sequence[str] = ()) -> list[list[int
                 refs.append(before[len(before) + j])
         windows.append(refs)
     return windows
-

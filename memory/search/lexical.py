@@ -195,7 +195,7 @@ def lexical_query(qs: QuerySet, lexemes: list[str]) -> LexicalQuery | None:
             **{f"d{i}": Count("pk", filter=Q(search_vector=_term(lex))) for i, lex in enumerate(unique)})
         terms = [(lexeme, _idf(counts[f"d{i}"], max(documents, 1))) for i, lexeme in enumerate(unique)
                  if counts.get(f"d{i}")]
-        unmatched = sum(_idf(0, max(documents, 1)) for i, _ in enumerate(unique) if not counts.get(f"d{i}"))
+        unmatched = _idf(0, max(documents, 1)) * (len(unique) - len(terms))
     if not terms:
         return None
     terms.sort(key=lambda t: -t[1])

@@ -206,11 +206,34 @@ def _model_guess(text: str, word: str, etype: str = "PERSON"):
     # a place and a number that is no version (a house number, a street) stays a place
     ("Ship it to Baker Street 221 please", "Baker Street 221", "LOCATION", True),
     ("the old zone in Route 53 still answers", "Route 53", "LOCATION", False),
+    # round 29: codenames beside their line, technical slots, words declared to be things
+    ("AMD EPYC Milan vs Genoa for the nodes", "Genoa", "PERSON", False),
+    ("I am visiting Milan and Genoa in May", "Genoa", "LOCATION", True),  # no product line in the sentence
+    ("Jessie moved the Debian Buster boxes to Bookworm", "Jessie", "PERSON", True),
+    ("I'm in Genoa for the AMD EPYC Milan launch", "Genoa", "LOCATION", True),
+    # a nationality keeps its mask even before a thing: presidio-research labels "an American company" (round 29
+    # measured the rule for NRP: unread NRP recall 4/12 -> 1/12)
+    ("the Nigerian card processor is down", "Nigerian", "NRP", True),
+    ("ask the Oluwaseun team, they own it", "Oluwaseun", "PERSON", True),  # a noun of people after the modifier
+    ("the Nigerian developers joined the call", "Nigerian", "NRP", True),
+    ("log lines in Kibana", "Kibana", "LOCATION", False),
+    ("the team in Lisbon owns it", "Lisbon", "LOCATION", True),
+    ("the notes on Chidi are in the wiki", "Chidi", "PERSON", True),  # "on" a person is about her
+    ("the build fails on Chidi's machine", "Chidi", "PERSON", True),
+    ("Ana is running on Mateus time", "Mateus", "PERSON", True),
+    ("Nightingale, Kestrel and Magnolia are sprint names", "Nightingale", "LOCATION", False),
+    ("Magnolia is our staging cluster", "Magnolia", "PERSON", False),
+    ("Priya and Ana are on the release", "Priya", "PERSON", True),
+    ("Priya and Ana are staging releases today", "Priya", "PERSON", True),
+    ("Wanjiru and Thabo are the new hires", "Thabo", "PERSON", True),
+    ("Wanjiru and Thabo are first names", "Wanjiru", "PERSON", True),
+    ("honestly Tunde is a tool", "Tunde", "PERSON", True),  # slang about a person, no thing named
 ])
 def test_the_model_guess_is_kept_only_where_a_person_or_place_may_be(text, word, etype, kept):
-    """The round-27 rules on the small model's guess alone (the model's reading varies with the sentence, so the
-    guess is given): a noun modifier before a technology word, plain words, a cloud's region id in the sentence, a
-    product with its version, products compared."""
+    """The round-27 and round-29 rules on the small model's guess alone (the model's reading varies with the
+    sentence, so the guess is given): a noun modifier before a technology word, plain words, a cloud's region id in
+    the sentence, a product with its version, products compared; a codename of a line the sentence shows, a word in
+    a technical slot, words declared to be things."""
     found = _candidates(text, [_model_guess(text, word, etype)], MaskingPolicy.default())
     assert bool(found) == kept, found
 
@@ -261,34 +284,6 @@ def test_codenames_technical_slots_and_declared_names_are_not_personal_data(text
 ])
 def test_names_beside_codenames_and_technical_slots_stay_masked(text, name):
     assert name not in mask(text, key=KEY).text
-
-
-@pytest.mark.parametrize(("text", "word", "etype", "kept"), [
-    ("AMD EPYC Milan vs Genoa for the nodes", "Genoa", "PERSON", False),
-    ("I am visiting Milan and Genoa in May", "Genoa", "LOCATION", True),  # no product line in the sentence
-    ("Jessie moved the Debian Buster boxes to Bookworm", "Jessie", "PERSON", True),
-    ("I'm in Genoa for the AMD EPYC Milan launch", "Genoa", "LOCATION", True),
-    # a nationality keeps its mask even before a thing: presidio-research labels "an American company" (round 29
-    # measured the rule for NRP: unread NRP recall 4/12 -> 1/12)
-    ("the Nigerian card processor is down", "Nigerian", "NRP", True),
-    ("ask the Oluwaseun team, they own it", "Oluwaseun", "PERSON", True),  # a noun of people after the modifier
-    ("the Nigerian developers joined the call", "Nigerian", "NRP", True),
-    ("log lines in Kibana", "Kibana", "LOCATION", False),
-    ("the team in Lisbon owns it", "Lisbon", "LOCATION", True),
-    ("the notes on Chidi are in the wiki", "Chidi", "PERSON", True),  # "on" a person is about her
-    ("the build fails on Chidi's machine", "Chidi", "PERSON", True),
-    ("Ana is running on Mateus time", "Mateus", "PERSON", True),
-    ("Nightingale, Kestrel and Magnolia are sprint names", "Nightingale", "LOCATION", False),
-    ("Magnolia is our staging cluster", "Magnolia", "PERSON", False),
-    ("Priya and Ana are on the release", "Priya", "PERSON", True),
-    ("Priya and Ana are staging releases today", "Priya", "PERSON", True),
-    ("Wanjiru and Thabo are the new hires", "Thabo", "PERSON", True),
-    ("Wanjiru and Thabo are first names", "Wanjiru", "PERSON", True),
-    ("honestly Tunde is a tool", "Tunde", "PERSON", True),  # slang about a person, no thing named
-])
-def test_the_round_29_rules_keep_a_guess_only_where_a_person_or_place_may_be(text, word, etype, kept):
-    found = _candidates(text, [_model_guess(text, word, etype)], MaskingPolicy.default())
-    assert bool(found) == kept, found
 
 
 @pytest.mark.parametrize(("text", "name"), [
