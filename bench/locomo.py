@@ -35,6 +35,9 @@ the hit-count write so that rankings do not drift during the run) returns exchan
 - **evidence recall** = share of the question's evidence dia_ids covered by the results (an exchange covers its
   turns, an episode its source exchanges, an experience its evidence exchanges), averaged per category and
   over all questions;
+- **evidence shown** (``evidence_recall_shown``) = evidence in the block where an episode covers only the source
+  turns its line shows (one sentence of the turn with at least ``SHOWN_MIN_SHARE`` of its content words on the
+  line): the block shows an episode's title and a few sentences, not every source;
 - **answer recall** = share of the gold answer's content words found in the ``context`` text the search returns
   at the default token budget (a check on the text itself, not on links);
 - **context tokens** = tokens of that context (``count_tokens``); ``result_tokens`` = tokens of *all* returned
@@ -745,6 +748,38 @@ def _covered(layers: dict[str, list[Any]], dia_map: dict[str, tuple[str, ...]]) 
         dia_map=dia_map)
 
 
+# An episode line shows its title and a few sentences of its narrative, each often one sentence quoted from a
+# turn: a source turn counts as *shown* when one of its sentences (of at least SHOWN_MIN_WORDS content words) has
+# at least SHOWN_MIN_SHARE of its content words on the line.
+SHOWN_MIN_WORDS = 3
+SHOWN_MIN_SHARE = 2 / 3
+_TURN_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def turn_sentences(text: str) -> list[set[str]]:
+    """The content words of each sentence of a turn's text (its speaker's name left out: the stored text has the
+    name's placeholder) that has at least ``SHOWN_MIN_WORDS`` of them."""
+    out = [set(content_words(s)) for s in _TURN_SENTENCE_END.split(text.split(": ", 1)[-1])]
+    return [s for s in out if len(s) >= SHOWN_MIN_WORDS]
+
+
+def _shown(layers: dict[str, list[Any]], dia_map: dict[str, tuple[str, ...]],
+           sentences: dict[str, list[set[str]]]) -> set[str]:
+    """As :func:`_covered`, but an episode covers only the source turns its line shows: its sources are its
+    evidence, the block carries only the sentences the snippet picked."""
+    from memory.search.context import context_block
+    from memory.search.query import SearchResult
+
+    out = _covered({**layers, "episodes": []}, dia_map)
+    for hit in layers["episodes"]:
+        line = set(content_words(context_block(SearchResult(episodes=[hit]), UNLIMITED_BUDGET)[0]))
+        for source in hit.obj.sources.all():
+            for dia_id in dia_map.get(str(source.pk), ()):
+                if any(len(s & line) >= SHOWN_MIN_SHARE * len(s) for s in sentences.get(dia_id, ())):
+                    out.add(dia_id)
+    return out
+
+
 def _settings_of(cfg: SearchConfig):
     """The RecMem settings a search configuration runs with (an ablation's overrides), for its search and its block."""
     from core.config import config_override
@@ -768,6 +803,8 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
     texts = [q.question for q in questions]
     queries = texts_mask(project=agent.project, texts=texts) if (mask_queries and texts) else texts
     budget = recmem_config().search.token_budget
+    sentences = {t.dia_id: turn_sentences(t.text) for session in replayed.conversation.sessions
+                 for t in session.turns}
     rows: dict[str, list[dict[str, Any]]] = {c.name: [] for c in configs}
     # The flat baseline whose block size the consolidated searches are also scored at (``at_flat_budget``): the
     # largest flat top-k of the run, so "more recall" is never bought with more context tokens.
@@ -795,6 +832,8 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                 "evidence_recall_exchanges_only": evidence_recall(qa.evidence, covered_dia_ids(
                     exchange_ids=[h.obj.pk for h in result.exchanges], dia_map=replayed.dia_map)),
                 "evidence_recall_in_context": evidence_recall(qa.evidence, in_context),
+                "evidence_recall_shown": evidence_recall(qa.evidence,
+                                                         _shown(included, replayed.dia_map, sentences)),
                 "answer_recall": answer_recall(gold_for_recall(qa), context),
                 "context_tokens": context_tokens,
                 "result_tokens": result.context_tokens,
@@ -826,6 +865,8 @@ def evaluate_conversation(*, replayed: Replayed, configs: list[SearchConfig], ma
                     "context_tokens": context_tokens,
                     "evidence_recall_in_context": evidence_recall(qa.evidence,
                                                                   _covered(included, replayed.dia_map)),
+                    "evidence_recall_shown": evidence_recall(qa.evidence,
+                                                             _shown(included, replayed.dia_map, sentences)),
                     "answer_recall": answer_recall(gold_for_recall(qa), context),
                 }
                 if blocks:
@@ -841,6 +882,7 @@ def summarise_rows(rows: list[dict[str, Any]], *, with_answers: bool) -> dict[st
         "evidence_recall": aggregate(rows, "evidence_recall"),
         "evidence_recall_exchanges_only": aggregate(rows, "evidence_recall_exchanges_only"),
         "evidence_recall_in_context": aggregate(rows, "evidence_recall_in_context"),
+        "evidence_recall_shown": aggregate(rows, "evidence_recall_shown"),
         "answer_recall": aggregate(rows, "answer_recall"),
         "context_tokens_per_query": _mean(r["context_tokens"] for r in rows),
         "result_tokens_per_query": _mean(r["result_tokens"] for r in rows),
@@ -862,6 +904,7 @@ def summarise_rows(rows: list[dict[str, Any]], *, with_answers: bool) -> dict[st
             "reference": matched[0]["reference"],
             "context_tokens_per_query": _mean(r["context_tokens"] for r in matched),
             "evidence_recall_in_context": aggregate(matched, "evidence_recall_in_context"),
+            "evidence_recall_shown": aggregate(matched, "evidence_recall_shown"),
             "answer_recall": aggregate(matched, "answer_recall"),
         }
     if with_answers:

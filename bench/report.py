@@ -298,11 +298,18 @@ def repeats_section(runs: list[dict[str, Any]]) -> list[str]:
             m_ic = [m["evidence_recall_in_context"]["overall"] for m in matched]
             m_ar = [m["answer_recall"]["overall"] for m in matched]
             f_ic = [(s.get("evidence_recall_in_context") or {}).get("overall") for _, s in flat]
+            # Episodes credited only with the source turns their line shows (older results lack the figure).
+            m_sh = [(m.get("evidence_recall_shown") or {}).get("overall") for m in matched]
+            f_sh = [(s.get("evidence_recall_shown") or {}).get("overall") for _, s in flat]
             lines += [f"- at flat top-25's block size per question ({m_ct:,.0f} tokens per query against "
                       f"{fct:,.0f}: {_ok(m_ct <= fct)}): evidence in the block {_mean_sd(m_ic)} against flat "
                       f"top-25's {_mean_sd(f_ic)} ({statistics.fmean(m_ic) - statistics.fmean(f_ic):+.3f}; goal "
                       f"≥ +0.05: {_ok(statistics.fmean(m_ic) - statistics.fmean(f_ic) >= 0.05)}), answer recall "
                       f"{_mean_sd(m_ar)} against {far:.3f} (goal ≥: {_ok(statistics.fmean(m_ar) >= far)})."]
+            if None not in m_sh + f_sh:
+                lines += [f"- the same with an episode credited only with the turns its line shows: "
+                          f"{_mean_sd(m_sh)} against {_mean_sd(f_sh)} "
+                          f"({statistics.fmean(m_sh) - statistics.fmean(f_sh):+.3f})."]
         lines.append("")
     onl = [r for r in seeded if tuple(r.get("conversations", [])) == UNTUNED and r["label"] == "online-llm"]
     eag = [r for r in seeded if tuple(r.get("conversations", [])) == UNTUNED and r["label"] == "eager-llm"]

@@ -381,6 +381,9 @@ class SearchConfig:
     # The context block leaves out a hit whose relevance is below this share of the best hit's, even when the budget
     # has room (0: fill the budget).
     context_floor: float = _var("RECMEM_SEARCH_CONTEXT_FLOOR", 0.5, _number(float, 0.0, 1.0))
+    # Added to an experience's relevance where the context block ranks its lines: one sentence standing for what its
+    # evidence exchanges said in ~120 tokens each, whose short-text cosine runs lower than an exchange's.
+    experience_prior: float = _var("RECMEM_SEARCH_EXPERIENCE_PRIOR", 0.1, _number(float, 0.0, 1.0))
     # The context block shows an episode by its title and at most this many of its narrative's sentences, those
     # naming the query's words the most (memory/search/snippets.py); 0: the whole narrative.
     episode_sentences: int = _var("RECMEM_SEARCH_EPISODE_SENTENCES", 3, _number(int, 0, 50))

@@ -88,7 +88,12 @@ class _Line:
 
 
 def _lines(result: SearchResult) -> list[_Line]:
-    lines = [_Line(h.relevance, _experience_line(h), ("experience", i)) for i, h in enumerate(result.experiences)]
+    # An experience says in one sentence what its evidence exchanges said at length, and a short statement's cosine
+    # runs lower than a whole exchange's: at about equal relevance the block takes the experience (README, "How
+    # memory works").
+    prior = config().search.experience_prior
+    lines = [_Line(h.relevance + prior, _experience_line(h), ("experience", i))
+             for i, h in enumerate(result.experiences)]
     lines += [_Line(h.relevance, _episode_line(h), ("episode", i)) for i, h in enumerate(result.episodes)]
     lines += [_Line(h.relevance, _exchange_line(h), ("exchange", i)) for i, h in enumerate(result.exchanges)]
     position = {h.obj.pk: i for i, h in enumerate(result.exchanges)}

@@ -158,7 +158,8 @@ def format_run(run: dict) -> str:
         er, ar = stats["evidence_recall"], stats["answer_recall"]
         cats = " ".join(f"c{k}={v}" for k, v in er["by_category"].items())
         line = (f"  {name}: evidence recall {er['overall']} ({cats}), in context "
-                f"{stats['evidence_recall_in_context']['overall']}, answer recall {ar['overall']}, context "
+                f"{stats['evidence_recall_in_context']['overall']} (shown "
+                f"{(stats.get('evidence_recall_shown') or {}).get('overall')}), answer recall {ar['overall']}, context "
                 f"tokens/query {stats['context_tokens_per_query']}, p50 {stats['search_latency_ms']['p50']:.1f} ms")
         if "llm_judge_accuracy" in stats:
             line += f", judge accuracy {stats['llm_judge_accuracy']['overall']}"

@@ -64,9 +64,26 @@ def test_an_off_topic_hit_is_left_out_although_the_budget_has_room():
 
 
 def test_the_floor_comes_from_the_settings(settings):
-    settings.RECMEM = settings.RECMEM.replace(search__context_floor=0.7)
+    settings.RECMEM = settings.RECMEM.replace(search__context_floor=0.8)
     text, _ = context_block(_result(), 5000)
-    assert "kitten" in text and "Lisbon" not in text  # 0.5 < 0.7 × 0.8
+    assert "kitten" in text and "Lisbon" not in text  # 0.5 + the experience prior 0.1 < 0.8 × 0.8
+
+
+def test_an_experience_comes_before_an_exchange_of_about_its_relevance(settings):
+    """One sentence that stands for its evidence is the cheaper carrier of the same point: at 600 tokens (LoCoMo,
+    tuned conversations) the prior put the experience lines that answer into the block (README, round 30)."""
+    result = SearchResult(experiences=[_experience("The user's kitten is called Ash.", 0.72)],
+                          exchanges=[_exchange("Ash knocked the plant over again, what a morning that was.", 0.78)])
+    lines = context_block(result, 5000, floor=0.0)[0].splitlines()
+    assert "kitten is called Ash" in lines[1] and "plant" in lines[2]  # 0.72 + 0.1 > 0.78
+    settings.RECMEM = settings.RECMEM.replace(search__experience_prior=0.0)
+    lines = context_block(result, 5000, floor=0.0)[0].splitlines()
+    assert "plant" in lines[1] and "kitten is called Ash" in lines[2]  # by raw relevance alone
+    one = count_tokens(HEADER) + 1 + max(count_tokens(line) + 1 for line in lines[1:])  # room for either, not both
+    assert "plant" in context_block(result, one, floor=0.0)[0]
+    settings.RECMEM = settings.RECMEM.replace(search__experience_prior=0.1)
+    text, _ = context_block(result, one, floor=0.0)
+    assert "kitten is called Ash" in text and "plant" not in text  # the one line the budget has room for
 
 
 def test_a_neighbour_gets_in_only_after_the_hit_that_brought_it():
@@ -116,7 +133,7 @@ def test_a_held_line_and_a_tool_output_say_so():
     clean = SimpleNamespace(type="fact", statement="We deploy on Tuesdays.", valid_from=T, confidence=0.9,
                             scope="module", verified=True, trust="reviewed", quarantined=False)
     result = SearchResult(exchanges=[Hit(obj=held, similarity=0.9, score=0.9)],
-                          experiences=[Hit(obj=clean, similarity=0.8, score=0.8)])
+                          experiences=[Hit(obj=clean, similarity=0.7, score=0.7)])
     lines = context_block(result, 5000, floor=0.0)[0].splitlines()
     assert lines[1].startswith("- [QUARANTINED") and "trust tool" in lines[1] and "tool web_fetch" in lines[1]
     assert "trust reviewed · verified" in lines[2] and "QUARANTINED" not in lines[2]
