@@ -928,8 +928,14 @@ _ABSENT = (r"(?:without(?:\s+(?:any|the|an?))?|needs?\s+no|requires?\s+no|has\s+
 _CHECK = (r"(?:two[- ]factor|2fa|mfa|multi[- ]factor|integrity(?:\s+(?:hash(?:es)?|checks?|fields?))?|"
           r"hash(?:es)?(?:\s+check(?:s|ing)?)?|signatures?|signing|verification|certificate checks?|3-?d[- ]secure|"
           r"encryption|rate[- ]limits?|login limit|rotation|audit(?:\s+(?:trail|log)s?)?|alerts?|approval|call-?back)")
+# After the check's noun only its state says it is gone ("alerts are muted", "signatures no longer checked"): a lack
+# said there is the check's own ("alerts without a runbook are just noise", "rate limits with no exceptions").
+_ABSENT_AFTER = (r"(?:(?:is|are|gets?|got|were|was)\s+(?:skipped|stripped|removed|disabled|muted|ignored|bypassed|"
+                 r"exempt(?:ed)?|excluded|effectively off|off)|stripped|muted|bypass(?:es|ed)?|"
+                 r"(?:is|are)\s+effectively\s+off|(?:are|is)\s+to\s+be\s+treated\s+as\s+noise|treated\s+as\s+noise|"
+                 r"(?:are|is)\s+off|excluded from|exempt from|no\s+longer(?!\s+than))")
 _GUARD_ABSENT = _rx(rf"\b{_ABSENT}\s+(?:the\s+|any\s+|its\s+|their\s+)?{_SAFEGUARD}\b"
-                    rf"|\b{_CHECK}\s+(?:[\w-]+\s+){{0,2}}?{_ABSENT}\b"
+                    rf"|\b{_CHECK}\s+(?:[\w-]+\s+){{0,2}}?{_ABSENT_AFTER}\b"
                     rf"|\b{_CHECK}\s+off\b"
                     rf"|\b(?:may|can|is allowed to|are allowed to|is free to|are free to)\s+(?:disable|skip|bypass|"
                     rf"turn off|switch off|remove)\s+(?:the\s+)?{_SAFEGUARD}\b[^.]{{0,40}}\b(?:any|all|every|"
