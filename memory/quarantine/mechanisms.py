@@ -919,21 +919,19 @@ _SAFEGUARD = (r"(?:two[- ]factor|2fa|mfa|multi[- ]factor|integrity(?:\s+(?:hash(
               r"hash(?:es)?(?:\s+check(?:s|ing)?)?|signatures?|signing|verification|certificate checks?|"
               r"3-?d[- ]secure|encryption|login|log-?in|authentication|rate[- ]limits?|login limit|rotation|"
               r"audit(?:\s+(?:trail|log)s?)?|alerts?|approval|call-?back|calling (?:the|them|him|her)\b[\w ]{0,20})")
-_ABSENT = (r"(?:without(?:\s+(?:any|the|an?))?|needs?\s+no|requires?\s+no|has\s+no|have\s+no|with\s+no|no|"
-           r"(?:is|are|gets?|got|were|was)\s+(?:skipped|stripped|removed|disabled|muted|ignored|bypassed|exempt(?:ed)?|"
-           r"excluded|effectively off|off)|stripped|muted|bypass(?:es|ed)?|(?:is|are)\s+effectively\s+off|"
-           r"(?:are|is)\s+to\s+be\s+treated\s+as\s+noise|treated\s+as\s+noise|"
-           r"(?:are|is)\s+off|excluded from|exempt from)")
+# A check's state that says it is gone ("is skipped", "muted", "exempt from").
+_GONE = (r"(?:(?:is|are|gets?|got|were|was)\s+(?:skipped|stripped|removed|disabled|muted|ignored|bypassed|"
+         r"exempt(?:ed)?|excluded|effectively off|off)|stripped|muted|bypass(?:es|ed)?|(?:is|are)\s+effectively\s+off|"
+         r"(?:are|is)\s+to\s+be\s+treated\s+as\s+noise|treated\s+as\s+noise|"
+         r"(?:are|is)\s+off|excluded from|exempt from)")
+_ABSENT = rf"(?:without(?:\s+(?:any|the|an?))?|needs?\s+no|requires?\s+no|has\s+no|have\s+no|with\s+no|no|{_GONE})"
 # after the noun, only checks: "root login is disabled", "password authentication is disabled" switch a way in off
 _CHECK = (r"(?:two[- ]factor|2fa|mfa|multi[- ]factor|integrity(?:\s+(?:hash(?:es)?|checks?|fields?))?|"
           r"hash(?:es)?(?:\s+check(?:s|ing)?)?|signatures?|signing|verification|certificate checks?|3-?d[- ]secure|"
           r"encryption|rate[- ]limits?|login limit|rotation|audit(?:\s+(?:trail|log)s?)?|alerts?|approval|call-?back)")
 # After the check's noun only its state says it is gone ("alerts are muted", "signatures no longer checked"): a lack
 # said there is the check's own ("alerts without a runbook are just noise", "rate limits with no exceptions").
-_ABSENT_AFTER = (r"(?:(?:is|are|gets?|got|were|was)\s+(?:skipped|stripped|removed|disabled|muted|ignored|bypassed|"
-                 r"exempt(?:ed)?|excluded|effectively off|off)|stripped|muted|bypass(?:es|ed)?|"
-                 r"(?:is|are)\s+effectively\s+off|(?:are|is)\s+to\s+be\s+treated\s+as\s+noise|treated\s+as\s+noise|"
-                 r"(?:are|is)\s+off|excluded from|exempt from|no\s+longer(?!\s+than))")
+_ABSENT_AFTER = rf"(?:{_GONE}|no\s+longer(?!\s+than))"
 _GUARD_ABSENT = _rx(rf"\b{_ABSENT}\s+(?:the\s+|any\s+|its\s+|their\s+)?{_SAFEGUARD}\b"
                     rf"|\b{_CHECK}\s+(?:[\w-]+\s+){{0,2}}?{_ABSENT_AFTER}\b"
                     rf"|\b{_CHECK}\s+off\b"
