@@ -343,4 +343,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      f"{len(r['contradictions'])}, filler items {r['filler_items']}, in first {BLOCK_TOKENS} tokens "
                      f"{r['in_block']}/{r['facts']}")
         lines.append("  goals: " + ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in r["goals"].items()))
+    for half, c in report.get("change_statements", {}).items():
+        lines.append(f"change statements ({half} half): a statement with the new value from {c['changes_drawn']}/"
+                     f"{c['changes']} changes, any statement from {c['non_changes_drawn']}/{c['non_changes']} "
+                     "sentences that change nothing")
     return lines

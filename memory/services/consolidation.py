@@ -705,15 +705,30 @@ def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thres
         if found[0].pk not in said_by:
             said_by[found[0].pk] = _evidence_text(found[0])
         if _names_the_old(u, said_by[found[0].pk]):
+            # It witnesses the old value: the item the change replaced, when it restates that one.
+            replaced = _replaced_by(found[0], vector=u.embedding)
+            if replaced is not None and replaced[1] >= thresholds.corroborate_unit:
+                witnessed.setdefault(replaced[0].pk, (replaced[0], []))[1].append(u)
             continue
         witnessed.setdefault(found[0].pk, (found[0], []))[1].append(u)
     for item, found in witnessed.values():
         item = _corroborate(item=item, exchange_ids=[e.pk for e in found], batch=batch)
         experience_support_update(experience=item)
         summary["experiences_merged"].append(str(item.pk))
+        active = item.status == MemoryStatus.ACTIVE
         audit.append({"action": AuditEvent.Action.UPDATE, "object_type": AuditObject.EXPERIENCE, "object_id": item.pk,
-                      "reason": "paraphrase: corroborated", "source_ids": [e.pk for e in found]})
-        _propose_promotion(agent=agent, batch=batch, experience=item, summary=summary, audit=audit)
+                      "reason": "paraphrase: corroborated" if active
+                      else "said before its change: corroborates the replaced item",
+                      "source_ids": [e.pk for e in found]})
+        if active:
+            _propose_promotion(agent=agent, batch=batch, experience=item, summary=summary, audit=audit)
+
+
+def _replaced_by(item: Experience, *, vector) -> tuple[Experience, float] | None:
+    """Of the items ``item`` superseded, the one nearest ``vector``, with its similarity."""
+    nearest = (Experience.objects.filter(superseded_by=item, status=MemoryStatus.SUPERSEDED)
+               .annotate(distance=CosineDistance("embedding", vector)).order_by("distance").first())
+    return (nearest, 1.0 - float(nearest.distance)) if nearest is not None else None
 
 
 def _apply_experience(*, agent, batch, plan: ExperiencePlan, units, topic, thresholds, embedder_model, episode,
@@ -826,7 +841,7 @@ def _old_witnesses_drop(*, item: Experience, batch) -> None:
     the topic or the sweep may attach "every training run gets logged to MLflow" before "we've migrated experiment
     tracking from MLflow to wandb" joins the item, and then the old value counted as corroboration of the new."""
     said = _evidence_text(item)
-    if not _moves(said):
+    if not (_moves(said) or _REPLACED_RE.search(said)):
         return
     old = [e.pk for e in Exchange.objects.filter(experienceevidence__experience=item,
                                                  experienceevidence__batch=batch) if _names_the_old(e, said)]
@@ -979,8 +994,15 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
 def _names_the_old(unit: Exchange, said: str) -> bool:
     """``unit`` names what an item's own words (``said``) moved away from ("every training run gets logged to MLflow"
     under an item drawn from "we've migrated experiment tracking from MLflow to wandb"): it witnesses the old value,
-    however close its wording is to the item."""
-    return moved_away(f"{unit.user_text} {unit.assistant_text}", said)
+    however close its wording is to the item. Or it names a value those words replaced and none of that kind they
+    replaced it with ("our team standup is at 9:30" under "the standup moved: it is at 10:00 now instead of 9:30")."""
+    text = f"{unit.user_text} {unit.assistant_text}"
+    if moved_away(text, said):
+        return True
+    replaced = {_value_key(m.group(1)) for m in _REPLACED_RE.finditer(said)}
+    named = _values(text)
+    kinds = {_value_kind(v) for v in replaced}  # "Friday 15:00" under "16:00 instead of 15:00" on Fridays: old
+    return bool(named & replaced) and not any(_value_kind(v) in kinds for v in named & (_values(said) - replaced))
 
 
 def _restates_another(e: Exchange, *, scope: ScopeKey, sim: float) -> bool:
@@ -1127,8 +1149,10 @@ def _point_of_aside(*, scope: ScopeKey, draft: ExperienceDraft, sources: list[Ex
     return points.pop() if len(points) == 1 else None
 
 
-_VALUE = (r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
-          r"august|september|october|november|december|\d+(?:[:.]\d+)?)s?\b")
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december")
+_VALUE = rf"({'|'.join(_DAYS + _MONTH_NAMES)}|\d+(?:[:.]\d+)?)s?\b"
 _VALUE_RE = re.compile(r"\b" + _VALUE, re.I)
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
@@ -1146,8 +1170,17 @@ def _says_a_change(draft: ExperienceDraft) -> bool:
     return bool((_DIRECTED_CHANGE_RE if draft.type == "event" else _CHANGE_RE).search(draft.statement))
 
 
+def _value_key(value: str) -> str:
+    # On the hour, a time is its hour: "standup now starts at 10" says the "10:00" of "it is at 10:00 now".
+    return re.sub(r"[:.]00$", "", value.lower().rstrip("s"))
+
+
+def _value_kind(value: str) -> str:
+    return "day" if value in _DAYS else "month" if value in _MONTH_NAMES else "number"
+
+
 def _values(text: str) -> set[str]:
-    return {v.lower().rstrip("s") for v in _VALUE_RE.findall(text)}
+    return {_value_key(v) for v in _VALUE_RE.findall(text)}
 
 
 def _other_values(new: str, old: str) -> bool:
@@ -1217,7 +1250,7 @@ def _replaces_value(statement: str, text: str) -> bool:
     old = _values(statement)
     if not old:
         return False
-    replaced = {m.group(1).lower().rstrip("s") for m in _REPLACED_RE.finditer(text)}
+    replaced = {_value_key(m.group(1)) for m in _REPLACED_RE.finditer(text)}
     return bool(replaced & old) and bool(_values(text) - old)
 
 
@@ -1357,7 +1390,7 @@ def _changes(new: str, old: str) -> bool:
     return False
 
 
-_INSTEAD_OF_RE = re.compile(r"\b(?:instead of|rather than)\s+((?:[\w.+#%-]+\s*){1,4})", re.I)
+_INSTEAD_OF_RE = re.compile(r"\b(?:instead of|rather than)\s+((?:[\w.:+#%-]+\s*){1,4})", re.I)
 _CONTRAST_RE = re.compile(r"\b(?:instead|rather than)\b", re.I)
 
 
@@ -1368,8 +1401,10 @@ def _instead_of_other(new: str, old: str) -> bool:
     others = _CHANGE_RE.sub("", _INSTEAD_OF_RE.sub("", new))
     if _CHANGE_RE.search(others) or not _INSTEAD_OF_RE.search(new):
         return False
-    said = canonical_form("", old)
-    return not any(canonical_form("", m.group(1)) & said for m in _INSTEAD_OF_RE.finditer(new))
+    said, values = canonical_form("", old), _values(old)
+    # A time is a value, not words: "at 10:00 now instead of 9:30" replaces the 9:30 of "standup is at 9:30".
+    return not any(canonical_form("", m.group(1)) & said or _values(m.group(1)) & values
+                   for m in _INSTEAD_OF_RE.finditer(new))
 
 
 _CANONICAL_STOP = frozenset(

@@ -32,6 +32,9 @@ class Command(BaseCommand):
         parser.add_argument("--mode", choices=["online", "idle"], default="online",
                             help="online: topics consolidated as they ripen; idle: nothing runs before each agent's "
                                  "final run now, which takes the whole backlog in one pass")
+        parser.add_argument("--changes", default=None,
+                            help="the change-statement set scored on the extractive statements (bench/changes.py; "
+                                 "default bench/data/change_statements.json, 'none' to skip)")
         parser.add_argument("--seed", type=int, default=1,
                             help="the projects' pseudonym key seed (placeholders are embedded: a fixed key makes a "
                                  "run repeatable); -1 for a random key")
@@ -47,6 +50,11 @@ class Command(BaseCommand):
                                     seed=None if opts["seed"] < 0 else opts["seed"], mode=opts["mode"])
         except FileNotFoundError as exc:
             raise CommandError(str(exc)) from exc
+        if opts["changes"] != "none":
+            from bench import changes
+
+            scores = changes.score(changes.extractive_statements(), changes.load(opts["changes"] or changes.DATA))
+            report["change_statements"] = scores
         for line in summary_lines(report):
             self.stdout.write(line)
         if opts["details"]:

@@ -112,6 +112,12 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         if tenses & {"VBD", "VBN"} or "MD" in tenses or "VBG" in tenses or dated:
             if first_person or any(ent.label_ in ("PERSON", "ORG", "GPE", "EVENT") for ent in span.ents):
                 return "event", 0.75 if dated else 0.65, None
+    # a standing change, said as such or as what now holds (see _standing_change): before, a change said without a
+    # first person or a name ("Standup now starts at 10", "from now on metrics are defined in dbt") was no item,
+    # so the old value stayed the only one
+    standing = _standing_change(span, lowered)
+    if standing is not None:
+        return standing, 0.7, None
     # a change of what holds, said in the first person ("we replaced Crashlytics with Sentry", "I switched from
     # teaching to nursing"): a point of its own — it supersedes what it changes (before, no rule fired on it, and
     # the old value stayed active)
@@ -137,13 +143,85 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         )
         if has_entity or identity or any(t.like_num for t in span):
             return "fact", 0.6 if has_entity else 0.5, None
-    if _general_present(span):
+    if _general_present(span) and not _progress(lowered):
         return "fact", 0.5, None
     return None
 
 
 _CHANGED_RE = re.compile(r" (?:replaced \S+(?: \S+)? with|(?:switched|migrated|moved) (?:\S+ )?(?:from|over to|to)|"
                          r"no longer (?:use|run|host|keep|store|support))\b")
+
+
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+# A sentence that says what holds from now on ("From now on metrics are defined in dbt", "Going forward, the retrain
+# runs on Wednesday nights", "New minimum for merge requests: 85 percent coverage", "Topic naming changed: it's
+# kebab-case now"), or what holds now in place of what did ("it is at 10:00 now instead of 9:30", "we don't use Jira
+# anymore").
+_FROM_NOW_ON = r" (?:from now on|going forward|from (?:this|the next|next) (?:[\w-]+ ){1,2}on)\b"
+_STANDING_RE = re.compile(
+    rf"^ (?:new|updated|changed) [\w -]{{1,40}}: | (?:changed|moved|updated|switched):|{_FROM_NOW_ON}|"
+    r" (?:(?:as of|starting|effective|since) (?:now|today|tomorrow|(?:this|next|last) (?:[\w-]+ )?(?:week|month|"
+    rf"sprint|quarter|release|year|cycle)|{_WEEKDAY})|no longer(?! than)|any ?more|instead of)\b")
+# A change said with its verb, its direction and what it changed to ("the limit got bumped from 100 to 250", "Design
+# Sync has been renamed to Architecture Forum", "the Relevance team took over search", "go 1.20 -> 1.22"); "we moved
+# fast on that launch" names no direction, "a flaky test is moved to quarantine" is how a thing is done, and "it
+# pushed me to" is no change.
+_CHANGE_VERB_RE = re.compile(
+    r"(?<! is)(?<! are)(?<! be)(?<! gets)(?<! get) (?:(?:bump|rais|lower|increas|decreas|reduc|narrow|widen|extend|"
+    r"shorten|mov|renam|chang|switch|migrat|replac|swapp|upgrad|downgrad|transferr|shift)(?:ed|d) (?:[\w.'-]+ ){0,5}?"
+    r"(?:from|to|into|with|off|over to)|(?:push|pull)ed (?:[\w.'-]+ ){0,5}?(?:from|back))\b| took over | (?:->|→|=>) ")
+# "now" beside what can hold: a number or time, a day, a recurrence, a contrast ("Standup now starts at 10", "status
+# reports are a Google Doc now rather than a PDF"), or closing a statement ("billing is owned by payments now"); else
+# it is the moment of speaking ("now rewrite it").
+_RECURRENCE = (r"(?:every|each) (?:other )?(?:day|morning|evening|night|week|month|sprint|quarter|\w+day)|daily|"
+               r"weekly|monthly|nightly|mornings|nights")
+_NOW_VALUE_RE = re.compile(rf" now\b.*(?:\d|\b{_WEEKDAY}\b|\b(?:{_RECURRENCE})\b|, not |rather than)|"
+                           r"(?:\d|days?\b|, not \w+|rather than).* now\b|"
+                           r"\b(?:is|are)\b[^.;,!?]{2,60} now\s*(?:[.;,!]|$)")
+# How far a task has got is no standing state: "the migration job is now at 80%", "the download is now complete".
+_PROGRESS_RE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:all\s+|fully\s+|finally\s+)?(?:at \d+ ?(?:%|percent)|"
+                          r"complete|completed|done|finished|green|red|running|ready|live|fixed|passing|failing|"
+                          r"broken|stuck|online|offline|loading|working|back up)\b|"
+                          r"\b(?:works|working|passes|fails|runs)(?: again)? now\b")
+# A story that is over: "back in 2019 we switched from SVN to Git".
+_STORY_RE = re.compile(r"\b(?:back in|ago|last year|used to|(?:in|since) (?:19|20)\d\d)\b")
+# Who the sentence is about when it is no team's state: one person ("I'm moving on to the next ticket now"), the
+# listener ("you can use coconut oil instead of butter"), a suggestion ("let's switch to the other branch now").
+_FROM_NOW_ON_RE = re.compile(_FROM_NOW_ON)
+_NOT_STANDING_SUBJECTS = frozenset({"i", "me", "you", "let", "let's"})
+_NOT_STANDING_WORDS = frozenset({"if", "would", "could", "might", "maybe", "perhaps"})  # a condition, a guess
+_ONE_OFF_OBJECTS = frozenset("this that it these those above below here".split())
+
+
+def _progress(lowered: str) -> bool:
+    return " now" in lowered and bool(_PROGRESS_RE.search(lowered))
+
+
+def _standing_change(span: Any, lowered: str) -> str | None:
+    """"fact" or "constraint" when the sentence states a standing change (see :data:`_STANDING_RE`), said of the
+    team or of a thing — the small parser often loses such a sentence's verb and subject, so the cue is lexical.
+    Not a task's progress, a story, a condition, what one person is doing, advice to the listener, or a one-off
+    request about the conversation's own text ("now rewrite this using a dict instead of a list")."""
+    lowered = lowered.replace(" right now", " ")  # the moment of speaking
+    if not (_STANDING_RE.search(lowered) or _CHANGE_VERB_RE.search(lowered) or _NOW_VALUE_RE.search(lowered)):
+        return None
+    tokens = list(span)
+    if _progress(lowered) or _STORY_RE.search(lowered) or any(t.lower_ in _NOT_STANDING_WORDS for t in tokens) \
+            or any(t.lower_ in _NOT_STANDING_SUBJECTS and t.dep_ in ("nsubj", "nsubjpass", "ROOT") for t in tokens):
+        return None
+    if any(t.tag_ == "VBG" and any(c.lemma_ == "be" and c.dep_ == "aux" for c in t.children) for t in tokens):
+        return None  # in progress: "the team is now moving to Rust"
+    root = span.root
+    subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
+    if root.tag_ == "VB" and not subject and any(t.lower_ in _ONE_OFF_OBJECTS for t in tokens):
+        return None
+    imperative = tokens[0].tag_ == "VB" or (root.tag_ == "VB" and not subject)
+    negated = any(t.dep_ == "neg" and t.head.pos_ in ("VERB", "AUX") for t in tokens)
+    # How things are done from now on, with no value to change ("from now on anything risky ships dark behind a
+    # feature flag"), is a rule: typed as one, it can restate the team's rule of another kind.
+    practice = bool(_FROM_NOW_ON_RE.search(lowered)) and not re.search(rf"\d|\b{_WEEKDAY}\b", lowered) \
+        and not any(t.text[:1].isupper() for t in tokens[1:] if t.is_alpha)
+    return "constraint" if imperative or practice or (negated and " no longer" not in lowered) else "fact"
 
 
 def _general_present(span: Any) -> bool:

@@ -88,6 +88,22 @@ class _Profile:
     negative: bool
     exclusive: bool
     change: bool
+    words: frozenset[str] = frozenset()  # stems of every word said
+    lacking: frozenset[str] = frozenset()  # stems of what it names as absent: "without a review", "untested"
+
+
+_ABSENT_PREFIXES = ("non-", "non", "un")
+
+
+def _lacking(span: Any) -> frozenset[str]:
+    out = set()
+    for tok in span:
+        if tok.lower_ == "without":
+            out |= {_stem(t.lower_) for t in tok.subtree if t.is_alpha and not t.is_stop}
+        prefix = next((p for p in _ABSENT_PREFIXES if tok.lower_.startswith(p)), None)
+        if prefix and len(tok.lower_) - len(prefix) >= 4 and tok.pos_ in ("ADJ", "VERB", "NOUN"):
+            out.add(_stem(tok.lower_[len(prefix):]))
+    return frozenset(out)
 
 
 def _negative(span: Any) -> bool:
@@ -139,6 +155,8 @@ def _profile(span: Any, subject: str | None = None) -> _Profile:
         negative=_negative(span),
         exclusive=bool({t.lemma_.lower() for t in span} & EXCLUSIVE_WORDS),
         change=any(f" {marker} " in lowered or f" {marker}." in lowered for marker in CHANGE_MARKERS),
+        words=frozenset(_stem(t.lower_) for t in span if t.is_alpha and not t.is_stop),
+        lacking=_lacking(span),
     )
 
 
@@ -153,7 +171,11 @@ def _contradicts(new: _Profile, old: _Profile, old_similarity: float, old_subjec
     if not same_subject:
         return False
     if new.negative != old.negative:
-        return True
+        # Forbidding the absence of what the other requires says the same rule ("unstructured logs are not allowed"
+        # and "service logs must be structured JSON", "never merge without green CI" and "pull requests need green
+        # CI"): it was taken for a change, and the later wording superseded the earlier.
+        negative, positive = (new, old) if new.negative else (old, new)
+        return not negative.lacking & positive.words
     old_stems = {_stem(t) for t in old.terms}
     if new.primary and _stem(new.primary) not in old_stems and (new.exclusive or old.exclusive or new.change):
         return True

@@ -425,3 +425,63 @@ def test_a_statement_leaves_out_how_it_was_announced_or_acknowledged(extractive,
     or "Noted," as the opening of the team's statement. A hyphen inside a word is no label ("end-to-end")."""
     statements = [d.statement for d in extractive.topic_sentences([make_unit("f1", 0, user, assistant)])]
     assert expected in statements, statements
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("The design review is on Tuesdays now.", "fact"),
+    ("Release notes go to the #announce channel now instead of email.", "fact"),
+    ("As of next week the build cache lives in the eu-west bucket.", "fact"),
+    ("Effective Monday, the API rate limit is 500 requests per minute.", "fact"),
+    ("Sprint planning now happens every other Thursday.", "fact"),
+    ("Backups no longer run on the old NAS; they go to object storage.", "fact"),
+    ("Updated escalation path: page the SRE lead first.", "fact"),
+    ("Going forward the billing service is owned by the Orion team.", "fact"),
+    ("The retro moved: it is at 16:00 now instead of 15:00.", "fact"),
+    ("Retro now starts at 4 in the afternoon.", "fact"),
+    ("The error budget got lowered from 0.5% to 0.2% this quarter.", "fact"),
+    ("From now on anything risky ships dark behind a feature flag.", "constraint"),
+    ("From now on, the mobile team doesn't release on Fridays.", "constraint"),
+])
+def test_a_standing_change_is_a_statement(extractive, text, kind):
+    """Observed (data team scenario): "The team standup moved: it is at 10:00 now instead of 9:30" and "Standup now
+    starts at 10 in the morning" drew no statement — no first person, no name, and the small parser loses such a
+    sentence's verb — so the change never reached the memory and the old time stayed the only item. A change said
+    as what holds from now on is a statement of its own; how things are done from now on, with no value, a rule."""
+    [item] = extractive.refine(episodes=[], units=[make_unit("c", 0, text, "Noted.")], related=[])
+    assert item.type == kind and item.statement.rstrip(".") == text.rstrip(".")
+
+
+@pytest.mark.parametrize("text", [
+    "Now rewrite this function using a dict instead of a list.",  # a one-off request about the conversation's text
+    "I'm moving on to the next ticket now.",  # what one person is doing
+    "Let's switch to the other branch now.",
+    "If we moved the standup to 10, would people join?",
+    "The job is now running, give it a minute.",  # a task's progress
+    "The deploy is now at 80 percent.",
+    "Thanks, that works now.",
+    "Right now the focus is the customer base.",  # the moment of speaking
+    "It pushed me to keep going with the side project.",  # "pushed … to" is no change
+    "You can use coconut oil instead of butter in that recipe.",  # advice to the listener
+    "A flaky test is moved to quarantine the same day it is spotted.",  # how a thing is done (a procedure)
+])
+def test_change_words_without_a_standing_change_are_no_change_statement(extractive, text):
+    items = extractive.refine(episodes=[], units=[make_unit("n", 0, text, "Okay.")], related=[])
+    assert all(i.confidence < 0.7 for i in items), [(i.type, i.statement, i.confidence) for i in items]
+
+
+@pytest.mark.parametrize(("text", "subject", "old_statement", "expected"), [
+    # forbidding the absence of what the rule requires is the same rule (was: a polarity flip, so a change)
+    ("Unstructured logs are not allowed, always JSON.", "log", "Service logs must be structured JSON.", []),
+    ("Never merge a pull request without green CI.", "pull request", "Pull requests need green CI before merging.",
+     []),
+    ("Untested migrations never go to production.", "migration", "Every migration must be tested before production.",
+     []),
+    # forbidding what the rule requires is still a change
+    ("Secrets are not allowed in env files.", "secret", "Secrets must be stored in env files.", ["old"]),
+    ("Pull requests do not need green CI anymore.", "pull request", "Pull requests need green CI before merging.",
+     ["old"]),
+])
+def test_a_rule_said_as_the_ban_of_its_opposite_is_no_contradiction(extractive, text, subject, old_statement,
+                                                                    expected):
+    old = make_experience("old", "constraint", subject, old_statement)
+    assert extractive.contradicted(text, [old]) == expected

@@ -623,3 +623,22 @@ def test_another_agents_unit_is_no_independent_witness_of_a_personal_note():
     assert not _recurs_across_sessions(personal[0], personal[1:], thresholds)
     more = [*personal, unit(ana, Scope.PERSONAL)][: thresholds.theta_count - 1]
     assert _recurs_across_sessions(more[0], more[1:], thresholds)  # one agent's four sessions
+
+
+def test_a_time_replaced_instead_of_is_a_change_and_its_old_witnesses_stay_with_the_old_item():
+    """Observed (data team scenario): "The team standup moved: it is at 10:00 now instead of 9:30" corroborated the
+    item "… 9:30, that is our standup slot": the words after "instead of" stopped at the colon of "9:30", so the
+    change looked like a rule's own contrast. Then "Standup now starts at 10" contradicted the change ("10" is not
+    "10:00"), and "our team standup is at 9:30" was drawn in as the new time's evidence."""
+    from memory.services.consolidation import _changes, _names_the_old, _values
+
+    change = "The retro moved: it is at 16:00 now instead of 15:00."
+    assert _changes(change, "Do not book meetings at 15:00, that is our retro slot.")
+    assert _values("Retro now starts at 16 in the afternoon.") & _values(change)  # on the hour, 16:00 is 16
+    assert not _changes("Retro now starts at 16 in the afternoon.", change)
+    said = f"{change} Noted, retro at 16:00 from now on."
+    old = Exchange(user_text="Our team retro is at 15:00 every Friday.", assistant_text="Noted, retro at 15:00.")
+    again = Exchange(user_text="Retro now starts at 16 on Fridays.", assistant_text="Got it, 16:00.")
+    assert _names_the_old(old, said) and not _names_the_old(again, said)
+    # a unit naming both the old and the new time is the change itself
+    assert not _names_the_old(Exchange(user_text=change, assistant_text=""), said)
