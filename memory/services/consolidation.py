@@ -486,6 +486,9 @@ def _one_memory_per_point(plans: list[ExperiencePlan], *, units: list[Exchange],
 
     def own_point(p: ExperiencePlan) -> bool:
         return (p is best or bool(p.draft.contradicts) or p.draft.confidence >= POINT_CONFIDENCE
+                # how the team wants things done is no aside of a fact ("we like every alert to include a link to
+                # its runbook" beside "going forward, all alerts page the on-call via Opsgenie")
+                or (p.draft.type in RULE_TYPES and best.draft.type not in RULE_TYPES)
                 or _says_a_change(p.draft)
                 or (p.draft.type != "event" and _other_values(p.draft.statement, best.draft.statement))
                 or not witnesses_best(p))

@@ -179,9 +179,9 @@ _NOW_VALUE_RE = re.compile(rf" now\b.*(?:\d|\b{_WEEKDAY}\b|\b(?:{_RECURRENCE})\b
                            r"(?:\d|days?\b|, not \w+|rather than).* now\b|"
                            r"\b(?:is|are)\b[^.;,!?]{2,60} now\s*(?:[.;,!]|$)")
 # How far a task has got is no standing state: "the migration job is now at 80%", "the download is now complete".
-_PROGRESS_RE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:all\s+|fully\s+|finally\s+)?(?:at \d+ ?(?:%|percent)|"
-                          r"complete|completed|done|finished|green|red|running|ready|live|fixed|passing|failing|"
-                          r"broken|stuck|online|offline|loading|working|back up)\b|"
+_PROGRESS_RE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:all\s+|fully\s+|finally\s+)?(?:at \d+ ?(?:%|percent\b)|"
+                          r"(?:complete|completed|done|finished|green|red|running|ready|live|fixed|passing|failing|"
+                          r"broken|stuck|online|offline|loading|working|back up)\b)|"
                           r"\b(?:works|working|passes|fails|runs)(?: again)? now\b")
 # A story that is over: "back in 2019 we switched from SVN to Git".
 _STORY_RE = re.compile(r"\b(?:back in|ago|last year|used to|(?:in|since) (?:19|20)\d\d)\b")

@@ -458,6 +458,7 @@ def test_a_standing_change_is_a_statement(extractive, text, kind):
     "If we moved the standup to 10, would people join?",
     "The job is now running, give it a minute.",  # a task's progress
     "The deploy is now at 80 percent.",
+    "The reindex is now at 45%.",
     "Thanks, that works now.",
     "Right now the focus is the customer base.",  # the moment of speaking
     "It pushed me to keep going with the side project.",  # "pushed … to" is no change

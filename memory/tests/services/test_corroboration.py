@@ -642,3 +642,29 @@ def test_a_time_replaced_instead_of_is_a_change_and_its_old_witnesses_stay_with_
     assert _names_the_old(old, said) and not _names_the_old(again, said)
     # a unit naming both the old and the new time is the change itself
     assert not _names_the_old(Exchange(user_text=change, assistant_text=""), said)
+
+
+def test_how_the_team_wants_things_done_is_no_aside_of_a_fact():
+    """Observed (infra scenario): in a topic two agents shared, "we like every alert to include a link to its
+    runbook" (a preference the extraction is less sure of) was folded into "going forward, all alerts page the
+    on-call via Opsgenie" as its aside — its words are near enough — and the runbook rule lost a session."""
+    def plan(statement, type_, confidence, unit):
+        draft = ExperienceDraft(type=type_, subject="alert", statement=statement, evidence=[str(unit.pk)],
+                                confidence=confidence)
+        return consolidation.ExperiencePlan(draft=draft, embedding=get_embedder().embed_one(f"alert: {statement}"))
+
+    fact = _exchange("Going forward, all alerts page the on-call via Opsgenie.", "Noted, Opsgenie pages.", "s1")
+    wish = _exchange("We like every alert to include a link to its runbook.", "Noted, each alert gets a runbook link.",
+                     "s2")
+    story = _exchange("Last night the disk alert paged the on-call via Opsgenie twice.", "Two pages, noted.", "s3")
+    for i, e in enumerate((fact, wish, story)):
+        e.pk = f"00000000-0000-0000-0000-00000000001{i}"
+    plans = [plan("Going forward, all alerts page the on-call via Opsgenie.", "fact", 0.7, fact),
+             plan("We like every alert to include a link to its runbook.", "preference", 0.65, wish),
+             plan("Last night the disk alert paged the on-call via Opsgenie twice.", "event", 0.65, story)]
+    thresholds = thresholds_for(get_embedder().model_id)
+    # the preference's words are near enough the fact to pass for its aside
+    assert float(np.dot(wish.embedding, plans[0].embedding)) >= thresholds.corroborate_unit
+    kept = consolidation._one_memory_per_point(plans, units=[fact, wish, story], thresholds=thresholds)
+    assert [p.draft.type for p in kept] == ["fact", "preference"], [p.draft.statement for p in kept]
+    assert kept[0].draft.evidence == [str(fact.pk), str(story.pk)]  # the story is still the fact's aside
