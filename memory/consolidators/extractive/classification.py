@@ -191,6 +191,10 @@ _FROM_NOW_ON_RE = re.compile(_FROM_NOW_ON)
 _NOT_STANDING_SUBJECTS = frozenset({"i", "me", "you", "let", "let's"})
 _NOT_STANDING_WORDS = frozenset({"if", "would", "could", "might", "maybe", "perhaps"})  # a condition, a guess
 _ONE_OFF_OBJECTS = frozenset("this that it these those above below here".split())
+# What is asked of the assistant's answer in hand ("instead of summarizing, just list the action items"): a standing
+# wish only when said to hold from now on ("from now on, list the action items instead of a summary").
+_ANSWER_VERBS = frozenset("list summarize summarise rewrite show explain give write draft translate format answer "
+                          "reply print paste shorten expand".split())
 
 
 def _progress(lowered: str) -> bool:
@@ -213,7 +217,8 @@ def _standing_change(span: Any, lowered: str) -> str | None:
         return None  # in progress: "the team is now moving to Rust"
     root = span.root
     subject = any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children)
-    if root.tag_ == "VB" and not subject and any(t.lower_ in _ONE_OFF_OBJECTS for t in tokens):
+    if root.tag_ in ("VB", "VBP") and not subject and (any(t.lower_ in _ONE_OFF_OBJECTS for t in tokens) or (
+            root.lemma_.lower() in _ANSWER_VERBS and not _FROM_NOW_ON_RE.search(lowered))):
         return None
     imperative = tokens[0].tag_ == "VB" or (root.tag_ == "VB" and not subject)
     negated = any(t.dep_ == "neg" and t.head.pos_ in ("VERB", "AUX") for t in tokens)

@@ -453,6 +453,8 @@ def test_a_standing_change_is_a_statement(extractive, text, kind):
 
 @pytest.mark.parametrize("text", [
     "Now rewrite this function using a dict instead of a list.",  # a one-off request about the conversation's text
+    "Instead of a table, just give me the three numbers.",  # what is asked of the answer in hand
+    "Instead of bullet points, just summarize the thread in two sentences.",
     "I'm moving on to the next ticket now.",  # what one person is doing
     "Let's switch to the other branch now.",
     "If we moved the standup to 10, would people join?",
