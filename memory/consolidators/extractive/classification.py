@@ -26,6 +26,7 @@ from memory.consolidators.extractive.lexicons import (
     PREF_ADJ,
     PREF_STRONG,
     SEQUENCE_WORDS,
+    WEEKDAYS,
 )
 from memory.consolidators.extractive.parsing import (
     _clip,
@@ -152,12 +153,13 @@ _CHANGED_RE = re.compile(r" (?:replaced \S+(?: \S+)? with|(?:switched|migrated|m
                          r"no longer (?:use|run|host|keep|store|support))\b")
 
 
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?"
+_WEEKDAY = rf"(?:{'|'.join(WEEKDAYS)})s?"
 # A sentence that says what holds from now on ("From now on metrics are defined in dbt", "Going forward, the retrain
 # runs on Wednesday nights", "New minimum for merge requests: 85 percent coverage", "Topic naming changed: it's
 # kebab-case now"), or what holds now in place of what did ("it is at 10:00 now instead of 9:30", "we don't use Jira
 # anymore").
 _FROM_NOW_ON = r" (?:from now on|going forward|from (?:this|the next|next) (?:[\w-]+ ){1,2}on)\b"
+_FROM_NOW_ON_RE = re.compile(_FROM_NOW_ON)
 _STANDING_RE = re.compile(
     rf"^ (?:new|updated|changed) [\w -]{{1,40}}: | (?:changed|moved|updated|switched):|{_FROM_NOW_ON}|"
     r" (?:(?:as of|starting|effective|since) (?:now|today|tomorrow|(?:this|next|last) (?:[\w-]+ )?(?:week|month|"
@@ -187,7 +189,6 @@ _PROGRESS_RE = re.compile(r"\b(?:is|are|'s|'re)\s+(?:now\s+)?(?:all\s+|fully\s+|
 _STORY_RE = re.compile(r"\b(?:back in|ago|last year|used to|(?:in|since) (?:19|20)\d\d)\b")
 # Who the sentence is about when it is no team's state: one person ("I'm moving on to the next ticket now"), the
 # listener ("you can use coconut oil instead of butter"), a suggestion ("let's switch to the other branch now").
-_FROM_NOW_ON_RE = re.compile(_FROM_NOW_ON)
 _NOT_STANDING_SUBJECTS = frozenset({"i", "me", "you", "let", "let's"})
 _NOT_STANDING_WORDS = frozenset({"if", "would", "could", "might", "maybe", "perhaps"})  # a condition, a guess
 _ONE_OFF_OBJECTS = frozenset("this that it these those above below here".split())
