@@ -44,6 +44,11 @@ class Trust(models.TextChoices):
 #: higher is more trusted
 RANK: dict[str, int] = {Trust.TOOL: 0, Trust.ASSISTANT: 1, Trust.USER: 2, Trust.CORROBORATED: 3, Trust.REVIEWED: 4}
 
+#: Another agent's raw exchange is searched (and injected into a context block) only as evidence of an item at one of
+#: these levels, or once a reviewer released it: one agent's unreviewed words — its user's, a page its tool fetched —
+#: are what a poisoner writes, and a detector cannot be relied on to see every attack (RECMEM_SEARCH_PEER_EXCHANGES).
+PEER_RAW_TRUST = frozenset({Trust.CORROBORATED, Trust.REVIEWED})
+
 #: distinct agents whose (corroborating) evidence makes an item "corroborated"
 CORROBORATING_AGENTS = 2
 

@@ -45,6 +45,7 @@ def test_values_are_parsed_to_their_types():
     ("RECMEM_DB_SHARED_BUFFERS", "4 gigs", "expected a PostgreSQL memory size"),
     ("RECMEM_DB_WORK_MEM", "0MB", "expected a PostgreSQL memory size"),
     ("TIME_ZONE", "Mars/Olympus", "unknown time zone"),
+    ("RECMEM_SEARCH_PEER_EXCHANGES", "some", "expected one of 'trusted', 'all'"),
 ])
 def test_a_bad_value_names_the_variable(env, value, says):
     with pytest.raises(ConfigError) as caught:

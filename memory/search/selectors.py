@@ -26,6 +26,7 @@ from memory.search.snippets import episode_snippets
 from memory.search.vector import nearest_scan, search_ef
 from memory.selectors import episode_prefetches, experience_prefetches
 from memory.temporal import episode_as_of_q, exchange_as_of_q, experience_as_of_q, experience_current_q
+from memory.trust import PEER_RAW_TRUST
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -48,13 +49,31 @@ def _overruled_exchanges(project_id: Any) -> QuerySet:
         experience__review_items__status=ReviewItem.Status.REJECTED).values("exchange_id")
 
 
+def peer_exchanges_q(visibility: Visibility) -> Q:
+    """The exchanges a search may return to ``visibility`` beyond what its scopes show (the poisoning defence's
+    structural half, memory/trust.py ``PEER_RAW_TRUST``): its own, and another agent's only where the team stands
+    behind them — evidence of an active item that is corroborated or reviewed, or released by a reviewer. Another
+    agent's item is searched as before; it went through consolidation's screen and carries its trust label.
+    ``RECMEM_SEARCH_PEER_EXCHANGES=all``: every visible exchange."""
+    if config().search.peer_exchanges == "all":
+        return Q()
+    backed = ExperienceEvidence.objects.filter(
+        experience__project_id=visibility.project_id, experience__status=MemoryStatus.ACTIVE,
+        experience__trust__in=PEER_RAW_TRUST).values("exchange_id")
+    released = ReviewItem.objects.filter(
+        project_id=visibility.project_id, kind=ReviewItem.Kind.QUARANTINE, status=ReviewItem.Status.APPROVED,
+        exchange__isnull=False).values("exchange_id")
+    return Q(owner_agent_id=visibility.agent_id) | Q(pk__in=backed) | Q(pk__in=released)
+
+
 def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None,
                      now: datetime | None = None) -> tuple[QuerySet, QuerySet, QuerySet]:
     """What a search may return of each layer (exchanges, episodes, experiences): what holds now (an expired item
     is left out like a superseded one), or with ``as_of`` what was current then; with ``entity`` only rows about
     it."""
     as_of = query.as_of if query is not None else None
-    ex_qs = Exchange.objects.visible_to(visibility).exclude(pk__in=_overruled_exchanges(visibility.project_id))
+    ex_qs = (Exchange.objects.visible_to(visibility).filter(peer_exchanges_q(visibility))
+             .exclude(pk__in=_overruled_exchanges(visibility.project_id)))
     ep_qs = Episode.objects.visible_to(visibility)
     xp_qs = Experience.objects.visible_to(visibility)
     if as_of is None:

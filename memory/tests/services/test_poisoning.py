@@ -55,11 +55,13 @@ def test_a_tool_output_with_a_hidden_instruction_is_never_retrieved_by_another_a
     # The raw layer: the other agent never gets it; its author does, labelled.
     theirs = _search(api_client, b, "release checklist deploy keys")
     assert held["id"] not in _ids(theirs, "exchanges") and "collector" not in theirs["context"]
-    assert stored[0]["id"] in _ids(theirs, "exchanges")  # the clean turns of the same session are shared
     mine = _search(api_client, a, "release checklist deploy keys")
     assert held["id"] in _ids(mine, "exchanges") and "QUARANTINED" in mine["context"]
     listed = api_client.get("/api/v1/exchanges", {"session": session}, **b.headers).json()["results"]
     assert held["id"] not in {e["id"] for e in listed}
+    # the clean turns of the same session are listed to the module (its search takes a peer's raw words only once
+    # the team stands behind them: memory/tests/search/test_peer_exchanges.py)
+    assert {stored[0]["id"], stored[2]["id"]} <= {e["id"] for e in listed}
     assert api_client.get(f"/api/v1/exchanges/{held['id']}", **b.headers).status_code == 404
 
 
@@ -233,6 +235,9 @@ def test_the_defence_can_be_switched_off_but_trust_stays(api_client, team, setti
     [stored] = post_exchanges(api_client, a, session, [{"user": "Fetched.", "assistant": HIDDEN, "source": "tool",
                                                         "tool": "web_fetch"}])
     assert not stored["quarantined"] and stored["trust"] == "tool"
+    assert "trust tool" in _search(api_client, a, "release checklist")["context"]
+    assert stored["id"] not in _ids(_search(api_client, b, "release checklist"), "exchanges")  # the peer rule stays
+    settings.RECMEM = settings.RECMEM.replace(search__peer_exchanges="all")  # open too: the peer gets it, labelled
     assert "trust tool" in _search(api_client, b, "release checklist")["context"]
 
 

@@ -80,8 +80,9 @@ def _import(data: bytes, **kw):
 
 def _results(agent: Agent, query: str, mapping=lambda x: x) -> list[tuple[str, float, frozenset[str]]]:
     """Per layer, in rank order: each score with the ids that have it. Equal scores are ordered by id, and a renamed
-    copy's ids are others (a fresh database keeps them: the bench compares that order exactly)."""
-    _, result = search_unrecorded(agent=agent, query=SearchQuery(query=query))
+    copy's ids are others (a fresh database keeps them: the bench compares that order exactly). k covers every row
+    of this small world, so no group of equal scores is cut at k (which of its rows made the cut is the ids' order)."""
+    _, result = search_unrecorded(agent=agent, query=SearchQuery(query=query, k_sub=100, k_epi=50, k_sem=100))
     out: list[tuple[str, float, frozenset[str]]] = []
     for layer in ("exchanges", "episodes", "experiences"):
         for h in getattr(result, layer):
