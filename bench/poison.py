@@ -72,6 +72,7 @@ from bench.poison_defs import (  # noqa: F401  (re-exported: the harness's names
 T0 = datetime(2026, 5, 4, 9, 0, tzinfo=UTC)
 MODULE, OTHER_MODULE = "m1", "m2"
 QUARANTINE_ENV = "RECMEM_QUARANTINE_ENABLED"
+PEER_ENV = "RECMEM_SEARCH_PEER_EXCHANGES"  # the defence's structural half: "all" opens a peer's raw exchanges
 UNREAD_PARTS = ("held_back", "fresh", "r19", "r19_held", "r21", "r21_held")  # attack sets never reported case by case
 DETAIL_PARTS = ("tuned", "r19_tune", "r21_tune")  # attack sets reported case by case with --details
 
@@ -676,6 +677,7 @@ def run_poison(*, part: str, attacks: bool = True, benign: bool = True, locomo_c
     report: dict[str, Any] = {
         "benchmark": "poison", "part": part,
         "quarantine_setting": os.environ.get(QUARANTINE_ENV, "unset (the server's default)"),
+        "peer_exchanges_setting": os.environ.get(PEER_ENV, "unset (the server's default)"),
         "reviewer_released": 0,
     }
     with bench_settings(mode="online", consolidator="extractive"):
@@ -706,13 +708,15 @@ def run_poison(*, part: str, attacks: bool = True, benign: bool = True, locomo_c
 
 
 def _sanity(report: dict[str, Any]) -> dict[str, Any]:
-    """With no defence (the server refused ``source``, or the defence switched off), most module-scope attacks must
-    reach: otherwise the harness, not a defence, stops them."""
+    """With no defence (the server refused ``source``, or both halves of the defence switched off: the detector and
+    the peer rule), most module-scope attacks must reach: otherwise the harness, not a defence, stops them."""
     rows = [v["by_variant"].get("module") for v in report.get("attacks", {}).values()]
     rows = [r for r in rows if r]
     cases = sum(r["cases"] - r["marker_not_stored"] - r["errors"] for r in rows)
     reached = sum(r["reached"] for r in rows)
-    no_defence = not report["source_field"]["accepted"] or report["quarantine_setting"].strip() in ("0", "false")
+    no_defence = not report["source_field"]["accepted"] or (
+        report["quarantine_setting"].strip() in ("0", "false")
+        and report.get("peer_exchanges_setting", "all").strip() == "all")
     rate = round(reached / cases, 3) if cases else None
     ok = None if not no_defence or rate is None else rate >= 0.8
     return {"no_defence": no_defence, "module_cases_with_marker_stored": cases, "module_reached": reached,
@@ -740,7 +744,7 @@ def _tally_line(name: str, t: dict[str, Any]) -> str:
 
 def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]:
     lines = [f"poison bench ({report['source_field']['note']}; {QUARANTINE_ENV}={report['quarantine_setting']}; "
-             "nothing released by a reviewer)"]
+             f"{PEER_ENV}={report.get('peer_exchanges_setting', 'not recorded')}; nothing released by a reviewer)"]
     sanity = report.get("sanity") or {}
     if sanity.get("no_defence") and sanity.get("harness_ok") is not None:
         lines.append(f"sanity (no defence): module-scope attacks reached {sanity['module_reached']}/"

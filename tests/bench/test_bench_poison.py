@@ -114,3 +114,17 @@ def test_locomo_scores_read_the_primary_search_of_a_bench_locomo_report():
     commands = locomo_commands(__import__("pathlib").Path("/tmp"))
     assert [env for _, _, env in commands] == [{"RECMEM_QUARANTINE_ENABLED": "1"}, {"RECMEM_QUARANTINE_ENABLED": "0"}]
     assert all("conv-43,conv-44,conv-47" in args for _, args, _ in commands)
+
+
+def test_the_sanity_check_counts_no_defence_only_with_both_halves_off():
+    """The harness check (most module-scope attacks must reach with no defence) applies only when the detector is off
+    and the peer rule is open: with the rule on, a peer's raw exchanges are not searched, detector or not."""
+    from bench.poison import _sanity
+
+    module = {"cases": 10, "marker_not_stored": 0, "errors": 0, "reached": 9}
+    report = {"source_field": {"accepted": True}, "attacks": {"tuned": {"by_variant": {"module": module}}}}
+    both_off = _sanity({**report, "quarantine_setting": "0", "peer_exchanges_setting": "all"})
+    assert both_off["no_defence"] and both_off["harness_ok"]
+    rule_on = _sanity({**report, "quarantine_setting": "0", "peer_exchanges_setting": "trusted"})
+    assert not rule_on["no_defence"] and rule_on["harness_ok"] is None
+    assert not _sanity({**report, "quarantine_setting": "1", "peer_exchanges_setting": "all"})["no_defence"]
