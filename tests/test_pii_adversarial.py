@@ -28,9 +28,19 @@ def test_the_split_is_stable_and_keeps_both_parts():
 
 
 def test_a_planted_harmless_value_is_found_everywhere_it_went(api_client, make_agent):
+    from governance.privacy.engine import MaskingPolicy, mask_many
+
     holder = make_agent()
-    marker = f"zebra-{random.randrange(10**9)}-marker"
-    report = run_cases([Case("control/plain", "borders", "exchange", f"the word is {marker}", (marker,))],
+    # A fresh value the masker leaves alone: the control tests the harness, not the masker ("zebra-191823320-marker"
+    # was once read as a place: an over-mask of issue 29, 1 draw in ~300).
+    for _ in range(20):
+        marker = f"zebra-{random.randrange(10**9)}-marker"
+        text = f"the word is {marker}"
+        if mask_many([text], policy=MaskingPolicy.default(), key=b"control")[0].text == text:
+            break
+    else:
+        raise AssertionError("no harmless marker in 20 draws")
+    report = run_cases([Case("control/plain", "borders", "exchange", text, (marker,))],
                        client=api_client, headers=holder.headers, consolidate=False)
     leaked = report["tuned" if part_of("control/plain") == "tuned" else "held_back"]
     assert report["leaks"] == 1
