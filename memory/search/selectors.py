@@ -65,7 +65,7 @@ def peer_exchanges_q(visibility: Visibility) -> Q:
     released = ReviewItem.objects.filter(
         project_id=visibility.project_id, kind=ReviewItem.Kind.QUARANTINE, status=ReviewItem.Status.APPROVED,
         exchange__isnull=False).values_list("exchange_id", flat=True)
-    vouched = {*backed, *released}
+    vouched = set(backed.union(released))  # one round trip for both
     own = Q(owner_agent_id=visibility.agent_id)
     return own | Q(pk__in=sorted(vouched)) if vouched else own
 
