@@ -387,10 +387,14 @@ class SearchConfig:
     # The context block shows an episode by its title and at most this many of its narrative's sentences, those
     # naming the query's words the most (memory/search/snippets.py); 0: the whole narrative.
     episode_sentences: int = _var("RECMEM_SEARCH_EPISODE_SENTENCES", 3, _number(int, 0, 50))
-    # Another agent's raw exchanges in a search (and so in a context block): "trusted" only those the team stands
-    # behind (evidence of a corroborated or reviewed item, or released by a reviewer; memory/trust.py), "all" every
-    # one of a shared scope. The listings (GET /exchanges) show every visible exchange either way.
+    # Another agent's raw exchanges in a search (and so in a context block): "trusted" only those a person vouched
+    # for (evidence of a reviewed item, or released by a reviewer; memory/trust.py), "all" every one of a shared
+    # scope. The listings (GET /exchanges) show every visible exchange either way.
     peer_exchanges: str = _var("RECMEM_SEARCH_PEER_EXCHANGES", "trusted", _choice("trusted", "all"))
+    # Another agent's consolidated items in a search: "all" every visible one, labelled with its trust; "trusted"
+    # experiences only when corroborated or reviewed, episodes only when drawn from the reader's own or vouched-for
+    # exchanges (a fleet where one agent's word must not reach the others unconfirmed).
+    peer_items: str = _var("RECMEM_SEARCH_PEER_ITEMS", "all", _choice("all", "trusted"))
     # Context expansion for multi-hop questions: the top exchange hits bring their session neighbours (±1).
     expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))

@@ -523,8 +523,8 @@ class SearchApi(APIView):
             similarity = serializers.FloatField()
 
         exchanges = ExchangeHit(many=True, help_text="raw exchanges: the caller's own, and another agent's only where "
-                                "the team stands behind them (evidence of a corroborated or reviewed item, or "
-                                "released by a reviewer; RECMEM_SEARCH_PEER_EXCHANGES)")
+                                "a person vouched for them (evidence of a reviewed item, or released by a "
+                                "reviewer; RECMEM_SEARCH_PEER_EXCHANGES)")
         episodes = EpisodeHit(many=True)
         experiences = ExperienceHit(many=True)
         context = serializers.CharField()

@@ -14,6 +14,9 @@ The one rule (everything that labels or compares trust reads it from here):
   * **assistant** — an assistant-only conversation exchange, or an agent's own note;
   * **tool** — a tool's output, or an import (provenance unknown to the platform).
 
+An *episode* earns the weakest of its sources and never *corroborated* (:func:`episode_trust`): its narrative is its
+sources' sentences, each one agent's word.
+
 An exchange's source kind is declared by the agent (``source`` on ingest). The default, ``conversation``, claims no
 more than "one agent's user said it": it can never earn *corroborated* or *reviewed* alone, and the quarantine detector
 reads every exchange whatever its declared source — declaring a tool output a conversation hides nothing from it.
@@ -44,10 +47,17 @@ class Trust(models.TextChoices):
 #: higher is more trusted
 RANK: dict[str, int] = {Trust.TOOL: 0, Trust.ASSISTANT: 1, Trust.USER: 2, Trust.CORROBORATED: 3, Trust.REVIEWED: 4}
 
-#: Another agent's raw exchange is searched (and injected into a context block) only as evidence of an item at one of
-#: these levels, or once a reviewer released it: one agent's unreviewed words — its user's, a page its tool fetched —
-#: are what a poisoner writes, and a detector cannot be relied on to see every attack (RECMEM_SEARCH_PEER_EXCHANGES).
-PEER_RAW_TRUST = frozenset({Trust.CORROBORATED, Trust.REVIEWED})
+#: Another agent's raw exchange is searched (and injected into a context block) only as evidence of a reviewed item,
+#: or once a reviewer released it: one agent's unreviewed words — its user's, a page its tool fetched — are what a
+#: poisoner writes, and a detector cannot be relied on to see every attack (RECMEM_SEARCH_PEER_EXCHANGES). Evidence of
+#: a *corroborated* item is not enough: corroboration vouches for the item's statement, not for everything else its
+#: evidence says — one attacker restating an honest agent's rule with a payload appended makes the item corroborated
+#: by two agents and the payload rides along (round 33's piggyback cases: 2 of 6 reached that way).
+PEER_RAW_TRUST = frozenset({Trust.REVIEWED})
+
+#: With RECMEM_SEARCH_PEER_ITEMS=trusted, another agent's consolidated item is searched only at one of these levels;
+#: an episode (a narrative of raw sentences) only when all it was drawn from is the reader's own or vouched for.
+PEER_ITEM_TRUST = frozenset({Trust.CORROBORATED, Trust.REVIEWED})
 
 #: distinct agents whose (corroborating) evidence makes an item "corroborated"
 CORROBORATING_AGENTS = 2
@@ -78,6 +88,14 @@ def item_trust(*, reviewed: bool, independent_agents: int, evidence: Iterable[st
         return Trust.REVIEWED
     if independent_agents >= CORROBORATING_AGENTS:
         return Trust.CORROBORATED
+    return weakest(evidence) or Trust.ASSISTANT
+
+
+def episode_trust(*, evidence: Iterable[str]) -> str:
+    """An episode's trust: the weakest of its sources' (exchange trusts; none: ``assistant``). Never *corroborated*:
+    its narrative is its sources' sentences, each one agent's word, and two agents among the sources vouch for none
+    of them — one attacker's turns beside an honest agent's would lend its sentences the honest one's support. Never
+    *reviewed*: episodes are not proposed."""
     return weakest(evidence) or Trust.ASSISTANT
 
 

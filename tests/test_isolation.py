@@ -103,7 +103,7 @@ def test_peer_in_same_project_and_module(api_client, world):
                            {"user": "x", "assistant": "y"}, format="json", **peer.headers).status_code == 404
     found, _ = _search_ids(api_client, peer, "ops runbook restart queue worker")
     assert {world["module"]["episode"], world["module"]["experience"]} <= found  # the module's items are searched
-    # another agent's raw words only where the team stands behind them (memory/tests/search/test_peer_exchanges.py)
+    # another agent's raw words only where a person vouched for them (memory/tests/search/test_peer_exchanges.py)
     assert world["module"]["exchange"] not in found
     assert api_client.get(f"/api/v1/consolidations/{world['batch']}", **peer.headers).status_code == 404
 

@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Prefetch, Q, QuerySet, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Prefetch, Q, QuerySet, prefetch_related_objects
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -16,7 +16,15 @@ from agents.visibility import Visibility, agent_visibility
 from core.config import config
 from memory.entities import entity_q
 from memory.gateways.embeddings import get_embedder
-from memory.models import Episode, Exchange, Experience, ExperienceEvidence, MemoryStatus, ReviewItem
+from memory.models import (
+    Episode,
+    EpisodeSource,
+    Exchange,
+    Experience,
+    ExperienceEvidence,
+    MemoryStatus,
+    ReviewItem,
+)
 from memory.search.context import context_block
 from memory.search.lexical import LexicalQuery, lexical_query, query_lexemes
 from memory.search.query import Hit, Nearest, SearchQuery, SearchResult
@@ -26,7 +34,7 @@ from memory.search.snippets import episode_snippets
 from memory.search.vector import nearest_scan, search_ef
 from memory.selectors import episode_prefetches, experience_prefetches
 from memory.temporal import episode_as_of_q, exchange_as_of_q, experience_as_of_q, experience_current_q
-from memory.trust import PEER_RAW_TRUST
+from memory.trust import PEER_ITEM_TRUST, PEER_RAW_TRUST
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -49,25 +57,49 @@ def _overruled_exchanges(project_id: Any) -> QuerySet:
         experience__review_items__status=ReviewItem.Status.REJECTED).values("exchange_id")
 
 
-def peer_exchanges_q(visibility: Visibility) -> Q:
-    """The exchanges a search may return to ``visibility`` beyond what its scopes show (the poisoning defence's
-    structural half, memory/trust.py ``PEER_RAW_TRUST``): its own, and another agent's only where the team stands
-    behind them — evidence of an active item that is corroborated or reviewed, or released by a reviewer. Another
-    agent's item is searched as before; it went through consolidation's screen and carries its trust label.
-    ``RECMEM_SEARCH_PEER_EXCHANGES=all``: every visible exchange."""
-    if config().search.peer_exchanges == "all":
-        return Q()
-    # Read first, passed as a list: as hashed subplans beside the vector and full-text scans they made the exchange
-    # layer's retrieval 4× slower (bench_scale store, 50,000 exchanges: 16 → 63 ms; as a list 21 ms).
+def _vouched_exchanges(visibility: Visibility) -> list:
+    """Ids of the project's exchanges a person vouched for: evidence of an active reviewed item, or released from
+    quarantine by a reviewer (memory/trust.py ``PEER_RAW_TRUST``). Read first and passed on as a list: as hashed
+    subplans beside the vector and full-text scans they made the exchange layer's retrieval 4× slower (bench_scale
+    store, 50,000 exchanges: 16 → 63 ms; as a list 21 ms)."""
     backed = ExperienceEvidence.objects.filter(
         experience__project_id=visibility.project_id, experience__status=MemoryStatus.ACTIVE,
         experience__trust__in=PEER_RAW_TRUST).values_list("exchange_id", flat=True)
     released = ReviewItem.objects.filter(
         project_id=visibility.project_id, kind=ReviewItem.Kind.QUARANTINE, status=ReviewItem.Status.APPROVED,
         exchange__isnull=False).values_list("exchange_id", flat=True)
-    vouched = set(backed.union(released))  # one round trip for both
+    return sorted(set(backed.union(released)))  # one round trip for both
+
+
+def peer_exchanges_q(visibility: Visibility, vouched: list | None = None) -> Q:
+    """The exchanges a search may return to ``visibility`` beyond what its scopes show (the poisoning defence's
+    structural half, memory/trust.py ``PEER_RAW_TRUST``): its own, and another agent's only where a person vouched
+    for them (:func:`_vouched_exchanges`). ``RECMEM_SEARCH_PEER_EXCHANGES=all``: every visible exchange."""
+    if config().search.peer_exchanges == "all":
+        return Q()
+    vouched = _vouched_exchanges(visibility) if vouched is None else vouched
     own = Q(owner_agent_id=visibility.agent_id)
-    return own | Q(pk__in=sorted(vouched)) if vouched else own
+    return own | Q(pk__in=vouched) if vouched else own
+
+
+def peer_items_q(visibility: Visibility, vouched: list | None = None) -> tuple[Q, Q]:
+    """What a search may return of another agent's episodes and experiences (``RECMEM_SEARCH_PEER_ITEMS``): with
+    ``all`` every visible one (labelled with its trust); with ``trusted`` an experience that is corroborated or
+    reviewed (memory/trust.py ``PEER_ITEM_TRUST``) or drawn only from the reader's own exchanges, and an episode drawn
+    only from the reader's own or vouched-for exchanges — an episode's narrative is its sources' sentences, and
+    two agents in its sources vouch for none of them."""
+    if config().search.peer_items == "all":
+        return Q(), Q()
+    vouched = _vouched_exchanges(visibility) if vouched is None else vouched
+    mine = Q(exchange__owner_agent_id=visibility.agent_id) | Q(exchange_id__in=vouched)
+    foreign_source = EpisodeSource.objects.filter(episode=OuterRef("pk")).exclude(mine)
+    foreign_evidence = ExperienceEvidence.objects.filter(experience=OuterRef("pk")).exclude(mine)
+    any_evidence = ExperienceEvidence.objects.filter(experience=OuterRef("pk"))
+    ep_q = ~Exists(foreign_source) & (Exists(EpisodeSource.objects.filter(episode=OuterRef("pk")))
+                                      | Q(owner_agent_id=visibility.agent_id))
+    xp_q = Q(trust__in=PEER_ITEM_TRUST) | (~Exists(foreign_evidence) & (Exists(any_evidence)
+                                                                          | Q(owner_agent_id=visibility.agent_id)))
+    return ep_q, xp_q
 
 
 def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None,
@@ -76,10 +108,14 @@ def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None,
     is left out like a superseded one), or with ``as_of`` what was current then; with ``entity`` only rows about
     it."""
     as_of = query.as_of if query is not None else None
-    ex_qs = (Exchange.objects.visible_to(visibility).filter(peer_exchanges_q(visibility))
+    settings = config().search
+    vouched = (_vouched_exchanges(visibility) if "trusted" in (settings.peer_exchanges, settings.peer_items)
+               else [])
+    ep_q, xp_q = peer_items_q(visibility, vouched)
+    ex_qs = (Exchange.objects.visible_to(visibility).filter(peer_exchanges_q(visibility, vouched))
              .exclude(pk__in=_overruled_exchanges(visibility.project_id)))
-    ep_qs = Episode.objects.visible_to(visibility)
-    xp_qs = Experience.objects.visible_to(visibility)
+    ep_qs = Episode.objects.visible_to(visibility).filter(ep_q)
+    xp_qs = Experience.objects.visible_to(visibility).filter(xp_q)
     if as_of is None:
         ep_qs = ep_qs.exclude(status__in=HIDDEN_STATUSES)
         xp_qs = xp_qs.exclude(status__in=HIDDEN_STATUSES).filter(experience_current_q(now or timezone.now()))

@@ -93,7 +93,7 @@ from memory.services.scheduling import (
 )
 from memory.temporal import experience_current_q, supersede_end
 from memory.thresholds import Thresholds, thresholds_for
-from memory.trust import exchange_trust, item_trust, may_corroborate
+from memory.trust import episode_trust, exchange_trust, item_trust, may_corroborate
 
 logger = logging.getLogger(__name__)
 
@@ -1472,12 +1472,9 @@ def experience_support_update(*, experience: Experience, base: float | None = No
 
 
 def episode_trust_update(*, episode: Episode) -> None:
-    """An episode's trust: what its sources earn (memory/trust.py; never reviewed: episodes are not proposed)."""
-    rows = list(EpisodeSource.objects.filter(episode=episode).values_list(
-        "exchange__owner_agent_id", "exchange__source", "exchange__quarantined", "exchange__user_text"))
-    agents = {agent for agent, source, held, _ in rows if may_corroborate(source=source, quarantined=held)}
-    trust = item_trust(reviewed=False, independent_agents=len(agents),
-                       evidence=[exchange_trust(source=source, user_text=user) for _, source, _, user in rows])
+    """An episode's trust: the weakest its sources earn (memory/trust.py ``episode_trust``)."""
+    rows = EpisodeSource.objects.filter(episode=episode).values_list("exchange__source", "exchange__user_text")
+    trust = episode_trust(evidence=[exchange_trust(source=source, user_text=user) for source, user in rows])
     if episode.trust != trust:
         episode.trust = trust
         Episode.objects.filter(pk=episode.pk).update(trust=trust)

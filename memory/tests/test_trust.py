@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from memory.services.consolidation import burst_count
-from memory.trust import RANK, Source, Trust, exchange_trust, item_trust, may_corroborate
+from memory.trust import RANK, Source, Trust, episode_trust, exchange_trust, item_trust, may_corroborate
 
 
 def test_the_levels_are_ordered():
@@ -28,6 +28,14 @@ def test_an_item_earns_what_its_weakest_evidence_earns_unless_reviewed_or_corrob
     assert item_trust(reviewed=False, independent_agents=1, evidence=[Trust.USER, Trust.ASSISTANT]) == Trust.ASSISTANT
     assert item_trust(reviewed=False, independent_agents=1, evidence=[Trust.USER, Trust.TOOL]) == Trust.TOOL
     assert item_trust(reviewed=False, independent_agents=0, evidence=[]) == Trust.ASSISTANT
+
+
+def test_an_episode_is_as_trusted_as_its_weakest_source_and_never_corroborated():
+    # two agents' turns in one narrative vouch for none of its sentences (an attacker beside an honest agent)
+    assert episode_trust(evidence=[Trust.USER, Trust.USER]) == Trust.USER
+    assert episode_trust(evidence=[Trust.USER, Trust.ASSISTANT]) == Trust.ASSISTANT
+    assert episode_trust(evidence=[Trust.USER, Trust.TOOL]) == Trust.TOOL
+    assert episode_trust(evidence=[]) == Trust.ASSISTANT
 
 
 def test_tool_output_imports_and_held_text_never_corroborate():

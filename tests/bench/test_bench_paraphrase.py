@@ -201,3 +201,25 @@ def test_a_change_said_as_what_holds_now_supersedes_and_the_old_wording_stays_wi
     # the logging rule is one active item holding its four wordings
     assert facts["json-logs"]["merged"] and facts["json-logs"]["paraphrases_on_best"] == 4
     assert all(t.startswith("active/") for where in facts["json-logs"]["trace"] for t in where)
+
+
+def test_a_replay_waits_out_the_rate_limit_instead_of_failing(monkeypatch):
+    """The poisoning bench replays a paraphrase team after a hundred attack cases from one address: a 429 is waited
+    out (its Retry-After), as a well-behaved client does, not raised as a failure of the bench."""
+    import bench.paraphrase as paraphrase
+
+    class Response:
+        def __init__(self, status, retry=None):
+            self.status_code = status
+            self.headers = {"Retry-After": retry} if retry else {}
+
+    replies = [Response(429, "2"), Response(429), Response(201)]
+    slept = []
+    monkeypatch.setattr(paraphrase.time, "sleep", slept.append)
+
+    class Client:
+        def post(self, url, **kwargs):
+            return replies.pop(0)
+
+    assert paraphrase.send_patiently(Client(), "post", "/api/v1/x", data={}).status_code == 201
+    assert slept == [2.0, 1.0] and not replies

@@ -1,13 +1,15 @@
-"""Another agent's raw words in a search: only where the team stands behind them (the poisoning defence's structural
-half, memory/trust.py ``PEER_RAW_TRUST``): evidence of a corroborated or reviewed item, or released by a reviewer.
-Its own exchanges an agent searches at once; a peer's are listed (``GET /exchanges``) but never injected unvouched."""
+"""Another agent's raw words in a search: only where a person vouched for them (the poisoning defence's structural
+half, memory/trust.py ``PEER_RAW_TRUST``): evidence of a reviewed item, or released by a reviewer. Corroboration
+vouches for an item's statement, not for the rest of its evidence's words. Its own exchanges an agent searches at once;
+a peer's are listed (``GET /exchanges``) but never injected unvouched. With ``RECMEM_SEARCH_PEER_ITEMS=trusted`` the
+same holds for a peer's consolidated items (memory/trust.py ``PEER_ITEM_TRUST``)."""
 
 from __future__ import annotations
 
 import pytest
 
 from memory.gateways.embeddings import get_embedder
-from memory.models import Exchange, Experience, ExperienceEvidence
+from memory.models import Episode, EpisodeSource, Exchange, Experience, ExperienceEvidence
 from memory.tests.factories import post_exchanges, post_session
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +45,7 @@ def said(api_client, team):
         {"user": "And the staging database snapshots?", "assistant": "Kept for a week after each rebuild."}])
 
 
-def test_a_peers_raw_exchange_is_listed_but_not_searched_until_the_team_stands_behind_it(api_client, team, said):
+def test_a_peers_raw_exchange_is_listed_but_not_searched_until_a_person_vouches_for_it(api_client, team, said):
     a, b = team
     session, stored = said
     rebuilt = stored[1]["id"]
@@ -61,7 +63,9 @@ def test_a_peers_raw_exchange_is_listed_but_not_searched_until_the_team_stands_b
         project_id=exchange.project_id, owner_agent_id=exchange.owner_agent_id, module_id=exchange.module_id,
         scope=exchange.scope)
     ExperienceEvidence.objects.create(experience=item, exchange=exchange)
-    for trust, searched in (("user", False), ("assistant", False), ("tool", False), ("corroborated", True),
+    # corroborated: two agents said the item's statement, which vouches for nothing else its evidence says (an
+    # attacker restating an honest agent's rule with a payload appended corroborates it)
+    for trust, searched in (("user", False), ("assistant", False), ("tool", False), ("corroborated", False),
                             ("reviewed", True)):
         Experience.objects.filter(pk=item.pk).update(trust=trust)
         body = _search(api_client, b)
@@ -80,3 +84,61 @@ def test_every_visible_exchange_is_searched_when_the_operator_opens_it(api_clien
     body = _search(api_client, b)
     assert stored[1]["id"] in {h["id"] for h in body["exchanges"]} and "Sunday" in body["context"]
 
+
+
+def _item_from(exchange_id, statement, *, trust):
+    exchange = Exchange.objects.get(pk=exchange_id)
+    vector = get_embedder().embed_one(statement)
+    where = {"project_id": exchange.project_id, "owner_agent_id": exchange.owner_agent_id,
+             "module_id": exchange.module_id, "scope": exchange.scope}
+    item = Experience.objects.create(type="fact", subject="staging database", statement=statement, embedding=vector,
+                                     embedding_model=get_embedder().model_id, trust=trust, **where)
+    ExperienceEvidence.objects.create(experience=item, exchange=exchange)
+    episode = Episode.objects.create(title="Staging rebuilds", narrative=statement, embedding=vector,
+                                     embedding_model=get_embedder().model_id, trust=trust, **where)
+    EpisodeSource.objects.create(episode=episode, exchange=exchange)
+    return item, episode
+
+
+def _item_ids(body):
+    return {h["id"] for h in body["experiences"]}, {h["id"] for h in body["episodes"]}
+
+
+def test_a_peers_items_are_searched_labelled_by_default(api_client, team, said):
+    a, b = team
+    _, stored = said
+    item, episode = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
+    experiences, episodes = _item_ids(_search(api_client, b))
+    assert str(item.pk) in experiences and str(episode.pk) in episodes
+    hit = next(h for h in _search(api_client, b)["experiences"] if h["id"] == str(item.pk))
+    assert hit["trust"] == "user"  # one agent's word, and it says so
+
+
+def test_with_trusted_peer_items_one_agents_items_reach_only_their_author_until_confirmed(
+        api_client, team, said, settings):
+    settings.RECMEM = settings.RECMEM.replace(search__peer_items="trusted")
+    a, b = team
+    _, stored = said
+    item, episode = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
+    assert _item_ids(_search(api_client, a)) == ({str(item.pk)}, {str(episode.pk)})  # its author: at once
+    theirs = _search(api_client, b)
+    assert _item_ids(theirs) == (set(), set()) and "Sunday" not in theirs["context"]
+    for trust, searched in (("assistant", False), ("tool", False), ("corroborated", True), ("reviewed", True)):
+        Experience.objects.filter(pk=item.pk).update(trust=trust)
+        Episode.objects.filter(pk=episode.pk).update(trust=trust)
+        experiences, episodes = _item_ids(_search(api_client, b))
+        assert (str(item.pk) in experiences) is searched, trust
+        # an episode is its sources' sentences: its own trust label vouches for none of them; its one source is
+        # vouched for once it is evidence of a reviewed item
+        assert (str(episode.pk) in episodes) is (trust == "reviewed"), trust
+
+
+def test_with_trusted_peer_items_an_episode_of_vouched_for_words_reaches_peers(api_client, team, said, settings):
+    settings.RECMEM = settings.RECMEM.replace(search__peer_items="trusted")
+    _, b = team
+    _, stored = said
+    _, episode = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
+    reviewed, _ = _item_from(stored[1]["id"], "Staging is rebuilt weekly.", trust="reviewed")
+    assert str(episode.pk) in _item_ids(_search(api_client, b))[1]  # its one source is evidence of a reviewed item
+    Experience.objects.filter(pk=reviewed.pk).update(status="superseded")
+    assert str(episode.pk) not in _item_ids(_search(api_client, b))[1]

@@ -41,3 +41,36 @@ def test_the_provenance_migration_goes_back_and_forth():
     executor.migrate(executor.loader.graph.leaf_nodes())
     assert {"source", "tool", "quarantined", "quarantine_reason"} <= _columns("memory_exchange")
     assert {"trust", "quarantined"} <= _columns("memory_experience") & _columns("memory_episode")
+
+
+
+def _migrate(target=None):
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(target or executor.loader.graph.leaf_nodes())
+
+
+def test_the_episode_trust_migration_relabels_corroborated_episodes_both_ways():
+    from memory.models import Episode, EpisodeSource
+
+    a = agent_create(project_name="ep-trust", name="a", module_names=["ops"])
+    b = agent_create(project_name="ep-trust", name="b", module_names=["ops"])
+    stored = []
+    for agent in (a, b):
+        session = session_create(agent=agent, module="ops")
+        stored += exchanges_ingest(agent=agent, session=session, items=[
+            ExchangeIn(user="The release train leaves on Tuesdays.", assistant="Noted.")]).exchanges
+    first = Exchange.objects.get(pk=stored[0].pk)
+    episode = Episode.objects.create(title="Release train", narrative="Tuesdays.", embedding=first.embedding,
+                                     embedding_model=first.embedding_model, project=a.project, owner_agent=a,
+                                     module=first.module, scope="module", trust="corroborated")  # the old rule's
+    EpisodeSource.objects.bulk_create([EpisodeSource(episode=episode, exchange=e) for e in stored])
+
+    before = [("memory", "0027_exchange_held_index")]
+    _migrate(before)
+    _migrate()
+    assert Episode.objects.get(pk=episode.pk).trust == "user"  # forwards: the weakest of its sources
+    _migrate(before)
+    assert Episode.objects.get(pk=episode.pk).trust == "corroborated"  # backwards: two agents, as the old rule said
+    _migrate()
+    assert Episode.objects.get(pk=episode.pk).trust == "user"
