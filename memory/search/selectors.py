@@ -103,15 +103,16 @@ def peer_items_q(visibility: Visibility, vouched: list | None = None) -> tuple[Q
 
 
 def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None,
-                     now: datetime | None = None) -> tuple[QuerySet, QuerySet, QuerySet]:
+                     now: datetime | None = None, *, peer_items: bool = True) -> tuple[QuerySet, QuerySet, QuerySet]:
     """What a search may return of each layer (exchanges, episodes, experiences): what holds now (an expired item
     is left out like a superseded one), or with ``as_of`` what was current then; with ``entity`` only rows about
-    it."""
+    it. ``peer_items`` False: without the rule on another agent's items (:func:`peer_items_q`; the caller applies
+    it)."""
     as_of = query.as_of if query is not None else None
     settings = config().search
     vouched = (_vouched_exchanges(visibility) if "trusted" in (settings.peer_exchanges, settings.peer_items)
                else [])
-    ep_q, xp_q = peer_items_q(visibility, vouched)
+    ep_q, xp_q = peer_items_q(visibility, vouched) if peer_items else (Q(), Q())
     ex_qs = (Exchange.objects.visible_to(visibility).filter(peer_exchanges_q(visibility, vouched))
              .exclude(pk__in=_overruled_exchanges(visibility.project_id)))
     ep_qs = Episode.objects.visible_to(visibility).filter(ep_q)
@@ -194,7 +195,11 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
     elif lexemes is None:
         lexemes = query_lexemes(query.query)
     ef_search = search_ef(query.k_sub)
-    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query)
+    # The rule on another agent's items is applied to the layer's statements, not to the term weights below: the
+    # IDF is counted over the rows the agent's scopes show (which it may list anyway), since counting under the
+    # rule's correlated subqueries made retrieval 3× slower with RECMEM_SEARCH_PEER_ITEMS=trusted.
+    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query, peer_items=False)
+    ep_peer, xp_peer = peer_items_q(visibility)
     if query.since:
         ex_qs = ex_qs.filter(occurred_at__gte=query.since)
         ep_qs = ep_qs.filter(ended_at__gte=query.since)
@@ -216,7 +221,7 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
         return rows
 
     layers: list[list[QuerySet]] = []
-    for qs, k in ((ex_qs, query.k_sub), (ep_qs, query.k_epi), (xp_qs, query.k_sem)):
+    for qs, peer, k in ((ex_qs, Q(), query.k_sub), (ep_qs, ep_peer, query.k_epi), (xp_qs, xp_peer, query.k_sem)):
         if k <= 0:
             layers.append([])
             continue
@@ -224,7 +229,7 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
         lexical_terms = lexical_query(qs, lexemes) if lexemes else None
         # Candidates carry the columns they are ranked by, nothing else: the over-fetch is ~8 rows per item returned,
         # and reading whole rows (texts, JSON, the session) for all of them was most of a search's Python time.
-        layers.append(_layer_statements(qs.only(*RANK_FIELDS[qs.model]), vector, k, lexical_terms))
+        layers.append(_layer_statements(qs.filter(peer).only(*RANK_FIELDS[qs.model]), vector, k, lexical_terms))
     # Side by side on their own connections (memory.search.side_by_side), the exchange layer's nearest rows (the
     # longest statement) in the caller's thread.
     fetched = iter(run_side_by_side([fetch(statement) for statements in layers for statement in statements]))
