@@ -3,6 +3,7 @@ the items returned read whole with their provenance, and the context block."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -71,18 +72,18 @@ def _vouched_exchanges(visibility: Visibility) -> list:
     return sorted(set(backed.union(released)))  # one round trip for both
 
 
-def peer_exchanges_q(visibility: Visibility, vouched: list | None = None) -> Q:
+def peer_exchanges_q(visibility: Visibility, vouched: list) -> Q:
     """The exchanges a search may return to ``visibility`` beyond what its scopes show (the poisoning defence's
     structural half, memory/trust.py ``PEER_RAW_TRUST``): its own, and another agent's only where a person vouched
-    for them (:func:`_vouched_exchanges`). ``RECMEM_SEARCH_PEER_EXCHANGES=all``: every visible exchange."""
+    for them (``vouched``: :func:`_vouched_exchanges`). ``RECMEM_SEARCH_PEER_EXCHANGES=all``: every visible
+    exchange."""
     if config().search.peer_exchanges == "all":
         return Q()
-    vouched = _vouched_exchanges(visibility) if vouched is None else vouched
     own = Q(owner_agent_id=visibility.agent_id)
     return own | Q(pk__in=vouched) if vouched else own
 
 
-def peer_items_q(visibility: Visibility, vouched: list | None = None) -> tuple[Q, Q]:
+def peer_items_q(visibility: Visibility, vouched: list) -> tuple[Q, Q]:
     """What a search may return of another agent's episodes and experiences (``RECMEM_SEARCH_PEER_ITEMS``): with
     ``all`` every visible one (labelled with its trust); with ``trusted`` an experience that is corroborated or
     reviewed (memory/trust.py ``PEER_ITEM_TRUST``) or drawn only from the reader's own exchanges, and an episode drawn
@@ -90,7 +91,6 @@ def peer_items_q(visibility: Visibility, vouched: list | None = None) -> tuple[Q
     two agents in its sources vouch for none of them."""
     if config().search.peer_items == "all":
         return Q(), Q()
-    vouched = _vouched_exchanges(visibility) if vouched is None else vouched
     mine = Q(exchange__owner_agent_id=visibility.agent_id) | Q(exchange_id__in=vouched)
     foreign_source = EpisodeSource.objects.filter(episode=OuterRef("pk")).exclude(mine)
     foreign_evidence = ExperienceEvidence.objects.filter(experience=OuterRef("pk")).exclude(mine)
@@ -102,21 +102,37 @@ def peer_items_q(visibility: Visibility, vouched: list | None = None) -> tuple[Q
     return ep_q, xp_q
 
 
-def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None,
-                     now: datetime | None = None, *, peer_items: bool = True) -> tuple[QuerySet, QuerySet, QuerySet]:
-    """What a search may return of each layer (exchanges, episodes, experiences): what holds now (an expired item
-    is left out like a superseded one), or with ``as_of`` what was current then; with ``entity`` only rows about
-    it. ``peer_items`` False: without the rule on another agent's items (:func:`peer_items_q`; the caller applies
-    it)."""
-    as_of = query.as_of if query is not None else None
+@dataclass(frozen=True)
+class PeerRules:
+    """Which of other agents' rows a reader's search may return, per layer (:func:`peer_exchanges_q`,
+    :func:`peer_items_q`): built once per search, so the vouched-for ids are read once."""
+
+    exchanges: Q
+    episodes: Q
+    experiences: Q
+
+
+def peer_rules(visibility: Visibility) -> PeerRules:
+    """The reader's :class:`PeerRules` under the settings in force."""
     settings = config().search
     vouched = (_vouched_exchanges(visibility) if "trusted" in (settings.peer_exchanges, settings.peer_items)
                else [])
-    ep_q, xp_q = peer_items_q(visibility, vouched) if peer_items else (Q(), Q())
-    ex_qs = (Exchange.objects.visible_to(visibility).filter(peer_exchanges_q(visibility, vouched))
+    episodes, experiences = peer_items_q(visibility, vouched)
+    return PeerRules(peer_exchanges_q(visibility, vouched), episodes, experiences)
+
+
+def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None, now: datetime | None = None, *,
+                     rules: PeerRules | None = None, items: bool = True) -> tuple[QuerySet, QuerySet, QuerySet]:
+    """What a search may return of each layer (exchanges, episodes, experiences): what holds now (an expired item
+    is left out like a superseded one), or with ``as_of`` what was current then; with ``entity`` only rows about
+    it. ``rules``: the reader's :class:`PeerRules` (built here when not given); ``items`` False: without their rule
+    on another agent's items (the caller applies it)."""
+    rules = rules or peer_rules(visibility)
+    as_of = query.as_of if query is not None else None
+    ex_qs = (Exchange.objects.visible_to(visibility).filter(rules.exchanges)
              .exclude(pk__in=_overruled_exchanges(visibility.project_id)))
-    ep_qs = Episode.objects.visible_to(visibility).filter(ep_q)
-    xp_qs = Experience.objects.visible_to(visibility).filter(xp_q)
+    ep_qs = Episode.objects.visible_to(visibility).filter(rules.episodes if items else Q())
+    xp_qs = Experience.objects.visible_to(visibility).filter(rules.experiences if items else Q())
     if as_of is None:
         ep_qs = ep_qs.exclude(status__in=HIDDEN_STATUSES)
         xp_qs = xp_qs.exclude(status__in=HIDDEN_STATUSES).filter(experience_current_q(now or timezone.now()))
@@ -180,12 +196,12 @@ def _merged(parts: list[list]) -> list[Nearest]:
 
 def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
                    visibility: Visibility | None = None, lexical: bool | None = None,
-                   lexemes: list[str] | None = None) -> tuple[list, list, list]:
+                   lexemes: list[str] | None = None, rules: PeerRules | None = None) -> tuple[list, list, list]:
     """The retrieval part of a search (what ``bench_scale`` times as "pure SQL"): per layer, the over-fetched
     nearest rows the agent may see with their similarity and, in hybrid search (``RECMEM_SEARCH_LEXICAL_WEIGHT``
     > 0), the rows that match the query's words best. A row carries its ``RANK_FIELDS`` only (other columns are
     deferred). The statements run side by side, each in its own transaction (``RECMEM_SEARCH_THREADS``).
-    ``lexemes``: the query's, when the caller has them already."""
+    ``lexemes``: the query's, when the caller has them already; ``rules``: the reader's :class:`PeerRules`, likewise."""
     query = query.resolved()
     visibility = visibility or agent_visibility(agent=agent)
     if lexical is None:
@@ -198,8 +214,8 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
     # The rule on another agent's items is applied to the layer's statements, not to the term weights below: the
     # IDF is counted over the rows the agent's scopes show (which it may list anyway), since counting under the
     # rule's correlated subqueries made retrieval 3× slower with RECMEM_SEARCH_PEER_ITEMS=trusted.
-    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query, peer_items=False)
-    ep_peer, xp_peer = peer_items_q(visibility)
+    rules = rules or peer_rules(visibility)
+    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query, rules=rules, items=False)
     if query.since:
         ex_qs = ex_qs.filter(occurred_at__gte=query.since)
         ep_qs = ep_qs.filter(ended_at__gte=query.since)
@@ -221,7 +237,8 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
         return rows
 
     layers: list[list[QuerySet]] = []
-    for qs, peer, k in ((ex_qs, Q(), query.k_sub), (ep_qs, ep_peer, query.k_epi), (xp_qs, xp_peer, query.k_sem)):
+    for qs, peer, k in ((ex_qs, Q(), query.k_sub), (ep_qs, rules.episodes, query.k_epi),
+                        (xp_qs, rules.experiences, query.k_sem)):
         if k <= 0:
             layers.append([])
             continue
@@ -289,8 +306,9 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
     now = timezone.now()
     ranked_at = query.as_of or now  # as of a past instant, freshness is counted back from it
     lexemes = query_lexemes(query.query)  # the full-text half's terms, and what an episode's snippet is chosen by
+    rules = peer_rules(visibility)
     exchanges, episodes, experiences = layers_nearest(agent=agent, query=query, vector=vector, visibility=visibility,
-                                                      lexemes=lexemes)
+                                                      lexemes=lexemes, rules=rules)
     weight = config().search.lexical_weight
 
     def rank(rows: list[Nearest], when, conf, k, *, worth=lambda o: 1.0, floor: float | None = None) -> list[Hit]:
@@ -304,7 +322,7 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
                                                 hits=n.obj.hit_count, now=ranked_at)))
         return sorted(hits, key=lambda h: -h.score)[:k]
 
-    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query, now)
+    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query, now, rules=rules)
     result = SearchResult(
         exchanges=rank(exchanges, lambda o: o.occurred_at, lambda o: 0.5, query.k_sub),
         episodes=rank(episodes, lambda o: o.ended_at or o.updated_at, lambda o: 0.7, query.k_epi),
