@@ -18,6 +18,7 @@ import hashlib
 import json
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,10 @@ def score(records: Sequence[dict[str, Any]], masker: Callable[[list[str]], list[
         results.extend(masker(texts[i : i + 32]))
     tokens = sum(len(t.split()) for t in texts)
     false_masks, examples = 0, []
+    # per type and by evidence (a pattern or cue vs the NER model's guess on one word): counts only, so a blind
+    # part says where its false masks come from without showing a sentence
+    by_type: Counter = Counter()
+    guesses = 0
     # label types beyond RECALL_TYPES (LOCATION in bench.techchat) are labels too: recall is reported for them and
     # a mask overlapping one is not a false mask
     types = [*RECALL_TYPES, *sorted({g["type"] for r in records for g in r["spans"]} - set(RECALL_TYPES))]
@@ -188,6 +193,8 @@ def score(records: Sequence[dict[str, Any]], masker: Callable[[list[str]], list[
         for e in result.entities:
             if not any(e.start < g["end"] and g["start"] < e.end for g in gold):
                 false_masks += 1
+                by_type[e.entity_type] += 1
+                guesses += not e.confident
                 if keep_examples:
                     examples.append(f"{e.entity_type}: {record['text'][e.start:e.end]!r} in "
                                     f"{record['text'][:160]!r}")
@@ -200,6 +207,8 @@ def score(records: Sequence[dict[str, Any]], masker: Callable[[list[str]], list[
         "tokens": tokens,
         "false_masks": false_masks,
         "false_masks_per_1000_tokens": round(1000 * false_masks / tokens, 3) if tokens else 0.0,
+        "false_masks_by_type": dict(sorted(by_type.items())),
+        "false_masks_one_word_guesses": guesses,
         "recall": {t: (round(found[t] / total[t], 3) if total[t] else None) for t in types},
         "labels": total,
         "examples": examples[:40],
@@ -208,7 +217,10 @@ def score(records: Sequence[dict[str, Any]], masker: Callable[[list[str]], list[
 
 def format_report(rep: dict[str, Any], title: str) -> str:
     recall = ", ".join(f"{t} {v if v is not None else '-'} (n={rep['labels'][t]})" for t, v in rep["recall"].items())
+    kinds = ", ".join(f"{t} {n}" for t, n in rep.get("false_masks_by_type", {}).items())
     lines = [title, f"  false masks: {rep['false_masks']} in {rep['tokens']} tokens = "
-                    f"{rep['false_masks_per_1000_tokens']} per 1,000 tokens; recall: {recall}"]
+                    f"{rep['false_masks_per_1000_tokens']} per 1,000 tokens; recall: {recall}",
+             f"  false masks by type: {kinds or '-'}; of them the NER model's guess on one word: "
+             f"{rep.get('false_masks_one_word_guesses', 0)}"]
     lines += [f"    {x}" for x in rep["examples"]]
     return "\n".join(lines)

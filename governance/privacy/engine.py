@@ -63,6 +63,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import functools
 import hashlib
 import hmac
 import logging
@@ -806,7 +807,16 @@ _COUNTRY_CODE_BEFORE_RE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}[ \t.\-]?(?:\(0
 def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_Candidate]:
     active = policy.active_entities
     out: list[_Candidate] = []
+    raw = list(raw)
+    # the model's places in a sentence about machines and about nobody; a weak name guess on the same word goes too
+    # ("failover from Dublin to Frankfurt took eleven minutes": the heuristics read "Frankfurt took" as a person)
+    places = [(r.start, r.end) for r in raw if r.entity_type == "LOCATION" and _from_ner_model(r)]
+    machine_places = [(s, e) for s, e in places if _place_of_machines(text, s, e, places=places)]
     for r in raw:
+        if machine_places and r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(
+                r.start < e and s < r.end for s, e in machine_places) and (
+                r.entity_type == "LOCATION" or not _a_name_somewhere(text[r.start:r.end])):
+            continue  # a name guess on a given name stays ("Milan said the EPYC nodes are fine")
         etype = r.entity_type
         if etype not in active or r.score < policy.score_threshold:
             continue
@@ -853,6 +863,27 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
 # An address inside a longer run of dotted numbers (an SNMP OID 1.3.6.1.2.1.1.3.0, a version 1.2.3.4.5) is no host.
 _DOTTED_BEFORE_RE = re.compile(r"\d\.\Z")
 _DOTTED_AFTER_RE = re.compile(r"\A\.\d")
+# A time zone, not a place: an id of the time-zone database ("Europe/Berlin", "America/Sao_Paulo") or an offset
+# ("UTC+2", "GMT-05:00"): what a scheduler or a container is set to
+_ZONE_ID_RE = re.compile(r"[A-Z][A-Za-z]+(?:/[A-Z][A-Za-z_+\-]*[A-Za-z0-9])+")
+_UTC_OFFSET_RE = re.compile(r"(?i)(?:UTC|GMT)[ \t]*[+\-−]\d{1,2}(?::?\d{2})?\Z")
+
+
+def _in_zone_id(text: str, start: int, end: int) -> bool:
+    left = max(0, start - 40)
+    for m in _ZONE_ID_RE.finditer(text, left, min(len(text), end + 40)):
+        if m.start() <= start and end <= m.end() and m.group() in _time_zone_ids():
+            return True
+    return False
+
+
+@functools.cache
+def _time_zone_ids() -> frozenset[str]:
+    import zoneinfo
+
+    return frozenset(zoneinfo.available_timezones())
+
+
 # A network, not a host: a CIDR block whose address ends in .0 ("10.40.0.0/16").
 _CIDR_AFTER_RE = re.compile(r"\A/(?:[0-9]|[12][0-9]|3[0-2])\b")
 # scp-style remotes of code hosts ("git@github.com:acme/payments.git"): the shared service account, not a mailbox.
@@ -862,6 +893,12 @@ _SERVICE_REMOTE_RE = re.compile(r"(?i)\A(?:git|hg|svn)@[\w.-]+\Z")
 def _technical_shape(text: str, start: int, end: int, etype: str) -> bool:
     """A match whose surroundings make it a technical identifier rather than personal data."""
     value = text[start:end]
+    if etype in ("LOCATION", "PERSON", "NRP") and _UTC_OFFSET_RE.match(value):
+        return True
+    if etype in ("LOCATION", "PERSON", "NRP") and _in_zone_id(text, start, end):
+        # a zone a machine is set to; a person's ("my timezone is Europe/Lisbon") still says where they are
+        left, right = _sentence_bounds(text, start, end)
+        return _about_nobody(text, left, right, spans=[(start, end)]) is not None
     if etype == "IP_ADDRESS":
         if _DOTTED_BEFORE_RE.search(text[max(0, start - 2):start]) or _DOTTED_AFTER_RE.match(text[end:end + 2]):
             return True
@@ -1065,6 +1102,64 @@ def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
     compass = any(w in _COMPASS_WORDS for w in words) or after is not None
     return compass and len(words) + (len(after.group(0).split()) if after else 0) >= 2 and bool(
         _INFRA_CONTEXT_RE.search(text))
+
+
+# A sentence about machines: a cloud's region id, or a word of what runs, moves or is measured between data centres.
+_MACHINE_WORDS = _INFRA_NOUNS | frozenset("""
+edges latency latencies traffic egress ingress requests request failover failovers peering bgp cdn cache caches
+primary primaries standby p50 p90 p95 p99 ms rtt throughput bandwidth uptime outage outages 5xx 502 503 504 deploy
+deployed deploys deployment deployments canary canaries rollout rollouts bucket buckets workers subnets pricing
+capacity gpu gpus vm vms servers server hosting hosted backups backup dns endpoint endpoints ping packets
+""".split())
+# ... and about nobody: a pronoun of a person, a name of the lexicon, a handle, or a word of where people are or go
+_PERSON_PRONOUNS = frozenset("""
+i i'm i'll i've i'd me my mine myself you you're your yours he he's him his she she's her hers they're
+""".split())
+_PRESENCE_RE = re.compile(
+    r"(?i)\b(?:fl(?:y|ying|ew|ight|ights)|landed|landing|visit\w*|trip|travel\w*|relocat\w*|commut\w*|lives?|"
+    r"living|based|home|vacation|holidays?|wedding|born|office|offices|hq|headquarters|campus|team|moved[ \t]+to|"
+    r"moving[ \t]+to|working[ \t]+from|works?[ \t]+from|back[ \t]+in|stay\w*|meet\w*|conference|summit|"
+    r"customers?|clients?|family|friends?)\b")
+_SENTENCE_WORD_RE = re.compile(r"[^\W_][\w'’-]*")
+
+
+def _place_of_machines(text: str, start: int, end: int, *, places: Sequence[tuple[int, int]] = ()) -> bool:
+    """A place that names a data centre or a clock, not where someone is: in a sentence about nobody
+    (:func:`_about_nobody`) that speaks of machines — a region id or a word of :data:`_MACHINE_WORDS` ("latency from
+    Singapore to the Tokyo origin", "egress costs from Virginia to Ohio", "Jakarta requests time out") — or right
+    before "time" / "timezone" ("the job runs at 02:00 Singapore time"). "I'm flying to Singapore, latency there is
+    awful" keeps its mask, as do "Lena's replica in Lisbon" and "Lena works on Lisbon time"."""
+    if not text[start:start + 1].isupper():
+        return False  # a chat's lower-case "marta" the model read as a place is more likely a person
+    left, right = _sentence_bounds(text, start, end)
+    folded = _about_nobody(text, left, right, spans=[(start, end), *places])
+    if folded is None:
+        return False
+    return (bool(_REGION_CODE_RE.search(text, left, right)) or any(w in _MACHINE_WORDS for w in folded)
+            or bool(_ZONE_AFTER_RE.match(text, end)))
+
+
+_ZONE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:time(?:[ \t]*zones?)?|tz|standard[ \t]+time|daylight[ \t]+time)\b")
+
+
+def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]]) -> list[str] | None:
+    """The folded words of ``text[left:right]`` if it names no person: no personal pronoun, no name of the lexicon
+    outside ``spans`` (the model's places: "from Virginia to Ohio"), no @handle, no word of where people are or go
+    (flying, visiting, lives, office, team, customer …); else None."""
+    sentence = text[left:right]
+    if "@" in sentence or _PRESENCE_RE.search(sentence):
+        return None
+    found = list(_SENTENCE_WORD_RE.finditer(sentence))
+    folded = [m.group().casefold().replace("’", "'") for m in found]
+    if any(w in _PERSON_PRONOUNS or w.removesuffix("'s") in _PERSON_PRONOUNS for w in folded):
+        return None
+    names = given_names()
+    # capitalised, or a chat's lower-case name ("ok so marta found it"): not a short word ("an", "le")
+    if any(w.removesuffix("'s") in names and not any(s <= left + m.start() < e for s, e in spans)
+           and (m.group()[:1].isupper() or (len(w) >= 4 and not is_common_word(w)))
+           for m, w in zip(found, folded, strict=True)):
+        return None
+    return folded
 
 
 # products compared or combined: "Zulu 17 vs Temurin", "Karma + Jasmine tests"

@@ -17,7 +17,16 @@ The vocabulary is *built from real data*, never a hand list (:func:`build`; ``ma
   ``Storybook``, ``Cosmos``) — what JavaScript and .NET teams talk about;
 * every package of the Debian archive (its ``Packages`` index, as apt keeps it: names and the capitalised words of
   the short descriptions: ``Gradle``, ``Sidekiq``, ``Nomad``), and the installed ones of ``/var/lib/dpkg/status``;
-* the file extensions of the files those packages and distributions install (``conf``, ``yaml``, ``service``).
+* the file extensions of the files those packages and distributions install (``conf``, ``yaml``, ``service``);
+* *product catalogues* (:func:`catalogue_names`, ``--catalogue``, repeatable): curated lists of what products,
+  services and tools are called, which no package index holds because they ship as binaries, images or SaaS —
+  simple-icons' ``data/simple-icons.json`` (CC0: ~3,400 brands and their aliases: ``Statuspage``, ``Dependabot``),
+  the CNCF landscape's ``landscape.yml`` (Apache-2.0: ~2,400 cloud-native projects and vendors: ``Kyverno``,
+  ``Karpenter``, ``Velero``) and the page names of tldr-pages' ``pages/`` (CC-BY-4.0: ~7,000 command-line tools).
+  One entry makes its words terms (a curator named a product, not a person), except a word any list at hand holds
+  as a person's or a place's name — Faker's given names and surnames, the word list's proper nouns, the places of
+  Faker, libphonenumber and the time-zone database, the languages — so "Hugo", "Julia", "Morgan" and "Phoenix"
+  stay names and places whatever product shares them.
 
 A word is a term when at least :data:`MIN_SOURCES` distinct package names or summaries carry it (a single project
 named after a person does not make the name a term). A word that names a place more strongly than a technology is
@@ -146,16 +155,24 @@ def _faker_providers(kind: str) -> Iterator[type]:
 def _faker_names() -> tuple[set[str], set[str]]:
     """``(given names, surnames)``, lower case, of Faker's person providers (``pip install faker``): lists of real
     names for ~80 countries and languages (Yusuf, Grzegorz, Aylin, Olena, Björn; Costa, Nowak). Empty without Faker
-    (the build still works, without the name lexicon)."""
+    (the build still works, without the name lexicon). Every list of a provider counts, in every script it gives:
+    ``first_names``, ``middle_names``, the romanised lists and the (kanji, kana, romaji) pairs of Japanese (Kaito,
+    Haruto); ``last_names``, ``male_last_names``, ``unisex_last_names``."""
     given: set[str] = set()
     family: set[str] = set()
     for provider in _faker_providers("person"):
         for attr in dir(provider):
-            into = given if attr.startswith("first_names") else family if attr.startswith("last_names") else None
+            words = attr.split("_")
+            if "names" not in words and "name" not in words or attr.startswith(("_", "language")):
+                continue
+            into = (given if {"first", "middle"} & set(words) else family if "last" in words else None)
             value = getattr(provider, attr)
-            if into is not None and isinstance(value, (list, tuple, dict, set, frozenset)):
-                into.update(w.casefold() for entry in value if isinstance(entry, str)
-                            for w in re.split(r"[\s\-]+", entry) if len(w) >= 2 and w.isalpha())
+            if into is None or not isinstance(value, (list, tuple, dict, set, frozenset)):
+                continue
+            entries = [e for item in value for e in ((item,) if isinstance(item, str) else
+                                                      item if isinstance(item, tuple) else ())]
+            into.update(w.casefold() for entry in entries if isinstance(entry, str)
+                        for w in re.split(r"[\s\-]+", entry) if len(w) >= 2 and w.isalpha())
     return given, family
 
 
@@ -310,6 +327,43 @@ def _faker_places() -> set[str]:
     return places
 
 
+def catalogue_names(path: Path) -> Iterator[str]:
+    """The product names of a catalogue: simple-icons' JSON (titles and aliases), a landscape YAML (every item's
+    ``name``), a directory of tldr pages (``<command>.md`` below it) or a text file of one name per line."""
+    if path.is_dir():
+        seen: set[str] = set()
+        for page in sorted(path.rglob("*.md")):
+            if page.stem not in seen:
+                seen.add(page.stem)
+                yield page.stem
+        return
+    if path.suffix == ".json":
+        import json
+
+        for entry in json.loads(path.read_text(encoding="utf-8")):
+            yield entry["title"]
+            aliases = entry.get("aliases") or {}
+            yield from aliases.get("aka") or []
+            yield from (d["title"] for d in aliases.get("dup") or [])
+        return
+    if path.suffix in (".yml", ".yaml"):
+        import yaml  # a dependency of presidio-analyzer and drf-spectacular
+
+        def items(node: object) -> Iterator[str]:
+            if isinstance(node, dict):
+                if isinstance(node.get("name"), str) and "homepage_url" in node:
+                    yield node["name"]
+                for value in node.values():
+                    yield from items(value)
+            elif isinstance(node, list):
+                for value in node:
+                    yield from items(value)
+
+        yield from items(yaml.safe_load(path.read_text(encoding="utf-8")))
+        return
+    yield from (line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+
+
 def plain_words(common: Iterable[str], *, word_list: Path | None,
                 read: tuple[frozenset[str], set[str], set[str]] | None = None) -> list[str]:
     """The common words that name nobody and nowhere in any list at hand: not a proper noun of the word list
@@ -323,7 +377,7 @@ def plain_words(common: Iterable[str], *, word_list: Path | None,
 
 def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path | None,
           npm_list: Path | None = None, nuget_list: Path | None = None, debian_packages: Path | None = None,
-          word_list: Path | None = None) -> Vocabulary:
+          word_list: Path | None = None, catalogues: Iterable[Path] = ()) -> Vocabulary:
     """The vocabulary and the name lexicon from the sources above (see the module docstring)."""
     sources: dict[str, int] = defaultdict(int)
     prose: Counter = Counter()
@@ -375,8 +429,20 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     # a word that names a place more strongly than a technology stays a place ("Berlin", "Paris", "Phoenix")
     # A term only the wide listings make is never a place nor a proper noun of the word list at all ("Edinburgh",
     # "Aurora": a package summary that names a city does not make the city a technology)
-    terms = sorted(w for w, n in sources.items() if n >= MIN_SOURCES and w.isalpha() and len(w) >= 3
-                   and n > places[w] and not (n - wide[w] < MIN_SOURCES and (places[w] > 0 or w in proper)))
+    terms = {w for w, n in sources.items() if n >= MIN_SOURCES and w.isalpha() and len(w) >= 3
+             and n > places[w] and not (n - wide[w] < MIN_SOURCES and (places[w] > 0 or w in proper))}
+    given, family = _faker_names()
+    # a catalogue's entry is a product's name, but a word some list holds as a person or a place stays one
+    # ("Hugo", "Julia", "Morgan", "Phoenix": products too)
+    named = proper | given | family | _faker_places() | {w for w, n in places.items() if n > 0}
+    for path in catalogues:
+        if not path.exists():
+            continue
+        for name in catalogue_names(path):
+            # whole words only ("Café" is no "caf"); the plumbing words of package names are no product
+            terms |= {w for w in (t.lower() for t in re.findall(r"[^\W\d_]+", name))
+                      if len(w) >= 3 and w.isascii() and w not in _NAME_GLUE and w not in named}
+    terms = sorted(terms)
     exts = sorted(e for e in extensions if re.fullmatch(r"[a-z][a-z0-9]{0,9}", e) and not places[e])
     common = {w for w, n in prose.items() if n >= MIN_COMMON_USES}
     if word_list is not None and word_list.is_file():
@@ -384,7 +450,6 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
         common |= {w for w in word_list.read_text(encoding="utf-8", errors="replace").split()
                    if len(w) >= 3 and w.isalpha() and w.islower() and w.isascii()}
     # the name lexicon: real names that are no word of prose ("Will", "Grace") and no term
-    given, family = _faker_names()
     # "German", "Danish": given names somewhere, languages here; "Berlin", "Sydney": cities of the time-zone database
     # or countries (the weight of a strong place); a lesser place stays ("Helena": the recognizer skips a word the
     # model reads as a place)

@@ -27,6 +27,9 @@ class Command(BaseCommand):
                             help="a Debian archive's Packages index (plain, .lz4, .xz or .gz)")
         parser.add_argument("--word-list", default="/usr/share/dict/american-english",
                             help="an English word list (Debian's wamerican): its lower-case entries are common words")
+        parser.add_argument("--catalogue", action="append", default=[], metavar="PATH",
+                            help="a product catalogue (repeatable): simple-icons' data/simple-icons.json, the CNCF "
+                                 "landscape's landscape.yml, tldr-pages' pages/ directory, or one name per line")
         parser.add_argument("--dpkg-status", default="/var/lib/dpkg/status")
         parser.add_argument("--dpkg-info", default="/var/lib/dpkg/info")
         parser.add_argument("--plain-words-only", action="store_true",
@@ -42,7 +45,12 @@ class Command(BaseCommand):
         vocabulary = build(pypi_list=Path(o["pypi_list"]), dpkg_status=Path(o["dpkg_status"]),
                            dpkg_info=Path(o["dpkg_info"]), npm_list=Path(o["npm_list"]),
                            nuget_list=Path(o["nuget_list"]), debian_packages=Path(o["debian_packages"]),
-                           word_list=Path(o["word_list"]))
+                           word_list=Path(o["word_list"]), catalogues=[Path(c) for c in o["catalogue"]])
+        missing = [c for c in o["catalogue"] if not Path(c).exists()]
+        if missing or not o["catalogue"]:
+            # the committed vocabulary was built with three catalogues (see the module's docstring): without them
+            # it loses the products no package index names
+            self.stderr.write(f"warning: product catalogues missing: {missing or 'none given'}")
         write(vocabulary)
         self.stdout.write(f"{len(vocabulary.terms)} terms, {len(vocabulary.extensions)} file extensions, "
                           f"{len(vocabulary.common)} common words, {len(vocabulary.given_names)} given names, "

@@ -4,6 +4,7 @@ the project's allowed terms (service, command, admin; audited), and the decision
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -171,6 +172,40 @@ def test_words_states_regions_versions_and_comparisons_are_not_names_or_places(t
     compared with "vs", "versus" or "+"."""
     result = mask(text, key=KEY)
     assert result.text == text, result.text
+
+
+@pytest.mark.parametrize("text", [
+    "latency from Singapore to the Tokyo origin doubled after the peering change",
+    "egress costs from Virginia to Ohio are eating the budget",  # given names that the model reads as places
+    "Jakarta requests time out because the nearest region is Singapore",
+    "failover from Dublin to Frankfurt took eleven minutes in the game day",  # a weak name guess goes too
+    "the nightly job runs at 02:00 Singapore time",
+    "set TZ=Europe/Berlin in the container or the cron fires an hour early",
+    "the scheduler uses America/Sao_Paulo so the DST change broke it",
+    "Kyiv time is UTC+2 in winter, adjust the maintenance window",
+])
+def test_a_place_of_machines_or_clocks_is_not_personal_data(text):
+    """A city in a sentence about machines and about nobody names a data centre; a city before "time", a zone id of
+    the time-zone database and a UTC offset name a clock (round 34: the team-chat held part's false masks were
+    cities more than names)."""
+    result = mask(text, key=KEY)
+    assert result.text == text, result.text
+
+
+@pytest.mark.parametrize(("text", "place"), [
+    ("I'm flying to Singapore, latency there is awful", "Singapore"),
+    ("Lena's replica in Lisbon is lagging", "Lisbon"),
+    ("my timezone is Europe/Berlin so standups at 9 are fine", "Europe/Berlin"),
+    ("the Nairobi office lost internet, the deploy waits", "Nairobi"),
+    ("our customers in Paris report timeouts on the upload endpoint", "Paris"),
+    ("the Tokyo team sees latency spikes on the checkout API", "Tokyo"),
+    ("Milan said the EPYC nodes are fine", "Milan"),  # a given name the model reads as a place
+])
+def test_a_place_beside_a_person_stays_masked_in_machine_talk(text, place):
+    """A personal pronoun, a name of the lexicon, or a word of where people are (office, customer, flying) makes
+    the place someone's."""
+    result = mask(text, key=KEY)
+    assert place not in result.text, result.text
 
 
 def _model_guess(text: str, word: str, etype: str = "PERSON"):
@@ -391,6 +426,48 @@ def test_the_name_lexicon_is_built_from_name_lists_minus_words_and_terms(tmp_pat
     assert {"yusuf", "grzegorz", "olena"} <= set(built.given_names)
     assert "nowak" in built.surnames
     assert not {"karma", "will", "django"} & set(built.given_names)
+
+
+def test_product_catalogues_add_their_products_but_never_a_name_or_a_place(tmp_path: Path):
+    """A curated catalogue (simple-icons' JSON, a CNCF landscape YAML, tldr pages, a plain list) names products no
+    package index holds; a word any list holds as a person or a place stays one, whatever product shares it."""
+    icons = tmp_path / "simple-icons.json"
+    icons.write_text(json.dumps([{"title": "Zorvexa", "hex": "000000"},
+                                 {"title": "Hugo", "aliases": {"aka": ["Quandrix Pages"]}},
+                                 {"title": "Café Lumora"}]), encoding="utf-8")
+    landscape = tmp_path / "landscape.yml"
+    landscape.write_text("landscape:\n  - category:\n    name: Security\n    subcategories:\n"
+                         "      - subcategory:\n        name: Policy\n        items:\n"
+                         "          - item:\n            name: Kyvorna\n            homepage_url: https://k.example\n"
+                         "          - item:\n            name: Phoenix\n            homepage_url: https://p.example\n",
+                         encoding="utf-8")
+    pages = tmp_path / "pages" / "common"
+    pages.mkdir(parents=True)
+    (pages / "velrox.md").write_text("# velrox\n", encoding="utf-8")
+    (tmp_path / "pages" / "linux").mkdir()
+    (tmp_path / "pages" / "linux" / "velrox.md").write_text("# velrox\n", encoding="utf-8")
+    plain = tmp_path / "names.txt"
+    plain.write_text("Morgan Stanley\nGrelbo\n", encoding="utf-8")
+    assert list(vocabulary.catalogue_names(tmp_path / "pages")) == ["velrox"]
+    assert list(vocabulary.catalogue_names(landscape)) == ["Kyvorna", "Phoenix"]
+    assert list(vocabulary.catalogue_names(icons)) == ["Zorvexa", "Hugo", "Quandrix Pages", "Café Lumora"]
+    words = tmp_path / "words"
+    words.write_text("Morgan\nthe\n", encoding="utf-8")
+    built = vocabulary.build(pypi_list=None, dpkg_status=None, dpkg_info=None, word_list=words,
+                             catalogues=[icons, landscape, tmp_path / "pages", plain, tmp_path / "missing.json"])
+    terms = set(built.terms)
+    assert {"zorvexa", "quandrix", "kyvorna", "velrox", "grelbo", "lumora"} <= terms
+    assert "caf" not in terms  # whole words only
+    # a given name (Faker), a proper noun of the word list, a city: never a term through a catalogue
+    assert not {"hugo", "morgan", "stanley", "phoenix"} & terms
+    assert "hugo" in built.given_names
+
+
+def test_the_name_lexicon_reads_every_list_of_faker():
+    """Romanised Japanese given names and surnames and the middle-name lists count too (round 34)."""
+    given, family = vocabulary._faker_names()
+    assert {"akira", "atsushi"} <= given
+    assert {"sato", "tanaka"} <= family
 
 
 def test_plain_words_are_common_words_that_name_nobody_and_nowhere(tmp_path: Path):
