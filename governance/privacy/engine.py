@@ -964,6 +964,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and _declared_things(text, start, end):
         return False
+    if weak and etype == "NRP" and _a_language_of_text(text, start, end):
+        return False
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
         # Multimodal Embedding") on weak evidence is a title or a product, not a name
@@ -1104,13 +1106,17 @@ def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
         _INFRA_CONTEXT_RE.search(text))
 
 
-# A sentence about machines: a cloud's region id, or a word of what runs, moves or is measured between data centres.
+# A sentence about machines: a cloud's region id, or a word of what runs, moves or is measured between data centres
 _MACHINE_WORDS = _INFRA_NOUNS | frozenset("""
 edges latency latencies traffic egress ingress requests request failover failovers peering bgp cdn cache caches
 primary primaries standby p50 p90 p95 p99 ms rtt throughput bandwidth uptime outage outages 5xx 502 503 504 deploy
 deployed deploys deployment deployments canary canaries rollout rollouts bucket buckets workers subnets pricing
 capacity gpu gpus vm vms servers server hosting hosted backups backup dns endpoint endpoints ping packets
-""".split())
+""".split()) | frozenset("""
+storefront storefronts tenant tenants locale locales launch rollout rollouts vat gst gdpr residency compliance export
+shipping prices price pricing currency invoices invoice checkout translations translation localisation localization
+app apps website marketing entity market markets sku skus
+""".split())  # ... and a place as a market or a jurisdiction of a product ("the Brazil storefront", "VAT for Norway")
 # ... and about nobody: a pronoun of a person, a name of the lexicon, a handle, or a word of where people are or go
 _PERSON_PRONOUNS = frozenset("""
 i i'm i'll i've i'd me my mine myself you you're your yours he he's him his she she's her hers they're
@@ -1160,6 +1166,27 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
            for m, w in zip(found, folded, strict=True)):
         return None
     return folded
+
+
+# what a language names in software: "the Arabic locale", "French translations are missing", "Korean localization"
+_LANGUAGE_ARTEFACT_AFTER_RE = re.compile(
+    r"(?i)[ \t]+(?:locales?|locali[sz]ation|translations?|strings|keyboards?|fonts?|subtitles?|captions?|"
+    r"spell[ \t-]?check\w*|tokeni[sz]ers?|stemmers?|stopwords|resource[ \t]+files?|\.po\b|po[ \t]+files?)\b")
+
+
+def _a_language_of_text(text: str, start: int, end: int) -> bool:
+    """A language's name (Django's table of languages) right before a noun of text in software — a locale, its
+    translations, strings, fonts, a keyboard: a language, not a group of people ("French translations are missing";
+    "the French team" and "a French citizen" stay)."""
+    return text[start:end].strip().casefold() in _language_names() and bool(
+        _LANGUAGE_ARTEFACT_AFTER_RE.match(text, end))
+
+
+@functools.cache
+def _language_names() -> frozenset[str]:
+    from django.conf.locale import LANG_INFO
+
+    return frozenset(info["name"].casefold() for info in LANG_INFO.values() if "name" in info)
 
 
 # products compared or combined: "Zulu 17 vs Temurin", "Karma + Jasmine tests"

@@ -183,6 +183,11 @@ def test_words_states_regions_versions_and_comparisons_are_not_names_or_places(t
     "set TZ=Europe/Berlin in the container or the cron fires an hour early",
     "the scheduler uses America/Sao_Paulo so the DST change broke it",
     "Kyiv time is UTC+2 in winter, adjust the maintenance window",
+    # a country as a market or a jurisdiction of the product, a language as a locale
+    "the Brazil storefront needs the CPF field on checkout",
+    "VAT for Norway is calculated wrong in the invoice service",
+    "French translations are missing on the settings page",
+    "Egypt and Morocco share the Arabic locale",
 ])
 def test_a_place_of_machines_or_clocks_is_not_personal_data(text):
     """A city in a sentence about machines and about nobody names a data centre; a city before "time", a zone id of
@@ -200,6 +205,8 @@ def test_a_place_of_machines_or_clocks_is_not_personal_data(text):
     ("our customers in Paris report timeouts on the upload endpoint", "Paris"),
     ("the Tokyo team sees latency spikes on the checkout API", "Tokyo"),
     ("Milan said the EPYC nodes are fine", "Milan"),  # a given name the model reads as a place
+    ("I moved to Brazil, so the storefront reviews wait", "Brazil"),
+    ("she is a French citizen, the locale does not matter", "French"),
 ])
 def test_a_place_beside_a_person_stays_masked_in_machine_talk(text, place):
     """A personal pronoun, a name of the lexicon, or a word of where people are (office, customer, flying) makes
