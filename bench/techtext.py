@@ -194,7 +194,7 @@ def score(records: Sequence[dict[str, Any]], masker: Callable[[list[str]], list[
             if not any(e.start < g["end"] and g["start"] < e.end for g in gold):
                 false_masks += 1
                 by_type[e.entity_type] += 1
-                guesses += not e.confident
+                guesses += not getattr(e, "confident", True)
                 if keep_examples:
                     examples.append(f"{e.entity_type}: {record['text'][e.start:e.end]!r} in "
                                     f"{record['text'][:160]!r}")
