@@ -1106,17 +1106,19 @@ def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
         _INFRA_CONTEXT_RE.search(text))
 
 
-# A sentence about machines: a cloud's region id, or a word of what runs, moves or is measured between data centres
+# A sentence about machines: a cloud's region id, or a word of what runs, moves or is measured between data centres;
+# or about the product in a market or a jurisdiction ("the Brazil storefront", "VAT for Norway")
 _MACHINE_WORDS = _INFRA_NOUNS | frozenset("""
 edges latency latencies traffic egress ingress requests request failover failovers peering bgp cdn cache caches
 primary primaries standby p50 p90 p95 p99 ms rtt throughput bandwidth uptime outage outages 5xx 502 503 504 deploy
 deployed deploys deployment deployments canary canaries rollout rollouts bucket buckets workers subnets pricing
 capacity gpu gpus vm vms servers server hosting hosted backups backup dns endpoint endpoints ping packets
-""".split()) | frozenset("""
-storefront storefronts tenant tenants locale locales launch rollout rollouts vat gst gdpr residency compliance export
-shipping prices price pricing currency invoices invoice checkout translations translation localisation localization
-app apps website marketing entity market markets sku skus
-""".split())  # ... and a place as a market or a jurisdiction of a product ("the Brazil storefront", "VAT for Norway")
+""".split())
+_MARKET_WORDS = frozenset("""
+storefront storefronts tenant tenants locale locales launch vat gst gdpr residency compliance export shipping prices
+price currency invoices invoice checkout translations translation localisation localization app apps website
+marketing entity market markets sku skus
+""".split())
 # ... and about nobody: a pronoun of a person, a name of the lexicon, a handle, or a word of where people are or go
 _PERSON_PRONOUNS = frozenset("""
 i i'm i'll i've i'd me my mine myself you you're your yours he he's him his she she's her hers they're
@@ -1130,19 +1132,20 @@ _SENTENCE_WORD_RE = re.compile(r"[^\W_][\w'’-]*")
 
 
 def _place_of_machines(text: str, start: int, end: int, *, places: Sequence[tuple[int, int]] = ()) -> bool:
-    """A place that names a data centre or a clock, not where someone is: in a sentence about nobody
+    """A place that names a data centre, a market or a clock, not where someone is: in a sentence about nobody
     (:func:`_about_nobody`) that speaks of machines — a region id or a word of :data:`_MACHINE_WORDS` ("latency from
-    Singapore to the Tokyo origin", "egress costs from Virginia to Ohio", "Jakarta requests time out") — or right
-    before "time" / "timezone" ("the job runs at 02:00 Singapore time"). "I'm flying to Singapore, latency there is
-    awful" keeps its mask, as do "Lena's replica in Lisbon" and "Lena works on Lisbon time"."""
+    Singapore to the Tokyo origin", "egress costs from Virginia to Ohio", "Jakarta requests time out") — or of the
+    product in a market (:data:`_MARKET_WORDS`: "the Brazil storefront", "VAT for Norway"), or right before "time" /
+    "timezone" ("the job runs at 02:00 Singapore time"). "I'm flying to Singapore, latency there is awful" keeps its
+    mask, as do "Lena's replica in Lisbon" and "Lena works on Lisbon time"."""
     if not text[start:start + 1].isupper():
         return False  # a chat's lower-case "marta" the model read as a place is more likely a person
     left, right = _sentence_bounds(text, start, end)
     folded = _about_nobody(text, left, right, spans=[(start, end), *places])
     if folded is None:
         return False
-    return (bool(_REGION_CODE_RE.search(text, left, right)) or any(w in _MACHINE_WORDS for w in folded)
-            or bool(_ZONE_AFTER_RE.match(text, end)))
+    return (bool(_REGION_CODE_RE.search(text, left, right))
+            or any(w in _MACHINE_WORDS or w in _MARKET_WORDS for w in folded) or bool(_ZONE_AFTER_RE.match(text, end)))
 
 
 _ZONE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:time(?:[ \t]*zones?)?|tz|standard[ \t]+time|daylight[ \t]+time)\b")
