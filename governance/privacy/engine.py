@@ -1134,12 +1134,14 @@ _SENTENCE_WORD_RE = re.compile(r"[^\W_][\w'’-]*")
 def _place_of_machines(text: str, start: int, end: int, *, places: Sequence[tuple[int, int]] = ()) -> bool:
     """A place that names a data centre, a market or a clock, not where someone is: in a sentence about nobody
     (:func:`_about_nobody`) that speaks of machines — a region id or a word of :data:`_MACHINE_WORDS` ("latency from
-    Singapore to the Tokyo origin", "egress costs from Virginia to Ohio", "Jakarta requests time out") — or of the
+    Singapore to the Tokyo origin", "egress costs from Vermont to Ohio", "Jakarta requests time out") — or of the
     product in a market (:data:`_MARKET_WORDS`: "the Brazil storefront", "VAT for Norway"), or right before "time" /
     "timezone" ("the job runs at 02:00 Singapore time"). "I'm flying to Singapore, latency there is awful" keeps its
     mask, as do "Lena's replica in Lisbon" and "Lena works on Lisbon time"."""
     if not text[start:start + 1].isupper():
         return False  # a chat's lower-case "marta" the model read as a place is more likely a person
+    if text[start:end].strip().casefold() in given_names():
+        return False  # "America said the deploy is fine": a given name may be the person (Virginia, Milan too)
     left, right = _sentence_bounds(text, start, end)
     folded = _about_nobody(text, left, right, spans=[(start, end), *places])
     if folded is None:
@@ -1153,8 +1155,8 @@ _ZONE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:time(?:[ \t]*zones?)?|tz|standard[ \t
 
 def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]]) -> list[str] | None:
     """The folded words of ``text[left:right]`` if it names no person: no personal pronoun, no name of the lexicon
-    outside ``spans`` (the model's places: "from Virginia to Ohio"), no @handle, no word of where people are or go
-    (flying, visiting, lives, office, team, customer …); else None."""
+    outside ``spans`` (the model's places: "from Virginia to Ohio") or a zone id, no @handle, no word of where people
+    are or go (flying, visiting, lives, office, team, customer …); else None."""
     sentence = text[left:right]
     if "@" in sentence or _PRESENCE_RE.search(sentence):
         return None
@@ -1163,6 +1165,9 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
     if any(w in _PERSON_PRONOUNS or w.removesuffix("'s") in _PERSON_PRONOUNS for w in folded):
         return None
     names = given_names()
+    # a zone id's words name no one ("TZ=America/Sao_Paulo": America is a given name too)
+    spans = [*spans, *((left + z.start(), left + z.end()) for z in _ZONE_ID_RE.finditer(sentence)
+                       if z.group() in _time_zone_ids())]
     # capitalised, or a chat's lower-case name ("ok so marta found it"): not a short word ("an", "le")
     if any(w.removesuffix("'s") in names and not any(s <= left + m.start() < e for s, e in spans)
            and (m.group()[:1].isupper() or (len(w) >= 4 and not is_common_word(w)))

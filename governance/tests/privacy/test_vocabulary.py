@@ -176,7 +176,7 @@ def test_words_states_regions_versions_and_comparisons_are_not_names_or_places(t
 
 @pytest.mark.parametrize("text", [
     "latency from Singapore to the Tokyo origin doubled after the peering change",
-    "egress costs from Virginia to Ohio are eating the budget",  # given names that the model reads as places
+    "egress costs from Vermont to Ohio are eating the budget",
     "Jakarta requests time out because the nearest region is Singapore",
     "failover from Dublin to Frankfurt took eleven minutes in the game day",  # a weak name guess goes too
     "the nightly job runs at 02:00 Singapore time",
@@ -185,6 +185,7 @@ def test_words_states_regions_versions_and_comparisons_are_not_names_or_places(t
     "Kyiv time is UTC+2 in winter, adjust the maintenance window",
     # a country as a market or a jurisdiction of the product, a language as a locale
     "the Brazil storefront needs the CPF field on checkout",
+    "the Brazil storefront needs the CPF field; set TZ=America/Sao_Paulo in the job",  # found in `make run`
     "VAT for Norway is calculated wrong in the invoice service",
     "French translations are missing on the settings page",
     "Egypt and Morocco share the Arabic locale",
@@ -205,6 +206,7 @@ def test_a_place_of_machines_or_clocks_is_not_personal_data(text):
     ("our customers in Paris report timeouts on the upload endpoint", "Paris"),
     ("the Tokyo team sees latency spikes on the checkout API", "Tokyo"),
     ("Milan said the EPYC nodes are fine", "Milan"),  # a given name the model reads as a place
+    ("America said the deploy is fine", "America"),  # found in `make run`: the model reads no name there at all
     ("I moved to Brazil, so the storefront reviews wait", "Brazil"),
     ("she is a French citizen, the locale does not matter", "French"),
 ])
