@@ -869,12 +869,13 @@ _ZONE_ID_RE = re.compile(r"[A-Z][A-Za-z]+(?:/[A-Z][A-Za-z_+\-]*[A-Za-z0-9])+")
 _UTC_OFFSET_RE = re.compile(r"(?i)(?:UTC|GMT)[ \t]*[+\-−]\d{1,2}(?::?\d{2})?\Z")
 
 
+def _zone_id_spans(text: str, left: int, right: int) -> list[tuple[int, int]]:
+    """Where ``text[left:right]`` writes an id of the time-zone database."""
+    return [(m.start(), m.end()) for m in _ZONE_ID_RE.finditer(text, left, right) if m.group() in _time_zone_ids()]
+
+
 def _in_zone_id(text: str, start: int, end: int) -> bool:
-    left = max(0, start - 40)
-    for m in _ZONE_ID_RE.finditer(text, left, min(len(text), end + 40)):
-        if m.start() <= start and end <= m.end() and m.group() in _time_zone_ids():
-            return True
-    return False
+    return any(s <= start and end <= e for s, e in _zone_id_spans(text, max(0, start - 40), min(len(text), end + 40)))
 
 
 @functools.cache
@@ -1166,8 +1167,7 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
         return None
     names = given_names()
     # a zone id's words name no one ("TZ=America/Sao_Paulo": America is a given name too)
-    spans = [*spans, *((left + z.start(), left + z.end()) for z in _ZONE_ID_RE.finditer(sentence)
-                       if z.group() in _time_zone_ids())]
+    spans = [*spans, *_zone_id_spans(text, left, right)]
     # capitalised, or a chat's lower-case name ("ok so marta found it"): not a short word ("an", "le")
     if any(w.removesuffix("'s") in names and not any(s <= left + m.start() < e for s, e in spans)
            and (m.group()[:1].isupper() or (len(w) >= 4 and not is_common_word(w)))

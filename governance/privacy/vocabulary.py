@@ -162,10 +162,10 @@ def _faker_names() -> tuple[set[str], set[str]]:
     family: set[str] = set()
     for provider in _faker_providers("person"):
         for attr in dir(provider):
-            words = attr.split("_")
-            if "names" not in words and "name" not in words or attr.startswith(("_", "language")):
+            words = set(attr.split("_"))
+            if not words & {"name", "names"} or attr.startswith(("_", "language")):
                 continue
-            into = (given if {"first", "middle"} & set(words) else family if "last" in words else None)
+            into = given if words & {"first", "middle"} else family if "last" in words else None
             value = getattr(provider, attr)
             if into is None or not isinstance(value, (list, tuple, dict, set, frozenset)):
                 continue
@@ -371,8 +371,15 @@ def plain_words(common: Iterable[str], *, word_list: Path | None,
     Faker's address lists, the time-zone database or libphonenumber ("Bath"). "pending", "quay", "bookworm".
     ``read``: the word list's proper nouns and Faker's given names and surnames, when the caller has them already."""
     proper, given, family = read or (_proper_nouns(word_list), *_faker_names())
-    named = proper | given | family | _faker_places() | set(_place_weights())
+    named = _names_and_places(proper, given, family, _place_weights())
     return sorted(w for w in common if w not in named)
+
+
+def _names_and_places(proper: Iterable[str], given: Iterable[str], family: Iterable[str],
+                      places: Counter) -> set[str]:
+    """Every word some list at hand holds as a person's or a place's name: the word list's proper nouns, Faker's
+    given names, surnames and places, and the words ``places`` weighs."""
+    return {*proper, *given, *family, *_faker_places(), *(w for w, n in places.items() if n > 0)}
 
 
 def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path | None,
@@ -434,7 +441,7 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     given, family = _faker_names()
     # a catalogue's entry is a product's name, but a word some list holds as a person or a place stays one
     # ("Hugo", "Julia", "Morgan", "Phoenix": products too)
-    named = proper | given | family | _faker_places() | {w for w, n in places.items() if n > 0}
+    named = _names_and_places(proper, given, family, places)
     for path in catalogues:
         if not path.exists():
             continue

@@ -205,7 +205,6 @@ def test_a_place_of_machines_or_clocks_is_not_personal_data(text):
     ("the Nairobi office lost internet, the deploy waits", "Nairobi"),
     ("our customers in Paris report timeouts on the upload endpoint", "Paris"),
     ("the Tokyo team sees latency spikes on the checkout API", "Tokyo"),
-    ("Milan said the EPYC nodes are fine", "Milan"),  # a given name the model reads as a place
     ("America said the deploy is fine", "America"),  # found in `make run`: the model reads no name there at all
     ("I moved to Brazil, so the storefront reviews wait", "Brazil"),
     ("she is a French citizen, the locale does not matter", "French"),
