@@ -90,6 +90,7 @@ from .recognizers import (
     SECRET_ENTITIES,
     SECRET_KINDS,
     SECRET_PREFIX,
+    acts_as_a_person,
     build_custom_recognizers,
     class_change_ratio,
     decoded_runs,
@@ -108,7 +109,15 @@ from .recognizers import (
     trim_name_span,
 )
 from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
-from .vocabulary import all_tech, given_names, is_common_word, is_plain_word, is_tech_word, surnames
+from .vocabulary import (
+    all_tech,
+    given_names,
+    is_common_word,
+    is_name_term,
+    is_plain_word,
+    is_tech_word,
+    surnames,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -949,6 +958,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and _names_an_artefact(text, start, end):
         return False
+    if weak and etype == "PERSON" and _before_a_version(text, start, end):
+        return False
     if weak and etype == "LOCATION" and _hosts_infrastructure(text, start, end):
         return False
     if weak and _compared(text, start, end):
@@ -981,6 +992,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) >= 0.9:
         return True
+    if len(span.split()) == 1 and is_name_term(span) and acts_as_a_person(text, start, end):
+        return True  # a product that is a given name too, doing what only a person does: "Ray said …", "ping Crystal"
     if meta.get("recognizer_name") == _CUED_RECOGNIZER and span.islower():
         # a lower-case word the cue grammar took for a name ("call visa tomorrow", "my colleague kasa"): the cue is
         # the evidence; a product is written capitalised or as code, and the grammar already refuses "call fetch()"
@@ -1074,6 +1087,29 @@ def _names_an_artefact(text: str, start: int, end: int) -> bool:
         return False
     following = _NEXT_WORD_RE.match(text, end)
     return following is not None and following.group(1).casefold() in _ARTEFACT_NOUNS
+
+
+# a dotted version right after a word, and no unit after it: "Hugo 0.120 changed …", "Ray v2.9"; a person is given
+# "2.5 hours", never a version. A clock time ("Maria 9.30, Tom 10.00" in a rota) is no version unless written "v9.30".
+_VERSION_AFTER_RE = re.compile(
+    r"[ \t]+(?:v\d+(?:\.\d+)*|(?![0-2]?\d\.[0-5]\d(?![\d.]))\d+(?:\.\d+)+)"
+    r"(?![\w.,]*[ \t]*(?:%|h\b|hrs?\b|hours?\b|mins?\b|minutes?\b|days?\b|weeks?\b|months?\b|years?\b|kg\b|km\b|"
+    r"miles?\b|points?\b|pts?\b|stars?\b|am\b|pm\b|[$€£]))", re.IGNORECASE)
+# "upgrade Hugo to v0.121", "pinned Ray at 2.9": what is moved to a version is software
+_UPGRADE_BEFORE_RE = re.compile(r"\b(?:upgrad|bump|pinn?|downgrad|updat|install|roll(?:ed|ing)?[ \t]+back)\w*[ \t]+\Z",
+                                re.IGNORECASE)
+_TO_A_VERSION_RE = re.compile(r"[ \t]+(?:to|from|at)[ \t]+v?\d+(?:\.\d+)+\b", re.IGNORECASE)
+
+
+def _before_a_version(text: str, start: int, end: int) -> bool:
+    """One word right before a version number: a product and its release ("Hugo 0.120"), or upgraded to one
+    ("upgrade Hugo to v0.121"). Not a possessive, and not a word acting as a person ("Hugo said 1.2 is out" has no
+    version right after the name)."""
+    span = text[start:end].strip()
+    if " " in span or span.endswith(("'s", "’s")):
+        return False
+    return bool(_VERSION_AFTER_RE.match(text, end) or (
+        _TO_A_VERSION_RE.match(text, end) and _UPGRADE_BEFORE_RE.search(text, max(0, start - 30), start)))
 
 
 # Where machines are, not people: a place right before one of these nouns ("the Sydney region", "Frankfurt colo",

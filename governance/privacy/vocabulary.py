@@ -52,9 +52,13 @@ words that no list at hand holds as a name or a place — not a proper noun of t
 given name, surname or place of Faker ("Baker", "Rose"), no city of the time-zone database or country ("Berlin").
 The NER model's guess alone on such a word ("stuck in Pending", "Quay keeps the tags") is no name or place.
 
+And the *name terms* (``data/name_terms.txt``, :func:`name_terms_of`; also with ``--plain-words-only``): the terms
+that are given names too ("Ray", "Julia", "Cassandra"). Such a word is a person when the sentence has it act as one
+("Ray said …", "ping Crystal", "Luigi and I"), whatever the vocabulary says.
+
 The result is committed (``data/tech_terms.txt``, ``data/file_extensions.txt``, ``data/common_words.txt``, the name
-lexicon and the plain words) and loaded once per process (:func:`tech_terms`, :func:`file_extensions`,
-:func:`common_words`, :func:`given_names`, :func:`surnames`, :func:`plain_word_set`).
+lexicon, the plain words and the name terms) and loaded once per process (:func:`tech_terms`, :func:`file_extensions`,
+:func:`common_words`, :func:`given_names`, :func:`surnames`, :func:`plain_word_set`, :func:`name_term_set`).
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ COMMON_FILE = DATA_DIR / "common_words.txt"
 GIVEN_FILE = DATA_DIR / "given_names.txt"
 SURNAME_FILE = DATA_DIR / "surnames.txt"
 PLAIN_FILE = DATA_DIR / "plain_words.txt"
+NAME_TERMS_FILE = DATA_DIR / "name_terms.txt"
 
 MIN_SOURCES = 2
 MIN_EXTENSION_FILES = 5
@@ -463,7 +468,16 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     not_names = set(terms) | common | languages | {w for w, n in places.items() if n >= TZ_CITY_WEIGHT}
     return Vocabulary(terms=terms, extensions=exts, common=sorted(common), given_names=sorted(given - not_names),
                       surnames=sorted(family - not_names),
-                      plain=plain_words(common, word_list=word_list, read=(proper, given, family)))
+                      plain=plain_words(common, word_list=word_list, read=(proper, given, family)),
+                      name_terms=name_terms_of(terms, given))
+
+
+def name_terms_of(terms: Iterable[str], given: Iterable[str] | None = None) -> list[str]:
+    """The terms that are given names too ("Ray", "Julia", "Cassandra", "Luigi", "Crystal"): a product in "Ray
+    workers run out of memory", a person in "Ray said the GPU nodes are back". The vocabulary alone cannot tell
+    them apart; the engine reads what the sentence has the word do (:func:`~.recognizers.names.acts_as_a_person`).
+    ``given``: Faker's given names, when the caller has them already."""
+    return sorted(set(terms) & set(given if given is not None else _faker_names()[0]))
 
 
 @dataclass(frozen=True)
@@ -474,12 +488,14 @@ class Vocabulary:
     given_names: list[str]
     surnames: list[str]
     plain: list[str]
+    name_terms: list[str]
 
 
 def write(vocabulary: Vocabulary) -> None:
     for path, words in ((TERMS_FILE, vocabulary.terms), (EXTENSIONS_FILE, vocabulary.extensions),
                         (COMMON_FILE, vocabulary.common), (GIVEN_FILE, vocabulary.given_names),
-                        (SURNAME_FILE, vocabulary.surnames), (PLAIN_FILE, vocabulary.plain)):
+                        (SURNAME_FILE, vocabulary.surnames), (PLAIN_FILE, vocabulary.plain),
+                        (NAME_TERMS_FILE, vocabulary.name_terms)):
         write_words(path, words)
 
 
@@ -522,6 +538,17 @@ def given_names() -> frozenset[str]:
 @functools.cache
 def surnames() -> frozenset[str]:
     return _read(SURNAME_FILE)
+
+
+@functools.cache
+def name_term_set() -> frozenset[str]:
+    """Terms that are given names too (:func:`name_terms_of`)."""
+    return _read(NAME_TERMS_FILE)
+
+
+def is_name_term(word: str) -> bool:
+    """A technology word that is a given name too ("Ray", "Julia", "Cassandra")."""
+    return word.strip(".,;:!?\"'()[]{}`").removesuffix("'s").removesuffix("’s").casefold() in name_term_set()
 
 
 @functools.cache

@@ -4,7 +4,17 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from governance.privacy.vocabulary import PLAIN_FILE, build, common_words, plain_words, write, write_words
+from governance.privacy.vocabulary import (
+    NAME_TERMS_FILE,
+    PLAIN_FILE,
+    build,
+    common_words,
+    name_terms_of,
+    plain_words,
+    tech_terms,
+    write,
+    write_words,
+)
 
 DEFAULT_PYPI_LIST = "/work/.library/env/packages/pypi.tsv"
 DEFAULT_NPM_LIST = "/work/.library/env/packages/npm.tsv"
@@ -33,14 +43,16 @@ class Command(BaseCommand):
         parser.add_argument("--dpkg-status", default="/var/lib/dpkg/status")
         parser.add_argument("--dpkg-info", default="/var/lib/dpkg/info")
         parser.add_argument("--plain-words-only", action="store_true",
-                            help="write only data/plain_words.txt, from the committed common words (no listings "
-                                 "needed)")
+                            help="write only data/plain_words.txt and data/name_terms.txt, from the committed common "
+                                 "words and terms (no listings needed)")
 
     def handle(self, *args, **o):
         if o["plain_words_only"]:
             words = plain_words(common_words(), word_list=Path(o["word_list"]))
             write_words(PLAIN_FILE, words)
-            self.stdout.write(f"{len(words)} plain words written")
+            homonyms = name_terms_of(tech_terms())
+            write_words(NAME_TERMS_FILE, homonyms)
+            self.stdout.write(f"{len(words)} plain words, {len(homonyms)} name terms written")
             return
         vocabulary = build(pypi_list=Path(o["pypi_list"]), dpkg_status=Path(o["dpkg_status"]),
                            dpkg_info=Path(o["dpkg_info"]), npm_list=Path(o["npm_list"]),
@@ -54,4 +66,5 @@ class Command(BaseCommand):
         write(vocabulary)
         self.stdout.write(f"{len(vocabulary.terms)} terms, {len(vocabulary.extensions)} file extensions, "
                           f"{len(vocabulary.common)} common words, {len(vocabulary.given_names)} given names, "
-                          f"{len(vocabulary.surnames)} surnames, {len(vocabulary.plain)} plain words written")
+                          f"{len(vocabulary.surnames)} surnames, {len(vocabulary.plain)} plain words, "
+                          f"{len(vocabulary.name_terms)} name terms written")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS as _SPACY_STOP_WORDS
 
-from ..vocabulary import common_words, given_names, is_tech_word, surnames
+from ..vocabulary import common_words, given_names, is_name_term, is_tech_word, name_term_set, surnames
 from ._common import _result, foreign_script
 
 # --------------------------------------------------------------------------------------------------
@@ -378,6 +378,33 @@ _HUMAN_VERB_AFTER = re.compile(
     r"thought|explained|added|noted|mentioned|agreed|suggested|laughed|smiled|nodded|cried|is from|was born|"
     r"lives|lived|works|worked|joined|met|married|called|emailed|texted)\b"
 )
+# What only a person does, around a word that names a product too ("Ray", "Julia", "Cassandra", "Crystal"): speaks,
+# thinks, agrees, approves, is on call or on leave; is pinged, asked, thanked or greeted; pairs with "I". A product
+# "works", "joins" a cluster, "handles" load, "adds" support and is sent logs to, so none of those is a cue here.
+_PERSON_ACT_AFTER_RE = re.compile(
+    r"(?:['’]s)?[ \t]+(?:(?:just|also|already|still|now|never|will|would|can|could|has|had|have)[ \t]+)?(?:"
+    r"said|says|asked|asks|replied|replies|told|tells|thinks|thought|explained|mentioned|agreed|disagreed|suggested|"
+    r"promised|wants|wanted|approved|volunteered|offered|apologi[sz]ed|confirmed[ \t]+(?:that|with)|"
+    r"signed[ \t]+off|is[ \t]+(?:on[ \t]+(?:call|leave|vacation|holiday|pto|parental)|out[ \t]+(?:sick|today|this)|"
+    r"ooo|off[ \t]+today|back[ \t]+from)|was[ \t]+(?:on[ \t]+call|out[ \t]+sick)|and[ \t]+(?:i|me)\b)\b",
+    re.IGNORECASE)
+_PERSON_ACT_BEFORE_RE = re.compile(
+    r"(?:\b(?:ping|pinging|pinged|ask|asking|asked|tell|telling|told|thank|thanks|thx|cc|hi|hey|hello|dear|emailed|"
+    r"messaged|texted|dm|dmed|remind|reminded)[ \t,:]+|\b(?:me|i)[ \t]+and[ \t]+)\Z", re.IGNORECASE)
+# asked to do what only a person does: "can Julia approve the change?", "could Ray take a look"
+_MODAL_BEFORE_RE = re.compile(r"\b(?:can|could|would|will)[ \t]+\Z", re.IGNORECASE)
+_REVIEW_AFTER_RE = re.compile(r"[ \t]+(?:please[ \t]+)?(?:approve|review|take[ \t]+a[ \t]+look|have[ \t]+a[ \t]+look|"
+                              r"sign[ \t]+off|pair)\b", re.IGNORECASE)
+
+
+def acts_as_a_person(text: str, start: int, end: int) -> bool:
+    """The sentence has ``text[start:end]`` act as a person (:data:`_PERSON_ACT_AFTER_RE` and the patterns beside it):
+    "Ray said the GPU nodes are back", "ping Crystal", "Luigi and I rewrote it", "can Julia approve it?"."""
+    before = max(0, start - 40)
+    return bool(_PERSON_ACT_AFTER_RE.match(text, end) or _PERSON_ACT_BEFORE_RE.search(text, before, start)
+                or (_REVIEW_AFTER_RE.match(text, end) and _MODAL_BEFORE_RE.search(text, before, start)))
+
+
 # "<group of people>: A, B and C"
 _GROUP_CUE = re.compile(
     r"\b(?:founders|co-?founders|partners|members|children|kids|sons|daughters|friends|people|guests|"
@@ -564,7 +591,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
     9. *subject*: a name-shaped word of no lexicon (prose, technology) before a verb in a person's tense (0.75);
     10. *mention*: a chat handle that is no team, word or technology (0.85);
     11. *name field*: the value of a person's name field in data, an HL7 PID-5 name (0.85-0.9);
-    12. *given name*: a title-case word of the given-name lexicon, with its surname (0.86, see :meth:`_given_names`).
+    12. *given name*: a title-case word of the given-name lexicon, with its surname (0.86, see :meth:`_given_names`);
+    13. *name term*: a technology word that is a given name too, acting as a person (:func:`acts_as_a_person`: "Julia
+        is on call", "Luigi and I") (0.75; the engine lets the vocabulary yield to it).
     """
 
     RELABEL = {"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "NORP", "EVENT"}
@@ -676,6 +705,12 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 add(segments[0][0], segments[0][1], 0.9)  # the recipient of a one-line address block
 
         self._given_names(text, add, places, person_spans)
+        if name_term_set():
+            # 13. a word that is a product and a given name, doing what only a person does ("Julia is on call")
+            for m in _TITLE_WORD_RE.finditer(text):
+                if is_name_term(m.group(0)) and acts_as_a_person(text, m.start(), m.end()) and not any(
+                        s <= m.start() < e for s, e in places):
+                    add(m.start(), m.end(), 0.75)
         self._lists(text, person_spans + list(found), add)
         self._consistency(text, person_spans + list(found), add)
         return [_result(self, "PERSON", s, e, score) for (s, e), score in found.items()]

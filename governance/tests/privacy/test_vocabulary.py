@@ -346,6 +346,45 @@ def test_given_names_the_model_misses_are_masked(text, name):
     assert any(e.entity_type == "PERSON" for e in result.entities)
 
 
+# Round 35: a word that is a product and a given name ("Ray", "Cassandra", "Julia", "Luigi", "Crystal") is a person
+# where the sentence has it act as one, and a product elsewhere; a name before a version is a product
+@pytest.mark.parametrize(("text", "name"), [
+    ("Ray said the GPU nodes are back", "Ray"),
+    ("Cassandra asked whether the compaction change can wait until Monday", "Cassandra"),
+    ("Julia is on call this week for the data platform", "Julia"),
+    ("Luigi and I rewrote the scheduler config together", "Luigi"),
+    ("Ping Crystal before merging the proxy change", "Crystal"),
+    ("Can Julia approve the precompile cache change?", "Julia"),
+    ("me and Ray fixed the flaky suite", "Ray"),
+])
+def test_a_product_that_is_a_given_name_is_a_person_when_it_acts_as_one(text, name):
+    result = mask(text, key=KEY)
+    assert name not in result.text, result.text
+    assert [e.entity_type for e in result.entities] == ["PERSON"]
+
+
+@pytest.mark.parametrize("text", [
+    "Cassandra compaction is falling behind on the events table",
+    "Ray workers run out of memory on the GPU nodes",
+    "Julia 1.10 takes ages to precompile the plotting packages",
+    "Luigi tasks are stuck in pending since the scheduler restart",
+    "We send the logs to Loki and the traces to Tempo",
+    "Cassandra works fine with the new driver",  # a product works, joins, handles: no person's act
+    "Hugo 0.120 changed how the image processing cache works",  # a given name before its version
+    "Upgrade Hugo to v0.121 before the docs deploy",
+])
+def test_a_product_that_is_a_given_name_stays_a_product_elsewhere(text):
+    assert mask(text, key=KEY).text == text
+
+
+def test_the_name_terms_are_the_terms_that_are_given_names_too():
+    assert vocabulary.name_terms_of(["ray", "kafka", "julia"], ["julia", "ray", "maria"]) == ["julia", "ray"]
+    assert {"cassandra", "julia", "luigi", "ray"} <= vocabulary.name_term_set()
+    assert vocabulary.is_name_term("Julia's") and not vocabulary.is_name_term("Kafka")
+    assert vocabulary.name_term_set() <= vocabulary.tech_terms()
+    assert not vocabulary.name_term_set() & vocabulary.given_names()  # the lexicon still leaves terms out
+
+
 @pytest.mark.parametrize("text", ["npm i @types/node and @angular/core", "@platform-team please look",
                                   "the fix is in build.gradle, not in settings.py"])
 def test_handles_of_teams_and_packages_and_file_names_stay(text):
