@@ -703,7 +703,8 @@ def _unclaimed_units_attach(*, agent, batch, topic: TopicPlan, thresholds: Thres
             continue
         found = _nearest_active_item(scope=topic.scope, vector=u.embedding)
         if found is None or found[1] < thresholds.corroborate_unit or found[0].quarantined \
-                or _states_otherwise(found[0].statement, u):
+                or _states_otherwise(found[0].statement, u) or not _close_or_naming(found[0].statement, u, found[1],
+                                                                                      thresholds):
             continue
         if found[0].pk not in said_by:
             said_by[found[0].pk] = _evidence_text(found[0])
@@ -866,7 +867,8 @@ def _farther_witnesses_drop(*, item: Experience, scope: ScopeKey, thresholds: Th
     (0.49) before the Sentry item (0.80). Only this batch's rows: earlier ones were read, reviewed or proposed, and a
     rollback removes exactly what its batch wrote. An item keeps at least one witness. Two items that may be one
     point said twice (types the fold joins, θ_related similar, neither changing the other) keep their shared
-    witnesses: :func:`_same_point_fold` reads them."""
+    witnesses: :func:`_same_point_fold` reads them. Whatever the margin, an exchange that leaves out what a change
+    moved to witnesses the other item (:func:`_unnamed_change`)."""
     if item.embedding is None:
         return
     mine = {e.exchange_id: e for e in ExperienceEvidence.objects.filter(experience=item, batch=batch)
@@ -883,13 +885,23 @@ def _farther_witnesses_drop(*, item: Experience, scope: ScopeKey, thresholds: Th
     for row in rows:
         other = row.experience
         there = np.asarray(other.embedding, dtype=np.float32)
+        exchange = mine[row.exchange_id].exchange
+        text = f"{exchange.user_text} {exchange.assistant_text}"
+        # A change names what the team moved to: an exchange that leaves that out witnesses the other item, however
+        # near both ("what do on-call folks want in an alert? — a link to the runbook" is no witness of "going
+        # forward, all alerts page the on-call via Opsgenie", 0.63, beside "alerts without a runbook are noise", 0.57)
+        if _unnamed_change(item.statement, text) and not _unnamed_change(other.statement, text):
+            drop.append(mine[row.exchange_id])
+            continue
+        if row.batch_id == batch.pk and _unnamed_change(other.statement, text) \
+                and not _unnamed_change(item.statement, text):
+            drop.append(row)
+            continue
         if _foldable_types(item, other) and float(np.dot(here, there)) >= thresholds.related \
                 and not _changes(item.statement, other.statement) and not _changes(other.statement, item.statement):
             continue  # maybe one point said twice: the fold reads their shared witnesses
-        exchange = mine[row.exchange_id].exchange
         unit = np.asarray(exchange.embedding, dtype=np.float32)
         ours, theirs = float(np.dot(unit, here)), float(np.dot(unit, there))
-        text = f"{exchange.user_text} {exchange.assistant_text}"
         if theirs + WITNESS_MARGIN <= ours and row.batch_id == batch.pk and not _still_names(other.statement, text):
             drop.append(row)
         elif ours + WITNESS_MARGIN <= theirs and not _still_names(item.statement, text):
@@ -909,6 +921,30 @@ def _still_names(statement: str, text: str) -> bool:
     payments" / "mention that cards are processed by Stripe"). Sharing one word ("iOS") is no witness."""
     return bool(_names(statement) & _names(text) or _values(statement) & _values(text)
                 or len(canonical_form("", statement) & canonical_form("", text)) >= 2)
+
+
+def _misses_its_product(statement: str, text: str) -> bool:
+    """``statement`` names a product or tool (:func:`_names`: "Opsgenie") and ``text`` names none of those, in any
+    case ("we page through opsgenie" names it)."""
+    names = _names(statement)
+    return bool(names) and not names & set(re.findall(r"[\w+#]+(?:[.-][\w+#]+)*", text.lower()))
+
+
+def _unnamed_change(statement: str, text: str) -> bool:
+    """``statement`` says a change or a rule from now on ("going forward, all alerts page the on-call via Opsgenie")
+    and ``text`` names none of its products: it cannot witness that change."""
+    return bool(_CHANGE_RE.search(statement) or _FROM_NOW_RE.search(statement)) and _misses_its_product(statement, text)
+
+
+def _close_or_naming(statement: str, unit: Exchange, sim: float, thresholds: Thresholds) -> bool:
+    """Similarity alone makes a unit of another topic an item's witness (the evidence sweep, the unclaimed units)
+    only when it is close (θ_corroborate); below that the unit must name what the item is about
+    (:func:`_still_names`). At 0.45 "where would I look to debug a ledger balance mismatch? — query the ledger tables
+    …" shared one word with "we once stored amounts as floats, and the ledger drifted by a few cents every night"
+    and counted as its corroboration. Within the item's own topic the recurrence is the evidence: "can I merge with
+    just one review? — the repository requires two approvals" restates "a change must never land on main without a
+    second reviewer signing off" without a word of it."""
+    return sim >= thresholds.corroborate or _still_names(statement, f"{unit.user_text} {unit.assistant_text}")
 
 
 def _moved_supersede(*, item: Experience, scope: ScopeKey, skip, batch, summary: dict, audit: list) -> None:
@@ -957,7 +993,8 @@ def _evidence_sweep(*, experience: Experience, vector, scope: ScopeKey, threshol
     said = _evidence_text(experience)
     for e in near:
         if 1.0 - float(e.distance) < thresholds.corroborate_unit or _states_otherwise(experience.statement, e) \
-                or _names_the_old(e, said):
+                or _names_the_old(e, said) \
+                or not _close_or_naming(experience.statement, e, 1.0 - float(e.distance), thresholds):
             continue
         if _nearest_item(e, scope) == experience.pk:
             found.append(e)

@@ -16,8 +16,10 @@ from memory.services.consolidation import (
     TopicPlan,
     _changes,
     _changes_said_before,
+    _close_or_naming,
     _empty_summary,
     _farther_witnesses_drop,
+    _misses_its_product,
     _moved_supersede,
     _names,
     _no_longer_does,
@@ -445,3 +447,53 @@ def test_an_exchange_attached_to_two_items_in_one_batch_stays_with_the_clearly_n
     ExperienceEvidence.objects.create(experience=runtime, exchange=painful, batch=later)
     _farther_witnesses_drop(item=runtime, scope=ScopeKey.of(runtime), thresholds=thresholds, batch=later)
     assert set(runtime.evidence.all()) == {painful}
+
+
+def test_a_loose_witness_must_name_what_the_item_says():
+    """payments_team: at 0.45 "where would I look to debug a ledger balance mismatch? — query the ledger tables …"
+    became corroboration of "we once stored amounts as floats, and the ledger drifted by a few cents every night",
+    sharing one word with it. Below θ_corroborate similarity is no witness unless the unit names the item's point."""
+    thresholds = thresholds_for(get_embedder().model_id)
+    floats = "We once stored amounts as floats, and the ledger drifted by a few cents every night as rounding errors."
+    ledger = Exchange(user_text="where would I look to debug a ledger balance mismatch?",
+                      assistant_text="Query the ledger tables in the payments Postgres cluster.")
+    cents = Exchange(user_text="how should I represent 19.99 EUR in the API payload?",
+                     assistant_text="As 1999: the amount in cents as an integer, plus a currency field.")
+    loose = thresholds.corroborate - 0.04
+    assert not _close_or_naming(floats, ledger, loose, thresholds)
+    assert _close_or_naming(floats, cents, loose, thresholds)  # amounts in cents: the point, in other words
+    assert _close_or_naming(floats, ledger, thresholds.corroborate, thresholds)  # close enough on its own
+
+
+def test_an_item_naming_a_product_the_exchange_leaves_out_is_not_what_it_restates():
+    assert _misses_its_product("Going forward, all alerts page the on-call via Opsgenie.",
+                               "What do on-call folks want in an alert? A link to the runbook.")
+    assert not _misses_its_product("Going forward, all alerts page the on-call via Opsgenie.",
+                                   "if the pager goes off it's opsgenie now")  # named, in any case
+    assert not _misses_its_product("Alerts without a runbook are just noise, always link one.",
+                                   "What do on-call folks want in an alert? A link to the runbook.")
+
+
+@pytest.mark.django_db
+def test_an_exchange_about_as_near_two_items_leaves_the_one_whose_product_it_leaves_out(make_agent):
+    """infra_team: "what do on-call folks most want to see in an alert? — a link to the runbook" witnessed the runbook
+    rule, then the change "all alerts page the on-call via Opsgenie" took it too (0.63 against 0.57: about as near
+    both, so both kept it) and the runbook fact never counted as merged. It names no Opsgenie: this batch's row on
+    the Opsgenie item goes, the runbook item keeps it."""
+    agent, thresholds = make_agent().agent, thresholds_for(get_embedder().model_id)
+    _rule_said(agent, ["Alerts without a runbook are just noise at 3am, always link one.",
+                       "Going forward, all alerts page the on-call via Opsgenie.",
+                       "What do on-call folks most want to see in an alert? A link to the runbook, they prefer alerts "
+                       "that point straight to the remediation steps."])
+    runbook_said, opsgenie_said, folks = Exchange.objects.filter(owner_agent=agent).order_by("occurred_at")
+    _, runbook = make_memories(runbook_said)
+    _, opsgenie = make_memories(opsgenie_said)
+    near = [float(np.dot(np.asarray(i.embedding), np.asarray(folks.embedding))) for i in (runbook, opsgenie)]
+    assert abs(near[0] - near[1]) < WITNESS_MARGIN  # what the rule is for: the margin alone keeps both
+    earlier = ConsolidationBatch.objects.create(project=agent.project, agent=agent)
+    ExperienceEvidence.objects.create(experience=runbook, exchange=folks, batch=earlier)
+    batch = ConsolidationBatch.objects.create(project=agent.project, agent=agent)
+    ExperienceEvidence.objects.create(experience=opsgenie, exchange=folks, batch=batch)
+    _farther_witnesses_drop(item=opsgenie, scope=ScopeKey.of(opsgenie), thresholds=thresholds, batch=batch)
+    assert set(opsgenie.evidence.all()) == {opsgenie_said}
+    assert set(runbook.evidence.all()) == {runbook_said, folks}
