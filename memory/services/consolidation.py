@@ -1219,14 +1219,24 @@ def _value_kind(value: str) -> str:
     return "day" if value in _DAYS else "month" if value in _MONTH_NAMES else "number"
 
 
+# "may" is the month only written as one: "May", not opening a sentence, or beside a number ("3 may", "may 3rd").
+# The verb in "large backfills may only run on weekends" made that rule name another value than "Saturdays and
+# Sundays", and it never witnessed the item.
+_MONTH_MAY_RE = re.compile(r"(?<![.!?]\s)(?<!^)\bMay\b|\d[ \t]+may\b|\bmay[ \t]+\d", re.I)
+
+
 def _values(text: str) -> set[str]:
-    return {_value_key(v) for v in _VALUE_RE.findall(text)}
+    found = {_value_key(m.group(1)) for m in _VALUE_RE.finditer(text)}
+    if "may" in found and not any(m.group(0).strip()[:1] == "M" or any(ch.isdigit() for ch in m.group(0))
+                                  for m in _MONTH_MAY_RE.finditer(text)):
+        found.discard("may")
+    return found
 
 
 def _other_values(new: str, old: str) -> bool:
-    """Both name values of one kind (days, months, numbers), and none in common."""
+    """Both name values of one kind (days, months, numbers), and none in common: a month is no other day."""
     a, b = _values(new), _values(old)
-    return bool(a and b and not a & b)
+    return bool(a and b and not a & b and {_value_kind(v) for v in a} & {_value_kind(v) for v in b})
 
 
 def _states_otherwise(statement: str, unit: Exchange) -> bool:

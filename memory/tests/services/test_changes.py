@@ -24,9 +24,11 @@ from memory.services.consolidation import (
     _names,
     _no_longer_does,
     _old_witnesses_drop,
+    _other_values,
     _said_not,
     _still_names,
     _unclaimed_units_attach,
+    _values,
     consolidation_run,
     moved_away,
     moved_items,
@@ -497,3 +499,13 @@ def test_an_exchange_about_as_near_two_items_leaves_the_one_whose_product_it_lea
     _farther_witnesses_drop(item=opsgenie, scope=ScopeKey.of(opsgenie), thresholds=thresholds, batch=batch)
     assert set(opsgenie.evidence.all()) == {opsgenie_said}
     assert set(runbook.evidence.all()) == {runbook_said, folks}
+
+
+def test_the_verb_may_is_no_month_and_a_month_is_no_other_day():
+    """data_team: "large backfills may only run on weekends" named the month May, so it "stated otherwise" than
+    "backfills … only on Saturdays and Sundays" and never witnessed it."""
+    assert _values("Large backfills may only run on weekends.") == set()
+    assert _values("it may fail on Friday") == {"friday"}
+    assert "may" in _values("the freeze starts in May.") and "may" in _values("freeze on 3 may")
+    assert not _other_values("Backfills run only on Saturdays and Sundays.", "The freeze starts in May.")
+    assert _other_values("On-call starts on Mondays.", "On-call starts on Wednesdays.")
