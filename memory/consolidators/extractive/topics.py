@@ -113,6 +113,10 @@ def _negative(span: Any) -> bool:
     for tok in span:
         if tok.dep_ == "neg" or tok.lower_ in ("never", "not", "n't", "cannot"):
             return True
+        if tok.lower_ == "no" and tok.dep_ == "det":
+            # "no PII in any notebook", "no deploys on Fridays": a ban, said without a verb to negate (it read as
+            # the opposite of "customer data must never be loaded into notebooks", and superseded it)
+            return True
         if tok.lemma_.lower() in NEGATIVE_VERBS:
             return True
     return False

@@ -483,6 +483,11 @@ def test_change_words_without_a_standing_change_are_no_change_statement(extracti
     ("Secrets are not allowed in env files.", "secret", "Secrets must be stored in env files.", ["old"]),
     ("Pull requests do not need green CI anymore.", "pull request", "Pull requests need green CI before merging.",
      ["old"]),
+    # a ban said with "no" is a ban (data_team: it superseded the rule it restates)
+    ("Rule of the team: no personally identifiable information in any notebook.", "notebook",
+     "Customer personal data must never be loaded into notebooks.", []),
+    ("No deploys on Fridays.", "deploy", "We never deploy on Fridays.", []),
+    ("No deploys on Fridays.", "deploy", "Deploys go out on Fridays.", ["old"]),
 ])
 def test_a_rule_said_as_the_ban_of_its_opposite_is_no_contradiction(extractive, text, subject, old_statement,
                                                                     expected):
