@@ -546,9 +546,14 @@ def name_term_set() -> frozenset[str]:
     return _read(NAME_TERMS_FILE)
 
 
+def _bare(word: str) -> str:
+    """A word without the punctuation around it and a possessive ("Redis's," → "Redis")."""
+    return word.strip(".,;:!?\"'()[]{}`").removesuffix("'s").removesuffix("’s")
+
+
 def is_name_term(word: str) -> bool:
     """A technology word that is a given name too ("Ray", "Julia", "Cassandra")."""
-    return word.strip(".,;:!?\"'()[]{}`").removesuffix("'s").removesuffix("’s").casefold() in name_term_set()
+    return _bare(word).casefold() in name_term_set()
 
 
 @functools.cache
@@ -564,7 +569,7 @@ def is_plain_word(word: str) -> bool:
 
 def is_common_word(word: str) -> bool:
     """A word whose capitalised form is no evidence of a name: a common word of prose or a technology word."""
-    w = word.strip(".,;:!?\"'()[]{}`").removesuffix("'s").removesuffix("’s")
+    w = _bare(word)
     return w.casefold() in common_words() or is_tech_word(w)
 
 
@@ -575,7 +580,7 @@ _FILE_RE = re.compile(r"[\w\-]+(?:\.[\w\-]+)*\.(?P<ext>[A-Za-z][A-Za-z0-9]{0,9})
 def is_tech_word(word: str, *, extra: frozenset[str] = frozenset()) -> bool:
     """True for a vocabulary term (any case: ``Redis``, ``REDIS``), a file name with a known extension
     (``postgresql.conf``), or a term of ``extra`` (a project's allowed terms, lower case)."""
-    w = word.strip(".,;:!?\"'()[]{}`").removesuffix("'s").removesuffix("’s")
+    w = _bare(word)
     if not w:
         return False
     low = w.casefold()

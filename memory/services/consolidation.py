@@ -1222,13 +1222,12 @@ def _value_kind(value: str) -> str:
 # "may" is the month only written as one: "May", not opening a sentence, or beside a number ("3 may", "may 3rd").
 # The verb in "large backfills may only run on weekends" made that rule name another value than "Saturdays and
 # Sundays", and it never witnessed the item.
-_MONTH_MAY_RE = re.compile(r"(?<![.!?]\s)(?<!^)\bMay\b|\d[ \t]+may\b|\bmay[ \t]+\d", re.I)
+_MONTH_MAY_RE = re.compile(r"(?<![.!?]\s)(?<!^)\bMay\b|(?i:\d[ \t]+may\b|\bmay[ \t]+\d)")
 
 
 def _values(text: str) -> set[str]:
     found = {_value_key(m.group(1)) for m in _VALUE_RE.finditer(text)}
-    if "may" in found and not any(m.group(0).strip()[:1] == "M" or any(ch.isdigit() for ch in m.group(0))
-                                  for m in _MONTH_MAY_RE.finditer(text)):
+    if "may" in found and not _MONTH_MAY_RE.search(text):
         found.discard("may")
     return found
 
