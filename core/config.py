@@ -395,6 +395,9 @@ class SearchConfig:
     # experiences only when corroborated or reviewed, episodes only when drawn from the reader's own or vouched-for
     # exchanges (a fleet where one agent's word must not reach the others unconfirmed).
     peer_items: str = _var("RECMEM_SEARCH_PEER_ITEMS", "all", _choice("all", "trusted"))
+    # A hit that still says what a superseded item said (an episode of the old rule, an exchange that stated it)
+    # brings the item that replaced it into the search and the block (memory/search/selectors.py ``_updates_of``).
+    updates: bool = _var("RECMEM_SEARCH_UPDATES", True, _bool)
     # Context expansion for multi-hop questions: the top exchange hits bring their session neighbours (±1).
     expand: int = _var("RECMEM_SEARCH_EXPAND", 3, _number(int, 0, 20))
     hnsw_ef_search: int = _var("RECMEM_HNSW_EF_SEARCH", 200, _number(int, 1, 1000))

@@ -148,6 +148,24 @@ def _layer_querysets(visibility: Visibility, query: SearchQuery | None = None, n
     return ex_qs, ep_qs, xp_qs
 
 
+def _query_filtered(ex_qs: QuerySet, ep_qs: QuerySet, xp_qs: QuerySet,
+                    query: SearchQuery) -> tuple[QuerySet, QuerySet, QuerySet]:
+    """The layers narrowed by the query's own filters (its time window, an experience's types and tags)."""
+    if query.since:
+        ex_qs = ex_qs.filter(occurred_at__gte=query.since)
+        ep_qs = ep_qs.filter(ended_at__gte=query.since)
+        xp_qs = xp_qs.filter(Q(valid_from__gte=query.since) | Q(valid_from__isnull=True))
+    if query.until:
+        ex_qs = ex_qs.filter(occurred_at__lt=query.until)
+        ep_qs = ep_qs.filter(started_at__lt=query.until)
+        xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
+    if query.types:
+        xp_qs = xp_qs.filter(type__in=query.types)
+    if query.tags:
+        xp_qs = xp_qs.filter(tags__overlap=[t.lower() for t in query.tags])
+    return ex_qs, ep_qs, xp_qs
+
+
 def _whole(qs: QuerySet) -> QuerySet:
     """Items as a search returns them: every column but the vector and the tsvector (an exchange with its session)."""
     if qs.model is Exchange:
@@ -215,19 +233,7 @@ def layers_nearest(*, agent: Agent, query: SearchQuery, vector: list[float],
     # IDF is counted over the rows the agent's scopes show (which it may list anyway), since counting under the
     # rule's correlated subqueries made retrieval 3× slower with RECMEM_SEARCH_PEER_ITEMS=trusted.
     rules = rules or peer_rules(visibility)
-    ex_qs, ep_qs, xp_qs = _layer_querysets(visibility, query, rules=rules, items=False)
-    if query.since:
-        ex_qs = ex_qs.filter(occurred_at__gte=query.since)
-        ep_qs = ep_qs.filter(ended_at__gte=query.since)
-        xp_qs = xp_qs.filter(Q(valid_from__gte=query.since) | Q(valid_from__isnull=True))
-    if query.until:
-        ex_qs = ex_qs.filter(occurred_at__lt=query.until)
-        ep_qs = ep_qs.filter(started_at__lt=query.until)
-        xp_qs = xp_qs.filter(Q(valid_from__lt=query.until) | Q(valid_from__isnull=True))
-    if query.types:
-        xp_qs = xp_qs.filter(type__in=query.types)
-    if query.tags:
-        xp_qs = xp_qs.filter(tags__overlap=[t.lower() for t in query.tags])
+    ex_qs, ep_qs, xp_qs = _query_filtered(*_layer_querysets(visibility, query, rules=rules, items=False), query)
 
     def fetch(statement: QuerySet):
         def rows() -> list:
@@ -287,6 +293,59 @@ def _exchanges_with_neighbours(hits: list[Hit], qs: QuerySet, n: int) -> tuple[l
 
 # A neighbour goes into the context after hits clearly more relevant than its parent (tuned on the dev split).
 NEIGHBOUR_MARGIN = 0.05
+
+
+# How far a chain of replacements is followed (an item superseded by one that was superseded in turn …).
+UPDATE_CHAIN_MAX = 5
+
+
+def _updates_of(result: SearchResult, xp_qs: QuerySet, prefetches: list[Prefetch]) -> list[Hit]:
+    """The active items that replaced what a hit still says: an episode whose sources, or an exchange that, were
+    evidence of an item since superseded brings the item that superseded it (followed down its chain), ranked with
+    the hit that brought it — the experience prior puts it just above. An update is written beside what it updates,
+    but its words may be far from the question: asked "how do we explain a complex how-to?", the block gave the
+    episode of "we prefer a short screen recording", never "the team now prefers annotated screenshots". ``xp_qs``
+    holds what the reader may see of the experience layer under the query's filters: an update it may not see
+    is not brought. Items already among the hits are raised to their trigger's relevance instead."""
+    triggers: list[Hit] = [*result.episodes, *result.exchanges, *result.neighbours]
+    if not triggers:
+        return []
+    episodes = {h.obj.pk: h for h in result.episodes}
+    exchanges = {h.obj.pk: h for h in [*result.exchanges, *result.neighbours]}
+    rows = (ExperienceEvidence.objects
+            .filter(Q(exchange_id__in=list(exchanges)) | Q(exchange__episodes__in=list(episodes)),
+                    experience__status=MemoryStatus.SUPERSEDED, experience__superseded_by__isnull=False)
+            .values_list("exchange_id", "exchange__episodes", "experience__superseded_by_id"))
+    brought: dict[Any, Hit] = {}  # replacing item's pk → the most relevant hit that brings it
+    for exchange_id, episode_id, successor in rows:
+        for hit in (exchanges.get(exchange_id), episodes.get(episode_id)):
+            if hit is not None and (successor not in brought or hit.relevance > brought[successor].relevance):
+                brought[successor] = hit
+    if not brought:
+        return []
+    # Down the chain to what holds now: a replacement may have been replaced in turn.
+    current = dict(Experience.objects.filter(pk__in=list(brought)).values_list("pk", "superseded_by_id"))
+    for _ in range(UPDATE_CHAIN_MAX):
+        onward = {pk: nxt for pk, nxt in current.items() if nxt is not None}
+        if not onward:
+            break
+        for pk, nxt in onward.items():
+            hit = brought.pop(pk)
+            if nxt not in brought or hit.relevance > brought[nxt].relevance:
+                brought[nxt] = hit
+        current = dict(Experience.objects.filter(pk__in=list(brought)).values_list("pk", "superseded_by_id"))
+    have = {h.obj.pk: h for h in result.experiences}
+    out = []
+    for pk, hit in brought.items():
+        if pk in have:
+            have[pk].relevance = max(have[pk].relevance, hit.relevance)
+            have[pk].updates = have[pk].updates or hit.obj.pk
+            continue
+        out.append(Hit(obj=Experience(pk=pk), similarity=hit.similarity, score=hit.score, relevance=hit.relevance,
+                       updates=hit.obj.pk))
+    out = _full_rows(out, xp_qs)  # only what the reader may see, read whole
+    prefetch_related_objects([h.obj for h in out], *prefetches)
+    return out
 
 
 def experience_fresh_from(item: Experience, at: datetime) -> datetime | None:
@@ -354,6 +413,9 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
                                 config().search.episode_sentences)
     for hit, shown in zip(result.episodes, snippets, strict=True):
         hit.shown = shown
+    if config().search.updates and query.as_of is None:  # as of a past instant, what a hit said held then
+        result.experiences += _updates_of(result, _query_filtered(ex_qs, ep_qs, xp_qs, query)[2],
+                                          experience_prefetches(visibility))
     result.context, result.context_tokens = context_block(result, query.token_budget)
     result.context_budget = query.token_budget
     return result
