@@ -11,7 +11,8 @@ pass takes each agent's whole backlog. Then it measures, from the database and t
 
 - ``items_per_fact``: active experiences holding evidence from a fact's paraphrases, per fact (facts without any
   item count as 0; ``facts_with_item`` says how many have one);
-- ``merged``: facts whose paraphrases that reached an item all reached one item, which holds ≥ 3 of the 4 (for a
+- ``merged``: facts whose paraphrases that reached an item all reached one item, which holds ≥ 3 of the 4 and
+  fewer of any other fact's (an item holding another fact's paraphrases as often is that fact's, not a merge; for a
   fact later changed: among the items that held its old value, the one the change superseded included);
 - ``best_sessions`` / ``best_agents``: distinct sessions and agents in the evidence of each fact's best item
   (the active item holding most of its paraphrases);
@@ -19,7 +20,8 @@ pass takes each agent's whole backlog. Then it measures, from the database and t
 - ``contradictions_resolved``: the newest statement is in an active item and every item stating the old value is
   no longer active;
 - ``filler_items``: active items whose evidence is only filler;
-- ``in_block``: questions whose answer words appear in the first 600 tokens of the search context block.
+- ``in_block``: questions whose answer words appear in the first 600 tokens of the search context block, a number
+  in either spelling ("90" / "ninety"); ``in_block_literal`` as written in the scenario.
 
 Layout: six sessions, the agents in turn; paraphrase j of fact i goes to session (i + j) mod 6 (four sessions, all
 three agents), filler is spread over them in a fixed shuffled order; two more sessions carry the contradictions.
@@ -100,9 +102,30 @@ def scenario_sessions(scenario: dict[str, Any], seed: int = 7) -> list[PlannedSe
     return sessions + [s for s in late if s.items]
 
 
-def _words_in(words: list[str], text: str) -> bool:
+_NUMBER_WORDS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+                 "sixteen seventeen eighteen nineteen twenty").split()
+_NUMBER_WORDS_OF = {**{str(n): w for n, w in enumerate(_NUMBER_WORDS)},
+                    **{str(10 * n): w for n, w in zip(range(3, 10), "thirty forty fifty sixty seventy eighty "
+                                                                   "ninety".split(), strict=True)}}
+_NUMBER_DIGITS_OF = {w: n for n, w in _NUMBER_WORDS_OF.items()}
+
+
+def _answer_pattern(word: str, literal: bool) -> str:
+    """An answer word as a pattern: a number also in its other spelling ("90" / "ninety", "last four" / "last 4"),
+    unless ``literal``."""
+    parts = []
+    for token in re.split(r"(\s+)", word.lower()):
+        other = None if literal else _NUMBER_WORDS_OF.get(token) or _NUMBER_DIGITS_OF.get(token)
+        pattern = f"(?:{re.escape(token)}|{re.escape(other)})" if other else re.escape(token)
+        # a number ends where it ends: "16" is not in "160", "four" not in "fourteen"
+        numeric = token.isdigit() or token in _NUMBER_DIGITS_OF
+        parts.append(pattern + ("(?![a-z0-9])" if numeric and not literal else ""))
+    return "".join(parts)
+
+
+def _words_in(words: list[str], text: str, *, literal: bool = False) -> bool:
     low = text.lower()
-    return all(re.search(rf"(?<![a-z0-9]){re.escape(w.lower())}", low) for w in words)
+    return all(re.search(rf"(?<![a-z0-9]){_answer_pattern(w, literal)}", low) for w in words)
 
 
 def block_prefix(context: str, tokens: int = BLOCK_TOKENS) -> str:
@@ -211,6 +234,15 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
     state_of = {str(e.pk): e.state for e in exchanges}
 
     changed = {c["fact"] for c in scenario["contradictions"]}
+    # Whose paraphrases each item holds: an item that holds another fact's paraphrases as many times or more is that
+    # fact's (or nobody's), not a merge of this one ("all customer tickets are handled in Zendesk" holding "tickets
+    # tagged billing go to the finance queue").
+    held_by: dict[Any, dict[str, int]] = {x.pk: {} for x in items}
+    for x in items:
+        for i in evidence[x.pk]:
+            planned = stored.get(i)
+            if planned is not None and planned.kind == "paraphrase":
+                held_by[x.pk][planned.fact] = held_by[x.pk].get(planned.fact, 0) + 1
     per_fact = []
     for fact in scenario["facts"]:
         mine = {i for i, p in stored.items() if p.kind == "paraphrase" and p.fact == fact["id"]}
@@ -226,9 +258,12 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
         best = holding[0][0] if holding else None
         best_sessions = {sessions_of[i][0] for i in evidence[best.pk]} if best else set()
         best_agents = {sessions_of[i][1] for i in evidence[best.pk]} if best else set()
+        shared_with = sorted(f for f, n in held_by[best.pk].items()
+                             if f != fact["id"] and n >= holding[0][1]) if best else []
         per_fact.append({
             "fact": fact["id"], "type": fact["type"], "items": len(holding),
-            "merged": len(holding) == 1 and holding[0][1] >= 3,
+            "merged": len(holding) == 1 and holding[0][1] >= 3 and not shared_with,
+            "best_is_another_facts": shared_with,
             "paraphrases_on_best": holding[0][1] if holding else 0,
             "states": [state_of[i] for i in sorted(mine, key=lambda i: stored[i].index)],
             "others": [x.statement for x, _ in holding[1:]],
@@ -263,6 +298,7 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
         answer = next((c for c in scenario["contradictions"] if c["fact"] == fact["id"]), None)
         questions.append({"fact": fact["id"], "question": fact["question"],
                           "in_block": _words_in(fact["answer"], prefix),
+                          "in_block_literal": _words_in(fact["answer"], prefix, literal=True),
                           "old_in_block": bool(answer) and _words_in(answer["old"], prefix)})
 
     n = len(per_fact) or 1
@@ -286,6 +322,7 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
         "filler_item_statements": [x.statement for x in filler_items],
         "active_items": len(active),
         "in_block": sum(1 for q in questions if q["in_block"]),
+        "in_block_literal": sum(1 for q in questions if q["in_block_literal"]),
         "questions": questions,
         "candidates": Candidate.objects.filter(project=project).count(),
         "candidate_exchanges": Exchange.objects.filter(project=project, candidates__isnull=False).distinct().count(),

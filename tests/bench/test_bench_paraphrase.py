@@ -223,3 +223,14 @@ def test_a_replay_waits_out_the_rate_limit_instead_of_failing(monkeypatch):
 
     assert paraphrase.send_patiently(Client(), "post", "/api/v1/x", data={}).status_code == 201
     assert slept == [2.0, 1.0] and not replies
+
+
+def test_answer_words_match_a_number_in_either_spelling_and_nothing_longer():
+    from bench.paraphrase import _words_in
+
+    assert _words_in(["90"], "chat transcripts are only kept for ninety days")
+    assert _words_in(["last four"], "Only the last 4 digits; the full number is forbidden.")
+    assert not _words_in(["90"], "chat transcripts are only kept for ninety days", literal=True)
+    assert not _words_in(["16"], "a 160 GB disk") and not _words_in(["four"], "fourteen days")
+    assert _words_in(["screenshot"], "annotated screenshots from now on")  # a word, not a number, may go on
+    assert _words_in(["zendesk"], "All customer tickets are handled in Zendesk.")
