@@ -299,50 +299,67 @@ NEIGHBOUR_MARGIN = 0.05
 UPDATE_CHAIN_MAX = 5
 
 
-def _updates_of(result: SearchResult, xp_qs: QuerySet, prefetches: list[Prefetch]) -> list[Hit]:
-    """The active items that replaced what a hit still says: an episode whose sources, or an exchange that, were
-    evidence of an item since superseded brings the item that superseded it (followed down its chain), ranked with
-    the hit that brought it — the experience prior puts it just above. An update is written beside what it updates,
-    but its words may be far from the question: asked "how do we explain a complex how-to?", the block gave the
-    episode of "we prefer a short screen recording", never "the team now prefers annotated screenshots". ``xp_qs``
-    holds what the reader may see of the experience layer under the query's filters: an update it may not see
-    is not brought. Items already among the hits are raised to their trigger's relevance instead."""
-    triggers: list[Hit] = [*result.episodes, *result.exchanges, *result.neighbours]
-    if not triggers:
+def _updates_of(result: SearchResult, vector: list[float], xp_qs: QuerySet, prefetches: list[Prefetch]) -> list[Hit]:
+    """The active items that replaced what a hit still says. An update is written beside what it updates, but its
+    words may be far from the question: asked "how do we explain a complex how-to?", the block gave the episode of
+    "we prefer a short screen recording", never "the team now prefers annotated screenshots".
+
+    So an episode whose sources, or an exchange that, were evidence of an item since superseded brings the item
+    that superseded it — down its chain to what holds now — ranked where the old item would have been, when the
+    old item's line would have made the block (its relevance with the experience prior reaches the experience
+    floor and the block's cut, ``RECMEM_SEARCH_CONTEXT_FLOOR`` × the best hit's): an old item about something
+    else that the hit also said brings nothing. Nor does a fold (two items that said the same point merged): the
+    item it was folded into holds the old one's evidence, and is found on its own. ``xp_qs`` holds what the reader
+    may see of the experience layer under the query's filters: an update it may not see is not brought. Items
+    already among the hits keep their place, raised to the old item's relevance."""
+    episodes = {h.obj.pk for h in result.episodes}
+    exchanges = {h.obj.pk for h in [*result.exchanges, *result.neighbours]}
+    if not episodes and not exchanges:
         return []
-    episodes = {h.obj.pk: h for h in result.episodes}
-    exchanges = {h.obj.pk: h for h in [*result.exchanges, *result.neighbours]}
-    rows = (ExperienceEvidence.objects
-            .filter(Q(exchange_id__in=list(exchanges)) | Q(exchange__episodes__in=list(episodes)),
-                    experience__status=MemoryStatus.SUPERSEDED, experience__superseded_by__isnull=False)
-            .values_list("exchange_id", "exchange__episodes", "experience__superseded_by_id"))
-    brought: dict[Any, Hit] = {}  # replacing item's pk → the most relevant hit that brings it
-    for exchange_id, episode_id, successor in rows:
-        for hit in (exchanges.get(exchange_id), episodes.get(episode_id)):
-            if hit is not None and (successor not in brought or hit.relevance > brought[successor].relevance):
-                brought[successor] = hit
-    if not brought:
-        return []
+    old = (Experience.objects
+           .filter(Exists(ExperienceEvidence.objects.filter(
+               Q(exchange_id__in=list(exchanges)) | Q(exchange__episodes__in=list(episodes)),
+               experience_id=OuterRef("pk"))),
+               status=MemoryStatus.SUPERSEDED, superseded_by__isnull=False)
+           .annotate(distance=CosineDistance("embedding", vector))
+           .values_list("pk", "superseded_by_id", "distance", "informativeness"))
+    # The old item's line would have made the block: its relevance (cosine, scaled by what it says) with the
+    # experience prior reaches the experience floor and the block's cut under the best hit.
+    search = config().search
+    prior = search.experience_prior
+    best = max([h.relevance for h in [*result.exchanges, *result.neighbours, *result.episodes]]
+               + [h.relevance + prior for h in result.experiences])
+    bar = max(search.experience_floor, search.context_floor * best)
+    now_of: dict[Any, Any] = {}  # old item → the item that holds now in its place
+    stands_for: dict[Any, float] = {}  # old item → its relevance
+    for pk, successor, distance, worth in old:
+        rel = relevance(similarity=1.0 - float(distance), lexical=0.0, lexical_weight=search.lexical_weight,
+                        worth=0.5 + 0.5 * worth)
+        if rel + prior >= bar:
+            now_of[pk], stands_for[pk] = successor, rel
     # Down the chain to what holds now: a replacement may have been replaced in turn.
-    current = dict(Experience.objects.filter(pk__in=list(brought)).values_list("pk", "superseded_by_id"))
     for _ in range(UPDATE_CHAIN_MAX):
-        onward = {pk: nxt for pk, nxt in current.items() if nxt is not None}
+        onward = dict(Experience.objects.filter(pk__in=set(now_of.values()), superseded_by__isnull=False)
+                      .values_list("pk", "superseded_by_id"))
         if not onward:
             break
-        for pk, nxt in onward.items():
-            hit = brought.pop(pk)
-            if nxt not in brought or hit.relevance > brought[nxt].relevance:
-                brought[nxt] = hit
-        current = dict(Experience.objects.filter(pk__in=list(brought)).values_list("pk", "superseded_by_id"))
+        now_of = {pk: onward.get(successor, successor) for pk, successor in now_of.items()}
+    # A fold is no update: the item an old one was folded into holds the old one's evidence, and says the same.
+    evidence: dict[Any, set] = {}
+    for item, exchange in ExperienceEvidence.objects.filter(
+            experience_id__in={*now_of, *now_of.values()}).values_list("experience_id", "exchange_id"):
+        evidence.setdefault(item, set()).add(exchange)
+    brought: dict[Any, float] = {}  # replacing item → the relevance of the most relevant item it replaced
+    for pk, successor in now_of.items():
+        if not evidence.get(pk, set()) & evidence.get(successor, set()):
+            brought[successor] = max(stands_for[pk], brought.get(successor, float("-inf")))
     have = {h.obj.pk: h for h in result.experiences}
     out = []
-    for pk, hit in brought.items():
+    for pk, rel in brought.items():
         if pk in have:
-            have[pk].relevance = max(have[pk].relevance, hit.relevance)
-            have[pk].updates = have[pk].updates or hit.obj.pk
+            have[pk].relevance = max(have[pk].relevance, rel)
             continue
-        out.append(Hit(obj=Experience(pk=pk), similarity=hit.similarity, score=hit.score, relevance=hit.relevance,
-                       updates=hit.obj.pk))
+        out.append(Hit(obj=Experience(pk=pk), similarity=rel, score=rel, relevance=rel, updates=True))
     out = _full_rows(out, xp_qs)  # only what the reader may see, read whole
     prefetch_related_objects([h.obj for h in out], *prefetches)
     return out
@@ -413,8 +430,9 @@ def memory_search(*, agent: Agent, query: SearchQuery) -> SearchResult:
                                 config().search.episode_sentences)
     for hit, shown in zip(result.episodes, snippets, strict=True):
         hit.shown = shown
-    if config().search.updates and query.as_of is None:  # as of a past instant, what a hit said held then
-        result.experiences += _updates_of(result, _query_filtered(ex_qs, ep_qs, xp_qs, query)[2],
+    # Not as of a past instant (what a hit said held then), nor without the experience layer (k_sem 0).
+    if config().search.updates and query.as_of is None and query.k_sem > 0:
+        result.experiences += _updates_of(result, vector, _query_filtered(ex_qs, ep_qs, xp_qs, query)[2],
                                           experience_prefetches(visibility))
     result.context, result.context_tokens = context_block(result, query.token_budget)
     result.context_budget = query.token_budget

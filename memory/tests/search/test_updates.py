@@ -39,11 +39,13 @@ def _said(client, holder, pairs) -> list[Exchange]:
     return [Exchange.objects.get(pk=x["id"]) for x in stored]
 
 
-def _item(evidence: Exchange, statement: str, *, owner=None, scope=None, status=MemoryStatus.ACTIVE) -> Experience:
-    """An item drawn from ``evidence`` (its scope unless told), embedded far from the question."""
+def _item(evidence: Exchange, statement: str, *, far: bool = True, owner=None, scope=None,
+          status=MemoryStatus.ACTIVE) -> Experience:
+    """An item drawn from ``evidence`` (its scope unless told), embedded far from the question unless not ``far``."""
     owner = owner or evidence.owner_agent
     item = Experience.objects.create(
-        type="preference", subject="how-to format", statement=statement, embedding=get_embedder().embed_one(FAR),
+        type="preference", subject="how-to format", statement=statement,
+        embedding=get_embedder().embed_one(FAR if far else statement),
         embedding_model=get_embedder().model_id, informativeness=informativeness(statement), status=status,
         project_id=evidence.project_id, owner_agent=owner, module_id=evidence.module_id,
         scope=scope or evidence.scope, valid_from=timezone.now() - timedelta(days=1))
@@ -83,7 +85,7 @@ def test_an_episode_of_the_old_rule_brings_the_rule_that_replaced_it(api_client,
                                                   (NEW, "Understood, annotated screenshots from now on.")])
     Exchange.objects.filter(pk=new_said.pk).update(embedding=get_embedder().embed_one(FAR))  # not a hit itself
     episode = _episode(old_said)
-    old, new = _item(old_said, OLD), _item(new_said, NEW)
+    old, new = _item(old_said, OLD, far=False), _item(new_said, NEW)
     ids = {x["id"] for x in _search(api_client, iris)["experiences"]}
     assert str(new.pk) not in ids  # nothing links them yet: the new rule is too far from the question
 
@@ -102,7 +104,7 @@ def test_an_exchange_that_stated_it_brings_the_end_of_the_chain(api_client, team
     old_said, new_said, newer_said = _said(api_client, iris, [
         (OLD, "Okay, I will record a short video."), (NEW, "Understood."), (NEWER, "Noted.")])
     Exchange.objects.filter(pk__in=[new_said.pk, newer_said.pk]).update(embedding=get_embedder().embed_one(FAR))
-    v1, v2, v3 = _item(old_said, OLD), _item(new_said, NEW), _item(newer_said, NEWER)
+    v1, v2, v3 = _item(old_said, OLD, far=False), _item(new_said, NEW), _item(newer_said, NEWER)
     _supersede(v1, v2)
     _supersede(v2, v3)
     body = _search(api_client, iris)
@@ -117,7 +119,7 @@ def test_an_update_the_reader_may_not_see_is_not_brought(api_client, team):
     iris, juno = team
     [old_said] = _said(api_client, iris, [(OLD, "Okay, I will record a short video.")])
     [theirs] = _said(api_client, juno, [(NEW, "Understood.")])
-    old = _item(old_said, OLD)
+    old = _item(old_said, OLD, far=False)
     private = _item(theirs, NEW, scope="personal")
     Experience.objects.filter(pk=private.pk).update(module=None)
     _supersede(old, private)
@@ -131,8 +133,44 @@ def test_as_of_a_past_instant_the_old_words_stand_alone(api_client, team):
     iris, _ = team
     old_said, new_said = _said(api_client, iris, [(OLD, "Okay, I will record a short video."), (NEW, "Understood.")])
     Exchange.objects.filter(pk=new_said.pk).update(embedding=get_embedder().embed_one(FAR))
-    old, new = _item(old_said, OLD), _item(new_said, NEW)
+    old, new = _item(old_said, OLD, far=False), _item(new_said, NEW)
     _supersede(old, new)
     assert str(new.pk) in {x["id"] for x in _search(api_client, iris)["experiences"]}
     past = _search(api_client, iris, as_of=timezone.now().isoformat())
     assert str(new.pk) not in {x["id"] for x in past["experiences"]}
+
+
+def test_an_old_item_about_something_else_brings_nothing(api_client, team):
+    """The exchange that stated the old rule also said something else, since replaced: that replacement does not
+    answer the question and stays out; and a search without the experience layer (k_sem 0) is brought none."""
+    iris, _ = team
+    old_said, new_said, other_said = _said(api_client, iris, [
+        (OLD, "Okay, I will record a short video. Also, the quarterly revenue spreadsheet moved to the finance drive."),
+        (NEW, "Understood."), ("The finance audit spreadsheet is now in the shared finance drive.", "Noted.")])
+    Exchange.objects.filter(pk__in=[new_said.pk, other_said.pk]).update(embedding=get_embedder().embed_one(FAR))
+    old, new = _item(old_said, OLD, far=False), _item(new_said, NEW)
+    aside = _item(old_said, "The quarterly revenue spreadsheet is kept on the finance drive.")  # far: FAR's words
+    moved = _item(other_said, "The finance audit spreadsheet is in the shared finance drive.")
+    _supersede(old, new)
+    _supersede(aside, moved)
+    body = _search(api_client, iris)
+    ids = {x["id"] for x in body["experiences"]}
+    assert str(old_said.pk) in {x["id"] for x in body["exchanges"]}
+    assert str(new.pk) in ids and str(moved.pk) not in ids
+    assert {x["id"] for x in _search(api_client, iris, k_sem=0)["experiences"]} == set()
+
+
+def test_a_fold_is_no_update_but_a_change_after_it_is(api_client, team):
+    """Two items that said the same point were merged: the one kept holds the other's evidence and is no update
+    (it is found on its own, or not). When the kept one is changed later, the change is what holds now."""
+    iris, _ = team
+    old_said, new_said = _said(api_client, iris, [(OLD, "Okay, I will record a short video."), (NEW, "Understood.")])
+    Exchange.objects.filter(pk=new_said.pk).update(embedding=get_embedder().embed_one(FAR))
+    folded = _item(old_said, OLD, far=False)
+    kept = _item(old_said, "Complicated how-tos get a short screen recording rather than a written answer.")
+    _supersede(folded, kept)
+    assert str(kept.pk) not in {x["id"] for x in _search(api_client, iris)["experiences"]}
+    changed = _item(new_said, NEW)
+    _supersede(kept, changed)
+    ids = {x["id"] for x in _search(api_client, iris)["experiences"]}
+    assert str(changed.pk) in ids and str(kept.pk) not in ids
