@@ -960,8 +960,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and etype == "PERSON" and _before_a_version(text, start, end):
         return False
-    if weak and etype == "LOCATION" and _hosts_infrastructure(text, start, end):
-        return False
+    if weak and etype in ("LOCATION", "NRP") and _hosts_infrastructure(text, start, end):
+        return False  # "the Sydney region", "the Canadian region", "our Irish subnet": a data centre
     if weak and _compared(text, start, end):
         return False
     if weak and _plain_words(text, start, end, etype):
@@ -1130,7 +1130,8 @@ _INFRA_CONTEXT_RE = re.compile(r"(?i)\b(?:regions?|zones?|cloud|capacity|failove
 
 
 def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
-    """A place the model guessed that names where machines run (see :data:`_INFRA_NOUNS`)."""
+    """A place (or a nationality: "the Canadian region") the model guessed that names where machines run (see
+    :data:`_INFRA_NOUNS`)."""
     following = _NEXT_WORD_RE.match(text, end)
     if following is not None and following.group(1).casefold() in _INFRA_NOUNS:
         return True

@@ -148,12 +148,25 @@ def test_names_near_artefact_nouns_stay_masked(text, name):
     "after the outage our Nuremberg nodes were fine",
     "we moved the project to the Paris data center last year",
     "Azure UK South has no capacity for the VMs, we fall back to West Europe",
+    "we moved the Canadian region to the new cluster last night",  # a nationality before the noun: round 36
+    "latency to the Australian region is back under 40 ms",
+    "the Brazilian mirror of the package registry is stale again",
+    "our Irish subnet ran out of IP addresses during the autoscale",
 ])
 def test_where_machines_run_is_not_personal_data(text):
-    """A place before a noun of where machines run (region, colo, nodes, data center) or a cloud's region name is a
-    data centre, not where a person is."""
+    """A place or a nationality before a noun of where machines run (region, colo, nodes, data center, mirror,
+    subnet) or a cloud's region name is a data centre, not where a person is or what a person is."""
     result = mask(text, key=KEY)
     assert result.text == text, result.text
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Canadian customers get billed in CAD, said Maria", "Canadian"),
+    ("she is Canadian and moved to Lisbon last year", "Canadian"),
+    ("the Irish engineer on the team runs the nodes", "Irish"),
+])
+def test_a_nationality_said_of_people_stays_masked(text, word):
+    assert word not in mask(text, key=KEY).text
 
 
 @pytest.mark.parametrize("text", [
