@@ -46,8 +46,6 @@ class Hit:
     # cosine + RECMEM_SEARCH_LEXICAL_WEIGHT × the lexical match (hybrid search); what the context block orders by
     relevance: float | None = None
     expanded_from: Any = None  # a session neighbour brought in by this exchange hit (context expansion)
-    # An active item brought in because a hit (an episode or an exchange) still says what it replaced
-    updates: bool = False
     # What the context block shows of the item instead of its whole text (an episode's sentences that name the
     # query's words: memory.search.snippets); None: the whole text
     shown: str | None = None

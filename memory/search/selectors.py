@@ -359,8 +359,11 @@ def _updates_of(result: SearchResult, vector: list[float], xp_qs: QuerySet, pref
         if pk in have:
             have[pk].relevance = max(have[pk].relevance, rel)
             continue
-        out.append(Hit(obj=Experience(pk=pk), similarity=rel, score=rel, relevance=rel, updates=True))
-    out = _full_rows(out, xp_qs)  # only what the reader may see, read whole
+        out.append(Hit(obj=Experience(pk=pk), similarity=rel, score=rel, relevance=rel))
+    # Only what the reader may see, read whole; its similarity is its own cosine (ranked at the old item's relevance).
+    out = _full_rows(out, xp_qs.annotate(distance=CosineDistance("embedding", vector)))
+    for hit in out:
+        hit.similarity = 1.0 - float(hit.obj.distance)
     prefetch_related_objects([h.obj for h in out], *prefetches)
     return out
 

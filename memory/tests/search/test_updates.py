@@ -1,7 +1,8 @@
 """An update lands beside what it updates: a hit that still says what an item since superseded said (an episode
 narrating the old rule, an exchange that stated it) brings the active item that replaced it into the search and the
-context block, just above itself, even when the new item's words are far from the question. Only what the reader
-may see; not as of a past instant."""
+context block, ranked where the old item would have been, even when the new item's words are far from the question
+— when the old item itself answers the question, and never for a fold. Only what the reader may see; not as of a
+past instant, not without the experience layer."""
 
 from __future__ import annotations
 
@@ -93,6 +94,8 @@ def test_an_episode_of_the_old_rule_brings_the_rule_that_replaced_it(api_client,
     body = _search(api_client, iris)
     assert str(new.pk) in {x["id"] for x in body["experiences"]}
     assert str(old.pk) not in {x["id"] for x in body["experiences"]}
+    [row] = [x for x in body["experiences"] if x["id"] == str(new.pk)]
+    assert row["similarity"] < 0.2  # its own cosine, far from the question, not the old item's
     # written just above the episode that still tells the old rule
     assert _line_of(body["context"], "annotated screenshots") < _line_of(body["context"], "[episode")
     assert episode.title in body["context"]
