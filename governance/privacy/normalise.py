@@ -380,6 +380,40 @@ def _spaced_email(m: re.Match[str]) -> str | None:
     return f"{local}@{domain}" if _public_domain(domain) else None
 
 
+# an address defanged with other marks around its words ("john -at- gmail -dot- com", "anna_at_example_dot_org",
+# "bob <at> corp <dot> io"): read joined when the domain ends in a real public suffix
+_MARK_OPEN = r"[ \t]*[\-_*|#/<~][ \t]*"
+_MARK_CLOSE = r"[ \t]*[\-_*|#/>~][ \t]*"
+_MARKED_EMAIL_RE = re.compile(
+    rf"(?<![\w@.])([A-Za-z0-9][A-Za-z0-9.%+]*?){_MARK_OPEN}(?:at|@){_MARK_CLOSE}"
+    rf"([A-Za-z0-9][A-Za-z0-9\-]*(?:(?:{_MARK_OPEN}dot{_MARK_CLOSE}|\.)[A-Za-z0-9][A-Za-z0-9\-]*)+)(?![\w@])", re.I)
+_MARKED_DOT_RE = re.compile(rf"{_MARK_OPEN}dot{_MARK_CLOSE}", re.I)
+
+
+def _marked_email(m: re.Match[str]) -> str | None:
+    domain = _MARKED_DOT_RE.sub(".", m.group(2))
+    return f"{m.group(1)}@{domain}" if _public_domain(domain) else None
+
+
+# an address spelled out letter by letter ("j o h n . s m i t h @ g m a i l . c o m")
+_LETTERED_EMAIL_RE = re.compile(r"(?<!\S)(?:[A-Za-z0-9._%+\-][ \t]){2,64}@(?:[ \t][A-Za-z0-9.\-]){4,100}(?!\S)")
+
+
+def _lettered_email(m: re.Match[str]) -> str | None:
+    joined = re.sub(r"[ \t]", "", m.group(0))
+    local, _, domain = joined.partition("@")
+    return joined if local and "." in domain and _public_domain(domain) else None
+
+
+# digit groups joined by a dash with spaces around it ("123 – 45 – 6789", "4111 - 1111 - 1111 - 1111"): one number
+_SPACED_DASH_RUN_RE = re.compile(r"(?<![\w\-])\d{2,6}(?:[ \t]+-[ \t]+\d{2,6}){2,5}(?![\w\-])")
+
+
+def _spaced_dash_run(m: re.Match[str]) -> str | None:
+    # seven digits or more: an identifier, a phone or a card; "pages 10 - 12 - 14" stays as written
+    return re.sub(r"[ \t]+", "", m.group(0)) if sum(c.isdigit() for c in m.group(0)) >= 7 else None
+
+
 def _defang_at(m: re.Match[str]) -> str:
     return "@"
 
@@ -470,8 +504,10 @@ def _confusable_address(m: re.Match[str]) -> str | None:
 _HINT_WORDS = r"dot|punto|punkt|ponto|kropka|piste|prikk|nokta|arroba|arobase|sobaka|klammeraffe|chiocciola|" \
               r"apenstaart|ma[łl]pa|kukac|snabel-?a|at[\- ]sign"
 # Anything that may need a step; plain ASCII prose without escapes or defanged forms matches nothing.
+_MARKED_HINT_RE = re.compile(r"[\-_*|#/<~][ \t]*(?:at|@)[ \t]*[\-_*|#/>~]", re.I)
 _NEEDS_RE = re.compile(
     r"[^\x00-\x7f]|%[0-9A-Fa-f]{2}|%u[0-9A-Fa-f]{4}|&#?\w+;| @ |\\[uUx][0-9A-Fa-f{]|\\[0-3][0-7]{2}|=40|=\r?\n|"
+    r"[\-_*|#/<~][ \t]*(?:at|@)[ \t]*[\-_*|#/>~]|\d[ \t]+-[ \t]+\d|"
     rf"[\[({{]\s*(?:{_AT_WORDS}|{_DOT_WORDS}|@|\.)\s*[\])}}]|hxxp|\s(?:{_HINT_WORDS})\s",
     re.I,
 )
@@ -538,7 +574,12 @@ def normalise(text: str) -> Normalised:
     if _spoken_hint(out):
         out, starts, ends = _rewrite(out, starts, ends, _SPOKEN_RUN_RE, _spoken_digits)
     if " @ " in out:
+        out, starts, ends = _rewrite(out, starts, ends, _LETTERED_EMAIL_RE, _lettered_email)
         out, starts, ends = _rewrite(out, starts, ends, _SPACED_EMAIL_RE, _spaced_email)
+    if _MARKED_HINT_RE.search(out):
+        out, starts, ends = _rewrite(out, starts, ends, _MARKED_EMAIL_RE, _marked_email)
+    if " - " in out or "\t-" in out:
+        out, starts, ends = _rewrite(out, starts, ends, _SPACED_DASH_RUN_RE, _spaced_dash_run)
     if " at " in out.lower() or "\tat" in out.lower() or _WORD_AT_HINT_RE.search(out):
         out, starts, ends = _rewrite(out, starts, ends, _WORD_EMAIL_RE, _word_email)
     if out == text:

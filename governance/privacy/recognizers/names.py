@@ -1093,6 +1093,15 @@ def _latin_share(text: str) -> float:
     return sum(1 for c in letters if c < "\u0250") / len(letters)
 
 
+_LATIN_WORD_RE = re.compile(r"(?<![^\W\d_])[A-Za-z\u00c0-\u024f]{2,}(?![^\W\d_])")
+_CASELESS_WORD_RE = re.compile(f"[{_CASELESS}]+")
+
+
+def _latin_by_words(text: str) -> bool:
+    latin = len(_LATIN_WORD_RE.findall(text))
+    return latin >= 3 and latin > len(_CASELESS_WORD_RE.findall(text))
+
+
 def _han_name(run: str, *, cued: bool = True) -> int:
     """Length of a surname-led name at the start of a Han run (0 when it does not start with a surname). Without a
     cue (``cued=False``) a one-character surname must be followed by given-name characters only."""
@@ -1134,7 +1143,9 @@ class ScriptNameRecognizer(EntityRecognizer):
         if all(c < "\u0370" for c in text):  # Latin only: nothing to do (the common case, kept cheap)
             return []
         out = []
-        latin = _latin_share(text) >= 0.6
+        # mostly Latin by letters, or by words in a short sentence ("محمد العتيبي sent the contract": a name of six
+        # letters outweighs three short English words by letters, not by words)
+        latin = _latin_share(text) >= 0.6 or _latin_by_words(text)
         for m in _HAN_RUN_RE.finditer(text):
             run = m.group(0)
             n = _han_name(run, cued=False)

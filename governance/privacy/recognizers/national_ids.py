@@ -202,7 +202,7 @@ _NIR_RE = re.compile(
     _B + r"(?P<v>[12378][ .]?\d{2}[ .]?(?:0[1-9]|1[0-2]|[2-4]\d|[5-9]\d)[ .]?(?:\d{2}|2[AB])[ .]?\d{3}[ .]?\d{3}"
     r"(?:[ .]?\d{2}))" + _E, re.I)
 _AADHAAR_RE = re.compile(_B + r"(?P<v>[2-9]\d{3}(?P<sep>[ \-]?)\d{4}(?P=sep)\d{4})" + _E)
-_PAN_RE = re.compile(r"(?<![\w])(?P<v>[A-Z]{3}[ABCFGHJLPT][A-Z]\d{4}[A-Z])(?![\w])")
+_PAN_RE = re.compile(r"(?<![\w])(?P<v>[A-Z]{3}[ABCFGHJKLPT][A-Z]\d{4}[A-Z])(?![\w])")
 _NIF_RE = re.compile(_B + r"(?P<v>(?:\d{8}|[XYZ][ \-]?\d{7})[ \-]?[A-HJ-NP-TV-Z])" + _E, re.I)
 _CPF_RE = re.compile(_B + r"(?P<v>\d{3}(?P<sep>[. ]?)\d{3}(?P=sep)\d{3}[\-. ]?\d{2})" + _E)
 _CNPJ_RE = re.compile(_B + r"(?P<v>\d{2}\.?\d{3}\.?\d{3}/?\d{4}-?\d{2})" + _E)
@@ -429,7 +429,8 @@ def _passport_ok(value: str) -> bool:
     alnum = [c for c in value if c.isalnum()]
     return 6 <= len(alnum) <= 14 and sum(c.isdigit() for c in alnum) >= 3
 _MRN_RE = re.compile(
-    r"(?:\bmrn\b|medical record|patient(?:[ \-]?(?:id|no|nr|number|#))|\bchart(?: no| number| #)?|hospital (?:no|"
+    r"(?:\bmrn\b|medical record|patient(?:[ \-]?(?:id|no|nr|number|#)|(?=[ \t]+\d))|\bchart(?: no| number| #)?|"
+    r"hospital (?:no|"
     r"number|id)|health (?:record|insurance) (?:no|number|id)|krankenakte|patientennummer|versichertennummer|"
     r"dossier (?:m[ée]dical|patient)|historia cl[ií]nica|cartella clinica|prontu[áa]rio|номер (?:карты|пациента)|"
     r"медицинск\w* карт\w*|\bNHS (?:no|number)|"
@@ -445,6 +446,7 @@ _MRN_RE = re.compile(
     r"(?![\w])", re.I)
 _DIAGNOSIS_RE = re.compile(
     r"(?:diagnos(?:ed|is|e)(?: with| of|:)?|\bdx\b:?|condition:|suffers from|treated for|diagnose[: ]|diagnostic[: ]|"
+    r"tested positive for|positive for|"
     r"diagnóstico:?|diagnosi:?|диагноз:?)[ \t]*(?P<v>[^\n.;,()]{3,60}?)(?=[\n.;,()]|$| and | since | in \d)",
     re.I)
 _ICD_RE = re.compile(r"(?<![\w.])(?P<v>[A-TV-Z]\d{2}(?:\.\d{1,4})?)(?![\w.])")

@@ -17,6 +17,7 @@ from .secret_base import (
     SecretRule,
     _rx,
     looks_random,
+    password_like,
     plausible_secret_value,
     unwrap,
 )
@@ -56,9 +57,18 @@ _MYSQL_P_RE = _rx(
 _PROSE_RE = _rx(
     r"\b(?P<key>password|passphrase|passcode|passwd|pwd|pin|token|api[ _-]?key|secret[ _-]?key|secret|"
     r"access[ _-]?key|(?:access|auth|bearer|api|bot|personal access|refresh) token|private key|key|"
-    r"credentials?)(?:\s+(?:for|of|on)\s+(?:the\s+|my\s+|our\s+)?[\w.@/-]{1,40}?)?(?P<sep>\s+(?:is|was|are|"
-    r"is now|was changed to|changed to|set to|reset to|to)\b|\s*(?:=|:|->|→|–|—))\s*:?\s*"
-    r"(?:(?P<bval><[^<>\s]{3,200}>)|(?P<q>[\"'`“”‘’]?)(?P<val>[^\s\"'`“”‘’\[\](){}<>]{4,200}?)(?P=q)?)"
+    # what the credential is for may take a few words: "the sudo password on the build box is …", "wifi password
+    # for the guest network: …"; a hint that gives the value away is the value ("password hint: it's …")
+    r"credentials?)(?:\s+(?:hint|phrase|words?))?"
+    # who chose it: "the password we set on the old printer is …"
+    r"(?:\s+(?:that\s+)?(?:they|we|you|i|he|she)\s+(?:sent|got|gave|chose|set|picked|use|used|need|entered|typed|"
+    r"created|made|shared?)(?:\s+(?:me|us|you|him|her|them))?)?"
+    r"(?:\s+(?:for|of|on|to|at|in|from)\s+(?:(?:the|my|our|your|his|her|their|this|that)\s+)?"
+    r"(?:[\w.@/-]{1,30}\s+){0,4}?[\w.@/-]{1,40}?)?(?P<sep>\s+(?:is|was|are|"
+    r"is now|was changed to|changed to|set to|reset to|to)\b|\s*(?:=|:|->|→|–|—))\s*:?\s*(?:it'?s\s+|it\s+is\s+)?"
+    # a passphrase of several words is quoted: "river otter moonlight 1911"
+    r"(?:[\"“](?P<qval>[^\"“”\n]{2,80}\s[^\"“”\n]{2,80})[\"”]|(?P<bval><[^<>\s]{3,200}>)|"
+    r"(?P<q>[\"'`“”‘’]?)(?P<val>[^\s\"'`“”‘’\[\](){}<>]{4,200}?)(?P=q)?)"
     r"(?=[\s\"'`“”‘’]|[.,;:!?)](?:\s|$)|$)",
     re.I,
 )
@@ -238,6 +248,20 @@ def _state_word(word: str) -> bool:
     return low in _STATE_WORDS or low in _CODE_WORDS or low.endswith(("ed", "ing", "ly"))
 
 
+def _quoted_phrase_kind(key: str, phrase: str) -> str | None:
+    """A quoted value of several words after a password word: a passphrase ("river otter moonlight 1911"), unless
+    its words describe the credential ("the same as before", "ask Ops") or it is a placeholder."""
+    if not key.startswith(("pass", "pwd", "secret", "credential")):
+        return None
+    words = phrase.split()
+    if not 2 <= len(words) <= 10 or _PLACEHOLDER_RE.search(phrase):
+        return None
+    described = sum(_state_word(w.strip(".,;:!?")) for w in words)
+    if described > 1 or (len(words) < 3 and not any(password_like(w) for w in words)):
+        return None
+    return "password" if key.startswith(("pass", "pwd")) else _kind_for_key(key)
+
+
 def _prose_validator(m: re.Match[str]) -> str | None:
     """``<credential word> is|=|: <value>``: the next token is the secret unless it describes the credential.
 
@@ -247,17 +271,20 @@ def _prose_validator(m: re.Match[str]) -> str | None:
     sunshine" but not "password: click the link") — unless it is a state word ("the password is wrong",
     "token: required")."""
     key = m.group("key").lower()
+    if m.group("qval") is not None:
+        return _quoted_phrase_kind(key, m.group("qval"))
     wrapped = m.group("bval")
     value = (wrapped or m.group("val")).rstrip(".,;:!?)")
-    if key in ("key", "pin"):
+    if key == "pin":  # digits only: the one credential that plausible_secret_value's number check must not veto
+        inner = unwrap(value).rstrip("#")
+        return "password" if inner.isdigit() and 4 <= len(inner) <= 8 and len(set(inner)) > 1 else None
+    if key == "key":
         if not plausible_secret_value(value, _bare_key(key), strict=True):
             return None
         inner = unwrap(value)
-        if key == "pin" and not (inner.isdigit() and 4 <= len(inner) <= 8):
+        if not (looks_random(inner, min_len=16) or (len(inner) >= 16 and _HEX_RE.match(inner))):
             return None
-        if key == "key" and not (looks_random(inner, min_len=16) or (len(inner) >= 16 and _HEX_RE.match(inner))):
-            return None
-        return "password" if key == "pin" else "api_key"
+        return "api_key"
     kind = "password" if key.startswith("pass") or key == "pwd" else _kind_for_key(key)
     if plausible_secret_value(value, _bare_key(key), strict=True):
         return kind

@@ -72,7 +72,7 @@ _LABEL_VALUE_RE = _rx(
     r"(?:[_.\-](?:hex|b64|base64|enc|encoded|encrypted|raw|plain|txt|str|utf8|bytes|value|val))?"
     r"(?:[ \t]+(?:for|of|f[üu]r|de|del|du|des|do|da|dos|das|di|della|dello|voor|van|dla|f[öo]r|для|от|к|від|до|za|"
     r"pro|için|untuk|ng|till|til)"
-    r"(?:[ \t]+[\w.\-@]{1,30}){1,2}?)?"
+    r"(?:[ \t]+[\w.\-@]{1,30}){1,3}?)?"
     # a possessive written after the noun (Malay/Indonesian, Tagalog): "kata sandi saya", "password ko"
     r"(?:[ \t]+(?:saya|kami|kita|anda|ku|ko|namin|natin|mo))?"
     r"[ \t]*(?:[\"'`*_]+|</?[a-z][^<>\n]{0,40}>)*[ \t]*(?P<sep>" + _HARD + r")" + _SOFT + r"*"
@@ -650,6 +650,161 @@ def _seed_phrase_validator(m: re.Match[str]) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------------
+# Credentials said the way people say them
+# --------------------------------------------------------------------------------------------------
+
+# A number that opens something, named by what it opens: "my PIN for the card is 4921", "the door code is 7315#",
+# "OTP 882 104", "backup codes: 4829-1734 9921-0045", "recovery codes are 8f3k-2m9q, 7x4p-1n6w". Digits are never a
+# password elsewhere (too many numbers are not), so only these cues make them one.
+_CODE_CUE = (
+    r"pin(?:[ \-]?(?:code|number|no\.?))?|puk|cvv2?|cvc2?|passcode|otp|totp|combination|"
+    r"(?:door|gate|alarm|entry|entrance|keypad|lock|locker|safe|garage|building|access|security|verification|"
+    r"confirmation|one[ \-]time|login|log[ \-]?in|sign[ \-]?in|2fa|mfa|sms|authenticator|backup|recovery|unlock|"
+    r"disarm|wallet)[ \-](?:pass)?codes?"
+)
+_ONE_CODE = r"(?:[A-Za-z0-9]{2,10}(?:-[A-Za-z0-9]{2,10}){0,2}#?)"
+_CODE_RE = _rx(
+    r"\b(?P<key>" + _CODE_CUE + r")\b"
+    r"(?:[ \t]+(?:for|of|on|to|at)[ \t]+(?:(?:the|my|our|your|his|her|their)[ \t]+)?(?:[\w'\-]{1,30}[ \t]+){0,2}?"
+    r"[\w'\-]{1,30}?)?"
+    # who gave or chose it: "the one-time code they sent was …", "the PIN I picked is …"
+    r"(?:[ \t]+(?:that[ \t]+)?(?:they|we|you|i|he|she|it|the[ \t]+\w+)[ \t]+(?:sent|got|gave|received|texted|"
+    r"e-?mailed|chose|set|picked|use|used|need|entered|typed|read)(?:[ \t]+(?:me|us|you|him|her|them))?)?"
+    r"(?P<sep>[ \t]+(?:(?:is|was|has been)[ \t]+(?:now[ \t]+)?(?:changed|set|reset)[ \t]+to|is|was|are|were|is now|"
+    r"changed to|set to|reset to)\b[ \t]*:?|[ \t]*(?:[:=→–—]|->)|)[ \t]*"
+    r"[\"'`“‘]?(?<![A-Za-z0-9])(?P<val>" + _ONE_CODE
+    + r"(?:[ \t]*[,;/][ \t]*(?:and[ \t]+)?" + _ONE_CODE + r"|[ \t]+(?:and[ \t]+)?" + _ONE_CODE + r"){0,15})",
+    re.I,
+)
+_UNIT_AFTER_RE = _rx(r"[ \t]*(?:%|ms\b|s\b|secs?\b|seconds?\b|min\b|minutes?\b|hours?\b|days?\b|times\b|px\b|"
+                     r"of\b|x\b|users?\b|accounts?\b|digits?\b|characters?\b|chars?\b)", re.I)
+
+
+def _code_shape(code: str, *, letters: bool) -> bool:
+    bare = code.rstrip("#").replace(" ", "").replace("-", "")
+    digits = sum(c.isdigit() for c in bare)
+    if not bare.isalnum() or digits == 0 or len(set(bare)) < 2:
+        return False
+    if bare.isdigit():
+        return 4 <= len(bare) <= 12
+    # letters too: a backup or recovery code ("8f3k-2m9q"), never a word with a number ("v2", "build 7")
+    return letters and len(bare) >= 6 and digits >= 2 and sum(c.isalpha() for c in bare) >= 2
+
+
+def _code_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    key = m.group("key").lower()
+    letters = key.startswith(("backup", "recovery", "security", "wallet", "unlock"))
+    min_digits = 3 if key.startswith(("cvv", "cvc")) else 4
+    start = m.start("val")
+    parts = list(re.finditer(r"[A-Za-z0-9#]+(?:-[A-Za-z0-9#]+){0,2}", m.group("val")))
+    if len(parts) >= 2 and all(p.group(0).isdigit() and len(p.group(0)) == 3 for p in parts[:2]):
+        # "OTP 882 104": the two halves of one code are one piece
+        if not _code_shape(m.group("val")[: parts[1].end()], letters=False):
+            return None
+        end, parts = start + parts[1].end(), parts[2:]
+    else:
+        end = start
+    # the codes of a list, one by one: the run ends at the first that has no code's shape
+    for part in parts:
+        piece = part.group(0)
+        if not _code_shape(piece, letters=letters) and not (
+            piece.isdigit() and len(piece) >= min_digits and len(set(piece)) > 1
+        ):
+            break
+        end = start + part.end()
+    if end == start or _UNIT_AFTER_RE.match(m.string, end):
+        return None
+    value = m.string[start:end]
+    if re.fullmatch(r"(?:19|20)\d\d", value) and not key.startswith(("pin", "door", "gate", "alarm")):
+        return None  # "the login code 2024 rollout": a year
+    return "password", start, end
+
+
+# A user and a password said together: "DB creds are svc_app / Wint3r!sC0ming2026", "creds: admin / Sunflower#2024",
+# "you can log in with mkowalski and Zebra2Cross!", "SMTP relay uses user noreply and Kw8#pLz2qR". The user name is
+# left (it is no secret); the second value is one when it has a digit or a symbol.
+_PAIR_RE = _rx(
+    r"\b(?:creds|credentials?|log(?:[ \-]?in|on)|sign[ \-]?in|user(?:name)?|account)\b"
+    r"(?:[ \t]+(?:is|are|was|were|with|as|for[ \t]+(?:the[ \t]+)?[\w.\-]{1,30}))?[ \t]*[:=]?[ \t]*"
+    r"(?:(?:is|are|with|as|user(?:name)?)[ \t]+)?[\"'`]?(?P<user>[\w.@+\-]{2,60})[\"'`]?[ \t]*"
+    r"(?:/|\||,|\band\b|\bwith\b)[ \t]*(?:(?:the[ \t]+)?(?:pass(?:word|phrase)?|pw|pwd|secret|key|token)[ \t]*"
+    r"[:=]?[ \t]*)?"
+    r"[\"'`]?(?P<val>[^\s\"'`]{6,100})",
+    re.I,
+)
+
+
+def _pair_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    start = m.start("val")
+    value = m.group("val").rstrip(".,;:!?)")
+    if value.isdigit() or not (any(c.isdigit() for c in value) or re.search(r"[^\w\-.]", value)):
+        return None
+    if "://" in value or "@" in value or "/" in value or "=" in value:
+        return None  # an address, a path or a query's next parameter ("user=bob&step=2"), not a password
+    if not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=6):
+        return None
+    return "password", start, start + len(value)
+
+
+# A Wi-Fi key or a password said without a separator: "WPA key Blue-Falcon-77", "wifi pass MangoTree88"
+_WIFI_BARE_RE = _rx(
+    r"\b(?:wpa[23]?|wpa2?[ \-]psk|wi-?fi|wlan|network|router|hotspot)[ \t]+(?:key|pass(?:word|phrase)?|pw|psk|code)"
+    r"[ \t]+[\"'`]?(?P<val>[^\s\"'`]{8,100})",
+    re.I,
+)
+
+
+def _wifi_bare_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    start = m.start("val")
+    value = m.group("val").rstrip(".,;:!?)")
+    if not (any(c.isdigit() for c in value) or re.search(r"[^\w\-.]", value)):
+        return None
+    if not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=8):
+        return None
+    return "password", start, start + len(value)
+
+
+# The answer to a security question opens an account as a password does: "the secret answer to the security
+# question is "Buttercup"", "mother's maiden name: Kowalczyk", "memorable word is dachshund"
+_ANSWER_RE = _rx(
+    r"\b(?:(?:secret|security)[ \t]+answer|answer[ \t]+(?:to|for)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?"
+    r"(?:security|secret)[ \t]+questions?|mother'?s[ \t]+maiden[ \t]+name|memorable[ \t]+(?:word|phrase))"
+    r"(?:[ \t]+(?:to|for|on)[ \t]+(?:the[ \t]+|my[ \t]+)?(?:[\w'\-]{1,30}[ \t]+){0,2}?[\w'\-]{1,30}?)?"
+    r"(?:[ \t]+(?:is|was|are)\b[ \t]*:?|[ \t]*[:=–—])[ \t]*"
+    r"(?:[\"“'‘](?P<qval>[^\"“”'’\n]{2,60})[\"”'’]|(?P<val>[^\s\"'`“”‘’,.;!?]{3,60}))",
+    re.I,
+)
+
+
+def _answer_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    group = "qval" if m.group("qval") is not None else "val"
+    value = m.group(group)
+    if value.lower() in _STATE_LIKE or _PLACEHOLDER_RE_LOCAL.search(value):
+        return None
+    return "password", m.start(group), m.end(group)
+
+
+_STATE_LIKE = frozenset("a an the my your our not no wrong correct required missing empty blank set unset".split())
+_PLACEHOLDER_RE_LOCAL = _rx(r"[<{\[]|\.\.\.|x{3,}|\*{3,}", re.I)
+
+
+# A secret spelled out one character at a time after its label: "the secret is spelled out: x k 9 q 2 m 7 v …"
+_SPELLED_RE = _rx(r"(?<![\w-])(?P<val>[A-Za-z0-9!@#$%^&*+=?](?:[ \t]*[\-,.·][ \t]*|[ \t]+)(?:[A-Za-z0-9!@#$%^&*+=?]"
+                  r"(?:[ \t]*[\-,.·][ \t]*|[ \t]+)){6,62}[A-Za-z0-9!@#$%^&*+=?])(?![\w-])")
+_SPELLED_CUE_RE = _rx(r"\b(?:pass(?:word|phrase|code)?|pwd|pin|secret|token|(?:api|access|secret|private)[ \-]?key|"
+                      r"key|code|credentials?|spell(?:ed|s)?(?:[ \-]out)?|letter[ \-]by[ \-]letter|"
+                      r"char(?:acter)?[ \-]by[ \-]char(?:acter)?)\b", re.I)
+
+
+def _spelled_validator(m: re.Match[str]) -> str | None:
+    chars = re.findall(r"[A-Za-z0-9!@#$%^&*+=?]", m.group("val"))
+    if len(chars) < 8 or not any(c.isdigit() for c in chars) or len(set(chars)) < 5:
+        return None  # "a, b, c, d": a list of options; a spelled secret mixes digits in
+    before = m.string[max(0, m.start() - 60) : m.start()]
+    return "password" if _SPELLED_CUE_RE.search(before) else None
+
+
+# --------------------------------------------------------------------------------------------------
 # The rules
 # --------------------------------------------------------------------------------------------------
 
@@ -689,6 +844,11 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("label_value_script", "password", _SCRIPT_LABEL_VALUE_RE, score=0.85, group="val",
                validator=_script_label_validator),
     SecretRule("wifi_credentials", "password", _WIFI_RE, score=0.9, group="val", validator=_wifi_validator),
+    SecretRule("wifi_bare", "password", _WIFI_BARE_RE, score=0.85, group="val", validator=_wifi_bare_validator),
+    SecretRule("code_digits", "password", _CODE_RE, score=0.85, group="val", validator=_code_validator),
+    SecretRule("credential_pair", "password", _PAIR_RE, score=0.85, group="val", validator=_pair_validator),
+    SecretRule("security_answer", "password", _ANSWER_RE, score=0.85, validator=_answer_validator),
+    SecretRule("spelled_out", "password", _SPELLED_RE, score=0.85, group="val", validator=_spelled_validator),
     SecretRule("tool_credentials", "password", _TOOL_CRED_RE, score=0.85, validator=_tool_cred_validator),
     SecretRule("pgpass_line", "password", _PGPASS_RE, score=0.85, group="val", validator=_positional_validator),
     SecretRule("oracle_login", "password", _ORACLE_LOGIN_RE, score=0.85, group="val",
@@ -739,6 +899,11 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "label_value_script": tuple(w.lower() for w in (*_SCRIPT_PASSWORD_WORDS, *_SCRIPT_TOKEN_WORDS,
                                                     *_SCRIPT_SECRET_WORDS)),
     "wifi_credentials": ("wifi:", "psk", "wpa_", "shared", "wifi"),
+    "wifi_bare": ("wpa", "wifi", "wi-fi", "wlan", "network", "router", "hotspot"),
+    "code_digits": ("pin", "puk", "cvv", "cvc", "code", "otp", "combination"),
+    "credential_pair": ("cred", "log", "sign", "user", "account"),
+    "security_answer": ("answer", "maiden", "memorable"),
+    "spelled_out": ("pass", "pwd", "pin", "secret", "token", "key", "code", "credential", "spell", "letter", "char"),
     "tool_credentials": ("identified", "ldap", "snmp", "with"),
     "pgpass_line": (":",),
     "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl"),

@@ -407,6 +407,37 @@ def _uk_licence(v: str) -> bool:
     return (1 <= month <= 12 or 51 <= month <= 62) and 1 <= day <= 31 and v[0] != "9"
 
 
+def pt_cc_check(body: str) -> str:
+    """The Portuguese citizen card's last digit: a Luhn sum over digits and letters (A = 10 … Z = 35)."""
+    total = 0
+    for i, ch in enumerate(reversed(body.upper())):
+        value = int(ch, 36)
+        if i % 2 == 0:
+            value *= 2
+            value = value - 9 if value > 9 else value
+        total += value
+    return str((10 - total) % 10)
+
+
+def _pt_cc(v: str) -> bool:
+    compact = v.replace(" ", "").upper()
+    return pt_cc_check(compact[:-1]) == compact[-1]
+
+
+def jmbg_check(twelve: str) -> str | None:
+    s = sum(int(d) * w for d, w in zip(twelve, (7, 6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2), strict=True))
+    k = 11 - s % 11
+    return "0" if k >= 10 else str(k)
+
+
+def _jmbg(v: str) -> bool:
+    """The former Yugoslav citizen number (Slovenia's EMŠO, Serbia's, Bosnia's, North Macedonia's, Montenegro's JMBG):
+    the birth date DDMMYYY (YYY 9xx: 1900s, 0xx: 2000s), a region, a serial and a mod-11 check digit."""
+    d = _digits(v)
+    day, month, year = int(d[:2]), int(d[2:4]), d[4:7]
+    return 1 <= day <= 31 and 1 <= month <= 12 and year[0] in "90" and jmbg_check(d[:12]) == d[12]
+
+
 def _cue(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
@@ -449,6 +480,13 @@ _CHECKED: tuple[tuple[re.Pattern[str], object, re.Pattern[str], re.Pattern[str] 
     # Pakistan's CNIC ("35202-1234567-1"): no check digit, but no other number is written 5-7-1
     (re.compile(_B + r"(?P<v>\d{5}-\d{7}-\d)" + _E), lambda v: True, _cue(r"cnic|nicop|شناختی"),
      re.compile(r"\d{5}-\d{7}-\d$")),
+    # Portugal's citizen card ("12345678 9 ZZ4"): civil number, its check, a version of two letters, a Luhn check
+    (re.compile(r"(?<![0-9A-Za-z_])(?P<v>\d{8}[ ]?\d[ ]?[A-Za-z]{2}\d)(?![0-9A-Za-z_])"), _pt_cc,
+     _cue(r"cart[ãa]o de cidad[ãa]o|\bcc\b|citizen(?:'s)? card|documento de identifica[çc][ãa]o|\bbi\b"),
+     re.compile(r"\d{8} \d [A-Za-z]{2}\d$")),
+    # the former Yugoslav citizen number (EMŠO, JMBG): 13 digits whose date and check digit hold
+    (re.compile(_B + r"(?P<v>\d{13})" + _E), _jmbg,
+     _cue(r"em[šs]o|jmbg|mati[čc]n\w* (?:broj|[šs]tevilka)|матичн\w* број"), re.compile(r"\d{13}$")),
     # a GB driving licence ("MORGA753116SM9IJ"): its birth date must be one
     (re.compile(r"(?<![0-9A-Za-z_])(?P<v>[A-Z][A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2})(?![0-9A-Za-z_])"), _uk_licence,
      _cue(r"licen[cs]e|driving|driver"), re.compile(r"[A-Z][A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2}$")),
@@ -494,6 +532,8 @@ _LATIN_CUES = (
     r"c[ée]dula(?: de (?:identidad|ciudadan[ií]a))?", r"dni", r"nuip", r"pesel", r"bsn",
     r"nip", r"nif", r"contribuinte", r"medicare(?:[ \-]?(?:card|no|number))?",
     r"identity card", r"id card", r"carte d'identit[ée]", r"personalausweis(?:nummer)?",
+    r"kennitala", r"cui", r"r\.? ?[čc]\.?", r"cart[ãa]o de cidad[ãa]o", r"documento (?:de )?identidad",
+    r"n[úu]mero de identidad", r"identifikacijsk\w* (?:broj|[šs]tevilka)", r"jmbg",
     r"steuer[ \-]?id", r"tax[ \-]?id", r"tin",
 )
 _OTHER_CUES = (
@@ -501,7 +541,8 @@ _OTHER_CUES = (
     "주민등록번호", "주민번호", "외국인등록번호", "תעודת זהות", "ת\"ז", "ת.ז", "מספר זהות", "رقم الهوية",
     "الرقم القومي", "رقم الإقامة", "الرقم الوطني", "شناختی کارڈ", "شناختی کارت", "کارت ملی", "کد ملی",
     "เลขประจำตัวประชาชน", "บัตรประชาชน", "ИНН", "СНИЛС",
-    "ЕГН", "личный номер", "идентификационный номер", "ΑΜΚΑ", "ΑΦΜ", "आधार", "पहचान संख्या", "căn cước",
+    "ЕГН", "РНОКПП", "ІПН", "ЄДДР", "личный номер", "идентификационный номер", "ΑΜΚΑ", "ΑΦΜ", "आधार",
+    "पहचान संख्या", "căn cước",
     "CCCD", "CMND", "số định danh",
 )
 _CUE_RE = re.compile(

@@ -40,6 +40,12 @@ PLAIN = "anna@example.com"
         ("४१११ ११११", "4111 1111"),  # Devanagari digits
         ("４１１１", "4111"),  # full-width digits
         ("e\u0301", "é"),  # a combining mark composes
+        ("anna -at- example -dot- com", PLAIN),  # other marks around the words
+        ("anna_at_example_dot_com", PLAIN),
+        ("anna <at> example <dot> com", PLAIN),
+        ("a n n a @ e x a m p l e . c o m", PLAIN),  # spelled out letter by letter
+        ("123 \u2013 45 \u2013 6789", "123-45-6789"),  # digit groups joined by spaced dashes
+        ("4111 - 1111 - 1111 - 1111", "4111-1111-1111-1111"),
     ],
 )
 def test_reads_through(text, expected):
@@ -51,6 +57,9 @@ def test_reads_through(text, expected):
     [
         "We deploy with Fly.io at 5 pm, 100% of the time; see https://example.com/a?b=c&d=e.",
         "meet at noon, then lunch at the cafe",
+        "encryption for data-at-rest and data-in-transit",  # a dash around "at" but no address after it
+        "the score was 3 - 2 after extra time",  # two numbers around a dash are no identifier
+        "pages 10 - 12 - 14 are blank",
     ],
 )
 def test_plain_text_is_untouched(text):

@@ -94,6 +94,9 @@ CUED = [
     ("a user called 陈静 reported it", "陈静"),
     ("Dear Μαρία, the build is green.", "Μαρία"),
     ("I met 王伟 at the conference", "王伟"),
+    # a short English sentence around a name: mostly Latin by words, not by letters
+    ("محمد العتيبي sent the contract", "محمد العتيبي"),
+    ("สมชาย ใจดี is on leave", "สมชาย ใจดี"),
 ]
 
 

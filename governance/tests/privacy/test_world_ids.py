@@ -20,7 +20,9 @@ from governance.privacy.recognizers.world_ids import (
     cn_check,
     ean13_check,
     hetu_check,
+    jmbg_check,
     kr_check,
+    pt_cc_check,
     sg_check,
 )
 
@@ -254,3 +256,39 @@ def test_tag_characters_are_read_as_the_ascii_they_copy():
 def test_an_emoji_flag_keeps_its_tag_sequence_as_a_picture():
     flag = "\U0001f3f4" + _tags("gbsct") + "\U000e007f"
     assert "gbsct" not in normalise(f"go {flag} team").text
+
+
+def _pt_cc(rng):
+    body = _digits(rng, 9) + "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(2))
+    return f"{body[:8]} {body[8]} {body[9:]}{pt_cc_check(body)}"
+
+
+def _jmbg(rng):
+    day, month, century = rng.randint(1, 28), rng.randint(1, 12), rng.choice(["9", "0"])
+    twelve = f"{day:02d}{month:02d}{century}{_digits(rng, 2)}50{_digits(rng, 3)}"
+    return twelve + jmbg_check(twelve)
+
+
+@pytest.mark.parametrize("gen", [_pt_cc, _jmbg], ids=["pt_cc", "jmbg"])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_citizen_card_and_a_yugoslav_citizen_number_need_no_cue(gen, seed):
+    value = gen(random.Random(seed))
+    assert value not in mask(f"{value} is the number on my card", key=KEY).text
+    last = value[-1]
+    wrong = value[:-1] + str((int(last) + 1) % 10)
+    assert ("NATIONAL_ID", wrong) not in found(f"put {wrong} there")
+
+
+@pytest.mark.parametrize("text,value", [
+    ("my kennitala is 120174-3399", "120174-3399"),
+    ("Peru: my CUI is 40444848", "40444848"),
+    ("РНОКПП 3012345678 for the contract", "3012345678"),
+    ("her RČ is 736028/5163", "736028/5163"),
+])
+def test_more_cues_of_personal_numbers(text, value):
+    assert value not in mask(text, key=KEY).text
+
+
+def test_a_patient_number_and_a_positive_test_are_health_data():
+    masked = mask("The lab result for patient 4471-332: tested positive for hepatitis C", key=KEY).text
+    assert "4471-332" not in masked and "hepatitis C" not in masked, masked
