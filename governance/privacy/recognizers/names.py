@@ -490,6 +490,14 @@ def dotted_name_handle(handle: str) -> bool:
         p.casefold() in given_names() or p.casefold() in surnames() for p in parts)
 
 
+_LOWER_WORD_RE = re.compile(r"(?<![\w@#/\\.\-'’])[^\W\d_]{2,}(?![\w@/\\]|[.\-'’]\w)")
+
+
+def _lower_name_word(word: str, lexicon) -> bool:
+    """A lower-case word of the name lexicon (a given name or a surname) that is no word of prose or technology."""
+    return (word in lexicon or word in surnames()) and word not in _SPACY_STOP_WORDS and _unknown_word(word)
+
+
 def _unknown_word(word: str) -> bool:
     """Neither a word of prose (the common words, spaCy's stop words) nor a technology word."""
     low = word.casefold()
@@ -791,6 +799,21 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if (m.group(group) in lexicon and m.group(group) not in _SPACY_STOP_WORDS
                     and not any(s <= start < e for s, e in places)):
                 add(start, end, 0.86)
+        # a whole name in lower case, in any script: a given name and a surname of the lexicon side by side, neither a
+        # word of prose nor of technology ("иван петров заболел", "nguyễn văn hùng pushed the fix")
+        words = [w for w in _LOWER_WORD_RE.finditer(text) if w.group(0) == w.group(0).lower()]
+        run: list[re.Match[str]] = []
+        for w in [*words, None]:
+            if w is not None and _lower_name_word(w.group(0), lexicon) and (
+                    not run or text[run[-1].end() : w.start()] in (" ", "\t")) and len(run) < 3:
+                run.append(w)
+                continue
+            if len(run) >= 2 and any(r.group(0) in lexicon for r in run) and any(
+                    r.group(0) in surnames() for r in run) and not any(s <= run[0].start() < e for s, e in places):
+                # another script's pair is as firm (the English model, whose weak guesses are dropped there, reads none)
+                span = text[run[0].start() : run[-1].end()]
+                add(run[0].start(), run[-1].end(), 0.88 if foreign_script(span) else 0.8)
+            run = [w] if w is not None and _lower_name_word(w.group(0), lexicon) else []
 
     @staticmethod
     def _lists(text: str, persons: list[tuple[int, int]], add) -> None:

@@ -266,8 +266,10 @@ _NOT_VALUE_FLAGS_RE = re.compile(r"(?i)^no-|-(?:file|stdin|env|path|prompt|comma
 def _cli_validator(m: re.Match[str]) -> str | None:
     value = m.group("val")
     key = m.groupdict().get("key") or ""
-    if value.startswith("-") or _NOT_VALUE_FLAGS_RE.search(key):
-        return None  # "--no-password --verbose", "--password-file /run/secrets/db"
+    if value.startswith(("-", "(", "$(")) or _NOT_VALUE_FLAGS_RE.search(key):
+        # "--no-password --verbose", "--password-file /run/secrets/db", "-Password (ConvertTo-SecureString …)": the
+        # value is another flag, a file or an expression (whose own literal a rule below reads)
+        return None
     if _PORTISH_RE.match(value) or not plausible_secret_value(value, m.groupdict().get("key") or "", quoted=True):
         return None
     if not password_like(value, min_len=4) and not m.group("q"):
@@ -280,6 +282,100 @@ def _cli_validator(m: re.Match[str]) -> str | None:
     if "secret" in key:
         return "secret"
     return "password"
+
+
+# Credentials in the grammar of commands and code, where the value has a slot rather than a separator:
+# - a credential-named setting and its value after a space: Dockerfile ``ENV DB_PASSWORD x``, ``setx API_SECRET "x"``,
+#   csh ``setenv``, rclone's ``secret_access_key x``: the name is an identifier (``_``, ``.`` or ``-`` inside), so
+#   prose ("password Hunter2") stays with the prose rules;
+_SPACED_SETTING_RE = _rx(
+    r"(?<![\w.\-])(?P<key>(?:[A-Za-z0-9]+[_.])+(?:password|passwd|pass|pwd|secret|token|key|apikey|credentials?|"
+    r"auth)|(?-i:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|SECRET|TOKEN|APIKEY)))[ \t]+(?P<q>[\"']?)"
+    r"(?P<val>[A-Za-z0-9][^\s\"'`]{7,200})"
+    r"(?P=q)(?![^\s;,)])",
+    re.I,
+)
+
+
+def _spaced_setting_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    value = m.group("val").rstrip(".,;:)*")
+    if not (any(c.isdigit() for c in value) or re.search(r"[^\w\-.]", value)) or "=" in value:
+        return None  # "DB_PASSWORD variable", "api_key=…" (the key-value rule's)
+    if "://" in value or "…" in value or len(value) < 8:
+        return None  # nginx's "proxy_pass http://…", "revoke_key rmk_abcdefgh_…": an address, an elided example
+    if not plausible_secret_value(value, m.group("key"), quoted=True) or not password_like(value, min_len=8):
+        return None
+    if _CAMEL_WORDS_RE.fullmatch(re.sub(r"[\d_\-.]+", "", value) or "x") and not re.search(r"[^\w\-.]", value):
+        return None  # another identifier ("SECRET_KEY_BASE64 DecodeSecret2"), not a value
+    return _kind_for_label(m.group("key")), m.start("val"), m.start("val") + len(value)
+
+
+# - a UUID named a key or a token with no separator: "heroku api key 8f14e45f-ceea-…" (Heroku's keys are UUIDs)
+_UUID_KEY_RE = _rx(
+    r"\b(?:api[ _\-]?key|access[ _\-]?key|auth[ _\-]?token|(?:access|api|bearer|refresh)[ _\-]token|secret)"
+    r"[ \t]+(?:is[ \t]+)?(?P<val>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![\w\-])",
+    re.I,
+)
+
+
+# - a secret fed to a command that reads it from its input: ``echo 'x' | docker login --password-stdin``,
+#   ``echo "user:x" | chpasswd``, ``printf 'x\n' | sudo -S …``, ``passwd --stdin``, ``kinit``, a here-string
+_PIPED_SECRET_RE = _rx(
+    # the feeder: echo, printf (after its format string, if any), yes; the reader: a flag or a tool that reads a
+    # password or token from its input (--password-stdin, --with-token, "password=-", chpasswd, sudo -S, kinit …)
+    r"\b(?:echo|printf(?:[ \t]+(?P<fq>[\"'])%s(?:\\n)?(?P=fq))?|yes)(?:[ \t]+-[neE]+)*[ \t]+\$?(?P<q>[\"'])"
+    r"(?P<val>[^\"'\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
+    r"(?:sudo[ \t]+(?!-S))?[^\n|]{0,120}?(?:--[\w\-]*stdin\b|--with-token\b|\b(?:password|passwd|token|secret)=-(?!\w)|"
+    r"\bchpasswd\b|\bsudo[ \t]+-S\b|\bkinit\b|-pass(?:in|out)?[ \t]+stdin|\bsmbpasswd\b|\bpasswd\b)"
+    r"|\b(?:smbpasswd|passwd|chpasswd|kinit|mysql|psql)\b[^\n]{0,80}?<<<[ \t]*\$?(?P<hq>[\"'])(?P<hval>[^\"'\n]{3,200})"
+    r"(?P=hq)",
+    re.I,
+)
+
+
+def _piped_secret_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    group = "val" if m.group("val") is not None else "hval"
+    start, end = m.span(group)
+    value = m.string[start:end]
+    if value.startswith("$") or _PLACEHOLDER_RE_LOCAL.search(value):
+        return None  # "$DOCKER_PASSWORD", "<your password>": a reference, not the value
+    core = re.sub(r"\\n.*$", "", value)  # "x\nx": typed twice
+    if re.search(r"\s", core):
+        return None  # "echo 'build finished' | …": words, not a password
+    if ":" in core and "chpasswd" in m.group(0).lower():  # "user:password"
+        start += core.index(":") + 1
+        core = core.split(":", 1)[1]
+    if not plausible_secret_value(core, quoted=True) or not password_like(core, min_len=6):
+        return None
+    return "password", start, end
+
+
+# - a Terraform variable named for a credential, its default the value; a SQL role's ``PASSWORD 'x'``;
+#   ``ConvertTo-SecureString "x" -AsPlainText``; ``htpasswd -b file user x``; ``net user name x``; Redis ``AUTH x``
+_CODE_SLOT_RE = _rx(
+    r"\bvariable[ \t]+\"[\w\-]*(?:password|passwd|secret|token|key|credential)[\w\-]*\"[ \t]*\{[^}]{0,200}?"
+    r"\bdefault[ \t]*=[ \t]*\"(?P<tf>[^\"\n]{4,200})\""
+    r"|\bPASSWORD[ \t]+(?P<sq>['\"])(?P<sql>[^'\"\n]{4,200})(?P=sq)"
+    r"|\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?P<pq>[\"'])(?P<ps>[^\"'\n]{3,200})(?P=pq)"
+    r"|\bhtpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*?-[A-Za-z]*b[A-Za-z]*[ \t]+(?:-[A-Za-z]+[ \t]+)*\S+[ \t]+\S+[ \t]+"
+    r"[\"']?(?P<ht>[^\s\"']{4,200})"
+    r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<nu>[^\s/*\"'][^\s\"']{3,200})"
+    r"|(?-i:\bAUTH)[ \t]+(?:[\w.\-]+[ \t]+)?(?P<ra>[^\s]{6,200})",
+    re.I,
+)
+
+
+def _code_slot_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    group = next(g for g in ("tf", "sql", "ps", "ht", "nu", "ra") if m.group(g) is not None)
+    start, end = m.span(group)
+    value = m.string[start:end].rstrip(".,;:)")
+    if value.startswith("$") or _PLACEHOLDER_RE_LOCAL.search(value) or not plausible_secret_value(value, quoted=True):
+        return None
+    if group in ("ht", "nu", "ra") and not password_like(value, min_len=4):
+        return None  # "net user bob /add", "AUTH required"
+    if group == "ra" and not re.search(r"redis|valkey|keydb", m.string[max(0, start - 120) : end + 80], re.I):
+        return None  # Redis's AUTH command: another protocol's "AUTH" is not known to take a password there
+    return "password", start, start + len(value)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -313,6 +409,7 @@ _PROVIDER_RE = _rx(
     r"\d{8,10}:AA[A-Za-z0-9_\-]{33}|pat[A-Za-z0-9]{14}\.[0-9a-f]{64}|"  # Telegram bot, Airtable
     r"pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_\-.]{32,}|nfp_[A-Za-z0-9]{36,}|rnd_[A-Za-z0-9]{32,}|"  # PlanetScale, Netlify,
     # Render
+    r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}|"  # Dynatrace
     r"sk\.eyJ[A-Za-z0-9_\-]{40,}\.[A-Za-z0-9_\-]{20,}"  # Mapbox secret token
     r")(?![A-Za-z0-9_\-])"
 )
@@ -737,8 +834,9 @@ _PAIR_RE = _rx(
 def _pair_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     start = m.start("val")
     value = m.group("val").rstrip(".,;:!?)")
-    if value.isdigit() or not (any(c.isdigit() for c in value) or re.search(r"[^\w\-.]", value)):
-        return None
+    symbol_and_capital = re.search(r"[^\w\-.]", value) and any(c.isupper() for c in value)
+    if value.isdigit() or not (any(c.isdigit() for c in value) or symbol_and_capital):
+        return None  # "net user administrator /active:yes": a switch, not a password
     if "://" in value or "@" in value or "/" in value or "=" in value:
         return None  # an address, a path or a query's next parameter ("user=bob&step=2"), not a password
     if not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=6):
@@ -798,8 +896,10 @@ _SPELLED_CUE_RE = _rx(r"\b(?:pass(?:word|phrase|code)?|pwd|pin|secret|token|(?:a
 
 def _spelled_validator(m: re.Match[str]) -> str | None:
     chars = re.findall(r"[A-Za-z0-9!@#$%^&*+=?]", m.group("val"))
-    if len(chars) < 8 or not any(c.isdigit() for c in chars) or len(set(chars)) < 5:
-        return None  # "a, b, c, d": a list of options; a spelled secret mixes digits in
+    digits, letters = sum(c.isdigit() for c in chars), sum(c.isalpha() for c in chars)
+    if len(chars) < 8 or digits < 2 or letters < 2 or len(set(chars)) < 5:
+        # "a, b, c, d": options; "7, 3, 7, 9, 0, 5": a list of counts; a spelled secret mixes letters and digits
+        return None
     before = m.string[max(0, m.start() - 60) : m.start()]
     return "password" if _SPELLED_CUE_RE.search(before) else None
 
@@ -857,6 +957,11 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
                validator=_label_value_validator),
     SecretRule("table_column", "password", _CELL_RE, score=0.85, group="val", validator=_table_cell_validator),
     SecretRule("cli_any_flag", "password", _CLI_ANY_RE, score=0.85, group="val", validator=_cli_validator),
+    SecretRule("spaced_setting", "password", _SPACED_SETTING_RE, score=0.85, group="val",
+               validator=_spaced_setting_validator),
+    SecretRule("piped_secret", "password", _PIPED_SECRET_RE, score=0.85, validator=_piped_secret_validator),
+    SecretRule("uuid_key", "api_key", _UUID_KEY_RE, score=0.85, group="val"),
+    SecretRule("code_slot", "password", _CODE_SLOT_RE, score=0.85, validator=_code_slot_validator),
     SecretRule("user_p_flag", "password", _USER_P_RE, score=0.85, group="val", validator=_cli_validator),
     SecretRule("windows_p_flag", "password", _WIN_P_RE, score=0.85, group="val", validator=_cli_validator),
     SecretRule("setter_call", "password", _SETTER_RE, score=0.85, group="val", validator=_cli_validator),
@@ -885,7 +990,7 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "provider_token": ("sk", "ac", "shp", "atatt3", "atctt3", "_v1_", "hrku-", "key-", "lin_", "dapi", "pmak-", "gls",
                        "glc_", "nrak-", "sntry", "hv", "age-secret", "dp.", "pul-", "sq0", "eaaa", "sl.", "secret_",
                        "ntn_", "gsk_", "r8_", "xai-", "pplx-", "fo1_", "flyv1", "ops_", "rubygems_", "dckr_", "ccipat_",
-                       "tfp_", "atlasv1", "q~", "sbp_", ":aa", "pat", "pscale_", "nfp_", "rnd_"),
+                       "tfp_", "atlasv1", "q~", "sbp_", ":aa", "pat", "pscale_", "nfp_", "rnd_", "dt0c01."),
     "name_value_fields": ("value", "val"),
     "discord_bot_token": (".",),
     "azure_storage_key": ("==",),
@@ -909,6 +1014,10 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl"),
     "table_column": ("|",),
     "cli_any_flag": _LABEL_TRIGGERS + ("auth",),
+    "spaced_setting": ("pass", "pwd", "secret", "token", "key", "cred", "auth"),
+    "piped_secret": ("echo", "printf", "yes", "<<<"),
+    "uuid_key": ("key", "token", "secret"),
+    "code_slot": ("variable", "password", "securestring", "htpasswd", "net user", "auth"),
     "user_p_flag": ("-p",),
     "windows_p_flag": ("/p", "/user:"),
     "setter_call": ("(",),

@@ -138,3 +138,24 @@ def test_places_in_other_scripts_after_their_cue(text, place):
 
 def test_a_place_phrase_naming_no_place_stays():
     assert mask("我住在这里很久了。", key=KEY).text == "我住在这里很久了。"
+
+
+@pytest.mark.parametrize("text,name", [
+    ("иван петров заболел гриппом", "иван петров"),
+    ("mehmet yılmaz is on call tonight", "mehmet yılmaz"),
+    ("ask maria kowalska about the invoice", "maria kowalska"),
+])
+def test_a_whole_name_in_lower_case_is_a_name(text, name):
+    assert name not in mask(text, key=KEY).text
+
+
+@pytest.mark.parametrize("text", [
+    "the kafka consumer lag grew overnight",
+    "the mesa drivers broke again",
+    "rose gold looks nice on the case",
+    "run pip install flask gunicorn then restart",
+    "set the java home and the maven repo",
+])
+def test_lower_case_words_that_are_also_names_stay(text):
+    res = mask(text, key=KEY)
+    assert not [e for e in res.entities if e.entity_type in NAME_TYPES], res
