@@ -774,7 +774,8 @@ _CODE_RE = _rx(
     re.I,
 )
 _UNIT_AFTER_RE = _rx(r"[ \t]*(?:%|ms\b|s\b|secs?\b|seconds?\b|min\b|minutes?\b|hours?\b|days?\b|times\b|px\b|"
-                     r"of\b|x\b|users?\b|accounts?\b|digits?\b|characters?\b|chars?\b)", re.I)
+                     r"of\b|x\b|users?\b|accounts?\b|digits?\b|characters?\b|chars?\b|[kmgtµ]?[bgl]\b|mg\b|ml\b|"
+                     r"[kcm]?m\b|usd\b|eur\b|gbp\b|€|\$|£|rpm\b|hz\b|mhz\b|ghz\b|items?\b|rows?\b|requests?\b)", re.I)
 
 
 def _code_shape(code: str, *, letters: bool) -> bool:
@@ -790,6 +791,8 @@ def _code_shape(code: str, *, letters: bool) -> bool:
 
 def _code_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     key = m.group("key").lower()
+    if key == "combination" and not m.group("sep").strip():
+        return None  # "the combination of 2 drugs 1500 mg": a combination is a code only when said to be one
     letters = key.startswith(("backup", "recovery", "security", "wallet", "unlock"))
     min_digits = 3 if key.startswith(("cvv", "cvc")) else 4
     start = m.start("val")

@@ -118,6 +118,8 @@ PROSE = [
     "user: bob / role: admin",
     "Security answer fields are hashed with Argon2.",
     'the password is "the same as before"',
+    "the combination of 2 drugs 1500 mg daily",
+    "the access code path handles 2048 requests per second",
 ]
 
 
