@@ -128,6 +128,12 @@ def _percent(m: re.Match[str]) -> str | None:
     return out if out.isprintable() or out.isspace() else None
 
 
+def _percent_again(m: re.Match[str]) -> str | None:
+    # a second decoding never makes whitespace: "%2509" in a password is "%09" as typed, not a tab that cuts it
+    out = _percent(m)
+    return None if out is None or any(ch.isspace() for ch in out) else out
+
+
 def _entity(m: re.Match[str]) -> str | None:
     if m.group(0)[1] != "#" and m.group(0)[1:] not in html5_entities:
         return None  # only a whole known name ("&notanentity;" is not "&not;" + "anentity;")
@@ -533,10 +539,10 @@ def normalise(text: str) -> Normalised:
     starts = list(range(len(text)))
     ends = list(range(1, len(text) + 1))
     out = text
-    for _ in range(2):  # "%2540" -> "%40" -> "@"
+    for again in (False, True):  # "%2540" -> "%40" -> "@"
         before = out
         if "%" in out:
-            out, starts, ends = _rewrite(out, starts, ends, _PCT_RUN_RE, _percent)
+            out, starts, ends = _rewrite(out, starts, ends, _PCT_RUN_RE, _percent_again if again else _percent)
         if "&" in out:
             out, starts, ends = _rewrite(out, starts, ends, _ENTITY_RE, _entity)
         if "\\" in out or "%u" in out or "%U" in out:

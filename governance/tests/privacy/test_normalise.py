@@ -277,3 +277,16 @@ def test_unglued_spaces_map_to_nothing():
     end = n.text.index(".com") + 4
     assert n.original[slice(*n.to_original(start, end))] == "zhang@example.com"
     assert n.to_original(start - 1, start) == (start - 1, start - 1)  # the space itself is no character of the text
+
+
+@pytest.mark.parametrize("escape", ["%2509", "%250A", "%2520", "%0912", "%2012", "%2541"])
+@pytest.mark.parametrize("label", ["lösenord: ", "password: "])
+def test_a_password_holding_an_escape_is_masked_whole(label, escape):
+    # a canary of the adversarial suite ("lOpOp%2509") once leaked: decoded twice, "%2509" became a tab that cut it
+    value = f"lOpOp{escape}"
+    assert mask(label + value, key=KEY).text == label + "<SECRET:password>"
+
+
+def test_a_second_decoding_makes_no_whitespace():
+    assert normalise("file%2520name").text == "file%20name"
+    assert normalise("anna%2540example.com").text == PLAIN
