@@ -778,10 +778,7 @@ _TRIM_CHARS = " \t\r\n\f\v.,;:!?\"'’‘“”()[]{}"
 
 
 def _trim(text: str, start: int, end: int, entity_type: str) -> tuple[int, int]:
-    # a secret keeps a tab at its end: decoding can make one of its characters ("lOpOp%2509" reads "lOpOp" and a tab
-    # in the normalised text), and a trimmed span would leave them in clear
-    chars = _TRIM_CHARS if entity_type in NER_ENTITY_TYPES else " \r\n\f\v" if is_secret_entity(entity_type) else \
-        " \t\r\n\f\v"
+    chars = _TRIM_CHARS if entity_type in NER_ENTITY_TYPES else " \t\r\n\f\v"
     while start < end and text[start] in chars:
         start += 1
     while end > start and text[end - 1] in chars:

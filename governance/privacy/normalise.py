@@ -513,7 +513,7 @@ _HINT_WORDS = r"dot|punto|punkt|ponto|kropka|piste|prikk|nokta|arroba|arobase|so
 _MARKED_HINT_RE = re.compile(r"[\-_*|#/<~][ \t]*(?:at|@)[ \t]*[\-_*|#/>~]", re.I)
 _NEEDS_RE = re.compile(
     r"[^\x00-\x7f]|%[0-9A-Fa-f]{2}|%u[0-9A-Fa-f]{4}|&#?\w+;| @ |\\[uUx][0-9A-Fa-f{]|\\[0-3][0-7]{2}|=40|=\r?\n|"
-    r"[\-_*|#/<~][ \t]*(?:at|@)[ \t]*[\-_*|#/>~]|\d[ \t]+-[ \t]+\d|"
+    rf"{_MARKED_HINT_RE.pattern}|\d[ \t]+-[ \t]+\d|"
     rf"[\[({{]\s*(?:{_AT_WORDS}|{_DOT_WORDS}|@|\.)\s*[\])}}]|hxxp|\s(?:{_HINT_WORDS})\s",
     re.I,
 )

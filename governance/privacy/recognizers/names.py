@@ -801,19 +801,22 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 add(start, end, 0.86)
         # a whole name in lower case, in any script: a given name and a surname of the lexicon side by side, neither a
         # word of prose nor of technology ("иван петров заболел", "nguyễn văn hùng pushed the fix")
-        words = [w for w in _LOWER_WORD_RE.finditer(text) if w.group(0) == w.group(0).lower()]
-        run: list[re.Match[str]] = []
-        for w in [*words, None]:
-            if w is not None and _lower_name_word(w.group(0), lexicon) and (
-                    not run or text[run[-1].end() : w.start()] in (" ", "\t")) and len(run) < 3:
-                run.append(w)
+        runs: list[list[re.Match[str]]] = []  # lower-case name words side by side, up to three
+        for w in _LOWER_WORD_RE.finditer(text):
+            if w.group(0) != w.group(0).lower() or not _lower_name_word(w.group(0), lexicon):
                 continue
-            if len(run) >= 2 and any(r.group(0) in lexicon for r in run) and any(
-                    r.group(0) in surnames() for r in run) and not any(s <= run[0].start() < e for s, e in places):
+            last = runs[-1] if runs else None
+            if last and len(last) < 3 and text[last[-1].end() : w.start()] in (" ", "\t"):
+                last.append(w)
+            else:
+                runs.append([w])
+        for run in runs:
+            words = {r.group(0) for r in run}
+            if len(run) >= 2 and words & lexicon and words & surnames() and not any(
+                    s <= run[0].start() < e for s, e in places):
                 # another script's pair is as firm (the English model, whose weak guesses are dropped there, reads none)
-                span = text[run[0].start() : run[-1].end()]
-                add(run[0].start(), run[-1].end(), 0.88 if foreign_script(span) else 0.8)
-            run = [w] if w is not None and _lower_name_word(w.group(0), lexicon) else []
+                start, end = run[0].start(), run[-1].end()
+                add(start, end, 0.88 if foreign_script(text[start:end]) else 0.8)
 
     @staticmethod
     def _lists(text: str, persons: list[tuple[int, int]], add) -> None:

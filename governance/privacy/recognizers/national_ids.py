@@ -88,9 +88,11 @@ def verhoeff_digit(digits: str) -> str:
 
 
 def luhn_digit(digits: str) -> str:
+    """The Luhn check digit of ``digits``; a letter counts as its base-36 value (A = 10 … Z = 35), as in
+    Portugal's citizen card."""
     total = 0
     for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
+        d = int(ch, 36)
         if i % 2 == 0:
             d *= 2
             if d > 9:

@@ -27,13 +27,14 @@ import json
 import re
 
 from .secret_base import (
+    _PLACEHOLDER_RE,
     SecretRule,
     _rx,
     looks_random,
     password_like,
     plausible_secret_value,
 )
-from .secret_rules import CORE_RULES
+from .secret_rules import _STATE_WORDS, CORE_RULES
 
 # --------------------------------------------------------------------------------------------------
 # Credential words, any language
@@ -337,7 +338,7 @@ def _piped_secret_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     group = "val" if m.group("val") is not None else "hval"
     start, end = m.span(group)
     value = m.string[start:end]
-    if value.startswith("$") or _PLACEHOLDER_RE_LOCAL.search(value):
+    if _PLACEHOLDER_RE.search(value):
         return None  # "$DOCKER_PASSWORD", "<your password>": a reference, not the value
     core = re.sub(r"\\n.*$", "", value)  # "x\nx": typed twice
     if re.search(r"\s", core):
@@ -369,7 +370,7 @@ def _code_slot_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     group = next(g for g in ("tf", "sql", "ps", "ht", "nu", "ra") if m.group(g) is not None)
     start, end = m.span(group)
     value = m.string[start:end].rstrip(".,;:)")
-    if value.startswith("$") or _PLACEHOLDER_RE_LOCAL.search(value) or not plausible_secret_value(value, quoted=True):
+    if not plausible_secret_value(value, quoted=True):  # "$REDIS_PASSWORD", "<password>", "***": no value
         return None
     if group in ("ht", "nu", "ra") and not password_like(value, min_len=4):
         return None  # "net user bob /add", "AUTH required"
@@ -880,13 +881,11 @@ _ANSWER_RE = _rx(
 def _answer_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     group = "qval" if m.group("qval") is not None else "val"
     value = m.group(group)
-    if value.lower() in _STATE_LIKE or _PLACEHOLDER_RE_LOCAL.search(value):
+    if value.lower() in _STATE_WORDS or _PLACEHOLDER_RE.search(value):
         return None
     return "password", m.start(group), m.end(group)
 
 
-_STATE_LIKE = frozenset("a an the my your our not no wrong correct required missing empty blank set unset".split())
-_PLACEHOLDER_RE_LOCAL = _rx(r"[<{\[]|\.\.\.|x{3,}|\*{3,}", re.I)
 
 
 # A secret spelled out one character at a time after its label: "the secret is spelled out: x k 9 q 2 m 7 v …"

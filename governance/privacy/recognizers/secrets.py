@@ -24,7 +24,6 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -218,13 +217,8 @@ def find_secrets_as_written(norm: Normalised, rules: Sequence[SecretRule] = SECR
         span = norm.to_normalised(f.start, f.end)
         if span is None:
             continue
-        decoded = norm.text[span[0] : span[1]]
-        value = _DELIMITERS_RE.sub("", decoded)
+        value = _DELIMITERS_RE.sub("", norm.text[span[0] : span[1]])
         if password_like(value) or looks_random(value, min_len=16):
-            out.append(f)
-        elif any(unicodedata.category(ch) == "Cc" for ch in decoded) and password_like(norm.original[f.start : f.end]):
-            # "lOpOp%2509" decodes (twice) to "lOpOp" and a tab: an escape that yields a control character hides no
-            # text, so the value as written is judged as written
             out.append(f)
     return out
 

@@ -407,21 +407,10 @@ def _uk_licence(v: str) -> bool:
     return (1 <= month <= 12 or 51 <= month <= 62) and 1 <= day <= 31 and v[0] != "9"
 
 
-def pt_cc_check(body: str) -> str:
-    """The Portuguese citizen card's last digit: a Luhn sum over digits and letters (A = 10 … Z = 35)."""
-    total = 0
-    for i, ch in enumerate(reversed(body.upper())):
-        value = int(ch, 36)
-        if i % 2 == 0:
-            value *= 2
-            value = value - 9 if value > 9 else value
-        total += value
-    return str((10 - total) % 10)
-
-
 def _pt_cc(v: str) -> bool:
+    """Portugal's citizen card: the last digit is the Luhn check of the rest, letters included."""
     compact = v.replace(" ", "").upper()
-    return pt_cc_check(compact[:-1]) == compact[-1]
+    return luhn_digit(compact[:-1]) == compact[-1]
 
 
 def jmbg_check(twelve: str) -> str | None:

@@ -12,21 +12,10 @@ from bench.canaries import Canaries
 from governance.privacy.engine import mask
 from governance.privacy.recognizers import find_secrets
 
+from .secret_checks import covered, secret_spans
+
 C = Canaries(random.Random(20261201))
 PW = C.password()
-
-
-def secret_spans(text: str) -> list[str]:
-    return [text[f.start : f.end] for f in find_secrets(text)]
-
-
-def covered(text: str, value: str) -> bool:
-    """Every character of ``value`` (at its first occurrence) lies inside a finding."""
-    start = text.index(value)
-    inside = set()
-    for f in find_secrets(text):
-        inside.update(range(f.start, f.end))
-    return all(i in inside for i in range(start, start + len(value)))
 
 
 LABELS = [

@@ -12,6 +12,8 @@ import pytest
 from bench.canaries import Canaries
 from governance.privacy.recognizers import find_secrets
 
+from .secret_checks import covered, secret_spans
+
 C = Canaries(random.Random(20261205))
 PW = C.password()
 rng = random.Random(37)
@@ -22,15 +24,6 @@ def digits(n: int) -> str:
         value = "".join(rng.choice("0123456789") for _ in range(n))
         if len(set(value)) > 2:
             return value
-
-
-def covered(text: str, value: str) -> bool:
-    """Every character of ``value`` (at its first occurrence) lies inside a finding."""
-    start = text.index(value)
-    inside = set()
-    for f in find_secrets(text):
-        inside.update(range(f.start, f.end))
-    return all(i in inside for i in range(start, start + len(value)))
 
 
 P4, P5, P6, P7 = digits(4), digits(5), digits(6), digits(7)
@@ -125,4 +118,4 @@ PROSE = [
 
 @pytest.mark.parametrize("text", PROSE, ids=[t[:24] for t in PROSE])
 def test_technical_prose_with_the_same_words_stays(text):
-    assert find_secrets(text) == [], [text[f.start : f.end] for f in find_secrets(text)]
+    assert find_secrets(text) == [], secret_spans(text)

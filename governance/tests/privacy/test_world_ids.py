@@ -13,7 +13,7 @@ import pytest
 from governance.privacy.engine import mask
 from governance.privacy.normalise import normalise
 from governance.privacy.recognizers import find_secrets
-from governance.privacy.recognizers.national_ids import HealthAndBirthRecognizer
+from governance.privacy.recognizers.national_ids import HealthAndBirthRecognizer, luhn_digit
 from governance.privacy.recognizers.world_ids import (
     WorldIdRecognizer,
     be_check,
@@ -22,7 +22,6 @@ from governance.privacy.recognizers.world_ids import (
     hetu_check,
     jmbg_check,
     kr_check,
-    pt_cc_check,
     sg_check,
 )
 
@@ -260,7 +259,7 @@ def test_an_emoji_flag_keeps_its_tag_sequence_as_a_picture():
 
 def _pt_cc(rng):
     body = _digits(rng, 9) + "".join(rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(2))
-    return f"{body[:8]} {body[8]} {body[9:]}{pt_cc_check(body)}"
+    return f"{body[:8]} {body[8]} {body[9:]}{luhn_digit(body)}"
 
 
 def _jmbg(rng):
