@@ -949,6 +949,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if not handle and _code_like(span, place=etype == "LOCATION"):
         return False
     model_only = _from_ner_model(result)
+    if model_only and _FLAG_RE.search(span):
+        return False  # "psql -h db -U postgres -d app": a name never holds a command's flag ("-U", "--user")
     # weak evidence: the model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)
     weak = model_only or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) < 0.88)
     if model_only and _acronym_in_prose(text, span) and (
@@ -1001,6 +1003,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     return bool(_INTRODUCTION_BEFORE_RE.search(text, max(0, start - 40), start))
 
 
+_FLAG_RE = re.compile(r"(?:^|\s)--?[A-Za-z]")
 # identifiers, versions, paths, escapes: "httpcore2", "xxh3_128", "x.y", "v2.14.3", "\\r", "ToolNode", "MacOSX"
 _CODE_CHAR_RE = re.compile(r"[\d_\\/=<>{}\[\]|#$%^*~`]|\w\.\w")
 _CAMEL_RE = re.compile(r"[a-z][A-Z]")

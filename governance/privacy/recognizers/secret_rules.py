@@ -77,11 +77,13 @@ _BARE_PASSWORD_RE = _rx(
     r"\b(?P<key>password|passwd|pwd|pw|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I
 )
 # password flags of common tools: sshpass -p, zip/unzip -P, 7z -p, openssl -passin pass:,
-# smbclient -U user%pass
+# Samba's -U user%pass
 _TOOL_PW_RE = _rx(
     r"\b(?:sshpass[ \t]+-p|(?:un)?zip\b[^\n]*?[ \t]-P|7za?\b[^\n]*?[ \t]-p|openssl\b[^\n]*?[ \t]-pass(?:in|"
     r"out)[ \t]+pass:|"
-    r"smbclient\b[^\n]*?[ \t]-U[ \t]*[^\s%]+%)[ \t]*(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)"
+    # Samba's tools all take "-U user%pass": smbclient, net, rpcclient, smbcacls, smbget, winexe, samba-tool
+    r"\b(?:smbclient|net|rpcclient|smbcacls|smbget|smbtree|winexe|samba-tool|pdbedit)\b[^\n]*?[ \t]"
+    r"(?:-U|--user(?:name)?=?)[ \t]*[^\s%]+%)[ \t]*(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)"
 )
 # <add key="DbPassword" value="..."/>, <param name="apiKey" value="..."/>
 _ATTR_KV_RE = _rx(

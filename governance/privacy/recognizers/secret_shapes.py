@@ -196,7 +196,8 @@ _TOOL_CRED_RE = _rx(
     r"\bIDENTIFIED[ \t]+BY[ \t]+(?:PASSWORD[ \t]+|VALUES[ \t]+)?[\"'`]?(?P<sql>[^\s\"'`;]{4,200})|"
     r"\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop|url)?\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?"
     r"(?P<ldap>[^\s\"']{4,200})|"
-    r"\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|table|trap|check|netstat)\b[^\n]{0,200}?[ \t]-c[ \t]+[\"']?"
+    r"\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|table|trap|check|netstat)\b[^\n]{0,200}?[ \t](?-i:-[cAX])"
+    r"[ \t]+[\"']?"
     r"(?P<snmp>[^\s\"']{4,200})|"
     r"\b(?:log(?:[ \-]?in(?:to)?)?|sign(?:[ \-]?in(?:to)?)?|authenticate|unlock|connect)\b[^.\n]{0,50}?\bwith[ \t]+"
     r"(?:the[ \t]+(?:password|passphrase|pin)[ \t]+)?[\"'`]?(?P<with>[^\s\"'`]{8,200})",
@@ -213,6 +214,9 @@ def _tool_cred_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
             return None
     elif not plausible_secret_value(value, quoted=True) or value.lower() in ("public", "private"):
         return None
+    elif group == "snmp" and re.search(r"-[AX][ \t]+[\"']?$", m.string[max(0, start - 6):start]) \
+            and not password_like(value, min_len=8):
+        return None  # SNMPv3 passphrases have eight characters at least: "the -A option takes …" names none
     return ("password" if group != "snmp" else "secret"), start, start + len(value)
 
 
@@ -238,11 +242,14 @@ _CLI_ANY_RE = _rx(
     re.I,
 )
 _USER_P_RE = _rx(
-    r"(?<![\w-])-u[ \t]*[^\s\-][^\s]*[ \t]+-p[ \t]*(?P<q>[\"']?)(?P<val>[^\s\"']{3,200})(?P=q)"
+    r"(?<![\w-])(?:-u[ \t]*[^\s\-][^\s]*[ \t]+-p|-[uU][ \t]*[^\s\-][^\s]*[ \t]+-P(?![ \t]*[\"']?[\w\-]+=))"
+    r"[ \t]*(?P<q>[\"']?)"
+    # "-U sa -P x" too: sqlcmd, ipmitool, bcp (psql's "-P pager=off" is no password)
+    r"(?P<val>[^\s\"']{3,200})(?P=q)"
 )
 _WIN_P_RE = _rx(
-    r"(?:(?<![\w])/p(?:assword)?:|\bnet[ \t]+use\b[^\n]*?/user:[^\s]+[ \t]+)(?P<q>[\"']?)(?P<val>[^\s\"'/]"
-    r"[^\s\"']{2,200})(?P=q)", re.I)
+    r"(?:(?<![\w])/p(?:assword)?:|(?<![\w])/RP[ \t]+|\bnet[ \t]+use\b[^\n]*?/user:[^\s]+[ \t]+)(?P<q>[\"']?)"
+    r"(?P<val>[^\s\"'/][^\s\"']{2,200})(?P=q)", re.I)
 _SETTER_RE = _rx(
     r"(?:set|with|use|put)_?(?:password|passwd|secret|token|api_?key|access_?key|credentials?|auth_?token)"
     r"[ \t]*\([ \t]*(?:[^()\"']{0,40},[ \t]*)?(?P<q>[\"'])(?P<val>[^\"'\n]{3,200})(?P=q)",
@@ -291,7 +298,7 @@ def _cli_validator(m: re.Match[str]) -> str | None:
 #   prose ("password Hunter2") stays with the prose rules;
 _SPACED_SETTING_RE = _rx(
     r"(?<![\w.\-])(?P<key>(?:[A-Za-z0-9]+[_.])+(?:password|passwd|pass|pwd|secret|token|key|apikey|credentials?|"
-    r"auth)|(?-i:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|SECRET|TOKEN|APIKEY)))[ \t]+(?P<q>[\"']?)"
+    r"auth)|_auth(?:token)?|(?-i:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|SECRET|TOKEN|APIKEY)))[ \t]+(?P<q>[\"']?)"
     r"(?P<val>[A-Za-z0-9][^\s\"'`]{7,200})"
     r"(?P=q)(?![^\s;,)])",
     re.I,
@@ -306,7 +313,8 @@ def _spaced_setting_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
         return None  # nginx's "proxy_pass http://…", "revoke_key rmk_abcdefgh_…": an address, an elided example
     if not plausible_secret_value(value, m.group("key"), quoted=True) or not password_like(value, min_len=8):
         return None
-    if _CAMEL_WORDS_RE.fullmatch(re.sub(r"[\d_\-.]+", "", value) or "x") and not re.search(r"[^\w\-.]", value):
+    runs = [run for run in re.split(r"[\d_\-.]+", value) if run]
+    if runs and all(_CAMEL_WORDS_RE.fullmatch(run) for run in runs) and not re.search(r"[^\w\-.]", value):
         return None  # another identifier ("SECRET_KEY_BASE64 DecodeSecret2"), not a value
     return _kind_for_label(m.group("key")), m.start("val"), m.start("val") + len(value)
 
@@ -324,18 +332,25 @@ _UUID_KEY_RE = _rx(
 _PIPED_SECRET_RE = _rx(
     # the feeder: echo, printf (after its format string, if any), yes; the reader: a flag or a tool that reads a
     # password or token from its input (--password-stdin, --with-token, "password=-", chpasswd, sudo -S, kinit …)
-    r"\b(?:echo|printf(?:[ \t]+(?P<fq>[\"'])%s(?:\\n)?(?P=fq))?|yes)(?:[ \t]+-[neE]+)*[ \t]+\$?(?P<q>[\"'])"
-    r"(?P<val>[^\"'\n]{3,200})(?P=q)[ \t]*\|[ \t]*"
-    r"(?:sudo[ \t]+(?!-S))?[^\n|]{0,120}?(?:--[\w\-]*stdin\b|--with-token\b|\b(?:password|passwd|token|secret)=-(?!\w)|"
-    r"\bchpasswd\b|\bsudo[ \t]+-S\b|\bkinit\b|-pass(?:in|out)?[ \t]+stdin|\bsmbpasswd\b|\bpasswd\b)"
-    r"|\b(?:smbpasswd|passwd|chpasswd|kinit|mysql|psql)\b[^\n]{0,80}?<<<[ \t]*\$?(?P<hq>[\"'])(?P<hval>[^\"'\n]{3,200})"
-    r"(?P=hq)",
+    r"\b(?:echo|printf(?:[ \t]+(?P<fq>[\"'])%s(?:\\n)?(?P=fq))?|yes)(?:[ \t]+-[neE]+)*[ \t]+(?:\$?(?P<q>[\"'])"
+    r"(?P<val>[^\"'\n]{3,200})(?P=q)|(?P<bval>[^\s\"'|$<>&;-][^\s|;&]{5,100}))[ \t]*\|[ \t]*"
+    # one filter may stand between ("yes x | head -2 | smbpasswd -s -a jdoe")
+    r"(?:(?:head|tail|tr|sed)\b[^\n|]{0,40}\|[ \t]*)?"
+    r"(?:sudo[ \t]+(?!-S))?[^\n|]{0,120}?(?:(?<![\w\-])--?[\w\-]*stdin[\w]*\b|--with-token\b|"
+    r"\b(?:password|passwd|token|secret)=-(?!\w)|"
+    r"\bchpasswd\b|\bsudo[ \t]+-S\b|\bkinit\b|-pass(?:in|out)?[ \t]+stdin|\bsmbpasswd\b|\bpasswd\b|"
+    # tools that prompt for a password and take it from a pipe: keytool, jarsigner, cryptsetup; gpg's
+    # --passphrase-fd 0, htpasswd -i, any reader of /dev/stdin, "vault login -"
+    r"\b(?:keytool|jarsigner|cryptsetup)\b|--passphrase-fd[ \t=]+0\b|\bhtpasswd[ \t]+-[A-Za-z]*i|/dev/stdin\b|"
+    r"\blogin[ \t]+-(?![\w\-]))"
+    r"|(?:\b(?:smbpasswd|passwd|chpasswd|kinit|mysql|psql|keytool|cryptsetup)\b|--[\w\-]*stdin\b|--with-token\b)"
+    r"[^\n]{0,80}?<<<[ \t]*(?:\$?(?P<hq>[\"'])(?P<hval>[^\"'\n]{3,200})(?P=hq)|(?P<hbare>[^\s\"'$<>-][^\s;&|]{5,200}))",
     re.I,
 )
 
 
 def _piped_secret_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
-    group = "val" if m.group("val") is not None else "hval"
+    group = next(g for g in ("val", "bval", "hval", "hbare") if m.group(g) is not None)
     start, end = m.span(group)
     value = m.string[start:end]
     if _PLACEHOLDER_RE.search(value):
@@ -358,21 +373,45 @@ _CODE_SLOT_RE = _rx(
     r"\bdefault[ \t]*=[ \t]*\"(?P<tf>[^\"\n]{4,200})\""
     r"|\bPASSWORD[ \t]+(?P<sq>['\"])(?P<sql>[^'\"\n]{4,200})(?P=sq)"
     r"|\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?P<pq>[\"'])(?P<ps>[^\"'\n]{3,200})(?P=pq)"
-    r"|\bhtpasswd[ \t]+(?:-[A-Za-z]+[ \t]+)*?-[A-Za-z]*b[A-Za-z]*[ \t]+(?:-[A-Za-z]+[ \t]+)*\S+[ \t]+\S+[ \t]+"
-    r"[\"']?(?P<ht>[^\s\"']{4,200})"
+    r"|\b(?:htpasswd|mosquitto_passwd)[ \t]+(?:-[A-Za-z]+[ \t]+)*?-[A-Za-z]*b[A-Za-z]*[ \t]+(?:-[A-Za-z]+[ \t]+)*"
+    r"\S+[ \t]+\S+[ \t]+[\"']?(?P<ht>[^\s\"']{4,200})"
     r"|\bnet[ \t]+user[ \t]+[^\s/]+[ \t]+(?P<nu>[^\s/*\"'][^\s\"']{3,200})"
+    # commands whose grammar puts a secret at a place: MinIO's "mc alias set NAME URL ACCESS SECRET",
+    # "rabbitmqctl add_user|change_password USER PASS", "wpa_passphrase SSID PASS", "rclone obscure PASS",
+    # "net use [X:] \\share PASS", "lftp -u user,PASS", "vault login TOKEN"
+    r"|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+[\"']?"
+    r"(?P<mc>[^\s\"']{4,200})"
+    r"|\brabbitmqctl[ \t]+(?:\S+[ \t]+)*?(?:add_user|change_password)[ \t]+[\"']?[^\s\"']+[\"']?[ \t]+[\"']?"
+    r"(?P<rq>[^\s\"']{4,200})"
+    r"|\bwpa_passphrase[ \t]+(?:\"[^\"\n]+\"|'[^'\n]+'|\S+)[ \t]+[\"']?(?P<wp>[^\s\"']{8,63})"
+    r"|\brclone[ \t]+obscure[ \t]+[\"']?(?P<ro>[^\s\"'\-][^\s\"']{3,200})"
+    r"|\bnet[ \t]+use[ \t]+(?:[A-Za-z]:[ \t]+|\*[ \t]+)?\\\\\S+[ \t]+(?P<nuse>[^\s/*\"'][^\s\"']{2,200})"
+    r"|\blftp\b[^\n]{0,80}?[ \t]-u[ \t]+[^\s,]+,(?P<lf>[^\s\"']{3,200})"
+    r"|\bvault[ \t]+login[ \t]+(?P<vl>[^\s\"'=\-][^\s\"'=]{7,200})(?![^\n]*=)"
+    # "netsh wlan … key=X", "ssh-keygen … -N X" (a key's new passphrase), macOS "security add-generic-password … -w X",
+    # openvpn's "--auth-user-pass <(printf 'user\npass')", expect's 'send "x\r"' after a password prompt
+    r"|\bnetsh\b[^\n]{0,120}?\bkey(?:material)?=[\"']?(?P<nk>[^\s\"']{8,63})"
+    r"|\bssh-keygen\b[^\n]{0,120}?[ \t](?-i:-[NP])[ \t]+[\"']?(?P<sk>[^\s\"']{4,200})"
+    r"|\bsecurity[ \t]+(?:add|set)-(?:generic|internet)-password\b[^\n]{0,160}?[ \t]-w[ \t]+[\"']?"
+    r"(?P<sw>[^\s\"']{4,200})"
+    r"|--auth-user-pass[ \t]+<\([ \t]*(?:printf|echo[ \t]+-e)[ \t]+[\"'][^\\\"'\n]+\\n(?P<ov>[^\\\"'\n]{4,200})"
+    r"|\bexpect\b[^\n]{0,200}?(?:pass|assword|secret|token|pin\b)[^\n]{0,80}?"
+    r"\bsend[ \t]+(?:--[ \t]+)?\\?\"(?P<ex>[^\"\\\n]{4,200})\\r"
     r"|(?-i:\bAUTH)[ \t]+(?:[\w.\-]+[ \t]+)?(?P<ra>[^\s]{6,200})",
     re.I,
 )
 
 
+_PLACED = ("mc", "rq", "wp", "ro", "nuse", "lf", "vl", "nk", "sk", "sw", "ov", "ex")
+
+
 def _code_slot_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
-    group = next(g for g in ("tf", "sql", "ps", "ht", "nu", "ra") if m.group(g) is not None)
+    group = next(g for g in ("tf", "sql", "ps", "ht", "nu", "ra", *_PLACED) if m.group(g) is not None)
     start, end = m.span(group)
     value = m.string[start:end].rstrip(".,;:)")
     if not plausible_secret_value(value, quoted=True):  # "$REDIS_PASSWORD", "<password>", "***": no value
         return None
-    if group in ("ht", "nu", "ra") and not password_like(value, min_len=4):
+    if group in ("ht", "nu", "ra", *_PLACED) and not password_like(value, min_len=4):
         return None  # "net user bob /add", "AUTH required"
     if group == "ra" and not re.search(r"redis|valkey|keydb", m.string[max(0, start - 120) : end + 80], re.I):
         return None  # Redis's AUTH command: another protocol's "AUTH" is not known to take a password there
@@ -1019,9 +1058,11 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "spaced_setting": ("pass", "pwd", "secret", "token", "key", "cred", "auth"),
     "piped_secret": ("echo", "printf", "yes", "<<<"),
     "uuid_key": ("key", "token", "secret"),
-    "code_slot": ("variable", "password", "securestring", "htpasswd", "net user", "auth"),
+    "code_slot": ("variable", "password", "securestring", "htpasswd", "net user", "auth", "mosquitto_passwd", "mc ",
+                  "rabbitmqctl", "wpa_passphrase", "rclone", "net use", "lftp", "vault", "netsh", "ssh-keygen",
+                  "security", "auth-user-pass", "expect"),
     "user_p_flag": ("-p",),
-    "windows_p_flag": ("/p", "/user:"),
+    "windows_p_flag": ("/p", "/user:", "/rp"),
     "setter_call": ("(",),
     "auth_tuple": ("auth",),
     "typed_assignment": ("pass", "secret", "token", "key"),

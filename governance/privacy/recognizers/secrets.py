@@ -153,7 +153,7 @@ _RULE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "mysql_p": ("mysql", "mariadb"),
     "prose": ("pass", "pwd", "pin", "token", "key", "secret", "credential"),
     "bare_password": ("pass", "pwd", "pw"),
-    "tool_password_flag": ("sshpass", "zip", "7z", "openssl", "smbclient"),
+    "tool_password_flag": ("sshpass", "zip", "7z", "openssl", "%"),
     "attr_key_value": ("value",),
     "netrc": ("machine",),
     "redis_cli": ("redis-cli",),

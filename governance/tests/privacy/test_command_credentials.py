@@ -39,6 +39,49 @@ SLOTS = [
     f'variable "admin_secret" {{\n  default = "{PW}"\n}}',
 ]
 
+# Commands whose grammar puts the secret at a place, without a flag or a label: a tool reading it from a pipe, a
+# positional argument, a pair of upper-case flags.
+PLACED = [
+    f"yes '{PW}' | keytool -importkeystore -srckeystore a.p12 -destkeystore b.jks",
+    f"echo '{PW}' | gpg --batch --passphrase-fd 0 -c notes.txt",
+    f"echo -n '{PW}' | cryptsetup luksOpen /dev/sdb1 vault -",
+    f"printf '{PW}' | htpasswd -i /etc/nginx/.htpasswd alice",
+    f"echo '{PW}' | vault login -",
+    f"mc alias set myminio http://localhost:9000 admin {PW}",
+    f"mc config host add prod https://s3.example.com AKIAEXAMPLE12 {PW}",
+    f"rabbitmqctl add_user metrics {PW}",
+    f"rabbitmqctl -n rabbit@host change_password guest '{PW}'",
+    f"mosquitto_passwd -b /etc/mosquitto/pw sensor {PW}",
+    f"wpa_passphrase HomeNet {PW}",
+    f"rclone obscure '{PW}'",
+    f"net use \\\\fs01\\share {PW} /user:corp\\carol",
+    f"net use Z: \\\\fs01\\share {PW} /user:corp\\carol",
+    f"lftp -u deploy,{PW} sftp://files.example.com",
+    f"vault login {PW}",
+    f"schtasks /Create /TN backup /RU svc_backup /RP {PW} /TR c:\\b.bat",
+    f"ipmitool -I lanplus -H bmc01 -U admin -P {PW} chassis status",
+    f'sqlcmd -S db01 -U sa -P "{PW}" -Q "select 1"',
+    f"mosquitto_sub -h broker -u reader -P {PW} -t 'sensors/#'",
+    f"rclone config create b2 s3 provider Other access_key_id k1 secret_access_key {PW}",
+    f"npm config set //npm.example.com/:_authToken {PW}",
+    f"gh auth login --with-token <<< {PW}",
+    f"yes {PW} | head -2 | smbpasswd -s -a carol",
+    f"printf '{PW}' | hdiutil attach -stdinpass backup.dmg",
+    f"snmpget -v3 -u mon -l authPriv -a SHA -A {PW} -x AES -X {PW} core01 sysName.0",
+    f"netsh wlan set hostednetwork mode=allow ssid=Lab key={PW}",
+    f"ssh-keygen -t ed25519 -N '{PW}' -f ~/.ssh/id_ci",
+    f"security add-internet-password -a ci -s git.example.com -w {PW}",
+    f"openvpn --config c.ovpn --auth-user-pass <(printf 'vpnuser\\n{PW}\\n')",
+    f"""expect -c 'spawn ssh ops@bastion; expect "assword:"; send "{PW}\\r"; interact'""",
+    f"rpcclient -U admin%{PW} dc01",
+    f"net rpc user -U Administrator%{PW} -S dc01",
+]
+
+
+@pytest.mark.parametrize("text", PLACED, ids=[t[:24] for t in PLACED])
+def test_a_credential_at_its_commands_place_is_a_secret(text):
+    assert covered(text, PW), secret_spans(text)
+
 
 @pytest.mark.parametrize("text", SLOTS, ids=[t[:20] for t in SLOTS])
 def test_a_credential_in_its_commands_slot_is_a_secret(text):
@@ -75,6 +118,42 @@ DOCS = [
     "AUTH required before the command in Redis 6",
     "redis AUTH default $REDIS_PASSWORD",
     "code 4/9, role 0/9, promotion 1/7 (before: 7, 3, 7, 9, 0, 5, 3, 4, 0, 4)",
+    "rabbitmqctl add_user $RABBIT_USER $RABBIT_PASS",
+    'rabbitmqctl add_user "$USER" "${PASSWORD}"',
+    "mc alias set local http://localhost:9000 $MINIO_ACCESS_KEY $MINIO_SECRET_KEY",
+    "mc alias set local http://localhost:9000 <ACCESS_KEY> <SECRET_KEY>",
+    "The mc alias set command takes a name, a URL, an access key and a secret key.",
+    "net use Z: \\\\fs01\\share /persistent:yes",
+    "net use Z: \\\\fs01\\share * /user:corp\\carol",
+    "vault login -method=oidc role=admin",
+    "vault login $VAULT_TOKEN",
+    "Run vault login with the token your admin gave you.",
+    "rclone obscure -",
+    "wpa_passphrase MyNetwork < passphrase.txt",
+    "Use wpa_passphrase to generate the PSK for your network.",
+    "echo 'done' | keytool -list -keystore k.jks",
+    "yes | keytool -importcert -file ca.pem -keystore truststore.jks",
+    "lftp -u deploy sftp://files.example.com",
+    'psql -U postgres -P pager=off -c "select 1"',
+    "schtasks /Create /TN backup /RU SYSTEM /TR c:\\b.bat",
+    "rabbitmqctl change_password guest <new-password>",
+    "echo hello | tr a-z A-Z",
+    "yes | head -5 | sort",
+    "echo $TOKEN | gh auth login --with-token",
+    "mysql -u root -P 3306 -h db01",
+    "mosquitto_pub -u sensor -P $MQTT_PASS -t home/temp -m 21",
+    "ssh-keygen -N '' -f ~/.ssh/id_ci",
+    "security add-generic-password -a me -s svc -w",
+    "netsh wlan show profile name=Home key=clear",
+    "echo Deployment1 | tee -a deploy.log",
+    "The snmpwalk -A option takes the authentication passphrase.",
+    "npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}",
+    "rclone config create s3 s3 secret_access_key $AWS_SECRET_ACCESS_KEY",
+    "net ads join -U Administrator -S dc01",
+    "smbclient //fs/share -U alice",
+    "gh auth login --with-token < token.txt",
+    "yes y | apt-get install nginx",
+    "echo 3 | sudo tee /proc/sys/vm/drop_caches",
 ]
 
 

@@ -71,6 +71,25 @@ def test_technical_identifiers_are_not_personal_data(text):
     assert mask(text, key=KEY).text == text
 
 
+@pytest.mark.parametrize("text", [
+    "psql -h db -U postgres -d app",
+    "createdb -U postgres -O app appdb",
+    "ipmitool -I lanplus -H bmc01 -U admin chassis status",
+    "pg_dump -U backup app > app.sql",
+])
+def test_a_commands_flags_are_no_name_or_group(text):
+    """The small model reads "-U" as a group and "db -U postgres -d" as a person: a name never holds a flag."""
+    assert mask(text, key=KEY).text == text
+
+
+@pytest.mark.parametrize("text", [
+    "git log --author Maria Gonzalez --since 2024-01-01",
+    "ssh -l Maria Gonzalez host",
+])
+def test_a_name_between_a_commands_flags_stays_masked(text):
+    assert "Maria Gonzalez" not in mask(text, key=KEY).text
+
+
 @pytest.mark.parametrize("text,value", [
     ("my home IP is 81.2.69.160, ping it", "81.2.69.160"),
     ("my laptop is 192.168.1.23/24 on the office LAN", "192.168.1.23"),
