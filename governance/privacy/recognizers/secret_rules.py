@@ -128,6 +128,8 @@ _ENTROPY_CANDIDATE_RE = _rx(r"(?<![A-Za-z0-9+/_\-=.])[A-Za-z0-9+/_\-]{20,300}={0
 
 def _kv_validator(m: re.Match[str]) -> str | tuple[str, int, int] | None:
     key = m.group("key")
+    if m.start() > 0 and m.string[m.start() - 1] == "\\" and key[:1] in "nrt":
+        key = key[1:]  # "…\npassword=x\n" in a printf: the key starts after the escaped line break
     if not _key_boundary_ok(key):
         return None
     if m.group("bval") is not None:  # password=<Xk9!mm2Q>: judged inside the brackets ("<your-token>" is a slot)
@@ -141,6 +143,10 @@ def _kv_validator(m: re.Match[str]) -> str | tuple[str, int, int] | None:
     span = None
     if not quoted and "&" in value and m.start() > 0 and m.string[m.start() - 1] in "?&":
         value = value.split("&", 1)[0]  # ?api_key=...&format=csv: "&" starts the next query parameter
+        span = (m.start("val"), m.start("val") + len(value))
+    escape = re.search(r"\\[nrt]", value) if not quoted else None
+    if escape and escape.start() >= 3:
+        value = value[:escape.start()]  # printf '…password=x\n' | git credential approve: the escape ends it
         span = (m.start("val"), m.start("val") + len(value))
     if not quoted and m.string[m.end("val") : m.end("val") + 1] in ("[", "(", "{", "<"):
         return None  # request.POST[...], get_token(...)

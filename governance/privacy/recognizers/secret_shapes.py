@@ -267,7 +267,8 @@ _TYPED_ASSIGN_RE = _rx(
 _PORTISH_RE = re.compile(r"^\d+(?::\d+)*(?:/\w+)?$|^[./~]|^\d+[kmg]?$", re.I)
 
 
-_NOT_VALUE_FLAGS_RE = re.compile(r"(?i)^no-|-(?:file|stdin|env|path|prompt|command|cmd|length|policy|reset|hash|"
+_NOT_VALUE_FLAGS_RE = re.compile(r"(?i)^no-|(?:-|_|(?<=password)|(?<=passwd))(?:file|stdin|env|path|prompt|command|cmd|"
+                                 r"length|policy|reset|hash|"
                                  r"header|name|field|var|min|max|len|size|store|helper|manager)$")
 
 
@@ -280,6 +281,8 @@ def _cli_validator(m: re.Match[str]) -> str | None:
         return None
     if _PORTISH_RE.match(value) or not plausible_secret_value(value, m.groupdict().get("key") or "", quoted=True):
         return None
+    if re.match(r"(?:~|\.{1,2})?/[\w.\-]+/[\w.\-]", value):
+        return None  # "dscl . -passwd /Users/labuser": a path, the password is asked for or comes after it
     if not password_like(value, min_len=4) and not m.group("q"):
         return None
     key = (m.groupdict().get("key") or "password").lower()
@@ -342,8 +345,10 @@ _PIPED_SECRET_RE = _rx(
     # tools that prompt for a password and take it from a pipe: keytool, jarsigner, cryptsetup; gpg's
     # --passphrase-fd 0, htpasswd -i, any reader of /dev/stdin, "vault login -"
     r"\b(?:keytool|jarsigner|cryptsetup)\b|--passphrase-fd[ \t=]+0\b|\bhtpasswd[ \t]+-[A-Za-z]*i|/dev/stdin\b|"
+    r"\bsecret[ \t]+create[ \t]+\S+[ \t]+-(?![\w\-])|\bpass[ \t]+(?:insert|add)\b|"
     r"\blogin[ \t]+-(?![\w\-]))"
-    r"|(?:\b(?:smbpasswd|passwd|chpasswd|kinit|mysql|psql|keytool|cryptsetup)\b|--[\w\-]*stdin\b|--with-token\b)"
+    r"|(?:\b(?:smbpasswd|passwd|chpasswd|kinit|mysql|psql|keytool|cryptsetup)\b|--[\w\-]*stdin\b|--with-token\b|"
+    r"--passphrase-fd[ \t=]+0\b)"
     r"[^\n]{0,80}?<<<[ \t]*(?:\$?(?P<hq>[\"'])(?P<hval>[^\"'\n]{3,200})(?P=hq)|(?P<hbare>[^\s\"'$<>-][^\s;&|]{5,200}))",
     re.I,
 )
@@ -397,12 +402,50 @@ _CODE_SLOT_RE = _rx(
     r"|--auth-user-pass[ \t]+<\([ \t]*(?:printf|echo[ \t]+-e)[ \t]+[\"'][^\\\"'\n]+\\n(?P<ov>[^\\\"'\n]{4,200})"
     r"|\bexpect\b[^\n]{0,200}?(?:pass|assword|secret|token|pin\b)[^\n]{0,80}?"
     r"\bsend[ \t]+(?:--[ \t]+)?\\?\"(?P<ex>[^\"\\\n]{4,200})\\r"
+    # DB2's "connect to DB user U using P", Redis Sentinel's "auth-pass P" / "masterauth P", macOS
+    # "dscl . -passwd /Users/u P", Bitwarden's "bw unlock P", HTTPie's "-a user:P", ESXi's "esxcli … -p P"
+    r"|\buser[ \t]+\S+[ \t]+using[ \t]+[\"']?(?P<db2>[^\s\"';]{4,200})"
+    r"|\b(?:auth-pass|masterauth|requirepass)[ \t]+[\"']?(?P<rs>[^\s\"']{4,200})"
+    r"|\bdscl\b[^\n]{0,60}?-passwd[ \t]+\S+[ \t]+(?:\S+[ \t]+)?[\"']?(?P<ds>[^\s\"']{4,200})(?=[ \t]*(?:$|[;&|\n]))"
+    r"|\bbw[ \t]+unlock[ \t]+[\"']?(?P<bw>[^\s\"'\-$][^\s\"']{3,200})"
+    r"|\b(?:http|https|httpie)[ \t]+(?:-\S+[ \t]+)*?(?:-a|--auth)[ \t=]+[^\s:]+:(?P<hp>[^\s\"']{4,200})"
+    r"|\besxcli\b[^\n]{0,80}?[ \t](?:-p|--password)[ \t=]+[\"']?(?P<esx>[^\s\"']{4,200})"
+    # a password file given as a process substitution: restic's "--password-file <(printf '%s' 'x')"
+    r"|--?[\w\-]*(?:pass|secret|token|key)[\w\-]*[ \t=]+<\([ \t]*(?:printf(?:[ \t]+[\"']%s(?:\\n)?[\"'])?|"
+    r"echo(?:[ \t]+-[neE]+)?)[ \t]+[\"']?(?P<psub>[^\s\"')]{4,200})"
     r"|(?-i:\bAUTH)[ \t]+(?:[\w.\-]+[ \t]+)?(?P<ra>[^\s]{6,200})",
     re.I,
 )
 
 
-_PLACED = ("mc", "rq", "wp", "ro", "nuse", "lf", "vl", "nk", "sk", "sw", "ov", "ex")
+_PLACED = ("mc", "rq", "wp", "ro", "nuse", "lf", "vl", "nk", "sk", "sw", "ov", "ex", "db2", "rs", "ds", "bw", "hp",
+           "esx", "psub")
+
+
+# - network gear and VPN peers: Cisco "username x secret 0 X" / "enable password 7 X", "crypto isakmp key X
+#   address …", Junos "pre-shared-key ascii-text "X"", "authentication-key X", strongSwan's ipsec.secrets
+#   '… : PSK "X"', wpa_cli "set_network 0 psk '"X"'", "tacacs-server key X", "snmp-server community X RO"
+_DEVICE_KEY_RE = _rx(
+    r"\b(?:secret|password)[ \t]+[0-9][ \t]+(?P<ios>[^\s\"']{6,200})"
+    r"|\b(?:enable|username[ \t]+\S+(?:[ \t]+privilege[ \t]+\d+)?)[ \t]+(?:secret|password)[ \t]+"
+    r"(?P<en>[^\s\"'0-9][^\s\"']{5,200})"
+    r"|\bisakmp[ \t]+key[ \t]+(?:[0-9][ \t]+)?(?P<ike>[^\s\"']{6,200})"
+    r"|\b(?:pre-shared-key|authentication-key|tacacs-server[ \t]+key|radius-server[ \t]+key|key-string)"
+    r"[ \t]+(?:(?:ascii-text|hexadecimal|[0-9])[ \t]+)?[\"']?(?P<psk>[^\s\"']{6,200})"
+    r"|:[ \t]*PSK[ \t]+[\"'](?P<ips>[^\"'\n]{6,200})[\"']"
+    r"|\bset_network[ \t]+\d+[ \t]+(?:psk|password|wep_key\d)[ \t]+'?\"?(?P<wpa>[^\s\"']{6,200})"
+    r"|\bsnmp-server[ \t]+community[ \t]+(?P<snmp>[^\s\"']{6,200})",
+    re.I,
+)
+
+
+def _device_key_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    group = next(g for g in ("ios", "en", "ike", "psk", "ips", "wpa", "snmp") if m.group(g) is not None)
+    start, end = m.span(group)
+    value = m.string[start:end].rstrip(".,;:)")
+    if not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=6):
+        return None  # "enable secret <password>", "pre-shared-key ascii-text $PSK"
+    return ("password" if group not in ("snmp",) else "secret"), start, start + len(value)
 
 
 def _code_slot_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
@@ -1003,6 +1046,7 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("piped_secret", "password", _PIPED_SECRET_RE, score=0.85, validator=_piped_secret_validator),
     SecretRule("uuid_key", "api_key", _UUID_KEY_RE, score=0.85, group="val"),
     SecretRule("code_slot", "password", _CODE_SLOT_RE, score=0.85, validator=_code_slot_validator),
+    SecretRule("device_key", "password", _DEVICE_KEY_RE, score=0.85, validator=_device_key_validator),
     SecretRule("user_p_flag", "password", _USER_P_RE, score=0.85, group="val", validator=_cli_validator),
     SecretRule("windows_p_flag", "password", _WIN_P_RE, score=0.85, group="val", validator=_cli_validator),
     SecretRule("setter_call", "password", _SETTER_RE, score=0.85, group="val", validator=_cli_validator),
@@ -1057,10 +1101,12 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "cli_any_flag": _LABEL_TRIGGERS + ("auth",),
     "spaced_setting": ("pass", "pwd", "secret", "token", "key", "cred", "auth"),
     "piped_secret": ("echo", "printf", "yes", "<<<"),
+    "device_key": ("secret", "password", "isakmp", "key", "psk", "set_network", "community"),
     "uuid_key": ("key", "token", "secret"),
     "code_slot": ("variable", "password", "securestring", "htpasswd", "net user", "auth", "mosquitto_passwd", "mc ",
                   "rabbitmqctl", "wpa_passphrase", "rclone", "net use", "lftp", "vault", "netsh", "ssh-keygen",
-                  "security", "auth-user-pass", "expect"),
+                  "security", "auth-user-pass", "expect", "using", "auth-pass", "masterauth", "requirepass", "dscl",
+                  "bw ", "http", "esxcli", "<("),
     "user_p_flag": ("-p",),
     "windows_p_flag": ("/p", "/user:", "/rp"),
     "setter_call": ("(",),

@@ -75,7 +75,36 @@ PLACED = [
     f"""expect -c 'spawn ssh ops@bastion; expect "assword:"; send "{PW}\\r"; interact'""",
     f"rpcclient -U admin%{PW} dc01",
     f"net rpc user -U Administrator%{PW} -S dc01",
+    f"db2 connect to PAYROLL user db2admin using {PW}",
+    f"SENTINEL SET primary auth-pass {PW}",
+    f"sudo dscl . -passwd /Users/kiosk {PW}",
+    f"export BW_SESSION=$(bw unlock {PW} --raw)",
+    f"http -a deploy:{PW} POST https://ci.example.com/hooks",
+    f"esxcli system account set -i monitor -p {PW} -c {PW}",
+    f"borg init --encryption=repokey --passphrase-file <(echo '{PW}') /srv/borg",
+    f"echo -n '{PW}' | docker secret create pg_password -",
+    f"printf '{PW}\\n{PW}\\n' | pass insert infra/mq",
+    f"printf 'host=git.example.com\\nusername=bot\\npassword={PW}\\n' | git credential approve",
+    f"gpg --batch --passphrase-fd 0 -d vault.gpg <<< '{PW}'",
 ]
+
+# Network gear and VPN peers: keys in device configuration lines.
+DEVICE = [
+    f"username ops privilege 15 secret 0 {PW}",
+    f"enable password {PW}",
+    f"crypto isakmp key {PW} address 198.51.100.7",
+    f'set security ike policy p1 pre-shared-key ascii-text "{PW}"',
+    f"ip ospf authentication-key {PW}",
+    f"tacacs-server key {PW}",
+    f'10.0.0.1 10.0.0.2 : PSK "{PW}"',
+    f"wpa_cli -i wlan0 set_network 1 psk '\"{PW}\"'",
+    f"snmp-server community {PW} RO",
+]
+
+
+@pytest.mark.parametrize("text", DEVICE, ids=[t[:24] for t in DEVICE])
+def test_a_key_in_a_devices_configuration_is_a_secret(text):
+    assert covered(text, PW), secret_spans(text)
 
 
 @pytest.mark.parametrize("text", PLACED, ids=[t[:24] for t in PLACED])
@@ -154,6 +183,24 @@ DOCS = [
     "gh auth login --with-token < token.txt",
     "yes y | apt-get install nginx",
     "echo 3 | sudo tee /proc/sys/vm/drop_caches",
+    "username admin privilege 15 secret <password>",
+    "Set the pre-shared-key on both peers before you bring the tunnel up.",
+    "snmp-server community public RO",
+    "The authentication-key command sets the MD5 key used by OSPF neighbours.",
+    '%any : PSK "$IPSEC_PSK"',
+    "tacacs-server key must match the key configured on the server.",
+    "enable secret is stronger than enable password.",
+    'set_network 0 psk "$WIFI_PSK"',
+    "connect to SAMPLE user db2inst1 using $DB2PASS",
+    "Most user sessions using SSO last eight hours.",
+    "sentinel auth-pass mymaster $REDIS_PASSWORD",
+    "requirepass is set in redis.conf",
+    "bw unlock --raw",
+    "bw unlock --passwordenv BW_PASSWORD",
+    "restic -r /srv/restic --password-file <(pass show backup/restic) check",
+    "echo 'hello' | podman secret create greeting -",
+    "pass insert -m infra/db",
+    "For the secret 0 form the password is stored in clear text, so prefer secret 9.",
 ]
 
 
