@@ -301,7 +301,8 @@ def _cli_validator(m: re.Match[str]) -> str | None:
 #   prose ("password Hunter2") stays with the prose rules;
 _SPACED_SETTING_RE = _rx(
     r"(?<![\w.\-])(?P<key>(?:[A-Za-z0-9]+[_.])+(?:password|passwd|pass|pwd|secret|token|key|apikey|credentials?|"
-    r"auth)|_auth(?:token)?|(?-i:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|SECRET|TOKEN|APIKEY)))[ \t]+(?P<q>[\"']?)"
+    r"auth)|_auth(?:token)?|rootpw|bindpw|(?-i:[A-Z][A-Z0-9]*(?:PASSWORD|PASSWD|SECRET|TOKEN|APIKEY))|"
+    r"(?-i:(?:[A-Z][a-z]+|[A-Z]{2,}(?=[A-Z][a-z]))+(?:Password|Passwd|Secret|Token|Pw)))[ \t]+(?P<q>[\"']?)"
     r"(?P<val>[A-Za-z0-9][^\s\"'`]{7,200})"
     r"(?P=q)(?![^\s;,)])",
     re.I,
@@ -312,7 +313,7 @@ def _spaced_setting_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     value = m.group("val").rstrip(".,;:)*")
     if not (any(c.isdigit() for c in value) or re.search(r"[^\w\-.]", value)) or "=" in value:
         return None  # "DB_PASSWORD variable", "api_key=…" (the key-value rule's)
-    if "://" in value or "…" in value or len(value) < 8:
+    if "://" in value or "…" in value or len(value) < 8 or re.match(r"(?i)(?:exec|file|env|vault|op|keyring):", value):
         return None  # nginx's "proxy_pass http://…", "revoke_key rmk_abcdefgh_…": an address, an elided example
     if not plausible_secret_value(value, m.group("key"), quoted=True) or not password_like(value, min_len=8):
         return None
@@ -434,17 +435,31 @@ _DEVICE_KEY_RE = _rx(
     r"[ \t]+(?:(?:ascii-text|hexadecimal|[0-9])[ \t]+)?[\"']?(?P<psk>[^\s\"']{6,200})"
     r"|:[ \t]*PSK[ \t]+[\"'](?P<ips>[^\"'\n]{6,200})[\"']"
     r"|\bset_network[ \t]+\d+[ \t]+(?:psk|password|wep_key\d)[ \t]+'?\"?(?P<wpa>[^\s\"']{6,200})"
-    r"|\bsnmp-server[ \t]+community[ \t]+(?P<snmp>[^\s\"']{6,200})",
+    r"|\bsnmp-server[ \t]+community[ \t]+(?P<snmp>[^\s\"']{6,200})"
+    # any vendor's order: "radius-server host 10.2.2.2 key X", "set system radius-server 10.3.3.3 secret X",
+    # "set psksecret X", "pre-shared-key key X", "user admin … password plaintext X", "set-key ascii 0 X"
+    r"|\b(?:key|secret|password|psksecret|set-key|passphrase)[ \t]+(?:(?:[0-9]|ascii(?:-text)?|plain-?text|"
+    r"clear(?:text)?|hexadecimal|unencrypted|key)[ \t]+){0,2}[\"']?(?P<dev>[^\s\"';]{6,200})",
     re.I,
 )
 
+# the configuration words that make "key X" / "secret X" a device's key
+_DEVICE_CONTEXT_RE = re.compile(
+    r"(?i)\b(?:radius|tacacs|ike|ipsec|isakmp|vpn|psk|wpa|bgp|ospf|snmp|ntp|hsrp|vrrp|set[ \t]+system|"
+    r"set[ \t]+security|set[ \t]+network|config[ \t]+(?:vpn|system|user)|user[ \t]+\S+[ \t]+group|phase1|"
+    r"aaa|crypto|wlan|ssid)\b")
+
 
 def _device_key_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
-    group = next(g for g in ("ios", "en", "ike", "psk", "ips", "wpa", "snmp") if m.group(g) is not None)
+    group = next(g for g in ("ios", "en", "ike", "psk", "ips", "wpa", "snmp", "dev") if m.group(g) is not None)
     start, end = m.span(group)
+    line_start = m.string.rfind("\n", 0, start) + 1
+    line_end = m.string.find("\n", end)
+    if group == "dev" and not _DEVICE_CONTEXT_RE.search(m.string[line_start:line_end if line_end >= 0 else None]):
+        return None  # "the secret is out", "key metrics": no device's configuration around it
     value = m.string[start:end].rstrip(".,;:)")
-    if not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=6):
-        return None  # "enable secret <password>", "pre-shared-key ascii-text $PSK"
+    if "=" in value or not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=6):
+        return None  # "enable secret <password>", "pre-shared-key ascii-text $PSK", "authby=secret keyexchange=…"
     return ("password" if group not in ("snmp",) else "secret"), start, start + len(value)
 
 
@@ -1099,7 +1114,7 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl"),
     "table_column": ("|",),
     "cli_any_flag": _LABEL_TRIGGERS + ("auth",),
-    "spaced_setting": ("pass", "pwd", "secret", "token", "key", "cred", "auth"),
+    "spaced_setting": ("pass", "pw", "secret", "token", "key", "cred", "auth"),
     "piped_secret": ("echo", "printf", "yes", "<<<"),
     "device_key": ("secret", "password", "isakmp", "key", "psk", "set_network", "community"),
     "uuid_key": ("key", "token", "secret"),

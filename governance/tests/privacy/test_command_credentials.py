@@ -99,7 +99,26 @@ DEVICE = [
     f'10.0.0.1 10.0.0.2 : PSK "{PW}"',
     f"wpa_cli -i wlan0 set_network 1 psk '\"{PW}\"'",
     f"snmp-server community {PW} RO",
+    f"aaa group server radius CORP ; radius-server host 10.9.9.9 key {PW}",
+    f"set system tacplus-server 10.4.4.4 secret {PW}",
+    f'config vpn ipsec phase1-interface ; edit "branch" ; set psksecret {PW} ; end',
+    f"set network ike gateway GW1 authentication pre-shared-key key {PW}",
+    f"user ops group admins password plaintext {PW}",
+    f"wlan corp 1 corp ; security wpa akm psk set-key ascii 0 {PW}",
 ]
+
+# Configuration directives named for a credential and their value after a space.
+DIRECTIVES = [
+    f"AuthLDAPBindPassword {PW}",
+    f"rootpw {PW}",
+    f"bindpw {PW}",
+    f"SMTPAuthSecret {PW}",
+]
+
+
+@pytest.mark.parametrize("text", DIRECTIVES, ids=[t[:24] for t in DIRECTIVES])
+def test_a_directive_named_for_a_credential_holds_one(text):
+    assert covered(text, PW), secret_spans(text)
 
 
 @pytest.mark.parametrize("text", DEVICE, ids=[t[:24] for t in DEVICE])
@@ -201,6 +220,13 @@ DOCS = [
     "echo 'hello' | podman secret create greeting -",
     "pass insert -m infra/db",
     "For the secret 0 form the password is stored in clear text, so prefer secret 9.",
+    "conn %default authby=secret keyexchange=ikev2 ike=aes256-sha256-modp2048",
+    'AuthLDAPBindPassword "exec:/usr/local/bin/get-ldap-bind-pw"',
+    "rootpw {SSHA}placeholder-from-slappasswd",
+    "The radius-server key must match the key on the NPS server.",
+    "set system radius-server 10.3.3.3 secret $RADIUS_SECRET",
+    "We keep key metrics for every release in the dashboard.",
+    "AuthLDAPBindPassword is read from a file in production.",
 ]
 
 
