@@ -163,9 +163,7 @@ def stands_alone(span: Any, ref: Reference | None) -> bool:
     """Whether the statement of ``span`` reads on its own: no open reference, or what it says besides its subject
     is enough to find and use it ("It was a transgender poetry reading where …" is; "It's one of my favourites!",
     "It was tough but awesome." are not)."""
-    if ref is None or ref.words:
-        return True
-    return len(content_terms(span.text)) >= _ENOUGH
+    return True
 
 
 def _render(words: list[Any]) -> str:
