@@ -74,8 +74,11 @@ def _classify(span: Any) -> tuple[str, float, Any | None] | None:
         return "lesson", 0.7, None
     # constraint: rules, limits, allergies, deadlines — earned by a rule form ("never" and "must" in a story told in
     # the past are not rules: "I never thought I'd paint again"); "always" alone is weaker: it may describe a habit
+    strong = lowers & (CONSTRAINT_STRONG - {"always"})
+    if "must" in strong and all(_guessed(t) for t in span if t.lower_ == "must"):
+        strong -= {"must"}  # "That must've been breathtaking!", "It must feel great": a guess, not a rule
     if (
-        (lowers & (CONSTRAINT_STRONG - {"always"}) and _rule_form(span))
+        (strong and _rule_form(span))
         or lemmas & {"allergic", "allergy", "deadline"}
         or any(p in lowered for p in CONSTRAINT_PHRASES)
         or _no_rule(span)
@@ -251,6 +254,24 @@ def _no_rule(span: Any) -> bool:
     words = [t for t in span if not t.is_punct]
     return (len(words) >= 3 and words[0].lower_ == "no" and words[1].pos_ in ("NOUN", "ADJ", "PROPN")
             and not any(t.pos_ in ("VERB", "AUX") for t in words))
+
+
+def _guessed(must: Any) -> bool:
+    """A "must" that guesses instead of obliging: a perfect about "that", "it" or the listener ("that must've been
+    breathtaking", "it must have felt great"; "deploys must have passed the smoke tests" obliges), a verb of
+    impression ("must feel", "must sound great"), or "that/you must be …" about how something is."""
+    doc, verb = must.doc, must.head
+    after = doc[must.i + 1] if must.i + 1 < len(doc) else None
+    subjects = {c.lower_ for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")}
+    if after is not None and after.lower_ in ("have", "'ve", "’ve") and subjects <= _GUESSED_ABOUT:
+        return True
+    if verb.lemma_.lower() in ("feel", "sound", "look", "seem"):
+        return True
+    return verb.lemma_.lower() == "be" and bool(subjects & {"that", "you"}) and any(
+        c.dep_ in ("acomp", "attr") for c in verb.children)
+
+
+_GUESSED_ABOUT = frozenset(("that", "it", "this", "you", "they", "he", "she"))
 
 
 def _rule_form(span: Any) -> bool:

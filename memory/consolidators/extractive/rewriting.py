@@ -7,6 +7,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from memory.consolidators.extractive.anaphora import Reference
 from memory.consolidators.extractive.lexicons import (
     _AGO_RE,
     _LAST_RE,
@@ -38,9 +39,16 @@ def _conjugate(verb: str) -> str:
     return verb + "s"
 
 
-def _third_person(span: Any) -> str:
+# A contraction after a pronoun replaced by its referent becomes a word ("It's" -> "The book is").
+_CONTRACTIONS = {"'re": "are", "'ve": "have", "'ll": "will", "'d": "would", "’re": "are", "’ve": "have",
+                 "’ll": "will", "’d": "would"}
+
+
+def _third_person(span: Any, ref: Reference | None = None) -> str:
     """Rewrite a first-person sentence about the user in the third person ("I prefer tea" -> "User prefers
-    tea."); placeholders and everything else are kept verbatim."""
+    tea."); a subject pronoun with a ``ref`` becomes its referent ("It's my favourite" -> "The book is the user's
+    favourite"); placeholders and everything else are kept verbatim."""
+    named = ref.pronoun.i if ref is not None and ref.words else None
     tokens = list(span)
     # Who is spoken to says nothing of the user ("Wow, <PERSON_…>, I adopted a puppy" read as if the listener had);
     # a speaker tag ("<PERSON_…>:") stays: it links the statement to questions about that person.
@@ -72,6 +80,12 @@ def _third_person(span: Any) -> str:
         start = not out
         if _is_placeholder(tok):
             replacement = text
+        elif tok.i == named:
+            replacement = ref.words
+        elif named is not None and tok.i == named + 1 and low in ("'s", "’s"):
+            replacement = "has" if tok.lemma_.lower() == "have" else "is"
+        elif named is not None and tok.i == named + 1 and low in _CONTRACTIONS:
+            replacement = _CONTRACTIONS[low]
         elif low == "i" and tok.pos_ == "PRON":
             replacement = "User" if start else "the user"
             mentioned = True
@@ -98,7 +112,7 @@ def _third_person(span: Any) -> str:
             replacement = _conjugate(text)
         else:
             replacement = text
-        if replacement != text and text.startswith("'") and out and not out[-1].endswith(" "):
+        if replacement != text and text.startswith(("'", "’")) and out and not out[-1].endswith(" "):
             out[-1] += " "  # "I'm" -> "the user is": the contraction becomes a word
         out.append(replacement + tok.whitespace_)
     sentence = "".join(out).strip()
