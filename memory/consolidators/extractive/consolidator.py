@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from core.config import config
-from memory.consolidators.extractive.anaphora import reference, stands_alone
+from memory.consolidators.extractive.anaphora import reference
 from memory.consolidators.extractive.classification import _Candidate, _classify, _procedure, _subject_for
 from memory.consolidators.extractive.lexicons import _INLINE_STEP_RE, _NUMBERED_LINE_RE, PLACEHOLDER_RE, TYPE_RANK
 from memory.consolidators.extractive.narrative import _capitalise, _date_text, _narrate, _title, _top_phrase
@@ -256,10 +256,7 @@ class ExtractiveConsolidator(BaseConsolidator):
             kind, confidence, trigger = classified
             if kind == "procedure":
                 continue
-            ref = reference(span)
-            if not stands_alone(span, ref):
-                continue  # "It's one of my favourites!" with nothing named before it: no statement of its own
-            statement = _third_person(span, ref)
+            statement = _third_person(span, reference(span))
             valid_from = unit_time(unit)
             if kind == "event":
                 when, note = _relative_date(span.text, unit_time(unit))
@@ -414,10 +411,7 @@ class ExtractiveConsolidator(BaseConsolidator):
                     kind, confidence = forced or ("constraint" if _OBLIGES_RE.search(span.text) else "fact"), 0.5
                 if kind in ("procedure", "event"):
                     continue
-                ref = reference(span)
-                if not stands_alone(span, ref):
-                    continue
-                statement = _capitalise(_third_person(span, ref))
+                statement = _capitalise(_third_person(span, reference(span)))
                 if not statement or statement.lower() in seen:
                     continue
                 seen.add(statement.lower())
