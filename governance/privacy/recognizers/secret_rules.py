@@ -144,7 +144,7 @@ def _kv_validator(m: re.Match[str]) -> str | tuple[str, int, int] | None:
     if not quoted and "&" in value and m.start() > 0 and m.string[m.start() - 1] in "?&":
         value = value.split("&", 1)[0]  # ?api_key=...&format=csv: "&" starts the next query parameter
         span = (m.start("val"), m.start("val") + len(value))
-    if not quoted and re.fullmatch(r"(?:~|\.{1,2})?/[\w.\-/]+|\.{1,2}/[\w.\-/]+", value):
+    if not quoted and re.fullmatch(r"(?:~|\.{1,2})?/[\w.\-/]+", value):
         return None  # "--from-file=token=./token.txt": a file that holds it
     escape = re.search(r"\\[nrt]", value) if not quoted else None
     if escape and escape.start() >= 3:

@@ -281,8 +281,6 @@ def _cli_validator(m: re.Match[str]) -> str | None:
         return None
     if _PORTISH_RE.match(value) or not plausible_secret_value(value, m.groupdict().get("key") or "", quoted=True):
         return None
-    if re.match(r"(?:~|\.{1,2})?/[\w.\-]+/[\w.\-]", value):
-        return None  # "dscl . -passwd /Users/labuser": a path, the password is asked for or comes after it
     if not password_like(value, min_len=4) and not m.group("q"):
         return None
     key = (m.groupdict().get("key") or "password").lower()
@@ -419,8 +417,9 @@ _CODE_SLOT_RE = _rx(
 )
 
 
-_PLACED = ("mc", "rq", "wp", "ro", "nuse", "lf", "vl", "nk", "sk", "sw", "ov", "ex", "db2", "rs", "ds", "bw", "hp",
-           "esx", "psub")
+# the value groups of _CODE_SLOT_RE; all but the quoted ones (Terraform, SQL, PowerShell) must look like a password
+_SLOTS = ("tf", "sql", "ps", "ht", "nu", "ra", "mc", "rq", "wp", "ro", "nuse", "lf", "vl", "nk", "sk", "sw", "ov", "ex",
+          "db2", "rs", "ds", "bw", "hp", "esx", "psub")
 
 
 # - network gear and VPN peers: Cisco "username x secret 0 X" / "enable password 7 X", "crypto isakmp key X
@@ -460,16 +459,16 @@ def _device_key_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     value = m.string[start:end].rstrip(".,;:)")
     if "=" in value or not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=6):
         return None  # "enable secret <password>", "pre-shared-key ascii-text $PSK", "authby=secret keyexchange=…"
-    return ("password" if group not in ("snmp",) else "secret"), start, start + len(value)
+    return ("secret" if group == "snmp" else "password"), start, start + len(value)
 
 
 def _code_slot_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
-    group = next(g for g in ("tf", "sql", "ps", "ht", "nu", "ra", *_PLACED) if m.group(g) is not None)
+    group = next(g for g in _SLOTS if m.group(g) is not None)
     start, end = m.span(group)
     value = m.string[start:end].rstrip(".,;:)")
     if not plausible_secret_value(value, quoted=True):  # "$REDIS_PASSWORD", "<password>", "***": no value
         return None
-    if group in ("ht", "nu", "ra", *_PLACED) and not password_like(value, min_len=4):
+    if group not in ("tf", "sql", "ps") and not password_like(value, min_len=4):
         return None  # "net user bob /add", "AUTH required"
     if group == "ra" and not re.search(r"redis|valkey|keydb", m.string[max(0, start - 120) : end + 80], re.I):
         return None  # Redis's AUTH command: another protocol's "AUTH" is not known to take a password there

@@ -46,7 +46,6 @@ class Reference:
 
     pronoun: Any
     words: str | None
-    plural: bool
 
 
 def _is_expletive(pronoun: Any) -> bool:
@@ -139,22 +138,20 @@ def _candidates(sentence: Any, plural: bool) -> list[list[Any]]:
 
 
 def reference(span: Any) -> Reference | None:
-    """The subject pronoun of ``span`` that needs a referent, and the referent the two sentences before it in
-    the same text give (``words`` None when they give none, or more than one that fits equally)."""
+    """The subject pronoun of ``span`` that needs a referent, and the best referent the two sentences before it
+    in the same text give, the nearer sentence first (``words`` None when they give none)."""
     pronoun = _subject_pronoun(span)
     if pronoun is None:
         return None
     plural = pronoun.lower_ == "they"
     if not plural and _is_expletive(pronoun):
         return None
-    doc = span.doc
-    sentence_start = span.sent.start if hasattr(span, "sent") else span.start
-    before = [s for s in doc.sents if s.end <= sentence_start][-2:]
+    before = [s for s in span.doc.sents if s.end <= span.sent.start][-2:]
     for previous in reversed(before):
         candidates = _candidates(previous, plural)
         if candidates:
-            return Reference(pronoun=pronoun, words=_render(candidates[0]), plural=plural)
-    return Reference(pronoun=pronoun, words=None, plural=plural)
+            return Reference(pronoun=pronoun, words=_render(candidates[0]))
+    return Reference(pronoun=pronoun, words=None)
 
 
 def _render(words: list[Any]) -> str:

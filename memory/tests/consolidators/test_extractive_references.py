@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from memory.consolidators.extractive import ExtractiveConsolidator
+from memory.consolidators.extractive.anaphora import reference
 
 from .conftest import make_unit
 
@@ -15,9 +16,17 @@ def extractive() -> ExtractiveConsolidator:
     return ExtractiveConsolidator()
 
 
+def _candidates(extractive, text: str):
+    return extractive.candidates(extractive._parse_units([make_unit("u", 0, text)])[0])
+
+
 def _statements(extractive, text: str) -> list[str]:
-    parse = extractive._parse_units([make_unit("u", 0, text)])[0]
-    return [c.statement for c in extractive.candidates(parse)]
+    return [c.statement for c in _candidates(extractive, text)]
+
+
+def _last_reference(extractive, text: str):
+    """The reference of the text's last sentence."""
+    return reference(extractive._parse_units([make_unit("u", 0, text)])[0].user_sentences[-1].span)
 
 
 @pytest.mark.parametrize(
@@ -50,10 +59,7 @@ def test_a_subject_pronoun_becomes_what_the_sentence_before_named(extractive, te
     ],
 )
 def test_a_pronoun_that_names_nothing_stays_as_said(extractive, text):
-    from memory.consolidators.extractive.anaphora import reference
-
-    last = extractive._parse_units([make_unit("u", 0, text)])[0].user_sentences[-1].span
-    ref = reference(last)
+    ref = _last_reference(extractive, text)
     assert ref is None or ref.words is None
 
 
@@ -66,15 +72,7 @@ def test_a_pronoun_that_names_nothing_stays_as_said(extractive, text):
     ],
 )
 def test_a_pronoun_that_is_not_an_anaphor_is_left_alone(extractive, text):
-    from memory.consolidators.extractive.anaphora import reference
-    from memory.consolidators.extractive.parsing import _UnitParse
-
-    parse: _UnitParse = extractive._parse_units([make_unit("u", 0, text)])[0]
-    last = parse.user_sentences[-1].span
-    ref = reference(last)
-    assert ref is None or ref.words is None or "sister" not in ref.words
-    if "fair" in text or "great to have" in text or "sounds like" in text:
-        assert ref is None
+    assert _last_reference(extractive, text) is None
 
 
 def test_it_never_stands_for_a_person(extractive):
@@ -89,8 +87,7 @@ def test_it_never_stands_for_a_person(extractive):
      "It must feel great to be recognized for your gaming skills."],
 )
 def test_a_must_that_guesses_is_no_constraint(extractive, text):
-    parse = extractive._parse_units([make_unit("u", 0, text)])[0]
-    assert all(c.type != "constraint" for c in extractive.candidates(parse))
+    assert all(c.type != "constraint" for c in _candidates(extractive, text))
 
 
 @pytest.mark.parametrize(
@@ -99,6 +96,5 @@ def test_a_must_that_guesses_is_no_constraint(extractive, text):
      "Deploys must have passed the smoke tests before noon."],
 )
 def test_a_must_that_obliges_stays_a_constraint(extractive, text):
-    parse = extractive._parse_units([make_unit("u", 0, text)])[0]
-    assert any(c.type == "constraint" for c in extractive.candidates(parse)), [
-        (c.type, c.statement) for c in extractive.candidates(parse)]
+    candidates = _candidates(extractive, text)
+    assert any(c.type == "constraint" for c in candidates), [(c.type, c.statement) for c in candidates]
