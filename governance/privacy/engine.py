@@ -96,10 +96,10 @@ from .recognizers import (
     decoded_runs,
     deobfuscate_email,
     determiner_led,
-    dotted_name_handle,
     ensure_offline_tldextract,
     find_secrets_as_written,
     foreign_script,
+    handle_of_a_person,
     is_secret_entity,
     looks_random,
     national_phone_spans,
@@ -840,6 +840,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 pos += len(line) + 1
         for s, e in pieces:
             s, e = _trim(text, s, e, etype)
+            if etype == "PERSON" and (lead := _LEADING_TIME_RE.match(text, s, e)) and lead.end() < e:
+                s = lead.end()  # "22:40 Jonas Berg" in an incident timeline: the time is no digit of his name
             if etype in ("PERSON", "NRP"):
                 e = _name_before_number(text, s, e)
             elif etype == "LOCATION" and _from_ner_model(r) and _VERSION_TAIL_RE.match(text[s:e]):
@@ -870,6 +872,7 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
 
 
 # An address inside a longer run of dotted numbers (an SNMP OID 1.3.6.1.2.1.1.3.0, a version 1.2.3.4.5) is no host.
+_LEADING_TIME_RE = re.compile(r"(?:\d{1,4}[:/.\-]\d{1,2}(?:[:/.\-]\d{1,4})?[ \t]+)+")
 _DOTTED_BEFORE_RE = re.compile(r"\d\.\Z")
 _DOTTED_AFTER_RE = re.compile(r"\A\.\d")
 # A time zone, not a place: an id of the time-zone database ("Europe/Berlin", "America/Sao_Paulo") or an offset
@@ -943,10 +946,11 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if folded in allowed or (allowed and all(w.strip(".,;:!?'’\"").casefold() in allowed for w in span.split())):
         return False
     meta = getattr(result, "recognition_metadata", None) or {}
-    # a chat handle the heuristics took for a person's is written with dots and underscores ("@mei.lin")
-    handle = (start > 0 and text[start - 1] == "@" and (start == 1 or text[start - 2].isspace())
-              and meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and dotted_name_handle(span))
-    if not handle and _code_like(span, place=etype == "LOCATION"):
+    # a chat handle the heuristics took for a person's ("@mei.lin", "@river"): the "@" before a name is the evidence
+    if (start > 0 and text[start - 1] == "@" and (start == 1 or text[start - 2].isspace())
+            and meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and handle_of_a_person(span)):
+        return True
+    if _code_like(span, place=etype == "LOCATION"):
         return False
     model_only = _from_ner_model(result)
     if model_only and _FLAG_RE.search(span):
@@ -960,7 +964,15 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and _names_an_artefact(text, start, end):
         return False
-    if weak and etype == "PERSON" and _before_a_version(text, start, end):
+    if weak and _before_a_version(text, start, end) and (etype != "LOCATION" or " " in text[start:end].strip()):
+        return False  # a one-word place before a number is a count's ("flew to Lisbon 3 times")
+    if weak and etype in ("PERSON", "NRP") and _holds_an_acronym(text, start, end):
+        return False
+    if weak and etype in ("LOCATION", "NRP") and _a_market(text, start, end):
+        return False
+    if weak and _named_by_a_noun(text, start, end):
+        return False
+    if weak and _an_edition(text, start, end):
         return False
     if weak and etype in ("LOCATION", "NRP") and _hosts_infrastructure(text, start, end):
         return False  # "the Sydney region", "the Canadian region", "our Irish subnet": a data centre
@@ -970,7 +982,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if model_only and etype == "LOCATION" and _REGION_CODE_RE.search(_sentence_of(text, start, end)):
         return False  # a place in the sentence of a cloud's region id is that region's data centre
-    if weak and etype == "PERSON" and _modifies_a_tech_noun(text, start, end):
+    if weak and etype != "NRP" and _modifies_a_tech_noun(text, start, end):
+        # (a people's adjective before a noun of things is the group's: "the Nigerian card processor")
         return False
     if weak and _a_codename(text, start, end):
         return False
@@ -1005,13 +1018,15 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
 
 _FLAG_RE = re.compile(r"(?:^|\s)--?[A-Za-z]")
 # identifiers, versions, paths, escapes: "httpcore2", "xxh3_128", "x.y", "v2.14.3", "\\r", "ToolNode", "MacOSX"
-_CODE_CHAR_RE = re.compile(r"[\d_\\/=<>{}\[\]|#$%^*~`]|\w\.\w")
+_CODE_CHAR_RE = re.compile(r"[\d_\\/=<>{}\[\]|#$%^*~`+]|\w\.\w|[A-Za-z]-[A-Z](?![a-z])")  # "Command R+", "Hyper-V"
 _CAMEL_RE = re.compile(r"[a-z][A-Z]")
 _CAMEL_NAME_RE = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|O)[A-Z][a-z]")  # McDonald, MacArthur, DeShawn
 _INNER_CAPS_RE = re.compile(r"[a-z][A-Z]{2,}|[A-Z]{2,}[a-z]{2,}")  # MacOSX, iOS-like, HTTPServer
 
 
-_PLACE_CODE_RE = re.compile(r"[_\\={}\[\]^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$")
+# (a ticket's key, "PAY-340", is an identifier too)
+_PLACE_CODE_RE = re.compile(
+    r"[_\\={}\[\]^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$|^[A-Z][A-Z0-9]{1,9}-\d+$|[A-Za-z]-[A-Z](?![a-z])")
 _ADDRESS_AFTER_RE = re.compile(r"[ \t]*\d{4,6}\b")
 
 
@@ -1094,10 +1109,18 @@ def _names_an_artefact(text: str, start: int, end: int) -> bool:
 
 # a dotted version right after a word, and no unit after it: "Hugo 0.120 changed …", "Ray v2.9"; a person is given
 # "2.5 hours", never a version. A clock time ("Maria 9.30, Tom 10.00" in a rota) is no version unless written "v9.30".
+_NOT_A_UNIT = (r"(?![\w.,]*[ \t]*(?:%|h\b|hrs?\b|hours?\b|mins?\b|minutes?\b|days?\b|weeks?\b|months?\b|years?\b|"
+               r"kg\b|km\b|miles?\b|points?\b|pts?\b|stars?\b|am\b|pm\b|times\b|[$€£]))")
 _VERSION_AFTER_RE = re.compile(
-    r"[ \t]+(?:v\d+(?:\.\d+)*|(?![0-2]?\d\.[0-5]\d(?![\d.]))\d+(?:\.\d+)+)"
-    r"(?![\w.,]*[ \t]*(?:%|h\b|hrs?\b|hours?\b|mins?\b|minutes?\b|days?\b|weeks?\b|months?\b|years?\b|kg\b|km\b|"
-    r"miles?\b|points?\b|pts?\b|stars?\b|am\b|pm\b|[$€£]))", re.IGNORECASE)
+    r"[ \t]+(?:v\d+(?:\.\d+)*|(?![0-2]?\d\.[0-5]\d(?![\d.]))\d+(?:\.\d+)+)" + _NOT_A_UNIT, re.IGNORECASE)
+# a major version alone ("Firefox 123", "Temurin 17", "Tomcat 10"): after a word no list holds as a name, or ending a
+# clause ("Give Tom 3 tickets" counts)
+_MAJOR_VERSION_AFTER_RE = re.compile(r"[ \t]+\d{1,3}(?![\d.,:/\-])" + _NOT_A_UNIT, re.IGNORECASE)
+_CLAUSE_AFTER_RE = re.compile(r"[ \t]*(?:[,;:)!?]|\.(?!\d)|$|[ \t](?:but|and|or|on|in|with|under|vs)\b)")
+_VERSION_WORD_RE = re.compile(r"v\d+(?:\.\d+)*", re.IGNORECASE)
+# a model's code after a maker ("Samsung PM893", "Epson L3250", "Huawei P40"), or an edition's acronym before the
+# version ("Firefox ESR 115")
+_MODEL_AFTER_RE = re.compile(r"[ \t]+(?:[A-Z]{1,4}-?\d{2,5}[A-Za-z]{0,3}\b|[A-Z]{2,5}[ \t]+v?\d+(?:\.\d+)*\b)")
 # "upgrade Hugo to v0.121", "pinned Ray at 2.9": what is moved to a version is software
 _UPGRADE_BEFORE_RE = re.compile(r"\b(?:upgrad|bump|pinn?|downgrad|updat|install|roll(?:ed|ing)?[ \t]+back)\w*[ \t]+\Z",
                                 re.IGNORECASE)
@@ -1109,10 +1132,15 @@ def _before_a_version(text: str, start: int, end: int) -> bool:
     ("upgrade Hugo to v0.121"). Not a possessive, and not a word acting as a person ("Hugo said 1.2 is out" has no
     version right after the name)."""
     span = text[start:end].strip()
+    if any(_VERSION_WORD_RE.fullmatch(w) for w in span.split()[1:]):
+        return True  # "the Aurora Serverless v2 switch": the model's span holds the version itself
     if " " in span or span.endswith(("'s", "’s")):
         return False
     return bool(_VERSION_AFTER_RE.match(text, end) or (
-        _TO_A_VERSION_RE.match(text, end) and _UPGRADE_BEFORE_RE.search(text, max(0, start - 30), start)))
+        _TO_A_VERSION_RE.match(text, end) and _UPGRADE_BEFORE_RE.search(text, max(0, start - 30), start))
+        or _MODEL_AFTER_RE.match(text, end) is not None
+        or ((version := _MAJOR_VERSION_AFTER_RE.match(text, end)) is not None
+            and (not _a_name_somewhere(span) or _CLAUSE_AFTER_RE.match(text, version.end()) is not None)))
 
 
 # Where machines are, not people: a place right before one of these nouns ("the Sydney region", "Frankfurt colo",
@@ -1138,6 +1166,9 @@ def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
     following = _NEXT_WORD_RE.match(text, end)
     if following is not None and following.group(1).casefold() in _INFRA_NOUNS:
         return True
+    inside = text[start:end].split()
+    if len(inside) >= 3 and inside[0].casefold() in ("the", "our", "their") and inside[-1].casefold() in _INFRA_NOUNS:
+        return True  # the model's span took the noun too: "the Amsterdam DC" ("Washington DC" stays a place)
     if _INFRA_PHRASE_RE.match(text, end):
         return True
     words = [w.casefold() for w in re.findall(r"[^\W\d_]+", text[start:end])]
@@ -1230,6 +1261,76 @@ def _a_language_of_text(text: str, start: int, end: int) -> bool:
         _LANGUAGE_ARTEFACT_AFTER_RE.match(text, end))
 
 
+_NAME_SUFFIXES = frozenset("JR SR II III IV MD PHD DDS RN ESQ".split())
+
+# words that end a product's name, no person's or place's: an edition or a kind of product ("Jamf Pro", "Altium
+# Designer", "Knox Manage", "Lightspeed Retail", "Vertex AI", "Exadata Cloud", "Nintendo Switch")
+_EDITION_WORDS = frozenset("""
+pro plus ultra lite mini air studio designer server cloud desktop enterprise manage manager suite retail analytics
+console edition workspace connect hub switch ai ml lts esr business premium professional community express
+""".split())
+_NEXT_CAPITAL_RE = re.compile(r"[ \t]+([A-Z][A-Za-z]*)\b")
+
+
+def _an_edition(text: str, start: int, end: int) -> bool:
+    """A name ending in an edition or kind of product (:data:`_EDITION_WORDS`), in the span or right after a one-word
+    span ("Jamf" of "Jamf Pro"): a product."""
+    words = [w.strip(".,;:!?'’\"()") for w in text[start:end].split()]
+    if len(words) >= 2:
+        return words[-1].casefold() in _EDITION_WORDS
+    following = _NEXT_CAPITAL_RE.match(text, end)
+    return bool(words) and following is not None and following.group(1).casefold() in _EDITION_WORDS
+
+
+def _holds_an_acronym(text: str, start: int, end: int) -> bool:
+    """A name of two or more words with an acronym among them ("Mender OTA", "Snowflake XS", "Thales Luna HSM
+    partition", "Razorpay UPI") is a product, in a text written mostly in lower case: people's names hold initials
+    of one letter and suffixes (Jr, III, MD), not acronyms."""
+    words = [w.strip(".,;:!?'’\"()") for w in text[start:end].split()]
+    if len(words) < 2 or not any(len(w) >= 2 and w.isalpha() and w.removesuffix("s").isupper()  # "IBANs"
+                                 and w.upper() not in _NAME_SUFFIXES for w in words):
+        return False
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.islower() for c in letters) >= 0.5 * len(letters)
+
+
+# what a product sells or handles in a country: "the Brazil storefront", "Canadian storefront", "German IBANs"
+_MARKET_AFTER_RE = re.compile(
+    r"(?i)[ \t]+(?:storefronts?|(?:app[ \t]+)?stores?|apps?|websites?|locales?|markets?|campaigns?|tenants?|skus?|"
+    r"pricing|prices|vat|gst|ibans?|postcodes?|zip[ \t]+codes?|tax(?:es)?|payments?|payouts?|checkout|invoices?|"
+    r"launch(?:es)?|editions?|rollout|entit(?:y|ies)|subsidiar(?:y|ies)|payroll|audiences?|segments?|cohorts?|samples?|"
+    r"datasets?|corpus|ledgers?|acquiring|acquirers?|merchants?|profiles?|b2b|b2c|sales|revenue|orders?|catalog(?:ue)?s?|"
+    r"channels?|keyboard|layouts?|number[ \t]+format)\b")
+
+
+def _a_market(text: str, start: int, end: int) -> bool:
+    """A country, or its people's adjective, right before a noun of what a product sells or handles there (:data:
+    `_MARKET_AFTER_RE`): a market, not where a person is nor a group of people. "The Berlin office", "German
+    colleagues" and "Ana's Brazil trip" stay."""
+    span = text[start:end].strip()
+    return not span.endswith(("'s", "’s")) and bool(_MARKET_AFTER_RE.match(text, end))
+
+
+# a noun that names what follows it: "Sprint Everest", "Release train Jade", "Project Phoenix", "codename Kestrel"
+_NAMING_NOUN = (r"(?:Sprint|Release(?:[ \t]+[Tt]rain)?|release[ \t]+train|Project|Milestone|Operation|Epic|Iteration|"
+                r"[Cc]ode[ \t-]?[Nn]ame)")
+# (and, in lower case, what machines and work items are named: "cluster Borealis", "the campaign Winback-Pelican")
+_NAMING_NOUN_BEFORE_RE = re.compile(
+    r"(?<![\w'’])(?:" + _NAMING_NOUN[3:-1] + r"|cluster|server|host|node|bucket|repo|repository|service|branch|queue|"
+    r"topic|workspace|campaign|environment|pipeline|job|room|board|rooms|clusters|servers|hosts)[ \t]+\Z")
+_NAMING_NOUN_HEAD_RE = re.compile(_NAMING_NOUN + r"(?:[ \t]+|\Z)")
+
+
+def _named_by_a_noun(text: str, start: int, end: int) -> bool:
+    """A word right after a noun that names it ("Sprint Everest", "Release train Jade", "codename Kestrel"), or such a
+    noun the model took into the span ("Sprint Everest" as one name): a codename. The noun is written capitalised
+    ("the project Ana leads" keeps Ana), and a possessive stays a person's ("Release Ana's fix")."""
+    span = text[start:end].strip()
+    if span.endswith(("'s", "’s")) or text[end : end + 1] in ("'", "’"):
+        return False
+    return bool(_NAMING_NOUN_BEFORE_RE.search(text, max(0, start - 20), start) or _NAMING_NOUN_HEAD_RE.match(span))
+
+
 @functools.cache
 def _language_names() -> frozenset[str]:
     from django.conf.locale import LANG_INFO
@@ -1237,9 +1338,9 @@ def _language_names() -> frozenset[str]:
     return frozenset(info["name"].casefold() for info in LANG_INFO.values() if "name" in info)
 
 
-# products compared or combined: "Zulu 17 vs Temurin", "Karma + Jasmine tests"
-_COMPARED_BEFORE_RE = re.compile(r"(?i)(?:\bvs\.?|\bversus|(?<!\S)\+)[ \t]+\Z")
-_COMPARED_AFTER_RE = re.compile(r"(?i)[ \t]+(?:vs\b\.?|versus\b|\+(?=[ \t]))")
+# products compared, combined or migrated between: "Zulu 17 vs Temurin", "Karma + Jasmine tests", "Gatsby → Astro"
+_COMPARED_BEFORE_RE = re.compile(r"(?i)(?:\bvs\.?|\bversus|(?<!\S)(?:\+|→|->|=>))[ \t]+\Z")
+_COMPARED_AFTER_RE = re.compile(r"(?i)[ \t]+(?:vs\b\.?|versus\b|(?:\+|→|->|=>)(?=[ \t]))")
 
 
 def _compared(text: str, start: int, end: int) -> bool:
@@ -1302,7 +1403,8 @@ def _sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _DETERMINER_BEFORE_RE = re.compile(r"(?i)\b(?:the|our|their|this|that|these|those|your|its)[ \t]+\Z")
-_LOWER_NEXT_RE = re.compile(r"[ \t]+([a-z][a-z-]*)\b")
+# "the Zitadel switch", "the Ashburn DNS outage"
+_LOWER_NEXT_RE = re.compile(r"[ \t]+([a-z][a-z-]*|[A-Z]{2,5}(?![\w-]))\b")
 # nouns that make the word before them a person's: kin and home ("the Smith family"), a legal case, an author's work;
 # and people themselves ("the Ortega developers", "the Chidi team")
 _PERSONAL_NOUNS = frozenset("""
@@ -1326,17 +1428,18 @@ def _a_name_somewhere(word: str) -> bool:
 
 
 def _modifies_a_tech_noun(text: str, start: int, end: int) -> bool:
-    """One word between a determiner and a lower-case technology word ("the Zitadel switch", "our Hightouch sync"): a
-    noun modifier naming a product. A name of any list there stays a name ("the Maria switch"), as does a possessive
-    and a word before a personal noun ("the Smith family", "the Ortega developers")."""
+    """One word between a determiner and a lower-case technology word ("the Zitadel switch", "our Hightouch sync", "the
+    Nile event bus"): a noun modifier naming a product or a codename, not a person nor a place. A name of any list
+    there stays a name ("the Maria switch"), as does a possessive, a word before a personal noun ("the Smith family",
+    "the Ortega developers") and one before a word of where people are ("the Berlin office")."""
     span = text[start:end].strip()
     if " " in span or span.endswith(("'s", "’s")) or _a_name_somewhere(span):
         return False
     if not _DETERMINER_BEFORE_RE.search(text, max(0, start - 8), start):
         return False
     following = _LOWER_NEXT_RE.match(text, end)
-    return (following is not None and following.group(1) not in _PERSONAL_NOUNS
-            and is_tech_word(following.group(1)))
+    return (following is not None and following.group(1).casefold() not in _PERSONAL_NOUNS
+            and not _PRESENCE_RE.fullmatch(following.group(1)) and is_tech_word(following.group(1)))
 
 
 def _a_codename(text: str, start: int, end: int) -> bool:
@@ -1368,7 +1471,12 @@ _TOOL_SLOT_BEFORE_RE = re.compile(r"(?i)\b([a-z][a-z-]*)[ \t]+(?:in|into|inside|
 # what software does on a platform: "still works on Sonoma", "crashes on Trixie", "only tested on Fedora"
 _PLATFORM_SLOT_BEFORE_RE = re.compile(
     r"(?i)\b(?:runs?|running|works?|working|crash(?:es|ed)?|fails?|failed|failing|builds?|built|installs?|installed|"
-    r"tested|supported|breaks?|broken|hangs?|hung|compiles?|compiled|boots?|booted)[ \t]+(?:on|under)[ \t]+\Z")
+    r"tested|supported|breaks?|broken|hangs?|hung|compiles?|compiled|boots?|booted)[ \t]+(?:on|under)[ \t]+\Z"
+    # how a page or an app behaves in a browser or a client: "fails in Vivaldi only", "renders fine in Firefox" (never
+    # "works in", where people work)
+    r"|\b(?:renders?|rendered|rendering|crash(?:es|ed)?|fails?|failed|failing|breaks?|broke|broken|hangs?|hung|"
+    r"freezes?|froze|flickers?|flickered|glitch(?:es|ed)?|displays?|displayed)"
+    r"(?:[ \t]+(?:fine|ok|okay|only|again|too|also|correctly|properly|differently|badly))?[ \t]+in[ \t]+\Z")
 
 
 def _where_an_artefact_is(text: str, start: int, end: int) -> bool:

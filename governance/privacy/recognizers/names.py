@@ -13,7 +13,15 @@ from collections.abc import Sequence
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS as _SPACY_STOP_WORDS
 
-from ..vocabulary import common_words, given_names, is_name_term, is_tech_word, name_term_set, surnames
+from ..vocabulary import (
+    common_words,
+    given_names,
+    is_name_term,
+    is_plain_word,
+    is_tech_word,
+    name_term_set,
+    surnames,
+)
 from ._common import _result, foreign_script
 
 # --------------------------------------------------------------------------------------------------
@@ -451,6 +459,15 @@ _SUBJECT_VERB_RE = re.compile(
     r"working|pairing|sick|OOO))\b")
 # 10. *mention*: a chat handle ("@lena", "@mei.lin") is a person's, unless it names a team, a bot, a tool or a word
 _MENTION_RE = re.compile(r"(?<![\w.@/])@(?P<h>[A-Za-z][\w.\-]{0,30}[A-Za-z0-9]|[A-Za-z]{2})(?![\w@/(]|[.\-]\w)")
+def _a_name_of_some_list(word: str) -> bool:
+    """A word some list holds as a person's name — a given name or surname of the lexicon, a technology word that is
+    a given name too ("river", "ray"), or a word of prose a list of names holds ("maria", "grace") — for a place where
+    only a person stands: a chat handle, a line opening with what someone did ("grace fixed it")."""
+    low = word.casefold()
+    return (low in given_names() or low in surnames() or is_name_term(low)
+            or (low in common_words() and not is_plain_word(low) and not is_tech_word(low)))
+
+
 _NOT_HANDLES = frozenset("here channel everyone all team teams oncall on-call channel admins admin ops devops sre "
                          "frontend backend platform infra security qa support bot bots".split())
 
@@ -472,14 +489,37 @@ _HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|
 _TITLE_WORD_RE = re.compile(r"(?<![\w@#/\\.\-'’])[^\W\d_a-z][^\W\d_A-Z]{2,}(?:[-'’][^\W\d_][^\W\d_A-Z]+)?"
                             r"(?![\w@/\\]|[.\-]\w|['’](?![sS]\b)\w)")
 _LOWER_ADDRESSED_RE = re.compile(
-    r"(?:\b(?:thanks|thank[ \t]+you|thx|ty|hi|hey|hello|cc|ping|dear)[ \t,]+(?P<name>[^\W\d_A-Z]{3,})(?![\w@.\-/])"
-    r"|(?m:^)[ \t]*(?P<n2>[^\W\d_A-Z]{3,})(?=[ \t]+(?:pls|please|can[ \t]+you|could[ \t]+you)\b))")
+    r"(?:(?<![\w\-])(?:thanks|thank[ \t]+you|thx|ty|hi|hey|hello|cc|ping|dear|tell|ask|remind)[ \t,]+"
+    r"(?P<name>[^\W\d_A-Z]{3,})(?![\w@.\-/])"
+    # … or opening a chat line, before what a person says or does: "ngozi said", "vikram can't reproduce it"
+    r"|(?m:^)[ \t]*(?P<n2>[^\W\d_A-Z]{3,})(?=[ \t]+(?:pls|please|can[ \t]+you|could[ \t]+you|said|says|asked|thinks|"
+    r"wants|broke|fixed|pushed|merged|reverted|approved|reviewed|mentioned|can['’]?t|cannot|won['’]t|didn['’]t|"
+    r"is[ \t]+(?:out|on[ \t]+(?:call|leave|pto))|will[ \t]+(?:take|handle|look|review))\b))")
 # the word after a name that makes it a firm's or an institution's ("Conway Inc.", "Hopkins University")
 _ORG_AFTER_RE = re.compile(r",?[ \t]+([A-Z][A-Za-z]*\.?)")
 # a street named after someone: "Isaac Lodge Street", "Victor Hugo Road"
 _STREET_AFTER_NAME_RE = re.compile(r"(?:[ \t]+" + _T + r"){0,2}[ \t]+(?:" + _STREET_TYPES + r")(?![\w])")
 _PREVIOUS_WORD_RE = re.compile(r"([^\W\d_]+)[ \t]+\Z")
 _NEXT_TITLE_RE = re.compile(r"[ \t]+([^\W\d_a-z][^\W\d_A-Z]{1,}(?:[-'’][^\W\d_][^\W\d_A-Z]+)?)(?![\w@/\\]|[.\-]\w)")
+
+
+_TITLE_PAIR_RE = re.compile(r"(?<![\w@.\-])([A-Z][a-z]+)[ \t]+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w@]|[.\-]\w)")
+_OPENING_NAME = r"[A-Z][a-z]+(?:-[a-z]+)?"
+_OPENING_PEOPLE_RE = re.compile(
+    r"(?m)^[ \t>*\-]*(?P<a>" + _OPENING_NAME + r")(?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<b>" + _OPENING_NAME
+    + r"))?(?=(?:[ \t]+(?:both|also|just|already))?[ \t]*,?[ \t]+(?:said|says|asked|mentioned|pushed|fixed|broke|"
+    r"merged|reverted|approved|reviewed|covers|covered|is[ \t]+(?:handling|working|covering|out|on[ \t]+(?:call|leave|"
+    r"pto|vacation))|are[ \t]+(?:both[ \t]+)?(?:out|on[ \t]+leave|pairing|covering|working)|can[ \t]+you|"
+    r"could[ \t]+you|will[ \t]+(?:take|handle|look|review))\b)")
+
+
+def handle_of_a_person(handle: str) -> bool:
+    """A chat handle (after "@") that is a person's: no team, bot or word of the channel (:data:`_NOT_HANDLES`), no
+    digit, and an unknown word, a dotted name ("mei.lin") or led by a name of some list ("@maria", "@hunter.b")."""
+    parts = [p for p in re.split(r"[._\-]", handle) if p]
+    return handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle) and bool(parts) and (
+        (_unknown_word(handle) and any(_unknown_word(p) for p in parts)) or dotted_name_handle(handle)
+        or _a_name_of_some_list(parts[0]))
 
 
 def dotted_name_handle(handle: str) -> bool:
@@ -696,10 +736,7 @@ class PersonHeuristicRecognizer(EntityRecognizer):
 
         if "@" in text:
             for m in _MENTION_RE.finditer(text):
-                handle = m.group("h")
-                parts = [p for p in re.split(r"[._\-]", handle) if p]
-                if handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle) and (
-                        (_unknown_word(handle) and any(_unknown_word(p) for p in parts)) or dotted_name_handle(handle)):
+                if handle_of_a_person(m.group("h")):
                     add(m.start("h"), m.end("h"), 0.85)
             for m in _DISPLAY_NAME_RE.finditer(text):
                 words = m.group("name").split()
@@ -719,6 +756,15 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 if is_name_term(m.group(0)) and acts_as_a_person(text, m.start(), m.end()) and not any(
                         s <= m.start() < e for s, e in places):
                     add(m.start(), m.end(), 0.75)
+        # 14. one or two names opening a chat line before what people do there ("River mentioned …", "Amber and
+        # Jasper both approved …", "Jade, can you …"); a technology word only when it is a given name too ("Sage
+        # pushed"; "Kafka broke prod" is the product)
+        for m in _OPENING_PEOPLE_RE.finditer(text):
+            for group in ("a", "b"):
+                word = m.group(group)
+                if word and (_a_name_of_some_list(word) or _unknown_word(word)) and (
+                        not is_tech_word(word) or is_name_term(word)):
+                    add(m.start(group), m.end(group), 0.9)
         self._lists(text, person_spans + list(found), add)
         self._consistency(text, person_spans + list(found), add)
         return [_result(self, "PERSON", s, e, score) for (s, e), score in found.items()]
@@ -792,11 +838,23 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             organisation = _ORG_AFTER_RE.match(text, end)
             if organisation is None or organisation.group(1).casefold() not in _NOT_NAME_WORDS:
                 add(m.start(), end, 0.86)
+        # a surname of the lexicon that no prose or technology uses, after a word some list holds as a given name
+        # ("Hope Adeyemi", "Ilya Sokolov"): the pair is a person's name whichever word the lexicon left out
+        for m in _TITLE_PAIR_RE.finditer(text):
+            first, last = m.group(1), m.group(2)
+            if (last.casefold() in surnames() and _unknown_word(last) and _a_name_of_some_list(first)
+                    and not is_tech_word(first) and not any(s <= m.start() < e for s, e in taken)):
+                before = _PREVIOUS_WORD_RE.search(text, max(0, m.start() - 30), m.start())
+                if before is None or before.group(1).casefold() not in _DETERMINERS:
+                    add(m.start(), m.end(), 0.86)
         # in lower case only where a person is addressed: "thanks zainab!!", "hi dario,", "dario pls approve …"
         for m in _LOWER_ADDRESSED_RE.finditer(text):
             group = "name" if m.group("name") else "n2"
             start, end = m.span(group)
-            if (m.group(group) in lexicon and m.group(group) not in _SPACY_STOP_WORDS
+            word = m.group(group)
+            # (a line opening with what someone did is the stronger cue: "dev" after "--ask" is no one)
+            if ((word in lexicon if group == "name" else _a_name_of_some_list(word) or _unknown_word(word))
+                    and word not in _SPACY_STOP_WORDS
                     and not any(s <= start < e for s, e in places)):
                 add(start, end, 0.86)
         # a whole name in lower case, in any script: a given name and a surname of the lexicon side by side, neither a

@@ -145,6 +145,14 @@ _DOTTED_REF_RE = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
 _SNAKE_RE = re.compile(r"^[a-z]+(?:_[a-z]+)+$")
 _CAMEL_RE = re.compile(r"^[a-z]+(?:[A-Z][a-z]+)+$")
 _IDENT_RE = re.compile(r"^[A-Za-z_][A-Za-z_]*$")
+# an unquoted value that is a file's path: the file holds the secret ("--from-file=token=./token.txt")
+FILE_PATH_RE = re.compile(r"(?:~|\.{1,2})?/[\w.\-/]+")
+# a setting whose value is no secret though its name ends in one: it names the object that holds the secret (Helm
+# charts' "auth.existingSecret=pg-creds"), or it is a list call's cursor ("nextToken", "next_page_token")
+NOT_A_SECRET_NAME_RE = re.compile(
+    r"(?i)existing[\w.\-]*$|(?:next|page|continuation|resume|sync|cursor)[_.\-]?(?:page[_.\-]?)?token$")
+# a value that says where the secret is read from: openssl's "-pass file:/root/.key", "env:VAR", "fd:3"
+SOURCE_REFERENCE_RE = re.compile(r"(?i)(?:file|env|fd):")
 #: Hex characters of a keyed placeholder (``<PERSON_3f2a9c>``): 4 collide after a few hundred values of one type
 PSEUDONYM_HEX_CHARS = 6
 #: The exact grammar of what the gateway writes: ``<SECRET:kind>`` and ``<TYPE_xxxxxx>`` (6 lower-case hex). Whether

@@ -14,6 +14,9 @@ from .secret_base import (
     _HEX_RE,
     _IDENT_RE,
     _PLACEHOLDER_RE,
+    FILE_PATH_RE,
+    NOT_A_SECRET_NAME_RE,
+    SOURCE_REFERENCE_RE,
     SecretRule,
     _rx,
     looks_random,
@@ -74,12 +77,14 @@ _PROSE_RE = _rx(
 )
 # "login admin / password s3cr3t!", "password hunter2!": a password-like word right after the word password
 _BARE_PASSWORD_RE = _rx(
-    r"\b(?P<key>password|passwd|pwd|pw|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I
+    # an escaped line break starts a line too: printf '…\npassword x\n' > ~/.msmtprc
+    r"(?:\b|(?<=\\[nrt]))(?P<key>password|passwd|pwd|pw|passphrase)[ \t]+(?P<val>[^\s\"'`()\[\]{}<>]{6,200})", re.I
 )
 # password flags of common tools: sshpass -p, zip/unzip -P, 7z -p, openssl -passin pass:,
 # Samba's -U user%pass
 _TOOL_PW_RE = _rx(
-    r"\b(?:sshpass[ \t]+-p|(?:un)?zip\b[^\n]*?[ \t]-P|7za?\b[^\n]*?[ \t]-p|openssl\b[^\n]*?[ \t]-pass(?:in|"
+    # (7-Zip's password is glued to its -p: "-p" alone asks for one)
+    r"\b(?:sshpass[ \t]+-p|(?:un)?zip\b[^\n]*?[ \t]-P|7za?\b[^\n]*?[ \t]-p(?=[^\s\-])|openssl\b[^\n]*?[ \t]-pass(?:in|"
     r"out)[ \t]+pass:|"
     # Samba's tools all take "-U user%pass": smbclient, net, rpcclient, smbcacls, smbget, winexe, samba-tool
     r"\b(?:smbclient|net|rpcclient|smbcacls|smbget|smbtree|winexe|samba-tool|pdbedit)\b[^\n]*?[ \t]"
@@ -130,7 +135,7 @@ def _kv_validator(m: re.Match[str]) -> str | tuple[str, int, int] | None:
     key = m.group("key")
     if m.start() > 0 and m.string[m.start() - 1] == "\\" and key[:1] in "nrt":
         key = key[1:]  # "…\npassword=x\n" in a printf: the key starts after the escaped line break
-    if not _key_boundary_ok(key):
+    if not _key_boundary_ok(key) or NOT_A_SECRET_NAME_RE.search(key):
         return None
     if m.group("bval") is not None:  # password=<Xk9!mm2Q>: judged inside the brackets ("<your-token>" is a slot)
         return _kind_for_key(key) if plausible_secret_value(m.group("bval"), _bare_key(key)) else None
@@ -144,7 +149,7 @@ def _kv_validator(m: re.Match[str]) -> str | tuple[str, int, int] | None:
     if not quoted and "&" in value and m.start() > 0 and m.string[m.start() - 1] in "?&":
         value = value.split("&", 1)[0]  # ?api_key=...&format=csv: "&" starts the next query parameter
         span = (m.start("val"), m.start("val") + len(value))
-    if not quoted and re.fullmatch(r"(?:~|\.{1,2})?/[\w.\-/]+", value):
+    if not quoted and FILE_PATH_RE.fullmatch(value):
         return None  # "--from-file=token=./token.txt": a file that holds it
     escape = re.search(r"\\[nrt]", value) if not quoted else None
     if escape and escape.start() >= 3:
@@ -213,7 +218,7 @@ def _simple_value_validator(strict: bool) -> Callable[[re.Match[str]], str | Non
     def validate(m: re.Match[str]) -> str | None:
         key = m.groupdict().get("key") or "password"
         value = m.group("val").rstrip(".,;:!?")
-        if not plausible_secret_value(value, _bare_key(key), strict=strict):
+        if SOURCE_REFERENCE_RE.match(value) or not plausible_secret_value(value, _bare_key(key), strict=strict):
             return None
         return _kind_for_key(key)
 
@@ -227,15 +232,15 @@ def _attr_validator(m: re.Match[str]) -> str | None:
     return _kind_for_key(key)
 
 
-def _bare_password_validator(m: re.Match[str]) -> str | None:
+def _bare_password_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     """``password <word>`` without separator: only values with a digit or inner capitals (no paths, words)."""
-    value = m.group("val").rstrip(".,;:!?")
+    value = re.split(r"\\[nrt]", m.group("val"), maxsplit=1)[0].rstrip(".,;:!?")  # "x\n": the escape ends it
     if not plausible_secret_value(value, "password", strict=True):
         return None
     inner_caps = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
     if not (any(c.isdigit() for c in value) or inner_caps):
         return None
-    return "password"
+    return "password", m.start("val"), m.start("val") + len(value)
 
 
 # Words that describe a credential rather than being one ("the password is wrong", "token: required"): the
@@ -285,6 +290,8 @@ def _prose_validator(m: re.Match[str]) -> str | None:
         return _quoted_phrase_kind(key, m.group("qval"))
     wrapped = m.group("bval")
     value = (wrapped or m.group("val")).rstrip(".,;:!?)")
+    if not wrapped and FILE_PATH_RE.fullmatch(value.split(",", 1)[0]):
+        return None  # "--from-file=password=./pg-password.txt", "credentials=/root/.smbcredentials,vers=3.0"
     if key == "pin":  # digits only: the one credential that plausible_secret_value's number check must not veto
         inner = unwrap(value).rstrip("#")
         return "password" if inner.isdigit() and 4 <= len(inner) <= 8 and len(set(inner)) > 1 else None
@@ -397,6 +404,9 @@ def _mixed_validator(min_len: int = 16) -> Callable[[re.Match[str]], bool]:
     return validate
 
 
+_PUBLIC_KEY_LABEL_RE = re.compile(r"(?i)(?:^|[^a-z])pub(?:lic)?[ _\-.]?key[\"'`]?[ \t]*[:=]?[ \t]*[\"'`]?$")
+
+
 def _entropy_validator(m: re.Match[str]) -> str | None:
     value = m.group(0)
     if _HEX_RE.match(value) and len(value) >= 32 and "-" not in value:
@@ -411,8 +421,8 @@ def _entropy_validator(m: re.Match[str]) -> str | None:
         return None
     line_start = m.string.rfind("\n", 0, m.start()) + 1
     window = m.string[max(line_start, m.start() - 40) : m.start()]
-    if not _CONTEXT_WORD_RE.search(window):
-        return None
+    if not _CONTEXT_WORD_RE.search(window) or _PUBLIC_KEY_LABEL_RE.search(window):
+        return None  # no credential word before it, or it is named a public key (WireGuard's "PublicKey = …")
     if _DIGEST_PREFIX_RE.search(m.string[max(0, m.start() - 24) : m.start()]):
         return None  # SHA256:<base64> fingerprints, ssh-ed25519 AAAA... public keys, sha512-<b64> integrity
     return "high_entropy"

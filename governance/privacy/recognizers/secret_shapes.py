@@ -28,6 +28,9 @@ import re
 
 from .secret_base import (
     _PLACEHOLDER_RE,
+    FILE_PATH_RE,
+    NOT_A_SECRET_NAME_RE,
+    SOURCE_REFERENCE_RE,
     SecretRule,
     _rx,
     looks_random,
@@ -49,10 +52,11 @@ _PASSWORD_WORDS = (
 )
 # (also "auth" ending a setting's name: REDIS_AUTH, SMTP_AUTH — its value judged like any password)
 _TOKEN_WORDS = (r"token|jeton|токен|gettone|(?:ключ|kunci|kl[íi][čc]|klucz|anahtar)[ _]api|"
-                r"api[ _\-]?(?:key|schl[üu]ssel|cl[ée]|chiave|clave|chave|sleutel)|auth")
+                r"api[ _\-.]?(?:key|schl[üu]ssel|cl[ée]|chiave|clave|chave|sleutel)|auth")
 _SECRET_WORDS = (
-    r"secret|geheimnis|secreto|segredo|segreto|geheim|секрет|client[ _\-]?secret|secret[ _\-]?key|"
-    r"access[ _\-]?key|private[ _\-]?key|zugangsdaten|identifiants|credenciales|credenziali|credenciais|"
+    # (a dotted property's too: Hadoop's "fs.s3a.secret.key")
+    r"secret|geheimnis|secreto|segredo|segreto|geheim|секрет|client[ _\-.]?secret|secret[ _\-.]?key|"
+    r"access[ _\-.]?key|private[ _\-.]?key|zugangsdaten|identifiants|credenciales|credenziali|credenciais|"
     r"credentials?|учетные[ _]данные"
 )
 _LABEL = f"(?:{_PASSWORD_WORDS}|{_TOKEN_WORDS}|{_SECRET_WORDS})"
@@ -105,6 +109,10 @@ def _label_value_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
     if re.fullmatch(_LABEL, value, re.I):
         return None  # "| password | passwort |": a header row
     quoted = m.string[m.start("val") - 1] in "\"'`"
+    if NOT_A_SECRET_NAME_RE.search(m.string[max(0, m.start("key") - 40) : m.end("key")]):
+        return None  # "auth.existingSecret=pg-credentials", "nextToken=…": an object's name, a list's cursor
+    if not quoted and FILE_PATH_RE.fullmatch(value.split(",", 1)[0]):
+        return None  # '"$VAULT_PASS" > ~/.vault_pass.txt', "credentials=/root/.smbcredentials,vers=3.0": a file
     # judged without the brackets that close a JSON object or list around it ('"SessionToken": null}')
     core = value if quoted else value.rstrip("]}")
     if not plausible_secret_value(core, m.group("key"), quoted=quoted, code_style=" = " in m.group(0)):
@@ -174,13 +182,16 @@ def _script_label_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
 
 # Positional credential lines: a field is the password because of where it stands. ~/.pgpass
 # "host:port:database:user:password" (the port a number or *), and an Oracle-style "user/password@service" after
-# the tools that take it (sqlplus, rman, expdp, impdp, sqlldr, exp, imp).
+# the tools that take it (sqlplus, rman, expdp, impdp, sqlldr, exp, imp), and wherever Oracle reads one with its
+# "@service": SQL*Plus's CONNECT, a parameter file's userid=, the thin and OCI JDBC URLs.
 _PGPASS_RE = _rx(
     r"(?<![^\s\"'`])(?:[\w.\-*]+|\[[0-9A-Fa-f:]+\]):(?:\d{1,5}|\*):[\w.\-*]+:[\w.\-*@]+:"
     r"(?P<val>(?:\\.|[^\s:\\]){4,200})(?=[\s\"'`]|$)")
 _ORACLE_LOGIN_RE = _rx(
     r"\b(?:sqlplus|rman|expdp|impdp|sqlldr|exp|imp|dgmgrl)(?:[ \t]+-\w+)*[ \t]+[\w$#]+/(?P<val>[^\s@/\"']{3,200})"
-    r"(?=@|[ \t]|$)", re.I)
+    r"(?=@|[ \t]|$)"
+    r"|(?:\bjdbc:oracle:\w+:|\b(?:conn(?:ect)?[ \t]+|userid[ \t]*=[ \t]*))[\w$#]+/(?P<svc>[^\s@/\"']{3,200})(?=@)",
+    re.I)
 
 
 # Wi-Fi network credentials as a QR code or a phone shares them ("WIFI:T:WPA;S:home;P:secret;;") and in the
@@ -190,11 +201,13 @@ _WIFI_RE = _rx(
     r"(?:pass\w*|key|psk))[ \t]*[=:][ \t]*[\"']?)(?P<val>(?:\\[;,:\\\"]|[^;\s\"'])+)", re.I)
 
 
-# Credentials in the grammar of a tool rather than after a label: SQL's IDENTIFIED BY, the OpenLDAP clients' -w, the
+# Credentials in the grammar of a tool rather than after a label: SQL's IDENTIFIED BY, -w of the OpenLDAP clients,
+# Kerberos's kadmin and Samba's smbpasswd, the
 # SNMP tools' community string (-c), and "log in … with <value>" in prose
 _TOOL_CRED_RE = _rx(
     r"\bIDENTIFIED[ \t]+BY[ \t]+(?:PASSWORD[ \t]+|VALUES[ \t]+)?[\"'`]?(?P<sql>[^\s\"'`;]{4,200})|"
-    r"\bldap(?:search|modify|add|delete|whoami|passwd|compare|exop|url)?\b[^\n]{0,200}?[ \t]-w[ \t]+[\"']?"
+    r"\b(?:ldap(?:search|modify|add|delete|whoami|passwd|compare|exop|url)?|kadmin(?:\.local)?|smbpasswd)\b"
+    r"[^\n]{0,200}?[ \t]-w[ \t]+[\"']?"
     r"(?P<ldap>[^\s\"']{4,200})|"
     r"\bsnmp(?:walk|get|getnext|bulkwalk|bulkget|set|table|trap|check|netstat)\b[^\n]{0,200}?[ \t](?-i:-[cAX])"
     r"[ \t]+[\"']?"
@@ -225,11 +238,14 @@ def _wifi_validator(m: re.Match[str]) -> str | None:
     return "password" if len(value) >= 8 and plausible_secret_value(value, quoted=True) else None
 
 
-def _positional_validator(m: re.Match[str]) -> str | None:
-    value = m.group("val")
+def _positional_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    group = "val" if m.group("val") is not None else "svc"
+    value = m.group(group)
     if value.isdigit() or not plausible_secret_value(value, quoted=True):
         return None  # "12:30:45:100:200" is a timestamp, not a pgpass line
-    return "password"
+    if group == "svc" and not password_like(value, min_len=4):
+        return None  # "connect app/v2@…": a path, not a login
+    return "password", *m.span(group)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -275,9 +291,9 @@ _NOT_VALUE_FLAGS_RE = re.compile(r"(?i)^no-|(?:-|_|(?<=password)|(?<=passwd))(?:
 def _cli_validator(m: re.Match[str]) -> str | None:
     value = m.group("val")
     key = m.groupdict().get("key") or ""
-    if value.startswith(("-", "(", "$(")) or _NOT_VALUE_FLAGS_RE.search(key):
-        # "--no-password --verbose", "--password-file /run/secrets/db", "-Password (ConvertTo-SecureString …)": the
-        # value is another flag, a file or an expression (whose own literal a rule below reads)
+    if value.startswith(("-", "(", "$(")) or _NOT_VALUE_FLAGS_RE.search(key) or SOURCE_REFERENCE_RE.match(value):
+        # "--no-password --verbose", "--password-file /run/secrets/db", "-Password (ConvertTo-SecureString …)",
+        # openssl's "-passout file:…": another flag, a file or an expression (whose own literal a rule below reads)
         return None
     if _PORTISH_RE.match(value) or not plausible_secret_value(value, m.groupdict().get("key") or "", quoted=True):
         return None
@@ -412,14 +428,75 @@ _CODE_SLOT_RE = _rx(
     # a password file given as a process substitution: restic's "--password-file <(printf '%s' 'x')"
     r"|--?[\w\-]*(?:pass|secret|token|key)[\w\-]*[ \t=]+<\([ \t]*(?:printf(?:[ \t]+[\"']%s(?:\\n)?[\"'])?|"
     r"echo(?:[ \t]+-[neE]+)?)[ \t]+[\"']?(?P<psub>[^\s\"')]{4,200})"
-    r"|(?-i:\bAUTH)[ \t]+(?:[\w.\-]+[ \t]+)?(?P<ra>[^\s]{6,200})",
+    r"|(?-i:\bAUTH)[ \t]+(?:[\w.\-]+[ \t]+)?(?P<ra>[^\s]{6,200})"
+    # Redis's ACL grammar (ACL SETUSER, users.acl): ">x" adds the password x among the user's rules
+    r"|(?:\bACL[ \t]+SETUSER|(?m:^)[ \t]*user)[ \t]+\S+[ \t]+(?:(?:on|off|reset\w*|nopass|all\w+|[~%&+\-#<]\S*)"
+    r"[ \t]+)*>(?P<acl>[^\s]{4,200})"
+    # a password stored in the clear under its scheme's name (Dovecot, OpenLDAP userPassword): "{PLAIN}x"
+    r"|\{(?:PLAIN|CLEARTEXT|CLEAR|PLAINTEXT)\}(?P<sch>[^\s:\"']{4,200})"
+    # ZooKeeper's "addauth digest user:x", samba-tool's "user create NAME x", a proxy's or a stats page's
+    # "user:x" after auth/login (HAProxy "stats auth u:x", Squid "login=u:x")
+    r"|\baddauth[ \t]+digest[ \t]+[^\s:]+:(?P<zk>[^\s\"']{4,200})"
+    r"|\bsamba-tool[ \t]+user[ \t]+(?:create|add)[ \t]+\S+[ \t]+(?P<st>[^\s\"'\-][^\s\"']{3,200})"
+    r"|\b(?:auth|login)(?:[ \t]+|[ \t]*=[ \t]*)[\"']?[\w.\-@]{1,64}:(?P<up>[^\s\"':@/,;]{4,200})"
+    # a connection call's user and password as its last two literals: getConnection(url, "u", "x"),
+    # new PDO(dsn, 'u', 'x'), bmemcached.Client([…], 'u', 'x'), NetworkCredential("u", "x"), smtp.login('u', 'x')
+    # (the user may be an expression ending in a literal, os.environ["SID"]; a literal may be converted, Rust's
+    # "x".to_owned())
+    r"|\b(?:getConnection|PDO|mysqli(?:_connect)?|mysql_connect|mssql_connect|oci_connect|pg_connect|Client|connect|"
+    r"Connection|login|NetworkCredential|PasswordAuthentication|UsernamePasswordCredentials|HTTPBasicAuth|"
+    r"HTTPDigestAuth|BasicAuth|Credentials(?:::new)?|FTP(?:_TLS)?|IMAP4(?:_SSL)?|POP3(?:_SSL)?)[ \t]*\([^()\n]{0,200}?"
+    r"(?P<cq1>[\"'])[^\"'\n]{1,80}(?P=cq1)(?:\.\w+\(\))?\]?[ \t]*,[ \t]*(?P<cq>[\"'])(?P<call>[^\"'\n]{4,200})(?P=cq)"
+    r"(?:\.\w+\(\))?[ \t]*(?:\)|,[ \t]*[^\"'\s])"
+    # a call that sets a setting named for a credential to a literal: PHP's define('DB_PASSWORD', 'x'),
+    # System.setProperty("javax.net.ssl.keyStorePassword", "x"), os.environ.setdefault("API_TOKEN", "x")
+    r"|\b[\w.]+[ \t]*\([ \t]*(?P<dq>[\"'])(?:[A-Za-z0-9]+[_.\-]){0,5}(?:[A-Za-z0-9]*[a-z0-9](?-i:(?=[A-Z])))?"
+    r"(?:" + _LABEL + r")(?P=dq)[ \t]*,[ \t]*(?P<dq2>[\"'])(?P<def>[^\s\"']{4,200})(?P=dq2)",
     re.I,
 )
 
 
+# - a credential word glued to the name before it, neither "_" nor a capital between: T-SQL's "@rmtpassword='x'",
+#   "dbpassword=x", "masterpassword: x", "clientsecret=x" (a word that only ends in "pass" — bypass, compass — is
+#   never one, and a token glued to a word of paging — nextToken, pageToken — is a cursor)
+_GLUED_LABEL_RE = _rx(
+    r"(?<![\w\-])@?(?P<key>(?!(?:next|page|continuation|sync|resume|cursor|start|last|prev)token|existing)[a-z]{2,14}"
+    r"(?:password|passwd|passwort|secret|token))[ \t]*[=:][ \t]*N?(?P<q>[\"']?)(?P<val>[^\s\"',;]{4,200})(?P=q)",
+    re.I)
+
+# - text written into a credential file: "echo 'x' > ~/.vault_pass", "printf 'user\npass\n' | sudo tee
+#   /etc/openvpn/auth.txt" — the file's name says what it holds, the last line written is the secret
+_CREDENTIAL_FILE_RE = _rx(
+    r"\b(?:printf|echo(?:[ \t]+-[neE]+)*)[ \t]+(?P<q>[\"'])(?P<body>[^\"'\n]{4,300})(?P=q)[ \t]*"
+    r"(?:>>?|\|[ \t]*(?:sudo[ \t]+)?tee(?:[ \t]+-a)?)[ \t]*(?P<path>[^\s;&|]+)",
+    re.I)
+_CREDENTIAL_PATH_RE = re.compile(r"(?i)(?:pass|pwd|secret|token|cred|auth|\.netrc|apikey|api[_\-]key)[^/]*$")
+
+
+def _glued_label_validator(m: re.Match[str]) -> str | None:
+    if m.group("key")[:1] != "@" and m.string[max(0, m.start() - 1):m.start()] == "@":
+        return None
+    return _cli_validator(m)
+
+
+def _credential_file_validator(m: re.Match[str]) -> tuple[str, int, int] | None:
+    path = m.group("path").strip("\"'")
+    if not _CREDENTIAL_PATH_RE.search(path) or re.search(r"(?i)\.pub$|known_hosts|\.log$", path):
+        return None  # "echo 'done' > /var/log/deploy.txt", a public key
+    body = m.group("body")
+    lines = [part for part in re.split(r"\\n", body) if part]
+    if not lines:
+        return None
+    value = lines[-1]
+    if re.search(r"\s", value) or not plausible_secret_value(value, quoted=True) or not password_like(value, min_len=6):
+        return None  # "echo 'build finished' > …", "$VAULT_PASS": words or a reference
+    start = m.start("body") + body.rindex(value)
+    return "password", start, start + len(value)
+
+
 # the value groups of _CODE_SLOT_RE; all but the quoted ones (Terraform, SQL, PowerShell) must look like a password
 _SLOTS = ("tf", "sql", "ps", "ht", "nu", "ra", "mc", "rq", "wp", "ro", "nuse", "lf", "vl", "nk", "sk", "sw", "ov", "ex",
-          "db2", "rs", "ds", "bw", "hp", "esx", "psub")
+          "db2", "rs", "ds", "bw", "hp", "esx", "psub", "acl", "sch", "zk", "st", "up", "call", "def")
 
 
 # - network gear and VPN peers: Cisco "username x secret 0 X" / "enable password 7 X", "crypto isakmp key X
@@ -559,7 +636,7 @@ _URL_PARAM_RE = _rx(
     r"[?&;#](?P<key>x-amz-signature|x-amz-credential|x-amz-security-token|x-goog-signature|x-goog-credential|"
     r"x-ms-signature|sig|signature|token|access_token|id_token|refresh_token|auth_token|api_key|apikey|api-key|"
     r"key|auth|client_secret|password|passwd|pwd|pass|secret|session|sessionid|sid|code|hmac|otp|jwt|"
-    r"private_token|personal_access_token)=(?P<val>[^&#\s\"'<>]{6,})",
+    r"private_token|personal_access_token|p|pw)=(?P<val>[^&#\s\"'<>]{6,})",
     re.I,
 )
 
@@ -572,12 +649,20 @@ def _url_param_validator(m: re.Match[str]) -> str | None:
         return "url_signature"
     if key in ("x-amz-credential", "x-goog-credential", "x-amz-security-token"):
         return "url_signature"
+    if key in ("p", "pw"):  # InfluxDB's "?u=user&p=x": a short name is the password only beside its user
+        url_start = max(m.string.rfind(c, 0, m.start()) for c in " \t\n\"'") + 1
+        if not re.search(r"[?&;](?:u|user|username|login)=", m.string[url_start : m.start() + 1]):
+            return None
+        return "password" if plausible_secret_value(value, quoted=True) and password_like(value) else None
     if key in ("password", "passwd", "pwd", "pass"):
         return "password" if plausible_secret_value(value, quoted=True) else None
     has_digit = any(c.isdigit() for c in value)
     has_alpha = any(c.isalpha() for c in value)
     if key in ("key", "code", "otp", "session", "sid", "auth"):
-        ok = (len(value) >= 16 and has_digit and has_alpha) or looks_random(value, min_len=16)
+        # a shorter value passes when it is drawn like a key: letters of both cases and digits, nothing else
+        ok = (len(value) >= 16 and has_digit and has_alpha) or looks_random(value, min_len=16) or (
+            len(value) >= 10 and value.isalnum() and password_like(value) and has_digit
+            and any(c.isupper() for c in value) and any(c.islower() for c in value))
     else:
         ok = len(value) >= 8 and has_digit and has_alpha
     if not ok:
@@ -1049,8 +1134,7 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("spelled_out", "password", _SPELLED_RE, score=0.85, group="val", validator=_spelled_validator),
     SecretRule("tool_credentials", "password", _TOOL_CRED_RE, score=0.85, validator=_tool_cred_validator),
     SecretRule("pgpass_line", "password", _PGPASS_RE, score=0.85, group="val", validator=_positional_validator),
-    SecretRule("oracle_login", "password", _ORACLE_LOGIN_RE, score=0.85, group="val",
-               validator=_positional_validator),
+    SecretRule("oracle_login", "password", _ORACLE_LOGIN_RE, score=0.85, validator=_positional_validator),
     SecretRule("label_value", "password", _LABEL_VALUE_RE, score=0.85, group="val",
                validator=_label_value_validator),
     SecretRule("table_column", "password", _CELL_RE, score=0.85, group="val", validator=_table_cell_validator),
@@ -1060,6 +1144,8 @@ SHAPE_RULES: tuple[SecretRule, ...] = (
     SecretRule("piped_secret", "password", _PIPED_SECRET_RE, score=0.85, validator=_piped_secret_validator),
     SecretRule("uuid_key", "api_key", _UUID_KEY_RE, score=0.85, group="val"),
     SecretRule("code_slot", "password", _CODE_SLOT_RE, score=0.85, validator=_code_slot_validator),
+    SecretRule("glued_label", "password", _GLUED_LABEL_RE, score=0.85, group="val", validator=_glued_label_validator),
+    SecretRule("credential_file", "password", _CREDENTIAL_FILE_RE, score=0.85, validator=_credential_file_validator),
     SecretRule("device_key", "password", _DEVICE_KEY_RE, score=0.85, validator=_device_key_validator),
     SecretRule("user_p_flag", "password", _USER_P_RE, score=0.85, group="val", validator=_cli_validator),
     SecretRule("windows_p_flag", "password", _WIN_P_RE, score=0.85, group="val", validator=_cli_validator),
@@ -1108,9 +1194,10 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "credential_pair": ("cred", "log", "sign", "user", "account"),
     "security_answer": ("answer", "maiden", "memorable"),
     "spelled_out": ("pass", "pwd", "pin", "secret", "token", "key", "code", "credential", "spell", "letter", "char"),
-    "tool_credentials": ("identified", "ldap", "snmp", "with"),
+    "tool_credentials": ("identified", "ldap", "snmp", "with", "kadmin", "smbpasswd"),
     "pgpass_line": (":",),
-    "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl"),
+    "oracle_login": ("sqlplus", "rman", "expdp", "impdp", "sqlldr", "exp", "imp", "dgmgrl", "jdbc:oracle", "conn",
+                     "userid"),
     "table_column": ("|",),
     "cli_any_flag": _LABEL_TRIGGERS + ("auth",),
     "spaced_setting": ("pass", "pw", "secret", "token", "key", "cred", "auth"),
@@ -1120,7 +1207,11 @@ SHAPE_TRIGGERS: dict[str, tuple[str, ...]] = {
     "code_slot": ("variable", "password", "securestring", "htpasswd", "net user", "auth", "mosquitto_passwd", "mc ",
                   "rabbitmqctl", "wpa_passphrase", "rclone", "net use", "lftp", "vault", "netsh", "ssh-keygen",
                   "security", "auth-user-pass", "expect", "using", "auth-pass", "masterauth", "requirepass", "dscl",
-                  "bw ", "http", "esxcli", "<("),
+                  "bw ", "http", "esxcli", "<(", "setuser", "user", "{plain}", "{clear",
+                  "addauth", "samba-tool", "login", "connect", "pdo", "client", "credential", "basicauth", "digestauth",
+                  "ftp", "imap4", "pop3", "(\"", "('"),
+    "glued_label": ("password", "passwd", "passwort", "secret", "token"),
+    "credential_file": ("echo", "printf"),
     "user_p_flag": ("-p",),
     "windows_p_flag": ("/p", "/user:", "/rp"),
     "setter_call": ("(",),

@@ -107,6 +107,49 @@ DEVICE = [
     f"wlan corp 1 corp ; security wpa akm psk set-key ascii 0 {PW}",
 ]
 
+# The grammars of particular stores and tools (round 39): Oracle's user/password@service wherever Oracle reads one,
+# -w of kadmin and smbpasswd, a credential word glued to the name before it, Redis's ACL ">password", a password kept
+# in the clear under its scheme's name, text written into a credential file, a URL's short "p=" beside its user,
+# ZooKeeper's digest, samba-tool's positional password, "auth user:password", a connection call's last two literals.
+GRAMMARS = [
+    f"SQL> CONNECT hr_app/{PW}@ORCLPDB1",
+    f'spring.datasource.url=jdbc:oracle:thin:ledger/{PW}@//db-scan:1521/LEDGER',
+    f"impdp parfile: userid=sys_admin/{PW}@CDB1 directory=DP",
+    f"kadmin -p ops/admin -w {PW} -q 'listprincs'",
+    f"smbpasswd -r files01 -U carol -w {PW}",
+    f"EXEC sp_addremotelogin @remoteserver='FIN', @rmtpassword='{PW}'",
+    f"[db]\nrootpassword={PW}",
+    f"clientsecret: {PW}",
+    f"ACL SETUSER reports on >{PW} ~reports:* +@read",
+    f"user ingest on nopass reset >{PW} allkeys +xadd",
+    f"userPassword: {{CLEARTEXT}}{PW}",
+    f"dave:{{PLAIN}}{PW}:1002:1002::/home/dave",
+    f"echo '{PW}' > /etc/ansible/.vault_password",
+    f"printf 'bot\\n{PW}\\n' | sudo tee /etc/openvpn/creds.conf",
+    f"printf 'host mail.example.org\\nuser ops\\npassword {PW}\\n' > ~/.msmtprc",
+    f"curl 'http://metrics:8086/query?db=app&u=reader&p={PW}&q=SHOW+MEASUREMENTS'",
+    f"addauth digest deployer:{PW}",
+    f"samba-tool user create erin {PW} --given-name=Erin",
+    f"stats auth monitor:{PW}",
+    f"cache_peer parent.example 3128 0 login=relay:{PW}",
+    f'conn = DriverManager.getConnection("jdbc:mysql://db:3306/shop", "shop_rw", "{PW}");',
+    f"$db = new PDO('mysql:host=db;dbname=crm', 'crm', '{PW}');",
+    f'var creds = new NetworkCredential("svc-mail", "{PW}");',
+    f"smtp.login('noreply@example.org', '{PW}')",
+]
+
+
+@pytest.mark.parametrize("text", GRAMMARS, ids=[t[:24] for t in GRAMMARS])
+def test_a_credential_in_its_stores_grammar_is_a_secret(text):
+    assert covered(text, PW), secret_spans(text)
+
+
+def test_a_short_key_drawn_like_one_in_a_url_is_a_secret():
+    text = "https://maps.example.com/api/staticmap?center=0,0&key=Rq7Tz2Wm9Kd4"
+    assert covered(text, "Rq7Tz2Wm9Kd4"), secret_spans(text)
+    assert find_secrets("https://cdn.example.com/img?key=thumbnail_large&w=300") == []
+
+
 # Configuration directives named for a credential and their value after a space.
 DIRECTIVES = [
     f"AuthLDAPBindPassword {PW}",
@@ -227,6 +270,27 @@ DOCS = [
     "set system radius-server 10.3.3.3 secret $RADIUS_SECRET",
     "We keep key metrics for every release in the dashboard.",
     "AuthLDAPBindPassword is read from a file in production.",
+    # round 39: the same grammars without a value, and the files and objects that hold one
+    "sqlplus / as sysdba",
+    "jdbc:oracle:thin:@//db-scan:1521/LEDGER with the wallet",
+    "kadmin.local -q 'getprinc admin/admin'",
+    "smbpasswd -a carol",
+    "ACL SETUSER default off nopass",
+    "{SSHA}c2FsdGVkaGFzaA== is the scheme we migrate away from",
+    "echo 'deploy finished' > /var/log/deploy.txt",
+    'echo "$VAULT_PASS" > ~/.vault_pass.txt',
+    "curl 'https://shop.example.com/list?u=42&p=2'",
+    "conn = sqlite3.connect('app.db')",
+    "stats auth monitor:${HAPROXY_STATS_PASS}",
+    "kubectl create secret generic pg --from-file=password=./pg-password.txt",
+    "mount -t cifs //fs/share /mnt -o credentials=/root/.smbcredentials,vers=3.0",
+    "openssl pkcs12 -export -in c.pem -inkey k.pem -out b.p12 -passout file:/run/secrets/p12pass",
+    "openssl rsa -in key.pem -passin env:KEY_PASS -out plain.pem",
+    "helm install pg bitnami/postgresql --set auth.existingSecret=pg-credentials",
+    "7z a -p -mhe=on archive.7z ./reports",
+    "PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
+    "passwordless=true in the ssh config",
+    "nextToken=AbCd1234EfGh5678 returned by the list call",
 ]
 
 
