@@ -989,7 +989,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and _where_an_artefact_is(text, start, end):
         return False
-    if weak and _declared_things(text, start, end):
+    if weak and (_declared_things(text, start, end) or _an_apposition_names_a_thing(text, start, end)):
         return False
     if weak and etype == "NRP" and _a_language_of_text(text, start, end):
         return False
@@ -1272,12 +1272,20 @@ console edition workspace connect hub switch ai ml lts esr business premium prof
 _NEXT_CAPITAL_RE = re.compile(r"[ \t]+([A-Z][A-Za-z]*)\b")
 
 
+# ... and words that end a firm's name: its trade ("Hartwell Foods", "Redscale Security", "Northwind Pharmacy")
+_FIRM_WORDS = frozenset("""
+foods freight logistics security pharmacy pharma labs systems solutions technologies software media studios motors
+airlines energy insurance holdings partners consulting industries manufacturing robotics networks telecom
+""".split())
+
+
 def _an_edition(text: str, start: int, end: int) -> bool:
     """A name ending in an edition or kind of product (:data:`_EDITION_WORDS`), in the span or right after a one-word
-    span ("Jamf" of "Jamf Pro"): a product."""
+    span ("Jamf" of "Jamf Pro"): a product; or a name of two words or more ending in a firm's trade (:data:
+    `_FIRM_WORDS`): a customer or a vendor."""
     words = [w.strip(".,;:!?'’\"()") for w in text[start:end].split()]
     if len(words) >= 2:
-        return words[-1].casefold() in _EDITION_WORDS
+        return words[-1].casefold() in _EDITION_WORDS or words[-1].casefold() in _FIRM_WORDS
     following = _NEXT_CAPITAL_RE.match(text, end)
     return bool(words) and following is not None and following.group(1).casefold() in _EDITION_WORDS
 
@@ -1317,7 +1325,7 @@ _NAMING_NOUN = (r"(?:Sprint|Release(?:[ \t]+[Tt]rain)?|release[ \t]+train|Projec
 # (and, in lower case, what machines and work items are named: "cluster Borealis", "the campaign Winback-Pelican")
 _NAMING_NOUN_BEFORE_RE = re.compile(
     r"(?<![\w'’])(?:" + _NAMING_NOUN[3:-1] + r"|cluster|server|host|node|bucket|repo|repository|service|branch|queue|"
-    r"topic|workspace|campaign|environment|pipeline|job|room|board|rooms|clusters|servers|hosts)[ \t]+\Z")
+    r"topic|workspace|campaign|environment|pipeline|job|room|board|rooms|clusters|servers|hosts|vault)[ \t]+['\"‘“]?\Z")
 _NAMING_NOUN_HEAD_RE = re.compile(_NAMING_NOUN + r"(?:[ \t]+|\Z)")
 
 
@@ -1326,7 +1334,7 @@ def _named_by_a_noun(text: str, start: int, end: int) -> bool:
     noun the model took into the span ("Sprint Everest" as one name): a codename. The noun is written capitalised
     ("the project Ana leads" keeps Ana), and a possessive stays a person's ("Release Ana's fix")."""
     span = text[start:end].strip()
-    if span.endswith(("'s", "’s")) or text[end : end + 1] in ("'", "’"):
+    if span.endswith(("'s", "’s")) or text[end : end + 2] in ("'s", "’s"):
         return False
     return bool(_NAMING_NOUN_BEFORE_RE.search(text, max(0, start - 20), start) or _NAMING_NOUN_HEAD_RE.match(span))
 
@@ -1351,6 +1359,9 @@ def _compared(text: str, start: int, end: int) -> bool:
     span = text[start:end].strip()
     if " + " in span:
         return True
+    sides = re.split(r"(?i)[ \t]+(?:vs\.?|versus)[ \t]+", span)
+    if len(sides) > 1:  # the model's span took both sides: "Talkdesk vs Aircall" ("Maria vs Tom" stays)
+        return not any(_a_name_somewhere(side) for side in sides)
     return " " not in span and not _a_name_somewhere(span) and bool(
         _COMPARED_BEFORE_RE.search(text, max(0, start - 10), start) or _COMPARED_AFTER_RE.match(text, end))
 
@@ -1498,7 +1509,8 @@ _LIST_AFTER_RE = re.compile(r"(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:a
 _DECLARED_RE = re.compile(
     r"[ \t]+(?:are|is|were|was)[ \t]+(?:(?:just|all|only|both|now|still)[ \t]+)?"
     r"(?P<det>(?:the|our|a|an|their|its|some|two|three)[ \t]+)?(?P<mods>(?:[a-z][\w-]*[ \t]+){0,2})"
-    r"(?P<head>[a-z][\w-]*)(?![\w-]|[ \t]+[a-z])")
+    # (a phrase after the head says what for: "Devon is our staging environment for the EU shop")
+    r"(?P<head>[a-z][\w-]*)(?![\w-]|[ \t]+(?!(?:for|of|in|on|at|with|that|which)\b)[a-z])")
 _DECLARED_HEADS = frozenset("""
 name names codename codenames hostname hostnames cluster clusters service services host hosts server servers node
 nodes bucket buckets branch branches repo repos repository repositories database databases db project projects sprint
@@ -1511,6 +1523,23 @@ first last given real full family user users people people's person's their his 
 baby middle birth on in at for with from to by of the a an off out back up down into onto over under about this that
 these those not no never also too
 """.split())
+
+
+# an apposition that says what the word names: "Harper (the new onboarding flow) is live", "Felix, the billing
+# rewrite, slipped"
+_APPOSITION_RE = re.compile(
+    r"[ \t]*(?:\(|,)[ \t]*(?:the|our|a|an|their)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?P<head>[a-z][\w-]*)[ \t]*(?:\)|,)")
+_APPOSITION_HEADS = _DECLARED_HEADS | _ARTEFACT_NOUNS | frozenset("""
+flow flows rewrite rewrites feature features initiative initiatives epic epics experiment experiments redesign
+revamp launch product products tool tools system systems platform platforms engine vault board boards
+""".split())
+
+
+def _an_apposition_names_a_thing(text: str, start: int, end: int) -> bool:
+    """The word, then an apposition whose head is a thing (:data:`_APPOSITION_HEADS`): "Harper (the new onboarding
+    flow)", "Felix, the billing rewrite,". "Felix, the new lead," stays a person."""
+    m = _APPOSITION_RE.match(text, end)
+    return m is not None and m.group("head") in _APPOSITION_HEADS
 
 
 def _declared_things(text: str, start: int, end: int) -> bool:

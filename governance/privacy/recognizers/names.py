@@ -492,7 +492,8 @@ _LOWER_ADDRESSED_RE = re.compile(
     r"(?:(?<![\w\-])(?:thanks|thank[ \t]+you|thx|ty|hi|hey|hello|cc|ping|dear|tell|ask|remind)[ \t,]+"
     r"(?P<name>[^\W\d_A-Z]{3,})(?![\w@.\-/])"
     # … or opening a chat line, before what a person says or does: "ngozi said", "vikram can't reproduce it"
-    r"|(?m:^)[ \t]*(?P<n2>[^\W\d_A-Z]{3,})(?=[ \t]+(?:pls|please|can[ \t]+you|could[ \t]+you|said|says|asked|thinks|"
+    r"|(?:(?m:^)[ \t]*|(?<=[,;])[ \t]+|(?<=[a-z]:)[ \t]+)(?P<n2>[^\W\d_A-Z]{3,})(?=[ \t]+(?:pls|please|can[ \t]+you|"
+    r"could[ \t]+you|said|says|asked|thinks|confirmed|escalated|paged|rolled[ \t]+back|deployed|shipped|reported|"
     r"wants|broke|fixed|pushed|merged|reverted|approved|reviewed|mentioned|can['’]?t|cannot|won['’]t|didn['’]t|"
     r"is[ \t]+(?:out|on[ \t]+(?:call|leave|pto))|will[ \t]+(?:take|handle|look|review))\b))")
 # the word after a name that makes it a firm's or an institution's ("Conway Inc.", "Hopkins University")
@@ -506,8 +507,10 @@ _NEXT_TITLE_RE = re.compile(r"[ \t]+([^\W\d_a-z][^\W\d_A-Z]{1,}(?:[-'’][^\W\d_
 _TITLE_PAIR_RE = re.compile(r"(?<![\w@.\-])([A-Z][a-z]+)[ \t]+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w@]|[.\-]\w)")
 _OPENING_NAME = r"[A-Z][a-z]+(?:-[a-z]+)?"
 _OPENING_PEOPLE_RE = re.compile(
-    r"(?m)^[ \t>*\-]*(?P<a>" + _OPENING_NAME + r")(?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<b>" + _OPENING_NAME
+    r"(?:(?m:^)[ \t>*\-]*|(?<=[,;])[ \t]+)(?P<a>" + _OPENING_NAME
+    + r")(?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<b>" + _OPENING_NAME
     + r"))?(?=(?:[ \t]+(?:both|also|just|already))?[ \t]*,?[ \t]+(?:said|says|asked|mentioned|pushed|fixed|broke|"
+    r"confirmed|escalated|escalates|paged|demoed|owns|reported|"
     r"merged|reverted|approved|reviewed|covers|covered|is[ \t]+(?:handling|working|covering|out|on[ \t]+(?:call|leave|"
     r"pto|vacation))|are[ \t]+(?:both[ \t]+)?(?:out|on[ \t]+leave|pairing|covering|working)|can[ \t]+you|"
     r"could[ \t]+you|will[ \t]+(?:take|handle|look|review))\b)")

@@ -340,6 +340,9 @@ def test_the_model_guess_is_kept_only_where_a_person_or_place_may_be(text, word,
     # an edition or kind of product ends the name
     ("Jamf Pro is not pushing the profile", "Jamf Pro", "PERSON", False),
     ("Knox Manage blocks the broker", "Knox", "PERSON", False),
+    ("Hartwell Foods saw duplicate invoices", "Hartwell Foods", "PERSON", False),
+    ("Rowan is our staging environment for the EU shop", "Rowan", "PERSON", False),
+    ("Rowan is our new lead for payments", "Rowan", "PERSON", True),
     # a ticket's key, "Hyper-V", a name with "+" are identifiers
     ("the config lives in OPS-1234", "OPS-1234", "LOCATION", False),
     ("the Hyper-V hosts still run SMBv1", "Hyper-V", "LOCATION", False),
@@ -353,6 +356,13 @@ def test_the_model_guess_is_kept_only_where_a_person_or_place_may_be(text, word,
     # products migrated between; how a page behaves in a browser
     ("the Lume → Brunch migration is done", "Lume", "PERSON", False),
     ("checkout fails in Opera only", "Opera", "PERSON", False),
+    # an apposition that names a thing; a person's stays
+    ("Quinn (the new checkout flow) is live", "Quinn", "PERSON", False),
+    ("Quinn, the billing rewrite, slipped", "Quinn", "PERSON", False),
+    ("Quinn, the new lead, joined today", "Quinn", "PERSON", True),
+    # a name in quotes after a thing that is named; both sides of a comparison in one span
+    ("the PDM vault 'Oberon' is slow", "Oberon", "LOCATION", False),
+    ("Talkdesk vs Aircall for the support hub", "Talkdesk vs Aircall", "PERSON", False),
     # a time the model took into a name is trimmed, the name kept
     ("22:40 Jonas Berg paged the on-call", "22:40 Jonas Berg", "PERSON", True),
 ])
@@ -374,6 +384,8 @@ def test_round_39_product_market_and_codename_slots(text, word, etype, kept):
     ("River mentioned the cluster is flapping again", "River"),
     ("Amber and Jasper both approved the chart bump", "Jasper"),
     ("Hope Adeyemi can't log into the dashboard", "Hope Adeyemi"),  # a surname of the lexicon after a name
+    ("Anh is on leave, Thao covers the reviews", "Thao"),            # a clause opening with what someone does
+    ("oncall: aditya rolled back the release, sneha confirmed the lag recovered", "sneha"),
 ])
 def test_people_in_chat_slots_are_masked(text, name):
     assert name not in mask(text, key=KEY).text
