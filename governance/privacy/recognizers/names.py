@@ -492,10 +492,13 @@ _LOWER_ADDRESSED_RE = re.compile(
     r"(?:(?<![\w\-])(?:thanks|thank[ \t]+you|thx|ty|hi|hey|hello|cc|ping|dear|tell|ask|remind)[ \t,]+"
     r"(?P<name>[^\W\d_A-Z]{3,})(?![\w@.\-/])"
     # … or opening a chat line, before what a person says or does: "ngozi said", "vikram can't reproduce it"
-    r"|(?:(?m:^)[ \t]*|(?<=[,;])[ \t]+|(?<=[a-z]:)[ \t]+)(?P<n2>[^\W\d_A-Z]{3,})(?=[ \t]+(?:pls|please|can[ \t]+you|"
-    r"could[ \t]+you|said|says|asked|thinks|confirmed|escalated|paged|rolled[ \t]+back|deployed|shipped|reported|"
-    r"wants|broke|fixed|pushed|merged|reverted|approved|reviewed|mentioned|can['’]?t|cannot|won['’]t|didn['’]t|"
-    r"is[ \t]+(?:out|on[ \t]+(?:call|leave|pto))|will[ \t]+(?:take|handle|look|review))\b))")
+    r"|(?:(?P<bol>(?m:^))[ \t]*|(?<=[,;])[ \t]+|(?<=[a-z]:)[ \t]+)(?P<n2>[^\W\d_A-Z]{3,})(?=[ \t]+(?:"
+    # what only a person does ...
+    r"(?P<act>pls|please|can[ \t]+you|could[ \t]+you|said|says|asked|thinks|wants|mentioned|approved|reviewed|"
+    r"confirmed|escalated|paged|is[ \t]+(?:out|on[ \t]+(?:call|leave|pto))|will[ \t]+(?:take|handle|look|review))"
+    # ... or what a person or a thing may do
+    r"|rolled[ \t]+back|deployed|shipped|reported|broke|fixed|pushed|merged|reverted|can['’]?t|cannot|won['’]t|"
+    r"didn['’]t)\b))")
 # the word after a name that makes it a firm's or an institution's ("Conway Inc.", "Hopkins University")
 _ORG_AFTER_RE = re.compile(r",?[ \t]+([A-Z][A-Za-z]*\.?)")
 # a street named after someone: "Isaac Lodge Street", "Victor Hugo Road"
@@ -855,8 +858,10 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             group = "name" if m.group("name") else "n2"
             start, end = m.span(group)
             word = m.group(group)
-            # (a line opening with what someone did is the stronger cue: "dev" after "--ask" is no one)
-            if ((word in lexicon if group == "name" else _a_name_of_some_list(word) or _unknown_word(word))
+            # (a line opening with what someone did is the stronger cue: "dev" after "--ask" is no one; a word no list
+            # holds counts only opening a line, before what only a person does: "xlarge didn't speed it up")
+            if ((word in lexicon if group == "name" else _a_name_of_some_list(word) or (
+                    _unknown_word(word) and m.group("bol") is not None and m.group("act") is not None))
                     and word not in _SPACY_STOP_WORDS
                     and not any(s <= start < e for s, e in places)):
                 add(start, end, 0.86)

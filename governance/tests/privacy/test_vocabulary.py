@@ -378,7 +378,7 @@ def test_round_39_product_market_and_codename_slots(text, word, etype, kept):
 @pytest.mark.parametrize(("text", "name"), [
     ("@maria can you look at the flaky test?", "maria"),          # a handle led by a name of some list
     ("hey @river the retention change dropped the logs", "river"),
-    ("vikram can't reproduce the crash on his phone", "vikram"),  # a chat line opening with what someone did
+    ("vikram said the crash is gone on his phone", "vikram"),  # a chat line opening with what someone did
     ("ngozi said the test cards work again", "ngozi"),
     ("Sage pushed a hotfix for the recording rule", "Sage"),      # a given name that is a product too
     ("River mentioned the cluster is flapping again", "River"),
@@ -395,6 +395,7 @@ def test_people_in_chat_slots_are_masked(text, name):
     "Kafka broke prod again after the rebalance",   # a technology word that is no given name
     "Jenkins fixed the flaky job after the restart",
     "nmcli --ask dev wifi connect HomeNet",          # "--ask" is a flag, "dev" no one
+    "resource class large is enough, xlarge didn't speed up the shards",  # a word no list holds, doing a thing's act
     "@here the deploy is done",
 ])
 def test_products_and_flags_in_those_slots_stay(text):
