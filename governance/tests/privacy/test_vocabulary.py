@@ -346,6 +346,7 @@ def test_the_model_guess_is_kept_only_where_a_person_or_place_may_be(text, word,
     # a ticket's key, "Hyper-V", a name with "+" are identifiers
     ("the config lives in OPS-1234", "OPS-1234", "LOCATION", False),
     ("the Hyper-V hosts still run SMBv1", "Hyper-V", "LOCATION", False),
+    ("send it to Apt. 5, ALT-DIETMANNS, Austria", "ALT-DIETMANNS", "LOCATION", True),  # a town in capitals
     ("Command R+ for generation", "Command R+", "PERSON", False),
     # a data centre the model's span took with its noun; a city with "DC" stays a place
     ("stick tables full in the Utrecht DC", "the Utrecht DC", "LOCATION", False),
