@@ -1290,13 +1290,22 @@ def _an_edition(text: str, start: int, end: int) -> bool:
     return bool(words) and following is not None and following.group(1).casefold() in _EDITION_WORDS
 
 
+def _an_acronym(word: str) -> bool:
+    """A word in capitals that is an acronym: a technology word ("OTA", "HSM"), or a short one no list holds as a
+    name. A surname in capitals is how forms and passports write it ("DUPONT Jean", "WANG Wei")."""
+    if len(word) < 2 or not word.isalpha() or not word.removesuffix("s").isupper() or word.upper() in _NAME_SUFFIXES:
+        return False  # (a plural is an acronym's too: "IBANs")
+    low = word.casefold()
+    return is_tech_word(word) or (len(word.removesuffix("s")) <= 4 and low not in surnames()
+                                  and low not in given_names())
+
+
 def _holds_an_acronym(text: str, start: int, end: int) -> bool:
     """A name of two or more words with an acronym among them ("Mender OTA", "Snowflake XS", "Thales Luna HSM
     partition", "Razorpay UPI") is a product, in a text written mostly in lower case: people's names hold initials
     of one letter and suffixes (Jr, III, MD), not acronyms."""
     words = [w.strip(".,;:!?'’\"()") for w in text[start:end].split()]
-    if len(words) < 2 or not any(len(w) >= 2 and w.isalpha() and w.removesuffix("s").isupper()  # "IBANs"
-                                 and w.upper() not in _NAME_SUFFIXES for w in words):
+    if len(words) < 2 or not any(_an_acronym(w) for w in words):
         return False
     letters = [c for c in text if c.isalpha()]
     return sum(c.islower() for c in letters) >= 0.5 * len(letters)

@@ -324,7 +324,8 @@ def test_the_model_guess_is_kept_only_where_a_person_or_place_may_be(text, word,
     ("is Thunderbird ESR 128 still supported?", "Thunderbird", "PERSON", False),
     ("since the Cosmos Serverless v2 switch the bill doubled", "Cosmos Serverless v2", "LOCATION", False),
     # an acronym inside a name of two words; a person's suffix is none
-    ("Mender OTA fails on the gateways", "Mender OTA", "PERSON", False),
+    ("Tidewater HSM partition is full", "Tidewater HSM", "PERSON", False),
+    ("Nom: DUPONT Jean, passeport 12AB34567", "DUPONT Jean", "PERSON", True),  # a surname as forms write it
     ("Martin Luther King Jr was quoted in the talk", "Martin Luther King Jr", "PERSON", True),
     # a country or a people's adjective before what a product sells or handles there; a group of people stays
     ("iDEAL fails on the Belgium storefront", "Belgium", "LOCATION", False),
