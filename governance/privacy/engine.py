@@ -1331,10 +1331,13 @@ def _a_market(text: str, start: int, end: int) -> bool:
 # a noun that names what follows it: "Sprint Everest", "Release train Jade", "Project Phoenix", "codename Kestrel"
 _NAMING_NOUN = (r"(?:Sprint|Release(?:[ \t]+[Tt]rain)?|release[ \t]+train|Project|Milestone|Operation|Epic|Iteration|"
                 r"[Cc]ode[ \t-]?[Nn]ame)")
-# (and, in lower case, what machines and work items are named: "cluster Borealis", "the campaign Winback-Pelican")
-_NAMING_NOUN_BEFORE_RE = re.compile(
-    r"(?<![\w'’])(?:" + _NAMING_NOUN[3:-1] + r"|cluster|server|host|node|bucket|repo|repository|service|branch|queue|"
-    r"topic|workspace|campaign|environment|pipeline|job|room|board|rooms|clusters|servers|hosts|vault)[ \t]+['\"‘“]?\Z")
+# (and, in lower case, what machines and work items are named: "cluster Borealis", "the campaign Winback-Pelican";
+# never a noun of praise or service before a person addressed: "great job John", "customer service Ana")
+_NAMING_NOUN_BEFORE_RE = re.compile(r"(?<![\w'’])" + _NAMING_NOUN + r"[ \t]+\Z")
+_LOWER_NAMING_NOUN_BEFORE_RE = re.compile(
+    r"(?<![\w'’])(?:cluster|server|host|node|bucket|repo|repository|branch|queue|topic|workspace|campaign|"
+    r"environment|pipeline|clusters|servers|hosts|vault)[ \t]+['\"‘“]?\Z")
+_ADDRESSED_AFTER_RE = re.compile(r"[ \t]*(?:[,!?]|$)")
 _NAMING_NOUN_HEAD_RE = re.compile(_NAMING_NOUN + r"(?:[ \t]+|\Z)")
 
 
@@ -1345,7 +1348,11 @@ def _named_by_a_noun(text: str, start: int, end: int) -> bool:
     span = text[start:end].strip()
     if span.endswith(("'s", "’s")) or text[end : end + 2] in ("'s", "’s"):
         return False
-    return bool(_NAMING_NOUN_BEFORE_RE.search(text, max(0, start - 20), start) or _NAMING_NOUN_HEAD_RE.match(span))
+    if _NAMING_NOUN_BEFORE_RE.search(text, max(0, start - 20), start) or _NAMING_NOUN_HEAD_RE.match(span):
+        return True
+    # a lower-case noun names a codename that then does or is something, not a person addressed ("… campaign, Ana!")
+    return bool(_LOWER_NAMING_NOUN_BEFORE_RE.search(text, max(0, start - 20), start)
+                and not _ADDRESSED_AFTER_RE.match(text, end))
 
 
 @functools.cache

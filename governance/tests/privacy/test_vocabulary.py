@@ -338,6 +338,8 @@ def test_the_model_guess_is_kept_only_where_a_person_or_place_may_be(text, word,
     ("Release train Amber ships on Thursday", "Amber", "PERSON", False),
     ("cluster Aurelia shows memory pressure", "Aurelia", "PERSON", False),
     ("the project Amber leads is late", "Amber", "PERSON", True),
+    ("You are doing a great job John, keep up the good work!", "John", "PERSON", True),
+    ("great campaign Sarah!", "Sarah", "PERSON", True),
     # an edition or kind of product ends the name
     ("Jamf Pro is not pushing the profile", "Jamf Pro", "PERSON", False),
     ("Knox Manage blocks the broker", "Knox", "PERSON", False),
