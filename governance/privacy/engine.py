@@ -1049,14 +1049,20 @@ def _code_like(span: str, *, place: bool = False) -> bool:
     return False
 
 
+def _mostly_lower_case(text: str) -> bool:
+    """Prose written mostly in lower case, where a word in capitals is an acronym (in a text written in capitals
+    throughout, capitals say nothing: see :func:`text_for_ner`)."""
+    letters = [c for c in text if c.isalpha()]
+    return sum(c.islower() for c in letters) >= 0.5 * len(letters)
+
+
 def _acronym_in_prose(text: str, span: str) -> bool:
     """One all-capitals word ("GB", "MPS", "HKEYS") in a text written mostly in lower case is an acronym; in a text
     written in capitals throughout, capitals say nothing (see :func:`text_for_ner`)."""
     word = span.strip()
     if " " in word or not word.isupper() or not word.isalpha():
         return False
-    letters = [c for c in text if c.isalpha()]
-    return sum(c.islower() for c in letters) >= 0.5 * len(letters)
+    return _mostly_lower_case(text)
 
 
 def _label_or_short_place(text: str, start: int, end: int, etype: str) -> bool:
@@ -1307,8 +1313,7 @@ def _holds_an_acronym(text: str, start: int, end: int) -> bool:
     words = [w.strip(".,;:!?'’\"()") for w in text[start:end].split()]
     if len(words) < 2 or not any(_an_acronym(w) for w in words):
         return False
-    letters = [c for c in text if c.isalpha()]
-    return sum(c.islower() for c in letters) >= 0.5 * len(letters)
+    return _mostly_lower_case(text)
 
 
 # what a product sells or handles in a country: "the Brazil storefront", "Canadian storefront", "German IBANs"
