@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -725,3 +726,11 @@ def test_admin_adds_and_deletes_allowed_terms_audited(admin_client):
     assert not AllowedTerm.objects.exists()
     assert list(AuditEvent.objects.filter(object_type="allowed_term").order_by("seq").values_list("action", flat=True)
                 ) == ["create", "delete"]
+
+
+def test_our_own_distributions_are_no_evidence():
+    """RecMem's installed metadata carries the README, whose examples ("@maria", "maria-db") would otherwise turn
+    names into words of prose: the build must not depend on our own documentation."""
+    prose: Counter = Counter()
+    counts, _ = vocabulary._installed_distributions(prose)
+    assert counts["recmem"] == 0 and prose["recmem"] == 0  # "recmem" is all over our README and nowhere else
