@@ -460,7 +460,8 @@ def _spoken_digits(m: re.Match[str]) -> str | None:
 
 # A number wrapped onto the next line ("ligue para (11) 962\n80-3852"): a line break between two digits of a run
 # of phone or identifier characters holding seven to fifteen digits reads as a space.
-_WRAPPED_RE = re.compile(r"[\d(+][\d ().\-/]*\d[ \t]*\r?\n[ \t]*\d[\d ().\-/]*")
+# A row of a table is no wrapped number: the next line's number ending at a separator ("1043,R…") opens a row.
+_WRAPPED_RE = re.compile(r"[\d(+][\d ().\-/]*\d[ \t]*\r?\n[ \t]*\d[\d ().\-/]*(?![\d ().\-/]*[,;\t|])")
 _WRAP_BREAK_RE = re.compile(r"(?<=\d)[ \t]*\r?\n[ \t]*(?=\d)")
 
 

@@ -56,6 +56,13 @@ And the *name terms* (``data/name_terms.txt``, :func:`name_terms_of`; also with 
 that are given names too ("Ray", "Julia", "Cassandra"). Such a word is a person when the sentence has it act as one
 ("Ray said …", "ping Crystal", "Luigi and I"), whatever the vocabulary says.
 
+And the *name shape* (``data/name_shape.tsv``, :func:`name_shape_model`; also with ``--plain-words-only``): a
+logistic regression over the character n-grams of a word (2 to 4 letters, its start and end marked) fitted to tell
+the name lexicon's words (Latin script) from the terms and plain words. It says how much a word no list holds is
+*spelt* like a name: "Oluwaseun", "Tesfaye" and "Mykola" score high, "Promtail", "Runbook" and "Payouts" near zero
+(:func:`name_shape`). The engine drops the NER model's guess of a person on one such word only when the score is
+very low and the sentence has the word do nothing a person does.
+
 The result is committed (``data/tech_terms.txt``, ``data/file_extensions.txt``, ``data/common_words.txt``, the name
 lexicon, the plain words and the name terms) and loaded once per process (:func:`tech_terms`, :func:`file_extensions`,
 :func:`common_words`, :func:`given_names`, :func:`surnames`, :func:`plain_word_set`, :func:`name_term_set`).
@@ -64,6 +71,7 @@ lexicon, the plain words and the name terms) and loaded once per process (:func:
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
@@ -80,6 +88,7 @@ GIVEN_FILE = DATA_DIR / "given_names.txt"
 SURNAME_FILE = DATA_DIR / "surnames.txt"
 PLAIN_FILE = DATA_DIR / "plain_words.txt"
 NAME_TERMS_FILE = DATA_DIR / "name_terms.txt"
+NAME_SHAPE_FILE = DATA_DIR / "name_shape.tsv"
 
 MIN_SOURCES = 2
 MIN_EXTENSION_FILES = 5
@@ -482,6 +491,96 @@ def name_terms_of(terms: Iterable[str], given: Iterable[str] | None = None) -> l
     them apart; the engine reads what the sentence has the word do (:func:`~.recognizers.names.acts_as_a_person`).
     ``given``: Faker's given names, when the caller has them already."""
     return sorted(set(terms) & set(given if given is not None else _faker_names()[0]))
+
+
+# the letters of a Latin-script name (with its diacritics, an apostrophe or a hyphen: "o'neil", "jean-luc")
+_LATIN_NAME_RE = re.compile(r"[a-z\u00df-\u00f6\u00f8-\u024f]+(?:['\-][a-z\u00df-\u00f6\u00f8-\u024f]+)*")
+
+
+def shape_grams(word: str) -> list[str]:
+    """The character n-grams (2 to 4) of ``word``, lower case, its start and end marked ("^ru", "ok$")."""
+    w = f"^{word.casefold()}$"
+    return [w[i:i + n] for n in (2, 3, 4) for i in range(len(w) - n + 1)]
+
+
+# Cyrillic and Greek names read in Latin letters, as people write them in English text ("Олександр" → "oleksandr",
+# "Παπαδόπουλος" → "papadopoulos"): Faker lists the names of those countries in their own script, and a shape model
+# fitted on Latin letters alone would take "Dratchev" or "Giorgos" for no name at all
+_TRANSLIT = {**dict(zip("абвгдезийклмнопрстуфыэ", "abvgdeziyklmnoprstufye", strict=True)),
+             "ё": "yo", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "", "ь": "",
+             "ю": "yu", "я": "ya", "є": "ye", "і": "i", "ї": "yi", "ґ": "g", "ђ": "dj", "ј": "j", "љ": "lj",
+             "њ": "nj", "ћ": "c", "џ": "dz",
+             **dict(zip("αβγδεζηικλμνξοπρστυφωάέήίόύώϊϋΐΰς", "avgdeziiklmnxoprstyfoaeiioyoiyiys", strict=True)),
+             "θ": "th", "χ": "ch", "ψ": "ps"}
+_GREEK_DIGRAPHS = (("ου", "ou"), ("ού", "ou"), ("αυ", "av"), ("ευ", "ev"), ("μπ", "b"), ("ντ", "d"), ("γγ", "ng"))
+
+
+_CYRILLIC_OR_GREEK_RE = re.compile(r"[\u0370-\u03ff\u0400-\u04ff]")
+_UKRAINIAN = {"и": "y", "г": "h"}  # Ukrainian's own readings of two letters ("Микола" → "mykola", "Гнат" → "hnat")
+
+
+def latin_readings(name: str) -> set[str]:
+    """A Cyrillic or Greek name in Latin letters (a common romanisation, and Ukrainian's): empty for another
+    script."""
+    low = name.casefold()
+    for digraph, latin in _GREEK_DIGRAPHS:
+        low = low.replace(digraph, latin)
+    out = {"".join(_TRANSLIT.get(ch, ch) for ch in low),
+           "".join(_UKRAINIAN.get(ch) or _TRANSLIT.get(ch, ch) for ch in low)}
+    return {w for w in out if _LATIN_NAME_RE.fullmatch(w)} if _CYRILLIC_OR_GREEK_RE.search(name) else set()
+
+
+def name_shape_model(names: Iterable[str], words: Iterable[str]) -> dict[str, float]:
+    """The weights of a logistic regression over :func:`shape_grams` telling ``names`` (the lexicon's given names and
+    surnames, Cyrillic and Greek ones read in Latin letters: :func:`latin_readings`) from ``words`` (terms and plain
+    words), Latin script only; ``""`` holds the intercept. Deterministic
+    (L-BFGS, no sampling); weights are rounded to three decimals and the smallest dropped to keep the file small."""
+    from sklearn.feature_extraction.text import CountVectorizer
+    from sklearn.linear_model import LogisticRegression
+
+    names = list(names)
+    read = {r for n in names for r in latin_readings(n)}
+    positive = sorted({w for w in [*names, *read] if len(w) >= 3 and _LATIN_NAME_RE.fullmatch(w)})
+    taken = set(positive)
+    negative = sorted({w for w in words if len(w) >= 3 and _LATIN_NAME_RE.fullmatch(w)} - taken)
+    vectorizer = CountVectorizer(analyzer=shape_grams, min_df=2)
+    features = vectorizer.fit_transform(positive + negative)
+    model = LogisticRegression(C=2.0, max_iter=3000)
+    model.fit(features, [1] * len(positive) + [0] * len(negative))
+    weights = {gram: round(float(w), 3) for gram, w in zip(vectorizer.get_feature_names_out(), model.coef_[0],
+                                                            strict=True) if abs(w) >= 0.01}
+    weights[""] = round(float(model.intercept_[0]), 3)
+    return weights
+
+
+def write_name_shape(weights: dict[str, float]) -> None:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    header = "# generated by `manage.py build_tech_vocabulary` (governance/privacy/vocabulary.py); do not edit\n"
+    NAME_SHAPE_FILE.write_text(header + "".join(f"{g}\t{w}\n" for g, w in sorted(weights.items())), encoding="utf-8")
+
+
+@functools.cache
+def name_shape_weights() -> dict[str, float]:
+    """The committed name-shape model (:func:`name_shape_model`), loaded once per process; empty without the file."""
+    if not NAME_SHAPE_FILE.is_file():
+        return {}
+    weights: dict[str, float] = {}
+    for line in NAME_SHAPE_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("# "):
+            gram, _, w = line.rpartition("\t")
+            weights[gram] = float(w)
+    return weights
+
+
+def name_shape(word: str) -> float | None:
+    """How much ``word`` is spelt like a person's name, 0 to 1 (:func:`name_shape_model`); None for a word of another
+    script or without the model."""
+    weights = name_shape_weights()
+    low = _bare(word).casefold()
+    if not weights or not _LATIN_NAME_RE.fullmatch(low):
+        return None
+    z = weights.get("", 0.0) + sum(weights.get(g, 0.0) for g in shape_grams(low))
+    return 1.0 / (1.0 + math.exp(-z)) if z > -30 else 0.0
 
 
 @dataclass(frozen=True)

@@ -9,10 +9,14 @@ from governance.privacy.vocabulary import (
     PLAIN_FILE,
     build,
     common_words,
+    given_names,
+    name_shape_model,
     name_terms_of,
     plain_words,
+    surnames,
     tech_terms,
     write,
+    write_name_shape,
     write_words,
 )
 
@@ -43,8 +47,8 @@ class Command(BaseCommand):
         parser.add_argument("--dpkg-status", default="/var/lib/dpkg/status")
         parser.add_argument("--dpkg-info", default="/var/lib/dpkg/info")
         parser.add_argument("--plain-words-only", action="store_true",
-                            help="write only data/plain_words.txt and data/name_terms.txt, from the committed common "
-                                 "words and terms (no listings needed)")
+                            help="write only data/plain_words.txt, data/name_terms.txt and data/name_shape.tsv, "
+                                 "from the committed common words, terms and names (no listings needed)")
 
     def handle(self, *args, **o):
         if o["plain_words_only"]:
@@ -52,7 +56,10 @@ class Command(BaseCommand):
             write_words(PLAIN_FILE, words)
             homonyms = name_terms_of(tech_terms())
             write_words(NAME_TERMS_FILE, homonyms)
-            self.stdout.write(f"{len(words)} plain words, {len(homonyms)} name terms written")
+            shape = name_shape_model([*given_names(), *surnames()], [*tech_terms(), *words])
+            write_name_shape(shape)
+            self.stdout.write(f"{len(words)} plain words, {len(homonyms)} name terms, a name shape of "
+                              f"{len(shape)} weights written")
             return
         vocabulary = build(pypi_list=Path(o["pypi_list"]), dpkg_status=Path(o["dpkg_status"]),
                            dpkg_info=Path(o["dpkg_info"]), npm_list=Path(o["npm_list"]),
@@ -64,6 +71,8 @@ class Command(BaseCommand):
             # it loses the products no package index names
             self.stderr.write(f"warning: product catalogues missing: {missing or 'none given'}")
         write(vocabulary)
+        write_name_shape(name_shape_model([*vocabulary.given_names, *vocabulary.surnames],
+                                          [*vocabulary.terms, *vocabulary.plain]))
         self.stdout.write(f"{len(vocabulary.terms)} terms, {len(vocabulary.extensions)} file extensions, "
                           f"{len(vocabulary.common)} common words, {len(vocabulary.given_names)} given names, "
                           f"{len(vocabulary.surnames)} surnames, {len(vocabulary.plain)} plain words, "

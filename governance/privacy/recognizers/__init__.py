@@ -42,6 +42,7 @@ from .names import (
     acts_as_a_person,
     determiner_led,
     dotted_name_handle,
+    grow_name_span,
     handle_of_a_person,
     is_name_token,
     name_shaped,
@@ -61,6 +62,7 @@ from .numbers import (
     LoosePhoneRecognizer,
     ObfuscatedEmailRecognizer,
     deobfuscate_email,
+    longest_valid_iban,
     luhn_ok,
     national_phone_spans,
 )
@@ -138,6 +140,7 @@ __all__ = [
     "is_secret_entity",
     "iter_placeholders",
     "looks_random",
+    "longest_valid_iban",
     "luhn_ok",
     "name_shaped",
     "national_phone_spans",
@@ -146,6 +149,7 @@ __all__ = [
     "secret_entity",
     "secret_kind",
     "shannon_entropy",
+    "grow_name_span",
     "trim_name_span",
     "WorldIdRecognizer",
 ]

@@ -19,6 +19,7 @@ from ..vocabulary import (
     is_name_term,
     is_plain_word,
     is_tech_word,
+    name_shape,
     name_term_set,
     surnames,
 )
@@ -281,6 +282,64 @@ _NOT_NAME_WORDS = _NOT_NAME_WORDS | INTERJECTIONS | frozenset(
     perhaps well oh ok okay sure yes no please thanks thank so now also still yet again first last
     next""".split()
 )
+
+
+# particles between a given name and a surname, or inside a surname ("Maarten van der Heijden", "María de la Cruz",
+# "Ahmad bin Ismail")
+_NAME_PARTICLES = frozenset("van der den de del della di da das dos du la le von zu bin binti ibn bint al el ter ten "
+                            "mac st".split())
+# greetings of other languages before a name ("Hola Carmen", "Hallo Jens"): no part of it
+_GREETINGS = frozenset("hola hallo ciao salut bonjour olá ola hej hei moin servus merhaba salam shalom namaste "
+                       "privet cześć czesc ahoj szia hoi dear please thank".split())
+_NEXT_NAME_WORD_RE = re.compile(r"[ \t]([^\W\d_][\w'’\-]*)")
+_PREVIOUS_NAME_WORD_RE = re.compile(r"([^\W\d_][\w'’\-]*)[ \t]\Z")
+
+
+def _a_name_word(word: str) -> bool:
+    """A capitalised word that is a name of the lexicon, or one no vocabulary holds that is spelt like a name (the
+    name shape at 0.9 or more: "Oyelaran", "Müller-Lüdenscheidt")."""
+    if not word[:1].isupper() or word.casefold() in INTERJECTIONS or word.casefold() in _GREETINGS:
+        return False
+    if _a_name_of_some_list(word):
+        return True  # (a surname that is a word too: "Helen Park", "Ana Rose")
+    low = word.casefold()
+    if low in common_words() or is_tech_word(low):
+        return False
+    shape = name_shape(word)
+    return shape is not None and shape >= 0.9
+
+
+def grow_name_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """A person's span widened over the rest of the name the model cut off: a surname after it ("<Helen> Park",
+    "<Carmen Ibáñez> Ruiz"), a given name before it ("Rajesh <Pillai>"), and the particles between ("Maarten van der
+    <Heijden>"). Only words of one line, one space apart, each a name word (:func:`_a_name_word`)."""
+    for _ in range(2):  # after: at most two more words of a name, each behind its particles
+        pos, seen = end, end
+        while (m := _NEXT_NAME_WORD_RE.match(text, pos)) is not None:
+            word = m.group(1)
+            if word.casefold() in _NAME_PARTICLES and not word[:1].isupper():
+                pos = m.end()
+                continue
+            if _a_name_word(word):
+                seen = m.end()
+            break
+        if seen == end:
+            break
+        end = seen
+    for _ in range(2):  # before: a given name, and the particles between it and the span
+        pos, seen = start, start
+        while (m := _PREVIOUS_NAME_WORD_RE.search(text, max(0, pos - 40), pos)) is not None:
+            word = m.group(1)
+            if word.casefold() in _NAME_PARTICLES and not word[:1].isupper():
+                pos = m.start()
+                continue
+            if _a_name_word(word) and (m.start() == 0 or not text[m.start() - 1].isalnum()):
+                seen = m.start()
+            break
+        if seen == start:
+            break
+        start = seen
+    return start, end
 
 
 def trim_name_span(text: str, start: int, end: int) -> tuple[int, int]:

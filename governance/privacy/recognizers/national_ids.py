@@ -441,8 +441,10 @@ _MRN_RE = re.compile(
     r"insurance|card)(?: (?:id|no|number))?|insurance (?:id|no|number)|carte vitale|"
     r"num[ée]ro de s[ée]curit[ée] sociale|tessera sanitaria|tarjeta sanitaria|cart[ãa]o (?:sus|de sa[úu]de)|"
     r"krankenversicherten?(?:nummer|karte)|versichertenkarte|ehic|полис(?: омс)?|зорг(?:verzekering)?spas|"
-    r"zorgverzekering|sairausvakuutus|\bnhi\b|assurance[ -]maladie|\bramq\b|cart[ãa]o sus|\bcns\b)"
-    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,3}?"
+    r"zorgverzekering|sairausvakuutus|\bnhi\b|assurance[ -]maladie|\bramq\b|cart[ãa]o sus|\bcns\b|"
+    # an insurer's or a patient's number by other names (Australia's IHI, Ontario's OHIP, Germany's KVNR)
+    r"insurer (?:id|no|number)|patienten[ \-]?(?:id|nr|nummer)|\bihi\b|\bohip\b|\bkvnr\b)"
+    r"[^\n\w]{0,3}(?:[^\W\d]{1,12}[^\w\n]{0,3}){0,5}?"
     # (groups of digits may be spaced: "922 7661 5573 7969", "DRAJ 8553 2633")
     r"(?P<v>(?=[A-Z0-9\-/ ]*\d)[A-Z]{0,4}[\-/ ]?\d(?:[\dA-Z\-/]|[ ](?=\d)){3,22})"
     r"(?![\w])", re.I)
@@ -456,7 +458,7 @@ _HEALTH_CONTEXT = re.compile(
     r"\bmrn\b|medical record|patient|diagnos|\bdx\b|hospital|clinic|krankenakte|doctor|physician|icd|диагноз|"
     r"пациент|medicare|medicaid|\bmbi\b|\bhicn\b|member (?:id|no|number)|insurance|"
     r"carte vitale|s[ée]curit[ée] sociale|sanitaria|cart[ãa]o|versicher|ehic|полис|zorg|vakuutus|\bnhi\b|maladie|"
-    r"\bramq\b|\bcns\b|\bsus\b", re.I)
+    r"\bramq\b|\bcns\b|\bsus\b|\binsurer\b|\bihi\b|\bohip\b|\bkvnr\b|patienten", re.I)
 
 # --------------------------------------------------------------------------------------------------
 # Dates of birth
@@ -467,7 +469,8 @@ _BIRTH_CUE = (
     r"\bgeboren(?:[ \t]+(?:am|op))?|\bgeb\.(?:[ \t]+am)?|geburtsdatum|geburtstag|\bn[ée]e?[ \t]+le|"
     r"date[ \t]+de[ \t]+naissance|\bnac(?:ido|ida)(?:[ \t]+el)?|fecha[ \t]+de[ \t]+nacimiento|\bnat[oa](?:[ \t]+il)?|"
     r"data[ \t]+di[ \t]+nascita|\bnascid[oa](?:[ \t]+em)?|data[ \t]+de[ \t]+nascimento|geboortedatum|"
-    r"\burodzon[ya](?:[ \t]+dnia)?|data[ \t]+urodzenia|\bf[öo]dd(?:[ \t]+den)?|f[öo]delsedatum|syntynyt|"
+    r"\burodzon[ya](?:[ \t]+dnia)?|\bur\.|data[ \t]+urodzenia|\bbday\b|\bf[öo]dd(?:[ \t]+den)?|f[öo]delsedatum|"
+    r"syntynyt|"
     r"syntym[äa]aika|\bf[øo]dt(?:[ \t]+den)?|f[øo]dselsdato|doğum[ \t]+tarihi|дата[ \t]+рождения|д\.[ \t]?р\.|"
     r"родил(?:ся|ась)|ημερομηνία[ \t]+γέννησης|γεννήθηκε|生年月日|出生日期|出生于|出生於|生日|जन्म[ \t]+तिथि|"
     r"जन्मतिथि|تاريخ[ \t]+الميلاد|ولد[ \t]+في|วันเกิด|생년월일|출생일?|생일|תאריך[ \t]+לידה|נולד(?:ה)?|"
@@ -490,7 +493,7 @@ _MONTH_STEMS = (
     "ene", "abr", "ago", "dic", "set",  # es, pt
     "gen", "mag", "giu", "lug", "ott",  # it
     "mrt", "mei", "maa",  # nl
-    "sty", "lut", "kwi", "cze", "lip", "sie", "wrz", "paź", "paz", "lis", "gru",  # pl
+    "sty", "lut", "kwi", "maj", "cze", "lip", "sie", "wrz", "paź", "paz", "lis", "gru",  # pl
     "янв", "фев", "мар", "апр", "мая", "май", "июн", "июл", "авг", "сен", "окт", "ноя", "дек",  # ru
     "ιαν", "φεβ", "μαρ", "απρ", "μαΐ", "μαι", "ιουν", "ιουλ", "αυγ", "σεπ", "οκτ", "νοε", "δεκ",  # el
     "tam", "hel", "maal", "huh", "kes", "elo", "syy", "lok", "mar", "jou",  # fi
@@ -523,7 +526,7 @@ _DATE = (
 )
 _DOB_RE = re.compile(
     _BIRTH_CUE + r"[ \t]*(?:[:：=\-–—|]+|\bis\b|\bon\b|\bwas\b|\bthe\b|\bin\b|\bв\b|\bam\b|\ble\b|\bel\b|\bil\b|\bem\b|"
-    r"\*\*|</?\w+>|[\"']|"
+    r"\*\*|</?\w+>|>|[\"']|\ba\b|\bà\b|"
     # a particle or copula glued to the cue in Korean, Japanese, Chinese ("생년월일은", "生年月日は", "生日是")
     r"[은는이가]|[はがを]|[是为為]|\bé\b|\bè\b|\bes\b|\bist\b|\best\b|\bjest\b|\bje\b|\bär\b|"
     # a JSON or YAML field: '"birthDate": "1955-01-24"'
@@ -536,8 +539,9 @@ _DOB_AFTER_RE = re.compile(r"(?P<v>" + _DATE + r")[ \t]*[(\[,\-–—]?[ \t]*" +
 _WORD_IN_DATE_RE = re.compile(_LETTER + r"{3,12}|[\u0e01-\u0e2e][\u0e31\u0e34-\u0e3a]?\.[\u0e01-\u0e2e]"
                               r"[\u0e31\u0e34-\u0e3a]?\.")
 # cheap pre-checks: most texts hold no birth cue and no passport word, and the date patterns are costly to scan
-_BIRTH_KEYS = ("born", "b.", "dob", "d.o.b", "birth", "geb", "né", "nee", "naissance", "nacid", "nacimiento", "nat",
-               "nascit", "nascim", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",
+_BIRTH_KEYS = ("born", "b.", "dob", "ur.", "bday", "d.o.b", "birth", "geb", "né", "nee", "naissance", "nacid",
+               "nacimiento", "nat",
+               "nascit", "nascim", "nascid", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",
                "doğum", "рожд", "д.р", "д. р",
                "родил", "γέννη", "生", "जन्म", "الميلاد", "ولد", "วันเกิด", "생", "출생", "לידה", "נולד", "sinh",
                "lahir", "تولد", "szület", "szül", "narozen", "narod", "născut", "nascut", "nașterii", "nasterii",
@@ -552,7 +556,42 @@ _HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clini
                 "physician", "icd", "диагноз", "пациент", "nhs", "chart", "health", "dossier", "historia", "cartella",
                 "prontu", "карт", "medicare", "medicaid", "mbi", "hicn", "member", "insurance", "vitale",
                 "sociale", "sanitaria", "cartão", "cartao", "versicher", "ehic", "полис", "zorg", "vakuutus", "nhi",
-                "maladie", "ramq", "cns", "sus")
+                "maladie", "ramq", "cns", "sus", "insurer", "ihi", "ohip", "kvnr", "patienten")
+
+
+# a table's header naming a column of birth dates ("id,full_name,dob", "name\tbirth_date"): the rows' dates in it
+_BIRTH_COLUMN_RE = re.compile(r"(?i)^(?:dob|d\.o\.b\.?|(?:date[ _]?of[ _]?)?birth(?:[ _]?date|day)?|birthdate|bday|"
+                              r"geburtsdatum|date[ _]de[ _]naissance|fecha[ _]de[ _]nacimiento|data[ _]di[ _]nascita|"
+                              r"data[ _]de[ _]nascimento|geboortedatum|data[ _]urodzenia|f[öo]delsedatum|"
+                              r"f[øo]dselsdato|syntym[äa]aika|do[ğg]um[ _]tarihi|дата[ _]рождения)$")
+_DATE_CELL_RE = re.compile(r"[ \t\"']*(?P<v>" + _DATE + r")[ \t\"']*")
+
+
+def _birth_column_dates(text: str) -> list[tuple[int, int]]:
+    """The dates in a birth column of a comma-, semicolon-, tab- or pipe-separated table whose header names it."""
+    out: list[tuple[int, int]] = []
+    column, sep, width = None, "", 0
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        if column is None:
+            for candidate in (",", ";", "\t", "|"):
+                cells = [c.strip(" \"'") for c in bare.split(candidate)]
+                hit = [i for i, c in enumerate(cells) if _BIRTH_COLUMN_RE.match(c)]
+                if len(cells) >= 2 and hit:
+                    column, sep, width = hit[0], candidate, len(cells)
+                    break
+        else:
+            cells = bare.split(sep)
+            if len(cells) == width:
+                start = pos + sum(len(c) + 1 for c in cells[:column])
+                m = _DATE_CELL_RE.fullmatch(cells[column])
+                if m is not None:
+                    out.append((start + m.start("v"), start + m.end("v")))
+            elif bare.strip():
+                column = None  # the table ended
+        pos += len(line)
+    return out
 
 
 # An HL7 v2 PID segment (patient identification): its fields hold the patient's identifiers (PID-2, -3, -4, -18
@@ -645,4 +684,5 @@ class HealthAndBirthRecognizer(EntityRecognizer):
                     value = m.group("v")
                     if _month_word_ok(value) and _numeric_date_ok(value):
                         out.append(_result(self, "DATE_OF_BIRTH", m.start("v"), m.end("v"), 0.85))
+            out += [_result(self, "DATE_OF_BIRTH", s, e, 0.85) for s, e in _birth_column_dates(text)]
         return out

@@ -99,6 +99,10 @@ _PHONE_CONTEXT = re.compile(
     # "call" in other languages: the number after "ligue para", "ruf … an", "appelle" is a phone number
     r"\blig(?:ue|a|ar|uem)\b|\bllam(?:a|e|ar|ame)\b|\bappel(?:le|lez|er)?\b|\banruf|\bruf\b|\bchiam(?:a|i|are)\b|"
     r"\bbel(?:len)?\b|zadzwo|позвон|звон|\bring\b|\bsoita\b|\bzavolej|\bhívj|\bara\b|\bpiga\b|\btelp\b|"
+    # ... and "reach me at", "call me back" in other languages ("me joindre au", "rufen Sie … zurück",
+    # "richiamarmi al", "erreichbar unter", "contactarme al", "bellen op")
+    r"\brufen\b|zurückruf|rückruf|erreich|\bjoindre\b|\brappel|richiam|\bcontact[ae]r|\bcontattar|"
+    r"\bbereikbaar\b|\bbel\b|\bdzwoń|\bligar\b|\bhubungi\b|\baray[ıi]n|"
     # the same words where the number is written in another language: a phone in a Chinese, Japanese, Korean,
     # Thai, Vietnamese or European sentence has no English word near it
     r"telefon|tel[eé]fono|telefone|t[eé]l[eé]phone|portable|m[oó]vil|celular|\bcel\b|handy|numm?er|num[eé]ro|"
@@ -166,6 +170,10 @@ class LoosePhoneRecognizer(EntityRecognizer):
             before, after = _window(text, m.start(), end, 40, 16)
             if _PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after):
                 score += 0.4
+            elif intl and _valid_international(main):
+                score = max(score, 0.85)  # "+49 171 3948271", "0049 171 …": a number libphonenumber dials
+            elif len(groups) >= 3 and _a_mobile_abroad(main):
+                score = max(score, 0.6)  # "(087 284 7193)": a mobile in its own country's grouped layout
             elif "+" in main or "(0)" in main:
                 score += 0.1
             out.append(_result(self, "PHONE_NUMBER", m.start(), m.start() + len(raw), score))
@@ -293,6 +301,43 @@ _TRUNK_ZERO_REGIONS = ("GB", "DE", "FR", "NL", "BE", "AT", "CH", "IE", "SE", "FI
                        "BR", "JP", "KR", "CN", "AR", "MX", "NG", "EG", "PK")
 
 
+def _valid_international(value: str) -> bool:
+    """A number written with its country code (``+`` or the international prefix ``00``) that libphonenumber
+    validates: no context word is needed for what can only be dialled."""
+    import phonenumbers
+
+    number = value.strip()
+    number = "+" + number[2:] if number.startswith("00") else number
+    if not number.startswith("+"):
+        return False
+    try:
+        return phonenumbers.is_valid_number(phonenumbers.parse(number, None))
+    except phonenumbers.NumberParseException:
+        return False
+
+
+def _a_mobile_abroad(value: str) -> bool:
+    """A number in three or more groups, led by its trunk ``0``, that is a valid *mobile* number of a region dialling
+    national numbers with one (:data:`_TRUNK_ZERO_REGIONS`): "087 284 7193" (IE), "0612 345 678" (NL). A mobile
+    range is narrow enough that an order or a ticket number rarely falls in it in that layout."""
+    import phonenumbers
+
+    digits = re.sub(r"\D", "", value)
+    if not digits.startswith("0") or not 9 <= len(digits) <= 12:
+        return False
+    for region in _TRUNK_ZERO_REGIONS:
+        if region in ("KR", "JP", "CN"):
+            continue  # their mobile ranges cover most numbers led by 01/09 in any grouping
+        try:
+            number = phonenumbers.parse(value, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number_for_region(number, region) and phonenumbers.number_type(number) in (
+                phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE):
+            return True
+    return False
+
+
 def phone_spans(text: str) -> Iterator[tuple[int, int]]:
     """Runs in a phone number's layouts holding 8 to 15 digits, context or not: what the pseudonym registry looks
     up where a number known in the project comes back without a phone word."""
@@ -355,7 +400,8 @@ def iban_ok(value: str) -> bool:
 
 
 class BrokenIbanRecognizer(EntityRecognizer):
-    """IBAN_CODE whose 4-character groups are cut by a line break (the stock recognizer reads one line)."""
+    """IBAN_CODE whose 4-character groups are cut by a line break (the stock recognizer reads one line), or followed
+    by a short word the stock pattern takes for one more group."""
 
     def __init__(self, supported_language: str = "en"):
         super().__init__(supported_entities=["IBAN_CODE"], name="RecMemBrokenIban",
@@ -365,10 +411,28 @@ class BrokenIbanRecognizer(EntityRecognizer):
         return None
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if "\n" not in text:
-            return []
-        return [_result(self, "IBAN_CODE", m.start("v"), m.end("v"), 0.9)
-                for m in _IBAN_BROKEN_RE.finditer(text) if "\n" in m.group("v") and iban_ok(m.group("v"))]
+        out = []
+        for m in _IBAN_BROKEN_RE.finditer(text):
+            end = longest_valid_iban(text, m.start("v"), m.end("v"))
+            if end is not None:
+                out.append(_result(self, "IBAN_CODE", m.start("v"), end, 0.9))
+        return out
+
+
+_IBAN_GROUP_END_RE = re.compile(r"[ \t]*(?:\r?\n)?[ \t]*[A-Z0-9]{1,4}\Z", re.I)
+
+
+def longest_valid_iban(text: str, start: int, end: int) -> int | None:
+    """The end of the longest run of whole groups from ``start`` that passes the mod-97 check: the stock pattern
+    fails a valid IBAN followed by a short word it reads as one more group ("BE68 5390 0754 7034 graag")."""
+    while end - start >= 15:
+        if iban_ok(text[start:end]) and (end == len(text) or not text[end].isalnum()):
+            return end  # (a run cut inside a word passes the check one time in 97 by chance: "… 6769 graa")
+        m = _IBAN_GROUP_END_RE.search(text, start, end)
+        if m is None:
+            return None
+        end = m.start()
+    return None
 
 
 # --------------------------------------------------------------------------------------------------

@@ -380,6 +380,50 @@ def test_round_39_product_market_and_codename_slots(text, word, etype, kept):
         assert text[found[0].start:found[0].end] == "Jonas Berg"
 
 
+@pytest.mark.parametrize(("text", "word", "etype", "kept"), [
+    # a technology, or what runs, before "in <place>": machines; a person's thing or a person's noun is not
+    ("HAProxy in Montreal returns 502s since the reload", "Montreal", "LOCATION", False),
+    ("the Celery worker in Marseille is stuck on the beat lock", "Marseille", "LOCATION", False),
+    ("Lena's replica in Lisbon is lagging", "Lisbon", "LOCATION", True),
+    ("she is visiting family in Haifa next week", "Haifa", "LOCATION", True),
+    ("working from her parents' place in Oaxaca", "Oaxaca", "LOCATION", True),
+    # a place the model called a person, before a noun of where machines run
+    ("expect a spike on the Chennai shard tonight", "Chennai", "PERSON", False),
+    ("Grafana shows the Manila bastion at 90% CPU", "Manila", "LOCATION", False),
+    # what only a firm has; a name of any list keeps its own
+    ("Vandelay's admin cannot reset the SSO", "Vandelay", "PERSON", False),
+    ("Maria's admin rights were revoked", "Maria", "PERSON", True),
+    ("Globex Enterprises reported the export bug", "Globex Enterprises", "PERSON", False),
+    # a bot named like a person; a person's bot stays theirs
+    ("the Agatha deploy bot posted twice", "Agatha", "PERSON", False),
+    ("Clementine (our on-call chatbot) is down", "Clementine", "PERSON", False),
+    ("Agatha's bot posted twice", "Agatha", "PERSON", True),
+    # a holiday; "Doris Day" is a person
+    ("no deploys on Thanksgiving Day", "Thanksgiving Day", "PERSON", False),
+    ("Doris Day sang it", "Doris Day", "PERSON", True),
+    # a date is no place, whoever read it as one
+    ("freeze starts Fri 13 Dec 17:00 UTC", "13 Dec 17", "LOCATION", False),
+    # one word spelt like no name, doing nothing a person does; a rare name stays, as does a word that acts
+    ("Grafterm now ships the logs to Loki", "Grafterm", "PERSON", False),
+    ("Gebremedhin is on call this week", "Gebremedhin", "PERSON", True),  # in no list, spelt like a name
+    ("Oluwadamilare reviewed the migration", "Oluwadamilare", "PERSON", True),
+])
+def test_round_40_firms_bots_holidays_dates_and_machine_places(text, word, etype, kept):
+    """Round 40's rules on a weak guess: where machines run, firms, bots, holidays, dates, and the name shape."""
+    found = _candidates(text, [_model_guess(text, word, etype)], MaskingPolicy.default())
+    assert bool(found) == kept, found
+
+
+def test_the_name_shape_tells_names_from_product_words():
+    """A character model of the name lists against the technology and prose words: names of the lists' cultures score
+    high even when no list holds them; coined product words score low."""
+    for name in ("Gebremedhin", "Oluwadamilare", "Wojciechowska", "Ifeanyichukwu"):  # in no list
+        assert vocabulary.name_shape(name) > 0.5, name
+    for word in ("Grafterm", "Runbook", "Kubeflow", "Flyway"):
+        assert vocabulary.name_shape(word) < 0.05, word
+    assert vocabulary.name_shape("Алексей") is None  # another script: no opinion
+
+
 @pytest.mark.parametrize(("text", "name"), [
     ("@maria can you look at the flaky test?", "maria"),          # a handle led by a name of some list
     ("hey @river the retention change dropped the logs", "river"),
