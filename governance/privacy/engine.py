@@ -1226,7 +1226,8 @@ def _where_a_tool_runs(text: str, start: int, end: int) -> bool:
         return False
     word = m.group("w")
     low = word.casefold()
-    product = word[:1].isupper() and is_tech_word(word) and not is_plain_word(low) and not _a_name_somewhere(word)
+    product = (word[:1].isupper() and is_tech_word(word) and not is_plain_word(low) and not _a_name_somewhere(word)
+               and low.rstrip(".") not in _FIRM_SUFFIXES and low not in _FIRM_WORDS)  # "Healthpocket Inc in …"
     if _PRESENCE_RE.fullmatch(word) or not (low in _INFRA_NOUNS or low in _MACHINE_WORDS or product):
         return False  # (a product is written as one: "PgBouncer", "Redis"; "her parents' place in Oaxaca" is hers)
     before = text[max(0, m.start() - 40):m.start()]
@@ -1346,6 +1347,8 @@ def _an_edition(text: str, start: int, end: int) -> bool:
     return bool(words) and following is not None and following.group(1).casefold() in _EDITION_WORDS
 
 
+# the legal form ending a firm's name: "Healthpocket Inc in SCHLAGLES" is where the firm is, not a machine
+_FIRM_SUFFIXES = frozenset("inc llc ltd corp co plc gmbh ag sa sas sarl bv nv oy ab as asa spa srl kg".split())
 # what only a firm has: "Contoso's admin sees a 403", "Soylent's SSO", "the Initech tenant"; a person has an account
 _FIRM_AFTER_RE = re.compile(
     r"(?:['’]s)?[ \t]+(?:tenant|org|organi[sz]ation|admins?|employees|staff|procurement|IT|SSO|SAML|Okta|AD|"
