@@ -240,7 +240,8 @@ def _api_requests(w: World) -> dict[tuple[str, str], list[tuple[str, str, Any, s
         ("/api/v1/consolidations/run", "post"): [("post", "/api/v1/consolidations/run", {}, {200, 202})],
         # last: they delete what the requests above used
         ("/api/v1/forget", "post"): [
-            ("post", "/api/v1/forget", {"subject": "Jan", "reason": "erasure request"}, {200}),
+            # the whole name: masked as one since round 40 (before, "de Vries" was stored in clear)
+            ("post", "/api/v1/forget", {"subject": "Jan de Vries", "reason": "erasure request"}, {200}),
             ("post", "/api/v1/forget", {"session_ids": [w.module_session], "reason": "obsolete"}, {200})],
         ("/api/v1/sessions/{session_id}", "delete"): [
             ("delete", f"/api/v1/sessions/{s}", {"reason": "the user asked"}, {200})],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import date
 
@@ -51,3 +52,67 @@ def foreign_script(span: str) -> bool:
         if c >= "\u0250" and c.isalpha() and not unicodedata.name(c, "").startswith("LATIN"):
             return True
     return False
+
+
+_SQL_INSERT_RE = re.compile(r"(?is)\binsert\s+into\s+[\w.\"`\[\]]+\s*\((?P<cols>[^()]{1,400})\)\s*values\s*")
+_SQL_TUPLE_RE = re.compile(r"\s*,?\s*\((?P<body>(?:'(?:[^']|'')*'|[^()'])*)\)")
+_SQL_LITERAL_RE = re.compile(r"\s*(?:'(?P<q>(?:[^']|'')*)'|(?P<bare>[^,]*?))\s*(?:,|$)")
+
+
+def table_cells(text: str, header: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The cells under the columns a table's header names (``header`` matches the whole column name): in a comma-,
+    semicolon-, tab- or pipe-separated table whose header line names the column ("id,full_name,dob" and its rows),
+    and in the rows of an SQL ``INSERT INTO t (cols) VALUES (…), (…)``. Quotes around a cell are left out."""
+    return [*_delimited_cells(text, header), *_sql_cells(text, header)]
+
+
+def _delimited_cells(text: str, header: re.Pattern[str]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    columns: list[int] = []
+    sep, width, pos = "", 0, 0
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        if not columns:
+            for candidate in (",", ";", "\t", "|"):
+                cells = [c.strip(" \"'") for c in bare.split(candidate)]
+                hit = [i for i, c in enumerate(cells) if header.fullmatch(c)]
+                if len(cells) >= 2 and hit:
+                    columns, sep, width = hit, candidate, len(cells)
+                    break
+        else:
+            cells = bare.split(sep)
+            if len(cells) == width:
+                for column in columns:
+                    start = pos + sum(len(c) + 1 for c in cells[:column])
+                    cell = cells[column]
+                    inner = cell.strip(" \t\"'")
+                    if inner:
+                        s = start + cell.index(inner)
+                        out.append((s, s + len(inner)))
+            elif bare.strip():
+                columns = []  # the table ended
+        pos += len(line)
+    return out
+
+
+def _sql_cells(text: str, header: re.Pattern[str]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for m in _SQL_INSERT_RE.finditer(text):
+        names = [c.strip().strip("\"`[]") for c in m.group("cols").split(",")]
+        columns = [i for i, c in enumerate(names) if header.fullmatch(c)]
+        if not columns:
+            continue
+        pos = m.end()
+        while (t := _SQL_TUPLE_RE.match(text, pos)) is not None:
+            body_start = t.start("body")
+            cells: list[tuple[int, int]] = []
+            for lit in _SQL_LITERAL_RE.finditer(t.group("body")):
+                if lit.group(0) == "" and lit.start() >= len(t.group("body")):
+                    break
+                group = "q" if lit.group("q") is not None else "bare"
+                cells.append((body_start + lit.start(group), body_start + lit.end(group)))
+                if lit.end() >= len(t.group("body")):
+                    break
+            out += [cells[c] for c in columns if c < len(cells) and cells[c][1] > cells[c][0]]
+            pos = t.end()
+    return out

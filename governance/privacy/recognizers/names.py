@@ -23,7 +23,7 @@ from ..vocabulary import (
     name_term_set,
     surnames,
 )
-from ._common import _result, foreign_script
+from ._common import _result, foreign_script, table_cells
 
 # --------------------------------------------------------------------------------------------------
 # Street addresses (LOCATION)
@@ -541,6 +541,12 @@ _NAME_FIELD_RE = re.compile(
 _NAME_FIELD_KEYS = ("name", "given", "family", "author", "patient", "nom", "nombre", "apellido", "nome", "cognome")
 _PERSON_OBJECT_RE = re.compile(r"[\"']?(?:author|owner|patient|customer|contact|person|user|employee|assignee|"
                                r"reporter|sender|recipient)[\"']?[ \t]*:[ \t]*\{[^{}]{0,40}$", re.I)
+# a table's column of people's names ("first_name", "last_name", "full_name", "Nachname", "nom"); a bare "name" is
+# anything's (a product's, a service's) and is left out
+_PERSON_COLUMN_RE = re.compile(
+    r"(?i)(?:(?:first|last|middle|given|family|full|sur|fore|maiden|customer|contact|employee|patient|member|"
+    r"client|user)[ _\-]?name|surname|forename|vorname|nachname|familienname|pr[ée]nom|nom[ _]de[ _]famille|"
+    r"apellidos?|cognome|sobrenome|nazwisko|imi[eę]|efternamn|f[öo]rnamn|fornavn|etternavn|achternaam|voornaam)")
 _HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|\n^]*){0,4})")
 
 
@@ -793,6 +799,13 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                         not generic or (shaped([w.capitalize() for w in words], min_words=2)
                                         and all(_unknown_word(w) for w in words))):
                     add(m.start("v"), m.start("v") + len(value), 0.85)
+        if any(sep in text for sep in (",", ";", "\t", "|")) and _PERSON_COLUMN_RE.search(text):
+            # 11b. the cells of a table's name column (a CSV header "first_name,last_name", an SQL column list)
+            for s, e in table_cells(text, _PERSON_COLUMN_RE):
+                words = text[s:e].split()
+                if 1 <= len(words) <= 4 and all(w.replace("-", "").replace("'", "").replace(".", "").isalpha()
+                                                for w in words):
+                    add(s, e, 0.85)
         if "PID|" in text:
             for m in _HL7_PID_NAME_RE.finditer(text):
                 for part in re.finditer(r"[^\^]+", m.group("v")):  # family, given, middle: each a name

@@ -25,7 +25,7 @@ import re
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from ._common import _result, valid_date
+from ._common import _result, table_cells, valid_date
 
 #: entity type -> description (all masked by default; see the engine's policy)
 NATIONAL_ID_ENTITIES: dict[str, str] = {
@@ -560,38 +560,17 @@ _HEALTH_KEYS = ("mrn", "medical", "patient", "diagnos", "dx", "hospital", "clini
 
 
 # a table's header naming a column of birth dates ("id,full_name,dob", "name\tbirth_date"): the rows' dates in it
-_BIRTH_COLUMN_RE = re.compile(r"(?i)^(?:dob|d\.o\.b\.?|(?:date[ _]?of[ _]?)?birth(?:[ _]?date|day)?|birthdate|bday|"
+_BIRTH_COLUMN_RE = re.compile(r"(?i)(?:dob|d\.o\.b\.?|(?:date[ _]?of[ _]?)?birth(?:[ _]?date|day)?|birthdate|bday|"
                               r"geburtsdatum|date[ _]de[ _]naissance|fecha[ _]de[ _]nacimiento|data[ _]di[ _]nascita|"
                               r"data[ _]de[ _]nascimento|geboortedatum|data[ _]urodzenia|f[öo]delsedatum|"
-                              r"f[øo]dselsdato|syntym[äa]aika|do[ğg]um[ _]tarihi|дата[ _]рождения)$")
+                              r"f[øo]dselsdato|syntym[äa]aika|do[ğg]um[ _]tarihi|дата[ _]рождения)")
 _DATE_CELL_RE = re.compile(r"[ \t\"']*(?P<v>" + _DATE + r")[ \t\"']*")
 
 
 def _birth_column_dates(text: str) -> list[tuple[int, int]]:
-    """The dates in a birth column of a comma-, semicolon-, tab- or pipe-separated table whose header names it."""
-    out: list[tuple[int, int]] = []
-    column, sep, width = None, "", 0
-    pos = 0
-    for line in text.splitlines(keepends=True):
-        bare = line.rstrip("\r\n")
-        if column is None:
-            for candidate in (",", ";", "\t", "|"):
-                cells = [c.strip(" \"'") for c in bare.split(candidate)]
-                hit = [i for i, c in enumerate(cells) if _BIRTH_COLUMN_RE.match(c)]
-                if len(cells) >= 2 and hit:
-                    column, sep, width = hit[0], candidate, len(cells)
-                    break
-        else:
-            cells = bare.split(sep)
-            if len(cells) == width:
-                start = pos + sum(len(c) + 1 for c in cells[:column])
-                m = _DATE_CELL_RE.fullmatch(cells[column])
-                if m is not None:
-                    out.append((start + m.start("v"), start + m.end("v")))
-            elif bare.strip():
-                column = None  # the table ended
-        pos += len(line)
-    return out
+    """The dates in a birth column of a table whose header names it (:func:`~._common.table_cells`)."""
+    return [m.span("v") for s, e in table_cells(text, _BIRTH_COLUMN_RE)
+            if (m := _DATE_CELL_RE.fullmatch(text, s, e)) is not None]
 
 
 # An HL7 v2 PID segment (patient identification): its fields hold the patient's identifiers (PID-2, -3, -4, -18
@@ -638,6 +617,40 @@ def _numeric_date_ok(value: str) -> bool:
     return 1 <= a <= 31 and 1 <= b <= 31 and (a <= 12 or b <= 12)
 
 
+# A condition named by its form, not by a cue before it ("for suspected atrial fibrillation", "refill for his HIV
+# infection", "off sick with burnout syndrome", "her endometriosis surgery"): a word of medicine's own suffixes or a
+# head noun of conditions, with up to two words before it that modify it
+_CONDITION_HEAD = (r"(?:[a-z]{3,}(?:itis|osis|emia|aemia|oma|pathy|algia|plegia|trophy|phrenia|philia)|disorder|"
+                   r"syndrome|disease|infection|fibrillation|diabetes|cancer|carcinoma|leuk(?:a)?emia|epilepsy|"
+                   r"[ée]pilepsie|asthma|dementia|hypertension|tumou?r|sclerosis|insomnia|migraine|depression|"
+                   r"schizophrenia|autism|adhd|hiv|aids|demenz|krebs|diab[eè]te|cancro|c[áa]ncer|syndrom|"
+                   r"krankheit|erkrankung|st[öo]rung|maladie|s[íi]ndrome|sindrome|enfermedad|trastorno|malattia|"
+                   r"disturbo|doen[çc]a|transtorno)")
+# (a word before the head modifies it when it is an acronym, an adjective by its ending, or a noun of the body or of
+# the mind that names conditions: "generalized anxiety disorder", "HIV infection", "burnout syndrome")
+_CONDITION_MODIFIER = (r"(?:(?-i:[A-Z]{2,5})|[a-z]{2,}(?:al|ed|ic|ive|ous|ary|ar|ory|ile|ant|ent|ine|oid|otic|atic)|"
+                       r"anxiety|panic|eating|sleep|burnout|bipolar|heart|lung|kidney|liver|breast|prostate|skin|bowel|"
+                       r"thyroid|autoimmune|coeliac|celiac|lyme|crohn'?s|alzheimer'?s|parkinson'?s|type[ \t]+[12])")
+_CONDITION_RE = re.compile(r"(?<![\w-])(?P<v>(?:(?!(?:for|with|his|her|their|the|and|was|has|had|per|red|need|used|"
+                           r"based|booked|scheduled|planned|suspected)\b)" + _CONDITION_MODIFIER + r"[ \t]+){0,2}"
+                           r"(?:[a-z]{3,}-)?" + _CONDITION_HEAD + r")(?![\w-])", re.I)
+# ... in a text about a person's care: a pronoun, an honorific or a patient, and a word of care
+_PERSON_REFERENCE_RE = re.compile(r"(?i)\b(?:his|her|him|she|he|mrs?|ms|mx|dr|mme|mlle|herr|frau|sra?|pani?|"
+                                  r"patient|patientin|patiente?|sein|"
+                                  r"ihre?|su|sua|seu|son|sa)\b\.?")
+_CARE_RE = re.compile(r"(?i)\b(?:patient\w*|diagnos\w*|doctor|dr|nurse|hospital|clinic|referral|pharmacy|prescri\w*|"
+                      r"refill|surgery|treat\w*|therapy|therapist|sick|medical|health|gp|nhs|medicare|insur\w*|"
+                      r"cardiolog\w*|oncolog\w*|psychiatr\w*|arzt|ärzt\w*|krank\w*|médecin|medic[oa]|"
+                      r"m[ée]dical|suivie?|ald|weeks?|appointment|sessions?|antiretroviral|certificate)\b")
+
+
+def condition_spans(text: str) -> list[tuple[int, int]]:
+    """Conditions named by their form (:data:`_CONDITION_RE`) in a text about a person's care."""
+    if not _PERSON_REFERENCE_RE.search(text) or not _CARE_RE.search(text):
+        return []
+    return [m.span("v") for m in _CONDITION_RE.finditer(text)]
+
+
 class HealthAndBirthRecognizer(EntityRecognizer):
     """PASSPORT and MEDICAL_RECORD after their cues, MEDICAL_CONDITION (a diagnosis phrase or an ICD-10 code in a
     text about a patient), DATE_OF_BIRTH (a date right after — or right before — a birth cue, in the date layouts
@@ -676,6 +689,8 @@ class HealthAndBirthRecognizer(EntityRecognizer):
                     before = text[max(0, m.start() - 40) : m.start()].lower()
                     if "icd" in before or "diagnos" in before or "dx" in before or "code" in before:
                         out.append(_result(self, "MEDICAL_CONDITION", m.start("v"), m.end("v"), 0.75))
+        if "MEDICAL_CONDITION" in wanted:
+            out += [_result(self, "MEDICAL_CONDITION", s, e, 0.75) for s, e in condition_spans(text)]
         if has_digit and "PID|" in text:
             out += [_result(self, entity, s, e, 0.85) for entity, s, e in _hl7_pid_fields(text) if entity in wanted]
         if has_digit and "DATE_OF_BIRTH" in wanted and any(k in low for k in _BIRTH_KEYS):

@@ -9,6 +9,7 @@ import pytest
 from governance.privacy.engine import mask
 from governance.privacy.normalise import normalise
 from governance.privacy.recognizers import grow_name_span
+from governance.privacy.recognizers.national_ids import condition_spans
 
 KEY = b"round-40"
 
@@ -96,3 +97,43 @@ def test_an_iban_before_a_short_word(text, value):
 ])
 def test_health_numbers_by_other_names(text, value):
     assert value not in masked(text)
+
+
+@pytest.mark.parametrize(("text", "values"), [
+    ("INSERT INTO staff (id, first_name, last_name) VALUES (7, 'Dara', 'Holloway'), (8, 'Ines', 'Quaresma');",
+     ("Dara", "Holloway", "Ines", "Quaresma")),                       # an SQL column list names the columns
+    ("id;nachname;vorname\n1;Brandt;Ursula\n2;Kowalczyk;Piotr", ("Brandt", "Ursula", "Kowalczyk", "Piotr")),
+])
+def test_the_cells_of_a_name_column(text, values):
+    out = masked(text)
+    assert not any(v in out for v in values), out
+
+
+def test_a_bare_name_column_is_anythings():
+    assert masked("name,price\nWidget,3\nGadget,5") == "name,price\nWidget,3\nGadget,5"
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("Referral for Mrs Okafor: suspected atrial fibrillation, please book cardiology", "atrial fibrillation"),
+    ("refill of his antiretrovirals for the HIV infection, insurer says ok", "HIV infection"),
+    ("she is 30 weeks with gestational diabetes and needs the referral", "gestational diabetes"),
+    ("Krankmeldung: er fehlt wegen Burnout-Syndrom, sagt sein Arzt", "Burnout-Syndrom"),
+])
+def test_a_condition_named_by_its_form_in_a_text_about_care(text, value):
+    assert value in [text[s:e] for s, e in condition_spans(text)]
+    assert value not in masked(text)
+
+
+@pytest.mark.parametrize("text", [
+    "the malware infection spread through the VPN to the build hosts",
+    "not-invented-here syndrome is why the ORM was rewritten",
+    "Kafka lag disease again: the cluster is sick after the rebalance",
+])
+def test_conditions_of_machines_stay(text):
+    assert condition_spans(text) == []
+    assert masked(text) == text
+
+
+def test_a_firm_before_in_is_no_machine():
+    # "<product> in <place>" is where machines run; a firm's legal form before "in" is where the firm is
+    assert "DUNMORE" not in masked("Alvir worked at Healthpocket Inc in DUNMORE for a year")
