@@ -1213,6 +1213,7 @@ def _hosts_infrastructure(text: str, start: int, end: int) -> bool:
 # a technology, or a word of what runs, right before "in" or "at": "PgBouncer in Seoul", "the Airflow worker in
 # Frankfurt OOMed"; not after a possessive ("Lena's replica in Lisbon") nor a person's noun
 _IN_PLACE_BEFORE_RE = re.compile(r"(?<![\w'’])(?P<w>[A-Za-z][\w.-]*)[ \t]+(?:in|at)[ \t]+\Z")
+_POSSESSIVE_BEFORE_RE = re.compile(r"['’]s[ \t]+(?:[\w-]+[ \t]+)?\Z")  # "Lena's replica", "Lena's old replica"
 
 
 def _where_a_tool_runs(text: str, start: int, end: int) -> bool:
@@ -1230,8 +1231,7 @@ def _where_a_tool_runs(text: str, start: int, end: int) -> bool:
                and low.rstrip(".") not in _FIRM_SUFFIXES and low not in _FIRM_WORDS)  # "Healthpocket Inc in …"
     if _PRESENCE_RE.fullmatch(word) or not (low in _INFRA_NOUNS or low in _MACHINE_WORDS or product):
         return False  # (a product is written as one: "PgBouncer", "Redis"; "her parents' place in Oaxaca" is hers)
-    before = text[max(0, m.start() - 40):m.start()]
-    return not re.search(r"['’]s[ \t]+(?:[\w-]+[ \t]+)?\Z", before)
+    return not _POSSESSIVE_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())
 
 
 # A sentence about machines: a cloud's region id, or a word of what runs, moves or is measured between data centres;

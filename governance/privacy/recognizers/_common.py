@@ -107,8 +107,6 @@ def _sql_cells(text: str, header: re.Pattern[str]) -> list[tuple[int, int]]:
             body_start = t.start("body")
             cells: list[tuple[int, int]] = []
             for lit in _SQL_LITERAL_RE.finditer(t.group("body")):
-                if lit.group(0) == "" and lit.start() >= len(t.group("body")):
-                    break
                 group = "q" if lit.group("q") is not None else "bare"
                 cells.append((body_start + lit.start(group), body_start + lit.end(group)))
                 if lit.end() >= len(t.group("body")):

@@ -301,19 +301,28 @@ _TRUNK_ZERO_REGIONS = ("GB", "DE", "FR", "NL", "BE", "AT", "CH", "IE", "SE", "FI
                        "BR", "JP", "KR", "CN", "AR", "MX", "NG", "EG", "PK")
 
 
-def _valid_international(value: str) -> bool:
-    """A number written with its country code (``+`` or the international prefix ``00``) that libphonenumber
-    validates: no context word is needed for what can only be dialled."""
+def _parse_international(value: str):
+    """A number written with its country code (``+`` or the international prefix ``00``), parsed; None without the
+    code or when libphonenumber cannot read it."""
     import phonenumbers
 
     number = value.strip()
     number = "+" + number[2:] if number.startswith("00") else number
     if not number.startswith("+"):
-        return False
+        return None
     try:
-        return phonenumbers.is_valid_number(phonenumbers.parse(number, None))
+        return phonenumbers.parse(number, None)
     except phonenumbers.NumberParseException:
-        return False
+        return None
+
+
+def _valid_international(value: str) -> bool:
+    """A number written with its country code that libphonenumber validates: no context word is needed for what can
+    only be dialled."""
+    import phonenumbers
+
+    parsed = _parse_international(value)
+    return parsed is not None and phonenumbers.is_valid_number(parsed)
 
 
 def _a_mobile_abroad(value: str) -> bool:
@@ -325,9 +334,7 @@ def _a_mobile_abroad(value: str) -> bool:
     digits = re.sub(r"\D", "", value)
     if not digits.startswith("0") or not 9 <= len(digits) <= 12:
         return False
-    for region in _TRUNK_ZERO_REGIONS:
-        if region in ("KR", "JP", "CN"):
-            continue  # their mobile ranges cover most numbers led by 01/09 in any grouping
+    for region in _MOBILE_ABROAD_REGIONS:
         try:
             number = phonenumbers.parse(value, region)
         except phonenumbers.NumberParseException:
@@ -336,6 +343,10 @@ def _a_mobile_abroad(value: str) -> bool:
                 phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE):
             return True
     return False
+
+
+# (not Korea, Japan and China: their mobile ranges cover most numbers led by 01/09 in any grouping)
+_MOBILE_ABROAD_REGIONS = tuple(r for r in _TRUNK_ZERO_REGIONS if r not in ("KR", "JP", "CN"))
 
 
 def phone_spans(text: str) -> Iterator[tuple[int, int]]:
@@ -351,16 +362,12 @@ def national_forms(value: str) -> list[str]:
     none without the code (the country is unknown)."""
     import phonenumbers
 
-    number = value.strip()
-    number = "+" + number[2:] if number.startswith("00") else number
-    if not number.startswith("+"):
-        return []
-    try:
-        parsed = phonenumbers.parse(number, None)
-    except phonenumbers.NumberParseException:
+    parsed = _parse_international(value)
+    if parsed is None:
         return []
     national = phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.NATIONAL)
-    return [national] if re.sub(r"\D", "", national) != re.sub(r"\D", "", number) else []
+    international = phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
+    return [national] if re.sub(r"\D", "", national) != re.sub(r"\D", "", international) else []
 
 
 def _valid_national(raw: str, digits: str, groups: list[str], region: str, trunk: str | None) -> bool:
