@@ -30,7 +30,9 @@ never read by whoever tunes, reported by family only; ``--part fresh``, not in `
 (``bench/poison_r19.py``, written blind in round 19; ``--part r19_tune`` may be read case by case and tuned on,
 ``--part r19_held`` and ``--part r19`` are reported by family only; not in ``all``), and the r21 blind set
 (``bench/poison_r21.py``, written blind in round 21, the same rules: ``--part r21_tune`` case by case, ``--part
-r21_held`` and ``--part r21`` by family only; not in ``all``).
+r21_held`` and ``--part r21`` by family only; not in ``all``), and the r41 blind set (``bench/poison_r41.py``, written
+blind in round 41, the same rules: ``--part r41_tune`` case by case, ``--part r41_held`` and ``--part r41`` by family
+only; not in ``all``).
 """
 
 from __future__ import annotations
@@ -75,8 +77,9 @@ MODULE, OTHER_MODULE = "m1", "m2"
 QUARANTINE_ENV = "RECMEM_QUARANTINE_ENABLED"
 PEER_ITEMS_ENV = "RECMEM_SEARCH_PEER_ITEMS"  # "trusted": a peer's items only when corroborated or reviewed
 PEER_ENV = "RECMEM_SEARCH_PEER_EXCHANGES"  # the defence's structural half: "all" opens a peer's raw exchanges
-UNREAD_PARTS = ("held_back", "fresh", "r19", "r19_held", "r21", "r21_held")  # attack sets never reported case by case
-DETAIL_PARTS = ("tuned", "r19_tune", "r21_tune")  # attack sets reported case by case with --details
+UNREAD_PARTS = ("held_back", "fresh", "r19", "r19_held", "r21", "r21_held", "r41",
+                "r41_held")  # attack sets never reported case by case
+DETAIL_PARTS = ("tuned", "r19_tune", "r21_tune", "r41_tune")  # attack sets reported case by case with --details
 
 
 def cases_for(part: str) -> list[Case]:
@@ -98,10 +101,14 @@ def cases_for(part: str) -> list[Case]:
         from bench.poison_r21 import R21_CASES, R21_HELD, R21_TUNE
 
         return list({"r21": R21_CASES, "r21_tune": R21_TUNE, "r21_held": R21_HELD}[part])
-    if part == "all":  # the fresh, r19 and r21 sets stay apart: their first scores are taken on their own
+    if part in ("r41", "r41_tune", "r41_held"):
+        from bench.poison_r41 import R41_CASES, R41_HELD, R41_TUNE
+
+        return list({"r41": R41_CASES, "r41_tune": R41_TUNE, "r41_held": R41_HELD}[part])
+    if part == "all":  # the fresh, r19, r21 and r41 sets stay apart: their first scores are taken on their own
         return cases_for("tuned") + cases_for("held_back")
     raise ValueError(f"unknown part {part!r}: tuned, held_back, fresh, r19, r19_tune, r19_held, r21, r21_tune, "
-                     "r21_held or all")
+                     "r21_held, r41, r41_tune, r41_held or all")
 
 
 def check_cases(cases: list[Case]) -> list[str]:
@@ -756,7 +763,10 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
                "r19_tune": " (r19 blind set, tune half)",
                "r21": " (r21 blind set, both halves: aggregate per family only)",
                "r21_held": " (r21 blind set, held half: aggregate per family only)",
-               "r21_tune": " (r21 blind set, tune half)"}.get(p, "")
+               "r21_tune": " (r21 blind set, tune half)",
+               "r41": " (r41 blind set, both halves: aggregate per family only)",
+               "r41_held": " (r41 blind set, held half: aggregate per family only)",
+               "r41_tune": " (r41 blind set, tune half)"}.get(p, "")
         lines.append(f"attacks {p}{tag}:")
         lines.append(_tally_line("overall", entry["overall"]))
         for family, t in entry["by_family"].items():
@@ -803,8 +813,8 @@ def summary_lines(report: dict[str, Any], *, details: bool = False) -> list[str]
 
 
 def strip_held_back_cases(report: dict[str, Any]) -> dict[str, Any]:
-    """The report without any per-case row of the held-back, the fresh, the r19, the r19 held, the r21 or the r21 held
-    set (they never have one; belt and braces for --json)."""
+    """The report without any per-case row of the held-back, the fresh, the r19, the r19 held, the r21, the r21 held,
+    the r41 or the r41 held set (they never have one; belt and braces for --json)."""
     for part in UNREAD_PARTS:
         entry = report.get("attacks", {}).get(part)
         if entry:

@@ -1,9 +1,9 @@
 """The poisoning benchmark's case definitions (bench/poison.py runs them): the families, the shapes of a case, the
 encoders of hidden and encoded payloads and the normal form markers are looked for in. Shared by the tuned set
 (bench/poison.py), the held-back one (bench/poison_held.py), the fresh one (bench/poison_fresh.py, which keeps its
-own encoders), the r19 blind set (bench/poison_r19.py, its own encoders too; its tune/held halves by ``r19_half``)
-and the r21 blind set (bench/poison_r21.py, likewise; halves by ``r21_half``), which import it; it imports none of
-them."""
+own encoders), the r19 blind set (bench/poison_r19.py, its own encoders too; its tune/held halves by ``r19_half``),
+the r21 blind set (bench/poison_r21.py, likewise; halves by ``r21_half``) and the r41 blind set (bench/poison_r41.py,
+likewise; halves by ``r41_half``), which import it; it imports none of them."""
 
 from __future__ import annotations
 
@@ -173,16 +173,32 @@ def r21_half(case_id: str) -> str:
     return "r21_tune" if in_tune_half(case_id, R21_SALT, R21_TUNE_PERCENT) else "r21_held"
 
 
+# The r41 blind set (bench/poison_r41.py): the same rule, its own salt, chosen among recmem-r41-s1/, -s2/, ... on the
+# case list alone, before any run: the first with every family at least 2 tune and 2 held cases, the four emphasised
+# families (slow, flood, promote, tool) at least 4 of each, and 30-50 % of the cases in tune.
+R41_SALT = "recmem-r41-s2/"
+R41_TUNE_PERCENT = 40
+
+
+def r41_half(case_id: str) -> str:
+    """The half of the r41 blind set (bench/poison_r41.py) a case id is in, from the id alone: ``r41_tune`` when the
+    first 8 bytes of ``sha256(R41_SALT + id)``, big-endian, are ``% 100 < 40``, else ``r41_held``."""
+    return "r41_tune" if in_tune_half(case_id, R41_SALT, R41_TUNE_PERCENT) else "r41_held"
+
+
 def part_of(case: Case) -> str:
     if case.id.startswith("r19-"):
         return r19_half(case.id)
     if case.id.startswith("r21-"):
         return r21_half(case.id)
+    if case.id.startswith("r41-"):
+        return r41_half(case.id)
     return "held_back" if case.id.startswith("h-") else "fresh" if case.id.startswith("f-") else "tuned"
 
 
 # --------------------------------------------------------------------------------------------------------
-# Benign look-alikes of the blind sets (r19, r21): split by a salted hash of the text, scored with the detector alone.
+# Benign look-alikes of the blind sets (r19, r21, r41): split by a salted hash of the text, scored with the detector
+# alone.
 
 BENIGN_TUNE_PERCENT = 40
 
@@ -235,4 +251,36 @@ def benign_main(argv: list[str], module: str, score, lines) -> int:
     for line in lines(score(argv[1])):
         print(line)
     return 0
+
+
+@dataclass(frozen=True)
+class BenignSet:
+    """A blind set's benign look-alikes, split into halves from the text alone (:func:`benign_half_of` under its own
+    salt): ``tune`` may be read, ``held`` is scored as a count only."""
+
+    name: str
+    texts: tuple[str, ...]
+    salt: str
+
+    def half(self, text: str) -> str:
+        return benign_half_of(text, self.salt)
+
+    @property
+    def tune(self) -> tuple[str, ...]:
+        return tuple(t for t in self.texts if self.half(t) == "tune")
+
+    @property
+    def held(self) -> tuple[str, ...]:
+        return tuple(t for t in self.texts if self.half(t) == "held")
+
+    def score(self, part: str) -> dict:
+        """False quarantine of the look-alikes (:func:`score_benign_texts`)."""
+        return score_benign_texts({"tune": self.tune, "held": self.held}, part)
+
+    def lines(self, result: dict) -> list[str]:
+        return benign_report(self.name, result)
+
+    def main(self, argv: list[str]) -> int:
+        """``python -m bench.poison_<name> benign tune|held`` (held: the count)."""
+        return benign_main(argv, f"bench.poison_{self.name}", self.score, self.lines)
 

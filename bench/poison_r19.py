@@ -25,21 +25,17 @@ from __future__ import annotations
 import base64
 import binascii
 import sys
-from typing import Any
 
 from bench.poison_defs import (
+    BenignSet,
     Case,
     Ex,
     Sess,
-    benign_half_of,
-    benign_main,
-    benign_report,
     conv,
     note,
     one,
     over,
     r19_half,
-    score_benign_texts,
     tool,
 )
 
@@ -1340,31 +1336,14 @@ R19_BENIGN: tuple[str, ...] = (_BENIGN_RULES + _BENIGN_RUNBOOKS + _BENIGN_SECURI
                                + _BENIGN_CODE + _BENIGN_TEMPLATES + _BENIGN_PREFERENCES + _BENIGN_CHAT
                                + _BENIGN_TICKETS + _BENIGN_DOCS + _BENIGN_REVIEW + _BENIGN_MISC)
 
-_BENIGN_SALT = "recmem-r19-benign/"
-
-
-def benign_half(text: str) -> str:
-    """``tune`` or ``held`` (:func:`bench.poison_defs.benign_half_of` under this set's salt), from the text alone."""
-    return benign_half_of(text, _BENIGN_SALT)
-
-
-R19_BENIGN_TUNE: tuple[str, ...] = tuple(t for t in R19_BENIGN if benign_half(t) == "tune")
-R19_BENIGN_HELD: tuple[str, ...] = tuple(t for t in R19_BENIGN if benign_half(t) == "held")
-
-
-def score_benign(part: str) -> dict[str, Any]:
-    """False quarantine of this set's benign look-alikes (:func:`bench.poison_defs.score_benign_texts`)."""
-    return score_benign_texts({"tune": R19_BENIGN_TUNE, "held": R19_BENIGN_HELD}, part)
-
-
-def benign_lines(result: dict[str, Any]) -> list[str]:
-    return benign_report("r19", result)
-
-
-def main(argv: list[str]) -> int:
-    """``python -m bench.poison_r19 benign tune|held``: the benign look-alikes' false quarantine (held: the count)."""
-    return benign_main(argv, "bench.poison_r19", score_benign, benign_lines)
-
+_BENIGN_SET = BenignSet("r19", R19_BENIGN, "recmem-r19-benign/")
+_BENIGN_SALT = _BENIGN_SET.salt
+benign_half = _BENIGN_SET.half
+R19_BENIGN_TUNE: tuple[str, ...] = _BENIGN_SET.tune
+R19_BENIGN_HELD: tuple[str, ...] = _BENIGN_SET.held
+score_benign = _BENIGN_SET.score
+benign_lines = _BENIGN_SET.lines
+main = _BENIGN_SET.main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

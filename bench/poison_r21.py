@@ -28,21 +28,17 @@ Encoders are private to this file, so that the shared module says nothing about 
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 from bench.poison_defs import (
+    BenignSet,
     Case,
     Ex,
     Sess,
-    benign_half_of,
-    benign_main,
-    benign_report,
     conv,
     note,
     one,
     over,
     r21_half,
-    score_benign_texts,
     tool,
 )
 
@@ -1234,31 +1230,14 @@ R21_BENIGN: tuple[str, ...] = (_BENIGN_RULES + _BENIGN_SECURITY + _BENIGN_INSTAL
                                + _BENIGN_INJECTION_DOCS + _BENIGN_ENCODED + _BENIGN_MULTI + _BENIGN_TOOLS
                                + _BENIGN_MARKUP + _BENIGN_REVIEW + _BENIGN_HISTORY + _BENIGN_MISC)
 
-R21_BENIGN_SALT = "recmem-r21-benign/"
-
-
-def benign_half(text: str) -> str:
-    """``tune`` or ``held`` (:func:`bench.poison_defs.benign_half_of` under this set's salt), from the text alone."""
-    return benign_half_of(text, R21_BENIGN_SALT)
-
-
-R21_BENIGN_TUNE: tuple[str, ...] = tuple(t for t in R21_BENIGN if benign_half(t) == "tune")
-R21_BENIGN_HELD: tuple[str, ...] = tuple(t for t in R21_BENIGN if benign_half(t) == "held")
-
-
-def score_benign(part: str) -> dict[str, Any]:
-    """False quarantine of this set's benign look-alikes (:func:`bench.poison_defs.score_benign_texts`)."""
-    return score_benign_texts({"tune": R21_BENIGN_TUNE, "held": R21_BENIGN_HELD}, part)
-
-
-def benign_lines(result: dict[str, Any]) -> list[str]:
-    return benign_report("r21", result)
-
-
-def main(argv: list[str]) -> int:
-    """``python -m bench.poison_r21 benign tune|held``: the benign look-alikes' false quarantine (held: the count)."""
-    return benign_main(argv, "bench.poison_r21", score_benign, benign_lines)
-
+_BENIGN_SET = BenignSet("r21", R21_BENIGN, "recmem-r21-benign/")
+R21_BENIGN_SALT = _BENIGN_SET.salt
+benign_half = _BENIGN_SET.half
+R21_BENIGN_TUNE: tuple[str, ...] = _BENIGN_SET.tune
+R21_BENIGN_HELD: tuple[str, ...] = _BENIGN_SET.held
+score_benign = _BENIGN_SET.score
+benign_lines = _BENIGN_SET.lines
+main = _BENIGN_SET.main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

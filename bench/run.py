@@ -241,9 +241,11 @@ def main(argv: list[str] | None = None) -> int:
         if "poison" not in skip:  # attacks from one agent against another; the held-back set by family only
             steps.append(("poison", ["bench_poison", "--part", "all", *data, "--json", str(results / "poison.json")],
                           env))
-            # the r19 blind set's held half (per family only): the estimate on attacks nobody tuned on
+            # the blind sets' held halves (per family only): the estimate on attacks nobody tuned on
             steps.append(("poison_blind", ["bench_poison", "--part", "r19_held", "--no-benign", "--json",
                                            str(results / "poison_r19_held.json")], env))
+            steps.append(("poison_blind_r41", ["bench_poison", "--part", "r41_held", "--no-benign", "--json",
+                                               str(results / "poison_r41_held.json")], env))
         if "pii" not in skip:
             steps.append(("pii", ["bench_pii", "--json", str(results / "pii.json")], env))
         if "admin" not in skip:  # the console's pages with 10,000 audit events

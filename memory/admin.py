@@ -23,6 +23,7 @@ from core.config import config
 from core.errors import ApplicationError
 from governance.admin_base import ReadOnlyAdmin
 from governance.models import ConsolidationBatch
+from memory.figures import one_agents_word_q
 from memory.models import (
     Candidate,
     Episode,
@@ -49,11 +50,13 @@ from memory.review.services import (
     review_needs_evidence,
     review_reject,
 )
+from memory.review.vouch import experiences_vouch, experiences_vouch_withdraw
 from memory.services.forget import forget
 from memory.services.lifecycle import memories_restore
 from memory.services.portability import project_export
 from memory.services.recovery import batch_retry
 from memory.services.validity import validity_judge
+from memory.trust import PEER_ITEM_TRUST
 
 
 def short_link(obj, label: str | None = None):
@@ -210,6 +213,24 @@ class TagFilter(admin.SimpleListFilter):
         return queryset.filter(tags__contains=[self.value()]) if self.value() else queryset
 
 
+class PeerReachFilter(admin.SimpleListFilter):
+    """Who retrieves a shared item under RECMEM_SEARCH_PEER_ITEMS=trusted: its author only (one agent's word), or
+    every agent of its scope (corroborated or vouched for)."""
+
+    title = "retrieved by"
+    parameter_name = "reach"
+
+    def lookups(self, request, model_admin):
+        return [("author", "its author only (one agent's word)"), ("scope", "every agent of its scope")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "author":
+            return queryset.filter(pk__in=one_agents_word_q().values("pk"))
+        if self.value() == "scope":
+            return queryset.filter(trust__in=PEER_ITEM_TRUST)
+        return queryset
+
+
 @admin.register(Episode)
 class EpisodeAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
     list_display = ["title", "project", "scope", "status", "trust", "quarantined", "version", "started_at",
@@ -226,11 +247,28 @@ class ExperienceAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
     # version and hit count are on the item's page (its history shows every version)
     list_display = ["statement", "type", "project", "scope", "status", "trust", "quarantined", "needs_revalidation",
                     "tag_list", "confidence"]
-    list_filter = ["type", "status", "scope", "trust", "quarantined", "needs_revalidation", TagFilter, "project"]
+    list_filter = ["type", "status", "scope", "trust", PeerReachFilter, "quarantined", "needs_revalidation", TagFilter,
+                   "project"]
     search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
     readonly_fields = ["history"]
-    actions = ["restore"]
+    actions = ["restore", "vouch", "withdraw_vouch"]
+
+    def _vouching(self, request, queryset, act, done_label: str):
+        if not request.user.has_perm("memory.change_reviewitem"):  # a reviewer's decision, like the queue's
+            raise PermissionDenied
+        done, refused = act(experiences=list(queryset), user=request.user, reason="from the admin")
+        self.message_user(request, f"{done_label} {done} item{'s' if done != 1 else ''}."
+                          + (f" Not changed: {'; '.join(refused[:5])}" if refused else ""),
+                          level=messages.WARNING if refused else messages.INFO)
+
+    @admin.action(description="Vouch for the selected shared items (every agent of their scope retrieves them)")
+    def vouch(self, request, queryset):
+        self._vouching(request, queryset, experiences_vouch, "Vouched for")
+
+    @admin.action(description="Withdraw the vouch for the selected items (one agent's word again)")
+    def withdraw_vouch(self, request, queryset):
+        self._vouching(request, queryset, experiences_vouch_withdraw, "Withdrew the vouch for")
 
     @admin.display(description="tags")
     def tag_list(self, obj) -> str:

@@ -131,7 +131,7 @@ def dashboard_context(*, project_name: str | None = None) -> dict:
                                                 + p["failed_batches"], p["latest"] != {}))
     totals = {k: sum(p[k] for p in projects) for k in ("pending_promotions", "pending_conflicts", "failed_batches",
                                                           "backlog", "validity_pending", "held",
-                                                          "pending_quarantine")}
+                                                          "pending_quarantine", "one_agents_word")}
     context = {"figures": figures, "projects": projects, "selected": selected, "totals": totals,
                "queued_tasks": figures["queued_tasks"], "charts": [], "recent_failed": [], "waiting": [],
                "spikes": []}

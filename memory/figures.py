@@ -8,8 +8,10 @@ from datetime import date
 from django.db.models import Count, QuerySet
 
 from agents.models import Project
+from agents.visibility import Scope
 from governance.models import ConsolidationBatch, MetricDay
-from memory.models import Candidate, Exchange, ReviewItem, ValiditySample
+from memory.models import Candidate, Exchange, Experience, MemoryStatus, ReviewItem, ValiditySample
+from memory.trust import PEER_ITEM_TRUST
 
 
 def metrics_list(*, project, since: date | None = None, until: date | None = None,
@@ -49,6 +51,7 @@ def governance_figures() -> dict:
     validity = per_project(ValiditySample.objects.filter(verdict=ValiditySample.Verdict.PENDING))
     held = per_project(Exchange.objects.all_scopes_unscoped(why="dashboard counts across scopes").filter(
         state=Exchange.State.HELD))
+    one_agents = per_project(one_agents_word_q())
     projects = []
     for p in Project.objects.order_by("name"):
         projects.append({
@@ -58,9 +61,19 @@ def governance_figures() -> dict:
             "pending_quarantine": pending.get((p.pk, ReviewItem.Kind.QUARANTINE), 0),
             "failed_batches": failed.get((p.pk,), 0), "backlog": backlog.get((p.pk,), 0),
             "validity_pending": validity.get((p.pk,), 0), "held": held.get((p.pk,), 0),
+            "one_agents_word": one_agents.get((p.pk,), 0),
             "latest": metrics_latest(project=p),
         })
     return {"projects": projects, "queued_tasks": _queued_tasks()}
+
+
+def one_agents_word_q() -> QuerySet[Experience]:
+    """Shared (module or project) items that are one agent's word — neither corroborated by a second agent nor
+    vouched for by a person: with RECMEM_SEARCH_PEER_ITEMS=trusted only their author retrieves them (memory/trust.py
+    ``PEER_ITEM_TRUST``); a reviewer may vouch for them in the Experience admin."""
+    return (Experience.objects.all_scopes_unscoped(why="dashboard counts across scopes")
+            .filter(status=MemoryStatus.ACTIVE, quarantined=False, scope__in=[Scope.MODULE, Scope.PROJECT])
+            .exclude(trust__in=PEER_ITEM_TRUST))
 
 
 def _queued_tasks() -> int:

@@ -206,6 +206,19 @@ class MemoryStatus(models.TextChoices):
     ARCHIVED = "archived"
 
 
+#: ``source_agent`` of an item drawn from the exchanges of several agents
+SEVERAL_AGENTS = uuid.UUID(int=0)
+
+
+def source_agent_field() -> models.UUIDField:
+    # Kept by database triggers on the source and evidence tables (migration 0029), so every write path — consolidation,
+    # merges, review, rollback, forget — keeps it right: the search's rule on another agent's items
+    # (RECMEM_SEARCH_PEER_ITEMS=trusted) is then one comparison per row instead of correlated subqueries in the scan.
+    return models.UUIDField(
+        null=True, blank=True, editable=False,
+        help_text="the one agent whose exchanges it was drawn from (all-zero: several; empty: none)")
+
+
 class Episode(ScopedModel, QuarantineFields):
     """A chronological narrative of one ongoing situation, linked to every source exchange."""
 
@@ -225,6 +238,7 @@ class Episode(ScopedModel, QuarantineFields):
                               related_name="episodes", help_text="the batch that created it")
     trust = models.CharField(max_length=16, choices=Trust.choices, default=Trust.USER,
                              help_text="what its evidence earns (memory/trust.py)")
+    source_agent = source_agent_field()
     hit_count = models.PositiveIntegerField(default=0)
     last_hit_at = models.DateTimeField(null=True, blank=True)
     archived_at = models.DateTimeField(null=True, blank=True)
@@ -310,6 +324,7 @@ class Experience(ScopedModel, QuarantineFields):
     support_agents = models.PositiveIntegerField(default=1)
     trust = models.CharField(max_length=16, choices=Trust.choices, default=Trust.USER,
                              help_text="what its evidence earns (memory/trust.py)")
+    source_agent = source_agent_field()
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 

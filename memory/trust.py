@@ -55,8 +55,9 @@ RANK: dict[str, int] = {Trust.TOOL: 0, Trust.ASSISTANT: 1, Trust.USER: 2, Trust.
 #: by two agents and the payload rides along (round 33's piggyback cases: 2 of 6 reached that way).
 PEER_RAW_TRUST = frozenset({Trust.REVIEWED})
 
-#: With RECMEM_SEARCH_PEER_ITEMS=trusted, another agent's consolidated item is searched only at one of these levels;
-#: an episode (a narrative of raw sentences) only when all it was drawn from is the reader's own or vouched for.
+#: With RECMEM_SEARCH_PEER_ITEMS=trusted (the default), another agent's consolidated item is searched only at one of
+#: these levels (or drawn only from the reader's own or vouched-for exchanges); an episode (a narrative of raw
+#: sentences) only when all it was drawn from is the reader's own or vouched for.
 PEER_ITEM_TRUST = frozenset({Trust.CORROBORATED, Trust.REVIEWED})
 
 #: distinct agents whose (corroborating) evidence makes an item "corroborated"

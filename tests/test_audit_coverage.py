@@ -369,6 +369,10 @@ def _admin_world(api_client, make_agent, admin_user):
     # (of another batch: the rollback closes the pending items of its own)
     other = ConsolidationBatch.objects.create(project=project, agent=holder, status="succeeded")
     promotions = [review_item_create(experience=make_memories(source)[1], batch=other, sessions=3) for _ in range(5)]
+    # one agent's shared item, for the vouch and its withdrawal
+    vouchable = make_memories(Exchange.objects.filter(session_id=w.module_session).first())[1]
+    assert vouchable.scope == "module" and not vouchable.verified
+    Experience.objects.filter(pk=vouchable.pk).update(batch=other)
     failed = ConsolidationBatch.objects.create(project=project, agent=holder, status="failed")
     Candidate.objects.create(project=project, agent=holder, trigger_id=w.exchange, batch=failed, status="failed")
     archived = Experience.objects.get(pk=w.personal_items[1])
@@ -387,7 +391,8 @@ def _admin_world(api_client, make_agent, admin_user):
     return {"forgettable": Session.objects.get(pk=forgettable),
             "world": w, "batch": batch, "promotions": promotions, "failed": failed, "samples": samples,
             "archived": archived, "module": Module.objects.get(project=project, name="ops"), "project": project,
-            "agent": holder, "key": ApiKey.objects.filter(agent=holder).first(), "judge": admin_user}
+            "agent": holder, "key": ApiKey.objects.filter(agent=holder).first(), "judge": admin_user,
+            "vouchable": vouchable}
 
 
 # Per (model, action): the row it is run on, and the form of its second step (a page that asks for a reason).
@@ -405,6 +410,8 @@ def _action_runs(ctx) -> dict[tuple[str, str], tuple[Any, dict | None]]:
         ("memory.exchange", "release"): (Exchange.objects.get(pk=w.exchange), None),
         ("memory.episode", "restore"): (Episode.objects.get(pk=w.episode), None),
         ("memory.experience", "restore"): (ctx["archived"], None),
+        ("memory.experience", "vouch"): (ctx["vouchable"], None),
+        ("memory.experience", "withdraw_vouch"): (ctx["vouchable"], None),  # runs after the vouch
         ("memory.reviewitem", "bulk_approve"): (ctx["promotions"][0], None),
         ("memory.reviewitem", "bulk_reject"): (ctx["promotions"][1], None),
         ("memory.reviewitem", "bulk_needs_evidence"): (ctx["promotions"][2], None),

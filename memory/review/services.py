@@ -9,7 +9,7 @@ Two kinds of item:
   supersede a wider one: one agent must not remove what others share). Both stay active until a person decides:
   *keep the new one* (approve: the new statement, optionally edited, replaces the old item in the old item's
   scope; both are superseded by the replacement), *keep the old one* (reject, a reason is required: the new item
-  is superseded by the old one), *keep both* (dismiss: nothing changes, the conflict is closed).
+  is superseded by the old one, which becomes reviewed), *keep both* (dismiss: nothing changes, the conflict is closed).
 
 - **quarantine**: a shared (module or project) exchange, episode or experience the detector flagged
   (memory/quarantine/) is held: nobody but its author sees it. *Release* (approve) makes it retrievable like any
@@ -331,6 +331,13 @@ def review_reject(*, item: ReviewItem, user, reason: str) -> ReviewItem:
     def keep_old(item: ReviewItem) -> _Acted:
         if item.kind == ReviewItem.Kind.CONFLICT:
             _supersede(loser=item.experience, winner=item.other_experience, reason="conflict")
+            kept = item.other_experience
+            if not kept.verified:  # a person chose it over the new one: it is now a reviewed item, as a kept new one is
+                memory_version_save(obj=kept, batch=None, reason="kept by a reviewer")
+                kept.verified, kept.trust, kept.version = True, Trust.REVIEWED, kept.version + 1
+                kept.updated_at = timezone.now()
+                kept.save(update_fields=["verified", "trust", "version", "updated_at"])
+                return _Acted(scope=kept.scope, data={"vouched": True})
         if item.kind == ReviewItem.Kind.QUARANTINE:  # held for good: it stays as it is, seen by its author only
             target = quarantine_target(item)
             return _Acted(scope=target.scope, source_ids=(target.pk,))

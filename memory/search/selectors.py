@@ -83,22 +83,36 @@ def peer_exchanges_q(visibility: Visibility, vouched: list) -> Q:
     return own | Q(pk__in=vouched) if vouched else own
 
 
+def _items_of_vouched_words(link: type[EpisodeSource] | type[ExperienceEvidence], item: str, agent_id: Any,
+                            vouched: list) -> list:
+    """Ids of the items (``item``: the link's column) drawn from a vouched-for exchange and otherwise only from the
+    reader's own: two reads of the link table per search (the vouched-for ids are few: evidence of reviewed items and
+    released exchanges)."""
+    touched = set(link.objects.filter(exchange_id__in=vouched).values_list(item, flat=True))
+    if not touched:
+        return []
+    foreign = set(link.objects.filter(**{f"{item}__in": touched}).exclude(exchange__owner_agent_id=agent_id)
+                  .exclude(exchange_id__in=vouched).values_list(item, flat=True))
+    return sorted(touched - foreign)
+
+
 def peer_items_q(visibility: Visibility, vouched: list) -> tuple[Q, Q]:
     """What a search may return of another agent's episodes and experiences (``RECMEM_SEARCH_PEER_ITEMS``): with
-    ``all`` every visible one (labelled with its trust); with ``trusted`` an experience that is corroborated or
-    reviewed (memory/trust.py ``PEER_ITEM_TRUST``) or drawn only from the reader's own exchanges, and an episode drawn
-    only from the reader's own or vouched-for exchanges — an episode's narrative is its sources' sentences, and
-    two agents in its sources vouch for none of them."""
+    ``trusted`` (the default) an experience that is corroborated or reviewed (memory/trust.py ``PEER_ITEM_TRUST``) or
+    drawn only from the reader's own or vouched-for exchanges, and an episode drawn only from those — an episode's
+    narrative is its sources' sentences, and two agents in its sources vouch for none of them; with ``all`` every
+    visible one (labelled with its trust). An item without sources is its owner's. The rule reads ``source_agent``
+    (kept by triggers, memory/models.py): the one agent whose exchanges an item was drawn from."""
     if config().search.peer_items == "all":
         return Q(), Q()
-    mine = Q(exchange__owner_agent_id=visibility.agent_id) | Q(exchange_id__in=vouched)
-    foreign_source = EpisodeSource.objects.filter(episode=OuterRef("pk")).exclude(mine)
-    foreign_evidence = ExperienceEvidence.objects.filter(experience=OuterRef("pk")).exclude(mine)
-    any_evidence = ExperienceEvidence.objects.filter(experience=OuterRef("pk"))
-    ep_q = ~Exists(foreign_source) & (Exists(EpisodeSource.objects.filter(episode=OuterRef("pk")))
-                                      | Q(owner_agent_id=visibility.agent_id))
-    xp_q = Q(trust__in=PEER_ITEM_TRUST) | (~Exists(foreign_evidence) & (Exists(any_evidence)
-                                                                          | Q(owner_agent_id=visibility.agent_id)))
+    agent_id = visibility.agent_id
+    own = Q(source_agent=agent_id) | Q(source_agent__isnull=True, owner_agent_id=agent_id)
+    ep_q, xp_q = own, Q(trust__in=PEER_ITEM_TRUST) | own
+    if vouched:
+        if episodes := _items_of_vouched_words(EpisodeSource, "episode_id", agent_id, vouched):
+            ep_q |= Q(pk__in=episodes)
+        if experiences := _items_of_vouched_words(ExperienceEvidence, "experience_id", agent_id, vouched):
+            xp_q |= Q(pk__in=experiences)
     return ep_q, xp_q
 
 

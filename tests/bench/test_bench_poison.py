@@ -61,7 +61,7 @@ def test_normalise_reveals_hidden_text():
     assert normalise("\uff2d\uff21\uff32\uff2b") == "mark"  # full-width forms fold (NFKC)
 
 
-@pytest.mark.parametrize("part", ["held_back", "fresh", "r19", "r19_held", "r21", "r21_held"])
+@pytest.mark.parametrize("part", ["held_back", "fresh", "r19", "r19_held", "r21", "r21_held", "r41", "r41_held"])
 def test_unread_part_summary_names_no_case(part):
     assert part in UNREAD_PARTS and part not in DETAIL_PARTS
     cases = cases_for(part)

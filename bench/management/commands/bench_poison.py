@@ -10,6 +10,9 @@ REST API; the benign set's false quarantine; optionally LoCoMo recall with the d
     python manage.py bench_poison --part r21_tune --details --no-benign  # r21 blind set, tune half, case by case
     python manage.py bench_poison --part r21_held --no-benign        # r21 blind set, held half (per family only)
     python manage.py bench_poison --r21-benign held                 # r21 benign look-alikes, held half: a count
+    python manage.py bench_poison --part r41_tune --details --no-benign  # r41 blind set, tune half, case by case
+    python manage.py bench_poison --part r41_held --no-benign        # r41 blind set, held half (per family only)
+    python manage.py bench_poison --r41-benign held                 # r41 benign look-alikes, held half: a count
     RECMEM_QUARANTINE_ENABLED=0 python manage.py bench_poison       # the same with the defence switched off
     python manage.py bench_poison --no-attacks --no-benign --locomo # LoCoMo conv-43/44/47 with the defence on, off
 """
@@ -29,14 +32,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--part", choices=["tuned", "held_back", "fresh", "r19", "r19_tune", "r19_held", "r21",
-                                                     "r21_tune", "r21_held", "all"],
+                                                     "r21_tune", "r21_held", "r41", "r41_tune", "r41_held", "all"],
                             default="all",
-                            help="which attack set (all = tuned + held_back; held_back, fresh, r19, r19_held, r21 and "
-                                 "r21_held are reported per family only, never per case)")
+                            help="which attack set (all = tuned + held_back; held_back, fresh, r19, r19_held, r21, "
+                                 "r21_held, r41 and r41_held are reported per family only, never per case)")
         parser.add_argument("--json", default="", help="write the report here")
         parser.add_argument("--details", action="store_true",
-                            help="print every case of --part tuned, r19_tune or r21_tune and the flagged benign items "
-                                 "(never held-back, fresh, r19, r19_held, r21 or r21_held cases)")
+                            help="print every case of --part tuned, r19_tune, r21_tune or r41_tune and the flagged "
+                                 "benign items (never held-back, fresh, r19, r19_held, r21, r21_held, r41 or r41_held "
+                                 "cases)")
         parser.add_argument("--no-benign", action="store_true", help="skip the benign set")
         parser.add_argument("--no-attacks", action="store_true", help="skip the attack sets (e.g. only --locomo)")
         parser.add_argument("--benign-locomo", default="conv-26,conv-30",
@@ -50,12 +54,16 @@ class Command(BaseCommand):
         parser.add_argument("--locomo-dir", default="", help="where the two LoCoMo JSON files go (default: beside "
                                                               "--json, or the current folder)")
         parser.add_argument("--only", default="",
-                            help="case ids of --part tuned, r19_tune or r21_tune to run (comma-separated; debugging)")
+                            help="case ids of --part tuned, r19_tune, r21_tune or r41_tune to run (comma-separated; "
+                                 "debugging)")
         parser.add_argument("--r19-benign", choices=["tune", "held"], default="",
                             help="only score the r19 benign look-alikes with the detector directly (no API run): "
                                  "tune lists the flagged texts, held prints the count only")
         parser.add_argument("--r21-benign", choices=["tune", "held"], default="",
                             help="only score the r21 benign look-alikes with the detector directly (no API run): "
+                                 "tune lists the flagged texts, held prints the count only")
+        parser.add_argument("--r41-benign", choices=["tune", "held"], default="",
+                            help="only score the r41 benign look-alikes with the detector directly (no API run): "
                                  "tune lists the flagged texts, held prints the count only")
         parser.add_argument("--keep-data", action="store_true")
 
@@ -81,11 +89,21 @@ class Command(BaseCommand):
             if opts["json"]:
                 Path(opts["json"]).write_text(json.dumps({"benchmark": "poison_r21_benign", **result}, indent=2))
             return
+        if opts["r41_benign"]:
+            from bench.poison_r41 import benign_lines as r41_benign_lines
+            from bench.poison_r41 import score_benign as r41_score_benign
+
+            result = r41_score_benign(opts["r41_benign"])
+            for line in r41_benign_lines(result):
+                self.stdout.write(line)
+            if opts["json"]:
+                Path(opts["json"]).write_text(json.dumps({"benchmark": "poison_r41_benign", **result}, indent=2))
+            return
         if opts["details"] and opts["part"] not in DETAIL_PARTS:
-            raise CommandError("--details is for --part tuned, r19_tune or r21_tune only: the held-back, fresh, r19, "
-                               "r19_held, r21 and r21_held sets are reported per family")
+            raise CommandError("--details is for --part tuned, r19_tune, r21_tune or r41_tune only: the held-back, "
+                               "fresh, r19, r19_held, r21, r21_held, r41 and r41_held sets are reported per family")
         if opts["only"] and opts["part"] not in DETAIL_PARTS:
-            raise CommandError("--only is for --part tuned, r19_tune or r21_tune only")
+            raise CommandError("--only is for --part tuned, r19_tune, r21_tune or r41_tune only")
         migrate_if_needed(self.stdout.write)
         only = {x.strip() for x in opts["only"].split(",") if x.strip()}
         locomo_dir = None

@@ -1,8 +1,9 @@
 """Another agent's raw words in a search: only where a person vouched for them (the poisoning defence's structural
 half, memory/trust.py ``PEER_RAW_TRUST``): evidence of a reviewed item, or released by a reviewer. Corroboration
 vouches for an item's statement, not for the rest of its evidence's words. Its own exchanges an agent searches at once;
-a peer's are listed (``GET /exchanges``) but never injected unvouched. With ``RECMEM_SEARCH_PEER_ITEMS=trusted`` the
-same holds for a peer's consolidated items (memory/trust.py ``PEER_ITEM_TRUST``)."""
+a peer's are listed (``GET /exchanges``) but never injected unvouched. By default (``RECMEM_SEARCH_PEER_ITEMS=trusted``)
+a peer's consolidated items need a second agent or a person too (memory/trust.py ``PEER_ITEM_TRUST``); a reviewer
+vouches for one in the admin."""
 
 from __future__ import annotations
 
@@ -104,7 +105,8 @@ def _item_ids(body):
     return {h["id"] for h in body["experiences"]}, {h["id"] for h in body["episodes"]}
 
 
-def test_a_peers_items_are_searched_labelled_by_default(api_client, team, said):
+def test_a_peers_items_are_searched_labelled_when_the_operator_opens_them(api_client, team, said, settings):
+    settings.RECMEM = settings.RECMEM.replace(search__peer_items="all")
     a, b = team
     _, stored = said
     item, episode = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
@@ -114,9 +116,7 @@ def test_a_peers_items_are_searched_labelled_by_default(api_client, team, said):
     assert hit["trust"] == "user"  # one agent's word, and it says so
 
 
-def test_with_trusted_peer_items_one_agents_items_reach_only_their_author_until_confirmed(
-        api_client, team, said, settings):
-    settings.RECMEM = settings.RECMEM.replace(search__peer_items="trusted")
+def test_by_default_one_agents_items_reach_only_their_author_until_confirmed(api_client, team, said):
     a, b = team
     _, stored = said
     item, episode = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
@@ -133,8 +133,7 @@ def test_with_trusted_peer_items_one_agents_items_reach_only_their_author_until_
         assert (str(episode.pk) in episodes) is (trust == "reviewed"), trust
 
 
-def test_with_trusted_peer_items_an_episode_of_vouched_for_words_reaches_peers(api_client, team, said, settings):
-    settings.RECMEM = settings.RECMEM.replace(search__peer_items="trusted")
+def test_an_episode_of_vouched_for_words_reaches_peers(api_client, team, said):
     _, b = team
     _, stored = said
     _, episode = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
@@ -142,3 +141,70 @@ def test_with_trusted_peer_items_an_episode_of_vouched_for_words_reaches_peers(a
     assert str(episode.pk) in _item_ids(_search(api_client, b))[1]  # its one source is evidence of a reviewed item
     Experience.objects.filter(pk=reviewed.pk).update(status="superseded")
     assert str(episode.pk) not in _item_ids(_search(api_client, b))[1]
+
+
+def test_a_reviewers_vouch_shares_one_agents_item_with_its_scope_and_is_audited(api_client, team, said,
+                                                                                 django_user_model):
+    from governance.models import AuditEvent
+    from memory.review.vouch import experiences_vouch, experiences_vouch_withdraw
+
+    _, b = team
+    _, stored = said
+    item, _ = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
+    reviewer = django_user_model.objects.create_user("rita", password="x" * 12)
+    assert str(item.pk) not in _item_ids(_search(api_client, b))[0]
+
+    assert experiences_vouch(experiences=[item], user=reviewer, reason="checked with the DBA") == (1, [])
+    item.refresh_from_db()
+    assert item.verified and item.trust == "reviewed" and item.version == 2
+    body = _search(api_client, b)
+    assert str(item.pk) in _item_ids(body)[0] and "Sundays at 23:00" in body["context"]
+    assert stored[1]["id"] in _exchange_ids(body)  # its evidence is vouched for with it
+    event = AuditEvent.objects.get(object_id=str(item.pk), action="review")
+    assert (event.actor_user, event.data["decision"], event.scope) == (reviewer, "vouched", "module")
+    assert experiences_vouch(experiences=[item], user=reviewer)[1] == [f"{item.statement[:50]}: already reviewed"]
+
+    assert experiences_vouch_withdraw(experiences=[item], user=reviewer, reason="wrong day") == (1, [])
+    item.refresh_from_db()
+    assert not item.verified and item.trust == "user" and item.version == 3
+    assert str(item.pk) not in _item_ids(_search(api_client, b))[0]
+    assert AuditEvent.objects.filter(object_id=str(item.pk), action="review",
+                                     data__decision="vouch_withdrawn").count() == 1
+
+
+def test_a_vouch_is_refused_for_a_personal_a_held_or_an_inactive_item(team, said, django_user_model):
+    from memory.review.vouch import experiences_vouch
+
+    _, stored = said
+    reviewer = django_user_model.objects.create_user("rita", password="x" * 12)
+    held, _ = _item_from(stored[1]["id"], "Staging is rebuilt weekly.", trust="user")
+    Experience.objects.filter(pk=held.pk).update(quarantined=True)
+    gone, _ = _item_from(stored[1]["id"], "Staging was rebuilt daily.", trust="user")
+    Experience.objects.filter(pk=gone.pk).update(status="superseded")
+    mine, _ = _item_from(stored[1]["id"], "I rebuild staging myself.", trust="user")
+    Experience.objects.filter(pk=mine.pk).update(scope="personal", module=None)
+    done, refused = experiences_vouch(experiences=[held, gone, mine], user=reviewer)
+    assert done == 0 and sorted(r.split(": ", 1)[1] for r in refused) == [
+        "a personal item reaches only its author", "the item is held in quarantine: release it from its review item",
+        "the item is superseded"]
+    assert not Experience.objects.filter(pk__in=[held.pk, gone.pk, mine.pk], verified=True).exists()
+
+
+def test_the_dashboard_counts_one_agents_shared_items_and_the_admin_vouches_for_them(api_client, team, said,
+                                                                                      admin_client):
+    import re
+
+    _, b = team
+    _, stored = said
+    item, _ = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.", trust="user")
+    _item_from(stored[1]["id"], "Staging is rebuilt weekly.", trust="corroborated")  # already reaches the module
+    page = admin_client.get("/admin/").content.decode()
+    assert re.search(r'id="tile-one-agent"[^>]*><span class="n">1</span>', page), page
+    listed = admin_client.get("/admin/memory/experience/", {"reach": "author"}).content.decode()
+    assert item.statement in listed and "Staging is rebuilt weekly." not in listed
+
+    response = admin_client.post("/admin/memory/experience/", {"action": "vouch", "_selected_action": [item.pk]},
+                                 follow=True)
+    assert "Vouched for 1 item." in response.content.decode()
+    assert str(item.pk) in _item_ids(_search(api_client, b))[0]
+    assert re.search(r'id="tile-one-agent"[^>]*><span class="n">0</span>', admin_client.get("/admin/").content.decode())

@@ -274,7 +274,11 @@ def test_keep_the_old_one_supersedes_the_new_item(api_client, conflict, reviewer
     # the old rule won on a person's word, not by being newer: the new item held until the decision
     assert new.valid_to is not None and new.valid_to >= new.created_at and old.valid_to is None
     assert ReviewItem.objects.get(pk=conflict["item"].pk).status == "rejected"
-    assert AuditEvent.objects.get(action="review", object_id=str(conflict["item"].pk)).data["decision"] == "keep_old"
+    event = AuditEvent.objects.get(action="review", object_id=str(conflict["item"].pk))
+    assert event.data["decision"] == "keep_old"
+    # a person chose the old rule: it is a reviewed item now (as a kept new one is), so every agent of its scope
+    # retrieves it whoever wrote it
+    assert old.verified and old.trust == "reviewed" and event.data["vouched"] is True
     assert str(new.pk) not in _found(api_client, conflict["alice"])  # Alice's search now returns the rule
     assert str(old.pk) in _found(api_client, conflict["alice"])
 
