@@ -20,16 +20,20 @@ def _agent_of(link: str, column: str, item: str) -> str:
               FROM {link} s JOIN memory_exchange x ON x.id = s.exchange_id WHERE s.{column} = {item})"""
 
 
+_FLAG = "recmem.source_agent_write"  # set (transaction-local) only while a link trigger writes the column
+
+
 def _forwards_sql() -> list[str]:
     sql = []
     for table, link, column in _TABLES:
-        function = f"{table}_source_agent_keep"
+        keep, guard = f"{table}_source_agent_keep", f"{table}_source_agent_guard"
         # Written only when it changes: an item's row carries an HNSW index, and adding evidence from the agent it
         # already has (the usual case) must not write a new row version.
         sql.append(f"""
-CREATE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION {keep}() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE agent uuid;
 BEGIN
+  PERFORM set_config('{_FLAG}', 'on', true);
   IF TG_OP <> 'DELETE' THEN
     agent := {_agent_of(link, column, f"NEW.{column}")};
     UPDATE {table} SET source_agent = agent WHERE id = NEW.{column} AND source_agent IS DISTINCT FROM agent;
@@ -38,17 +42,36 @@ BEGIN
     agent := {_agent_of(link, column, f"OLD.{column}")};
     UPDATE {table} SET source_agent = agent WHERE id = OLD.{column} AND source_agent IS DISTINCT FROM agent;
   END IF;
+  PERFORM set_config('{_FLAG}', 'off', true);
   RETURN NULL;
 END $$;""")
-        sql.append(f"CREATE TRIGGER {function} AFTER INSERT OR UPDATE OR DELETE ON {link} "
-                   f"FOR EACH ROW EXECUTE FUNCTION {function}();")
-        sql.append(f"UPDATE {table} t SET source_agent = {_agent_of(link, column, 't.id')};")
+        sql.append(f"CREATE TRIGGER {keep} AFTER INSERT OR UPDATE OR DELETE ON {link} "
+                   f"FOR EACH ROW EXECUTE FUNCTION {keep}();")
+        # Nobody else writes it: an item saved whole from a copy read before its links were written (Django's
+        # save() writes every column), restored from a version or imported keeps what the links say.
+        sql.append(f"""
+CREATE FUNCTION {guard}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    NEW.source_agent := NULL;  -- no link can point at a row not yet inserted
+  ELSIF current_setting('{_FLAG}', true) IS DISTINCT FROM 'on' THEN
+    NEW.source_agent := OLD.source_agent;
+  END IF;
+  RETURN NEW;
+END $$;""")
+        sql.append(f"CREATE TRIGGER {guard} BEFORE INSERT OR UPDATE ON {table} "
+                   f"FOR EACH ROW EXECUTE FUNCTION {guard}();")
+        sql.append(f"SELECT set_config('{_FLAG}', 'on', true); "
+                   f"UPDATE {table} t SET source_agent = {_agent_of(link, column, 't.id')}; "
+                   f"SELECT set_config('{_FLAG}', 'off', true);")
     return sql
 
 
 def _backwards_sql() -> list[str]:
     return [f"DROP TRIGGER IF EXISTS {table}_source_agent_keep ON {link}; "
-            f"DROP FUNCTION IF EXISTS {table}_source_agent_keep();" for table, link, _ in _TABLES]
+            f"DROP FUNCTION IF EXISTS {table}_source_agent_keep(); "
+            f"DROP TRIGGER IF EXISTS {table}_source_agent_guard ON {table}; "
+            f"DROP FUNCTION IF EXISTS {table}_source_agent_guard();" for table, link, _ in _TABLES]
 
 
 class Migration(migrations.Migration):

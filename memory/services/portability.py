@@ -103,9 +103,10 @@ KINDS: tuple[Kind, ...] = (
     Kind("batch", ConsolidationBatch),
     Kind("session", Session),
     Kind("exchange", Exchange),
-    Kind("episode", Episode),
+    # source_agent is derived (kept by triggers from the links, imported after their items): it does not travel
+    Kind("episode", Episode, exclude=frozenset({"source_agent"})),
     Kind("episode_source", EpisodeSource, natural_key=("episode", "exchange")),
-    Kind("experience", Experience),
+    Kind("experience", Experience, exclude=frozenset({"source_agent"})),
     Kind("experience_evidence", ExperienceEvidence, natural_key=("experience", "exchange")),
     Kind("memory_version", MemoryVersion),
     Kind("review_item", ReviewItem),

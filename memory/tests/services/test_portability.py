@@ -152,6 +152,15 @@ def test_round_trip_keeps_search_results_and_a_second_import_is_a_no_op(make_age
     assert supersede == {(str(a), str(b)) for a, b in Experience.objects.filter(
         project=copy, superseded_by__isnull=False).values_list("pk", "superseded_by_id")}
 
+    # derived, not carried: each item's source_agent is recomputed from its imported links (the twin agents' ids)
+    twins = {str(a.pk): str(Agent.objects.get(project=copy, name=a.name).pk) for a in agents}
+    for model in (Episode, Experience):
+        expected = {mapped(str(pk)): twins.get(str(agent), str(agent)) if agent else None
+                    for pk, agent in model.objects.filter(project=project).values_list("pk", "source_agent")}
+        assert expected == {str(pk): str(agent) if agent else None for pk, agent in model.objects.filter(
+            project=copy).values_list("pk", "source_agent")}, model.__name__
+        assert any(expected.values()), model.__name__
+
     # audited: the export (a read of the project) and both imports
     assert AuditEvent.objects.filter(project=project, object_type="project", action="read").count() == 1
     assert AuditEvent.objects.filter(project=copy, object_type="project", action="create").count() == 2

@@ -102,8 +102,15 @@ def test_the_source_agent_is_kept_by_triggers_and_its_migration_goes_back_and_fo
         return (Episode.objects.get(pk=episode.pk).source_agent, Experience.objects.get(pk=item.pk).source_agent)
 
     assert agents() == (None, None)  # no source yet
+    forged = Experience.objects.create(type="fact", subject="x", statement="y", source_agent=b.pk, **where)
+    assert Experience.objects.get(pk=forged.pk).source_agent is None  # only the links say it
     EpisodeSource.objects.create(episode=episode, exchange_id=stored[0].pk)
     ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=item, exchange_id=stored[0].pk)])
+    assert agents() == (a.pk, a.pk)
+    item.statement = "Tuesdays, 10:00."
+    item.save()  # the whole row from a copy read before the links were written: the column keeps what they say
+    episode.save()
+    Experience.objects.filter(pk=item.pk).update(source_agent=b.pk)
     assert agents() == (a.pk, a.pk)
     EpisodeSource.objects.create(episode=episode, exchange_id=stored[1].pk)
     ExperienceEvidence.objects.create(experience=item, exchange_id=stored[1].pk)
