@@ -13,6 +13,7 @@ from memory.gateways.embeddings import get_embedder
 from memory.informativeness import informativeness
 from memory.models import Experience, MemoryStatus
 from memory.review.versions import memory_version_save
+from memory.trust import Trust
 
 
 def check_open(experience: Experience) -> None:
@@ -64,3 +65,15 @@ def experience_delete_apply(*, experience: Experience, reason: str = "", actor_a
                  project_id=experience.project_id, actor_agent=actor_agent, actor_user=actor_user,
                  scope=experience.scope, reason=reason)
     return experience
+
+
+def experience_reviewed_set(*, experience: Experience, reviewed: bool, reason: str) -> None:
+    """A person's word on the item given (verified, trust ``reviewed``) or taken back (verified no more; the caller
+    recounts what its evidence earns), the previous version kept. The caller audits the decision it belongs to."""
+    memory_version_save(obj=experience, batch=None, reason=reason)
+    experience.verified = reviewed
+    if reviewed:
+        experience.trust = Trust.REVIEWED
+    experience.version += 1
+    experience.updated_at = timezone.now()
+    experience.save(update_fields=["verified", "trust", "version", "updated_at"])

@@ -41,7 +41,7 @@ from governance.services.privacy import texts_mask
 from memory.gateways.embeddings import get_embedder
 from memory.informativeness import informativeness
 from memory.models import Episode, Exchange, Experience, ExperienceEvidence, MemoryStatus, ReviewItem
-from memory.review.changes import experience_change_apply, experience_delete_apply
+from memory.review.changes import experience_change_apply, experience_delete_apply, experience_reviewed_set
 from memory.review.selectors import review_similar
 from memory.review.versions import memory_version_save
 from memory.temporal import supersede_end
@@ -333,10 +333,7 @@ def review_reject(*, item: ReviewItem, user, reason: str) -> ReviewItem:
             _supersede(loser=item.experience, winner=item.other_experience, reason="conflict")
             kept = item.other_experience
             if not kept.verified:  # a person chose it over the new one: it is now a reviewed item, as a kept new one is
-                memory_version_save(obj=kept, batch=None, reason="kept by a reviewer")
-                kept.verified, kept.trust, kept.version = True, Trust.REVIEWED, kept.version + 1
-                kept.updated_at = timezone.now()
-                kept.save(update_fields=["verified", "trust", "version", "updated_at"])
+                experience_reviewed_set(experience=kept, reviewed=True, reason="kept by a reviewer")
                 return _Acted(scope=kept.scope, data={"vouched": True})
         if item.kind == ReviewItem.Kind.QUARANTINE:  # held for good: it stays as it is, seen by its author only
             target = quarantine_target(item)

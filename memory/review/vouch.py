@@ -8,15 +8,13 @@ decision ``vouched`` or ``vouch_withdrawn``)."""
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from agents.visibility import Scope
 from governance.models import AuditEvent, AuditObject
 from governance.services.audit import audit_record
 from memory.models import Experience, MemoryStatus
-from memory.review.versions import memory_version_save
+from memory.review.changes import experience_reviewed_set
 from memory.services.consolidation import experience_support_update
-from memory.trust import Trust
 
 
 def _vouch_refusal(experience: Experience) -> str:
@@ -29,46 +27,44 @@ def _vouch_refusal(experience: Experience) -> str:
     return ""
 
 
+def _each(experiences, *, user, reason: str, refusal, act, decision: str) -> tuple[int, list[str]]:
+    """One decision on each item (locked) that ``refusal`` lets through: ``act`` on it, then the audit event."""
+    done, refused = 0, []
+    for experience in Experience.objects.select_for_update().filter(pk__in=[e.pk for e in experiences]):
+        if why := refusal(experience):
+            refused.append(f"{experience.statement[:50]}: {why}")
+            continue
+        data = act(experience)
+        audit_record(action=AuditEvent.Action.REVIEW, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
+                     project_id=experience.project_id, actor_user=user, scope=experience.scope,
+                     reason=(reason or decision.replace("_", " "))[:300], data={"decision": decision, **data})
+        done += 1
+    return done, refused
+
+
 @transaction.atomic
 def experiences_vouch(*, experiences, user, reason: str = "") -> tuple[int, list[str]]:
     """A person vouches for shared (module or project) items: each becomes ``reviewed`` (verified), so every agent
     of its scope retrieves it, and so are the exchanges it was drawn from (memory/trust.py ``PEER_RAW_TRUST``).
     Returns how many were vouched for and why the others were not."""
-    done, refused = 0, []
-    for experience in Experience.objects.select_for_update().filter(pk__in=[e.pk for e in experiences]):
-        why = _vouch_refusal(experience) or ("already reviewed" if experience.verified else "")
-        if why:
-            refused.append(f"{experience.statement[:50]}: {why}")
-            continue
-        memory_version_save(obj=experience, batch=None, reason="vouched for by a reviewer")
-        experience.verified, experience.trust = True, Trust.REVIEWED
-        experience.version += 1
-        experience.updated_at = timezone.now()
-        experience.save(update_fields=["verified", "trust", "version", "updated_at"])
-        audit_record(action=AuditEvent.Action.REVIEW, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
-                     project_id=experience.project_id, actor_user=user, scope=experience.scope,
-                     reason=(reason or "vouched for")[:300], data={"decision": "vouched"})
-        done += 1
-    return done, refused
+
+    def vouch(experience: Experience) -> dict:
+        experience_reviewed_set(experience=experience, reviewed=True, reason="vouched for by a reviewer")
+        return {}
+
+    return _each(experiences, user=user, reason=reason or "vouched for", act=vouch, decision="vouched",
+                 refusal=lambda e: _vouch_refusal(e) or ("already reviewed" if e.verified else ""))
 
 
 @transaction.atomic
 def experiences_vouch_withdraw(*, experiences, user, reason: str = "") -> tuple[int, list[str]]:
     """Undo :func:`experiences_vouch`: the items are no longer verified and earn again only what their evidence
     earns (one agent's word reaches that agent only again)."""
-    done, refused = 0, []
-    for experience in Experience.objects.select_for_update().filter(pk__in=[e.pk for e in experiences]):
-        if not experience.verified:
-            refused.append(f"{experience.statement[:50]}: not vouched for")
-            continue
-        memory_version_save(obj=experience, batch=None, reason="vouch withdrawn by a reviewer")
-        experience.verified = False
-        experience.version += 1
-        experience.updated_at = timezone.now()
+
+    def withdraw(experience: Experience) -> dict:
+        experience_reviewed_set(experience=experience, reviewed=False, reason="vouch withdrawn by a reviewer")
         experience_support_update(experience=experience)
-        audit_record(action=AuditEvent.Action.REVIEW, object_type=AuditObject.EXPERIENCE, object_id=experience.pk,
-                     project_id=experience.project_id, actor_user=user, scope=experience.scope,
-                     reason=(reason or "vouch withdrawn")[:300],
-                     data={"decision": "vouch_withdrawn", "trust": experience.trust})
-        done += 1
-    return done, refused
+        return {"trust": experience.trust}
+
+    return _each(experiences, user=user, reason=reason, act=withdraw, decision="vouch_withdrawn",
+                 refusal=lambda e: "" if e.verified else "not vouched for")
