@@ -441,17 +441,9 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
         for word in re.findall(r"[A-Za-z]+", info.get("name", "")):
             places[word.lower()] += 1000
             languages.add(word.lower())
-    # and countries (libphonenumber's region names in English: "*aa" points at the "aa" entry)
-    try:
-        from phonenumbers.geodata.locale import LOCALE_DATA
-    except ImportError:  # pragma: no cover
-        LOCALE_DATA = {}
-    for names in LOCALE_DATA.values():
-        name = names.get("en", "")
-        name = names.get(name[1:], "") if name.startswith("*") else name
-        for word in re.findall(r"[A-Za-z]+", name):
-            if len(word) >= 4:
-                places[word.lower()] += 1000
+    # and countries
+    for word in _country_words():
+        places[word] += 1000
     # a word that names a place more strongly than a technology stays a place ("Berlin", "Paris", "Phoenix")
     # A term only the wide listings make is never a place nor a proper noun of the word list at all ("Edinburgh",
     # "Aurora": a package summary that names a city does not make the city a technology)
@@ -480,6 +472,7 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     # or countries (the weight of a strong place); a lesser place stays ("Helena": the recognizer skips a word the
     # model reads as a place)
     not_names = set(terms) | common | languages | {w for w, n in places.items() if n >= TZ_CITY_WEIGHT}
+    given, family = with_latin_readings(given, not_names), with_latin_readings(family, not_names)
     return Vocabulary(terms=terms, extensions=exts, common=sorted(common), given_names=sorted(given - not_names),
                       surnames=sorted(family - not_names),
                       plain=plain_words(common, word_list=word_list, read=(proper, given, family)),
@@ -531,6 +524,41 @@ def latin_readings(name: str) -> set[str]:
     out = {"".join(_TRANSLIT.get(ch, ch) for ch in low),
            "".join(_UKRAINIAN.get(ch) or _TRANSLIT.get(ch, ch) for ch in low)}
     return {w for w in out if _LATIN_NAME_RE.fullmatch(w)}
+
+
+def with_latin_readings(names: Iterable[str], not_names: Iterable[str] = ()) -> set[str]:
+    """``names`` and their Latin readings (:func:`latin_readings`), less ``not_names``. Faker lists Russian, Ukrainian,
+    Bulgarian, Serbian and Greek names in their own script, but a team chat writes them in Latin letters ("Ilya
+    Sokolov", "Dimitra Papadopoulou", "Giorgos"): without the readings the lexicon knew the Cyrillic "Илья" and not
+    "Ilya". A reading that is a term, a word of prose or a strong place stays out, like any name."""
+    names = set(names)
+    excluded = set(not_names)
+    return names | {r for n in names for r in latin_readings(n) if len(r) >= 3 and r not in excluded}
+
+
+def lexicon_exclusions() -> set[str]:
+    """What the build keeps out of the name lexicon, from the committed files and the installed data alone: the
+    terms, the common words, the language names and the strong places (:func:`build`)."""
+    from django.conf.locale import LANG_INFO
+
+    languages = {w.lower() for info in LANG_INFO.values() for w in re.findall(r"[A-Za-z]+", info.get("name", ""))}
+    strong = {w for w, n in _place_weights().items() if n >= TZ_CITY_WEIGHT}
+    return set(tech_terms()) | set(common_words()) | languages | strong | _country_words()
+
+
+def _country_words() -> set[str]:
+    """The words of the countries' English names (libphonenumber's region names; "*aa" points at the "aa" entry),
+    four letters or more: "Georgia", "Jordan", "Chad" are places before they are names."""
+    try:
+        from phonenumbers.geodata.locale import LOCALE_DATA
+    except ImportError:  # pragma: no cover
+        LOCALE_DATA = {}
+    words = set()
+    for names in LOCALE_DATA.values():
+        name = names.get("en", "")
+        name = names.get(name[1:], "") if name.startswith("*") else name
+        words.update(w.lower() for w in re.findall(r"[A-Za-z]+", name) if len(w) >= 4)
+    return words
 
 
 def name_shape_model(names: Iterable[str], words: Iterable[str]) -> dict[str, float]:

@@ -5,16 +5,20 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from governance.privacy.vocabulary import (
+    GIVEN_FILE,
     NAME_TERMS_FILE,
     PLAIN_FILE,
+    SURNAME_FILE,
     build,
     common_words,
     given_names,
+    lexicon_exclusions,
     name_shape_model,
     name_terms_of,
     plain_words,
     surnames,
     tech_terms,
+    with_latin_readings,
     write,
     write_name_shape,
     write_words,
@@ -49,8 +53,20 @@ class Command(BaseCommand):
         parser.add_argument("--plain-words-only", action="store_true",
                             help="write only data/plain_words.txt, data/name_terms.txt and data/name_shape.tsv, "
                                  "from the committed common words, terms and names (no listings needed)")
+        parser.add_argument("--name-readings-only", action="store_true",
+                            help="only add the Latin readings of the committed Cyrillic and Greek names to "
+                                 "data/given_names.txt and data/surnames.txt (what a full build does; no listings "
+                                 "needed)")
 
     def handle(self, *args, **o):
+        if o["name_readings_only"]:
+            excluded = lexicon_exclusions()
+            given = sorted(with_latin_readings(given_names(), excluded))
+            family = sorted(with_latin_readings(surnames(), excluded))
+            write_words(GIVEN_FILE, given)
+            write_words(SURNAME_FILE, family)
+            self.stdout.write(f"{len(given)} given names, {len(family)} surnames written")
+            return
         if o["plain_words_only"]:
             words = plain_words(common_words(), word_list=Path(o["word_list"]))
             write_words(PLAIN_FILE, words)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from ._common import _result, _window
+from ..vocabulary import file_extensions
 from .offline_tld import ensure_offline_tldextract
 
 # --------------------------------------------------------------------------------------------------
@@ -452,9 +453,29 @@ _PLAIN_EMAIL_RE = re.compile(r"[A-Za-z0-9._%+\-]+@([A-Za-z0-9\-]+(?:\.[A-Za-z0-9
 _AT_TOKEN_RE = re.compile(r"(?<![\w.@])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+[A-Za-z0-9](?![\w@])")
 
 
+# The names no public registry sells, which companies and examples use for mail all the same: RFC 2606 and 6761
+# (example, test, invalid, localhost), multicast DNS (local), ICANN's private-use "internal", and the usual private
+# zones. An address there is as personal as one at a public domain ("jane.doe@corp.internal").
+_PRIVATE_TLDS = frozenset("example test invalid localhost local internal corp lan home intranet private priv "
+                          "localdomain".split())
+_PRIVATE_DOMAIN_RE = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)+([A-Za-z]{2,24})")
+
+
+def _private_domain_address(token: str) -> bool:
+    """``token`` is an address at a domain no public suffix list holds: a private or reserved zone, or a top label
+    that no file name ends in ("logo@2x.png", "lodash@4.17.21", "pkg@1.2.beta" are files and versions, not mail)."""
+    local, _, domain = token.rpartition("@")
+    m = _PRIVATE_DOMAIN_RE.fullmatch(domain)
+    if m is None or not any(c.isalpha() for c in local) or not any(c.isalpha() for c in domain[: m.start(1)]):
+        return False
+    tld = m.group(1).lower()
+    return tld in _PRIVATE_TLDS or tld not in file_extensions()
+
+
 class EncodedEmailRecognizer(EntityRecognizer):
-    """EMAIL_ADDRESS: an address written backwards or in ROT13 ("gro.elpmaxe@anna": its domain is no public suffix
-    as written, and one read backwards)."""
+    """EMAIL_ADDRESS whose domain is no public suffix as written: an address written backwards or in ROT13
+    ("gro.elpmaxe@anna": one read backwards is), or one at a private or reserved domain ("jane@corp.internal",
+    "ops@build.local", "kim@samsungsds.example")."""
 
     def __init__(self, supported_language: str = "en"):
         super().__init__(supported_entities=["EMAIL_ADDRESS"], name="RecMemEncodedEmail",
@@ -476,4 +497,7 @@ class EncodedEmailRecognizer(EntityRecognizer):
                     if other and _public_suffix_ok(other.group(1)):
                         out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.85))
                         break
+                else:
+                    if _private_domain_address(token):
+                        out.append(_result(self, "EMAIL_ADDRESS", m.start(), m.end(), 0.9))
         return out

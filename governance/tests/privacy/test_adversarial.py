@@ -222,6 +222,21 @@ def test_plain_at_and_dot_are_not_emails(text):
     assert "EMAIL_ADDRESS" not in {e.entity_type for e in mask(text, key=KEY).entities}
 
 
+# Round 42: a company's own zone is no public suffix, and its people's addresses are personal data all the same
+@pytest.mark.parametrize("value", ["jane.doe@corp.internal", "ops-oncall@build.local", "minjun.kim@samsungsds.example",
+                                   "r.ito@mail.acme.lan", "kasia@dev.test", "ubuntu@ip-10-0-0-12.ec2.internal"])
+def test_addresses_at_private_and_reserved_domains_are_emails(value):
+    res = mask(f"Contact: {value}, she owns the runbook", key=KEY)
+    assert value not in res.text
+    assert [e.entity_type for e in res.entities if e.entity_type == "EMAIL_ADDRESS"] == ["EMAIL_ADDRESS"]
+
+
+@pytest.mark.parametrize("text", ["pin lodash@4.17.21 and @types/node@20.11.5", "uses actions/checkout@v4",
+                                  "ship the pkg@1.2.beta build", "see settings@prod.yaml"])
+def test_versions_and_file_names_with_an_at_are_not_emails(text):
+    assert "EMAIL_ADDRESS" not in {e.entity_type for e in mask(text, key=KEY).entities}
+
+
 def test_lower_case_iban_gets_the_same_pseudonym():
     lower = mask("wire it to gb82 west 1234 5698 7654 32 today", key=KEY)
     upper = mask("wire it to GB82 WEST 1234 5698 7654 32 today", key=KEY)

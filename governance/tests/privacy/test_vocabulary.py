@@ -645,6 +645,34 @@ def test_the_name_lexicon_is_built_from_name_lists_minus_words_and_terms(tmp_pat
     assert not {"karma", "will", "django"} & set(built.given_names)
 
 
+def test_the_name_lexicon_holds_cyrillic_and_greek_names_in_latin_letters(tmp_path: Path):
+    """Faker lists Russian, Ukrainian and Greek names in their own script; a team chat writes them in Latin letters.
+    The build adds their readings (round 42), less the terms, the words of prose, the languages and the places."""
+    assert vocabulary.with_latin_readings({"илья", "δήμητρα"}) >= {"илья", "ilya", "δήμητρα", "dimitra"}
+    assert "ilya" not in vocabulary.with_latin_readings({"илья"}, {"ilya"})
+    built = vocabulary.build(pypi_list=None, dpkg_status=None, dpkg_info=None, word_list=None)
+    assert {"ilya", "dimitra", "giorgos", "oleksandr"} <= set(built.given_names)
+    assert {"papadopoulou", "shevchenko"} <= set(built.surnames)
+    assert not {"georgia", "jordan"} & set(built.given_names)  # countries before names, in either script
+    # the committed lexicon is the build's: `build_tech_vocabulary --name-readings-only` adds nothing more
+    committed_given, committed_family = vocabulary.given_names(), vocabulary.surnames()
+    exclusions = vocabulary.lexicon_exclusions()
+    assert vocabulary.with_latin_readings(committed_given, exclusions) == set(committed_given)
+    assert vocabulary.with_latin_readings(committed_family, exclusions) == set(committed_family)
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("Handover: Reza is on call tonight, escalate Sev1s to him; backup is Ilya Sokolov.", ["Ilya", "Sokolov"]),
+    ("Thanks Anastasia! The ClickHouse migration script worked first time. — Giorgos", ["Giorgos"]),
+    ("sprint review: Dimitra Papadopoulou demoed the Keycloak realm import", ["Dimitra", "Papadopoulou"]),
+    ("Oleksandr Shevchenko owns the billing exporter now", ["Oleksandr", "Shevchenko"]),
+])
+def test_slavic_and_greek_names_in_latin_letters_are_masked(text, names):
+    result = mask(text, key=KEY)
+    for name in names:
+        assert name not in result.text, result.text
+
+
 def test_product_catalogues_add_their_products_but_never_a_name_or_a_place(tmp_path: Path):
     """A curated catalogue (simple-icons' JSON, a CNCF landscape YAML, tldr pages, a plain list) names products no
     package index holds; a word any list holds as a person or a place stays one, whatever product shares it."""
