@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
-from ._common import _result, _window
 from ..vocabulary import file_extensions
+from ._common import _result, _window
 from .offline_tld import ensure_offline_tldextract
 
 # --------------------------------------------------------------------------------------------------
