@@ -458,15 +458,21 @@ _AT_TOKEN_RE = re.compile(r"(?<![\w.@])[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+[A-Za-z
 # zones. An address there is as personal as one at a public domain ("jane.doe@corp.internal").
 _PRIVATE_TLDS = frozenset("example test invalid localhost local internal corp lan home intranet private priv "
                           "localdomain".split())
+# The login names cloud images and services ship with: "ubuntu@db-primary-02.internal" is a host login, no one's mail
+_SYSTEM_ACCOUNTS = frozenset("root ubuntu admin administrator ec2-user centos debian fedora rocky almalinux cloud-user "
+                             "azureuser opc core git deploy postgres www-data nginx jenkins ansible vagrant pi "
+                             "ubnt daemon nobody".split())
 _PRIVATE_DOMAIN_RE = re.compile(r"(?:[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?\.)+([A-Za-z]{2,24})")
 
 
 def _private_domain_address(token: str) -> bool:
     """``token`` is an address at a domain no public suffix list holds: a private or reserved zone, or a top label
-    that no file name ends in ("logo@2x.png", "lodash@4.17.21", "pkg@1.2.beta" are files and versions, not mail)."""
+    that no file name ends in ("logo@2x.png", "lodash@4.17.21", "pkg@1.2.beta" are files and versions, not mail),
+    and not a system account's login on a host."""
     local, _, domain = token.rpartition("@")
     m = _PRIVATE_DOMAIN_RE.fullmatch(domain)
-    if m is None or not any(c.isalpha() for c in local) or not any(c.isalpha() for c in domain[: m.start(1)]):
+    if m is None or local.lower() in _SYSTEM_ACCOUNTS or not any(c.isalpha() for c in local) \
+            or not any(c.isalpha() for c in domain[: m.start(1)]):
         return False
     tld = m.group(1).lower()
     return tld in _PRIVATE_TLDS or tld not in file_extensions()
