@@ -22,8 +22,8 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--scenario", action="append", default=[],
                             help="a scenario name under bench/scenarios or a JSON file (repeatable; default: "
-                                 "platform_team, the held-back data_team and the blind security_team and "
-                                 "frontend_team)")
+                                 "platform_team, the held-back data_team and the blind security_team, "
+                                 "frontend_team and growth_team)")
         parser.add_argument("--facts", type=int, default=None, help="only the first N facts (a small part)")
         parser.add_argument("--filler", type=int, default=None, help="only the first N filler exchanges")
         parser.add_argument("--json", default="", help="write the whole report here")
