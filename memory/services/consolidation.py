@@ -55,7 +55,7 @@ from memory.consolidators.types import (
     Unit,
     session_pass_cue,
 )
-from memory.distinctive import Rarity, scope_rarity, share_a_distinctive_term
+from memory.distinctive import scope_rarity, share_a_distinctive_term
 from memory.gateways.embeddings import get_embedder
 from memory.gateways.llm import llm_calls_watched
 from memory.gateways.tokens import count_tokens
@@ -359,8 +359,7 @@ def _plan_topic(*, agent, consolidator, embedder, thresholds, topic: TopicPlan, 
                                        units=units, exchanges=topic.units, thresholds=thresholds)
             if point is not None:
                 topic.experiences.append(point)
-        topic.experiences = _one_memory_per_point(topic.experiences, units=topic.units, thresholds=thresholds,
-                                                  rarity=scope_rarity(topic.scope, form=_form))
+        topic.experiences = _one_memory_per_point(topic.experiences, units=topic.units, thresholds=thresholds)
 
 
 def _plans(drafts: list[ExperienceDraft], embedder) -> list[ExperiencePlan]:
@@ -467,7 +466,7 @@ POINT_CONFIDENCE = 0.7
 
 
 def _one_memory_per_point(plans: list[ExperiencePlan], *, units: list[Exchange],
-                          thresholds: Thresholds, rarity: Rarity | None = None) -> list[ExperiencePlan]:
+                          thresholds: Thresholds) -> list[ExperiencePlan]:
     """A shared topic's items: its point(s), with the asides folded in as their evidence. Agents restating one team
     fact each tell it around their own story ("a customer asks if they can call us on Saturday" — "not by phone,
     the line is closed at weekends"); the extraction made an item of the story beside the fact, and the topic
