@@ -21,7 +21,8 @@ pass takes each agent's whole backlog. Then it measures, from the database and t
   no longer active;
 - ``filler_items``: active items whose evidence is only filler;
 - ``in_block``: questions whose answer words appear in the first 600 tokens of the search context block, a number
-  in either spelling ("90" / "ninety"); ``in_block_literal`` as written in the scenario.
+  in either spelling ("90" / "ninety"); ``in_block_literal`` as written in the scenario; ``in_newcomer_block`` the
+  same question asked by an agent of the module that wrote nothing (what the team's memory shares).
 
 Layout: six sessions, the agents in turn; paraphrase j of fact i goes to session (i + j) mod 6 (four sessions, all
 three agents), filler is spread over them in a fixed shuffled order; two more sessions carry the contradictions.
@@ -166,6 +167,11 @@ def send_patiently(client, method: str, url: str, **kwargs):
     return response
 
 
+#: An agent of the module that says nothing in the scenario and only asks: what the team's memory gives a teammate
+#: who was not there (another agent's items reach it only as far as RECMEM_SEARCH_PEER_ITEMS lets them).
+NEWCOMER = "newcomer-agent"
+
+
 class _Api:
     """The REST API through Django's test client, one API key per agent."""
 
@@ -192,7 +198,7 @@ def replay_scenario(*, scenario: dict[str, Any], project_name: str, log: Callabl
     from bench.locomo import fix_pseudonym_key
 
     keys, agents = {}, {}
-    for name in scenario["agents"]:
+    for name in [*scenario["agents"], NEWCOMER]:
         agent = agent_create(project_name=project_name, name=name, module_names=[scenario["module"]],
                              roles=["writer", "reader", "operator"])
         agents[name] = agent
@@ -297,10 +303,12 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
     for fact in scenario["facts"]:
         result = api.post(first_agent, "search", {"query": fact["question"]}, 200)
         prefix = block_prefix(result.get("context") or "")
+        newcomer = block_prefix(api.post(NEWCOMER, "search", {"query": fact["question"]}, 200).get("context") or "")
         answer = next((c for c in scenario["contradictions"] if c["fact"] == fact["id"]), None)
         questions.append({"fact": fact["id"], "question": fact["question"],
                           "in_block": _words_in(fact["answer"], prefix),
                           "in_block_literal": _words_in(fact["answer"], prefix, literal=True),
+                          "in_newcomer_block": _words_in(fact["answer"], newcomer),
                           "old_in_block": bool(answer) and _words_in(answer["old"], prefix)})
 
     n = len(per_fact) or 1
@@ -325,6 +333,7 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
         "active_items": len(active),
         "in_block": sum(1 for q in questions if q["in_block"]),
         "in_block_literal": sum(1 for q in questions if q["in_block_literal"]),
+        "in_newcomer_block": sum(1 for q in questions if q["in_newcomer_block"]),
         "questions": questions,
         "candidates": Candidate.objects.filter(project=project).count(),
         "candidate_exchanges": Exchange.objects.filter(project=project, candidates__isnull=False).distinct().count(),
@@ -394,7 +403,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      f"sessions {r['best_sessions']} agents {r['best_agents']}, proposals {r['proposals']} "
                      f"{r['proposals_by_scope']}, contradictions resolved {r['contradictions_resolved']}/"
                      f"{len(r['contradictions'])}, filler items {r['filler_items']}, in first {BLOCK_TOKENS} tokens "
-                     f"{r['in_block']}/{r['facts']}")
+                     f"{r['in_block']}/{r['facts']} (a newcomer's block {r['in_newcomer_block']}/{r['facts']})")
         lines.append("  goals: " + ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in r["goals"].items()))
     for half, c in report.get("change_statements", {}).items():
         lines.append(f"change statements ({half} half): a statement with the new value from {c['changes_drawn']}/"

@@ -393,9 +393,10 @@ class SearchConfig:
     peer_exchanges: str = _var("RECMEM_SEARCH_PEER_EXCHANGES", "trusted", _choice("trusted", "all"))
     # Another agent's consolidated items in a search: "trusted" experiences only when corroborated or reviewed,
     # episodes only when drawn from the reader's own or vouched-for exchanges — one agent's word reaches no other
-    # agent's prompt unconfirmed, since a detector cannot see every plainly worded poisoning; "all" every visible
-    # one, labelled with its trust (a fleet whose agents and users are all trusted).
-    peer_items: str = _var("RECMEM_SEARCH_PEER_ITEMS", "trusted", _choice("trusted", "all"))
+    # agent's prompt unconfirmed, since a detector cannot see every plainly worded poisoning; "reviewed" experiences
+    # only once a person approved or vouched for them (two colluding agents corroborate each other); "all" every
+    # visible one, labelled with its trust (a fleet whose agents and users are all trusted).
+    peer_items: str = _var("RECMEM_SEARCH_PEER_ITEMS", "trusted", _choice("trusted", "reviewed", "all"))
     # A hit that still says what a superseded item said (an episode of the old rule, an exchange that stated it)
     # brings the item that replaced it into the search and the block (memory/search/selectors.py ``_updates_of``).
     updates: bool = _var("RECMEM_SEARCH_UPDATES", True, _bool)

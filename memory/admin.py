@@ -23,7 +23,7 @@ from core.config import config
 from core.errors import ApplicationError
 from governance.admin_base import ReadOnlyAdmin
 from governance.models import ConsolidationBatch
-from memory.figures import one_agents_word_q
+from memory.figures import one_agents_word_q, peer_reach_trust
 from memory.models import (
     Candidate,
     Episode,
@@ -56,7 +56,6 @@ from memory.services.lifecycle import memories_restore
 from memory.services.portability import project_export
 from memory.services.recovery import batch_retry
 from memory.services.validity import validity_judge
-from memory.trust import PEER_ITEM_TRUST
 
 
 def short_link(obj, label: str | None = None):
@@ -214,20 +213,20 @@ class TagFilter(admin.SimpleListFilter):
 
 
 class PeerReachFilter(admin.SimpleListFilter):
-    """Who retrieves a shared item under RECMEM_SEARCH_PEER_ITEMS=trusted: its author only (one agent's word), or
-    every agent of its scope (corroborated or vouched for)."""
+    """Who retrieves a shared item under the RECMEM_SEARCH_PEER_ITEMS in force: its author only (not yet confirmed:
+    one agent's word, or with ``reviewed`` anything no person vouched for), or every agent of its scope."""
 
     title = "retrieved by"
     parameter_name = "reach"
 
     def lookups(self, request, model_admin):
-        return [("author", "its author only (one agent's word)"), ("scope", "every agent of its scope")]
+        return [("author", "its author only (not yet confirmed)"), ("scope", "every agent of its scope")]
 
     def queryset(self, request, queryset):
         if self.value() == "author":
             return queryset.filter(pk__in=one_agents_word_q().values("pk"))
         if self.value() == "scope":
-            return queryset.filter(trust__in=PEER_ITEM_TRUST)
+            return queryset.filter(trust__in=peer_reach_trust())
         return queryset
 
 

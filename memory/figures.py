@@ -9,9 +9,10 @@ from django.db.models import Count, QuerySet
 
 from agents.models import Project
 from agents.visibility import Scope
+from core.config import config
 from governance.models import ConsolidationBatch, MetricDay
 from memory.models import Candidate, Exchange, Experience, MemoryStatus, ReviewItem, ValiditySample
-from memory.trust import PEER_ITEM_TRUST
+from memory.trust import PEER_ITEM_TRUST, peer_item_trust
 
 
 def metrics_list(*, project, since: date | None = None, until: date | None = None,
@@ -67,13 +68,21 @@ def governance_figures() -> dict:
     return {"projects": projects, "queued_tasks": _queued_tasks()}
 
 
+def peer_reach_trust() -> frozenset[str]:
+    """The trust levels at which a shared item reaches every agent of its scope under the setting in force
+    (``RECMEM_SEARCH_PEER_ITEMS``; with ``all``, where every item does, the dashboard still tells one agent's word
+    from a confirmed item)."""
+    return peer_item_trust(config().search.peer_items) or PEER_ITEM_TRUST
+
+
 def one_agents_word_q() -> QuerySet[Experience]:
-    """Shared (module or project) items that are one agent's word — neither corroborated by a second agent nor
-    vouched for by a person: with RECMEM_SEARCH_PEER_ITEMS=trusted only their author retrieves them (memory/trust.py
-    ``PEER_ITEM_TRUST``); a reviewer may vouch for them in the Experience admin."""
+    """Shared (module or project) items that wait for confirmation — with RECMEM_SEARCH_PEER_ITEMS=trusted neither
+    corroborated by a second agent nor vouched for by a person, with ``reviewed`` not vouched for or approved by a
+    person: only their author retrieves them (memory/trust.py ``peer_item_trust``); a reviewer may vouch for them in
+    the Experience admin."""
     return (Experience.objects.all_scopes_unscoped(why="dashboard counts across scopes")
             .filter(status=MemoryStatus.ACTIVE, quarantined=False, scope__in=[Scope.MODULE, Scope.PROJECT])
-            .exclude(trust__in=PEER_ITEM_TRUST))
+            .exclude(trust__in=peer_reach_trust()))
 
 
 def _queued_tasks() -> int:

@@ -60,6 +60,17 @@ PEER_RAW_TRUST = frozenset({Trust.REVIEWED})
 #: sentences) only when all it was drawn from is the reader's own or vouched for.
 PEER_ITEM_TRUST = frozenset({Trust.CORROBORATED, Trust.REVIEWED})
 
+#: With RECMEM_SEARCH_PEER_ITEMS=reviewed, only a person's approval shares an item: two agents agreeing is what two
+#: colluding agents (or one user talking to two agents) can always produce, and no content rule tells a plainly
+#: worded weakened rule from a team's real one (bench_poison round 41: every case left reaching under ``trusted``).
+PEER_ITEM_TRUST_REVIEWED = frozenset({Trust.REVIEWED})
+
+
+def peer_item_trust(setting: str) -> frozenset[str] | None:
+    """The trust levels at which another agent's experience is searched under ``RECMEM_SEARCH_PEER_ITEMS`` =
+    ``setting``; ``None``: every level (``all``)."""
+    return {"trusted": PEER_ITEM_TRUST, "reviewed": PEER_ITEM_TRUST_REVIEWED}.get(setting)
+
 #: distinct agents whose (corroborating) evidence makes an item "corroborated"
 CORROBORATING_AGENTS = 2
 

@@ -35,7 +35,7 @@ from memory.search.snippets import episode_snippets
 from memory.search.vector import nearest_scan, search_ef
 from memory.selectors import episode_prefetches, experience_prefetches
 from memory.temporal import episode_as_of_q, exchange_as_of_q, experience_as_of_q, experience_current_q
-from memory.trust import PEER_ITEM_TRUST, PEER_RAW_TRUST
+from memory.trust import PEER_RAW_TRUST, peer_item_trust
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -100,14 +100,16 @@ def peer_items_q(visibility: Visibility, vouched: list) -> tuple[Q, Q]:
     """What a search may return of another agent's episodes and experiences (``RECMEM_SEARCH_PEER_ITEMS``): with
     ``trusted`` (the default) an experience that is corroborated or reviewed (memory/trust.py ``PEER_ITEM_TRUST``) or
     drawn only from the reader's own or vouched-for exchanges, and an episode drawn only from those — an episode's
-    narrative is its sources' sentences, and two agents in its sources vouch for none of them; with ``all`` every
+    narrative is its sources' sentences, and two agents in its sources vouch for none of them; with ``reviewed`` the
+    same, less the experiences only corroborated; with ``all`` every
     visible one (labelled with its trust). An item without sources is its owner's. The rule reads ``source_agent``
     (kept by triggers, memory/models.py): the one agent whose exchanges an item was drawn from."""
-    if config().search.peer_items == "all":
+    levels = peer_item_trust(config().search.peer_items)
+    if levels is None:
         return Q(), Q()
     agent_id = visibility.agent_id
     own = Q(source_agent=agent_id) | Q(source_agent__isnull=True, owner_agent_id=agent_id)
-    ep_q, xp_q = own, Q(trust__in=PEER_ITEM_TRUST) | own
+    ep_q, xp_q = own, Q(trust__in=levels) | own
     if vouched:
         if episodes := _items_of_vouched_words(EpisodeSource, "episode_id", agent_id, vouched):
             ep_q |= Q(pk__in=episodes)
@@ -129,7 +131,7 @@ class PeerRules:
 def peer_rules(visibility: Visibility) -> PeerRules:
     """The reader's :class:`PeerRules` under the settings in force."""
     settings = config().search
-    vouched = (_vouched_exchanges(visibility) if "trusted" in (settings.peer_exchanges, settings.peer_items)
+    vouched = (_vouched_exchanges(visibility) if settings.peer_exchanges == "trusted" or settings.peer_items != "all"
                else [])
     episodes, experiences = peer_items_q(visibility, vouched)
     return PeerRules(peer_exchanges_q(visibility, vouched), episodes, experiences)

@@ -208,3 +208,33 @@ def test_the_dashboard_counts_one_agents_shared_items_and_the_admin_vouches_for_
     assert "Vouched for 1 item." in response.content.decode()
     assert str(item.pk) in _item_ids(_search(api_client, b))[0]
     assert re.search(r'id="tile-one-agent"[^>]*><span class="n">0</span>', admin_client.get("/admin/").content.decode())
+
+
+def test_with_reviewed_only_a_persons_vouch_shares_a_peers_item(api_client, team, said, settings, admin_client,
+                                                                 django_user_model):
+    """RECMEM_SEARCH_PEER_ITEMS=reviewed: two agents' agreement (what two colluding agents produce) is not enough;
+    the item reaches the scope once a person vouches for it, and the dashboard and admin count it as waiting."""
+    import re
+
+    from memory.review.vouch import experiences_vouch
+
+    settings.RECMEM = settings.RECMEM.replace(search__peer_items="reviewed")
+    a, b = team
+    _, stored = said
+    item, episode = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.",
+                               trust="corroborated")
+    assert _item_ids(_search(api_client, a)) == ({str(item.pk)}, {str(episode.pk)})  # its author: at once
+    theirs = _search(api_client, b)
+    assert _item_ids(theirs) == (set(), set()) and "Sunday" not in theirs["context"]
+    assert re.search(r'id="tile-one-agent"[^>]*><span class="n">1</span>', admin_client.get("/admin/").content.decode())
+    assert item.statement in admin_client.get("/admin/memory/experience/", {"reach": "author"}).content.decode()
+
+    reviewer = django_user_model.objects.create_user("rita", password="x" * 12)
+    assert experiences_vouch(experiences=[item], user=reviewer, reason="checked with the DBA") == (1, [])
+    body = _search(api_client, b)
+    assert str(item.pk) in _item_ids(body)[0] and "Sundays at 23:00" in body["context"]
+    assert str(episode.pk) in _item_ids(body)[1]  # its one source is now evidence of a reviewed item
+    assert re.search(r'id="tile-one-agent"[^>]*><span class="n">0</span>', admin_client.get("/admin/").content.decode())
+    scope = admin_client.get("/admin/memory/experience/", {"reach": "scope"}).content.decode()
+    assert item.statement in scope
+
