@@ -22,7 +22,8 @@ pass takes each agent's whole backlog. Then it measures, from the database and t
 - ``filler_items``: active items whose evidence is only filler;
 - ``in_block``: questions whose answer words appear in the first 600 tokens of the search context block, a number
   in either spelling ("90" / "ninety"); ``in_block_literal`` as written in the scenario; ``in_newcomer_block`` the
-  same question asked by an agent of the module that wrote nothing (what the team's memory shares).
+  same question asked by an agent of the module that wrote nothing (what the team's memory shares), and
+  ``in_newcomer_block_after_review`` once a reviewer approved every proposal.
 
 Layout: six sessions, the agents in turn; paraphrase j of fact i goes to session (i + j) mod 6 (four sessions, all
 three agents), filler is spread over them in a fixed shuffled order; two more sessions carry the contradictions.
@@ -313,6 +314,10 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
 
     n = len(per_fact) or 1
     proposals = ReviewItem.objects.filter(experience__project=project, kind=ReviewItem.Kind.PROMOTION)
+    proposal_count = proposals.count()
+    proposals_by_scope = {s: proposals.filter(proposed_scope=s).count()
+                          for s in set(proposals.values_list("proposed_scope", flat=True))}
+    after_review = _newcomer_after_review(api=api, scenario=scenario, project=project)
     return {
         "scenario": scenario["name"], "facts": len(per_fact), "exchanges": len(stored),
         "items_per_fact": round(sum(f["items"] for f in per_fact) / n, 3),
@@ -323,9 +328,8 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
         "merged_share": round(sum(1 for f in per_fact if f["merged"]) / n, 3),
         "best_sessions": round(sum(f["best_sessions"] for f in per_fact) / n, 3),
         "best_agents": round(sum(f["best_agents"] for f in per_fact) / n, 3),
-        "proposals": proposals.count(),
-        "proposals_by_scope": {s: proposals.filter(proposed_scope=s).count()
-                               for s in set(proposals.values_list("proposed_scope", flat=True))},
+        "proposals": proposal_count,
+        "proposals_by_scope": proposals_by_scope,
         "contradictions_resolved": sum(1 for c in contradictions if c["resolved"]),
         "contradictions": contradictions,
         "filler_items": len(filler_items),
@@ -334,12 +338,29 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
         "in_block": sum(1 for q in questions if q["in_block"]),
         "in_block_literal": sum(1 for q in questions if q["in_block_literal"]),
         "in_newcomer_block": sum(1 for q in questions if q["in_newcomer_block"]),
+        "in_newcomer_block_after_review": after_review,
         "questions": questions,
         "candidates": Candidate.objects.filter(project=project).count(),
         "candidate_exchanges": Exchange.objects.filter(project=project, candidates__isnull=False).distinct().count(),
         "batches": ConsolidationBatch.objects.filter(project=project).count(),
         "per_fact": per_fact,
     }
+
+
+def _newcomer_after_review(*, api: _Api, scenario: dict[str, Any], project) -> int:
+    """A reviewer approves every pending proposal as it stands, then the newcomer asks each question again: what
+    the team's memory shares once a person has looked (with RECMEM_SEARCH_PEER_ITEMS=reviewed, nothing before)."""
+    from django.contrib.auth import get_user_model
+
+    from memory.models import ReviewItem
+    from memory.review.services import review_approve
+
+    reviewer, _ = get_user_model().objects.get_or_create(username="bench-paraphrase-reviewer")
+    for item in ReviewItem.objects.filter(experience__project=project, kind=ReviewItem.Kind.PROMOTION,
+                                          status=ReviewItem.Status.PENDING):
+        review_approve(item=item, user=reviewer, reason="bench: every proposal approved")
+    return sum(1 for fact in scenario["facts"] if _words_in(fact["answer"], block_prefix(
+        api.post(NEWCOMER, "search", {"query": fact["question"]}, 200).get("context") or "")))
 
 
 GOALS = {"items_per_fact": ("<=", 1.2), "merged_share": (">=", 0.9), "best_sessions": (">=", 3.5),
@@ -403,7 +424,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      f"sessions {r['best_sessions']} agents {r['best_agents']}, proposals {r['proposals']} "
                      f"{r['proposals_by_scope']}, contradictions resolved {r['contradictions_resolved']}/"
                      f"{len(r['contradictions'])}, filler items {r['filler_items']}, in first {BLOCK_TOKENS} tokens "
-                     f"{r['in_block']}/{r['facts']} (a newcomer's block {r['in_newcomer_block']}/{r['facts']})")
+                     f"{r['in_block']}/{r['facts']} (a newcomer's block {r['in_newcomer_block']}/{r['facts']}, "
+                     f"{r['in_newcomer_block_after_review']} once a reviewer approved every proposal)")
         lines.append("  goals: " + ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in r["goals"].items()))
     for half, c in report.get("change_statements", {}).items():
         lines.append(f"change statements ({half} half): a statement with the new value from {c['changes_drawn']}/"
