@@ -25,7 +25,7 @@ from datetime import datetime
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Avg, Q
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -658,17 +658,45 @@ def _supersede(*, loser: Experience, winner: Experience, batch, now) -> None:
     loser.save()
 
 
+#: How much nearer its witnesses, on average, the folded item's wording must be before the kept row takes it.
+FOLD_REWORD_MARGIN = 0.05
+
+
+def _nearness(vector, exchange_ids: list) -> float:
+    """The mean cosine similarity of ``vector`` to the exchanges ``exchange_ids`` (those with an embedding)."""
+    distance = (Exchange.objects.filter(pk__in=exchange_ids, embedding__isnull=False)
+                .aggregate(d=Avg(CosineDistance("embedding", vector)))["d"])
+    return -1.0 if distance is None else 1.0 - float(distance)
+
+
+def _better_wording(*, keep: Experience, fold: Experience, witnesses: list) -> bool:
+    """Whether the folded item's wording says the point its witnesses make better than the kept one's: the elder of
+    two items is kept (its id, versions, review), but the elder may be an aside the first exchange drew ("tbh the
+    queue is slow some days") and the younger the rule every paraphrase restates ("every PR reaches main through
+    the merge queue"). A reviewed wording is a person's and stays."""
+    if keep.verified or fold.embedding is None or keep.embedding is None or fold.statement == keep.statement:
+        return False
+    return _nearness(fold.embedding, witnesses) >= _nearness(keep.embedding, witnesses) + FOLD_REWORD_MARGIN
+
+
 def _fold_into(*, keep: Experience, fold: Experience, batch, summary: dict, audit: list) -> None:
     fold = Experience.objects.select_for_update().get(pk=fold.pk)
     moved = list(ExperienceEvidence.objects.filter(experience=fold).values_list("exchange_id", flat=True))
+    held = ExperienceEvidence.objects.filter(experience=keep).values_list("exchange_id", flat=True)
+    witnesses = list({*moved, *held})
+    reword = _better_wording(keep=keep, fold=fold, witnesses=witnesses)
     keep = _corroborate(item=keep, exchange_ids=moved, batch=batch, tags=fold.tags)
+    if reword:  # the kept row's old wording stays as the version _corroborate saved
+        for field in ("type", "subject", "statement", "embedding", "embedding_model", "informativeness"):
+            setattr(keep, field, getattr(fold, field))
     keep.valid_from = min((x for x in (keep.valid_from, fold.valid_from) if x), default=None)
     experience_support_update(experience=keep)
     _supersede(loser=fold, winner=keep, batch=batch, now=keep.updated_at)
     summary["experiences_superseded"].append(str(fold.pk))
     summary["experiences_merged"].append(str(keep.pk))
     audit.append({"action": AuditEvent.Action.SUPERSEDE, "object_type": AuditObject.EXPERIENCE, "object_id": fold.pk,
-                  "reason": f"same point as {keep.pk}: folded into it", "source_ids": moved})
+                  "reason": f"same point as {keep.pk}: folded into it" + (", which took its wording" if reword else ""),
+                  "source_ids": moved})
 
 
 def _corroborate(*, item: Experience, exchange_ids: list, batch, reason: str = "corroborate",

@@ -419,6 +419,12 @@ def test_no_end_is_read_into_the_past_or_nothing(extractive, text):
      "Cert-manager handles renewal so that can't repeat."),
     ("When does the retrain run?", "Noted, the weekly retrain happens on Sunday night.",
      "The weekly retrain happens on Sunday night."),
+    # who passed it on, and what kind of message it was (devex scenario: "Gentle reminder from Aurelio:")
+    ("Gentle reminder from Aurelio: the monorepo builds everything with Bazel.", "Thanks.",
+     "The monorepo builds everything with Bazel."),
+    ("Quick update from the platform team: deploys are frozen until Monday.", "Noted.",
+     "Deploys are frozen until Monday."),
+    ("Per Dana: the build cache lives in the eu-west bucket.", "Ok.", "The build cache lives in the eu-west bucket."),
 ])
 def test_a_statement_leaves_out_how_it_was_announced_or_acknowledged(extractive, user, assistant, expected):
     """Round 24's scenarios kept "Heads up for the new folks:", "Just so you know," and an assistant's "Understood —"
@@ -493,3 +499,12 @@ def test_a_rule_said_as_the_ban_of_its_opposite_is_no_contradiction(extractive, 
                                                                     expected):
     old = make_experience("old", "constraint", subject, old_statement)
     assert extractive.contradicted(text, [old]) == expected
+
+
+@pytest.mark.parametrize("user", ["Data from the EU region: most sessions use Safari.",
+                                  "Deploys blocked by Dana: nobody may ship before the audit."])
+def test_a_label_that_says_what_a_statement_is_about_stays(extractive, user):
+    """A label before a colon is left out only when it names a kind of message and its source; "Data from the EU
+    region" says what the numbers are, and "Deploys blocked by Dana" is itself a statement."""
+    statements = [d.statement for d in extractive.topic_sentences([make_unit("f1", 0, user, "Noted.")])]
+    assert any(s.startswith(user.split(":")[0]) for s in statements), statements

@@ -4,6 +4,7 @@ a consolidated topic land at once, and the session pass runs with an LLM too."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import numpy as np
@@ -668,3 +669,51 @@ def test_how_the_team_wants_things_done_is_no_aside_of_a_fact():
     kept = consolidation._one_memory_per_point(plans, units=[fact, wish, story], thresholds=thresholds)
     assert [p.draft.type for p in kept] == ["fact", "preference"], [p.draft.statement for p in kept]
     assert kept[0].draft.evidence == [str(fact.pk), str(story.pk)]  # the story is still the fact's aside
+
+
+def test_a_fold_keeps_the_elder_row_with_the_wording_its_witnesses_restate(api_client, make_agent):
+    """Observed (devex scenario): the first exchange of the merge-queue rule drew its aside ("Tbh the queue is slow
+    some days") as an item, the rule itself came a batch later, and the same-point fold kept the elder: the team's
+    rule was superseded by the aside. The elder row is kept (its id, history, review), the wording its witnesses
+    restate is taken, the old one stays as a version; a wording no nearer them, or a reviewed one, stays."""
+    holder = make_agent()
+    session = post_session(api_client, holder)
+    said = post_exchanges(api_client, holder, session["id"], [
+        {"user": "Every PR goes through the merge queue, tbh the queue is slow some days.", "assistant": "Noted."},
+        {"user": "Reminder: nothing lands on main except through the merge queue.", "assistant": "Understood."},
+        {"user": "Direct pushes to main are blocked, use the merge queue for every PR.", "assistant": "Got it."}])
+    ids = [e["id"] for e in said]
+
+    def item(statement, evidence, **extra):
+        x = _item(holder.agent, statement, type_="fact", scope="personal", subject="queue", **extra)
+        ExperienceEvidence.objects.bulk_create([ExperienceEvidence(experience=x, exchange_id=i) for i in evidence])
+        return x
+
+    def fold(keep, other):
+        batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="running")
+        audit = []
+        consolidation._fold_into(keep=keep, fold=other, batch=batch, summary=_empty_summary(), audit=audit)
+        keep.refresh_from_db()
+        other.refresh_from_db()
+        return audit
+
+    aside = item("Tbh the queue is slow some days.", ids[:1])
+    rule = item("Every PR reaches main through the merge queue; direct pushes to main are blocked.", ids[1:])
+    audit = fold(aside, rule)
+    assert aside.statement == rule.statement and aside.status == "active"
+    assert (rule.status, rule.superseded_by_id) == ("superseded", aside.pk)
+    assert set(aside.evidence.values_list("pk", flat=True)) == {uuid.UUID(i) for i in ids}
+    assert aside.versions.filter(snapshot__statement="Tbh the queue is slow some days.").exists()
+    assert audit[-1]["reason"].endswith("which took its wording")
+
+    # the elder's wording is as near its witnesses: kept
+    first = item("Every PR has to go through the merge queue to reach main.", ids[:2])
+    again = item("PRs land on main via the merge queue.", ids[2:])
+    fold(first, again)
+    assert first.statement == "Every PR has to go through the merge queue to reach main."
+    # a reviewed wording is a person's
+    reviewed = item("Tbh the queue is slow some days.", ids[:1], confidence=0.9)
+    type(reviewed).objects.filter(pk=reviewed.pk).update(verified=True, trust="reviewed")
+    reviewed.refresh_from_db()
+    fold(reviewed, item("Every PR reaches main through the merge queue; direct pushes to main are blocked.", ids[1:]))
+    assert reviewed.statement == "Tbh the queue is slow some days."
