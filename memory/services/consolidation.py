@@ -670,7 +670,7 @@ def _nearness(vector, exchange_ids: list) -> float:
 
 
 def _better_wording(*, keep: Experience, fold: Experience, witnesses: list) -> bool:
-    """Whether the folded item's wording says the point its witnesses make better than the kept one's: the elder of
+    """Whether the folded item's wording says the point ``witnesses`` make better than the kept one's: the elder of
     two items is kept (its id, versions, review), but the elder may be an aside the first exchange drew ("tbh the
     queue is slow some days") and the younger the rule every paraphrase restates ("every PR reaches main through
     the merge queue"). A reviewed wording is a person's and stays."""
@@ -682,9 +682,9 @@ def _better_wording(*, keep: Experience, fold: Experience, witnesses: list) -> b
 def _fold_into(*, keep: Experience, fold: Experience, batch, summary: dict, audit: list) -> None:
     fold = Experience.objects.select_for_update().get(pk=fold.pk)
     moved = list(ExperienceEvidence.objects.filter(experience=fold).values_list("exchange_id", flat=True))
-    held = ExperienceEvidence.objects.filter(experience=keep).values_list("exchange_id", flat=True)
-    witnesses = list({*moved, *held})
-    reword = _better_wording(keep=keep, fold=fold, witnesses=witnesses)
+    # Judged on the kept item's own witnesses: a wording an agent floods with its own exchanges does not win by them.
+    reword = _better_wording(keep=keep, fold=fold, witnesses=list(
+        ExperienceEvidence.objects.filter(experience=keep).values_list("exchange_id", flat=True)))
     keep = _corroborate(item=keep, exchange_ids=moved, batch=batch, tags=fold.tags)
     if reword:  # the kept row's old wording stays as the version _corroborate saved
         for field in ("type", "subject", "statement", "embedding", "embedding_model", "informativeness"):
