@@ -50,7 +50,9 @@ HELD_BACK = "data_team"
 # Round 31: the items of their unmerged facts were printed once (a grep of a --details log), so partly read since.
 # Round 42: growth_team and devex_team written by a helper that read only this harness and platform_team.json;
 # growth_team never read (blind), devex_team read after its first score (its failures are the round's tuning data).
-BLIND = ("security_team", "frontend_team", "growth_team")
+# Round 43: docs_team and search_team written the same way and never read (their first score is on this round's
+# code; only their counts were looked at).
+BLIND = ("security_team", "frontend_team", "growth_team", "docs_team", "search_team")
 ROUNDS = 6
 BLOCK_TOKENS = 600
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -317,7 +319,7 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
     proposal_count = proposals.count()
     proposals_by_scope = {s: proposals.filter(proposed_scope=s).count()
                           for s in set(proposals.values_list("proposed_scope", flat=True))}
-    after_review = _newcomer_after_review(api=api, scenario=scenario, project=project)
+    after_review, stale_proposals = _newcomer_after_review(api=api, scenario=scenario, project=project)
     return {
         "scenario": scenario["name"], "facts": len(per_fact), "exchanges": len(stored),
         "items_per_fact": round(sum(f["items"] for f in per_fact) / n, 3),
@@ -339,6 +341,7 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
         "in_block_literal": sum(1 for q in questions if q["in_block_literal"]),
         "in_newcomer_block": sum(1 for q in questions if q["in_newcomer_block"]),
         "in_newcomer_block_after_review": after_review,
+        "stale_proposals": stale_proposals,
         "questions": questions,
         "candidates": Candidate.objects.filter(project=project).count(),
         "candidate_exchanges": Exchange.objects.filter(project=project, candidates__isnull=False).distinct().count(),
@@ -347,20 +350,28 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
     }
 
 
-def _newcomer_after_review(*, api: _Api, scenario: dict[str, Any], project) -> int:
-    """A reviewer approves every pending proposal as it stands, then the newcomer asks each question again: what
-    the team's memory shares once a person has looked (with RECMEM_SEARCH_PEER_ITEMS=reviewed, nothing before)."""
+def _newcomer_after_review(*, api: _Api, scenario: dict[str, Any], project) -> tuple[int, int]:
+    """A reviewer approves every pending proposal as it stands (rejects one whose item changed since: approving it
+    is refused), then the newcomer asks each question again: what the team's memory shares once a person has looked
+    (with RECMEM_SEARCH_PEER_ITEMS=reviewed, nothing before). Returns (questions answered, stale proposals)."""
     from django.contrib.auth import get_user_model
 
+    from core.errors import Conflict
     from memory.models import ReviewItem
-    from memory.review.services import review_approve
+    from memory.review.services import review_approve, review_reject
 
     reviewer, _ = get_user_model().objects.get_or_create(username="bench-paraphrase-reviewer")
+    stale = 0
     for item in ReviewItem.objects.filter(experience__project=project, kind=ReviewItem.Kind.PROMOTION,
                                           status=ReviewItem.Status.PENDING):
-        review_approve(item=item, user=reviewer, reason="bench: every proposal approved")
-    return sum(1 for fact in scenario["facts"] if _words_in(fact["answer"], block_prefix(
+        try:
+            review_approve(item=item, user=reviewer, reason="bench: every proposal approved")
+        except Conflict:  # its item changed since it was proposed: approving it is refused
+            review_reject(item=item, user=reviewer, reason="bench: out of date")
+            stale += 1
+    answered = sum(1 for fact in scenario["facts"] if _words_in(fact["answer"], block_prefix(
         api.post(NEWCOMER, "search", {"query": fact["question"]}, 200).get("context") or "")))
+    return answered, stale
 
 
 GOALS = {"items_per_fact": ("<=", 1.2), "merged_share": (">=", 0.9), "best_sessions": (">=", 3.5),
@@ -425,7 +436,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      f"{r['proposals_by_scope']}, contradictions resolved {r['contradictions_resolved']}/"
                      f"{len(r['contradictions'])}, filler items {r['filler_items']}, in first {BLOCK_TOKENS} tokens "
                      f"{r['in_block']}/{r['facts']} (a newcomer's block {r['in_newcomer_block']}/{r['facts']}, "
-                     f"{r['in_newcomer_block_after_review']} once a reviewer approved every proposal)")
+                     f"{r['in_newcomer_block_after_review']} once a reviewer approved every proposal; "
+                     f"{r['stale_proposals']} proposals out of date)")
         lines.append("  goals: " + ", ".join(f"{k} {'met' if v else 'MISSED'}" for k, v in r["goals"].items()))
     for half, c in report.get("change_statements", {}).items():
         lines.append(f"change statements ({half} half): a statement with the new value from {c['changes_drawn']}/"

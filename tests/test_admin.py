@@ -71,6 +71,31 @@ def test_review_decide_page_approves_with_edit(admin_client, make_agent, api_cli
     assert AuditEvent.objects.filter(action="review", actor_user=admin_client.user).exists()
 
 
+def test_an_outdated_proposal_says_so_and_approving_it_is_refused(admin_client, make_agent, api_client):
+    """A promotion still waiting after its item was superseded (the paraphrase bench's reviewer pass found one)."""
+    from memory.models import Exchange
+    from memory.review.services import review_item_create
+
+    holder = make_agent()
+    sid = post_session(api_client, holder)["id"]
+    stored = post_exchanges(api_client, holder, sid, [
+        {"user": "Dependency PRs are opened by Dependabot", "assistant": "Ok."},
+        {"user": "Renovate replaced Dependabot this sprint", "assistant": "Ok."}])
+    _, old = make_memories(Exchange.objects.get(pk=stored[0]["id"]))
+    _, new = make_memories(Exchange.objects.get(pk=stored[1]["id"]))
+    batch = ConsolidationBatch.objects.create(project=holder.agent.project, agent=holder.agent, status="succeeded")
+    item = review_item_create(experience=old, batch=batch, sessions=3)
+    type(old).objects.filter(pk=old.pk).update(status="superseded", superseded_by=new)
+    page = admin_client.get(f"/admin/memory/reviewitem/{item.pk}/decide/").content.decode()
+    assert 'id="outdated"' in page and "superseded since it was proposed" in page
+    assert "Renovate replaced Dependabot this sprint" in page
+    response = admin_client.post(f"/admin/memory/reviewitem/{item.pk}/decide/",
+                                 {"statement": old.statement, "reason": "ok", "approve": "1"}, follow=True)
+    assert "reject or dismiss this proposal" in str([str(m) for m in response.context["messages"]])
+    item.refresh_from_db()
+    assert item.status == "pending" and not type(old).objects.filter(status="active", verified=True).exists()
+
+
 def test_audit_log_is_read_only(admin_client, make_agent):
     make_agent()
     event = AuditEvent.objects.create(action="read", object_type="search")

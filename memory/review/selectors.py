@@ -41,6 +41,10 @@ class ReviewDetails:
     similar: list[dict]
     conflicts: list[Any]  # other review items of kind conflict on the same item
     previous: Any  # the earlier rejected proposal, when this one is asked again
+    # A pending proposal whose item changed since (superseded, deleted): approving it is refused
+    # (memory/review/services.py); what replaced it, when anything did.
+    outdated: str = ""
+    replaced_by: Any = None
 
 
 def review_similar(*, experience: Experience, target, limit: int = 5) -> list[dict]:
@@ -86,12 +90,17 @@ def review_item_details(*, item) -> ReviewDetails:
         similar = review_similar(experience=item.experience, target=target)
         closest = ({**similar[0], "diff": word_diff(similar[0]["statement"], item.proposed_statement)}
                    if similar else None)
+    outdated, replaced_by = "", None
+    if item.kind in (ReviewItem.Kind.PROMOTION, ReviewItem.Kind.CONFLICT) and item.experience_id \
+            and item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE) \
+            and item.experience.status != MemoryStatus.ACTIVE:
+        outdated, replaced_by = item.experience.status, item.experience.superseded_by
     conflicts = list(ReviewItem.objects.filter(kind=ReviewItem.Kind.CONFLICT)
                      .filter(Q(experience_id=item.experience_id) | Q(other_experience_id=item.experience_id))
                      .exclude(pk=item.pk).select_related("experience", "other_experience"))
     return ReviewDetails(agents=agents, sessions=sessions, first_at=times[0] if times else None,
                          last_at=times[-1] if times else None, closest=closest, similar=similar,
-                         conflicts=conflicts, previous=item.previous)
+                         conflicts=conflicts, previous=item.previous, outdated=outdated, replaced_by=replaced_by)
 
 
 # A status reads differently per kind: "approved" of a conflict means the new item was kept.

@@ -261,6 +261,10 @@ def review_approve(*, item: ReviewItem, user, edited_statement: str | None = Non
 
     def promote(item: ReviewItem) -> _Acted:
         source = item.experience
+        if source.status != MemoryStatus.ACTIVE:
+            # A proposal outlives its item's change: approving it would bring the old value back, verified.
+            raise Conflict(f"the proposed item is {source.status} since it was proposed: reject or dismiss this "
+                           "proposal, and review what replaced it", code="item_not_active")
         statement = item.proposed_statement
         if edited_statement and edited_statement.strip() and edited_statement.strip() != statement:
             statement = texts_mask(project=item.project, texts=[edited_statement.strip()])[0]

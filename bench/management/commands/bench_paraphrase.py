@@ -23,7 +23,7 @@ class Command(BaseCommand):
         parser.add_argument("--scenario", action="append", default=[],
                             help="a scenario name under bench/scenarios or a JSON file (repeatable; default: "
                                  "platform_team, the held-back data_team and the blind security_team, "
-                                 "frontend_team and growth_team)")
+                                 "frontend_team, growth_team, docs_team and search_team)")
         parser.add_argument("--facts", type=int, default=None, help="only the first N facts (a small part)")
         parser.add_argument("--filler", type=int, default=None, help="only the first N filler exchanges")
         parser.add_argument("--json", default="", help="write the whole report here")

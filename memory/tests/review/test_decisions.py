@@ -93,3 +93,25 @@ def test_keep_both_and_a_rejection_are_audited(items, reviewer):
     event = _event(promotion)
     assert (event.reason, event.scope, event.source_ids) == ("too narrow", "", [str(promotion.experience_id)])
     assert event.data == {"kind": "promotion", "decision": "rejected"}
+
+
+@pytest.mark.parametrize("kind", ["promotion", "conflict"])
+def test_a_proposal_whose_item_changed_since_cannot_be_approved(items, reviewer, kind):
+    """Found by the paraphrase bench's reviewer pass: "dependency update PRs are opened by Dependabot" was proposed
+    for the project, then superseded by "Renovate replaced Dependabot"; approving the proposal still waiting made
+    the old value an active, verified project rule. Refused, with the reason; rejecting it still works."""
+    from memory.models import Experience
+
+    item = items[kind]
+    Experience.objects.filter(pk=item.experience_id).update(status="superseded")
+    active_before = Experience.objects.filter(status="active").count()
+    with pytest.raises(Conflict) as refused:
+        review_approve(item=item, user=reviewer)
+    assert refused.value.code == "item_not_active" and "superseded" in refused.value.message
+    item.refresh_from_db()
+    assert item.status == "pending" and item.approved_experience is None
+    assert Experience.objects.filter(status="active").count() == active_before
+    assert not AuditEvent.objects.filter(action="review").exists()
+    review_reject(item=item, user=reviewer, reason="out of date: the value changed")
+    item.refresh_from_db()
+    assert item.status == "rejected"
