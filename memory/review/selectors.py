@@ -41,8 +41,8 @@ class ReviewDetails:
     similar: list[dict]
     conflicts: list[Any]  # other review items of kind conflict on the same item
     previous: Any  # the earlier rejected proposal, when this one is asked again
-    # A pending proposal whose item changed since (superseded, deleted): approving it is refused
-    # (memory/review/services.py); what replaced it, when anything did.
+    # A pending proposal whose item (or a conflict's old item) changed since — superseded, deleted: the decision
+    # that would bring it back is refused (memory/review/services.py); what to do, and what replaced it.
     outdated: str = ""
     replaced_by: Any = None
 
@@ -92,9 +92,16 @@ def review_item_details(*, item) -> ReviewDetails:
                    if similar else None)
     outdated, replaced_by = "", None
     if item.kind in (ReviewItem.Kind.PROMOTION, ReviewItem.Kind.CONFLICT) and item.experience_id \
-            and item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE) \
-            and item.experience.status != MemoryStatus.ACTIVE:
-        outdated, replaced_by = item.experience.status, item.experience.superseded_by
+            and item.status in (ReviewItem.Status.PENDING, ReviewItem.Status.NEEDS_EVIDENCE):
+        other = item.other_experience if item.kind == ReviewItem.Kind.CONFLICT else None
+        if item.experience.status != MemoryStatus.ACTIVE:
+            outdated = (f"The proposed item is {item.experience.status} since it was proposed: approving it is "
+                        "refused; reject or dismiss this proposal.")
+            replaced_by = item.experience.superseded_by
+        elif other is not None and other.status != MemoryStatus.ACTIVE:
+            outdated = (f"The old item is {other.status} since the conflict was raised: keeping it is refused; keep "
+                        "the new one, or both.")
+            replaced_by = other.superseded_by
     conflicts = list(ReviewItem.objects.filter(kind=ReviewItem.Kind.CONFLICT)
                      .filter(Q(experience_id=item.experience_id) | Q(other_experience_id=item.experience_id))
                      .exclude(pk=item.pk).select_related("experience", "other_experience"))

@@ -334,6 +334,10 @@ def review_reject(*, item: ReviewItem, user, reason: str) -> ReviewItem:
 
     def keep_old(item: ReviewItem) -> _Acted:
         if item.kind == ReviewItem.Kind.CONFLICT:
+            if item.other_experience.status != MemoryStatus.ACTIVE:
+                # keeping it would retire the new item for one that no longer holds: neither would be active
+                raise Conflict(f"the old item is {item.other_experience.status} since the conflict was raised: "
+                               "keep the new one, or both", code="item_not_active")
             _supersede(loser=item.experience, winner=item.other_experience, reason="conflict")
             kept = item.other_experience
             if not kept.verified:  # a person chose it over the new one: it is now a reviewed item, as a kept new one is

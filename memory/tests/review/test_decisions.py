@@ -115,3 +115,21 @@ def test_a_proposal_whose_item_changed_since_cannot_be_approved(items, reviewer,
     review_reject(item=item, user=reviewer, reason="out of date: the value changed")
     item.refresh_from_db()
     assert item.status == "rejected"
+
+
+def test_keeping_an_old_item_that_no_longer_holds_is_refused(items, reviewer):
+    """The mirror of the above: "keep the old one" when the old item was superseded or deleted meanwhile would retire
+    the new item for it, leaving neither active."""
+    from memory.models import Experience
+
+    item = items["conflict"]
+    Experience.objects.filter(pk=item.other_experience_id).update(status="deleted")
+    with pytest.raises(Conflict) as refused:
+        review_reject(item=item, user=reviewer, reason="the old rule stands")
+    assert refused.value.code == "item_not_active" and "deleted" in refused.value.message
+    assert Experience.objects.get(pk=item.experience_id).status == "active"
+    item.refresh_from_db()
+    assert item.status == "pending"
+    review_approve(item=item, user=reviewer)  # keeping the new one still works
+    item.refresh_from_db()
+    assert item.status == "approved"
