@@ -1238,7 +1238,8 @@ _VALUE = rf"({'|'.join(_DAYS + _MONTH_NAMES)}|\d+(?:[:.]\d+)?)s?\b"
 _VALUE_RE = re.compile(r"\b" + _VALUE, re.I)
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
-_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|stopped|dropped|replaced|"
+_CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|stopped|dropped|replaced|no more(?! than)|"
+                        r"retired|deprecated|decommissioned|phased out|sunset(?:ted)?|(?:is|are) gone|"
                         r"(?:switched|moved|migrated|changed) (?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
 
 
@@ -1293,7 +1294,13 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
 # What a sentence says is no longer done: the words after "no longer" or "now, not", or before "any more" /
 # "anymore", within their clause.
 _NO_LONGER_RE = re.compile(r"\b(?:no longer(?! than)|now,?\s+(?:not|no))\s+((?:[\w'-]+\s+){0,3}[\w'-]+)|"
-                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)\s+any ?more\b", re.I)
+                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)\s+any ?more\b|"
+                           # what was retired ("security retired the release GPG key", "no more GPG")
+                           r"\b(?:retired|deprecated|decommissioned|phased out|sunset(?:ted)?|no more(?! than))\s+"
+                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)|"
+                           # ... or is gone ("the GPG key is gone", "Jenkins was decommissioned")
+                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)\s+(?:is|are|was|were|has been|have been)\s+"
+                           r"(?:gone|retired|deprecated|decommissioned|phased out|sunset(?:ted)?)\b", re.I)
 
 
 def _says_change(statement: str) -> bool:
@@ -1310,7 +1317,7 @@ def _no_longer_does(statement: str, text: str) -> bool:
     if _NO_LONGER_RE.search(statement) or _says_change(statement):
         return False
     said = canonical_form("", statement)
-    return any(canonical_form("", m.group(1) or m.group(2)) & said for m in _NO_LONGER_RE.finditer(text))
+    return any(canonical_form("", next(g for g in m.groups() if g)) & said for m in _NO_LONGER_RE.finditer(text))
 
 
 # "X, not Y": Y is denied. Not "not just / only Y", which adds Y.

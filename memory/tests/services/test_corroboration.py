@@ -553,6 +553,31 @@ def test_an_exchange_that_replaces_a_value_is_not_evidence_of_the_old_one():
                                                                    "Mondays.")
 
 
+@pytest.mark.parametrize(("text", "witnesses_the_change"), [
+    ("Security retired the release GPG key last week; from the 26.14 train on, artifacts are signed with cosign.",
+     True),
+    ("Release artifacts carry cosign signatures these days, and the GPG key is gone.", True),
+    ("We deprecated the GPG signing step, cosign does it.", True),
+    ("No more GPG: cosign signs every artifact.", True),
+    # the statement's own rule said again, and a cessation of something it does not name
+    ("Every artifact we publish gets signed with the GPG key, no exceptions.", False),
+    ("We retired the old Jenkins box last week.", False),
+    # "no more than" bounds a quantity; it ends nothing
+    ("Keep each release note to no more than three GPG-signed bullet points.", False),
+])
+def test_an_exchange_that_retires_what_an_item_names_is_not_its_evidence(text, witnesses_the_change):
+    """Observed (a release team's scenario, read): "Security retired the release GPG key last week; … signed with
+    cosign" and "… the GPG key is gone" corroborated "all release artifacts are signed with the team's GPG key": a
+    change said with a verb of ending (retired, deprecated, decommissioned, phased out, sunset, no more, is gone)
+    and no "now" or "instead" was read as one more restatement, so the change never became an item."""
+    from memory.services.consolidation import _changes, _states_otherwise
+
+    statement = "All release artifacts are signed with the team's GPG key before they're published."
+    assert _states_otherwise(statement, Exchange(user_text=text, assistant_text="Ok.")) is witnesses_the_change
+    if witnesses_the_change:
+        assert _changes(text, statement)
+
+
 @pytest.mark.parametrize("speakers", [("atlas", "birch", "atlas", "birch"), ("atlas",) * 4])
 def test_the_session_pass_keeps_a_team_fact_other_agents_sessions_restate(api_client, make_agent, settings,
                                                                          speakers):
