@@ -191,6 +191,10 @@ class _Api:
             raise RuntimeError(f"POST {path}: {response.status_code} {response.content[:300]!r}")
         return response.json() if response.content else {}
 
+    def block(self, agent: str, question: str) -> str:
+        """The first BLOCK_TOKENS of the context block ``agent``'s search for ``question`` returns."""
+        return block_prefix(self.post(agent, "search", {"query": question}, 200).get("context") or "")
+
 
 def replay_scenario(*, scenario: dict[str, Any], project_name: str, log: Callable[[str], None] = print,
                     final_run: bool = True, seed: int | None = 1) -> dict[str, Any]:
@@ -304,9 +308,7 @@ def measure(*, scenario: dict[str, Any], replayed: dict[str, Any]) -> dict[str, 
     first_agent = scenario["agents"][0]
     questions = []
     for fact in scenario["facts"]:
-        result = api.post(first_agent, "search", {"query": fact["question"]}, 200)
-        prefix = block_prefix(result.get("context") or "")
-        newcomer = block_prefix(api.post(NEWCOMER, "search", {"query": fact["question"]}, 200).get("context") or "")
+        prefix, newcomer = (api.block(agent, fact["question"]) for agent in (first_agent, NEWCOMER))
         answer = next((c for c in scenario["contradictions"] if c["fact"] == fact["id"]), None)
         questions.append({"fact": fact["id"], "question": fact["question"],
                           "in_block": _words_in(fact["answer"], prefix),
@@ -369,8 +371,7 @@ def _newcomer_after_review(*, api: _Api, scenario: dict[str, Any], project) -> t
         except Conflict:  # its item changed since it was proposed: approving it is refused
             review_reject(item=item, user=reviewer, reason="bench: out of date")
             stale += 1
-    answered = sum(1 for fact in scenario["facts"] if _words_in(fact["answer"], block_prefix(
-        api.post(NEWCOMER, "search", {"query": fact["question"]}, 200).get("context") or "")))
+    answered = sum(1 for fact in scenario["facts"] if _words_in(fact["answer"], api.block(NEWCOMER, fact["question"])))
     return answered, stale
 
 

@@ -1236,10 +1236,12 @@ _MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", 
                 "november", "december")
 _VALUE = rf"({'|'.join(_DAYS + _MONTH_NAMES)}|\d+(?:[:.]\d+)?)s?\b"
 _VALUE_RE = re.compile(r"\b" + _VALUE, re.I)
+# Verbs of ending: what they name no longer holds ("retired the release GPG key", "Jenkins was decommissioned").
+_ENDED = r"(?:retired|deprecated|decommissioned|phased out|sunset(?:ted)?)"
 # Words that say a thing changed. "moved", "switched", "changed" only with a direction: "a flaky test is moved to
 # quarantine" and "switched off without a deploy" describe a procedure, and took paraphrases for contradictions.
 _CHANGE_RE = re.compile(r"\b(instead|no longer(?! than)|any ?more|stopped|dropped|replaced|no more(?! than)|"
-                        r"retired|deprecated|decommissioned|phased out|sunset(?:ted)?|(?:is|are) gone|"
+                        + _ENDED + r"|(?:is|are) gone|"
                         r"(?:switched|moved|migrated|changed) (?:from|away|over|back)|changed (?:to|our|the))\b", re.I)
 
 
@@ -1293,14 +1295,14 @@ def _states_otherwise(statement: str, unit: Exchange) -> bool:
 
 # What a sentence says is no longer done: the words after "no longer" or "now, not", or before "any more" /
 # "anymore", within their clause.
-_NO_LONGER_RE = re.compile(r"\b(?:no longer(?! than)|now,?\s+(?:not|no))\s+((?:[\w'-]+\s+){0,3}[\w'-]+)|"
-                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)\s+any ?more\b|"
-                           # what was retired ("security retired the release GPG key", "no more GPG")
-                           r"\b(?:retired|deprecated|decommissioned|phased out|sunset(?:ted)?|no more(?! than))\s+"
-                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)|"
+_CLAUSE = r"((?:[\w'-]+\s+){0,3}[\w'-]+)"  # up to four words, captured
+_NO_LONGER_RE = re.compile(r"\b(?:no longer(?! than)|now,?\s+(?:not|no))\s+" + _CLAUSE + "|"
+                           + _CLAUSE + r"\s+any ?more\b|"
+                           # what was ended ("security retired the release GPG key", "no more GPG") ...
+                           r"\b(?:" + _ENDED + r"|no more(?! than))\s+" + _CLAUSE + "|"
                            # ... or is gone ("the GPG key is gone", "Jenkins was decommissioned")
-                           r"((?:[\w'-]+\s+){0,3}[\w'-]+)\s+(?:is|are|was|were|has been|have been)\s+"
-                           r"(?:gone|retired|deprecated|decommissioned|phased out|sunset(?:ted)?)\b", re.I)
+                           + _CLAUSE + r"\s+(?:is|are|was|were|has been|have been)\s+(?:gone|" + _ENDED + r")\b",
+                           re.I)
 
 
 def _says_change(statement: str) -> bool:
