@@ -914,6 +914,29 @@ def _time_zone_ids() -> frozenset[str]:
     return frozenset(zoneinfo.available_timezones())
 
 
+@functools.cache
+def _zone_abbreviations() -> frozenset[str]:
+    """What the time-zone database calls its zones' times (UTC, GMT, CET, PST, IST, AEST …: 62 names), read from
+    each zone's name of its winter and summer time since 1970. A clock, not where anyone is: "all models stay in
+    UTC" was masked as a place after "stay in"."""
+    import datetime
+    import zoneinfo
+
+    names = set()
+    for zone in zoneinfo.available_timezones():
+        tz = zoneinfo.ZoneInfo(zone)
+        for year in range(1970, 2031, 5):
+            for month in (1, 7):
+                name = datetime.datetime(year, month, 1, 12, tzinfo=tz).tzname() or ""
+                if name.isalpha() and name.isupper() and 2 <= len(name) <= 5:
+                    names.add(name)
+    return frozenset(names)
+
+
+# A plural of an acronym ("CTEs", "APIs", "PRs") is no one's name and no place ("rewritten as named CTEs").
+_ACRONYM_PLURAL_RE = re.compile(r"[A-Z]{2,}s")
+
+
 # A network, not a host: a CIDR block whose address ends in .0 ("10.40.0.0/16").
 _CIDR_AFTER_RE = re.compile(r"\A/(?:[0-9]|[12][0-9]|3[0-2])\b")
 # scp-style remotes of code hosts ("git@github.com:acme/payments.git"): the shared service account, not a mailbox.
@@ -925,6 +948,10 @@ def _technical_shape(text: str, start: int, end: int, etype: str) -> bool:
     value = text[start:end]
     if etype in ("LOCATION", "PERSON", "NRP") and _UTC_OFFSET_RE.match(value):
         return True
+    if etype in ("LOCATION", "PERSON", "NRP") and (
+            _ACRONYM_PLURAL_RE.fullmatch(value)
+            or (value in _zone_abbreviations() and (value in ("UTC", "GMT") or _mostly_lower_case(text)))):
+        return True  # (in a text written in capitals throughout, "WEST" or "CAST" may be a word of a place)
     if etype in ("LOCATION", "PERSON", "NRP") and _in_zone_id(text, start, end):
         # a zone a machine is set to; a person's ("my timezone is Europe/Lisbon") still says where they are
         left, right = _sentence_bounds(text, start, end)

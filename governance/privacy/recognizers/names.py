@@ -380,7 +380,12 @@ def is_name_token(tok: str) -> bool:
     parts = re.split(r"[’'\-]", tok)
     if any(p and not p[0].isupper() and p not in ("s",) for p in parts[1:]) and "-" in tok:
         return False
+    if _CONTRACTION_RE.fullmatch(tok):
+        return False  # "Thanks, I'll pull the credentials": a pronoun's contraction ("O'Neil" stays a name)
     return tok.lower() not in _NOT_NAME_WORDS
+
+
+_CONTRACTION_RE = re.compile(r"(?i)(?:i|we|you|he|she|it|they|that|there|here|what|who|let)['’](?:ll|m|ve|d|re|s)")
 
 
 def _is_initial(tok: str) -> bool:
@@ -684,8 +689,8 @@ def _lower_name_after(text: str, pos: int) -> tuple[int, int] | None:
     words = _words_after(text, pos, 2)
     picked = []
     for w, s, e in words:
-        if w.lower() in _LOWER_STOP or len(w) < 2:
-            break
+        if w.lower() in _LOWER_STOP or len(w) < 2 or text[e:e + 1] in ("_", "/", "\\", "("):
+            break  # (a word an identifier goes on from is no name: "a node named int_orders", "named foo()")
         picked.append((s, e))
     if not picked:
         return None

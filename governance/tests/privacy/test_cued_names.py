@@ -203,3 +203,22 @@ def test_a_name_read_together_with_the_number_after_it_is_masked(text, name):
 @pytest.mark.parametrize("text", ["see D25:4 and D3:1 in the log", "Python 3 and Node 20 are installed"])
 def test_ids_and_versions_stay(text):
     assert mask(text, key=b"numbers").text == text
+
+
+@pytest.mark.parametrize("text", [
+    "Thanks, I'll pull the BrowserStack credentials from Vault when running the mobile suites.",
+    "Thanks, we'll add a Pact interaction for each new payments call.",
+    "Regards, let's sync tomorrow",
+    "My dbt run says 'Compilation Error: depends on a node named int_orders which was not found'.",
+    "the helper named parse_args() returns the flags",
+])
+def test_a_contraction_or_an_identifier_after_a_cue_is_no_name(text):
+    """Found in the paraphrase teams' texts (round 44): "Thanks, I'll …" masked "I'll" as a person (the reply of
+    every "thanks, I'll do X" acknowledgement), and "named int_orders" the "int" of a dbt model's name."""
+    assert mask(text, key=b"k").text == text
+
+
+@pytest.mark.parametrize(("text", "name"), [("Thanks, O'Neil, merged.", "O'Neil"), ("a puppy named shadow", "shadow"),
+                                            ("Thanks, Tom, that worked.", "Tom")])
+def test_names_after_the_same_cues_stay_masked(text, name):
+    assert name not in mask(text, key=b"k").text

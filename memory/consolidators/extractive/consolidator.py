@@ -404,6 +404,8 @@ class ExtractiveConsolidator(BaseConsolidator):
                     continue
                 if sentence.role == "assistant" and any(t.lower_ in ("i", "i'll", "me", "my") for t in span):
                     continue
+                if sentence.role == "user" and _a_request(span):
+                    continue
                 classified = _classify(span)
                 if classified is not None:
                     kind, confidence = classified[0], classified[1]
@@ -451,8 +453,24 @@ _FRAME_WORDS = {"again", "reminder", "remember", "note", "fyi", "psa", "update",
 _ANSWER_WORDS = {"no", "yes", "right", "exactly", "correct", "sure", "okay", "ok", "well", "agreed", "nope", "yep"}
 _OBLIGES_RE = re.compile(r"\b(must|has to|have to|needs?|required|requires?|may only|only \w+ may|not allowed|"
                          r"never|mandatory)\b", re.I)
-_LEADING = {"again", "reminder", "remember", "note", "fyi", "please", "btw", "also"}
+# (and chat's hedges before a statement: "fwiw, everything we model lives in Snowflake")
+_LEADING = {"again", "reminder", "remember", "note", "fyi", "please", "btw", "also", "fwiw", "afaik", "iirc", "ftr"}
 _LESSON_LABELS = {"lesson", "lessons", "learned", "learnt", "takeaway"}
+# A word of a standing rule: "Add a test for every bug fix" is the team's rule, "Write a regex that …" one request.
+_STANDING_RE = re.compile(r"\b(every|each|all|any|always|never|whenever|before|after|only|must|should|from now on|"
+                          r"going forward|by default|unless)\b", re.I)
+
+
+def _a_request(span: Any) -> bool:
+    """A request for one piece of work: an imperative whose object is something to make ("Suggest a name for the new
+    churn dashboard", "Write a regex that matches a version string") or a person to make it for ("give me …"), with
+    no word of a standing rule. Asked once of the assistant, it says nothing the team holds (the paraphrase teams'
+    filler: such a request was a shared topic's statement)."""
+    verb = next((t for t in span if not t.is_punct), None)
+    if verb is None or verb.tag_ != "VB" or verb.dep_ != "ROOT" or _STANDING_RE.search(span.text):
+        return False
+    return any(c.dep_ == "dative" or (c.dep_ == "dobj" and (c.lower_ in ("me", "us") or any(
+        d.lower_ in ("a", "an", "some") for d in c.children))) for c in verb.children)
 _RULE_LABELS = {"rule", "rules", "policy", "constraint"}
 
 

@@ -91,6 +91,11 @@ LESSON_PHRASES = (
     "turns out",
     "never again",
     "won't make that",
+    # the idioms of a bad experience that changed the practice: "we got burned by a skewed split, so now …"
+    "got burned",
+    "got burnt",
+    "got bitten",
+    "the hard way",
 )
 PATTERN_WORDS = frozenset(
     {"usually", "often", "typically", "regularly", "normally", "generally", "routine", "habit", "weekly", "daily"}

@@ -425,12 +425,46 @@ def test_no_end_is_read_into_the_past_or_nothing(extractive, text):
     ("Quick update from the platform team: deploys are frozen until Monday.", "Noted.",
      "Deploys are frozen until Monday."),
     ("Per Dana: the build cache lives in the eu-west bucket.", "Ok.", "The build cache lives in the eu-west bucket."),
+    # chat's hedges (analytics scenario: "Fwiw, everything we model lives in Snowflake")
+    ("Fwiw, everything we model lives in Snowflake, that's our warehouse.", "Good to know.",
+     "Everything we model lives in Snowflake, that's our warehouse."),
+    ("afaik the nightly export runs from the Airflow box.", "Ok.", "The nightly export runs from the Airflow box."),
 ])
 def test_a_statement_leaves_out_how_it_was_announced_or_acknowledged(extractive, user, assistant, expected):
     """Round 24's scenarios kept "Heads up for the new folks:", "Just so you know," and an assistant's "Understood —"
     or "Noted," as the opening of the team's statement. A hyphen inside a word is no label ("end-to-end")."""
     statements = [d.statement for d in extractive.topic_sentences([make_unit("f1", 0, user, assistant)])]
     assert expected in statements, statements
+
+
+@pytest.mark.parametrize(("user", "assistant", "kept"), [
+    ("Suggest a name for the new churn dashboard.", "'Churn Radar' or 'Retention Pulse'.", None),
+    ("Write a regex that matches a version string like 26.10.1.", "^\\d+\\.\\d+\\.\\d+$ does it.", None),
+    ("Give me an idea for a team offsite.", "A cooking class.", None),
+    ("Add a regression test for every bug fix.", "Will do.", "Add a regression test for every bug fix."),
+    ("Pin the Node version in the toolchain.", "Ok.", "Pin the Node version in the toolchain."),
+])
+def test_a_request_for_one_piece_of_work_is_no_statement_of_a_topic(extractive, user, assistant, kept):
+    """Observed (release and analytics scenarios): a one-off request of the assistant was the statement a shared
+    topic fell back on, and became a team memory. A request is an imperative with something to make or someone to
+    make it for; with a word of a standing rule, or without such an object, an imperative is how the team works."""
+    statements = [d.statement for d in extractive.topic_sentences([make_unit("r", 0, user, assistant)])]
+    if kept is None:
+        assert user not in statements and not any(s.startswith(user.split()[0]) for s in statements), statements
+    else:
+        assert kept in statements, statements
+
+
+@pytest.mark.parametrize("text", [
+    "We got burned by an experiment whose traffic split was off, so now the SRM check is the first thing we look at.",
+    "We got bitten by a stale cache last quarter, so every deploy now purges the CDN.",
+    "I found out the hard way that the export skips archived rows.",
+])
+def test_an_idiom_of_a_bad_experience_is_a_lesson(extractive, text):
+    """Observed (analytics scenario): "we got burned by …, so now …" was typed a fact beside the same lesson said
+    as "we learned that …", and the two stayed two items (a fact and a lesson merge only as the same type)."""
+    items = extractive.refine(episodes=[], units=[make_unit("l", 0, text, "Makes sense.")], related=[])
+    assert items and items[0].type == "lesson", [(i.type, i.statement) for i in items]
 
 
 @pytest.mark.parametrize(("text", "kind"), [
