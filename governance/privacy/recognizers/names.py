@@ -86,6 +86,36 @@ _EURO_STREET_RE = re.compile(
 )
 # a text with no capital letter at all: case carries no information, the same shapes in any case
 _STREET_RE_ANY_CASE = re.compile(_CORE + _UNIT + _TAIL, re.I)
+# Addresses as other countries write them (round 44, the tune half of the leak set): the street type first, in lower
+# case, after the house number ("12 bis, rue des Acacias", "1450, rue Saint-Denis, app. 302"); Russian ("ул. Ленина,
+# д. 24, кв. 7"); Turkish ("Atatürk Bulvarı No: 118 Daire 5"); Indian ("Flat 302, Sai Krupa Apartments, 14th Cross,
+# Indiranagar"); a Dutch street after its particle and with its floor ("Van Speijkstraat 71-II"); and the floor and
+# door after any street ("Calle Mayor 45, 2º izquierda"; the normalisation reads "º" as "o"). Types that are English
+# words too ("via", "place", "route") are left out of the number-first form: "sent 2 via Slack" is no address.
+_PLACE_WORDS = r"(?:(?:" + _T + r"|de|des|du|la|le|les|del|della|di|da|do|dos|das|d'|l')[ \t]+){0,4}" + _T
+_INTL_UNIT_RE = re.compile(
+    r"(?:,?[ \t]+(?:(?i:app|appt|apt|bte|esc|piso|puerta|pta|daire|kat|blok|кв|квартира|корп|корпус|стр|под|"
+    r"подъезд|эт)\.?:?[ \t]*\w{1,5}\b|\d{1,2}\.?[ºª°oa](?:[ \t]*(?:(?i:izquierda|derecha|izda|izq|dcha|dcho|dta|dto|"
+    r"esq|frente|centro)\b\.?|[A-Z]\b))?))+")
+_NUMBER_FIRST_RE = re.compile(
+    r"\b\d{1,5}(?:[ \t]*(?i:bis|ter|quater)\b|[A-Za-z]\b)?,?[ \t]+(?i:rue|avenue|boulevard|bd|chemin|allée|impasse|"
+    r"quai|calle|avenida|avda\.|paseo|rua|travessa|largo|praça|viale|piazza|vicolo|ulica)[ \t]+" + _PLACE_WORDS + r"\b")
+_RU_STREET_RE = re.compile(
+    r"(?<![\w\-])(?i:ул|улица|просп|проспект|пр-т|пер|переулок|наб|набережная|шоссе|пл|площадь|б-р|бульвар)\.?[ \t]*"
+    r"[А-ЯЁ][\w\-]*(?:[ \t]+[\w\-]+){0,2}?,?[ \t]*(?i:д|дом)\.?[ \t]*\d{1,4}[а-яА-Я]?(?:/\d{1,3})?\b")
+_TR_STREET_RE = re.compile(
+    r"\b(?:" + _T + r"[ \t]+){1,3}(?:Caddesi|Cad\.|Cd\.|Sokak|Sokağı|Sok\.|Sk\.|Bulvarı|Blv\.|Mahallesi|Mah\.|"
+    r"Mh\.)(?:[ \t,]*No[:.]?[ \t]*\d{1,5}(?:/\d{1,4})?)?")
+_IN_STREET_RE = re.compile(
+    r"\b(?:Flat|House|Plot|Door)[ \t]*(?:No\.?[ \t]*)?\d{1,5}[A-Z]?(?:,[ \t]*(?:(?:" + _T + r"[ \t]+){0,3}"
+    r"(?:Apartments|Apts|Residency|Enclave|Towers|Heights|Complex|Society|Colony|Nagar|Layout)|\d{1,3}(?:st|nd|rd|th)"
+    r"[ \t]+(?:Cross|Main|Block|Stage|Phase|Sector)(?:[ \t]+(?:Road|Rd))?))+(?:,[ \t]*" + _T + r")?")
+_NL_STREET_RE = re.compile(
+    r"\b(?:(?:Van|De|Den|Der|Ter|Ten|Le|La|Von)[ \t]+)*" + _T + r"(?:straat|laan|weg|plein|gracht|kade|singel|dijk|"
+    r"steeg|dreef|hof)[ \t]+\d{1,5}(?:-(?:[IVX]{1,4}|\d{1,3}|hs|bis)\b|[ \t]?[A-Za-z]\b)?")
+_INTL_TRIGGERS = tuple("""rue avenue boulevard bd chemin allée impasse quai calle avenida avda paseo rua travessa
+largo praça viale piazza vicolo ulica caddesi cad. cd. sokak sokağı sok. sk. bulvarı blv. mahallesi mah. mh. flat house
+plot door straat laan weg plein gracht kade singel dijk steeg dreef hof""".split())
 # "the corner of Kuusiku 7 and Alexander Flat": a place given by two streets
 _CORNER_PART = (
     r"(?:(?:" + _T + r"|\d{1,5}[A-Za-z]?|[a-z]{1,4}\.|de|del|la|le|von|van)[ \t]+){0,4}?(?:" + _T + r"|\d{1,5})"
@@ -153,6 +183,13 @@ def separated_address_segments(text: str) -> list[tuple[int, int, str]]:
     return out
 
 
+def _with_unit(text: str, end: int) -> int:
+    """``end`` moved past the flat, floor or door written after a street ("…, app. 302", "…, 2º izquierda", "…, кв.
+    7", "… Daire 5"), on the same line."""
+    m = _INTL_UNIT_RE.match(text, end)
+    return m.end() if m and "\n" not in m.group(0) else end
+
+
 class StreetAddressRecognizer(EntityRecognizer):
     """LOCATION for street addresses and the postal block that follows them.
 
@@ -190,8 +227,16 @@ class StreetAddressRecognizer(EntityRecognizer):
             for i, (s, e, kind) in enumerate(segments):
                 if kind != "name" or i > 0:  # the first name-shaped part is the recipient (a person)
                     out.append(_result(self, "LOCATION", s, e, 0.9))
+        intl = [_NUMBER_FIRST_RE, _TR_STREET_RE, _IN_STREET_RE, _NL_STREET_RE] if any(
+            w in low for w in _INTL_TRIGGERS) else []
+        if not all(c < "\u0370" for c in text):
+            intl.append(_RU_STREET_RE)
+        for pattern in intl:
+            for m in pattern.finditer(text):
+                if "\n" not in m.group(0):
+                    out.append(_result(self, "LOCATION", m.start(), _with_unit(text, m.end()), 0.9))
         for m in (_STREET_RE_ANY_CASE if any_case else _STREET_RE).finditer(text):
-            s, e = m.start(), m.end()
+            s, e = m.start(), _with_unit(text, m.end())
             if "\n" in text[s:e]:
                 continue
             out.append(_result(self, "LOCATION", s, e, 0.9))
