@@ -1068,7 +1068,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
 
 _FLAG_RE = re.compile(r"(?:^|\s)--?[A-Za-z]")
 # identifiers, versions, paths, escapes: "httpcore2", "xxh3_128", "x.y", "v2.14.3", "\\r", "ToolNode", "MacOSX"
-_CODE_CHAR_RE = re.compile(r"[\d_\\/=<>{}\[\]|#$%^*~`+]|\w\.\w|[A-Za-z]-[A-Z](?![A-Za-z])")  # "Command R+", "Hyper-V"
+# (the letter after "Hyper-V" is any script's: "Müller-Lüdenscheidt" is a name, not a version's "-L")
+_CODE_CHAR_RE = re.compile(r"[\d_\\/=<>{}\[\]|#$%^*~`+]|\w\.\w|[A-Za-z]-[A-Z](?![^\W\d_])")  # "Command R+", "Hyper-V"
 _CAMEL_RE = re.compile(r"[a-z][A-Z]")
 _CAMEL_NAME_RE = re.compile(r"(?:Mc|Mac|De|Di|Da|Du|La|Le|Van|Von|O)[A-Z][a-z]")  # McDonald, MacArthur, DeShawn
 _INNER_CAPS_RE = re.compile(r"[a-z][A-Z]{2,}|[A-Z]{2,}[a-z]{2,}")  # MacOSX, iOS-like, HTTPServer
@@ -1076,7 +1077,7 @@ _INNER_CAPS_RE = re.compile(r"[a-z][A-Z]{2,}|[A-Z]{2,}[a-z]{2,}")  # MacOSX, iOS
 
 # (a ticket's key, "PAY-340", is an identifier too)
 _PLACE_CODE_RE = re.compile(
-    r"[_\\={}\[\]^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$|^[A-Z][A-Z0-9]{1,9}-\d+$|[A-Za-z]-[A-Z](?![A-Za-z])")
+    r"[_\\={}\[\]^*~`]|[a-z]\.[a-z]|^\S*(?:[^\W\d_]\d|\d[^\W\d_]{2})\S*$|^[A-Z][A-Z0-9]{1,9}-\d+$|[A-Za-z]-[A-Z](?![^\W\d_])")
 _ADDRESS_AFTER_RE = re.compile(r"[ \t]*\d{4,6}\b")
 
 

@@ -568,6 +568,14 @@ _SUBJECT_VERB_RE = re.compile(
     r"working|pairing|sick|OOO))\b")
 # 10. *mention*: a chat handle ("@lena", "@mei.lin") is a person's, unless it names a team, a bot, a tool or a word
 _MENTION_RE = re.compile(r"(?<![\w.@/])@(?P<h>[A-Za-z][\w.\-]{0,30}[A-Za-z0-9]|[A-Za-z]{2})(?![\w@/(]|[.\-]\w)")
+def _a_given_name(word: str, lexicon) -> bool:
+    """A given name of the lexicon, or a compound of two ("Jean-Baptiste", "Anna-Lena": the leak set's reviewer list
+    kept "Jean-Baptiste Le Gall" in clear). Not a given name and a surname: "Mercedes-Benz", "Harley-Davidson"."""
+    low = word.casefold()
+    parts = low.split("-")
+    return low in lexicon or (len(parts) == 2 and all(len(p) >= 2 and p in lexicon for p in parts))
+
+
 def _a_name_of_some_list(word: str) -> bool:
     """A word some list holds as a person's name — a given name or surname of the lexicon, a technology word that is
     a given name too ("river", "ray"), or a word of prose a list of names holds ("maria", "grace") — for a place where
@@ -954,7 +962,7 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         taken = places + persons
         for m in _TITLE_WORD_RE.finditer(text):
             word = m.group(0)
-            if (word.casefold() not in lexicon or word.casefold() in _SPACY_STOP_WORDS or not name_shaped([word])
+            if (not _a_given_name(word, lexicon) or word.casefold() in _SPACY_STOP_WORDS or not name_shaped([word])
                     or foreign_script(word)):
                 continue  # another script's names are ScriptNameRecognizer's
             if any(s <= m.start() < e for s, e in taken) or _STREET_AFTER_NAME_RE.match(text, m.end()):
@@ -972,8 +980,10 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                     after.group(1).casefold() in surnames() or after.group(1).casefold() not in common_words()):
                 end = after.end(1)
             organisation = _ORG_AFTER_RE.match(text, end)
-            if organisation is None or organisation.group(1).casefold() not in _NOT_NAME_WORDS:
-                add(m.start(), end, 0.86)
+            after_word = organisation.group(1).casefold() if organisation else ""
+            if organisation is None or after_word not in _NOT_NAME_WORDS or (
+                    after_word in _NAME_PARTICLES and _NEXT_TITLE_RE.match(text, organisation.end())):
+                add(m.start(), end, 0.86)  # (a particle before a surname is none of a firm's words: "Jean Le Gall")
         # a surname of the lexicon that no prose or technology uses, after a word some list holds as a given name
         # ("Hope Adeyemi", "Ilya Sokolov"): the pair is a person's name whichever word the lexicon left out
         for m in _TITLE_PAIR_RE.finditer(text):
