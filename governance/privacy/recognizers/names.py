@@ -593,6 +593,8 @@ _NOT_HANDLES = frozenset("here channel everyone all team teams oncall on-call ch
 # "first_name", "author": {"name": …}), and the patient name of an HL7 v2 PID segment (PID-5, FAMILY^GIVEN)
 _NAME_FIELD_RE = re.compile(
     r"(?<![\w])[\"']?(?P<key>(?:full|first|last|middle|given|family|sur|maiden|display|contact|patient|author|owner|"
+    # a person's role in a setting's name: ONCALL_NAME="…", MAINTAINER_NAME, REVIEWER_NAME (round 44, an .env file)
+    r"on[_\- ]?call|maintainer|reporter|assignee|reviewer|approver|sender|recipient|manager|emergency[_\- ]?contact|"
     r"customer|employee|user)?[_\- ]?name|given|family|surname|forename|lastname|firstname|author|patient|"
     r"vorname|nachname|nom|pr[ée]nom|nombre|apellidos?|nome|cognome|sobrenome)[\"']?[ \t]*[:=][ \t]*"
     r"(?:\[[ \t]*)?[\"'](?P<v>[^\W\d_][^\"'\n\d]{1,60})[\"']", re.I)

@@ -240,3 +240,18 @@ def test_compound_names_and_surnames_with_a_particle(text, parts):
 @pytest.mark.parametrize("text", ["Mercedes-Benz and Harley-Davidson dealers", "we run Hyper-V on the X-Ray box"])
 def test_brands_of_a_given_name_and_a_surname_stay(text):
     assert mask(text, key=b"k").text == text
+
+
+@pytest.mark.parametrize(("text", "name"), [('ONCALL_NAME="Kemi Oyelaran"', "Kemi"),
+                                            ("MAINTAINER_NAME='Dario Rossi'", "Dario"),
+                                            ('REVIEWER_NAME: "Sipho Dlamini"', "Sipho")])
+def test_a_setting_named_for_a_persons_role_holds_a_name(text, name):
+    """Round 44, the leak set's tune half: ``ONCALL_NAME="Kemi Oyelaran"`` in an .env file kept "Kemi" (the model
+    read the surname as a group); a setting's name of a person's role and "name" holds a person's name. A service's,
+    an app's or a database's name stays."""
+    assert name not in mask(text, key=b"k").text
+
+
+def test_a_setting_named_for_a_thing_keeps_its_value():
+    text = 'SERVICE_NAME="Payments Gateway" APP_NAME="Orion Web" DB_NAME="orders"'
+    assert mask(text, key=b"k").text == text
