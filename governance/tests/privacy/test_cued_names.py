@@ -242,9 +242,11 @@ def test_brands_of_a_given_name_and_a_surname_stay(text):
     assert mask(text, key=b"k").text == text
 
 
-@pytest.mark.parametrize(("text", "name"), [('ONCALL_NAME="Kemi Oyelaran"', "Kemi"),
-                                            ("MAINTAINER_NAME='Dario Rossi'", "Dario"),
-                                            ('REVIEWER_NAME: "Sipho Dlamini"', "Sipho")])
+@pytest.mark.parametrize(("text", "name"), [
+    ('Our .env for the alerting service:\nONCALL_PHONE=+44 7700 900123\nONCALL_NAME="Kemi Oyelaran"\nWhy not?', "Kemi"),
+    ('export ONCALL_NAME="Tunde Bakare"\nexport ONCALL_TZ=UTC', "Tunde"),
+    ("MAINTAINER_NAME='Dario Rossi'", "Dario"),
+])
 def test_a_setting_named_for_a_persons_role_holds_a_name(text, name):
     """Round 44, the leak set's tune half: ``ONCALL_NAME="Kemi Oyelaran"`` in an .env file kept "Kemi" (the model
     read the surname as a group); a setting's name of a person's role and "name" holds a person's name. A service's,
