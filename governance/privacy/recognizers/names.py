@@ -568,6 +568,8 @@ _SUBJECT_VERB_RE = re.compile(
     r"working|pairing|sick|OOO))\b")
 # 10. *mention*: a chat handle ("@lena", "@mei.lin") is a person's, unless it names a team, a bot, a tool or a word
 _MENTION_RE = re.compile(r"(?<![\w.@/])@(?P<h>[A-Za-z][\w.\-]{0,30}[A-Za-z0-9]|[A-Za-z]{2})(?![\w@/(]|[.\-]\w)")
+
+
 def _a_given_name(word: str, lexicon) -> bool:
     """A given name of the lexicon, or a compound of two ("Jean-Baptiste", "Anna-Lena": the leak set's reviewer list
     kept "Jean-Baptiste Le Gall" in clear). Not a given name and a surname: "Mercedes-Benz", "Harley-Davidson"."""

@@ -456,6 +456,7 @@ _OBLIGES_RE = re.compile(r"\b(must|has to|have to|needs?|required|requires?|may 
 # (and chat's hedges before a statement: "fwiw, everything we model lives in Snowflake")
 _LEADING = {"again", "reminder", "remember", "note", "fyi", "please", "btw", "also", "fwiw", "afaik", "iirc", "ftr"}
 _LESSON_LABELS = {"lesson", "lessons", "learned", "learnt", "takeaway"}
+_RULE_LABELS = {"rule", "rules", "policy", "constraint"}
 # A word of a standing rule: "Add a test for every bug fix" is the team's rule, "Write a regex that …" one request.
 _STANDING_RE = re.compile(r"\b(every|each|all|any|always|never|whenever|before|after|only|must|should|from now on|"
                           r"going forward|by default|unless)\b", re.I)
@@ -469,9 +470,12 @@ def _a_request(span: Any) -> bool:
     verb = next((t for t in span if not t.is_punct), None)
     if verb is None or verb.tag_ != "VB" or verb.dep_ != "ROOT" or _STANDING_RE.search(span.text):
         return False
-    return any(c.dep_ == "dative" or (c.dep_ == "dobj" and (c.lower_ in ("me", "us") or any(
-        d.lower_ in ("a", "an", "some") for d in c.children))) for c in verb.children)
-_RULE_LABELS = {"rule", "rules", "policy", "constraint"}
+    for c in verb.children:
+        if c.dep_ == "dative" or (c.dep_ == "dobj" and c.lower_ in ("me", "us")):
+            return True  # someone to make it for
+        if c.dep_ == "dobj" and any(d.lower_ in ("a", "an", "some") for d in c.children):
+            return True  # something to make
+    return False
 
 
 # Openings that address the listener or acknowledge, never part of the statement: "Heads up for the new folks:",
