@@ -301,6 +301,7 @@ def run_case(case: Case, *, source_ok: bool, keep_data: bool = False) -> dict[st
             api.post(writer, "consolidations/run", {}, 202)
         out["settled"] = all(api.wait_batches(w) for w in case.writers)
         layers: dict[str, int] = Counter()
+        trusts: dict[str, int] = Counter()
         labelled = 0
         in_context = False
         listed = False
@@ -315,6 +316,7 @@ def run_case(case: Case, *, source_ok: bool, keep_data: bool = False) -> dict[st
                             labelled += 1
                         else:
                             layers[layer] += 1
+                            trusts[str(row.get("trust"))] += 1
                             hit = True
             context_hit = marker in normalise(result.get("context") or "")
             in_context = in_context or context_hit
@@ -328,6 +330,13 @@ def run_case(case: Case, *, source_ok: bool, keep_data: bool = False) -> dict[st
             "reached": bool(layers) or in_context,
             "in_context": in_context,
             "hit_layers": dict(layers),
+            "hit_trust": dict(trusts),
+            # who wrote the case, and how many of its writers wrote the marker themselves: a structural read of a
+            # reached case (one writer whose marker rode on another agent's corroboration, or two who colluded)
+            # that a held-back set may report without its text
+            "writers": len(case.writers),
+            "marker_writers": sum(any(marker in normalise(t) for s in case.sessions if s.agent == w
+                                      for e in s.exchanges for t in (e.user, e.assistant)) for w in case.writers),
             "returned_labelled_quarantined": labelled,
             "listed_to_victim": listed,
             "reached_by": reached_by,
@@ -363,7 +372,10 @@ def _tally(rows: list[dict[str, Any]]) -> dict[str, Any]:
             "reached_other_module": sum("C" in r["reached_by"] for r in rows),
             "refused_on_ingest": sum(bool(r.get("refused_on_ingest")) for r in rows),
             "errors": sum(bool(r.get("error")) for r in rows),
-            "hit_layers": dict(sum((Counter(r["hit_layers"]) for r in rows), Counter()))}
+            "hit_layers": dict(sum((Counter(r["hit_layers"]) for r in rows), Counter())),
+            "hit_trust": dict(sum((Counter(r.get("hit_trust", {})) for r in rows), Counter())),
+            "reached_by_writers": dict(Counter(f"{r.get('writers')} writers, {r.get('marker_writers')} with the marker"
+                                               for r in rows if r["reached"]))}
 
 
 def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:

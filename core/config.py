@@ -396,7 +396,7 @@ class SearchConfig:
     # agent's prompt unconfirmed, since a detector cannot see every plainly worded poisoning; "reviewed" experiences
     # only once a person approved or vouched for them (two colluding agents corroborate each other); "all" every
     # visible one, labelled with its trust (a fleet whose agents and users are all trusted).
-    peer_items: str = _var("RECMEM_SEARCH_PEER_ITEMS", "trusted", _choice("trusted", "reviewed", "all"))
+    peer_items: str = _var("RECMEM_SEARCH_PEER_ITEMS", "guarded", _choice("guarded", "trusted", "reviewed", "all"))
     # A hit that still says what a superseded item said (an episode of the old rule, an exchange that stated it)
     # brings the item that replaced it into the search and the block (memory/search/selectors.py ``_updates_of``).
     updates: bool = _var("RECMEM_SEARCH_UPDATES", True, _bool)

@@ -23,7 +23,7 @@ from core.config import config
 from core.errors import ApplicationError
 from governance.admin_base import ReadOnlyAdmin
 from governance.models import ConsolidationBatch
-from memory.figures import one_agents_word_q, peer_reach_trust
+from memory.figures import one_agents_word_q, peer_reach_q
 from memory.models import (
     Candidate,
     Episode,
@@ -226,7 +226,7 @@ class PeerReachFilter(admin.SimpleListFilter):
         if self.value() == "author":
             return queryset.filter(pk__in=one_agents_word_q().values("pk"))
         if self.value() == "scope":
-            return queryset.filter(trust__in=peer_reach_trust())
+            return queryset.filter(peer_reach_q())
         return queryset
 
 
@@ -246,8 +246,8 @@ class ExperienceAdmin(HistoryMixin, RestoreArchivedMixin, ReadOnlyAdmin):
     # version and hit count are on the item's page (its history shows every version)
     list_display = ["statement", "type", "project", "scope", "status", "trust", "quarantined", "needs_revalidation",
                     "tag_list", "confidence"]
-    list_filter = ["type", "status", "scope", "trust", PeerReachFilter, "quarantined", "needs_revalidation", TagFilter,
-                   "project"]
+    list_filter = ["type", "status", "scope", "trust", PeerReachFilter, "sensitive", "quarantined",
+                   "needs_revalidation", TagFilter, "project"]
     search_fields = ["statement", "subject", "=id"]
     exclude = ["embedding"]
     readonly_fields = ["history"]

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from datetime import date
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from agents.models import Project
 from agents.visibility import Scope
 from core.config import config
 from governance.models import ConsolidationBatch, MetricDay
 from memory.models import Candidate, Exchange, Experience, MemoryStatus, ReviewItem, ValiditySample
-from memory.trust import PEER_ITEM_TRUST, peer_item_trust
+from memory.trust import peer_item_reach_q
 
 
 def metrics_list(*, project, since: date | None = None, until: date | None = None,
@@ -68,21 +68,21 @@ def governance_figures() -> dict:
     return {"projects": projects, "queued_tasks": _queued_tasks()}
 
 
-def peer_reach_trust() -> frozenset[str]:
-    """The trust levels at which a shared item reaches every agent of its scope under the setting in force
-    (``RECMEM_SEARCH_PEER_ITEMS``; with ``all``, where every item does, the dashboard still tells one agent's word
-    from a confirmed item)."""
-    return peer_item_trust(config().search.peer_items) or PEER_ITEM_TRUST
+def peer_reach_q() -> Q:
+    """The shared items that reach every agent of their scope under the setting in force (``RECMEM_SEARCH_PEER_ITEMS``;
+    with ``all``, where every item does, the dashboard still tells one agent's word from a confirmed item)."""
+    return peer_item_reach_q(config().search.peer_items) or peer_item_reach_q("trusted")
 
 
 def one_agents_word_q() -> QuerySet[Experience]:
-    """Shared (module or project) items that wait for confirmation — with RECMEM_SEARCH_PEER_ITEMS=trusted neither
-    corroborated by a second agent nor vouched for by a person, with ``reviewed`` not vouched for or approved by a
-    person: only their author retrieves them (memory/trust.py ``peer_item_trust``); a reviewer may vouch for them in
+    """Shared (module or project) items that wait for confirmation — with RECMEM_SEARCH_PEER_ITEMS=guarded (the
+    default) neither vouched for by a person nor corroborated by a second agent on a matter two agents' word does not
+    share, with ``trusted`` neither corroborated nor vouched for, with ``reviewed`` not vouched for or approved by a
+    person: only their author retrieves them (memory/trust.py ``peer_item_reach_q``); a reviewer may vouch for them in
     the Experience admin."""
     return (Experience.objects.all_scopes_unscoped(why="dashboard counts across scopes")
             .filter(status=MemoryStatus.ACTIVE, quarantined=False, scope__in=[Scope.MODULE, Scope.PROJECT])
-            .exclude(trust__in=peer_reach_trust()))
+            .exclude(peer_reach_q()))
 
 
 def _queued_tasks() -> int:

@@ -18,7 +18,7 @@ from pgvector.django import HnswIndex, VectorField
 
 from agents.visibility import Scope, ScopedQuerySet
 from memory.search.lexical import LexicalVector
-from memory.trust import Source, Trust
+from memory.trust import SensitiveMatch, Source, Trust, sensitive_pattern
 
 EMBEDDING_DIMENSIONS = 384  # one vector width across models (OpenAI models are asked for dimensions=384)
 
@@ -325,6 +325,12 @@ class Experience(ScopedModel, QuarantineFields):
     trust = models.CharField(max_length=16, choices=Trust.choices, default=Trust.USER,
                              help_text="what its evidence earns (memory/trust.py)")
     source_agent = source_agent_field()
+    # About credentials, access, safeguards, destinations, money or code to run: computed by PostgreSQL from the
+    # statement; with RECMEM_SEARCH_PEER_ITEMS=guarded (the default) two agents' word does not share it, a person's
+    # does.
+    sensitive = models.GeneratedField(expression=SensitiveMatch("statement", sensitive_pattern()),
+                                      output_field=models.BooleanField(), db_persist=True,
+                                      verbose_name="about credentials, access, safeguards, destinations, money or code")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 

@@ -24,9 +24,12 @@ reads every exchange whatever its declared source — declaring a tool output a 
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable
 
 from django.db import models
+from django.db.models import F, Func, Q, Value
 
 
 class Source(models.TextChoices):
@@ -55,9 +58,9 @@ RANK: dict[str, int] = {Trust.TOOL: 0, Trust.ASSISTANT: 1, Trust.USER: 2, Trust.
 #: by two agents and the payload rides along (round 33's piggyback cases: 2 of 6 reached that way).
 PEER_RAW_TRUST = frozenset({Trust.REVIEWED})
 
-#: With RECMEM_SEARCH_PEER_ITEMS=trusted (the default), another agent's consolidated item is searched only at one of
-#: these levels (or drawn only from the reader's own or vouched-for exchanges); an episode (a narrative of raw
-#: sentences) only when all it was drawn from is the reader's own or vouched for.
+#: With RECMEM_SEARCH_PEER_ITEMS=trusted, another agent's consolidated item is searched only at one of these levels
+#: (or drawn only from the reader's own or vouched-for exchanges); an episode (a narrative of raw sentences) only when
+#: all it was drawn from is the reader's own or vouched for.
 PEER_ITEM_TRUST = frozenset({Trust.CORROBORATED, Trust.REVIEWED})
 
 #: With RECMEM_SEARCH_PEER_ITEMS=reviewed, only a person's approval shares an item: two agents agreeing is what two
@@ -65,11 +68,92 @@ PEER_ITEM_TRUST = frozenset({Trust.CORROBORATED, Trust.REVIEWED})
 #: worded weakened rule from a team's real one (bench_poison round 41: every case left reaching under ``trusted``).
 PEER_ITEM_TRUST_REVIEWED = frozenset({Trust.REVIEWED})
 
+# What a statement is about when two agents' word is not enough to share it (RECMEM_SEARCH_PEER_ITEMS=guarded, the
+# default): where a poisoned rule does its harm, not how an attack is worded — credentials, access and approvals, a
+# safeguard or its switching off, a destination outside the team (a host, a URL, an address, a bucket, a webhook),
+# money and identity papers, code fetched and run. Written for PostgreSQL's regular expressions (``\y``: a word's
+# edge), matched case-insensitively by the database (``Experience.sensitive``, a generated column: every write path
+# keeps it right); :func:`sensitive_statement` is its Python twin.
+_SENSITIVE_TERMS = r"""
+pass(?:word|phrase|wd|code)s? | tokens? | api[\s-]?keys? | secrets? | credentials? | creds |
+(?:private|ssh|signing)[\s-]keys? | 2fa | mfa | otps? | log-?ins? | sign-?ins? | cookies? |
+approv\w* | sign-?offs? | permissions? | access | admins? | administrator\w* | root(?!\s+caus) | sudo | superusers? |
+privileg\w* | rights | grant\w* | allow-?lists? | whitelist\w* | exempt\w* | bypass\w* | overrid\w* | waiv\w* |
+skip\w* | disabl\w* | (?:turn|switch)(?:s|es|ed|ing)?[\s-]off | no[\s-]longer[\s-](?:required|needed|necessary) |
+ignor\w* | tls | ssl | mtls | pinning | verif\w* | certs? | certificates? | firewalls? | vpns? | ports? | csrf |
+auth(?:entic\w*|ori[sz]\w*|n|z)? | signatures? | signed | signing | audit\w* | encrypt\w* | decrypt\w* |
+webhooks? | buckets? | upload\w* | forward(?:s|ed|ing) | mirror\w* | exfiltrat\w* | paste\w* | public(?:ly)? |
+ibans? | banks? | banking | salar\w* | payroll | wire[\s-]transfers? | refunds? | payouts? | ssns? | passports? |
+e-?mail[\s-]address\w* | phone[\s-]numbers? | home[\s-]address\w* | personal[\s-]data | customer[\s-](?:lists?|data) |
+curl | wget | (?:pip|npm|gem|cargo)[\s-]install | powershell | iex | chmod | binar(?:y|ies) | download\w* |
+passwort\w* | kennw[oö]rt\w* | zugangsdaten | zugriff\w* | genehmig\w* | freigabe\w* | deaktivier\w* |
+mots?[\s-]de[\s-]passe | identifiants? | accès | approuv\w* | désactiv\w* | contraseñas? | acceso | aprob\w* |
+desactiv\w* | senhas? | acesso | aprova\w* | credenziali | accesso | approva\w* | disattiv\w* | wachtwoord\w* |
+toegang | goedgekeur\w* | uitgeschakeld | hasł\w* | dostęp\w* | парол\w* | доступ\w* | токен\w*
+"""
 
-def peer_item_trust(setting: str) -> frozenset[str] | None:
-    """The trust levels at which another agent's experience is searched under ``RECMEM_SEARCH_PEER_ITEMS`` =
-    ``setting``; ``None``: every level (``all``)."""
-    return {"trusted": PEER_ITEM_TRUST, "reviewed": PEER_ITEM_TRUST_REVIEWED}.get(setting)
+
+def _sensitive_pattern(file_extensions: Iterable[str]) -> str:
+    documents = {"md", "rst", "txt", "csv", "tsv", "html", "htm", "xml", "pdf", "log", "lock", "ini", "env", "cfg"}
+    extensions = "|".join(sorted({e for e in file_extensions if e.isalnum()} | documents))
+    # a host is labels and a top-level label that is no file's extension ("pyproject.toml", "README.md" are files)
+    host = r"\y[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?!(?:" + extensions + r")\y)[a-z]{2,24}\y"
+    destination = r"[a-z][a-z0-9+.-]*://|\S@[a-z0-9-]+\.|\y\d{1,3}(?:\.\d{1,3}){3}\y|<(?:EMAIL|SECRET|IP_ADDRESS|URL)"
+    return r"\y(?:" + re.sub(r"\s+", "", _SENSITIVE_TERMS) + r")\y|" + host + "|" + destination
+
+
+@functools.cache
+def sensitive_pattern() -> str:
+    """The PostgreSQL regular expression (``~*``) of a statement two agents' word does not share (above)."""
+    from governance.privacy.vocabulary import file_extensions
+
+    return _sensitive_pattern(file_extensions())
+
+
+@functools.cache
+def _sensitive_re() -> re.Pattern[str]:
+    return re.compile(sensitive_pattern().replace(r"\y", r"\b"), re.IGNORECASE)
+
+
+def sensitive_statement(text: str) -> bool:
+    """Whether ``text`` is about what two agents' word does not share under ``guarded`` (the search reads the same
+    expression in SQL)."""
+    return bool(_sensitive_re().search(text or ""))
+
+
+class SensitiveMatch(Func):
+    """``<field> ~* <pattern>`` (:func:`sensitive_pattern`): immutable, so a stored generated column
+    (``Experience.sensitive``) — the search reads one boolean per row instead of running the expression on every
+    row its vector and full-text scans visit (2.1× the retrieval time on an 8,000-item store, round 45)."""
+
+    output_field = models.BooleanField()
+
+    def __init__(self, field: str, pattern: str) -> None:
+        super().__init__(F(field), Value(pattern))
+
+    def as_sql(self, compiler, connection, **extra_context):
+        (text, text_params), (pattern, pattern_params) = (compiler.compile(e) for e in self.source_expressions)
+        return f"({text} ~* {pattern})", [*text_params, *pattern_params]
+
+
+
+
+def peer_item_reach_q(setting: str) -> Q | None:
+    """Which of another agent's experiences a search returns under ``RECMEM_SEARCH_PEER_ITEMS`` = ``setting``
+    (besides those drawn only from the reader's own or vouched-for words); ``None``: every one (``all``).
+
+    * ``guarded`` (the default): reviewed, or corroborated by two agents and about nothing of
+      :func:`sensitive_pattern` — two colluding agents (or one user talking to two agents) can always corroborate, so
+      a rule about credentials, access, safeguards, destinations, money or code to run waits for a person;
+    * ``trusted``: reviewed or corroborated; ``reviewed``: reviewed only."""
+    if setting == "all":
+        return None
+    if setting == "reviewed":
+        return Q(trust__in=PEER_ITEM_TRUST_REVIEWED)
+    if setting == "trusted":
+        return Q(trust__in=PEER_ITEM_TRUST)
+    return Q(trust=Trust.REVIEWED) | Q(trust=Trust.CORROBORATED, sensitive=False)
+
 
 #: distinct agents whose (corroborating) evidence makes an item "corroborated"
 CORROBORATING_AGENTS = 2

@@ -46,7 +46,7 @@ def test_values_are_parsed_to_their_types():
     ("RECMEM_DB_WORK_MEM", "0MB", "expected a PostgreSQL memory size"),
     ("TIME_ZONE", "Mars/Olympus", "unknown time zone"),
     ("RECMEM_SEARCH_PEER_EXCHANGES", "some", "expected one of 'trusted', 'all'"),
-    ("RECMEM_SEARCH_PEER_ITEMS", "corroborated", "expected one of 'trusted', 'reviewed', 'all'"),
+    ("RECMEM_SEARCH_PEER_ITEMS", "corroborated", "expected one of 'guarded', 'trusted', 'reviewed', 'all'"),
 ])
 def test_a_bad_value_names_the_variable(env, value, says):
     with pytest.raises(ConfigError) as caught:

@@ -1,7 +1,8 @@
 """A person vouches for a shared item directly (the Experience admin), outside the review queue.
 
-With RECMEM_SEARCH_PEER_ITEMS=trusted (the default) one agent's item reaches no other agent's search until a second
-agent corroborates it or a person vouches for it here (memory/trust.py ``PEER_ITEM_TRUST``). Vouching and withdrawing
+With RECMEM_SEARCH_PEER_ITEMS=guarded (the default) one agent's item reaches no other agent's search until a second
+agent corroborates it or a person vouches for it here, and an item about credentials, access, safeguards, destinations,
+money or code to run until a person does (memory/trust.py ``peer_item_reach_q``). Vouching and withdrawing
 the vouch live side by side; both keep the previous version and are audited (a ``review`` event on the experience,
 decision ``vouched`` or ``vouch_withdrawn``)."""
 

@@ -35,7 +35,7 @@ from memory.search.snippets import episode_snippets
 from memory.search.vector import nearest_scan, search_ef
 from memory.selectors import episode_prefetches, experience_prefetches
 from memory.temporal import episode_as_of_q, exchange_as_of_q, experience_as_of_q, experience_current_q
-from memory.trust import PEER_RAW_TRUST, peer_item_trust
+from memory.trust import PEER_RAW_TRUST, peer_item_reach_q
 
 # Items that search never returns, whatever the filters.
 HIDDEN_STATUSES = (MemoryStatus.SUPERSEDED, MemoryStatus.DELETED, MemoryStatus.ROLLED_BACK, MemoryStatus.ARCHIVED)
@@ -97,19 +97,20 @@ def _items_of_vouched_words(link: type[EpisodeSource] | type[ExperienceEvidence]
 
 
 def peer_items_q(visibility: Visibility, vouched: list) -> tuple[Q, Q]:
-    """What a search may return of another agent's episodes and experiences (``RECMEM_SEARCH_PEER_ITEMS``): with
-    ``trusted`` (the default) an experience that is corroborated or reviewed (memory/trust.py ``PEER_ITEM_TRUST``) or
-    drawn only from the reader's own or vouched-for exchanges, and an episode drawn only from those — an episode's
-    narrative is its sources' sentences, and two agents in its sources vouch for none of them; with ``reviewed`` the
-    same, less the experiences only corroborated; with ``all`` every
-    visible one (labelled with its trust). An item without sources is its owner's. The rule reads ``source_agent``
-    (kept by triggers, memory/models.py): the one agent whose exchanges an item was drawn from."""
-    levels = peer_item_trust(config().search.peer_items)
-    if levels is None:
+    """What a search may return of another agent's episodes and experiences (``RECMEM_SEARCH_PEER_ITEMS``): an
+    experience that reaches the scope under the setting (memory/trust.py ``peer_item_reach_q``: with ``guarded``, the
+    default, reviewed, or corroborated and about nothing two agents' word does not share; with ``trusted`` reviewed or
+    corroborated; with ``reviewed`` reviewed) or drawn only from the reader's own or vouched-for exchanges, and an
+    episode drawn only from those — an episode's narrative is its sources' sentences, and two agents in its sources
+    vouch for none of them; with ``all`` every visible one (labelled with its trust). An item without sources is its
+    owner's. The rule reads ``source_agent`` (kept by triggers, memory/models.py): the one agent whose exchanges an
+    item was drawn from."""
+    reach = peer_item_reach_q(config().search.peer_items)
+    if reach is None:
         return Q(), Q()
     agent_id = visibility.agent_id
     own = Q(source_agent=agent_id) | Q(source_agent__isnull=True, owner_agent_id=agent_id)
-    ep_q, xp_q = own, Q(trust__in=levels) | own
+    ep_q, xp_q = own, reach | own
     if vouched:
         if episodes := _items_of_vouched_words(EpisodeSource, "episode_id", agent_id, vouched):
             ep_q |= Q(pk__in=episodes)

@@ -1,9 +1,10 @@
 """Another agent's raw words in a search: only where a person vouched for them (the poisoning defence's structural
 half, memory/trust.py ``PEER_RAW_TRUST``): evidence of a reviewed item, or released by a reviewer. Corroboration
 vouches for an item's statement, not for the rest of its evidence's words. Its own exchanges an agent searches at once;
-a peer's are listed (``GET /exchanges``) but never injected unvouched. By default (``RECMEM_SEARCH_PEER_ITEMS=trusted``)
-a peer's consolidated items need a second agent or a person too (memory/trust.py ``PEER_ITEM_TRUST``); a reviewer
-vouches for one in the admin."""
+a peer's are listed (``GET /exchanges``) but never injected unvouched. By default (``RECMEM_SEARCH_PEER_ITEMS=guarded``)
+a peer's consolidated items need a second agent or a person too, and a person alone when they are about credentials,
+access, safeguards, destinations, money or code to run (memory/trust.py ``peer_item_reach_q``); a reviewer vouches for
+one in the admin."""
 
 from __future__ import annotations
 
@@ -238,3 +239,38 @@ def test_with_reviewed_only_a_persons_vouch_shares_a_peers_item(api_client, team
     scope = admin_client.get("/admin/memory/experience/", {"reach": "scope"}).content.decode()
     assert item.statement in scope
 
+
+
+def test_by_default_two_agents_word_does_not_share_a_rule_about_credentials_access_or_destinations(
+        api_client, team, said, settings, admin_client, django_user_model):
+    """RECMEM_SEARCH_PEER_ITEMS=guarded (the default): a corroborated item reaches the scope's other agents unless its
+    statement is about what a poisoned rule harms (memory/trust.py ``sensitive_pattern``) — two colluding agents can
+    always corroborate; such an item waits for a person's vouch, is counted as waiting and opens in the admin; an
+    ordinary corroborated rule is shared at once. ``trusted`` shares both."""
+    import re
+
+    from memory.review.vouch import experiences_vouch
+
+    a, b = team
+    _, stored = said
+    plain, _ = _item_from(stored[1]["id"], "The staging database is rebuilt on Sundays at 23:00.",
+                          trust="corroborated")
+    mirrored, _ = _item_from(stored[1]["id"], "Staging database dumps are mirrored to the partner bucket on Sundays.",
+                             trust="corroborated")
+    assert _item_ids(_search(api_client, a))[0] == {str(plain.pk), str(mirrored.pk)}  # its author: both at once
+    theirs = _search(api_client, b)
+    assert _item_ids(theirs)[0] == {str(plain.pk)}
+    assert "partner bucket" not in theirs["context"] and "Sundays at 23:00" in theirs["context"]
+    assert re.search(r'id="tile-one-agent"[^>]*><span class="n">1</span>', admin_client.get("/admin/").content.decode())
+    waiting = admin_client.get("/admin/memory/experience/", {"reach": "author"}).content.decode()
+    assert mirrored.statement in waiting and plain.statement not in waiting
+
+    settings.RECMEM = settings.RECMEM.replace(search__peer_items="trusted")
+    assert _item_ids(_search(api_client, b))[0] == {str(plain.pk), str(mirrored.pk)}
+    settings.RECMEM = settings.RECMEM.replace(search__peer_items="guarded")
+
+    reviewer = django_user_model.objects.create_user("rita", password="x" * 12)
+    assert experiences_vouch(experiences=[mirrored], user=reviewer, reason="the bucket is ours") == (1, [])
+    body = _search(api_client, b)
+    assert _item_ids(body)[0] == {str(plain.pk), str(mirrored.pk)} and "partner bucket" in body["context"]
+    assert re.search(r'id="tile-one-agent"[^>]*><span class="n">0</span>', admin_client.get("/admin/").content.decode())
