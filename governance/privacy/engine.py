@@ -834,11 +834,17 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
     # ("failover from Dublin to Frankfurt took eleven minutes": the heuristics read "Frankfurt took" as a person)
     places = [(r.start, r.end) for r in raw if r.entity_type == "LOCATION" and _from_ner_model(r)]
     machine_places = [(s, e) for s, e in places if _place_of_machines(text, s, e, places=places)]
+    # ... and the organisation's premises in a sentence about nobody, no name guess in it either ("the Boston office
+    # moves to the new floor"; "Tokyo office contact: 山田 健太" keeps Tokyo)
+    people = [(r.start, r.end) for r in raw if r.entity_type == "PERSON"]
+    premises = [(s, e) for s, e in places if _the_organisations_place(text, s, e, people=people)]
     for r in raw:
         if machine_places and r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(
                 r.start < e and s < r.end for s, e in machine_places) and (
                 r.entity_type == "LOCATION" or not _a_name_somewhere(text[r.start:r.end])):
             continue  # a name guess on a given name stays ("Milan said the EPYC nodes are fine")
+        if r.entity_type == "LOCATION" and _weak(r) and any(r.start < e and s < r.end for s, e in premises):
+            continue
         etype = r.entity_type
         if etype not in active or r.score < policy.score_threshold:
             continue
@@ -1307,7 +1313,40 @@ def _place_of_machines(text: str, start: int, end: int, *, places: Sequence[tupl
             or any(w in _MACHINE_WORDS or w in _MARKET_WORDS for w in folded) or bool(_ZONE_AFTER_RE.match(text, end)))
 
 
+# a noun of the organisation's own premises right after a place: "the Boston office", "the Leeds office", "the Cairo
+# site" (not of a group of people: "the Tokyo team" is where people are)
+_PREMISES_AFTER_RE = re.compile(
+    r"(?i)[ \t]+(?:office|offices|site|sites|campus|hq|headquarters|branch|warehouse|store|plant|factory|lab|hub|"
+    r"meeting[ \t]+room|studio)\b")
+
+
+def _the_organisations_place(text: str, start: int, end: int, *, people: Sequence[tuple[int, int]] = ()) -> bool:
+    """A place that names the organisation's own premises ("the Boston office moves to the new floor", "the Leeds office
+    is EOL", "@channel the Dublin office wifi changed") in a sentence about nobody (:func:`_about_nobody`, the noun of
+    premises itself aside, and none of ``people``, the name guesses, in it): where the company is, not where a person
+    is. With a person in the sentence ("Ahmed will be at the Cairo office", "Omar from the Amman office") it stays
+    masked: that is where they are."""
+    if not text[start:start + 1].isupper() or text[start:end].strip().casefold() in given_names():
+        return False
+    premises = _PREMISES_AFTER_RE.match(text, end)
+    if premises is None:
+        return False
+    left, right = _sentence_bounds(text, start, end)
+    if any(left <= s < right for s, _ in people):
+        return False
+    blanked = text[:premises.start()] + " " * (premises.end() - premises.start()) + text[premises.end():]
+    return _about_nobody(blanked, left, right, spans=[(start, end)]) is not None
+
+
 _ZONE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:time(?:[ \t]*zones?)?|tz|standard[ \t]+time|daylight[ \t]+time)\b")
+
+
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split())
+_TIME_WORD_BEFORE_RE = re.compile(r"(?i)\b(?:in|by|until|till|since|before|after|from|during|mid|early|late|next|last|"
+                                  r"this|each|every)[ \t]+\Z")
+_HANDLE_RE = re.compile(r"(?<![\w.])@([A-Za-z][\w-]*)")
+_CHANNEL_HANDLES = frozenset("here channel everyone all team oncall on-call".split())
 
 
 def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]]) -> list[str] | None:
@@ -1315,7 +1354,10 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
     outside ``spans`` (the model's places: "from Virginia to Ohio") or a zone id, no @handle, no word of where people
     are or go (flying, visiting, lives, office, team, customer …); else None."""
     sentence = text[left:right]
-    if "@" in sentence or _PRESENCE_RE.search(sentence):
+    # an "@" names someone (a handle, an address) unless it calls the channel ("@channel", "@here", "@oncall")
+    handles = _HANDLE_RE.findall(sentence)
+    if _PRESENCE_RE.search(sentence) or sentence.count("@") != len(handles) or any(
+            h.casefold() not in _CHANNEL_HANDLES for h in handles):
         return None
     found = list(_SENTENCE_WORD_RE.finditer(sentence))
     folded = [m.group().casefold().replace("’", "'") for m in found]
@@ -1324,9 +1366,11 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
     names = given_names()
     # a zone id's words name no one ("TZ=America/Sao_Paulo": America is a given name too)
     spans = [*spans, *_zone_id_spans(text, left, right)]
-    # capitalised, or a chat's lower-case name ("ok so marta found it"): not a short word ("an", "le")
+    # capitalised, or a chat's lower-case name ("ok so marta found it"): not a short word ("an", "le"), and not a
+    # month after a word of time ("in June", "until May": June said … stays a person)
     if any(w.removesuffix("'s") in names and not any(s <= left + m.start() < e for s, e in spans)
            and (m.group()[:1].isupper() or (len(w) >= 4 and not is_common_word(w)))
+           and not (w in _MONTH_NAMES and _TIME_WORD_BEFORE_RE.search(sentence, 0, m.start()))
            for m, w in zip(found, folded, strict=True)):
         return None
     return folded
