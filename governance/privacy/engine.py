@@ -2184,12 +2184,29 @@ def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered:
     for i, found in _encoded_personal_data(plain, policy):
         raw_all[i] = [*raw_all[i], found]
     return [
-        _apply(n.original, _resolve(t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)),
+        _apply(n.original, _with_repeats(t, _resolve(t, _candidates(t, raw, policy),
+                                                     accepted_placeholders(t, registered=registered))),
                key, norm=n)
         if t
         else MaskResult(text=n.original, entities=[])
         for t, n, raw in zip(plain, norms, raw_all, strict=True)
     ]
+
+
+def _with_repeats(text: str, chosen: list[_Candidate]) -> list[_Candidate]:
+    """An identifier or a secret found once is masked wherever the text repeats it, in any case: a recognizer that
+    knows a tax id in capitals ("BKRPM4827L") misses the same id written again in lower case ("we filed bkrpm4827l,
+    it should be BKRPM4827L"). Names and places are left to the recognizers (a repeated word is not a repeated
+    name); only values of six characters or more with a digit."""
+    extra: list[_Candidate] = []
+    for c in chosen:
+        value = text[c.start:c.end].strip()
+        if c.entity_type in NER_ENTITY_TYPES or len(value) < 6 or not any(ch.isdigit() for ch in value):
+            continue
+        for m in re.finditer(r"(?<![\w])" + re.escape(value) + r"(?![\w])", text, re.IGNORECASE):
+            if not any(m.start() < o.end and o.start < m.end() for o in (*chosen, *extra)):
+                extra.append(_Candidate(c.entity_type, m.start(), m.end(), c.score))
+    return sorted([*chosen, *extra], key=lambda c: (c.start, -c.end)) if extra else chosen
 
 
 def _compose(first: MaskResult, second: MaskResult) -> MaskResult:

@@ -629,6 +629,13 @@ _LOWER_ADDRESSED_RE = re.compile(
     # ... or what a person or a thing may do
     r"|rolled[ \t]+back|deployed|shipped|reported|broke|fixed|pushed|merged|reverted|can['’]?t|cannot|won['’]t|"
     r"didn['’]t)\b))")
+# a surname in capitals, then one to three title-case given names ("NGUYEN Thi Lan")
+_CAPS_SURNAME_FIRST_RE = re.compile(
+    r"(?<![\w@#/\\.\-])([A-ZÀ-Þ]{2,}(?:-[A-ZÀ-Þ]{2,})?)"
+    r"((?:[ \t]+[A-ZÀ-Þ][a-zß-ÿ]+(?:-[A-ZÀ-Þ][a-zß-ÿ]+)?){1,3})(?![\w@/])")
+# Surnames that open place names too ("Costa Rica", "Ho Chi Minh", "Hong Kong", "Rio de Janeiro"), so the words of
+# places above: after a given name, and with no capitalised word after them, they end a person's name
+_PLACE_HEAD_SURNAMES = frozenset("costa santo rio fort abu ho hong".split())
 # the word after a name that makes it a firm's or an institution's ("Conway Inc.", "Hopkins University")
 _ORG_AFTER_RE = re.compile(r",?[ \t]+([A-Z][A-Za-z]*\.?)")
 # a street named after someone: "Isaac Lodge Street", "Victor Hugo Road"
@@ -832,6 +839,14 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if name_shaped([m.group(1), m.group(2), m.group(3)], min_words=3):
                 add(m.start(), m.end(), 0.7)
 
+        # a surname first and in capitals, as rosters, forms and passports write it ("NGUYEN Thi Lan", "KOWALSKA Anna
+        # Maria"): a surname of the lexicon that is no word of prose or technology, then one to three title-case words
+        for m in _CAPS_SURNAME_FIRST_RE.finditer(text):
+            surname, given = m.group(1), m.group(2).split()
+            if (surname.casefold() in surnames() and _unknown_word(surname)
+                    and not any(w.casefold() in _NOT_NAME_WORDS for w in given)):
+                add(m.start(), m.end(), 0.88)  # the form is the evidence: given names may be words too ("Thi Lan")
+
         speakers = [m for m in _SPEAKER_RE.finditer(text) if shaped(m.group("name").split(), max_words=2)]
         if len(speakers) >= 2:
             for m in speakers:
@@ -983,6 +998,10 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if after is not None and name_shaped([after.group(1)]) and (
                     after.group(1).casefold() in surnames() or after.group(1).casefold() not in common_words()):
                 end = after.end(1)
+            elif (after is not None and after.group(1).casefold() in _PLACE_HEAD_SURNAMES
+                  and not _NEXT_TITLE_RE.match(text, after.end(1))):
+                add(m.start(), after.end(1), 0.86)  # "Beatriz Costa", "Minh Ho": no "Rica", "Chi Minh" after it
+                continue
             organisation = _ORG_AFTER_RE.match(text, end)
             after_word = organisation.group(1).casefold() if organisation else ""
             if organisation is None or after_word not in _NOT_NAME_WORDS or (

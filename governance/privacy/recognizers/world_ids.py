@@ -40,6 +40,8 @@ WORLD_ID_ENTITIES: dict[str, str] = {
     "MX_CURP": "Mexican CURP",
     "MY_NRIC": "Malaysian MyKad number",
     "MRZ": "the machine-readable zone of a passport, identity card or visa (names and numbers)",
+    "BANK_CODE": "a bank's sort code, BSB, routing or transit number or IFSC, after its cue (beside an account: who "
+                 "banks where)",
 }
 WORLD_ALNUM_IDS = frozenset(WORLD_ID_ENTITIES)
 
@@ -427,6 +429,12 @@ def _jmbg(v: str) -> bool:
     return 1 <= day <= 31 and 1 <= month <= 12 and year[0] in "90" and jmbg_check(d[:12]) == d[12]
 
 
+def _rfc(v: str) -> bool:
+    """Mexico's RFC: its six digits are a date (YYMMDD); the homoclave's check is not required (a person's RFC is
+    often written with a homoclave the SAT assigned by hand)."""
+    return _yymmdd_valid(v[-9:-3])
+
+
 def _cue(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.I)
 
@@ -476,6 +484,10 @@ _CHECKED: tuple[tuple[re.Pattern[str], object, re.Pattern[str], re.Pattern[str] 
     # the former Yugoslav citizen number (EMŠO, JMBG): 13 digits whose date and check digit hold
     (re.compile(_B + r"(?P<v>\d{13})" + _E), _jmbg,
      _cue(r"em[šs]o|jmbg|mati[čc]n\w* (?:broj|[šs]tevilka)|матичн\w* број"), re.compile(r"\d{13}$")),
+    # Mexico's RFC ("GOML850412K7A"): the name's letters, the birth or founding date, a homoclave of three
+    (re.compile(r"(?<![0-9A-Za-z_])(?P<v>[A-ZÑ&]{3,4}\d{6}[A-Z0-9]{3})(?![0-9A-Za-z_])", re.I),
+     _rfc,
+     _cue(r"\brfc\b|registro federal de contribuyentes"), None),
     # a GB driving licence ("MORGA753116SM9IJ"): its birth date must be one
     (re.compile(r"(?<![0-9A-Za-z_])(?P<v>[A-Z][A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2})(?![0-9A-Za-z_])"), _uk_licence,
      _cue(r"licen[cs]e|driving|driver"), re.compile(r"[A-Z][A-Z9]{4}\d{6}[A-Z9]{2}\d[A-Z]{2}$")),
@@ -484,9 +496,27 @@ _CUE_WINDOW = 48
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
 
 
-def _checked(text: str) -> list[tuple[int, int, float]]:
+def _aba(v: str) -> bool:
+    """A US ABA routing number's check: 3·d1 + 7·d2 + d3 + … ≡ 0 (mod 10)."""
+    d = _digits(v)
+    return sum(int(x) * w for x, w in zip(d, (3, 7, 1) * 3, strict=True)) % 10 == 0
+
+
+# A bank's code beside an account (who banks where, and with the account the way to pay someone): always after its
+# own cue — six digits alone are anything.
+_BANK_CODES: tuple[tuple[re.Pattern[str], object, re.Pattern[str], re.Pattern[str] | None], ...] = (
+    (re.compile(_B + r"(?P<v>\d{2}[- ]\d{2}[- ]\d{2}|\d{6})" + _E), lambda v: True, _cue(r"sort[ \-]?code"), None),
+    (re.compile(_B + r"(?P<v>\d{3}[- ]?\d{3})" + _E), lambda v: True, _cue(r"\bbsb\b"), None),
+    (re.compile(_B + r"(?P<v>\d{9})" + _E), _aba, _cue(r"routing|\baba\b|\brtn\b"), None),
+    (re.compile(_B + r"(?P<v>\d{5}[- ]\d{3})" + _E), lambda v: True, _cue(r"\btransit\b"), None),
+    (re.compile(r"(?<![0-9A-Za-z_])(?P<v>[A-Z]{4}0[A-Z0-9]{6})(?![0-9A-Za-z_])"), lambda v: True,
+     _cue(r"\bifsc\b"), None),
+)
+
+
+def _checked(text: str, table=None) -> list[tuple[int, int, float]]:
     out = []
-    for pattern, check, cue, layout in _CHECKED:
+    for pattern, check, cue, layout in (_CHECKED if table is None else table):
         for m in pattern.finditer(text):
             raw = m.group("v")
             if not check(raw):  # type: ignore[operator]
@@ -613,6 +643,8 @@ class WorldIdRecognizer(EntityRecognizer):
             out.append(_result(self, "NATIONAL_ID", s, e, CUE_SCORE))
         if "NATIONAL_ID" in wanted:
             out += [_result(self, "NATIONAL_ID", s, e, score) for s, e, score in _checked(text)]
+        if "BANK_CODE" in wanted:
+            out += [_result(self, "BANK_CODE", s, e, score) for s, e, score in _checked(text, _BANK_CODES)]
         for entity, pattern, check in _SHAPES:
             if entity not in wanted:
                 continue
