@@ -1425,14 +1425,20 @@ _FIRM_SUFFIXES = frozenset("inc llc ltd corp co plc gmbh ag sa sas sarl bv nv oy
 # what only a firm has: "Contoso's admin sees a 403", "Soylent's SSO", "the Initech tenant"; a person has an account
 _FIRM_AFTER_RE = re.compile(
     r"(?:['’]s)?[ \t]+(?:tenant|org|organi[sz]ation|admins?|employees|staff|procurement|IT|SSO|SAML|Okta|AD|"
-    r"helpdesk|subscription|renewal|contract|legal[ \t]+team|security[ \t]+team)\b")
+    r"helpdesk|subscription|renewal|contract|legal[ \t]+team|security[ \t]+team|account|accounts|workspace|"
+    r"instance|users|end[ \t-]users|clients|customers|deal|rollout|integration|partnership)\b")
+# ... or after a noun of trade: "Enterprise customer Cyberdyne", "our vendor Initech", "the prospect Hooli"
+_FIRM_BEFORE_RE = re.compile(
+    r"(?i)\b(?:customers?|clients?|vendors?|suppliers?|partners?|prospects?|accounts?|resellers?|distributors?)"
+    r"[ \t]+\Z")
 
 
 def _a_firm(text: str, start: int, end: int) -> bool:
     """A word no list holds as a person's or a place's name, before what only a firm has (:data:`_FIRM_AFTER_RE`):
     a customer or a vendor. A name of any list stays ("Maria's admin rights" are hers)."""
     words = [w.strip(".,;:!?'’\"()").removesuffix("'s").removesuffix("’s") for w in text[start:end].split()]
-    return bool(words) and not any(_a_name_somewhere(w) for w in words) and bool(_FIRM_AFTER_RE.match(text, end))
+    return bool(words) and not any(_a_name_somewhere(w) for w in words) and bool(
+        _FIRM_AFTER_RE.match(text, end) or _FIRM_BEFORE_RE.search(text, max(0, start - 20), start))
 
 
 # a bot or a scheduler named like a person: "the Diana alerting bot", "Mabel (our Slack standup bot)"

@@ -452,6 +452,20 @@ def test_round_40_firms_bots_holidays_dates_and_machine_places(text, word, etype
     assert bool(found) == kept, found
 
 
+@pytest.mark.parametrize(("text", "word", "kept"), [
+    # round 45: a noun of trade before it, or what only a customer has after it, makes a word no list holds a firm
+    ("Enterprise customer Cyberdyne can't invite users", "Cyberdyne", False),
+    ("our vendor Initech sent the new price list", "Initech", False),
+    ("the Vandelay account was migrated last night", "Vandelay", False),
+    # a name of any list stays a person, a possessive too
+    ("customer Maria called about the invoice", "Maria", True),
+    ("Maria's account was locked after three tries", "Maria", True),
+])
+def test_round_45_a_customer_or_a_vendor_is_a_firm(text, word, kept):
+    found = _candidates(text, [_model_guess(text, word, "PERSON")], MaskingPolicy.default())
+    assert bool(found) == kept, found
+
+
 def test_the_name_shape_tells_names_from_product_words():
     """A character model of the name lists against the technology and prose words: names of the lists' cultures score
     high even when no list holds them; coined product words score low."""
