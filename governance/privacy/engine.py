@@ -1351,8 +1351,9 @@ _CHANNEL_HANDLES = frozenset("here channel everyone all team oncall on-call".spl
 
 def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]]) -> list[str] | None:
     """The folded words of ``text[left:right]`` if it names no person: no personal pronoun, no name of the lexicon
-    outside ``spans`` (the model's places: "from Virginia to Ohio") or a zone id, no @handle, no word of where people
-    are or go (flying, visiting, lives, office, team, customer …); else None."""
+    outside ``spans`` (the model's places: "from Virginia to Ohio") or a zone id (a month after a word of time is no
+    name), no "@" but one calling the channel ("@channel", "@here"), no word of where people are or go (flying,
+    visiting, lives, office, team, customer …); else None."""
     sentence = text[left:right]
     # an "@" names someone (a handle, an address) unless it calls the channel ("@channel", "@here", "@oncall")
     handles = _HANDLE_RE.findall(sentence)
