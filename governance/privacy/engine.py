@@ -1029,7 +1029,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
             _hosts_infrastructure(text, start, end) or _where_a_tool_runs(text, start, end)):
         return False  # "the Sydney region", "the Canadian region", "our Irish subnet": a data centre (a place the
         # model called a person too: "the Bangalore shard")
-    if weak and (_a_firm(text, start, end) or _a_bot(text, start, end) or _a_holiday(text, start, end)):
+    if weak and ((etype != "NRP" and _a_firm(text, start, end)) or _a_bot(text, start, end)
+                 or _a_holiday(text, start, end)):
         return False
     if weak and etype == "PERSON" and _spelt_like_no_name(text, start, end):
         return False
