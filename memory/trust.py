@@ -72,8 +72,8 @@ PEER_ITEM_TRUST_REVIEWED = frozenset({Trust.REVIEWED})
 # default): where a poisoned rule does its harm, not how an attack is worded — credentials, access and approvals, a
 # safeguard or its switching off, a destination outside the team (a host, a URL, an address, a bucket, a webhook),
 # money and identity papers, code fetched and run. Written for PostgreSQL's regular expressions (``\y``: a word's
-# edge), matched case-insensitively by the database (``Experience.sensitive``, a generated column: every write path
-# keeps it right); :func:`sensitive_statement` is its Python twin.
+# edge), matched case-insensitively by the database alone (``Experience.sensitive``, a generated column: every write
+# path keeps it right).
 _SENSITIVE_TERMS = r"""
 pass(?:word|phrase|wd|code)s? | tokens? | api[\s-]?keys? | secrets? | credentials? | creds |
 (?:private|ssh|signing)[\s-]keys? | 2fa | mfa | otps? | log-?ins? | sign-?ins? | cookies? |
@@ -110,17 +110,6 @@ def sensitive_pattern() -> str:
     return _sensitive_pattern(file_extensions())
 
 
-@functools.cache
-def _sensitive_re() -> re.Pattern[str]:
-    return re.compile(sensitive_pattern().replace(r"\y", r"\b"), re.IGNORECASE)
-
-
-def sensitive_statement(text: str) -> bool:
-    """Whether ``text`` is about what two agents' word does not share under ``guarded`` (the search reads the same
-    expression in SQL)."""
-    return bool(_sensitive_re().search(text or ""))
-
-
 class SensitiveMatch(Func):
     """``<field> ~* <pattern>`` (:func:`sensitive_pattern`): immutable, so a stored generated column
     (``Experience.sensitive``) — the search reads one boolean per row instead of running the expression on every
@@ -134,8 +123,6 @@ class SensitiveMatch(Func):
     def as_sql(self, compiler, connection, **extra_context):
         (text, text_params), (pattern, pattern_params) = (compiler.compile(e) for e in self.source_expressions)
         return f"({text} ~* {pattern})", [*text_params, *pattern_params]
-
-
 
 
 def peer_item_reach_q(setting: str) -> Q | None:

@@ -92,6 +92,7 @@ from .recognizers import (
     SECRET_PREFIX,
     acts_as_a_person,
     build_custom_recognizers,
+    calls_no_one,
     class_change_ratio,
     decoded_runs,
     deobfuscate_email,
@@ -1342,24 +1343,21 @@ def _the_organisations_place(text: str, start: int, end: int, *, people: Sequenc
 _ZONE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:time(?:[ \t]*zones?)?|tz|standard[ \t]+time|daylight[ \t]+time)\b")
 
 
-_MONTH_NAMES = frozenset(
-    "january february march april may june july august september october november december".split())
+_MONTH_WORD_RE = re.compile(_MONTH.removesuffix(r"\.?"))
 _TIME_WORD_BEFORE_RE = re.compile(r"(?i)\b(?:in|by|until|till|since|before|after|from|during|mid|early|late|next|last|"
                                   r"this|each|every)[ \t]+\Z")
 _HANDLE_RE = re.compile(r"(?<![\w.])@([A-Za-z][\w-]*)")
-_CHANNEL_HANDLES = frozenset("here channel everyone all team oncall on-call".split())
 
 
 def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]]) -> list[str] | None:
     """The folded words of ``text[left:right]`` if it names no person: no personal pronoun, no name of the lexicon
     outside ``spans`` (the model's places: "from Virginia to Ohio") or a zone id (a month after a word of time is no
-    name), no "@" but one calling the channel ("@channel", "@here"), no word of where people are or go (flying,
-    visiting, lives, office, team, customer …); else None."""
+    name), no "@" but one calling the channel or a team ("@channel", "@oncall"), no word of where people are or go
+    (flying, visiting, lives, office, team, customer …); else None."""
     sentence = text[left:right]
-    # an "@" names someone (a handle, an address) unless it calls the channel ("@channel", "@here", "@oncall")
+    # an "@" names someone (a handle, an address) unless it calls the channel or a team ("@channel", "@oncall")
     handles = _HANDLE_RE.findall(sentence)
-    if _PRESENCE_RE.search(sentence) or sentence.count("@") != len(handles) or any(
-            h.casefold() not in _CHANNEL_HANDLES for h in handles):
+    if _PRESENCE_RE.search(sentence) or sentence.count("@") != len(handles) or not all(map(calls_no_one, handles)):
         return None
     found = list(_SENTENCE_WORD_RE.finditer(sentence))
     folded = [m.group().casefold().replace("’", "'") for m in found]
@@ -1372,7 +1370,7 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
     # month after a word of time ("in June", "until May": June said … stays a person)
     if any(w.removesuffix("'s") in names and not any(s <= left + m.start() < e for s, e in spans)
            and (m.group()[:1].isupper() or (len(w) >= 4 and not is_common_word(w)))
-           and not (w in _MONTH_NAMES and _TIME_WORD_BEFORE_RE.search(sentence, 0, m.start()))
+           and not (_MONTH_WORD_RE.fullmatch(w) and _TIME_WORD_BEFORE_RE.search(sentence, 0, m.start()))
            for m, w in zip(found, folded, strict=True)):
         return None
     return folded

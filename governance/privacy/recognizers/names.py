@@ -656,11 +656,17 @@ _OPENING_PEOPLE_RE = re.compile(
     r"could[ \t]+you|will[ \t]+(?:take|handle|look|review))\b)")
 
 
+def calls_no_one(handle: str) -> bool:
+    """A chat handle (after "@") that calls the channel, a team or a bot ("@channel", "@here", "@oncall", "@sre"):
+    :data:`_NOT_HANDLES`."""
+    return handle.lower() in _NOT_HANDLES
+
+
 def handle_of_a_person(handle: str) -> bool:
     """A chat handle (after "@") that is a person's: no team, bot or word of the channel (:data:`_NOT_HANDLES`), no
     digit, and an unknown word, a dotted name ("mei.lin") or led by a name of some list ("@maria", "@hunter.b")."""
     parts = [p for p in re.split(r"[._\-]", handle) if p]
-    return handle.lower() not in _NOT_HANDLES and not any(c.isdigit() for c in handle) and bool(parts) and (
+    return not calls_no_one(handle) and not any(c.isdigit() for c in handle) and bool(parts) and (
         (_unknown_word(handle) and any(_unknown_word(p) for p in parts)) or dotted_name_handle(handle)
         or _a_name_of_some_list(parts[0]))
 

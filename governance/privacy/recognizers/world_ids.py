@@ -514,9 +514,9 @@ _BANK_CODES: tuple[tuple[re.Pattern[str], object, re.Pattern[str], re.Pattern[st
 )
 
 
-def _checked(text: str, table=None) -> list[tuple[int, int, float]]:
+def _checked(text: str, table: tuple = _CHECKED) -> list[tuple[int, int, float]]:
     out = []
-    for pattern, check, cue, layout in (_CHECKED if table is None else table):
+    for pattern, check, cue, layout in table:
         for m in pattern.finditer(text):
             raw = m.group("v")
             if not check(raw):  # type: ignore[operator]
