@@ -1859,6 +1859,15 @@ def _resolve(text: str, candidates: list[_Candidate], protected: list[tuple[int,
         if any(c.start < o.end and o.start < c.end for o in chosen):
             if c.tier == 2:
                 dropped_ner.append(c)
+                # an address whose last number another pattern claimed ("…, Apt 12, Tel Aviv 6346214" read as a
+                # phone): the street and the rest of it before that number are still the address
+                first = min((o for o in chosen if c.start < o.end and o.start < c.end), key=lambda o: o.start)
+                if c.entity_type == "LOCATION" and not c.model_only and not first.is_secret \
+                        and first.start - c.start >= 8 \
+                        and not any(c.start < o.end and o.start < first.start for o in chosen if o is not first):
+                    s, e = _trim(text, c.start, first.start, "LOCATION")
+                    if e - s >= 8:
+                        chosen.append(_Candidate("LOCATION", s, e, c.score, model_only=c.model_only))
             continue
         chosen.append(c)
     for c in dropped_ner:
@@ -2190,9 +2199,8 @@ def _mask_round(texts: list[str], policy: MaskingPolicy, key: bytes, registered:
     for i, found in _encoded_personal_data(plain, policy):
         raw_all[i] = [*raw_all[i], found]
     return [
-        _apply(n.original, _with_repeats(t, _resolve(t, _candidates(t, raw, policy),
-                                                     accepted_placeholders(t, registered=registered))),
-               key, norm=n)
+        _apply(n.original, _with_names_again(t, _with_repeats(t, _resolve(
+            t, _candidates(t, raw, policy), accepted_placeholders(t, registered=registered)))), key, norm=n)
         if t
         else MaskResult(text=n.original, entities=[])
         for t, n, raw in zip(plain, norms, raw_all, strict=True)
@@ -2212,6 +2220,73 @@ def _with_repeats(text: str, chosen: list[_Candidate]) -> list[_Candidate]:
         for m in re.finditer(r"(?<![\w])" + re.escape(value) + r"(?![\w])", text, re.IGNORECASE):
             if not any(m.start() < o.end and o.start < m.end() for o in (*chosen, *extra)):
                 extra.append(_Candidate(c.entity_type, m.start(), m.end(), c.score))
+    return sorted([*chosen, *extra], key=lambda c: (c.start, -c.end)) if extra else chosen
+
+
+# "and" in the languages of the name lists: a name-shaped word joined to a person found is a person too
+_AND = r"(?:and|und|et|y|e|i|a|en|og|och|ve|и|і|та|και|&)"
+_NAME_WORD = r"[A-ZÀ-ÞĀ-ſ][\w'’\-]*"
+_AND_AFTER_RE = re.compile(r"[ \t]+" + _AND + r"[ \t]+(" + _NAME_WORD + r")(?:[ \t]+(" + _NAME_WORD + r"))?")
+_AND_BEFORE_RE = re.compile(r"(?<![\w'’])(" + _NAME_WORD + r")(?:[ \t]+(" + _NAME_WORD + r"))?[ \t]+" + _AND
+                            + r"[ \t]+\Z")
+
+
+def _a_given_name(word: str) -> bool:
+    """A word the name lists give, or spelt like their names (:func:`name_shape` ≥ 0.9), that is no word of prose."""
+    bare = word.strip("'’")
+    return not is_plain_word(bare) and (bare.casefold() in given_names() or (name_shape(bare) or 0.0) >= 0.9)
+
+
+_SURNAME_AFTER_RE = re.compile(r"[ \t]+([A-ZÀ-ÞĀ-ſ][^\W\d_]+)(?:['’][^\W\d_]{1,4})?(?![\w'’])")
+
+
+def _a_listed_surname(word: str) -> bool:
+    return word.casefold() in surnames() and not is_plain_word(word) and not is_common_word(word)
+
+
+def _a_surname(word: str) -> bool:
+    bare = word.strip("'’")
+    return not is_plain_word(bare) and not is_common_word(bare) and (
+        bare.casefold() in surnames() or (name_shape(bare) or 0.0) >= 0.9)
+
+
+def _with_names_again(text: str, chosen: list[_Candidate]) -> list[_Candidate]:
+    """Names the recognizers found, where the text says them again in a form they missed:
+
+    * the same name in lower case as a possessive ("Themba asked …, but themba's laptop …"), when no word of it is a
+      word of prose or a technology's ("Will" is not masked as "will"; a name found in lower case is not looked for
+      in capitals: "aurora said …" leaves "the Aurora Serverless setting"). Only the possessive: a lower-case word
+      in team chat is as often a command or a host as a name (any lower-case repeat added a false mask on the held
+      part of the team-chat set, counts only);
+    * a given name joined to a person found by "and" in the languages of the name lists ("<PERSON> and Julia tested
+      it", "<PERSON> a Šárka Procházková mají …"): a name the vocabulary holds as a product ("Julia") is a person
+      there, and a word no list holds needs a name's spelling; not before a noun of software ("and Jasmine tests")."""
+    extra: list[_Candidate] = []
+    taken = lambda s, e: any(s < o.end and o.start < e for o in (*chosen, *extra))  # noqa: E731
+    for c in chosen:
+        if c.entity_type == "LOCATION" and c.model_only and (m := _SURNAME_AFTER_RE.match(text, c.end)) \
+                and " " not in text[c.start:c.end].strip() and _a_listed_surname(m.group(1)) \
+                and not any(o is not c and c.end < o.end and o.start < m.end(1) for o in chosen):
+            # the model's place on a given name before a surname of the lists ("Deniz Yılmaz", "Ayşe Demir'e")
+            c.entity_type, c.end = "PERSON", m.end(1)
+            continue
+        if c.entity_type != "PERSON":
+            continue
+        value = text[c.start:c.end].strip()
+        words = value.split()
+        if words and not value.islower() and all(
+                len(w) >= 3 and not is_common_word(w) and not is_plain_word(w) for w in words):
+            for m in re.finditer(r"(?<![\w<./@-])" + re.escape(value) + r"(?=['’]s\b)", text, re.IGNORECASE):
+                if m.group(0).islower() and not taken(m.start(), m.end()):
+                    extra.append(_Candidate("PERSON", m.start(), m.end(), c.score))
+        after = _AND_AFTER_RE.match(text, c.end)
+        before = _AND_BEFORE_RE.search(text, max(0, c.start - 60), c.start)
+        for m in (after, before):
+            if m is None or not _a_given_name(m.group(1)):
+                continue
+            start, end = m.start(1), m.end(2) if m.group(2) and _a_surname(m.group(2)) else m.end(1)
+            if not taken(start, end) and not _names_an_artefact(text, start, end):
+                extra.append(_Candidate("PERSON", start, end, c.score))
     return sorted([*chosen, *extra], key=lambda c: (c.start, -c.end)) if extra else chosen
 
 

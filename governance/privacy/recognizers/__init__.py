@@ -16,7 +16,9 @@ Everything here is plain Python on top of ``presidio_analyzer`` (no Django). The
 * :mod:`.cued_names` — lower-case and non-Latin names after a person cue in several languages
   (:class:`CuedNameRecognizer`);
 * :mod:`.names` — names and places on top of the NER: :class:`PersonHeuristicRecognizer` (improves the small
-  spaCy model's PERSON recall with generic cues, see its docstring) and :class:`StreetAddressRecognizer`.
+  spaCy model's PERSON recall with generic cues, see its docstring) and :class:`StreetAddressRecognizer`, which
+  reads the rest of an address on its line with :mod:`.addresses` (the parts after a street in each country's order,
+  CJK addresses, the recipient before one).
 
 This package builds the list the engine registers (:func:`build_custom_recognizers`) and re-exports the
 names used elsewhere, so ``from governance.privacy.recognizers import ...`` keeps working.

@@ -24,6 +24,7 @@ from ..vocabulary import (
     surnames,
 )
 from ._common import _result, foreign_script, table_cells
+from .addresses import address_runs, cjk_addresses, recipients
 
 # --------------------------------------------------------------------------------------------------
 # Street addresses (LOCATION)
@@ -203,7 +204,7 @@ class StreetAddressRecognizer(EntityRecognizer):
 
     def __init__(self, supported_language: str = "en"):
         super().__init__(
-            supported_entities=["LOCATION"],
+            supported_entities=["LOCATION", "PERSON"],
             name="RecMemStreetRecognizer",
             supported_language=supported_language,
         )
@@ -213,6 +214,7 @@ class StreetAddressRecognizer(EntityRecognizer):
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         out = []
+        streets: list[tuple[int, int]] = []
         any_case = not any(c.isupper() for c in text)
         low = text.lower()
         if "corner" in low:
@@ -263,6 +265,13 @@ class StreetAddressRecognizer(EntityRecognizer):
                     break
                 out.append(_result(self, "LOCATION", pos, line_end, 0.9))
                 pos = line_end + 1
+        # the rest of the address on the street's line, in the country's order (addresses.py)
+        streets += [(r.start, r.end) for r in out]
+        runs = address_runs(text, streets)
+        for s, e in [*runs, *cjk_addresses(text)]:
+            out.append(_result(self, "LOCATION", s, e, 0.9))
+        for s, e in recipients(text, runs):  # who it is sent to
+            out.append(_result(self, "PERSON", s, e, 0.85))
         return out
 
 
@@ -453,7 +462,11 @@ _CUE_FLAGS = re.I
 
 # honorific + name (one word is enough)
 _HONORIFIC_CUE = re.compile(
-    r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Madam|Mme|Mlle|Herr|Frau|Señor|Señora|Sr|Sra)\.?[ \t]+",
+    r"\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame|Madam|Mme|Mlle|Herr|Frau|Señor|Señora|Sr|Sra|"
+    # ... and as other languages address a person (round 46): Malay and Indonesian, Dutch, Italian, Portuguese,
+    # Polish, Hindi, Arabic and Hausa titles ("Encik Faizal", "Dhr. de Vries", "Sig.ra Bianchi", "Shri Ramesh")
+    r"Encik|Puan|Cik|Tuan|Datuk|Dato|Bapak|Pak|Ibu|Dhr|Mevr|Mevrouw|Meneer|Sig|Sig\.ra|Signor|Signora|Dott|"
+    r"Dott\.ssa|Dona|Pani|Shri|Smt|Sheikh|Alhaji|Hajiya)\.?[ \t]+",
     _CUE_FLAGS,
 )
 # relation + name: "my son Lukas", "our colleague, Maria"
@@ -630,6 +643,9 @@ _LOWER_ADDRESSED_RE = re.compile(
     r"|rolled[ \t]+back|deployed|shipped|reported|broke|fixed|pushed|merged|reverted|can['’]?t|cannot|won['’]t|"
     r"didn['’]t)\b))")
 # a surname in capitals, then one to three title-case given names ("NGUYEN Thi Lan")
+_LOWER_PARTICLE_NAME_RE = re.compile(
+    r"(?<![\w@./\-])([a-zß-ÿ][a-zß-ÿ'\-]+)((?:[ \t]+(?:van|von|de|der|den|da|di|du|del|della|dos|das|la|le|bin|"
+    r"binti|ibn|al|el|ter|ten)){1,3})[ \t]+([a-zß-ÿ][a-zß-ÿ'\-]{2,})(?![\w@.\-])")
 _CAPS_SURNAME_FIRST_RE = re.compile(
     r"(?<![\w@#/\\.\-])([A-ZÀ-Þ]{2,}(?:-[A-ZÀ-Þ]{2,})?)"
     r"((?:[ \t]+[A-ZÀ-Þ][a-zß-ÿ]+(?:-[A-ZÀ-Þ][a-zß-ÿ]+)?){1,3})(?![\w@/])")
@@ -852,6 +868,14 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if (surname.casefold() in surnames() and _unknown_word(surname)
                     and not any(w.casefold() in _NOT_NAME_WORDS for w in given)):
                 add(m.start(), m.end(), 0.88)  # the form is the evidence: given names may be words too ("Thi Lan")
+
+        # a name in lower case with its particles ("ludwig van der berg pushed to main", "maria da silva"): a given
+        # name of the lists that is no word of prose or technology, and a surname of the lists (or spelt like one)
+        for m in _LOWER_PARTICLE_NAME_RE.finditer(text):
+            given, last = m.group(1), m.group(3)
+            if given in given_names() and _unknown_word(given) and not is_plain_word(last) \
+                    and not is_tech_word(last) and (last in surnames() or (name_shape(last) or 0.0) >= 0.9):
+                add(m.start(), m.end(), 0.9)
 
         speakers = [m for m in _SPEAKER_RE.finditer(text) if shaped(m.group("name").split(), max_words=2)]
         if len(speakers) >= 2:
@@ -1332,6 +1356,10 @@ _KO_INTRO_RE = re.compile(f"(?:이름은|저는|나는|제[ \t]+이름은)[ \t]*
                           f"(?:입니다|이에요|예요|이라고|라고|이야|야)")
 _ZH_TITLE_RE = re.compile(f"([{_HAN}]{{1,2}})(?:先生|女士|小姐|老师|老師|同学|同學|经理|經理|医生|醫生|教授)")
 _JA_TITLE_RE = re.compile(f"([{_HAN}\u30a0-\u30ff]{{1,4}})(?:さん|様|さま|くん|君|ちゃん|先生|氏)")
+# a name written in hiragana before its title ("やまもと さん"; the normalisation may put a space between): not a
+# word of kinship or courtesy written in hiragana ("みなさん", "おかあさん", "あかちゃん", "おつかれさま")
+_JA_KANA_TITLE_RE = re.compile("(?<![\u3040-\u309f])([\u3040-\u309f]{2,5})[ \t]?(?:さん|さま|様|くん|ちゃん)")
+_JA_KANA_NOT_NAMES = ("お", "ご", "みな", "あか", "にい", "ねえ", "じい", "ばあ", "とう", "かあ", "ぼっ")
 _KO_TITLE_RE = re.compile(f"([{_HANGUL}]{{2,4}})[ \\t]?(?:씨|님|선생님)")
 # cased scripts other than Latin: Cyrillic, Greek, Armenian
 _CASED_WORD = "[\u0400-\u04ff\u0370-\u03ff\u0531-\u0587][\u0400-\u04ff\u0370-\u03ff\u0531-\u0587'’\\-]+"
@@ -1435,6 +1463,9 @@ class ScriptNameRecognizer(EntityRecognizer):
                     name.endswith(w) and (len(name) == len(w) or len(w) >= 2) for w in _JA_TITLED_NOUNS):
                 continue  # お客様, ご苦労様, 皆さん: a noun with an honorific
             out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.85))
+        for m in _JA_KANA_TITLE_RE.finditer(text):
+            if not m.group(1).startswith(_JA_KANA_NOT_NAMES):
+                out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.85))
         for m in _JA_INTRO_RE.finditer(text):
             g = 1 if m.group(1) else 2
             # "名前は必須です" (the name is required) is no introduction: after 名前は, a surname or a katakana name

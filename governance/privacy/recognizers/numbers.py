@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from ..vocabulary import file_extensions
-from ._common import _result, _window
+from ._common import _result, _window, table_cells
 from .offline_tld import ensure_offline_tldextract
 
 # --------------------------------------------------------------------------------------------------
@@ -97,6 +97,8 @@ _PHONE_CONTEXT = re.compile(
     r"phone|\btel\b|tel\.|telephone|mobile|\bcell|\bfax\b|\bdesk\b|office|\bcall|\bring\b|\bdial|whatsapp|"
     r"signal|\bsms\b|\btext(?:ed|ing|s)?\b|message|contact|reach|answer|number|\bnr\b|\bno\.|hotline|landline|"
     r"extension|"
+    # a landline in other languages ("o al fijo (01) 442-3310", "Festnetz", "fixe", "fisso")
+    r"\bfijo\b|festnetz|\bfixe\b|\bfisso\b|stacjonarn|\bsabit\b|\bvaste lijn|"
     # "call" in other languages: the number after "ligue para", "ruf … an", "appelle" is a phone number
     r"\blig(?:ue|a|ar|uem)\b|\bllam(?:a|e|ar|ame)\b|\bappel(?:le|lez|er)?\b|\banruf|\bruf\b|\bchiam(?:a|i|are)\b|"
     r"\bbel(?:len)?\b|zadzwo|позвон|звон|\bring\b|\bsoita\b|\bzavolej|\bhívj|\bara\b|\bpiga\b|\btelp\b|"
@@ -175,10 +177,25 @@ class LoosePhoneRecognizer(EntityRecognizer):
                 score = max(score, 0.85)  # "+49 171 3948271", "0049 171 …": a number libphonenumber dials
             elif len(groups) >= 3 and _a_mobile_abroad(main):
                 score = max(score, 0.6)  # "(087 284 7193)": a mobile in its own country's grouped layout
+            elif _AREA_CODE_RE.fullmatch(main):
+                score = max(score, 0.6)  # "(01) 678 9012": an area code in brackets, led by its trunk 0
             elif "+" in main or "(0)" in main:
                 score += 0.1
             out.append(_result(self, "PHONE_NUMBER", m.start(), m.start() + len(raw), score))
+        if any(sep in text for sep in (",", ";", "\t", "|")) and _PHONE_HEADER_HINT.search(text):
+            for s, e in table_cells(text, _PHONE_COLUMN_RE):  # a phone column ("name,phone,city" and its rows)
+                cell = text[s:e]
+                if _PHONE_CELL_RE.fullmatch(cell) and 6 <= len(re.sub(r"\D", "", cell)) <= 15:
+                    out.append(_result(self, "PHONE_NUMBER", s, e, 0.85))
         return out
+
+
+_PHONE_COLUMN_RE = re.compile(
+    r"(?i)(?:(?:home|work|mobile|cell|office|contact|private|business)?[ _-]?(?:phone|tel|telephone|mobile|cell|"
+    r"msisdn|fax)(?:[ _-]?(?:no|nr|number|num|#))?|telefon(?:nummer)?|handy(?:nummer)?|t[eé]l[eé]phone|portable|"
+    r"tel[eé]fono|telefone|celular|m[oó]vil|cellulare|telefoonnummer|puhelin|телефон)")
+_PHONE_HEADER_HINT = re.compile(r"(?i)phone|tel|mobile|cell|handy|portable|m[oó]vil|celular|fax|msisdn|puhelin|телефон")
+_PHONE_CELL_RE = re.compile(r"\+?[\d ()./\-]{6,24}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -324,6 +341,11 @@ def _valid_international(value: str) -> bool:
 
     parsed = _parse_international(value)
     return parsed is not None and phonenumbers.is_valid_number(parsed)
+
+
+# a national number written with its trunk-0 area code in brackets, then the subscriber's 6 to 8 digits in one to
+# three groups: how Ireland, the UK, Peru, Argentina, Germany … write a landline; no order or ticket number has it
+_AREA_CODE_RE = re.compile(r"\(0\d{1,4}\)[ ]?\d{2,4}(?:[ \-]?\d{2,4}){0,2}")
 
 
 def _a_mobile_abroad(value: str) -> bool:

@@ -41,8 +41,13 @@ def test_a_name_pseudonymised_once_gets_its_placeholder_where_the_ner_misses_it(
     [after] = texts_mask(project=project, texts=[MISSED])
     assert "Caroline" not in after and placeholder in after
     # queries and metadata go through the same gateway: the same placeholder there too
-    [query] = texts_mask(project=project, texts=["what did caroline's friend Caroline paint?"])
-    assert query.count(placeholder) == 1 and "caroline's" in query  # capitalised occurrences only
+    [query] = texts_mask(project=project, texts=["what did Caroline's friend paint?"])
+    assert query.count(placeholder) == 1
+    [lower] = texts_mask(project=project, texts=["what did caroline's friend paint?"])
+    assert "caroline's" in lower  # the registry looks up capitalised occurrences only
+    # (in one text, a name found is masked where the text says it again in lower case: round 46)
+    [both] = texts_mask(project=project, texts=["what did caroline's friend Caroline paint?"])
+    assert both.count(placeholder) == 2 and "caroline" not in both
     [meta] = json_mask(project=project, values=[{"with": "Caroline", "turn": "D25:4"}])
     assert meta == {"with": placeholder, "turn": "D25:4"}  # an id-like value is no name
 
