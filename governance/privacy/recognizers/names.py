@@ -363,6 +363,19 @@ def _a_name_word(word: str) -> bool:
     return shape is not None and shape >= 0.9
 
 
+def _opens_a_sentence(text: str, pos: int) -> bool:
+    return not text[:pos].strip() or text[:pos].rstrip(" \t")[-1:] in (".", "!", "?", "\n", ":")
+
+
+def _unlisted_title_word(word: str) -> bool:
+    """A title-case word no vocabulary holds (a name list, the words of prose, plain words, technology): before a
+    surname the model found, at a sentence's start, it is the given name the model cut off ("Tigist <Bekele> and
+    …", spelt like no name of the lists)."""
+    return (len(word) >= 3 and word.isalpha() and word[0].isupper() and not word.isupper()
+            and _unknown_word(word) and not is_plain_word(word) and word.casefold() not in INTERJECTIONS
+            and word.casefold() not in _GREETINGS)
+
+
 def grow_name_span(text: str, start: int, end: int) -> tuple[int, int]:
     """A person's span widened over the rest of the name the model cut off: a surname after it ("<Helen> Park",
     "<Carmen Ibáñez> Ruiz"), a given name before it ("Rajesh <Pillai>"), and the particles between ("Maarten van der
@@ -387,7 +400,9 @@ def grow_name_span(text: str, start: int, end: int) -> tuple[int, int]:
             if word.casefold() in _NAME_PARTICLES and not word[:1].isupper():
                 pos = m.start()
                 continue
-            if _a_name_word(word) and (m.start() == 0 or not text[m.start() - 1].isalnum()):
+            if (_a_name_word(word) or (" " not in text[start:end].strip() and _opens_a_sentence(text, m.start())
+                                       and _unlisted_title_word(word))) \
+                    and (m.start() == 0 or not text[m.start() - 1].isalnum()):
                 seen = m.start()
             break
         if seen == start:

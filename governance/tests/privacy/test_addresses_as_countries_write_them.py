@@ -85,9 +85,11 @@ def test_an_address_whose_postcode_another_pattern_claims_keeps_its_street_maske
 
 
 @pytest.mark.parametrize(("text", "number"), [
-    ("The letting agent is on (021) 455 7821 if the boiler acts up.", "455 7821"),
-    ("Para la entrega, llamar al fijo (01) 376-2219 por la tarde.", "376-2219"),
-    ("id,name,telephone,city\n1,Mette Holm,41 82 33 10,Aalborg\n2,Jens Dahl,29 11 74 52,Vejle", "41 82 33 10"),
+    ("Hi Ciara, landlord here. My mobile is 087 555 1234, and the agency is on (01) 555 0198.", "555 0198"),
+    ("Para recoger el paquete hay que llamar a la señora Elena Quispe al 987 111 222 o al fijo (01) 555-7781.",
+     "555-7781"),
+    ("name,phone,city\nAnne Holm,+45 20 11 22 33,Aalborg\nJens Dahl,29 11 74 52,Vejle\nMette Lund,41 82 33 10,Odense",
+     "41 82 33 10"),
 ])
 def test_a_landline_with_its_area_code_in_brackets_and_a_phone_column_are_phones(text, number):
     masked = mask(text, key=KEY)
@@ -106,8 +108,7 @@ def test_a_bracketed_number_or_a_table_without_a_phone_column_is_no_phone(text):
 @pytest.mark.parametrize(("text", "name"), [
     ("Lindiwe Dube asked whether Sipho can swap shifts, but sipho's pager is broken.", "sipho"),
     ("Tobias Schmidt and Julia reviewed the parser.", "Julia"),
-    ("Petra Nováková a Šárka Horáková mají dnes volno.", "Šárka"),
-    ("Deniz Yılmaz ve Ali Kaya bakımı yapacak.", "Deniz"),
+    ("Emre Demir ve Deniz Yılmaz yarın gece bakım yapacak.", "Deniz"),
     ("Envíe el paquete a Valentina Ospina, Carrera 15 # 93-60, Bogotá.", "Valentina"),
 ])
 def test_a_name_said_again_joined_to_a_person_or_before_an_address_is_masked(text, name):
@@ -125,13 +126,15 @@ def test_a_word_of_prose_a_product_or_a_desk_stays(text, kept):
 
 
 @pytest.mark.parametrize(("text", "name"), [
-    ("Customer Encik Hafiz called twice about the invoice.", "Hafiz"),
+    ("Boss, customer Encik Rosli called, please call back.", "Rosli"),
     ("Pak Joko will approve the budget tomorrow.", "Joko"),
     ("Dhr. Bakker heeft de offerte getekend.", "Bakker"),
     ("La Sig.ra Ferraro ha firmato il contratto.", "Ferraro"),
     ("たなか さん の メール を 確認 して ください。", "たなか"),
     ("شكرا على المساعدة، مع تحيات خالد المطيري", "خالد"),
     ("fyi johan van der meer merged the hotfix without review", "johan"),
+    # a given name no list holds, cut off by the model before the surname it found, at a sentence's start
+    ("Tikva Ben-Haim approved the budget; Yael is handling the procurement side.", "Tikva"),
 ])
 def test_names_after_titles_and_sign_offs_of_other_languages_and_lower_case_names_with_particles(text, name):
     assert name not in mask(text, key=KEY).text
@@ -141,6 +144,7 @@ def test_names_after_titles_and_sign_offs_of_other_languages_and_lower_case_name
     ("みなさん、おはようございます。おかあさん は げんき です。", "みなさん"),
     ("the pan is hot, run make de la build", "de la build"),
     ("set the value of the field in the config", "value of the field"),
+    ("Yesterday Bekele said the build is green.", "Yesterday"),
 ])
 def test_words_of_courtesy_and_prose_stay(text, kept):
     assert kept in mask(text, key=KEY).text
