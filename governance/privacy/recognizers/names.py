@@ -363,6 +363,11 @@ def _a_name_word(word: str) -> bool:
     return shape is not None and shape >= 0.9
 
 
+# the sentence goes on after the name, in lower case ("Tikva <Ben-Haim> approved …"): not a vocative after an
+# exclamation ("Woohoo <Caroline>!")
+_SENTENCE_GOES_ON_RE = re.compile(r"[ \t]+[a-z]")
+
+
 def _opens_a_sentence(text: str, pos: int) -> bool:
     return not text[:pos].strip() or text[:pos].rstrip(" \t")[-1:] in (".", "!", "?", "\n", ":")
 
@@ -401,7 +406,7 @@ def grow_name_span(text: str, start: int, end: int) -> tuple[int, int]:
                 pos = m.start()
                 continue
             if (_a_name_word(word) or (" " not in text[start:end].strip() and _opens_a_sentence(text, m.start())
-                                       and _unlisted_title_word(word))) \
+                                       and _SENTENCE_GOES_ON_RE.match(text, end) and _unlisted_title_word(word))) \
                     and (m.start() == 0 or not text[m.start() - 1].isalnum()):
                 seen = m.start()
             break

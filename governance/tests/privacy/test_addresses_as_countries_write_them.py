@@ -11,6 +11,7 @@ import pytest
 
 from governance.privacy.engine import mask
 from governance.privacy.recognizers.addresses import address_runs
+from governance.privacy.recognizers.names import grow_name_span
 
 KEY = b"k"
 
@@ -148,3 +149,10 @@ def test_names_after_titles_and_sign_offs_of_other_languages_and_lower_case_name
 ])
 def test_words_of_courtesy_and_prose_stay(text, kept):
     assert kept in mask(text, key=KEY).text
+
+
+def test_a_word_before_a_name_the_model_found_is_its_given_name_only_where_the_sentence_goes_on():
+    text = "Tikva Ben-Haim approved the budget."
+    assert grow_name_span(text, 6, 14) == (0, 14)
+    text = "Yippee Marta! The release finally shipped."  # an exclamation before a vocative
+    assert grow_name_span(text, 7, 12) == (7, 12)
