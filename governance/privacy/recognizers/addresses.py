@@ -14,6 +14,7 @@ languages), checked on a set of 80 addresses of 25 countries of which half was r
 
 from __future__ import annotations
 
+import functools
 import re
 
 from ..vocabulary import all_tech, given_names, is_name_term, is_plain_word, name_shape
@@ -211,7 +212,9 @@ _KINDS = (("street", _is_numbered_street), ("unit", _is_unit), ("postal", _is_po
           ("number", _is_number), ("area", _is_area), ("street", _is_typed_street), ("place", _is_place))
 
 
+@functools.lru_cache(maxsize=8192)
 def _kind(part: str) -> str:
+    # (cached: a run's first part is read again from each of its words, and a text's parts recur in a batch)
     return next((kind for kind, test in _KINDS if part and test(part)), "")
 
 
@@ -259,6 +262,8 @@ _WORD_START_RE = re.compile(r"(?<!\S)\S")
 
 def address_runs(text: str, streets: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Spans of address runs in ``text``; ``streets`` are the spans the street patterns found (strong evidence)."""
+    if ("," not in text and "，" not in text and "、" not in text) or not any(c.isdigit() for c in text):
+        return []  # (every run has a comma between its parts and a number: see _runs)
     out = []
     pos = 0
     for start, end in [*_clause_ends(text), (len(text), len(text))]:
