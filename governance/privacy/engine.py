@@ -2241,14 +2241,11 @@ def _a_given_name(word: str) -> bool:
 _SURNAME_AFTER_RE = re.compile(r"[ \t]+([A-ZÀ-ÞĀ-ſ][^\W\d_]+)(?:['’][^\W\d_]{1,4})?(?![\w'’])")
 
 
-def _a_listed_surname(word: str) -> bool:
-    return word.casefold() in surnames() and not is_plain_word(word) and not is_common_word(word)
-
-
-def _a_surname(word: str) -> bool:
+def _a_surname(word: str, *, spelt_like_one: bool = True) -> bool:
+    """A surname of the lists (or spelt like their names, name shape ≥ 0.9) that is no word of prose."""
     bare = word.strip("'’")
     return not is_plain_word(bare) and not is_common_word(bare) and (
-        bare.casefold() in surnames() or (name_shape(bare) or 0.0) >= 0.9)
+        bare.casefold() in surnames() or (spelt_like_one and (name_shape(bare) or 0.0) >= 0.9))
 
 
 def _with_names_again(text: str, chosen: list[_Candidate]) -> list[_Candidate]:
@@ -2261,12 +2258,14 @@ def _with_names_again(text: str, chosen: list[_Candidate]) -> list[_Candidate]:
       part of the team-chat set, counts only);
     * a given name joined to a person found by "and" in the languages of the name lists ("<PERSON> and Julia tested
       it", "<PERSON> a Šárka Procházková mají …"): a name the vocabulary holds as a product ("Julia") is a person
-      there, and a word no list holds needs a name's spelling; not before a noun of software ("and Jasmine tests")."""
+      there, and a word no list holds needs a name's spelling; not before a noun of software ("and Jasmine tests");
+    * the model's one-word place right before a surname of the lists: a given name it read as a place ("Deniz
+      Yılmaz", "Ayşe Demir'e": Deniz is also the sea)."""
     extra: list[_Candidate] = []
     taken = lambda s, e: any(s < o.end and o.start < e for o in (*chosen, *extra))  # noqa: E731
     for c in chosen:
         if c.entity_type == "LOCATION" and c.model_only and (m := _SURNAME_AFTER_RE.match(text, c.end)) \
-                and " " not in text[c.start:c.end].strip() and _a_listed_surname(m.group(1)) \
+                and " " not in text[c.start:c.end].strip() and _a_surname(m.group(1), spelt_like_one=False) \
                 and not any(o is not c and c.end < o.end and o.start < m.end(1) for o in chosen):
             # the model's place on a given name before a surname of the lists ("Deniz Yılmaz", "Ayşe Demir'e")
             c.entity_type, c.end = "PERSON", m.end(1)
