@@ -214,7 +214,6 @@ class StreetAddressRecognizer(EntityRecognizer):
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         out = []
-        streets: list[tuple[int, int]] = []
         any_case = not any(c.isupper() for c in text)
         low = text.lower()
         if "corner" in low:
@@ -266,8 +265,7 @@ class StreetAddressRecognizer(EntityRecognizer):
                 out.append(_result(self, "LOCATION", pos, line_end, 0.9))
                 pos = line_end + 1
         # the rest of the address on the street's line, in the country's order (addresses.py)
-        streets += [(r.start, r.end) for r in out]
-        runs = address_runs(text, streets)
+        runs = address_runs(text, [(r.start, r.end) for r in out])
         for s, e in [*runs, *cjk_addresses(text)]:
             out.append(_result(self, "LOCATION", s, e, 0.9))
         for s, e in recipients(text, runs):  # who it is sent to
@@ -663,9 +661,10 @@ _LOWER_ADDRESSED_RE = re.compile(
     r"|rolled[ \t]+back|deployed|shipped|reported|broke|fixed|pushed|merged|reverted|can['’]?t|cannot|won['’]t|"
     r"didn['’]t)\b))")
 # a surname in capitals, then one to three title-case given names ("NGUYEN Thi Lan")
+# (the particles the span widening steps over)
 _LOWER_PARTICLE_NAME_RE = re.compile(
-    r"(?<![\w@./\-])([a-zß-ÿ][a-zß-ÿ'\-]+)((?:[ \t]+(?:van|von|de|der|den|da|di|du|del|della|dos|das|la|le|bin|"
-    r"binti|ibn|al|el|ter|ten)){1,3})[ \t]+([a-zß-ÿ][a-zß-ÿ'\-]{2,})(?![\w@.\-])")
+    r"(?<![\w@./\-])([a-zß-ÿ][a-zß-ÿ'\-]+)((?:[ \t]+(?:" + "|".join(sorted(_NAME_PARTICLES)) + r")){1,3})"
+    r"[ \t]+([a-zß-ÿ][a-zß-ÿ'\-]{2,})(?![\w@.\-])")
 _CAPS_SURNAME_FIRST_RE = re.compile(
     r"(?<![\w@#/\\.\-])([A-ZÀ-Þ]{2,}(?:-[A-ZÀ-Þ]{2,})?)"
     r"((?:[ \t]+[A-ZÀ-Þ][a-zß-ÿ]+(?:-[A-ZÀ-Þ][a-zß-ÿ]+)?){1,3})(?![\w@/])")

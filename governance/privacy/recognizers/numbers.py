@@ -182,7 +182,7 @@ class LoosePhoneRecognizer(EntityRecognizer):
             elif "+" in main or "(0)" in main:
                 score += 0.1
             out.append(_result(self, "PHONE_NUMBER", m.start(), m.start() + len(raw), score))
-        if any(sep in text for sep in (",", ";", "\t", "|")) and _PHONE_HEADER_HINT.search(text):
+        if any(sep in text for sep in (",", ";", "\t", "|")) and _PHONE_COLUMN_RE.search(text):
             for s, e in table_cells(text, _PHONE_COLUMN_RE):  # a phone column ("name,phone,city" and its rows)
                 cell = text[s:e]
                 if _PHONE_CELL_RE.fullmatch(cell) and 6 <= len(re.sub(r"\D", "", cell)) <= 15:
@@ -194,7 +194,6 @@ _PHONE_COLUMN_RE = re.compile(
     r"(?i)(?:(?:home|work|mobile|cell|office|contact|private|business)?[ _-]?(?:phone|tel|telephone|mobile|cell|"
     r"msisdn|fax)(?:[ _-]?(?:no|nr|number|num|#))?|telefon(?:nummer)?|handy(?:nummer)?|t[eé]l[eé]phone|portable|"
     r"tel[eé]fono|telefone|celular|m[oó]vil|cellulare|telefoonnummer|puhelin|телефон)")
-_PHONE_HEADER_HINT = re.compile(r"(?i)phone|tel|mobile|cell|handy|portable|m[oó]vil|celular|fax|msisdn|puhelin|телефон")
 _PHONE_CELL_RE = re.compile(r"\+?[\d ()./\-]{6,24}")
 
 
