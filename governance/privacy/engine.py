@@ -82,6 +82,7 @@ from .codenames import codename_spans
 from .normalise import UNSPACED_SCRIPTS, Normalised, normalise
 from .recognizers import (
     ALNUM_IDS,
+    CUED_NAME_SCORE,
     DIGIT_IDS,
     INTERJECTIONS,
     NATIONAL_ID_ENTITIES,
@@ -1007,8 +1008,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     model_only = _from_ner_model(result)
     if model_only and _FLAG_RE.search(span):
         return False  # "psql -h db -U postgres -d app": a name never holds a command's flag ("-U", "--user")
-    # weak evidence: the model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)
-    weak = model_only or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and float(result.score) < 0.88)
+    weak = _weak(result)
     if model_only and _acronym_in_prose(text, span) and (
             etype != "LOCATION" or (len(span.strip()) <= 3 and not _in_address(text, start, end))):
         return False  # a place in capitals is a place ("HELSINKI" in an address); a two-letter one in prose is not
@@ -1059,8 +1059,9 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         if weak and len(words) >= 2:
             tech = sum(is_tech_word(w) for w in words)
             known = sum(is_common_word(w) for w in words)
-            if tech >= 1 and (known == len(words) or (tech >= 2 and 3 * known >= 2 * len(words))):
-                return False
+            if tech >= 1 and (known == len(words) or (tech >= 2 and 3 * known >= 2 * len(words))) and not (
+                    etype == "PERSON" and acts_as_a_person(text, start, end)):
+                return False  # (unless it does what only a person does: "Tom Jenkins asked for admin")
         return True
     if etype != "PERSON":
         return False
@@ -1768,7 +1769,7 @@ def _weak(result: Any) -> bool:
     """The model alone, or the heuristics' re-reading of a model's span without a cue (below 0.88)."""
     meta = getattr(result, "recognition_metadata", None) or {}
     return _from_ner_model(result) or (meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER
-                                       and float(result.score) < 0.88)
+                                       and float(result.score) < CUED_NAME_SCORE)
 
 
 def _from_ner_model(result: Any) -> bool:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from presidio_analyzer import EntityRecognizer
 
-from ._common import foreign_script
+from ._common import CUED_NAME_SCORE, foreign_script
 from .cued_names import CuedNameRecognizer
 from .names import (
     INTERJECTIONS,
@@ -103,6 +103,7 @@ ALNUM_IDS = _EU_ALNUM_IDS | WORLD_ALNUM_IDS
 
 __all__ = [
     "ALNUM_IDS",
+    "CUED_NAME_SCORE",
     "BrokenIbanRecognizer",
     "EncodedEmailRecognizer",
     "CuedNameRecognizer",

@@ -42,6 +42,11 @@ def valid_date(year: int, month: int, day: int) -> bool:
     return True
 
 
+# The person heuristics' score from which a guess carries a cue of its own; below it, a re-reading of the model's span
+# is weak evidence (the engine's vocabulary and script checks may overrule it).
+CUED_NAME_SCORE = 0.88
+
+
 def foreign_script(span: str) -> bool:
     """Does ``span`` hold a letter of a script other than Latin (Han, kana, Hangul, Thai, Arabic, Hebrew, Cyrillic,
     Greek, Devanagari...)? The English NER was trained on Latin text only: on another script its PERSON, LOCATION and

@@ -21,6 +21,7 @@ import unicodedata
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from ..vocabulary import given_names, is_plain_word, is_tech_word
 from ._common import _result
 
 _CYR_GRK = "\u0400-\u04ff\u0370-\u03ff\u1f00-\u1fff"
@@ -165,6 +166,51 @@ _NOT_NAMES = frozenset(
 )
 
 
+# Cues a name carries in Latin letters in the languages that write them around it:
+# * Filipino's personal articles ("si Juan dela Cruz", "pinsan ni Marites", "kay Jun", "sina Ana at Ben"): lower-case
+#   before one to three capitalised words (with the particles of Filipino surnames);
+# * a romanised honorific written onto the name ("Hiroshi-san", "Tanaka sensei", "Sharma-ji", "Minji-ssi");
+# * a sign-off after a dash closing the message or a line ("… drop it off whenever. — Jack").
+_CAP = r"[^\W\d_a-z][\w'’\-]*"
+_FIL_ARTICLE_RE = re.compile(
+    r"(?<![\w\-])(?:si|ni|kay|sina|nina|kina)[ \t]+"
+    rf"({_CAP}(?:[ \t]+(?:(?:dela|de|del|delos|de[ \t]+los|san|sta\.)[ \t]+)?{_CAP}){{0,2}})")
+_HONORIFIC_SUFFIX_RE = re.compile(
+    rf"(?<![\w\-])({_CAP}(?:[ \t]+{_CAP})?)(?:-(?:san|sama|sensei|senpai|kun|chan|shi|ji|ssi|nim|bhai|didi|jee)"
+    r"|[ \t]+(?:san|sama|sensei|ji))\b")
+# * a Hindi postposition after the name in romanised Hindi ("Vikram ka number", "Priya ko bolo", "Rahul ne fix kiya");
+# * a possessive of a listed given name in lower case ("siddharth's branch"; a capitalised one is the model's and the
+#   heuristics': spelt like a name, "Chidi's comment", it took a product's possessive too).
+_HI_POSTPOSITION_RE = re.compile(rf"(?<![\w\-])({_CAP})[ \t]+(?:ka|ki|ke|ko|ne)[ \t]+[^\W\d_]")
+# * a nickname in quotes between a given name and a surname ("Chinedu 'Bart' Nwachukwu", 'Robert "Bobby" Tables')
+_NICKNAME_RE = re.compile(rf"(?<![\w])({_CAP}[ \t]+['\"“‘]{_CAP}['\"”’][ \t]+{_CAP})")
+_POSSESSIVE_RE = re.compile(r"(?<![\w@#/.\-])([^\W\d_A-Z]{3,})\Z")  # (the word before a possessive's "'s")
+_DASH_SIGN_OFF_RE = re.compile(rf"(?:^|(?<=[.!?)\s]))[ \t]*[—–~-]{{1,2}}[ \t]*({_CAP}(?:[ \t]+{_CAP})?)[ \t.!]*$",
+                               re.MULTILINE)
+
+# each rule with a pattern of what it cannot match without (searched first: far cheaper than the rule's own pattern,
+# which tries a capitalised word at every position)
+_LATIN_CUE_RULES = (
+    (_FIL_ARTICLE_RE, r"(?:^|[ \t(\"'“‘])(?:si|ni|kay|sina|nina|kina)[ \t]"),
+    (_HONORIFIC_SUFFIX_RE, r"(?:-|[ \t])(?:san|sama|sensei|senpai|kun|chan|shi|ji|ssi|nim|bhai|didi|jee)\b"),
+    (_DASH_SIGN_OFF_RE, r"[—–~-][ \t]*[^\W\d_a-z][\w'’\-]*(?:[ \t]+[^\W\d_a-z][\w'’\-]*)?[ \t.!]*$"),
+    (_HI_POSTPOSITION_RE, r"[ \t](?:ka|ki|ke|ko|ne)[ \t]"),
+    (_NICKNAME_RE, r"[ \t]['\"“‘][^\W\d_a-z]"),
+)
+_KEYS_RE = {keys: re.compile(keys, re.MULTILINE) for _, keys in _LATIN_CUE_RULES} | {"'s": re.compile("['’]s\\b")}
+
+
+def _a_name_word(word: str) -> bool:
+    """A listed given name, or a word that is neither prose nor technology ("Lerato"; not "Done", "Kafka"); each part
+    of a compound capitalised ("Jean-Luc", not "Kubernetes-only")."""
+    parts = [p for p in re.split(r"[-'’]", word) if p]
+    if not parts or any(not p[0].isupper() for p in parts[1:] if len(p) > 1):
+        return False
+    low = word.casefold()
+    return low in given_names() or (_name_word_ok(word) and not any(is_plain_word(p) or is_tech_word(p)
+                                                                    for p in parts))
+
+
 def _latin(text: str) -> bool:
     """Written in Latin letters (Vietnamese "Thị" and "Nguyễn" too: their letters are beyond Latin Extended-B)."""
     return all(c < "\u0250" or not c.isalpha() or unicodedata.name(c, "").startswith("LATIN") for c in text)
@@ -209,6 +255,18 @@ class CuedNameRecognizer(EntityRecognizer):
             span = self._after_cue(text, m.end(), relation=False, thai=non_latin)
             if span:
                 out.append(_result(self, "PERSON", *span, 0.6))
+        for rule, keys in _LATIN_CUE_RULES:
+            if not _KEYS_RE[keys].search(text):
+                continue  # (a cheap look for the cue's own characters: most texts hold none)
+            for m in rule.finditer(text):
+                words = m.group(1).split()
+                if _a_name_word(words[0]) and (rule is not _NICKNAME_RE or _a_name_word(words[-1])):
+                    out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.88 if rule is _NICKNAME_RE else 0.85))
+        for m in _KEYS_RE["'s"].finditer(text):
+            # the word before each possessive (found from the "'s": far fewer than the words a pattern would try)
+            word = _POSSESSIVE_RE.search(text, max(0, m.start() - 40), m.start())
+            if word and word.group(1) in given_names():
+                out.append(_result(self, "PERSON", word.start(1), word.end(1), 0.85))
         if non_latin:
             for m in _CYR_GRK_CAP_RE.finditer(text):
                 word = m.group(1)

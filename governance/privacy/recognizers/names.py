@@ -23,7 +23,7 @@ from ..vocabulary import (
     name_term_set,
     surnames,
 )
-from ._common import _result, foreign_script, table_cells
+from ._common import CUED_NAME_SCORE, _result, foreign_script, table_cells
 from .addresses import address_runs, cjk_addresses, recipients
 
 # --------------------------------------------------------------------------------------------------
@@ -852,6 +852,10 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             start, end = _trim_span(text, start, end)
             if end - start < 2:
                 return
+            if score < CUED_NAME_SCORE and foreign_script(text[start:end]):
+                # the engine drops a weak guess on another script; kept, it would hide the script recognizer's
+                # evidence on the same span from Presidio's de-duplication ("김민수 is on call", "田中さん said")
+                return
             if found.get((start, end), 0) < score:
                 found[(start, end)] = score
 
@@ -1329,7 +1333,8 @@ _COURTESY = frozenset(
     """شكرا شكراً مرحبا مرحباً السلام عليكم أهلا اهلا وسهلا فضلك عفوا نعم صباح مساء الخير السلامة شاء الله الحمد
     حبيبي يلا تمام سلام ممنون مرسی مرسي خداحافظ لطفا بله شلوم שלום תודה רבה בבקשה סליחה כן לא בוקר טוב להתראות ערב
     नमस्ते धन्यवाद शुक्रिया कृपया माफ़ माफ हाँ हां नहीं जी अच्छा ठीक स्वागत नमस्कार ধন্যবাদ নমস্কার நன்றி வணக்கம்
-    สวัสดี ขอบคุณ ครับ ค่ะ คะ ขอโทษ ใช่ ไม่ ยินดี โชคดี นะ გამარჯობა მადლობა ሰላም አመሰግናለሁ""".split())
+    สวัสดี ขอบคุณ ครับ ค่ะ คะ ขอโทษ ใช่ ไม่ ยินดี โชคดี นะ გამარჯობა მადლობა ሰላም አመሰግናለሁ ສະບາຍດີ ຂອບໃຈ
+    ຂອບໃຈຫຼາຍໆ សួស្តី អរគុណ ជំរាបសួរ မင်္ဂလာပါ ကျေးဇူးတင်ပါတယ် ကျေးဇူး བཀྲ་ཤིས་བདེ་ལེགས། ཐུགས་རྗེ་ཆེ།""".split())
 _THAI_PARTICLE_END_RE = re.compile("(?:ครับ|ค่ะ|คะ|นะ|จ้ะ|จ้า)$")
 _STOP_LANGS = ("ar", "fa", "ur", "he", "hi", "mr", "ne", "bn", "ta", "te", "kn", "gu", "si", "am", "ti")
 _STOP_WORDS_CACHE: list[frozenset[str]] = []
@@ -1384,7 +1389,8 @@ _KO_TITLE_RE = re.compile(f"([{_HANGUL}]{{2,4}})[ \\t]?(?:씨|님|선생님)")
 _CASED_WORD = "[\u0400-\u04ff\u0370-\u03ff\u0531-\u0587][\u0400-\u04ff\u0370-\u03ff\u0531-\u0587'’\\-]+"
 _CASED_NAME_RE = re.compile(f"(?<![\\w])({_CASED_WORD}(?:[ \\t]+{_CASED_WORD}){{1,2}})(?![\\w])")
 # caseless scripts written with spaces: Arabic, Hebrew, Devanagari and other Indic scripts, Thai, Georgian, Ethiopic
-_CASELESS = "\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f\u10a0-\u10ff\u1200-\u137f"
+_CASELESS = ("\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f\u0e80-\u0eff\u0f00-\u0fff"
+             "\u1000-\u109f\u10a0-\u10ff\u1200-\u137f\u1780-\u17ff")
 _CASELESS_RUN_RE = re.compile(f"[{_CASELESS}]+(?:[ \\t]+[{_CASELESS}]+){{0,2}}")
 
 
@@ -1408,6 +1414,35 @@ _CASELESS_WORD_RE = re.compile(f"[{_CASELESS}]+")
 def _latin_by_words(text: str) -> bool:
     latin = len(_LATIN_WORD_RE.findall(text))
     return latin >= 3 and latin > len(_CASELESS_WORD_RE.findall(text))
+
+
+# a word holding a letter of a script other than Latin (digits, marks and punctuation aside)
+_OTHER_SCRIPT_WORD_RE = re.compile(r"[^\W\d_]*[^\W\d_\u0000-\u024f\u1e00-\u1eff][^\W\d_]*")
+_HIRAGANA_RE = re.compile("[\u3040-\u309f]")
+
+
+def _an_island(text: str) -> bool:
+    """Is the text Latin prose with a short island of another script (at most three words, fewer than the Latin
+    ones: "cc @Светлана on the rollback plan", "Thanks, ყვარყვარე — merged.")? Such an island is a name far more often
+    than prose. Japanese is never an island: it is written with hiragana around its katakana and kanji words."""
+    latin = len(_LATIN_WORD_RE.findall(text))
+    other = len(_OTHER_SCRIPT_WORD_RE.findall(text))
+    return 2 <= latin and 0 < other <= 3 and other < latin and not _HIRAGANA_RE.search(text)
+
+
+# a person cue in the Latin text right before a run of another script: "Reviewed by: ইমরান হোসেন", "@יעל", "ping
+# ശ്രീജിത്ത്", "Owner: ترانه رضایی", "pairing with ソフィア"
+_SCRIPT_NAME_CUE_RE = re.compile(
+    r"(?:@|\b(?:by|with|cc|ping|pinged|thanks|thank[ \t]+you|thx|ask|asked|tell|told|hi|hey|hello|dear|"
+    r"owner|reviewer|assignee|author|on[ \t-]?call|contact)\b[ \t]*[:,]?[ \t]*)\Z", re.IGNORECASE)
+# one capitalised word of a cased script (not an acronym: "ГОСТ"), or a katakana name (its parts joined by "・")
+_CASED_ONE_RE = re.compile(f"(?<![\\w])({_CASED_WORD})(?![\\w])")
+# a whole word in Han, or in kana, between spaces or punctuation
+_HAN_WORD_RE = re.compile(f"(?<![\\w])[{_HAN}]+(?![\\w])")
+_KANA_WORD_RE = re.compile("(?<![\\w])[\u3041-\u3096\u30a1-\u30fa\u30fc]{2,8}(?![\\w])")
+_JA_COURTESY = frozenset("ありがとう ありがとうございます よろしく よろしくお願いします おつかれさま おつかれ おはよう "
+                         "こんにちは すみません ごめん ごめんなさい はい いいえ サンキュー".split())
+_KATAKANA_NAME_RE = re.compile("(?<![\u30a0-\u30ff])[\u30a1-\u30fa][\u30a0-\u30ff]+(?:[・･][\u30a1-\u30ff]+)*")
 
 
 def _han_name(run: str, *, cued: bool = True) -> int:
@@ -1509,8 +1544,36 @@ class ScriptNameRecognizer(EntityRecognizer):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
         for m in _GEORGIAN_NAME_RE.finditer(text):
             out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
-        if latin:
-            for m in _CASELESS_RUN_RE.finditer(text):
-                if not _ordinary_caseless(m.group(0)):
+        island = _an_island(text)
+
+        def cued(start: int, end: int) -> bool:
+            return bool(_SCRIPT_NAME_CUE_RE.search(text, max(0, start - 24), start)) or acts_as_a_person(
+                text, start, end)
+
+        for m in _CASELESS_RUN_RE.finditer(text):
+            if (latin or island or cued(m.start(), m.end())) and not _ordinary_caseless(m.group(0)):
+                out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
+        for m in _CASED_ONE_RE.finditer(text):
+            word = m.group(1)
+            # alone, only the text's one word of another script ("Ошибка подключения" is a quoted message)
+            if word[0].isupper() and not word.isupper() and (
+                    (island and len(_OTHER_SCRIPT_WORD_RE.findall(text)) == 1) or cued(m.start(1), m.end(1))):
+                out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.6))
+        if not _HIRAGANA_RE.search(text):
+            # with a cue only: a katakana word alone in English is as often a quoted loanword ("ログイン", login)
+            for m in _KATAKANA_NAME_RE.finditer(text):
+                if cued(m.start(), m.end()):
                     out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
+            # a surname-led Han word standing alone in English: of three characters, the common shape of a name
+            # (a word of two is as often a UI label: "Click 文件 then 保存"), or of two to four after a person cue
+            # ("Reviewers for this PR: 林美玲, Ana and me", "thanks 王芳")
+            for m in _HAN_WORD_RE.finditer(text):
+                n = len(m.group(0))
+                if 2 <= n <= 4 and _han_name(m.group(0)) == n and (
+                        (island and n == 3) or cued(m.start(), m.end())):
+                    out.append(_result(self, "PERSON", m.start(), m.end(), 0.8))
+        for m in _KANA_WORD_RE.finditer(text):
+            # a word in kana alone after a person cue in English ("Thanks ゆうき for the hotfix"), no courtesy
+            if _LATIN_WORD_RE.search(text) and cued(m.start(), m.end()) and m.group(0) not in _JA_COURTESY:
+                out.append(_result(self, "PERSON", m.start(), m.end(), 0.8))
         return out

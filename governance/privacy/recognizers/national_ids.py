@@ -467,7 +467,8 @@ _HEALTH_CONTEXT = re.compile(
 _BIRTH_CUE = (
     r"(?:\bborn(?:[ \t]+on)?|\bb\.|\bdob\b|\bd\.o\.b\.?|date[ \t]+of[ \t]+birth|birth[ \-]?date|birthday|"
     r"\bgeboren(?:[ \t]+(?:am|op))?|\bgeb\.(?:[ \t]+am)?|geburtsdatum|geburtstag|\bn[ée]e?[ \t]+le|"
-    r"date[ \t]+de[ \t]+naissance|\bnac(?:ido|ida)(?:[ \t]+el)?|fecha[ \t]+de[ \t]+nacimiento|\bnat[oa](?:[ \t]+il)?|"
+    r"date[ \t]+de[ \t]+naissance|\bnac(?:ido|ida)(?:[ \t]+el)?|\bnac[ií](?:ó|o)?\b(?:[ \t]+el)?|"
+    r"\bnasceu(?:[ \t]+em)?|fecha[ \t]+de[ \t]+nacimiento|\bnat[oa](?:[ \t]+il)?|"
     r"data[ \t]+di[ \t]+nascita|\bnascid[oa](?:[ \t]+em)?|data[ \t]+de[ \t]+nascimento|geboortedatum|"
     r"\burodzon[ya](?:[ \t]+dnia)?|\bur\.|data[ \t]+urodzenia|\bbday\b|\bf[öo]dd(?:[ \t]+den)?|f[öo]delsedatum|"
     r"syntynyt|"
@@ -534,12 +535,22 @@ _DOB_RE = re.compile(
     r"[ \t]*(?P<v>" + _DATE + r")(?![\d])",
     re.I,
 )
+# whose birth it is between the cue and the date ("Geboortedatum van Sem de Jong voor HR: 08-02-1998", "Ngày sinh
+# của Đỗ Thu Trang là 25/12/1999", "the birthday of our new hire is on 3 May 1994"): a preposition of owning, then up
+# to eight words of the same clause (no digit, no sentence end)
+_DOB_OWNER_RE = re.compile(
+    _BIRTH_CUE + r"[ \t]+(?:of|van|von|de|del|di|da|do|dos|das|của|ng|dari|ni|od|из|у)[ \t]+"
+    r"(?:[^\s\d.!?:;]+[ \t]+){0,7}?[^\s\d.!?:;]+[ \t]*(?:[:：=]|\bis\b(?:[ \t]+on)?|\bwas\b|\blà\b|\bes\b|\bist\b|"
+    r"\best\b|\bé\b|\bè\b|\bjest\b)?[ \t]*(?P<v>" + _DATE + r")(?![\d])",
+    re.I,
+)
 # "12.03.1985 (DOB)", "1985-03-12 — date of birth"
 _DOB_AFTER_RE = re.compile(r"(?P<v>" + _DATE + r")[ \t]*[(\[,\-–—]?[ \t]*" + _BIRTH_CUE, re.I)
 _WORD_IN_DATE_RE = re.compile(_LETTER + r"{3,12}|[\u0e01-\u0e2e][\u0e31\u0e34-\u0e3a]?\.[\u0e01-\u0e2e]"
                               r"[\u0e31\u0e34-\u0e3a]?\.")
 # cheap pre-checks: most texts hold no birth cue and no passport word, and the date patterns are costly to scan
 _BIRTH_KEYS = ("born", "b.", "dob", "ur.", "bday", "d.o.b", "birth", "geb", "né", "nee", "naissance", "nacid",
+               "naci", "nasceu",
                "nacimiento", "nat",
                "nascit", "nascim", "nascid", "γενν", "geboorte", "urodz", "föd", "fod", "synty", "født", "fødsels",
                "doğum", "рожд", "д.р", "д. р",
@@ -694,7 +705,7 @@ class HealthAndBirthRecognizer(EntityRecognizer):
         if has_digit and "PID|" in text:
             out += [_result(self, entity, s, e, 0.85) for entity, s, e in _hl7_pid_fields(text) if entity in wanted]
         if has_digit and "DATE_OF_BIRTH" in wanted and any(k in low for k in _BIRTH_KEYS):
-            for rx in (_DOB_RE, _DOB_AFTER_RE):
+            for rx in (_DOB_RE, _DOB_AFTER_RE, _DOB_OWNER_RE):
                 for m in rx.finditer(text):
                     value = m.group("v")
                     if _month_word_ok(value) and _numeric_date_ok(value):

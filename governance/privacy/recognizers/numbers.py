@@ -100,7 +100,8 @@ _PHONE_CONTEXT = re.compile(
     # a landline in other languages ("o al fijo (01) 442-3310", "Festnetz", "fixe", "fisso")
     r"\bfijo\b|festnetz|\bfixe\b|\bfisso\b|stacjonarn|\bsabit\b|\bvaste lijn|"
     # "call" in other languages: the number after "ligue para", "ruf … an", "appelle" is a phone number
-    r"\blig(?:ue|a|ar|uem)\b|\bllam(?:a|e|ar|ame)\b|\bappel(?:le|lez|er)?\b|\banruf|\bruf\b|\bchiam(?:a|i|are)\b|"
+    # (with the pronouns written onto the verb: "llamadla", "llámame", "chiamami", "appelez-moi")
+    r"\blig(?:ue|a|ar|uem)\b|\bll[aá]m[^\W\d_]*|\bappel(?:le|lez|er)?\b|\banruf|\bruf\b|\bchiam[^\W\d_]*|"
     r"\bbel(?:len)?\b|zadzwo|позвон|звон|\bring\b|\bsoita\b|\bzavolej|\bhívj|\bara\b|\bpiga\b|\btelp\b|"
     # ... and "reach me at", "call me back" in other languages ("me joindre au", "rufen Sie … zurück",
     # "richiamarmi al", "erreichbar unter", "contactarme al", "bellen op")
