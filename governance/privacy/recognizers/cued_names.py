@@ -67,7 +67,10 @@ _RELATION = (
     # th (the title is written against the name)
     # (not inside the words they are part of: ขอบคุณ thanks, คุณภาพ quality, คุณสมบัติ property, นายจ้าง employer,
     # ชื่อผู้ใช้ user name, ชื่อไฟล์ file name — Thai writes words without spaces)
-    r"ชื่อ(?!ผู้ใช้|ไฟล์|เสียง|เรื่อง|โดเมน|บัญชี|ตาราง|คอลัมน์|ฟิลด์)|(?<!ขอบ)(?<!บุญ)คุณ(?!ภาพ|สมบัติ|ค่า|ประโยชน์|ธรรม|ลักษณะ)|"
+    r"ชื่อ(?!ผู้ใช้|ไฟล์|เสียง|เรื่อง|โดเมน|บัญชี|ตาราง|คอลัมน์|ฟิลด์)|(?<!ขอบ)(?<!บุญ)คุณ(?!ภาพ|สมบัติ|ค่า|ประโยชน์|ธรรม|ลักษณะ|"
+    # (nor "you" before what you do: "คุณได้เลือก" you have chosen, "คุณจะต้อง" you will have to, "ของคุณถูก
+    # เปลี่ยน" yours was changed; "ของคุณวิภา" is Khun Wipa's)
+    r"ถูก|ได้|จะ|ต้อง|ไม่|ก็|เป็น|อยู่|ช่วย|สามารถ|ควร|กำลัง|แน่ใจ|คือ|และ|หรือ|เอง|อาจ|เพิ่ง|ลืม|เลือก|ใส่|เคย)|"
     r"นางสาว|นาย(?!ก|จ้าง|หน้า)|นาง|เพื่อนร่วมงาน|เพื่อน|"
     # vi, id/ms, tl, tr, sw ("my name is")
     r"t[ôo]i[ \t]+t[êe]n[ \t]+l[àa]|t[êe]n[ \t]+t[ôo]i[ \t]+l[àa]|t[êe]n[ \t]+l[àa]|"
@@ -171,7 +174,7 @@ _NOT_NAMES = frozenset(
 #   before one to three capitalised words (with the particles of Filipino surnames);
 # * a romanised honorific written onto the name ("Hiroshi-san", "Tanaka sensei", "Sharma-ji", "Minji-ssi");
 # * a sign-off after a dash closing the message or a line ("… drop it off whenever. — Jack").
-_CAP = r"[^\W\d_a-z][\w'’\-]*"
+_CAP = r"[^\W\d_a-z][\w'’\-]*"  # (a capital of any alphabet: the rules check ``isupper``)
 _FIL_ARTICLE_RE = re.compile(
     r"(?<![\w\-])(?:si|ni|kay|sina|nina|kina)[ \t]+"
     rf"({_CAP}(?:[ \t]+(?:(?:dela|de|del|delos|de[ \t]+los|san|sta\.)[ \t]+)?{_CAP}){{0,2}})")
@@ -181,6 +184,9 @@ _HONORIFIC_SUFFIX_RE = re.compile(
 # * a Hindi postposition after the name in romanised Hindi ("Vikram ka number", "Priya ko bolo", "Rahul ne fix kiya");
 # * a possessive of a listed given name in lower case ("siddharth's branch"; a capitalised one is the model's and the
 #   heuristics': spelt like a name, "Chidi's comment", it took a product's possessive too).
+# * a Vietnamese word of address before the name ("chị Lan ơi", "anh Minh", "cô Hạnh", "ông Tuấn");
+_VI_ADDRESS_RE = re.compile(rf"(?<![\w\-])(?:[Aa]nh|[Cc]hị|[Ee]m|[Cc]ô|[Cc]hú|[Bb]ác|[Ôô]ng|[Bb]à)[ \t]+"
+                            rf"({_CAP}(?:[ \t]+{_CAP}){{0,2}})")
 _HI_POSTPOSITION_RE = re.compile(rf"(?<![\w\-])({_CAP})[ \t]+(?:ka|ki|ke|ko|ne)[ \t]+[^\W\d_]")
 # * a nickname in quotes between a given name and a surname ("Chinedu 'Bart' Nwachukwu", 'Robert "Bobby" Tables')
 _NICKNAME_RE = re.compile(rf"(?<![\w])({_CAP}[ \t]+['\"“‘]{_CAP}['\"”’][ \t]+{_CAP})")
@@ -195,6 +201,7 @@ _LATIN_CUE_RULES = (
     (_HONORIFIC_SUFFIX_RE, r"(?:-|[ \t])(?:san|sama|sensei|senpai|kun|chan|shi|ji|ssi|nim|bhai|didi|jee)\b"),
     (_DASH_SIGN_OFF_RE, r"[—–~-][ \t]*[^\W\d_a-z][\w'’\-]*(?:[ \t]+[^\W\d_a-z][\w'’\-]*)?[ \t.!]*$"),
     (_HI_POSTPOSITION_RE, r"[ \t](?:ka|ki|ke|ko|ne)[ \t]"),
+    (_VI_ADDRESS_RE, r"(?i:anh|chị|em|cô|chú|bác|ông|bà)[ \t]+[^\W\d_a-zà-ỹ]"),
     (_NICKNAME_RE, r"[ \t]['\"“‘][^\W\d_a-z]"),
 )
 _KEYS_RE = {keys: re.compile(keys, re.MULTILINE) for _, keys in _LATIN_CUE_RULES} | {"'s": re.compile("['’]s\\b")}
@@ -223,6 +230,10 @@ def _name_word_ok(word: str) -> bool:
     return not any(c.isdigit() or c == "_" for c in word)
 
 
+# A cue's finding: as sure as the English model's
+_CUED = 0.85
+
+
 class CuedNameRecognizer(EntityRecognizer):
     """PERSON after a relation, introduction or contact cue, in any script and case (see the module)."""
 
@@ -241,7 +252,7 @@ class CuedNameRecognizer(EntityRecognizer):
             if span and _ROLE_CUE_RE.search(m.group(0)) and _latin(text[span[0] : span[1]]):
                 continue  # "our client libraries", "my assistant app": a role word is also a product word
             if span:
-                out.append(_result(self, "PERSON", *span, 0.85))
+                out.append(_result(self, "PERSON", *span, _CUED))
         if non_latin:
             for m in _WEAK_INTRO_RE.finditer(text):
                 span = self._after_cue(text, m.end(), relation=True, thai=True)
@@ -250,7 +261,7 @@ class CuedNameRecognizer(EntityRecognizer):
         for m in _OWNER_RE.finditer(text):
             span = self._owner_after(text, m.end())
             if span:
-                out.append(_result(self, "PERSON", *span, 0.85))
+                out.append(_result(self, "PERSON", *span, _CUED))
         for m in _CONTACT_RE.finditer(text):
             span = self._after_cue(text, m.end(), relation=False, thai=non_latin)
             if span:
@@ -260,13 +271,14 @@ class CuedNameRecognizer(EntityRecognizer):
                 continue  # (a cheap look for the cue's own characters: most texts hold none)
             for m in rule.finditer(text):
                 words = m.group(1).split()
-                if _a_name_word(words[0]) and (rule is not _NICKNAME_RE or _a_name_word(words[-1])):
-                    out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.88 if rule is _NICKNAME_RE else 0.85))
+                if words[0][0].isupper() and _a_name_word(words[0]) and (
+                        rule is not _NICKNAME_RE or _a_name_word(words[-1])):
+                    out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.88 if rule is _NICKNAME_RE else _CUED))
         for m in _KEYS_RE["'s"].finditer(text):
             # the word before each possessive (found from the "'s": far fewer than the words a pattern would try)
             word = _POSSESSIVE_RE.search(text, max(0, m.start() - 40), m.start())
             if word and word.group(1) in given_names():
-                out.append(_result(self, "PERSON", word.start(1), word.end(1), 0.85))
+                out.append(_result(self, "PERSON", word.start(1), word.end(1), _CUED))
         if non_latin:
             for m in _CYR_GRK_CAP_RE.finditer(text):
                 word = m.group(1)

@@ -1400,6 +1400,19 @@ _GEORGIAN_NAME_RE = re.compile("(?<![\u10d0-\u10ff])([\u10d0-\u10ff]{2,12}[ \t]+
                                "(?:ძე|შვილი|ლიანი))(?![\u10d0-\u10ff])")
 
 
+# Code in a sentence is no Latin prose: a format placeholder ("%(verbose_name)s", "{name}"), markup, a code span, a URL,
+# a snake_case identifier. Counted as Latin words, it made a Thai or Burmese UI string "mostly Latin" and its words
+# names ("ไม่มี %(verbose_name_plural)s ที่ใช้ได้"). (An e-mail address, a domain or a file name stays: English chat
+# writes them.)
+_CODE_TOKEN_RE = re.compile(
+    r"%\([^)\s]*\)[-#0 +]*\d*(?:\.\d+)?[A-Za-z]|\{[^{}\s]*\}|<[^<>\n]*>|`[^`\n]*`|https?://\S+|\w*_\w*")
+
+
+def _prose(text: str) -> str:
+    """``text`` with its code blanked out (:data:`_CODE_TOKEN_RE`), for weighing its scripts."""
+    return _CODE_TOKEN_RE.sub(" ", text) if any(c in text for c in "%{<`/_") else text
+
+
 def _latin_share(text: str) -> float:
     letters = [c for c in text if c.isalpha()]
     if not letters:
@@ -1488,7 +1501,8 @@ class ScriptNameRecognizer(EntityRecognizer):
         out = []
         # mostly Latin by letters, or by words in a short sentence ("محمد العتيبي sent the contract": a name of six
         # letters outweighs three short English words by letters, not by words)
-        latin = _latin_share(text) >= 0.6 or _latin_by_words(text)
+        prose = _prose(text)
+        latin = _latin_share(prose) >= 0.6 or _latin_by_words(prose)
         for m in _HAN_RUN_RE.finditer(text):
             run = m.group(0)
             n = _han_name(run, cued=False)
@@ -1544,7 +1558,7 @@ class ScriptNameRecognizer(EntityRecognizer):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
         for m in _GEORGIAN_NAME_RE.finditer(text):
             out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
-        island = _an_island(text)
+        island = _an_island(prose)
 
         def cued(start: int, end: int) -> bool:
             return bool(_SCRIPT_NAME_CUE_RE.search(text, max(0, start - 24), start)) or acts_as_a_person(

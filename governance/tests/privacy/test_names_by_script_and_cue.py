@@ -47,6 +47,10 @@ def test_a_name_in_another_script_is_masked_in_english_text(text, value):
     ("Emeka's comment on line 88 is right, that goroutine leaks.", "Emeka"),
     ("Tom Jenkins asked for admin on the Jenkins controller.", "Tom"),
     ("Adaeze 'Daisy' Okonkwo is incident commander tonight.", "Okonkwo"),
+    ("Chị Hạnh ơi, em đã fix bug đăng nhập rồi, chị review giúp em nhé.", "Hạnh"),
+    ("Anh Quốc sẽ deploy bản hotfix tối nay.", "Quốc"),
+    ("Bhai Arjun ne kal raat prod pe hotfix push kiya tha.", "Arjun"),
+    ("Ask Rohit ko bolo ki staging ka DB full hai.", "Rohit"),
 ])
 def test_the_cues_other_languages_write_in_latin_letters(text, value):
     masked = mask(text, key=KEY).text
@@ -85,6 +89,15 @@ def test_call_with_its_pronoun_written_on_is_a_phone_cue():
     "The birth_date column of the users table migrated on 2024-03-01.",
     "Docker Compose said the port is taken.",
     "Press the 'Sync' button in the Argo panel.",
+    # code is no Latin prose: a UI string of another script with its placeholders stays
+    "ไม่มี %(verbose_name_plural)s ที่ใช้ได้",
+    "%(value)s ဘီလီယံ",
+    # Thai "you" before what you do is no title
+    "คุณได้เลือกคำสั่ง แต่ยังไม่ได้บันทึก",
+    "รหัสผ่านของคุณถูกเปลี่ยนไปแล้ว",
+    # a Vietnamese word of address before a product or a lower-case word
+    "Em Chrome thì bị lỗi.",
+    "The em dash in Markdown renders fine.",
 ])
 def test_words_that_are_no_name_stay(text):
     masked = mask(text, key=KEY).text
