@@ -1413,6 +1413,40 @@ def _prose(text: str) -> str:
     return _CODE_TOKEN_RE.sub(" ", text) if any(c in text for c in "%{<`/_") else text
 
 
+# Names in Arabic and Hebrew sentences (Arabic script also writes Persian and Urdu): the scripts have no capitals,
+# so a name is known by the name lists (Faker's native-script lists, in :func:`.vocabulary.given_names`) — a given name
+# followed by a surname or a second given name (a father's: "ليلى حسن", "אבי מזרחי"), or a given name called to (after
+# "يا", or opening the text before a comma: "תמר, אפשר …"). A listed word that is a function word or a courtesy
+# ("לי", "שלי", "علي", "שלום") is none; a one-letter preposition or conjunction written on the name ("لليلى", "ולדנה")
+# is read past.
+_SEMITIC = "\u0590-\u05ff\u0600-\u06ff\u0750-\u077f"
+_SEMITIC_WORD_RE = re.compile(f"[{_SEMITIC}]+")
+# (each word with the next: the second word of a pair is the first of the next)
+_SEMITIC_PAIR_RE = re.compile(f"(?<![{_SEMITIC}])([{_SEMITIC}]+)(?=[ \t]+([{_SEMITIC}]+)(?![{_SEMITIC}]))")
+_SEMITIC_CALLED_RE = re.compile(f"(?:(?<![{_SEMITIC}])يا[ \t]+|\\A[ \t]*|\n[ \t]*)([{_SEMITIC}]+)"
+                                f"(?=[ \t]*[،,!])|(?<![{_SEMITIC}])يا[ \t]+([{_SEMITIC}]+)")
+_PROCLITICS = frozenset("وفبلكهמש")
+
+
+def _listed(word: str, lexicon: frozenset[str]) -> bool:
+    stop = _script_stop_words()
+    for w in (word, word[1:] if len(word) > 3 and word[0] in _PROCLITICS else ""):
+        if w and w in lexicon and w not in stop and w not in _COURTESY:
+            return True
+    return False
+
+
+def _semitic_names(text: str) -> list[tuple[int, int]]:
+    given, family = given_names(), surnames()
+    out = [(m.start(1), m.end(2)) for m in _SEMITIC_PAIR_RE.finditer(text)
+           if _listed(m.group(1), given) and (_listed(m.group(2), family) or _listed(m.group(2), given))]
+    for m in _SEMITIC_CALLED_RE.finditer(text):
+        g = 1 if m.group(1) else 2
+        if _listed(m.group(g), given):
+            out.append(m.span(g))
+    return out
+
+
 def _latin_share(text: str) -> float:
     letters = [c for c in text if c.isalpha()]
     if not letters:
@@ -1556,6 +1590,8 @@ class ScriptNameRecognizer(EntityRecognizer):
             words = m.group(1).split()
             if all(w[0].isupper() and not w.isupper() for w in words):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
+        if _SEMITIC_WORD_RE.search(text):
+            out += [_result(self, "PERSON", a, b, 0.85) for a, b in _semitic_names(text)]
         for m in _GEORGIAN_NAME_RE.finditer(text):
             out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
         island = _an_island(prose)

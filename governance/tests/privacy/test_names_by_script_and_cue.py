@@ -2,8 +2,9 @@
 in another script that only an English guess had covered, a short island of another script in English, a person cue
 before a word of another script, the cues other languages write in Latin letters (Filipino articles, romanised
 honorifics, Hindi postpositions, a dash sign-off, a possessive), a birth date whose owner stands between cue and date,
-and "call" with its pronoun written on. The examples are written for the tests, not copied from the sets; each family
-with what must stay as it is."""
+"call" with its pronoun written on, names inside Arabic and Hebrew sentences by the name lists, and (on the UI
+strings of other languages) code that is no Latin prose and Thai "you". The examples are written for the tests, not
+copied from the sets; each family with what must stay as it is."""
 
 from __future__ import annotations
 
@@ -29,8 +30,14 @@ KEY = b"k"
     ("Pairing today with ソフィア on the GraphQL schema.", "ソフィア"),
     ("Thanks はると for the quick hotfix!", "はると"),
     ("thanks 王芳 for the review", "王芳"),
+    # inside Arabic and Hebrew sentences: a given name and a surname (or a father's name) of the lists, a
+    # preposition written on the first; a given name called to
+    ("شكراً لسلمى يوسف على مراجعة الكود.", "سلمى"),
+    ("השבוע דנה כהן בתורנות, תעדכנו אותה.", "דנה"),
+    ("يا عمر، راجع الطلب من فضلك.", "عمر"),
+    ("נועה, אפשר לעשות review ל-PR?", "נועה"),
 ])
-def test_a_name_in_another_script_is_masked_in_english_text(text, value):
+def test_a_name_in_another_script_is_masked(text, value):
     masked = mask(text, key=KEY).text
     assert value not in masked and "<PERSON_" in masked, masked
 
@@ -98,6 +105,10 @@ def test_call_with_its_pronoun_written_on_is_a_phone_cue():
     # a Vietnamese word of address before a product or a lower-case word
     "Em Chrome thì bị lỗi.",
     "The em dash in Markdown renders fine.",
+    # a courtesy is no name, nor a function word the name lists hold ("לי", "שלי")
+    "שלום רב, המערכת עודכנה.",
+    "תודה לי ולצוות על העבודה.",
+    "يا جماعة، النسخة الجديدة جاهزة.",
 ])
 def test_words_that_are_no_name_stay(text):
     masked = mask(text, key=KEY).text
