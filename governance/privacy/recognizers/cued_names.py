@@ -11,6 +11,10 @@ person's name whatever their script or case:
 
 In the cased scripts other than Latin (Cyrillic, Greek) a capitalised word inside a sentence is a proper noun: one
 after a cue is a name, one without a cue a weaker candidate.
+
+Other languages write their own cues around a capitalised name in Latin letters (:data:`_LATIN_CUE_RULES`): Filipino
+articles ("ni Rowena"), romanised honorifics ("Kenji-san"), Hindi postpositions ("Rohit ka"), Vietnamese words of
+address ("chị Lan"), a dash sign-off, a quoted nickname; and a listed given name's possessive in lower case.
 """
 
 from __future__ import annotations

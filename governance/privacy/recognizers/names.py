@@ -1518,8 +1518,13 @@ class ScriptNameRecognizer(EntityRecognizer):
     * Hangul: a 2-4 syllable word starting with a Korean surname, in text that is mostly Latin, or before
       ``씨``/``님``.
     * Cyrillic, Greek, Armenian (scripts with case): two or three capitalised words in a row.
-    * Arabic, Hebrew, Indic, Thai, Georgian, Ethiopic: a run of 1-3 words in a text that is mostly Latin script — in
-      English text a short run of another script is a name (or a place, a greeting) far more often than prose.
+    * Arabic, Hebrew, Indic, Thai, Lao, Khmer, Burmese, Tibetan, Georgian, Ethiopic: a run of 1-3 words in a text
+      that is mostly Latin script (code aside: :func:`_prose`) — in English text a short run of another script is a
+      name (or a place, a greeting) far more often than prose.
+    * An island of another script in English (:func:`_an_island`), or a word of it after a person cue: a capitalised
+      Cyrillic, Greek or Armenian word, a kana word, a surname-led Han word.
+    * Inside Arabic and Hebrew sentences: a given name of the native-script lists with a surname, or called to
+      (:func:`_semitic_names`).
     """
 
     def __init__(self, supported_language: str = "en"):
