@@ -173,42 +173,45 @@ _NOT_NAMES = frozenset(
 )
 
 
-# Cues a name carries in Latin letters in the languages that write them around it:
+# Cues a name carries in Latin letters in the languages that write them around it, each rule with a pre-check of what
+# it cannot match without (searched first: far cheaper than the rule's own pattern, which tries a capitalised word at
+# every position):
 # * Filipino's personal articles ("si Juan dela Cruz", "pinsan ni Marites", "kay Jun", "sina Ana at Ben"): lower-case
 #   before one to three capitalised words (with the particles of Filipino surnames);
 # * a romanised honorific written onto the name ("Hiroshi-san", "Tanaka sensei", "Sharma-ji", "Minji-ssi");
-# * a sign-off after a dash closing the message or a line ("… drop it off whenever. — Jack").
+# * a sign-off after a dash closing the message or a line ("… drop it off whenever. — Jack");
+# * a Hindi postposition after the name in romanised Hindi ("Vikram ka number", "Priya ko bolo", "Rahul ne fix kiya");
+# * a Vietnamese word of address before the name ("chị Lan ơi", "anh Minh", "cô Hạnh", "ông Tuấn");
+# * a nickname in quotes between a given name and a surname ("Chinedu 'Bart' Nwachukwu", 'Robert "Bobby" Tables').
 _CAP = r"[^\W\d_a-z][\w'’\-]*"  # (a capital of any alphabet: the rules check ``isupper``)
+_FIL_ARTICLES = r"(?:si|ni|kay|sina|nina|kina)"
+_HONORIFICS = r"(?:san|sama|sensei|senpai|kun|chan|shi|ji|ssi|nim|bhai|didi|jee)"
+_HI_POSTPOSITIONS = r"(?:ka|ki|ke|ko|ne)"
+_VI_ADDRESS = r"(?:anh|chị|em|cô|chú|bác|ông|bà)"
+_QUOTE_OPEN, _QUOTE_CLOSE = "['\"“‘]", "['\"”’]"
+_SIGN_OFF = rf"[—–~-]{{1,2}}[ \t]*({_CAP}(?:[ \t]+{_CAP})?)[ \t.!]*$"
 _FIL_ARTICLE_RE = re.compile(
-    r"(?<![\w\-])(?:si|ni|kay|sina|nina|kina)[ \t]+"
+    rf"(?<![\w\-]){_FIL_ARTICLES}[ \t]+"
     rf"({_CAP}(?:[ \t]+(?:(?:dela|de|del|delos|de[ \t]+los|san|sta\.)[ \t]+)?{_CAP}){{0,2}})")
 _HONORIFIC_SUFFIX_RE = re.compile(
-    rf"(?<![\w\-])({_CAP}(?:[ \t]+{_CAP})?)(?:-(?:san|sama|sensei|senpai|kun|chan|shi|ji|ssi|nim|bhai|didi|jee)"
-    r"|[ \t]+(?:san|sama|sensei|ji))\b")
-# * a Hindi postposition after the name in romanised Hindi ("Vikram ka number", "Priya ko bolo", "Rahul ne fix kiya");
-# * a possessive of a listed given name in lower case ("siddharth's branch"; a capitalised one is the model's and the
-#   heuristics': spelt like a name, "Chidi's comment", it took a product's possessive too).
-# * a Vietnamese word of address before the name ("chị Lan ơi", "anh Minh", "cô Hạnh", "ông Tuấn");
-_VI_ADDRESS_RE = re.compile(rf"(?<![\w\-])(?:[Aa]nh|[Cc]hị|[Ee]m|[Cc]ô|[Cc]hú|[Bb]ác|[Ôô]ng|[Bb]à)[ \t]+"
-                            rf"({_CAP}(?:[ \t]+{_CAP}){{0,2}})")
-_HI_POSTPOSITION_RE = re.compile(rf"(?<![\w\-])({_CAP})[ \t]+(?:ka|ki|ke|ko|ne)[ \t]+[^\W\d_]")
-# * a nickname in quotes between a given name and a surname ("Chinedu 'Bart' Nwachukwu", 'Robert "Bobby" Tables')
-_NICKNAME_RE = re.compile(rf"(?<![\w])({_CAP}[ \t]+['\"“‘]{_CAP}['\"”’][ \t]+{_CAP})")
-_POSSESSIVE_RE = re.compile(r"(?<![\w@#/.\-])([^\W\d_A-Z]{3,})\Z")  # (the word before a possessive's "'s")
-_DASH_SIGN_OFF_RE = re.compile(rf"(?:^|(?<=[.!?)\s]))[ \t]*[—–~-]{{1,2}}[ \t]*({_CAP}(?:[ \t]+{_CAP})?)[ \t.!]*$",
-                               re.MULTILINE)
-
-# each rule with a pattern of what it cannot match without (searched first: far cheaper than the rule's own pattern,
-# which tries a capitalised word at every position)
-_LATIN_CUE_RULES = (
-    (_FIL_ARTICLE_RE, r"(?:^|[ \t(\"'“‘])(?:si|ni|kay|sina|nina|kina)[ \t]"),
-    (_HONORIFIC_SUFFIX_RE, r"(?:-|[ \t])(?:san|sama|sensei|senpai|kun|chan|shi|ji|ssi|nim|bhai|didi|jee)\b"),
-    (_DASH_SIGN_OFF_RE, r"[—–~-][ \t]*[^\W\d_a-z][\w'’\-]*(?:[ \t]+[^\W\d_a-z][\w'’\-]*)?[ \t.!]*$"),
-    (_HI_POSTPOSITION_RE, r"[ \t](?:ka|ki|ke|ko|ne)[ \t]"),
-    (_VI_ADDRESS_RE, r"(?i:anh|chị|em|cô|chú|bác|ông|bà)[ \t]+[^\W\d_a-zà-ỹ]"),
-    (_NICKNAME_RE, r"[ \t]['\"“‘][^\W\d_a-z]"),
-)
-_KEYS_RE = {keys: re.compile(keys, re.MULTILINE) for _, keys in _LATIN_CUE_RULES} | {"'s": re.compile("['’]s\\b")}
+    rf"(?<![\w\-])({_CAP}(?:[ \t]+{_CAP})?)(?:-{_HONORIFICS}|[ \t]+(?:san|sama|sensei|ji))\b")
+_DASH_SIGN_OFF_RE = re.compile(rf"(?:^|(?<=[.!?)\s]))[ \t]*{_SIGN_OFF}", re.MULTILINE)
+_HI_POSTPOSITION_RE = re.compile(rf"(?<![\w\-])({_CAP})[ \t]+{_HI_POSTPOSITIONS}[ \t]+[^\W\d_]")
+_VI_ADDRESS_RE = re.compile(rf"(?<![\w\-])(?i:{_VI_ADDRESS})[ \t]+({_CAP}(?:[ \t]+{_CAP}){{0,2}})")
+_NICKNAME_RE = re.compile(rf"(?<![\w])({_CAP}[ \t]+{_QUOTE_OPEN}{_CAP}{_QUOTE_CLOSE}[ \t]+{_CAP})")
+_LATIN_CUE_RULES = tuple((rule, re.compile(key, re.MULTILINE)) for rule, key in (
+    (_FIL_ARTICLE_RE, rf"(?:^|[ \t(\"'“‘]){_FIL_ARTICLES}[ \t]"),
+    (_HONORIFIC_SUFFIX_RE, rf"(?:-|[ \t]){_HONORIFICS}\b"),
+    (_DASH_SIGN_OFF_RE, _SIGN_OFF),
+    (_HI_POSTPOSITION_RE, rf"[ \t]{_HI_POSTPOSITIONS}[ \t]"),
+    (_VI_ADDRESS_RE, rf"(?i:{_VI_ADDRESS})[ \t]+[^\W\d_a-zà-ỹ]"),
+    (_NICKNAME_RE, rf"[ \t]{_QUOTE_OPEN}[^\W\d_a-z]"),
+))
+# a possessive of a listed given name in lower case ("siddharth's branch"; a capitalised one is the model's and the
+# heuristics': spelt like a name, "Chidi's comment", it took a product's possessive too): each "'s", then the word
+# before it
+_POSSESSIVE_S_RE = re.compile("['’]s\\b")
+_WORD_BEFORE_RE = re.compile(r"(?<![\w@#/.\-])([^\W\d_A-Z]{3,})\Z")
 
 
 def _a_name_word(word: str) -> bool:
@@ -270,17 +273,16 @@ class CuedNameRecognizer(EntityRecognizer):
             span = self._after_cue(text, m.end(), relation=False, thai=non_latin)
             if span:
                 out.append(_result(self, "PERSON", *span, 0.6))
-        for rule, keys in _LATIN_CUE_RULES:
-            if not _KEYS_RE[keys].search(text):
-                continue  # (a cheap look for the cue's own characters: most texts hold none)
+        for rule, key in _LATIN_CUE_RULES:
+            if not key.search(text):
+                continue  # (most texts hold none of the cue's own characters)
             for m in rule.finditer(text):
                 words = m.group(1).split()
                 if words[0][0].isupper() and _a_name_word(words[0]) and (
                         rule is not _NICKNAME_RE or _a_name_word(words[-1])):
                     out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.88 if rule is _NICKNAME_RE else _CUED))
-        for m in _KEYS_RE["'s"].finditer(text):
-            # the word before each possessive (found from the "'s": far fewer than the words a pattern would try)
-            word = _POSSESSIVE_RE.search(text, max(0, m.start() - 40), m.start())
+        for m in _POSSESSIVE_S_RE.finditer(text):
+            word = _WORD_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())
             if word and word.group(1) in given_names():
                 out.append(_result(self, "PERSON", word.start(1), word.end(1), _CUED))
         if non_latin:

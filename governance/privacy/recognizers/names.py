@@ -1608,11 +1608,11 @@ class ScriptNameRecognizer(EntityRecognizer):
         for m in _CASELESS_RUN_RE.finditer(text):
             if (latin or island or cued(m.start(), m.end())) and not _ordinary_caseless(m.group(0)):
                 out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
+        # alone, only the text's one word of another script ("Ошибка подключения" is a quoted message)
+        lone_word = island and len(_OTHER_SCRIPT_WORD_RE.findall(text)) == 1
         for m in _CASED_ONE_RE.finditer(text):
             word = m.group(1)
-            # alone, only the text's one word of another script ("Ошибка подключения" is a quoted message)
-            if word[0].isupper() and not word.isupper() and (
-                    (island and len(_OTHER_SCRIPT_WORD_RE.findall(text)) == 1) or cued(m.start(1), m.end(1))):
+            if word[0].isupper() and not word.isupper() and (lone_word or cued(m.start(1), m.end(1))):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.6))
         if not _HIRAGANA_RE.search(text):
             # with a cue only: a katakana word alone in English is as often a quoted loanword ("ログイン", login)
