@@ -1417,7 +1417,7 @@ def _prose(text: str) -> str:
 # so a name is known by the name lists (Faker's native-script lists, in :func:`.vocabulary.given_names`) — a given name
 # followed by a surname or a second given name (a father's: "ليلى حسن", "אבי מזרחי"), or a given name called to (after
 # "يا", or opening the text before a comma: "תמר, אפשר …"). A listed word that is a function word or a courtesy
-# ("לי", "שלי", "علي", "שלום") is none; a one-letter preposition or conjunction written on the name ("لليلى", "ולדנה")
+# ("לי", "שלי", "علي", "שלום") is none; a one-letter preposition or conjunction written on the name ("لليلى", "ודנה")
 # is read past.
 _SEMITIC = "\u0590-\u05ff\u0600-\u06ff\u0750-\u077f"
 _SEMITIC_WORD_RE = re.compile(f"[{_SEMITIC}]+")
@@ -1425,7 +1425,8 @@ _SEMITIC_WORD_RE = re.compile(f"[{_SEMITIC}]+")
 _SEMITIC_PAIR_RE = re.compile(f"(?<![{_SEMITIC}])([{_SEMITIC}]+)(?=[ \t]+([{_SEMITIC}]+)(?![{_SEMITIC}]))")
 _SEMITIC_CALLED_RE = re.compile(f"(?:(?<![{_SEMITIC}])يا[ \t]+|\\A[ \t]*|\n[ \t]*)([{_SEMITIC}]+)"
                                 f"(?=[ \t]*[،,!])|(?<![{_SEMITIC}])يا[ \t]+([{_SEMITIC}]+)")
-_PROCLITICS = frozenset("وفبلكهמש")
+# Arabic wa-, fa-, bi-, li-, ka-; Hebrew ve-, ha-, be-, le-, mi-, she-, ke-
+_PROCLITICS = frozenset("وفبلك" "והבלמשכ")
 
 
 def _listed(word: str, lexicon: frozenset[str]) -> bool:
