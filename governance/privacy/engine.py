@@ -1031,7 +1031,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False  # "the Sydney region", "the Canadian region", "our Irish subnet": a data centre (a place the
         # model called a person too: "the Bangalore shard")
     if weak and ((etype != "NRP" and _a_firm(text, start, end)) or _a_bot(text, start, end)
-                 or _a_holiday(text, start, end)):
+                 or _a_holiday(text, start, end) or _a_weekday(text, start, end)):
         return False
     if weak and etype == "PERSON" and _spelt_like_no_name(text, start, end):
         return False
@@ -1463,6 +1463,22 @@ def _a_holiday(text: str, start: int, end: int) -> bool:
     words = [w.strip(".,;:!?\"()") for w in text[start:end].split()]
     return (2 <= len(words) <= 3 and words[-1] in ("Day", "Eve")
             and not any(w.casefold() in given_names() for w in words[:-1]))
+
+
+_WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+_WEEKDAY_CUE_RE = re.compile(r"(?:\b|^)(?:last|next|this|on|every|each|by|until|till|since|from|before|after|"
+                             r"through|thru|to)[ \t]+\Z", re.IGNORECASE)
+
+
+def _a_weekday(text: str, start: int, end: int) -> bool:
+    """A weekday written short after a word of time ("Last Fri I finally took my kids …", "see you next Thu"): the
+    model took "Fri" for a person and the memory lost its date."""
+    words = text[start:end].strip().rstrip(".").casefold().split()
+    if not words or words[-1] not in _WEEKDAY_ABBREVIATIONS or len(words) > 2:
+        return False
+    if len(words) == 2:  # the model's span took the time word in: "Last Fri"
+        return bool(_WEEKDAY_CUE_RE.fullmatch(words[0] + " "))
+    return bool(_WEEKDAY_CUE_RE.search(text, max(0, start - 12), start))
 
 
 #: Below this name shape (:func:`~.vocabulary.name_shape`) one word no list holds is no person's on weak evidence:

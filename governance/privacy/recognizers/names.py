@@ -7,6 +7,7 @@ docstring); :func:`trim_name_span`, :func:`is_name_token` and :func:`name_shaped
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -1325,7 +1326,8 @@ _HAN_GIVEN = frozenset(
 _JA_TITLED_NOUNS = frozenset("皆 客 神 王 奥 母 父 兄 姉 弟 妹 娘 息子 子 赤 嬢 坊 殿 旦那 馳走 苦労 皆様 仏".split())
 _KO_TITLED_NOUNS = frozenset(
     "고객 선생 사장 부장 과장 차장 팀장 실장 원장 교수 회장 대표 이사 주인 형 누나 언니 오빠 어머 아버 할머 할아버 "
-    "목사 신부 스승 관리자 담당자 회원 손 님 여러분 기사 작가 의사 간호사 변호사".split())
+    "목사 신부 스승 관리자 담당자 회원 손 님 여러분 기사 작가 의사 간호사 변호사 부모 사모 누 선배 후배 대리 주임 "
+    "하나 부처 아드 따".split())
 # Courtesy words (greetings, thanks, please, sorry, yes/no) of the caseless scripts: in English text a short run of
 # another script is often one of them ("Thanks! شكرا"), not a name. With each language's stop words (spaCy's lists)
 # they are what the bare-run rule never takes for a name.
@@ -1352,6 +1354,31 @@ def _script_stop_words() -> frozenset[str]:
                 continue
         _STOP_WORDS_CACHE.append(frozenset(words))
     return _STOP_WORDS_CACHE[0]
+
+
+@functools.cache
+def _phrase_stop_words() -> frozenset[str]:
+    """The stop words that mark a phrase: all of :func:`_script_stop_words` but Marathi's and Nepali's, which were
+    counted from text and hold names ("पाटील", "किरीटी", "नाना")."""
+    import importlib
+
+    return frozenset().union(*(importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
+                               for lang in _STOP_LANGS if lang not in ("mr", "ne")))
+
+
+@functools.cache
+def _calendar_words() -> frozenset[str]:
+    import importlib
+    import pkgutil
+
+    import faker.providers.date_time as locales
+
+    words = set(_CALENDAR)
+    for info in pkgutil.iter_modules(locales.__path__):
+        provider = importlib.import_module(f"{locales.__name__}.{info.name}").Provider
+        for table in ("DAY_NAMES", "MONTH_NAMES"):
+            words.update(w for w in getattr(provider, table, {}).values() if w and w[0] >= "\u0590")
+    return frozenset(words)
 
 
 def _ordinary_caseless(run: str) -> bool:
@@ -1427,6 +1454,114 @@ _SEMITIC_CALLED_RE = re.compile(f"(?:(?<![{_SEMITIC}])يا[ \t]+|\\A[ \t]*|\n[ \
                                 f"(?=[ \t]*[،,!])|(?<![{_SEMITIC}])يا[ \t]+([{_SEMITIC}]+)")
 # Arabic wa-, fa-, bi-, li-, ka-; Hebrew ve-, ha-, be-, le-, mi-, she-, ke-
 _PROCLITICS = frozenset("وفبلك" "והבלמשכ")
+
+
+# A phrase of another script in an English message ("Sprint retro moved to Tuesday, اجتماع قصير, 30 minutes max",
+# "The on-call roster for इस हफ्ते is still empty") is no name: its words are read one by one (:func:`_run_names`).
+# An honorific beside a word makes it a name ("अंकित जी", "সৌরভ দা", "رضا جان"; before it: "آقای محمدی", "أبو يوسف",
+# "አቶ አበበ"), even when the honorific is also a courtesy or a function word.
+_HONORIFIC_AFTER = frozenset("जी जीः साहब साहिब भाई दीदी भैया দা দি ভাই আপা সাহেব জী جان صاحب".split())
+# Hindi and Urdu postpositions of a person: the agent's ने, the recipient's को ("अमित ने", "سارہ کو")
+_OF_A_PERSON_AFTER = frozenset("ने को نے کو".split())
+_HONORIFIC_BEFORE = frozenset("""श्री श्रीमती सुश्री श्रीमान डॉ डॉ. डॉक्टर শ্রী শ্রীমতী জনাব ডঃ ডা. آقای آقا خانم جناب دکتر
+    مهندس استاد السيد السيدة الأستاذ الأستاذة الدكتور الدكتورة أستاذ دكتور المهندس أبو أم ابن بنت يا אדון גברת
+    አቶ ወይዘሮ ወ/ሮ ዶክተር ዶ/ር""".split())
+# "and" between two words of a run: a list of names ("ফারহানা আর সাকিব", "ሄለን እና ዮናስ"), not a phrase
+_AND = frozenset("و آو और एवं व আর ও এবং እና და և และ".split())
+# Hebrew words that carry the article (ha-, with a proclitic before it: ve-ha-, be-ha-, le-ha-, mi-ha-, she-ha-,
+# ke-ha-) or the preposition be- ("in") are nouns of prose, not names, unless a name list holds them ("הדר", "בועז")
+_HEBREW_ARTICLE_RE = re.compile("^(?:[ובלמשכ]?ה[\u05d0-\u05ea]{3,}|ב[\u05d0-\u05ea]{4,})$")
+# Arabic words written with a preposition and the article (bi-l-, wa-l-, fa-l-, ka-l-, li-l-): prose, not names
+_ARABIC_ARTICLE_RE = re.compile("^(?:[وف]?(?:بال|كال|لل)|وال|فال)[\u0621-\u064a]{2,}$")
+# The calendar's words in the caseless scripts (today, tomorrow, yesterday, day, week, weekend, the weekdays): "Sprint
+# starts شنبه", "The release goes out আগামীকাল" (the weekday and month names of Faker's locales are added to them)
+_CALENDAR = frozenset("""היום מחר אתמול מחרתיים שבוע השבוע יום סופ"ש סופ״ש ראשון שני שלישי רביעי חמישי שישי שבת
+    امروز فردا دیروز هفته روز شنبه یکشنبه دوشنبه سه‌شنبه چهارشنبه پنجشنبه پنج‌شنبه جمعه آخرهفته
+    اليوم غدا غداً بكرة بكره أمس امبارح الأسبوع اسبوع أسبوع يوم الويكند
+    आज कल परसों हफ्ते हफ़्ते हफ्ता हफ़्ता सप्ताह दिन सोमवार मंगलवार बुधवार गुरुवार शुक्रवार शनिवार रविवार वीकेंड
+    আজ কাল আগামীকাল গতকাল পরশু সপ্তাহ সপ্তাহে দিন উইকেন্ড
+    இன்று நாளை நேற்று வாரம் நாள்
+    วันนี้ พรุ่งนี้ เมื่อวาน สัปดาห์ อาทิตย์ วันจันทร์ วันอังคาร วันพุธ วันพฤหัส วันพฤหัสบดี วันศุกร์ วันเสาร์
+    วันอาทิตย์ สุดสัปดาห์
+    ዛሬ ነገ ትናንት ሳምንት ቀን ሰኞ ማክሰኞ ረቡዕ ሐሙስ ዓርብ ቅዳሜ እሁድ
+    დღეს ხვალ გუშინ კვირა კვირაში დღე შაბათ-კვირა""".split())
+_WORD_EDGE = ".,!?;:؟،؛()\"'“”«»—–-\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652"
+
+
+def _run_names(run: str, *, listed_script: bool) -> list[tuple[int, int]]:
+    """The spans of ``run`` (one to three words of a caseless script in an English message) that may be a name.
+
+    Each word is a name of the native-script lists, an honorific, "and", prose (a stop word, a courtesy or calendar
+    word of the script, a Hebrew or Arabic word carrying the article, a Thai word holding a courtesy or a particle) or
+    unknown — a word both listed and a stop word ("علي", Ali and "on"; "איתי", Itay and "with me") is unknown. Then:
+
+    * beside an honorific, the words that are no prose are a name ("अंकित जी", "آقای محمدی");
+    * with a listed name, the words of no prose joined to it are ("דנה כהן בתורנות" is "דנה כהן");
+    * with prose and no listed name, in a script the lists hold (Hebrew, Arabic script, Georgian) the run is a phrase
+      ("המשמרת של היום"); in another it is a phrase when half of its words are prose ("আমি দেখছি"), and the words
+      that open it before its first prose are a subject named first ("সৌরভ এই সপ্তাহে", Sourav this week);
+    * with no prose, the whole run, as before: a short run of another script in English is more often a name.
+    """
+    # (punctuation of the script on its own, an Arabic comma, is no word)
+    words = [(m.start(), m.end(), w) for m in re.finditer(r"\S+", run) if (w := m.group(0).strip(_WORD_EDGE))]
+    stop, calendar = _phrase_stop_words(), _calendar_words()
+    given, family = given_names(), surnames()
+    kinds = []
+    for _, _, w in words:
+        listed = _listed(w, given) or _listed(w, family)
+        if w in _HONORIFIC_AFTER or w in _HONORIFIC_BEFORE or w in _OF_A_PERSON_AFTER:
+            kinds.append("honorific")
+        elif listed:
+            kinds.append("name")
+        elif w in _AND:
+            kinds.append("and")
+        elif w in _COURTESY or w in calendar or (w in stop and not (w in given or w in family)) or (
+                _HEBREW_ARTICLE_RE.match(w) or _ARABIC_ARTICLE_RE.match(w)) or (
+                "\u0e00" <= w[0] <= "\u0e7f" and _ordinary_caseless(w)):  # Thai: a courtesy or a particle in it
+            kinds.append("prose")
+        else:
+            kinds.append("unknown")
+
+    def groups(keep) -> list[list[int]]:
+        out: list[list[int]] = []
+        for i, kind in enumerate(kinds):
+            if keep(kind):
+                if out and out[-1][-1] == i - 1:
+                    out[-1].append(i)
+                else:
+                    out.append([i])
+        return out
+
+    def spans(chosen: list[list[int]]) -> list[tuple[int, int]]:
+        out = []
+        for g in chosen:
+            while g and kinds[g[0]] == "and":
+                g = g[1:]
+            while g and kinds[g[-1]] == "and":
+                g = g[:-1]
+            if g:
+                out.append((words[g[0]][0], words[g[-1]][1]))
+        return out
+
+    # names and unknown words, joined by "and": "თამარი და დავითი" (a listed name and one with its case ending)
+    named = groups(lambda k: k in ("name", "unknown", "and"))
+    if "honorific" in kinds:
+        near = {i + d for i, k in enumerate(kinds) if k == "honorific"
+                for d in ((1,) if words[i][2] in _HONORIFIC_BEFORE else (-1,))}
+        return spans([g for g in named if near & set(g)])
+    if "name" in kinds:
+        return spans([g for g in named if any(kinds[i] == "name" for i in g)])
+    prose = kinds.count("prose")
+    if not prose:
+        return [(words[0][0], words[-1][1])] if words else []
+    if prose == len(kinds):
+        return []
+    if not listed_script and kinds[0] != "prose":
+        # a subject named first, then words of its sentence ("সৌরভ এই সপ্তাহে", Sourav this week): the leading words
+        return spans(named[:1])
+    if listed_script or 2 * prose >= len(kinds):
+        return []
+    return [(words[0][0], words[-1][1])]
 
 
 def _listed(word: str, lexicon: frozenset[str]) -> bool:
@@ -1533,7 +1668,8 @@ class ScriptNameRecognizer(EntityRecognizer):
                          supported_language=supported_language)
 
     def load(self) -> None:
-        return None
+        # the word lists a phrase of another script is read with, before the process takes work
+        _script_stop_words(), _phrase_stop_words(), _calendar_words()
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         if all(c < "\u0370" for c in text):  # Latin only: nothing to do (the common case, kept cheap)
@@ -1589,7 +1725,9 @@ class ScriptNameRecognizer(EntityRecognizer):
                 out.append(_result(self, "PERSON", m.start(), m.end(), 0.8))
         for m in _KO_TITLE_RE.finditer(text):
             name = m.group(1)
-            if name[0] in _KO_SURNAMES and not any(name.endswith(w) for w in _KO_TITLED_NOUNS) and not (
+            # a surname first, or in English a given name of two syllables alone ("수진님, can you check …")
+            if (name[0] in _KO_SURNAMES or (latin and len(name) == 2)) and not any(
+                    name.endswith(w) for w in _KO_TITLED_NOUNS) and not (
                     name.endswith("장") and len(name) <= 3 and m.group(0).endswith("님")):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.9))
         for m in _CASED_NAME_RE.finditer(text):
@@ -1607,8 +1745,15 @@ class ScriptNameRecognizer(EntityRecognizer):
                 text, start, end)
 
         for m in _CASELESS_RUN_RE.finditer(text):
-            if (latin or island or cued(m.start(), m.end())) and not _ordinary_caseless(m.group(0)):
-                out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
+            run = m.group(0)
+            if cued(m.start(), m.end()):
+                if not _ordinary_caseless(run):
+                    out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
+            elif latin or island:
+                listed_script = "\u0590" <= run[0] <= "\u06ff" or "\u0750" <= run[0] <= "\u077f" or (
+                    "\u10a0" <= run[0] <= "\u10ff")
+                out += [_result(self, "PERSON", m.start() + a, m.start() + b, 0.6)
+                        for a, b in _run_names(run, listed_script=listed_script)]
         # alone, only the text's one word of another script ("Ошибка подключения" is a quoted message)
         lone_word = island and len(_OTHER_SCRIPT_WORD_RE.findall(text)) == 1
         for m in _CASED_ONE_RE.finditer(text):
