@@ -1656,7 +1656,8 @@ class ScriptNameRecognizer(EntityRecognizer):
     * Cyrillic, Greek, Armenian (scripts with case): two or three capitalised words in a row.
     * Arabic, Hebrew, Indic, Thai, Lao, Khmer, Burmese, Tibetan, Georgian, Ethiopic: a run of 1-3 words in a text
       that is mostly Latin script (code aside: :func:`_prose`) — in English text a short run of another script is a
-      name (or a place, a greeting) far more often than prose.
+      name (or a place, a greeting) more often than prose — read word by word (:func:`_run_names`): a phrase with
+      its stop, courtesy or calendar words is none, an honorific or a listed name picks the name out of it.
     * An island of another script in English (:func:`_an_island`), or a word of it after a person cue: a capitalised
       Cyrillic, Greek or Armenian word, a kana word, a surname-led Han word.
     * Inside Arabic and Hebrew sentences: a given name of the native-script lists with a surname, or called to

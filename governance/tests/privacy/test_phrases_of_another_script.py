@@ -2,9 +2,9 @@
 the phrase as a name: every run of one to three words of a caseless script in English text was masked unless each of
 its words was a stop word. Now its words are read one by one (``names._run_names``): names of the native-script lists,
 honorifics, words of prose (stop words, courtesy and calendar words, Hebrew and Arabic words carrying the article) and
-unknown words. Also a weekday written short after a word of time ("Last Fri"), which the model read as a person in
-LoCoMo. The examples are written for the tests, not copied from the measured set; each family with what must stay as
-it is (the names beside the phrases, the weekdays that were already kept)."""
+unknown words. Also, read in LoCoMo as persons, a weekday written short after a word of time ("Last Fri") and chat's
+interjections ("Wanna", "Nah"). The examples are written for the tests, not copied from the measured sets; each
+family with what must stay as it is (the names beside the phrases, the cases that were already kept)."""
 
 from __future__ import annotations
 
@@ -59,5 +59,16 @@ def test_a_name_beside_words_of_its_sentence_stays_masked(text, name):
     ("The backup job ran until Sat without a single failure.", "until Sat"),
 ])
 def test_a_weekday_written_short_after_a_word_of_time_is_no_name(text, kept):
+    masked = mask(text, key=KEY).text
+    assert kept in masked, masked
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    # chat's interjections and spoken contractions, capitalised at the start of a sentence
+    ("Wanna grab lunch after the demo? Can't wait!", "Wanna"),
+    ("Nah, I'll skip the offsite this time.", "Nah"),
+    ("Yep, the tickets are booked.", "Yep"),
+])
+def test_an_interjection_that_opens_a_sentence_is_no_name(text, kept):
     masked = mask(text, key=KEY).text
     assert kept in masked, masked
