@@ -1508,11 +1508,12 @@ def _run_names(run: str, *, listed_script: bool) -> list[tuple[int, int]]:
     given, family = given_names(), surnames()
     kinds = []
     for _, _, w in words:
-        listed = _listed(w, given) or _listed(w, family)
         if w in _HONORIFIC_AFTER or w in _HONORIFIC_BEFORE or w in _OF_A_PERSON_AFTER:
             kinds.append("honorific")
-        elif listed:
+        elif _listed(w, given):
             kinds.append("name")
+        elif _listed(w, family):
+            kinds.append("surname")
         elif w in _AND:
             kinds.append("and")
         elif w in _COURTESY or w in calendar or (w in stop and not (w in given or w in family)) or (
@@ -1521,6 +1522,11 @@ def _run_names(run: str, *, listed_script: bool) -> list[tuple[int, int]]:
             kinds.append("prose")
         else:
             kinds.append("unknown")
+
+    # a surname of the lists names someone beside a given name or an honorific; alone it may be a word ("قصير",
+    # short, is a surname too: "اجتماع قصير جدا" is a short meeting)
+    named_kind = "name" if "name" in kinds or "honorific" in kinds else "unknown"
+    kinds = [named_kind if k == "surname" else k for k in kinds]
 
     def groups(keep) -> list[list[int]]:
         out: list[list[int]] = []

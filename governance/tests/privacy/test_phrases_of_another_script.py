@@ -22,6 +22,8 @@ KEY = b"k"
     # half of its words prose, in a script the lists do not hold
     ("The standby list stays empty कल तक, someone please volunteer.", "कल तक"),
     ("Payments page is down again, আমি দেখছি, will update the channel.", "আমি দেখছি"),
+    # a word that is a surname of the lists too, with no given name beside it ("قصير", short)
+    ("Planning moved to Monday, اجتماع قصير جدا, bring one slide each.", "اجتماع قصير جدا"),
     # a calendar word
     ("We cut the release candidate on پنجشنبه and ship it after the freeze.", "پنجشنبه"),
     ("The migration window moved to วันอาทิตย์ because of the sale.", "วันอาทิตย์"),
