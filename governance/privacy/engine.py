@@ -1467,6 +1467,8 @@ def _a_holiday(text: str, start: int, end: int) -> bool:
 
 
 _WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+# not :data:`_TIME_WORD_BEFORE_RE`: a weekday follows "on" and "to" ("on Thu", "Mon to Fri"), a month after "to" may be
+# a person ("talk to May")
 _WEEKDAY_CUE_RE = re.compile(r"(?:\b|^)(?:last|next|this|on|every|each|by|until|till|since|from|before|after|"
                              r"through|thru|to)[ \t]+\Z", re.IGNORECASE)
 

@@ -1339,31 +1339,35 @@ _COURTESY = frozenset(
     ຂອບໃຈຫຼາຍໆ សួស្តី អរគុណ ជំរាបសួរ မင်္ဂလာပါ ကျေးဇူးတင်ပါတယ် ကျေးဇူး བཀྲ་ཤིས་བདེ་ལེགས། ཐུགས་རྗེ་ཆེ།""".split())
 _THAI_PARTICLE_END_RE = re.compile("(?:ครับ|ค่ะ|คะ|นะ|จ้ะ|จ้า)$")
 _STOP_LANGS = ("ar", "fa", "ur", "he", "hi", "mr", "ne", "bn", "ta", "te", "kn", "gu", "si", "am", "ti")
-_STOP_WORDS_CACHE: list[frozenset[str]] = []
+# Marathi's and Nepali's lists were counted from text and hold names ("पाटील", "किरीटी", "नाना"): they may say a run
+# is no name (:func:`_listed`), not that a run is a phrase (:func:`_run_names`)
+_NAMES_IN_STOP_LISTS = ("mr", "ne")
 
 
+@functools.cache
+def _stop_words_by_language() -> dict[str, frozenset[str]]:
+    import importlib
+
+    out = {}
+    for lang in _STOP_LANGS:
+        try:
+            out[lang] = frozenset(importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS)
+        except ImportError:
+            continue
+    return out
+
+
+@functools.cache
 def _script_stop_words() -> frozenset[str]:
-    if not _STOP_WORDS_CACHE:
-        import importlib
-
-        words: set[str] = set()
-        for lang in _STOP_LANGS:
-            try:
-                words |= importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
-            except ImportError:
-                continue
-        _STOP_WORDS_CACHE.append(frozenset(words))
-    return _STOP_WORDS_CACHE[0]
+    return frozenset().union(*_stop_words_by_language().values())
 
 
 @functools.cache
 def _phrase_stop_words() -> frozenset[str]:
-    """The stop words that mark a phrase: all of :func:`_script_stop_words` but Marathi's and Nepali's, which were
-    counted from text and hold names ("पाटील", "किरीटी", "नाना")."""
-    import importlib
-
-    return frozenset().union(*(importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS
-                               for lang in _STOP_LANGS if lang not in ("mr", "ne")))
+    """The stop words that mark a phrase: all of :func:`_script_stop_words` but those of
+    :data:`_NAMES_IN_STOP_LISTS`."""
+    return frozenset().union(*(words for lang, words in _stop_words_by_language().items()
+                               if lang not in _NAMES_IN_STOP_LISTS))
 
 
 @functools.cache
@@ -1485,6 +1489,8 @@ _CALENDAR = frozenset("""היום מחר אתמול מחרתיים שבוע הש
     วันอาทิตย์ สุดสัปดาห์
     ዛሬ ነገ ትናንት ሳምንት ቀን ሰኞ ማክሰኞ ረቡዕ ሐሙስ ዓርብ ቅዳሜ እሁድ
     დღეს ხვალ გუშინ კვირა კვირაში დღე შაბათ-კვირა""".split())
+# the scripts whose names the native-script lists hold well (Hebrew, Arabic script, Georgian)
+_LISTED_SCRIPT_RE = re.compile(f"[{_SEMITIC}\u10a0-\u10ff]")
 _WORD_EDGE = ".,!?;:؟،؛()\"'“”«»—–-\u064b\u064c\u064d\u064e\u064f\u0650\u0651\u0652"
 
 
@@ -1757,10 +1763,8 @@ class ScriptNameRecognizer(EntityRecognizer):
                 if not _ordinary_caseless(run):
                     out.append(_result(self, "PERSON", m.start(), m.end(), 0.6))
             elif latin or island:
-                listed_script = "\u0590" <= run[0] <= "\u06ff" or "\u0750" <= run[0] <= "\u077f" or (
-                    "\u10a0" <= run[0] <= "\u10ff")
                 out += [_result(self, "PERSON", m.start() + a, m.start() + b, 0.6)
-                        for a, b in _run_names(run, listed_script=listed_script)]
+                        for a, b in _run_names(run, listed_script=bool(_LISTED_SCRIPT_RE.match(run)))]
         # alone, only the text's one word of another script ("Ошибка подключения" is a quoted message)
         lone_word = island and len(_OTHER_SCRIPT_WORD_RE.findall(text)) == 1
         for m in _CASED_ONE_RE.finditer(text):
