@@ -1161,20 +1161,28 @@ console editor ide toolkit framework runtime parser compiler linter formatter em
 scheduler schedulers portal portals epic epics animation animations desktop board boards import imports monolith
 monoliths worker workers
 """.split())
+# nouns of running things and of a product's parts, which name the word before them too ("Zorvath cluster", "Kelbrin
+# sandbox", "Sienna theme") but stand in places ("the replica in Lisbon" is where a data centre is, so they are no
+# nouns of where data is shown: :data:`_DATA_NOUNS`)
+_RUNNING_NOUNS = frozenset("""
+service services cluster clusters replica replicas node nodes instance instances shard shards server servers stack
+stacks backend frontend sandbox sandboxes theme themes beta reporter reporters redesign command commands
+""".split())
 _NEXT_WORD_RE = re.compile(r"[ \t]+([^\W\d_][\w-]*)")
 
 
 def _names_an_artefact(text: str, start: int, end: int) -> bool:
-    """``text[start:end]`` names a software artefact by its head noun (:data:`_ARTEFACT_NOUNS`): a phrase ending in
-    one, or one word right before one. A full name before one stays a name ("the John Smith app" is his), and so does
-    a possessive ("Ana's config")."""
+    """``text[start:end]`` names a software artefact by its head noun (:data:`_ARTEFACT_NOUNS`, :data:`_RUNNING_NOUNS`):
+    a phrase ending in one, or one word right before one. A full name before one stays a name ("the John Smith app" is
+    his), and so does a possessive ("Ana's config")."""
     words = text[start:end].split()
     if len(words) > 1:
-        return words[-1].casefold() in _ARTEFACT_NOUNS
+        return words[-1].casefold() in _ARTEFACT_NOUNS or words[-1].casefold() in _RUNNING_NOUNS
     if not words or words[0].endswith(("'s", "’s", "'", "’")):
         return False
     following = _NEXT_WORD_RE.match(text, end)
-    return following is not None and following.group(1).casefold() in _ARTEFACT_NOUNS
+    return following is not None and (following.group(1).casefold() in _ARTEFACT_NOUNS
+                                      or following.group(1).casefold() in _RUNNING_NOUNS)
 
 
 # a dotted version right after a word, and no unit after it: "Hugo 0.120 changed …", "Ray v2.9"; a person is given

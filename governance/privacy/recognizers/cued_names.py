@@ -10,7 +10,9 @@ person's name whatever their script or case:
   function word or a common object of these verbs in technical text ("call back", "ask support", "call fetch()").
 
 In the cased scripts other than Latin (Cyrillic, Greek) a capitalised word inside a sentence is a proper noun: one
-after a cue is a name, one without a cue a weaker candidate.
+after a cue is a name, one without a cue a weaker candidate. A word opening a sentence is a name when the lists hold it
+as a given name, as written or as someone is called ("Олено, …"), or — called or saying something — when it is spelt
+like a surname ("Петренко сказав …"): :func:`_opening_name`.
 
 Other languages write their own cues around a capitalised name in Latin letters (:data:`_LATIN_CUE_RULES`): Filipino
 articles ("ni Rowena"), romanised honorifics ("Kenji-san"), Hindi postpositions ("Rohit ka"), Vietnamese words of
@@ -19,6 +21,7 @@ address ("chị Lan"), a dash sign-off, a quoted nickname; and a listed given na
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -148,8 +151,66 @@ _NEXT_CAPITAL_RE = re.compile(r"[ \t]+([^\W\d_a-zà-ÿ][\w'’\-]*)")
 # Thai: the title is glued to the name; the name is a run of Thai letters, the surname a second run
 _THAI_RUN = "[\u0e01-\u0e4e]+"
 _WORDS_AFTER_RE = re.compile(f"({_WORD})(?:[ \\t]+({_WORD}))?")
-# a capitalised Cyrillic/Greek word after a letter or a comma and a space: inside a sentence, not at its start
-_CYR_GRK_CAP_RE = re.compile(f"(?:(?<=[^\\W\\d_][ \\t])|(?<=,[ \\t]))([А-ЯЁІЇЄΑ-ΩΆ-Ώ][{_CYR_GRK}'’\\-]+)")
+# a capitalised Cyrillic/Greek word after a letter or a comma and a space: inside a sentence, not at its start (any
+# Cyrillic capital: Serbian "Ј", "Ћ", "Ђ" too)
+_CYR_GRK_CAP_RE = re.compile(f"(?:(?<=[^\\W\\d_][ \\t])|(?<=,[ \\t]))([\u0400-\u042f\u0490Ά-ΏΑ-Ω][{_CYR_GRK}'’\\-]+)")
+# the same word opening a sentence or a line, where a capital says nothing: there a name must be listed, as written or
+# as the form it takes when someone is called ("Олено, …" is Олена called, "Γιώργο, …" Γιώργος)
+_CYR_GRK_OPENING_RE = re.compile(
+    f"(?:^|(?<=[.!?…][ \\t])|(?<=[.!?…][ \\t]{{2}}))[ \\t>\"'«„“(*•-]*([\u0400-\u042f\u0490Ά-ΏΑ-Ω][{_CYR_GRK}'’\\-]+)",
+    re.MULTILINE)
+# how a given name is written when someone is called, back to how the lists write it (casefolded, so Greek's final
+# sigma is "σ"): Ukrainian Олено → Олена, Іване → Іван, Петре → Петро, Маріє → Марія, Андрію → Андрій, Наталю →
+# Наталя; Greek Γιώργο → Γιώργος, Δημήτρη → Δημήτρης, Κώστα → Κώστας, Αλέξανδρε → Αλέξανδρος; Russian's clipped
+# call, after a comma only (:func:`_called`): Маш → Маша, Оль → Оля
+_VOCATIVE_ENDINGS = (("о", "а"), ("е", ""), ("е", "о"), ("є", "я"), ("ю", "й"), ("ю", "я"), ("у", ""),
+                     ("ο", "οσ"), ("η", "ησ"), ("α", "ασ"), ("ε", "οσ"))
+_CLIPPED_ENDINGS = ("а", "я")
+# given names of the lists that are words of the language too (faith, hope, love, novel, lion, peace, rose …): opening
+# a sentence without being called, they are the word
+_NAMES_THAT_ARE_WORDS = frozenset("""вера надежда любовь любов роман лев мир марина лилия роза слава лада мила
+виктория злата богдана дана ніна віра надія любов мирослава σοφία ειρήνη νίκη ελπίδα αγάπη δόξα χαρά""".split())
+# the names of these languages Faker's lists leave out: the short forms people are called by (Russian, Ukrainian,
+# Bulgarian, Serbian and Greek), and common full names (Faker's Ukrainian list has no "Микола")
+_MORE_GIVEN_NAMES = frozenset("""микола олександр олексій дмитро сергій юрій тарас остап богдан ярослав володимир іван
+петро павло михайло степан василь григорій максим назар денис олег ігор віктор віталій євген вадим руслан артем
+кирило орест олена оксана ірина наталія наталя тетяна світлана юлія ганна марія катерина людмила галина ольга
+анастасія вікторія софія христина соломія зоряна леся лариса мар'яна уляна дарина іванна ярина
+александр алексей дмитрий сергей андрей иван михаил николай павел пётр петр владимир евгений игорь юрий константин
+артём артем кирилл никита денис антон илья григорий фёдор федор станислав тимур руслан ринат эльдар анна мария
+елена ирина наталья татьяна светлана екатерина анастасия юлия дарья ксения полина алина евгения людмила галина
+эльвира гульнара диана кристина валерия елизавета софья варвара
+георги димитър петър христо стоян калин тодор красимир любомир пламен веселин цветан иванка цветелина десислава
+гергана росица милена радостина теодора боряна
+марко никола милош стефан лазар душан драган зоран ненад небојша александар вук бранко милан јована милица јелена
+драгана ивана снежана тамара катарина
+саша дима миша рома женя лёша леша вова коля паша серёжа сережа витя толя костя гоша юра
+валера гена стас влад макс тёма ваня петя федя боря гриша лёня лёва гоша игорёк шура сеня славик вадик
+маша даша катя настя лена оля таня света юля наташа ира аня галя люда вика ксюша лиза соня надя тоня валя зина
+алёна алена кира варя лера алиса ульяна жора тимоха
+сашко миколка петрик юрко андрійко тарасик олесь оксанка наталка іринка галинка ганнуся софійка марічка тетянка
+гошо пешо тошо митко ванко ачо мими ники стефка цеци краси бобо жоро данчо
+мика жика пера лаза ђока маца цеца гага раша ђорђе јоца јова
+μπάμπης τάσος σάκης τάκης λάκης μάκης άκης νίκος κώστας γιάννης μήτσος θανάσης στέλιος βαγγέλης λευτέρης
+ντίνα κατερίνα μαρίνα βάσω ρένα λένα τζένη""".split())
+# what a person does, said by the word after a name opening a sentence ("Кузнецов сказал …", "Петренко сказав …",
+# "Петров каза …", "Петровић каже …", "Ο Γιώργος είπε …" has its article): speaking, asking, deciding, fixing
+_PERSON_VERB_AFTER_RE = re.compile(
+    r"[ \t]+(?:(?:уже|тоже|вже|теж|вече|също|већ|је|ήδη|επίσης)[ \t]+)?(?:"
+    r"сказал|сказала|говорит|пишет|написал|написала|просит|попросил|попросила|спрашивает|спросил|спросила|"
+    r"предложил|предложила|считает|думает|ответил|ответила|подтвердил|подтвердила|обещал|обещала|починил|починила|"
+    r"сказав|сказала|каже|пише|написав|написала|просить|попросив|попросила|питає|запитав|запитала|запропонував|"
+    r"запропонувала|вважає|думає|відповів|відповіла|підтвердив|підтвердила|обіцяв|обіцяла|виправив|виправила|"
+    r"каза|казва|написа|помоли|пита|попита|предложи|смята|отговори|потвърди|обеща|оправи|"
+    r"рекао|рекла|написао|написала|питао|питала|предложио|предложила|мисли|одговорио|одговорила|потврдио|потврдила|"
+    r"είπε|λέει|γράφει|έγραψε|ζήτησε|ζητάει|ρώτησε|ρωτάει|πρότεινε|θεωρεί|σκέφτεται|απάντησε|επιβεβαίωσε|"
+    r"υποσχέθηκε|διόρθωσε)(?![^\W\d_])", re.IGNORECASE)
+# the endings of surnames of these languages, for a word opening a sentence that is called or does what a person does
+_SURNAME_ENDINGS = ("енко", "чук", "юк", "ук", "ов", "ова", "ев", "ева", "ёв", "ин", "ина", "ский", "ская", "ський",
+                    "ська", "ски", "ска", "ич", "ић", "вич", "вић", "όπουλοσ", "ίδησ", "άκησ", "ίου", "άτοσ", "έασ")
+# days, months, feasts and God (their capital is the language's, not a name's): "до Τρίτη", "на Різдво", "τω Θεώ"
+_CASED_FEASTS = frozenset("""пасха рождество різдво великдень коледа великден божић ускрс πάσχα χριστούγεννα
+πρωτοχρονιά θεοφάνεια бог бога богу господи господь θεόσ θεού θεώ θεέ""".split())
 
 # words that follow these cues and are not names: function words and the usual objects of "call", "ask", "ping"
 _NOT_NAMES = frozenset(
@@ -182,8 +243,14 @@ _NOT_NAMES = frozenset(
 # * a sign-off after a dash closing the message or a line ("… drop it off whenever. — Jack");
 # * a Hindi postposition after the name in romanised Hindi ("Vikram ka number", "Priya ko bolo", "Rahul ne fix kiya");
 # * a Vietnamese word of address before the name ("chị Lan ơi", "anh Minh", "cô Hạnh", "ông Tuấn");
-# * a nickname in quotes between a given name and a surname ("Chinedu 'Bart' Nwachukwu", 'Robert "Bobby" Tables').
+# * a nickname in quotes between a given name and a surname ("Chinedu 'Bart' Nwachukwu", 'Robert "Bobby" Tables');
+# * a Vietnamese full name, which opens with one of a few surnames ("Nguyễn Văn An", "Trần Thị Mai"): written with
+#   its marks, the surname and one word more; without them ("Nguyen Van An"), two more (the English model reads
+#   those in English text, not in Vietnamese).
 _CAP = r"[^\W\d_a-z][\w'’\-]*"  # (a capital of any alphabet: the rules check ``isupper``)
+_VI_SURNAMES = "Nguyễn|Trần|Lê|Phạm|Hoàng|Huỳnh|Phan|Vũ|Võ|Đặng|Bùi|Đỗ|Hồ|Ngô|Dương|Lý|Trương|Đinh|Đoàn|Lương|Trịnh"
+_VI_SURNAMES_PLAIN = "Nguyen|Tran|Pham|Hoang|Huynh|Dang|Bui|Ngo|Duong|Truong|Dinh|Doan|Luong|Trinh"
+_VI_SYLLABLE = r"[ \t]+[A-ZÀ-ỸĐ][a-zà-ỹđ]{1,6}"
 _FIL_ARTICLES = r"(?:si|ni|kay|sina|nina|kina)"
 _HONORIFICS = r"(?:san|sama|sensei|senpai|kun|chan|shi|ji|ssi|nim|bhai|didi|jee)"
 _HI_POSTPOSITIONS = r"(?:ka|ki|ke|ko|ne)"
@@ -199,6 +266,8 @@ _DASH_SIGN_OFF_RE = re.compile(rf"(?:^|(?<=[.!?)\s]))[ \t]*{_SIGN_OFF}", re.MULT
 _HI_POSTPOSITION_RE = re.compile(rf"(?<![\w\-])({_CAP})[ \t]+{_HI_POSTPOSITIONS}[ \t]+[^\W\d_]")
 _VI_ADDRESS_RE = re.compile(rf"(?<![\w\-])(?i:{_VI_ADDRESS})[ \t]+({_CAP}(?:[ \t]+{_CAP}){{0,2}})")
 _NICKNAME_RE = re.compile(rf"(?<![\w])({_CAP}[ \t]+{_QUOTE_OPEN}{_CAP}{_QUOTE_CLOSE}[ \t]+{_CAP})")
+_VI_FULL_NAME_RE = re.compile(rf"(?<![\w\-])((?:{_VI_SURNAMES})(?:{_VI_SYLLABLE}){{1,3}}|(?:{_VI_SURNAMES_PLAIN})"
+                              rf"(?:{_VI_SYLLABLE}){{2,3}})(?![\w\-])")
 _LATIN_CUE_RULES = tuple((rule, re.compile(key, re.MULTILINE)) for rule, key in (
     (_FIL_ARTICLE_RE, rf"(?:^|[ \t(\"'“‘]){_FIL_ARTICLES}[ \t]"),
     (_HONORIFIC_SUFFIX_RE, rf"(?:-|[ \t]){_HONORIFICS}\b"),
@@ -206,6 +275,7 @@ _LATIN_CUE_RULES = tuple((rule, re.compile(key, re.MULTILINE)) for rule, key in 
     (_HI_POSTPOSITION_RE, rf"[ \t]{_HI_POSTPOSITIONS}[ \t]"),
     (_VI_ADDRESS_RE, rf"(?i:{_VI_ADDRESS})[ \t]+[^\W\d_a-zà-ỹ]"),
     (_NICKNAME_RE, rf"[ \t]{_QUOTE_OPEN}[^\W\d_a-z]"),
+    (_VI_FULL_NAME_RE, rf"(?:{_VI_SURNAMES}|{_VI_SURNAMES_PLAIN})[ \t]"),
 ))
 # a possessive of a listed given name in lower case ("siddharth's branch"; a capitalised one is the model's and the
 # heuristics': spelt like a name, "Chidi's comment", it took a product's possessive too): each "'s", then the word
@@ -237,6 +307,59 @@ def _name_word_ok(word: str) -> bool:
     return not any(c.isdigit() or c == "_" for c in word)
 
 
+# a word followed by a comma and more words: someone called ("Иван, посмотри логи")
+_CALLED_RE = re.compile(r"[ \t]*,[ \t]*[^\W\d_]")
+
+
+def _opening_name(word: str, *, called: bool, acts: bool) -> bool:
+    """A Cyrillic or Greek word opening a sentence, where its capital says nothing, is a name when the lists hold
+    it as a given name (:data:`_MORE_GIVEN_NAMES` too), as written or called (:data:`_VOCATIVE_ENDINGS`), or —
+    called ("Ткаченко, …") or doing what a person does ("Кузнецов сказал", ``acts``) — when it is spelt like a
+    surname (:data:`_SURNAME_ENDINGS`); never a stop word or a day, month or feast of those languages. A name that is
+    a word of the language too ("Вера", "Σοφία") only when it is called or acts."""
+    low = word.casefold()
+    if low in _cyr_grk_stop_words() or low in _cased_calendar_words():
+        return False
+    given = given_names()
+    if low in given or low in _MORE_GIVEN_NAMES:
+        return called or acts or low not in _NAMES_THAT_ARE_WORDS
+    if (called or acts) and len(low) >= 5 and low.endswith(_SURNAME_ENDINGS):
+        return True  # (not any word that acts: "Клиент пишет" is the customer writing)
+    forms = [low[: -len(end)] + nominative for end, nominative in _VOCATIVE_ENDINGS
+             if low.endswith(end) and len(low) - len(end) >= 2]
+    if called:
+        forms += [low + end for end in _CLIPPED_ENDINGS if len(low) >= 3]
+    return any((f in given or f in _MORE_GIVEN_NAMES) and (called or f not in _NAMES_THAT_ARE_WORDS) for f in forms)
+
+
+@functools.cache
+def _cased_calendar_words() -> frozenset[str]:
+    """Days and months of Faker's Cyrillic and Greek locales, and the feasts of :data:`_CASED_FEASTS`, casefolded."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.date_time as locales
+
+    words = set(_CASED_FEASTS)
+    for info in pkgutil.iter_modules(locales.__path__):
+        provider = importlib.import_module(f"{locales.__name__}.{info.name}").Provider
+        for table in ("DAY_NAMES", "MONTH_NAMES"):
+            words.update(w.casefold() for w in getattr(provider, table, {}).values()
+                         if w and "\u0370" <= w[0] <= "\u04ff")
+    return frozenset(words)
+
+
+@functools.cache
+def _cyr_grk_stop_words() -> frozenset[str]:
+    """The stop words of the Cyrillic and Greek languages spaCy has lists for ("Это", "Если", "Όταν")."""
+    import importlib
+
+    words: set[str] = set()
+    for lang in ("ru", "uk", "bg", "sr", "mk", "el"):
+        words |= {w.casefold() for w in importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS}
+    return frozenset(words)
+
+
 # A cue's finding: as sure as the English model's
 _CUED = 0.85
 
@@ -249,7 +372,7 @@ class CuedNameRecognizer(EntityRecognizer):
                          supported_language=supported_language)
 
     def load(self) -> None:
-        return None
+        _cyr_grk_stop_words(), _cased_calendar_words()  # (read before the process takes work)
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         out: list[RecognizerResult] = []
@@ -288,9 +411,14 @@ class CuedNameRecognizer(EntityRecognizer):
         if non_latin:
             for m in _CYR_GRK_CAP_RE.finditer(text):
                 word = m.group(1)
-                if word.isupper() or not _name_word_ok(word):
+                if word.isupper() or not _name_word_ok(word) or word.casefold() in _cased_calendar_words():
                     continue
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.55))
+            for m in _CYR_GRK_OPENING_RE.finditer(text):
+                word = m.group(1)
+                if not word.isupper() and _opening_name(word, called=bool(_CALLED_RE.match(text, m.end(1))),
+                                                        acts=bool(_PERSON_VERB_AFTER_RE.match(text, m.end(1)))):
+                    out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.6))
         return out
 
     @staticmethod

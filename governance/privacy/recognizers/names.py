@@ -534,6 +534,7 @@ _PERSON_ACT_AFTER_RE = re.compile(
     r"(?:['’]s)?[ \t]+(?:(?:just|also|already|still|now|never|will|would|can|could|has|had|have)[ \t]+)?(?:"
     r"said|says|asked|asks|replied|replies|told|tells|thinks|thought|explained|mentioned|agreed|disagreed|suggested|"
     r"promised|wants|wanted|approved|volunteered|offered|apologi[sz]ed|confirmed[ \t]+(?:that|with)|"
+    r"ported|rewrote|reimplemented|refactored|debugged|triaged|commented|took[ \t]+over|picked[ \t]+up|"
     r"signed[ \t]+off|is[ \t]+(?:on[ \t]+(?:call|leave|vacation|holiday|pto|parental)|out[ \t]+(?:sick|today|this)|"
     r"ooo|off[ \t]+today|back[ \t]+from)|was[ \t]+(?:on[ \t]+call|out[ \t]+sick)|and[ \t]+(?:i|me)\b)\b",
     re.IGNORECASE)
@@ -685,8 +686,14 @@ _OPENING_NAME = r"[A-Z][a-z]+(?:-[a-z]+)?"
 _OPENING_PEOPLE_RE = re.compile(
     r"(?:(?m:^)[ \t>*\-]*|(?<=[,;])[ \t]+)(?P<a>" + _OPENING_NAME
     + r")(?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<b>" + _OPENING_NAME
-    + r"))?(?=(?:[ \t]+(?:both|also|just|already))?[ \t]*,?[ \t]+(?:said|says|asked|mentioned|pushed|fixed|broke|"
+    # (a person's team between the names and the verb: "Summer and River from design want …", "Jade from QA signs")
+    + r"))?(?=(?:[ \t]+from[ \t]+(?:the[ \t]+)?(?:design|product|qa|ux|sales|support|marketing|legal|finance|"
+    r"security|infra|platform|data|hr|ops|devops|sre|frontend|backend|mobile|web|ios|android)(?:[ \t]+team)?)?"
+    r"(?:[ \t]+(?:both|also|just|already))?[ \t]*,?[ \t]+(?:said|says|asked|mentioned|pushed|fixed|broke|"
+    r"want|wants|voted|signs[ \t]+off|signed[ \t]+off|"
     r"confirmed|escalated|escalates|paged|demoed|owns|reported|"
+    # (what a developer does to code, which the code does not do to itself)
+    r"ported|rewrote|reimplemented|refactored|debugged|triaged|investigated|commented|volunteered|"
     r"merged|reverted|approved|reviewed|covers|covered|is[ \t]+(?:handling|working|covering|out|on[ \t]+(?:call|leave|"
     r"pto|vacation))|are[ \t]+(?:both[ \t]+)?(?:out|on[ \t]+leave|pairing|covering|working)|can[ \t]+you|"
     r"could[ \t]+you|will[ \t]+(?:take|handle|look|review))\b)")
@@ -1585,7 +1592,7 @@ def _listed(word: str, lexicon: frozenset[str]) -> bool:
 
 
 def _semitic_names(text: str) -> list[tuple[int, int]]:
-    given, family = given_names(), surnames()
+    given, family = _caseless_given(), surnames()
     out = [(m.start(1), m.end(2)) for m in _SEMITIC_PAIR_RE.finditer(text)
            if _listed(m.group(1), given) and (_listed(m.group(2), family) or _listed(m.group(2), given))]
     for m in _SEMITIC_CALLED_RE.finditer(text):
@@ -1593,6 +1600,125 @@ def _semitic_names(text: str) -> list[tuple[int, int]]:
         if _listed(m.group(g), given):
             out.append(m.span(g))
     return out
+
+
+# Common given names of these scripts that Faker's lists leave out (its Hebrew list has no "יוסי", its Hindi and Thai
+# ones no "राहुल", "प्रिया", "สมชาย")
+_MORE_CASELESS_NAMES = frozenset("""
+יוסי רונית אבי משה דוד יוני נועה מיכל תמר יעל שירה עומר איתי רון גיל טל ליאור אורי עידו נועם דניאל מאיה רותם הילה
+שני אסף עמית ענבל אלון גלעד יונתן אביטל קרן שרון רוני ליה יואב אריאל ערן עדי נטע ירדן אופיר שחר ניר מוטי שלומי אלי
+חיים יעקב אברהם שרה רחל לאה אסתר אורית סיגל מורן לימור אפרת דנה
+राहुल प्रिया अमित सुनील अनिल राजेश सुरेश रमेश महेश दिनेश विकास विजय संजय अजय अभिषेक आकाश रोहित मोहित सचिन नेहा
+पूजा अंजलि सीमा गीता सुनीता अनीता कविता स्नेहा दीपक मनोज प्रवीण नितिन आदित्य अर्जुन करण विशाल गौरव सौरभ आशीष
+अंकित अंकिता श्वेता प्रियंका दिव्या रवि राज रिया सोनिया निधि अमन हर्ष कुणाल वरुण तरुण सुमित अनुराग पंकज
+स्वाति शालिनी मेघा पल्लवी रश्मि ऋतिक इरफ़ान इमरान सलमान फ़ातिमा आयशा
+สมชาย สมศรี สมศักดิ์ สมพงษ์ สมหญิง วิชัย สุรชัย ณัฐพล ธนากร กิตติ อนุชา ปิยะ นภา มาลี ศิริพร สุภาพร วิไล ประเสริฐ
+ชัยวัฒน์ อภิชาติ ธีรพงษ์ พิมพ์ชนก ปวีณา กมล ต่าย นิด น้อย ปู แบงค์ บอย
+""".split())
+# given names that are words of their language too (dew, age, song, light; generous, happy, hope, beauty; lamp,
+# lotus, worship, victory, limit, line …): opening a sentence they are the word; called ("يا جميل،"), with an
+# honorific or beside a surname they stay names
+_CASELESS_NAMES_THAT_ARE_WORDS = frozenset("""
+טל גיל רון אור חן שני עדי ים ירדן שחר ניר קרן שרון אלון ענבר שקד הדר
+كريم جميل سعيد أمل نور هدى حسن أمين منير رشيد سالم فاضل شريف لطيف حكيم مجيد نبيل حليم رحيم زكي وفاء صالح عادل
+سعيدة جميلة كريمة منى عمر بدر فجر رحمة إيمان أمان حياة سماح رجاء نجاح فرح هناء ضياء عماد ناصر منصور فؤاد جمال كمال
+ماهر باسم وسيم محفوظ وجود فريد كبير سرور عزيز رئيس سلطان ملك أمير صاحب شباب راضي مين رمضان رجب شعبان هزار
+باران بهار بلند تمام ثابت جوان روز شامل علم نور סופי
+जय दीपक कमल पूजा आशा विजय किरण सूरज ज्योति प्रेम शांति राज अमर सागर आकाश प्रकाश मोती रानी गीता सीमा रेखा वर्षा
+उषा संध्या सरिता हीरा नीलम मंगल धन
+กมล พิมพ์ น้อย ปู นิด มกรา กุมภา มีนา เมษา พฤษภา มิถุนา กรกฎา สิงหา กันยา ตุลา พฤศจิกา ธันวา
+""".split())
+# a word after a verb of speech ("قالت فاطمة", "אמר יוסי")
+_SAID_BEFORE_RE = re.compile(f"(?<![{_CASELESS}])(?:قال|قالت|سأل|سألت|أخبر|أخبرت|كتب|كتبت|طلب|طلبت|يقول|تقول|"
+                             f"אמר|אמרה|שאל|שאלה|ביקש|ביקשה|כתב|כתבה|گفت|نوشت|پرسید|کہا|کہتے|کہتی)[ \t]+"
+                             f"([{_CASELESS}]+)")
+# Hindi and Urdu after a person: the agent's ने ("राहुल ने")
+_AGENT_NEXT_RE = re.compile(r"[ \t]+(?:ने|نے)(?![^\W\d_])")
+
+
+_NISBA_AFTER_RE = re.compile("[ \t]+(ال[\u0621-\u064a]{2,}ي)(?![\u0600-\u06ff])")
+
+
+def _caseless_given() -> frozenset[str]:
+    return given_names() | _MORE_CASELESS_NAMES
+
+
+def _own_script_name(word: str, *, strong: bool) -> bool:
+    """A given name of the lists (:func:`_listed`, with :data:`_MORE_CASELESS_NAMES`), unless it is a word of the
+    language too (:data:`_CASELESS_NAMES_THAT_ARE_WORDS`) with no ``strong`` cue beside it."""
+    if not _listed(word, _caseless_given()):
+        return False
+    # (a word that opens with a proclitic's letter may be a word whole: "وجود", existence, is not wa- + "جود")
+    bare = word[1:] if len(word) > 3 and word[0] in _PROCLITICS and word not in _caseless_given() else word
+    return strong or (bare not in _CASELESS_NAMES_THAT_ARE_WORDS and word not in _CASELESS_NAMES_THAT_ARE_WORDS)
+
+
+# thanks and greetings right before a name ("धन्यवाद लक्ष्मी", "شكرا سارة", "תודה לרונית", "ممنون از نازنین")
+_GREETING_BEFORE = frozenset("""धन्यवाद शुक्रिया नमस्ते नमस्कार thanks شكرا شكراً مرحبا أهلا ممنون مرسی مرسي سلام
+תודה היי שלום ขอบคุณ สวัสดี""".split())
+
+
+def _own_script_names(text: str) -> list[tuple[int, int]]:
+    """Names in a sentence written in their own caseless script (Arabic, Hebrew, Hindi, Persian, Urdu, Thai …), which
+    no capital marks. A given name of the lists that is no word of the language is a name wherever it stands
+    ("שאלתי את מיכל", "كلمت حمودي"); one that is a word too ("كريم", "दीपक") only with a cue: after a verb of speech
+    ("قالت فاطمة"), before the agent's ने, beside an honorific ("विजय भाई", "أستاذ مصطفى") or after thanks or a greeting
+    ("धन्यवाद लक्ष्मी"). An honorific makes an unlisted word a name too; a surname of the lists or of the Arabic
+    "al-…-i" shape after a name joins it."""
+    # (the scripts of the lists' caseless names read here; a word written onto another with a hyphen is a suffix:
+    # "%(count)s-ია" is Georgian "is", not the name Ia)
+    words = [(m.start(), m.end(), m.group(0)) for m in _CASELESS_WORD_RE.finditer(text)
+             if _OWN_SCRIPT_NAME_RE.match(m.group(0)) and text[m.start() - 1 : m.start()] != "-"
+             and text[m.end() : m.end() + 1] != "-"]
+    stop, calendar = _phrase_stop_words(), _calendar_words()
+    said = {m.start(1) for m in _SAID_BEFORE_RE.finditer(text)}
+    out = []
+    for i, (start, end, word) in enumerate(words):
+        before = words[i - 1][2] if i and not text[words[i - 1][1] : start].strip(" \t") else ""
+        after = words[i + 1][2] if i + 1 < len(words) and not text[end : words[i + 1][0]].strip(" \t") else ""
+        honorific = before in _HONORIFIC_BEFORE or after in _HONORIFIC_AFTER
+        # ("يا" calls a group too, "يا شباب": it makes no word a name)
+        strong = ((honorific and before != "يا") or start in said or bool(_AGENT_NEXT_RE.match(text, end))
+                  or before in _GREETING_BEFORE)
+        if _own_script_name(word, strong=strong):
+            out.append((start, end))
+        elif honorific and before != "يا" and word not in stop and word not in _COURTESY and word not in calendar and (
+                word not in _HONORIFIC_BEFORE and word not in _HONORIFIC_AFTER):
+            out.append((start, end))
+    # a word joined to a name by "and" is one too ("طارق وهبة ومنى", "रोहन और सिमरन ने"), unless it is prose (a stop,
+    # courtesy or calendar word)
+    found = {a for a, _ in out}
+    changed = True
+    while changed:
+        changed = False
+        for i, (start, end, word) in enumerate(words):
+            if start in found or word in stop or word in _COURTESY or word in calendar or word in _AND:
+                continue
+            for j in (i - 2, i + 2):
+                if not 0 <= j < len(words) or words[j][0] not in found:
+                    continue
+                if _LIST_GAP_RE.fullmatch(text[min(end, words[j][1]) : max(start, words[j][0])]):
+                    out.append((start, end))
+                    found.add(start)
+                    changed = True
+                    break
+    grown = []
+    for start, end in sorted(out):
+        n = _NISBA_AFTER_RE.match(text, end) or _NEXT_CASELESS_RE.match(text, end)
+        if n and (n.re is _NISBA_AFTER_RE or _listed(n.group(1), surnames())):
+            end = n.end(1)
+        grown.append((start, end))
+    return grown
+
+
+# between two names of a list: "and" as a word (و, और, اور, และ). Not the "and" written onto a word ("وصل" is
+# "arrived", not "and Sal"), nor a comma ("רונית, תעדכני" is a name called, then what she is asked to do).
+_LIST_GAP_RE = re.compile(r"[ \t]+(?:و|ו|और|एवं|اور|และ|آو)[ \t]+")
+
+
+_NEXT_CASELESS_RE = re.compile(f"[ \t]+([{_CASELESS}]+)")
+# Hebrew, the Arabic script, the Indic scripts and Thai
+_OWN_SCRIPT_NAME_RE = re.compile("[\u0590-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f]")
 
 
 def _latin_share(text: str) -> float:
@@ -1674,6 +1800,9 @@ class ScriptNameRecognizer(EntityRecognizer):
       Cyrillic, Greek or Armenian word, a kana word, a surname-led Han word.
     * Inside Arabic and Hebrew sentences: a given name of the native-script lists with a surname, or called to
       (:func:`_semitic_names`).
+    * In a text of Hebrew, the Arabic script, an Indic script or Thai: a given name of the lists that is no word of the
+      language anywhere, one that is a word too beside a cue (a verb of speech, ने, an honorific, thanks), an unlisted
+      word beside an honorific, and a word joined to a name by "and" (:func:`_own_script_names`).
     """
 
     def __init__(self, supported_language: str = "en"):
@@ -1749,6 +1878,8 @@ class ScriptNameRecognizer(EntityRecognizer):
                 out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
         if _SEMITIC_WORD_RE.search(text):
             out += [_result(self, "PERSON", a, b, 0.85) for a, b in _semitic_names(text)]
+        if not latin and _CASELESS_WORD_RE.search(text):
+            out += [_result(self, "PERSON", a, b, 0.8) for a, b in _own_script_names(text)]
         for m in _GEORGIAN_NAME_RE.finditer(text):
             out.append(_result(self, "PERSON", m.start(1), m.end(1), 0.86))
         island = _an_island(prose)
