@@ -1,6 +1,6 @@
 """Round 49: Presidio gathers the recognizers of a request in a set of objects, so which of two equal findings (the
 same span, type and score from a cue and from the English model) survived its de-duplication changed from process to
-process — a text masked differently in two workers, and an adversarial case leaked in one run of fifteen. The
+process — a text masked differently in two workers, and an adversarial case leaked in one run of ten. The
 registry now hands the recognizers over in registration order, the model last."""
 
 from __future__ import annotations
