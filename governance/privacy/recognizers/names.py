@@ -1640,7 +1640,13 @@ _NISBA_AFTER_RE = re.compile("[ \t]+(ال[\u0621-\u064a]{2,}ي)(?![\u0600-\u06ff
 
 
 def _caseless_given() -> frozenset[str]:
-    return given_names() | _MORE_CASELESS_NAMES
+    return _with_more_names(given_names())
+
+
+@functools.cache
+def _with_more_names(given: frozenset[str]) -> frozenset[str]:
+    # (cached per list: the union is read for every word of a text)
+    return given | _MORE_CASELESS_NAMES
 
 
 def _own_script_name(word: str, *, strong: bool) -> bool:
@@ -1687,21 +1693,18 @@ def _own_script_names(text: str) -> list[tuple[int, int]]:
             out.append((start, end))
     # a word joined to a name by "and" is one too ("طارق وهبة ومنى", "रोहन और सिमरन ने"), unless it is prose (a stop,
     # courtesy or calendar word)
+    # (one sweep each way carries a chain "A و B و C" from either end: linear in the text, whatever it holds)
     found = {a for a, _ in out}
-    changed = True
-    while changed:
-        changed = False
-        for i, (start, end, word) in enumerate(words):
-            if start in found or word in stop or word in _COURTESY or word in calendar or word in _AND:
+    for order, step in ((range(len(words)), -2), (range(len(words) - 1, -1, -1), 2)):
+        for i in order:
+            start, end, word = words[i]
+            j = i + step
+            if start in found or not 0 <= j < len(words) or words[j][0] not in found or (
+                    word in stop or word in _COURTESY or word in calendar or word in _AND):
                 continue
-            for j in (i - 2, i + 2):
-                if not 0 <= j < len(words) or words[j][0] not in found:
-                    continue
-                if _LIST_GAP_RE.fullmatch(text[min(end, words[j][1]) : max(start, words[j][0])]):
-                    out.append((start, end))
-                    found.add(start)
-                    changed = True
-                    break
+            if _LIST_GAP_RE.fullmatch(text[min(end, words[j][1]) : max(start, words[j][0])]):
+                out.append((start, end))
+                found.add(start)
     grown = []
     for start, end in sorted(out):
         n = _NISBA_AFTER_RE.match(text, end) or _NEXT_CASELESS_RE.match(text, end)
@@ -1811,7 +1814,7 @@ class ScriptNameRecognizer(EntityRecognizer):
 
     def load(self) -> None:
         # the word lists a phrase of another script is read with, before the process takes work
-        _script_stop_words(), _phrase_stop_words(), _calendar_words()
+        _script_stop_words(), _phrase_stop_words(), _calendar_words(), _caseless_given()
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         if all(c < "\u0370" for c in text):  # Latin only: nothing to do (the common case, kept cheap)
