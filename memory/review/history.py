@@ -62,10 +62,16 @@ def _shown(value: Any) -> str:
 
 
 def _event_for(version: MemoryVersion, events: list[AuditEvent]) -> AuditEvent | None:
-    """The audit event of the change that wrote ``version``: same batch if it has one, else the nearest in time."""
+    """The audit event of the change that wrote ``version``: same batch if it has one; else the first one written
+    at or after it (a change saves the version, then audits), the nearest in time failing that. (The nearest alone
+    gave two changes a millisecond apart each other's event on a loaded machine: an edit then a delete showed the
+    edit's author and reason twice.)"""
     near = [e for e in events if abs(e.created_at - version.created_at) <= _SAME_CHANGE]
     if version.batch_id:
         near = [e for e in near if e.batch_id == version.batch_id] or near
+    after = [e for e in near if e.created_at >= version.created_at]
+    if after:
+        return min(after, key=lambda e: e.created_at)
     return min(near, key=lambda e: abs(e.created_at - version.created_at), default=None)
 
 
