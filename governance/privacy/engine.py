@@ -1179,6 +1179,7 @@ _RUNNING_NOUNS = frozenset("""
 service services cluster clusters replica replicas node nodes instance instances shard shards server servers stack
 stacks backend frontend sandbox sandboxes theme themes beta reporter reporters redesign command commands
 """.split())
+_HEAD_NOUNS = _ARTEFACT_NOUNS | _RUNNING_NOUNS
 _NEXT_WORD_RE = re.compile(r"[ \t]+([^\W\d_][\w-]*)")
 
 
@@ -1188,12 +1189,11 @@ def _names_an_artefact(text: str, start: int, end: int) -> bool:
     his), and so does a possessive ("Ana's config")."""
     words = text[start:end].split()
     if len(words) > 1:
-        return words[-1].casefold() in _ARTEFACT_NOUNS or words[-1].casefold() in _RUNNING_NOUNS
+        return words[-1].casefold() in _HEAD_NOUNS
     if not words or words[0].endswith(("'s", "’s", "'", "’")):
         return False
     following = _NEXT_WORD_RE.match(text, end)
-    return following is not None and (following.group(1).casefold() in _ARTEFACT_NOUNS
-                                      or following.group(1).casefold() in _RUNNING_NOUNS)
+    return following is not None and following.group(1).casefold() in _HEAD_NOUNS
 
 
 # a dotted version right after a word, and no unit after it: "Hugo 0.120 changed …", "Ray v2.9"; a person is given

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from datetime import date
@@ -31,6 +32,33 @@ def _result(
             RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
         },
     )
+
+
+@functools.cache
+def spacy_stop_words(lang: str) -> frozenset[str]:
+    """spaCy's stop words of ``lang`` (empty when spaCy has no list for it), read once per process."""
+    import importlib
+
+    try:
+        return frozenset(importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS)
+    except ImportError:
+        return frozenset()
+
+
+@functools.cache
+def faker_calendar_names() -> frozenset[str]:
+    """The weekday and month names of all of Faker's date-time locales, as written ("Τρίτη", "שני", "Montag")."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.date_time as locales
+
+    words: set[str] = set()
+    for info in pkgutil.iter_modules(locales.__path__):
+        provider = importlib.import_module(f"{locales.__name__}.{info.name}").Provider
+        for table in ("DAY_NAMES", "MONTH_NAMES"):
+            words.update(w for w in getattr(provider, table, {}).values() if w)
+    return frozenset(words)
 
 
 def valid_date(year: int, month: int, day: int) -> bool:

@@ -29,7 +29,7 @@ from presidio_analyzer import EntityRecognizer, RecognizerResult
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..vocabulary import given_names, is_plain_word, is_tech_word
-from ._common import _result
+from ._common import _result, faker_calendar_names, spacy_stop_words
 
 _CYR_GRK = "\u0400-\u04ff\u0370-\u03ff\u1f00-\u1fff"
 _CASELESS = "\u0600-\u06ff\u0750-\u077f\u0900-\u097f\u0e00-\u0e7f\u0590-\u05ff"
@@ -169,7 +169,7 @@ _CLIPPED_ENDINGS = ("а", "я")
 # given names of the lists that are words of the language too (faith, hope, love, novel, lion, peace, rose …): opening
 # a sentence without being called, they are the word
 _NAMES_THAT_ARE_WORDS = frozenset("""вера надежда любовь любов роман лев мир марина лилия роза слава лада мила
-виктория злата богдана дана ніна віра надія любов мирослава σοφία ειρήνη νίκη ελπίδα αγάπη δόξα χαρά""".split())
+виктория злата богдана дана ніна віра надія мирослава σοφία ειρήνη νίκη ελπίδα αγάπη δόξα χαρά""".split())
 # the names of these languages Faker's lists leave out: the short forms people are called by (Russian, Ukrainian,
 # Bulgarian, Serbian and Greek), and common full names (Faker's Ukrainian list has no "Микола")
 _MORE_GIVEN_NAMES = frozenset("""микола олександр олексій дмитро сергій юрій тарас остап богдан ярослав володимир іван
@@ -185,7 +185,7 @@ _MORE_GIVEN_NAMES = frozenset("""микола олександр олексій 
 марко никола милош стефан лазар душан драган зоран ненад небојша александар вук бранко милан јована милица јелена
 драгана ивана снежана тамара катарина
 саша дима миша рома женя лёша леша вова коля паша серёжа сережа витя толя костя гоша юра
-валера гена стас влад макс тёма ваня петя федя боря гриша лёня лёва гоша игорёк шура сеня славик вадик
+валера гена стас влад макс тёма ваня петя федя боря гриша лёня лёва игорёк шура сеня славик вадик
 маша даша катя настя лена оля таня света юля наташа ира аня галя люда вика ксюша лиза соня надя тоня валя зина
 алёна алена кира варя лера алиса ульяна жора тимоха
 сашко миколка петрик юрко андрійко тарасик олесь оксанка наталка іринка галинка ганнуся софійка марічка тетянка
@@ -335,29 +335,13 @@ def _opening_name(word: str, *, called: bool, acts: bool) -> bool:
 @functools.cache
 def _cased_calendar_words() -> frozenset[str]:
     """Days and months of Faker's Cyrillic and Greek locales, and the feasts of :data:`_CASED_FEASTS`, casefolded."""
-    import importlib
-    import pkgutil
-
-    import faker.providers.date_time as locales
-
-    words = set(_CASED_FEASTS)
-    for info in pkgutil.iter_modules(locales.__path__):
-        provider = importlib.import_module(f"{locales.__name__}.{info.name}").Provider
-        for table in ("DAY_NAMES", "MONTH_NAMES"):
-            words.update(w.casefold() for w in getattr(provider, table, {}).values()
-                         if w and "\u0370" <= w[0] <= "\u04ff")
-    return frozenset(words)
+    return _CASED_FEASTS | {w.casefold() for w in faker_calendar_names() if "\u0370" <= w[0] <= "\u04ff"}
 
 
 @functools.cache
 def _cyr_grk_stop_words() -> frozenset[str]:
     """The stop words of the Cyrillic and Greek languages spaCy has lists for ("Это", "Если", "Όταν")."""
-    import importlib
-
-    words: set[str] = set()
-    for lang in ("ru", "uk", "bg", "sr", "mk", "el"):
-        words |= {w.casefold() for w in importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS}
-    return frozenset(words)
+    return frozenset(w.casefold() for lang in ("ru", "uk", "bg", "sr", "mk", "el") for w in spacy_stop_words(lang))
 
 
 # A cue's finding: as sure as the English model's

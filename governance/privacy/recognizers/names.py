@@ -24,7 +24,14 @@ from ..vocabulary import (
     name_term_set,
     surnames,
 )
-from ._common import CUED_NAME_SCORE, _result, foreign_script, table_cells
+from ._common import (
+    CUED_NAME_SCORE,
+    _result,
+    faker_calendar_names,
+    foreign_script,
+    spacy_stop_words,
+    table_cells,
+)
 from .addresses import address_runs, cjk_addresses, recipients
 
 # --------------------------------------------------------------------------------------------------
@@ -1351,17 +1358,8 @@ _STOP_LANGS = ("ar", "fa", "ur", "he", "hi", "mr", "ne", "bn", "ta", "te", "kn",
 _NAMES_IN_STOP_LISTS = ("mr", "ne")
 
 
-@functools.cache
 def _stop_words_by_language() -> dict[str, frozenset[str]]:
-    import importlib
-
-    out = {}
-    for lang in _STOP_LANGS:
-        try:
-            out[lang] = frozenset(importlib.import_module(f"spacy.lang.{lang}.stop_words").STOP_WORDS)
-        except ImportError:
-            continue
-    return out
+    return {lang: spacy_stop_words(lang) for lang in _STOP_LANGS}
 
 
 @functools.cache
@@ -1379,17 +1377,7 @@ def _phrase_stop_words() -> frozenset[str]:
 
 @functools.cache
 def _calendar_words() -> frozenset[str]:
-    import importlib
-    import pkgutil
-
-    import faker.providers.date_time as locales
-
-    words = set(_CALENDAR)
-    for info in pkgutil.iter_modules(locales.__path__):
-        provider = importlib.import_module(f"{locales.__name__}.{info.name}").Provider
-        for table in ("DAY_NAMES", "MONTH_NAMES"):
-            words.update(w for w in getattr(provider, table, {}).values() if w and w[0] >= "\u0590")
-    return frozenset(words)
+    return _CALENDAR | {w for w in faker_calendar_names() if w[0] >= "\u0590"}
 
 
 def _ordinary_caseless(run: str) -> bool:
@@ -1619,11 +1607,11 @@ _MORE_CASELESS_NAMES = frozenset("""
 # lotus, worship, victory, limit, line …): opening a sentence they are the word; called ("يا جميل،"), with an
 # honorific or beside a surname they stay names
 _CASELESS_NAMES_THAT_ARE_WORDS = frozenset("""
-טל גיל רון אור חן שני עדי ים ירדן שחר ניר קרן שרון אלון ענבר שקד הדר
+טל גיל רון אור חן שני עדי ים ירדן שחר ניר קרן שרון אלון ענבר שקד הדר סופי
 كريم جميل سعيد أمل نور هدى حسن أمين منير رشيد سالم فاضل شريف لطيف حكيم مجيد نبيل حليم رحيم زكي وفاء صالح عادل
 سعيدة جميلة كريمة منى عمر بدر فجر رحمة إيمان أمان حياة سماح رجاء نجاح فرح هناء ضياء عماد ناصر منصور فؤاد جمال كمال
 ماهر باسم وسيم محفوظ وجود فريد كبير سرور عزيز رئيس سلطان ملك أمير صاحب شباب راضي مين رمضان رجب شعبان هزار
-باران بهار بلند تمام ثابت جوان روز شامل علم نور סופי
+باران بهار بلند تمام ثابت جوان روز شامل علم
 जय दीपक कमल पूजा आशा विजय किरण सूरज ज्योति प्रेम शांति राज अमर सागर आकाश प्रकाश मोती रानी गीता सीमा रेखा वर्षा
 उषा संध्या सरिता हीरा नीलम मंगल धन
 กมล พิมพ์ น้อย ปู นิด มกรา กุมภา มีนา เมษา พฤษภา มิถุนา กรกฎา สิงหา กันยา ตุลา พฤศจิกา ธันวา
@@ -1634,8 +1622,6 @@ _SAID_BEFORE_RE = re.compile(f"(?<![{_CASELESS}])(?:قال|قالت|سأل|سأ�
                              f"([{_CASELESS}]+)")
 # Hindi and Urdu after a person: the agent's ने ("राहुल ने")
 _AGENT_NEXT_RE = re.compile(r"[ \t]+(?:ने|نے)(?![^\W\d_])")
-
-
 _NISBA_AFTER_RE = re.compile("[ \t]+(ال[\u0621-\u064a]{2,}ي)(?![\u0600-\u06ff])")
 
 
@@ -1660,8 +1646,16 @@ def _own_script_name(word: str, *, strong: bool) -> bool:
 
 
 # thanks and greetings right before a name ("धन्यवाद लक्ष्मी", "شكرا سارة", "תודה לרונית", "ممنون از نازنین")
-_GREETING_BEFORE = frozenset("""धन्यवाद शुक्रिया नमस्ते नमस्कार thanks شكرا شكراً مرحبا أهلا ممنون مرسی مرسي سلام
+_GREETING_BEFORE = frozenset("""धन्यवाद शुक्रिया नमस्ते नमस्कार شكرا شكراً مرحبا أهلا ممنون مرسی مرسي سلام
 תודה היי שלום ขอบคุณ สวัสดี""".split())
+
+
+# between two names of a list: "and" as a word (و, और, اور, และ). Not the "and" written onto a word ("وصل" is
+# "arrived", not "and Sal"), nor a comma ("רונית, תעדכני" is a name called, then what she is asked to do).
+_LIST_GAP_RE = re.compile(r"[ \t]+(?:و|ו|और|एवं|اور|และ|آو)[ \t]+")
+_NEXT_CASELESS_RE = re.compile(f"[ \t]+([{_CASELESS}]+)")
+# Hebrew, the Arabic script, the Indic scripts and Thai
+_OWN_SCRIPT_NAME_RE = re.compile("[\u0590-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f]")
 
 
 def _own_script_names(text: str) -> list[tuple[int, int]]:
@@ -1713,15 +1707,6 @@ def _own_script_names(text: str) -> list[tuple[int, int]]:
         grown.append((start, end))
     return grown
 
-
-# between two names of a list: "and" as a word (و, और, اور, และ). Not the "and" written onto a word ("وصل" is
-# "arrived", not "and Sal"), nor a comma ("רונית, תעדכני" is a name called, then what she is asked to do).
-_LIST_GAP_RE = re.compile(r"[ \t]+(?:و|ו|और|एवं|اور|และ|آو)[ \t]+")
-
-
-_NEXT_CASELESS_RE = re.compile(f"[ \t]+([{_CASELESS}]+)")
-# Hebrew, the Arabic script, the Indic scripts and Thai
-_OWN_SCRIPT_NAME_RE = re.compile("[\u0590-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f]")
 
 
 def _latin_share(text: str) -> float:
