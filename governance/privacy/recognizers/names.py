@@ -742,6 +742,110 @@ def _lower_name_word(word: str, lexicon) -> bool:
     return (word in lexicon or word in surnames()) and word not in _SPACY_STOP_WORDS and _unknown_word(word)
 
 
+# Case endings a given name takes in the languages that inflect it, and what to put back: Finnish ("Mikolta" from
+# Mikko: a case ending halves the double consonant; "Liisalle"), Czech ("Petry", "Janovi", "Martinou"), Polish
+# ("Tomaszowi", "Agnieszką", "Kasi"), Hungarian ("Bencét", "Annának", "Péterrel"), German's genitive ("Annas Laptop").
+_CASE_ENDINGS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "fi": (("lta", ("", "a")), ("ltä", ("", "ä")), ("lle", ("", "e")), ("lla", ("", "a")), ("llä", ("", "ä")),
+           ("ssa", ("",)), ("ssä", ("",)), ("sta", ("",)), ("stä", ("",)), ("ksi", ("",)), ("n", ("",))),
+    "cs": (("ovi", ("",)), ("em", ("",)), ("ou", ("a",)), ("y", ("a",)), ("ě", ("a",)), ("e", ("a", "")),
+           ("u", ("", "a")), ("a", ("",)), ("i", ("a",))),
+    "pl": (("owi", ("",)), ("em", ("",)), ("ą", ("a",)), ("ę", ("a",)), ("y", ("a",)), ("i", ("a", "ia")),
+           ("u", ("",)), ("a", ("",)), ("ce", ("ka",)), ("ze", ("ga",))),
+    "hu": (("nak", ("",)), ("nek", ("",)), ("val", ("",)), ("vel", ("",)), ("nál", ("",)), ("nél", ("",)),
+           ("hoz", ("",)), ("hez", ("",)), ("höz", ("",)), ("tól", ("",)), ("től", ("",)), ("ról", ("",)),
+           ("ről", ("",)), ("ért", ("",)), ("t", ("",))),
+    "de": (("s", ("",)),),
+}
+# (a line too short to tell its language, not English: the languages that inflect names most)
+_INFLECTING = ("fi", "cs", "pl", "hu")
+_LONG_VOWELS = {"á": "a", "é": "e"}
+_HALVED = re.compile(r"([kpt])([aeiouyäö])$")
+# Turkish writes a name's case ending after an apostrophe ("Ahmet'in", "Zeynep'e", "Elif'le"); English's own
+# contractions are no case ("Anna's", "Anna'll")
+_TURKISH_SUFFIX_RE = re.compile(
+    r"['’](?:n?[ıiuü]n|y?[ıiuü]|y?[ae]|[dt][ae]n?|y?l[ae]|[nN]?[ıiuü]n|l[ae]r|y?[ıiuü]m)(?![^\W\d_])")
+
+
+def _stems(word: str, languages) -> set[str]:
+    """The given names ``word`` may be a case of in ``languages`` (:data:`_CASE_ENDINGS`), lower case."""
+    low = word.casefold()
+    out: set[str] = set()
+    endings = sorted({e for lang in languages for e in _CASE_ENDINGS.get(lang, ())}, key=lambda e: -len(e[0]))
+    for ending, backs in endings:
+        if not low.endswith(ending) or len(low) - len(ending) < 2:
+            continue
+        stem = low[: -len(ending)]
+        if stem[-1] in _LONG_VOWELS:
+            stem = stem[:-1] + _LONG_VOWELS[stem[-1]]
+        if stem.endswith("ř"):
+            stem = stem[:-1] + "r"
+        if len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouy":
+            out.add(stem[:-1])  # Hungarian's assimilated -val/-vel: "Péterrel"
+        for back in backs:
+            out.add(stem + back)
+            halved = _HALVED.search(stem + back)
+            if halved:  # Finnish halves a double consonant before a case ending: "Mikolta" is Mikko's
+                out.add(stem[: halved.start()] + halved.group(1) + stem[halved.start():] + back)
+    return out
+
+
+def _inflected_given_names(text: str, add, taken: list[tuple[int, int]]) -> None:
+    """A capitalised word inside a sentence that is a given name of the lexicon in a case of the language the text
+    is written in — its ending taken off and what the case took back put on (:func:`_stems`; a line of four words or
+    more too short to tell, not English: the languages that inflect names most) — or in a Turkish case after an
+    apostrophe: a name list holds "Anna"; "Annának", "Annas", "Annou" are hers. A word opening a sentence ("Este",
+    "Alle": its capital says nothing), a function word of any of those languages, a word of prose, of technology or
+    of the lists itself is not read again."""
+    from .numbers import reads_as_english, written_languages
+
+    if not _CASE_WORD_RE.search(text):
+        return
+    lexicon = given_names()
+    languages: set[str] | None = None
+    for m in _CASE_WORD_RE.finditer(text):
+        word = m.group("w")
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        if m.group("suffix"):
+            if _a_given_name(word, lexicon) and not is_tech_word(word):
+                add(m.start(), m.end("w"), 0.8)
+            continue
+        if (len(word) < 4 or word.casefold() in lexicon or not _unknown_word(word) or is_name_term(word)
+                or foreign_script(word) or _opens_a_sentence(text, m.start()) or word.casefold() in _foreign_stop()
+                or word.casefold() in _kept_out_of_the_lexicon()):  # "France" is no case of Franca
+            continue
+        if languages is None:
+            languages = written_languages(text) or (
+                set() if reads_as_english(text) or len(text.split()) < 4 else set(_INFLECTING))
+        if any(stem in lexicon and _unknown_word(stem) for stem in _stems(word, languages)):
+            add(m.start(), m.end("w"), 0.8)
+
+
+def _opens_a_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t\"'“‘(«")
+    return not before or before[-1] in ".!?:;\n•-–—|>*"
+
+
+@functools.cache
+def _kept_out_of_the_lexicon() -> frozenset[str]:
+    from ..vocabulary import lexicon_exclusions
+
+    return frozenset(lexicon_exclusions())
+
+
+@functools.cache
+def _foreign_stop() -> frozenset[str]:
+    from .numbers import LANGUAGE_REGIONS
+
+    return frozenset(w for lang in LANGUAGE_REGIONS for w in spacy_stop_words(lang))
+
+
+_CASE_WORD_RE = re.compile(
+    r"(?<![\w@#/\\.\-'’])(?P<w>[^\W\d_a-z][^\W\d_A-Z]{2,})(?P<suffix>" + _TURKISH_SUFFIX_RE.pattern + r")?"
+    r"(?![\w@/\\]|[.\-]\w)")
+
+
 def _unknown_word(word: str) -> bool:
     """Neither a word of prose (the common words, spaCy's stop words) nor a technology word."""
     low = word.casefold()
@@ -765,6 +869,22 @@ _DETERMINERS = frozenset(
     sus nuestro nuestra il lo gli uno mio mia miei mie tuo tua suo sua het een mijn jouw zijn haar ons onze o os
     um uma meu minha""".split()
 )
+
+
+# The words languages put before a person's given name: Portuguese's article ("o João", "a Beatriz e o Tiago"),
+# Italian's and Spanish's "a" (to: "chiedi a Francesca", "pregunta a Lucía"), the colloquial article of spoken German
+# ("frag den Lukas"); "a Redis cluster", "the Bruno collection" stay things in English
+_NAME_ARTICLES = {"o": ("pt",), "a": ("pt", "it", "es"), "os": ("pt",), "as": ("pt",), "der": ("de",),
+                  "die": ("de",), "den": ("de",), "dem": ("de",)}
+
+
+def _article_of_a_name(word: str, text: str) -> bool:
+    """``word`` (a determiner right before a listed given name) is how the language the text is written in leads
+    a person's name (:data:`_NAME_ARTICLES`)."""
+    from .numbers import written_languages
+
+    langs = _NAME_ARTICLES.get(word.casefold())
+    return bool(langs) and bool(written_languages(text) & set(langs))
 
 
 def _words_after(text: str, pos: int, limit: int = 4) -> list[tuple[str, int, int]]:
@@ -981,6 +1101,7 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 add(segments[0][0], segments[0][1], 0.9)  # the recipient of a one-line address block
 
         self._given_names(text, add, places, person_spans)
+        _inflected_given_names(text, add, places + person_spans)
         if name_term_set():
             # 13. a word that is a product and a given name, doing what only a person does ("Julia is on call")
             for m in _TITLE_WORD_RE.finditer(text):
@@ -1059,7 +1180,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if any(s <= m.start() < e for s, e in streets):
                 continue  # a street named after someone ("04862 Victor Hugo u. 49") is an address
             before = _PREVIOUS_WORD_RE.search(text, max(0, m.start() - 30), m.start())
-            if before is not None and before.group(1).casefold() in _DETERMINERS:
+            if (before is not None and before.group(1).casefold() in _DETERMINERS
+                    and not _article_of_a_name(before.group(1), text)):
                 continue
             end = m.end()
             after = _NEXT_TITLE_RE.match(text, end)

@@ -9,6 +9,7 @@ stock recognizers (see :func:`governance.privacy.engine.get_analyzer`).
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections.abc import Iterator
 
@@ -400,6 +401,134 @@ def _valid_national(raw: str, digits: str, groups: list[str], region: str, trunk
         if not digits.startswith("0"):
             return False
     elif not (len(digits) == 10 and len(groups) == 3 and [len(g) for g in groups] == [3, 3, 4]):
+        return False
+    try:
+        number = phonenumbers.parse(raw, region)
+    except phonenumbers.NumberParseException:
+        return False
+    return phonenumbers.is_valid_number_for_region(number, region)
+
+
+# --------------------------------------------------------------------------------------------------
+# National phone formats of the language a sentence is written in: "Atención al cliente: 902 123 456", "Le standard :
+# 01 42 76 40 40", "Biuro obsługi: 22 628 44 19" carry no country code and often no phone word, and the project's
+# region (RECMEM_PII_PHONE_REGION) is one country's plan
+# --------------------------------------------------------------------------------------------------
+
+#: the numbering plans a language's writers dial without a country code (the big ones only: each region added is
+#: more runs of digits that validate somewhere)
+LANGUAGE_REGIONS: dict[str, tuple[str, ...]] = {
+    "es": ("ES", "MX", "AR"), "pt": ("PT", "BR"), "it": ("IT",), "fr": ("FR", "BE", "CH"), "de": ("DE", "AT", "CH"),
+    "nl": ("NL", "BE"), "pl": ("PL",), "el": ("GR",), "sv": ("SE",), "da": ("DK",), "nb": ("NO",), "fi": ("FI",),
+    "cs": ("CZ",), "ro": ("RO",), "hu": ("HU",), "tr": ("TR",),
+}
+# letters few of those languages write (a short line has few stop words: "Biuro obsługi: 22 628 44 19")
+_LANGUAGE_LETTERS: dict[str, str] = {
+    "es": "ñ¿¡", "pt": "ãõ", "pl": "łąęśźżń", "cs": "řěůťščž", "hu": "őű", "tr": "ğış", "de": "ß", "da": "øæ",
+    "nb": "øæ", "sv": "å", "ro": "ăâțș", "fr": "œ",
+}
+#: half a vote: "al" and "de" in "Atención al cliente de …" (a short line of a contact card has no more)
+MIN_LANGUAGE_SCORE = 0.5
+_GREEK_RE = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:[\-'’][^\W\d_]+)*")  # "on-call" is a term, not "on" and "call"
+
+
+@functools.cache
+def _stop_word_weights() -> dict[str, dict[str, float]]:
+    """Per language of :data:`LANGUAGE_REGIONS` and English, its stop words (spaCy's lists), each weighing 1 / the
+    number of those languages listing it ("de" is Spanish, Portuguese, French, Dutch … : a fifth of a vote each)."""
+    from ._common import spacy_stop_words
+
+    langs = ["en", *LANGUAGE_REGIONS]
+    lists = {lang: spacy_stop_words(lang) for lang in langs}
+    shared: dict[str, int] = {}
+    for words in lists.values():
+        for w in words:
+            shared[w] = shared.get(w, 0) + 1
+    return {lang: {w: 1.0 / shared[w] for w in words} for lang, words in lists.items()}
+
+
+def written_languages(text: str) -> set[str]:
+    """The languages of :data:`LANGUAGE_REGIONS` a text reads as written in, more than in English: its stop words
+    (weighed by how many of the languages share them) and the letters only some of them write; Greek script is
+    Greek. Empty for English, code, or too little to tell."""
+    weights = _stop_word_weights()
+    words = [w.lower() for w in _WORD_RE.findall(text)]
+    score = {lang: sum(table.get(w, 0.0) for w in words) for lang, table in weights.items()}
+    # (a letter alone is no hit: "-n" is a flag as likely as a word)
+    hits = {lang: sum(len(w) > 1 and w in table for w in words) for lang, table in weights.items()}
+    low = text.lower()
+    for lang, letters in _LANGUAGE_LETTERS.items():
+        found = sum(1.0 for c in set(letters) if c in low)
+        score[lang] += found
+        hits[lang] += 2 * bool(found)
+    if _GREEK_RE.search(text):
+        score["el"] += 2.0
+        hits["el"] += 2
+    english = score.pop("en")
+    # two words of the language at least (or its letters): one short word is as likely a code's ("api", "prod")
+    return {lang for lang, n in score.items() if n >= MIN_LANGUAGE_SCORE and n > english and hits[lang] >= 2}
+
+
+def reads_as_english(text: str) -> bool:
+    """Two of English's stop words at least, weighing a vote ("the", "and", "to": :func:`written_languages`'s
+    weights); a line of code or of another language has fewer."""
+    table = _stop_word_weights()["en"]
+    words = [w.lower() for w in _WORD_RE.findall(text)]
+    return sum(table.get(w, 0.0) for w in words) >= 1.0 and sum(len(w) > 1 and w in table for w in words) >= 2
+
+
+class WrittenLanguagePhoneRecognizer(EntityRecognizer):
+    """PHONE_NUMBER written in the national layout of the language of its text: three groups or more, 8 to 13
+    digits, a number libphonenumber validates in one of that language's plans (:data:`LANGUAGE_REGIONS`; led by the
+    trunk ``0`` where the plan dials one). Score 0.6, 0.8 with a phone word near. An English sentence keeps its
+    "build 912 345 678": the plans are tried only for a text written in their language."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["PHONE_NUMBER"], name="RecMemWrittenLanguagePhone",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        if sum(c.isdigit() for c in text) < 8:
+            return []
+        langs = written_languages(text)
+        if not langs:
+            return []
+        regions = sorted({r for lang in langs for r in LANGUAGE_REGIONS[lang]})
+        out = []
+        for m in _NATIONAL_CANDIDATE_RE.finditer(text):
+            raw = m.group(0).rstrip(" .-/")
+            digits = re.sub(r"\D", "", raw)
+            groups = [g for g in re.split(r"[ .\-/()]+", raw) if g]
+            if not 8 <= len(digits) <= 13 or len(groups) < 3 or _DATE_LIKE.match(raw) or _IP_LIKE.match(raw):
+                continue
+            end = m.start() + len(raw)
+            if _AMOUNT_AFTER_RE.match(text, end) or _AMOUNT_BEFORE_RE.search(text, max(0, m.start() - 5), m.start()):
+                continue  # "123 456 789 zł": a sum with its thousands spaced, as these languages write them
+            if not any(_valid_in_plan(raw, digits, region) for region in regions):
+                continue
+            before, after = _window(text, m.start(), end, 40, 16)
+            context = bool(_PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after))
+            out.append(_result(self, "PHONE_NUMBER", m.start(), end, 0.8 if context else 0.6))
+        return out
+
+
+_CURRENCIES = r"€|\$|£|¥|₺|₽|zł|kr\b|kč|ft\b|lei\b|tl\b|chf|eur|usd|gbp|pln|sek|nok|dkk|czk|huf|ron|try|brl|mxn|ars|r\$"
+_AMOUNT_AFTER_RE = re.compile(rf"[ \t\u00a0]?(?:{_CURRENCIES}|%|euros?\b|reais\b|pesos\b|dólares\b)", re.I)
+_AMOUNT_BEFORE_RE = re.compile(rf"(?:{_CURRENCIES})[ \t\u00a0]?$", re.I)
+
+
+def _valid_in_plan(raw: str, digits: str, region: str) -> bool:
+    import phonenumbers
+
+    metadata = phonenumbers.PhoneMetadata.metadata_for_region(region)
+    # where the plan dials a trunk "0", a number is written with it, or with its area code in brackets ("(11)
+    # 91234-5678": Brazil writes no trunk 0 within the country)
+    if (metadata is not None and metadata.national_prefix == "0" and not digits.startswith("0")
+            and not raw.startswith("(")):
         return False
     try:
         number = phonenumbers.parse(raw, region)
