@@ -33,6 +33,7 @@ from ._common import (
     table_cells,
 )
 from .addresses import address_runs, cjk_addresses, recipients
+from .numbers import _a_persons_name
 
 # --------------------------------------------------------------------------------------------------
 # Street addresses (LOCATION)
@@ -492,9 +493,17 @@ _HONORIFIC_CUE = re.compile(
     # ... and as other languages address a person (round 46): Malay and Indonesian, Dutch, Italian, Portuguese,
     # Polish, Hindi, Arabic and Hausa titles ("Encik Faizal", "Dhr. de Vries", "Sig.ra Bianchi", "Shri Ramesh")
     r"Encik|Puan|Cik|Tuan|Datuk|Dato|Bapak|Pak|Ibu|Dhr|Mevr|Mevrouw|Meneer|Sig|Sig\.ra|Signor|Signora|Dott|"
-    r"Dott\.ssa|Dona|Pani|Shri|Smt|Sheikh|Alhaji|Hajiya)\.?[ \t]+",
+    r"Dott\.ssa|Dona|Pani|Shri|Smt|Sheikh|Alhaji|Hajiya|"
+    # Turkish ("Bayan Yılmaz", "Bay Demir")
+    r"Bayan|Bay)\.?[ \t]+",
     _CUE_FLAGS,
 )
+# the particles of a surname an honorific may stand before ("Mevrouw de Vries", "Herr von Weizsäcker", "Señora de la
+# Vega", "Sig.ra Di Stefano" is capitalised already)
+_SURNAME_PARTICLES_RE = re.compile(
+    r"(?:(?:de|van|der|den|von|zu|da|di|del|della|dos|das|do|le|la|du|ten|ter|bin|binti|al|el|ibn)[ \t]+){1,3}")
+# and the titles written after a name: Turkish "Ahmet Bey", "Ayşe Hanım"
+_HONORIFIC_AFTER_RE = re.compile(r"(?<![\w\-])([^\W\d_a-z][^\W\d_]{1,30})[ \t]+(?:Bey|Hanım|Hanımefendi)\b")
 # relation + name: "my son Lukas", "our colleague, Maria"
 _RELATION_CUE = re.compile(
     r"(?:\b(?:my|our|his|her|their|your)|\buser['’]s)\s+(?:(?:little|older|younger|big|ex|late|new|best)[\s-])?(?:son|"
@@ -517,9 +526,18 @@ _STRONG_CUE = re.compile(
     r"\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
     r"texted|emailed|messaged|married|hired|invited|visited|congratulated|greeted|introduced|promoted|"
-    r"according to|on behalf of|ask|tell|ping|cc:?))[ \t]+",
+    r"according to|on behalf of|ask|tell|ping|cc:?|pinging|pinged|asking|telling|thanking|"
+    # "per Olusegun, the cutover is at 9": a person cited (a comma closes the name; "per second" has none)
+    r"per(?=[ \t]+[^\W\d_][\w'’\-]*[ \t]*,)))[ \t]+",
     _CUE_FLAGS,
 )
+# "Chidi's comment", "Tendai's PR": what a person writes, owns or is, after a possessive
+_POSSESSIVE_OF_A_PERSON_RE = re.compile(
+    r"(?<![\w@#/.\-])(?P<name>[^\W\d_a-z][^\W\d_A-Z]{2,30})['’]s[ \t]+(?:(?:last|latest|new|old|first)[ \t]+)?"
+    r"(?:comments?|PRs?|pull requests?|reviews?|laptop|desk|idea|ideas|suggestion|proposal|question|message|"
+    r"e-?mail|point|fix|patch|branch|commits?|tickets?|team|manager|lead|boss|birthday|wedding|leave|vacation|"
+    r"holiday|notes|handover|shift|rota|calendar|sign-off|approval|feedback|doc|draft|slides|talk|demo|"
+    r"onboarding|offboarding|account|access|phone|number|address|wife|husband|partner|kids?|son|daughter)\b")
 # weaker cues: need a two- or three-word name
 _WEAK_CUE = re.compile(
     r"\b(?:hi|hello|hey|assigned to|reported by|created by|written by|directed by:?|authored by|owned by|"
@@ -532,7 +550,7 @@ _WEAK_CUE = re.compile(
 _HUMAN_VERB_AFTER = re.compile(
     r"[ \t]+(?:said|says|asked|asks|replied|replies|shouted|yelled|whispered|wrote|writes|told|tells|thinks|"
     r"thought|explained|added|noted|mentioned|agreed|suggested|laughed|smiled|nodded|cried|is from|was born|"
-    r"lives|lived|works|worked|joined|met|married|called|emailed|texted)\b"
+    r"lives|lived|works|worked|joined|met|married|called|emailed|texted|and I|and me)\b"
 )
 # What only a person does, around a word that names a product too ("Ray", "Julia", "Cassandra", "Crystal"): speaks,
 # thinks, agrees, approves, is on call or on leave; is pinged, asked, thanked or greeted; pairs with "I". A product
@@ -825,6 +843,15 @@ def _inflected_given_names(text: str, add, taken: list[tuple[int, int]]) -> None
 def _opens_a_sentence(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \t\"'“‘(«")
     return not before or before[-1] in ".!?:;\n•-–—|>*"
+
+
+@functools.cache
+def _day_and_month_names() -> frozenset[str]:
+    """English's and every calendar's of Faker, lower case ("Wednesday's branch cut" is no one's)."""
+    import calendar
+
+    english = {*calendar.day_name, *calendar.month_name} - {""}
+    return frozenset(w.casefold() for w in (*faker_calendar_names(), *english))
 
 
 @functools.cache
@@ -1126,8 +1153,23 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         for m in _HONORIFIC_CUE.finditer(text):
             span = _leading_name(text, m.end(), min_words=1) or (_lower_name_after(text, m.end()) if lower_text
                                                                  else None)
+            particles = _SURNAME_PARTICLES_RE.match(text, m.end())
+            if span is None and particles is not None:
+                after = _leading_name(text, particles.end(), min_words=1)
+                span = (m.end(), after[1]) if after else None
             if span:
                 add(*span, 0.9)
+        for m in _POSSESSIVE_OF_A_PERSON_RE.finditer(text):
+            # (the noun is the evidence: a word no list holds will do, one of prose or technology will not —
+            # "Grafana's dashboard", "Monday's standup")
+            name = m.group("name")
+            if (_a_persons_name(name) or (_unknown_word(name) and not is_name_term(name))) \
+                    and name.casefold() not in _day_and_month_names() \
+                    and not any(s <= m.start() < e for s, e in places):
+                add(m.start("name"), m.end("name"), 0.88)
+        for m in _HONORIFIC_AFTER_RE.finditer(text):
+            if is_name_token(m.group(1)) and not any(s <= m.start() < e for s, e in places):
+                add(m.start(1), m.end(1), 0.9)
         for m in _RELATION_CUE.finditer(text):
             span = _leading_name(text, m.end(), min_words=1, max_words=2) or (
                 _lower_name_after(text, m.end()) if lower_text else None)

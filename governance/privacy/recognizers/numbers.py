@@ -538,6 +538,88 @@ def _valid_in_plan(raw: str, digits: str, region: str) -> bool:
 
 
 # --------------------------------------------------------------------------------------------------
+# A mobile number beside its owner's name, in the owner's country's layout: "Priya is on 98765 43210", "Linh 0901 234
+# 567", "Wang Wei 138 0013 8000", "Fatima 0551234567" -- no phone word, no country code, and English around it
+# --------------------------------------------------------------------------------------------------
+
+#: the mobile plans tried (the most populous countries and the ones agents' users write from most): a number must
+#: be a valid mobile of one of them, beside a name
+MOBILE_REGIONS = (
+    "IN", "CN", "ID", "PK", "BD", "NG", "BR", "MX", "PH", "VN", "EG", "ET", "IR", "TR", "DE", "TH", "GB", "FR",
+    "IT", "ZA", "TZ", "KE", "KR", "CO", "ES", "AR", "DZ", "UG", "UA", "IQ", "PL", "MA", "SA", "PE", "MY", "VE",
+    "GH", "NP", "LK", "AU", "NZ", "TW", "SG", "HK", "AE", "IL", "JO", "LB", "QA", "KW", "OM", "TN", "SN", "CI",
+    "CM", "ZM", "ZW", "RW", "NL", "BE", "SE", "NO", "DK", "FI", "RU", "KZ", "JP", "CL", "EC", "GT", "DO", "UY",
+    "KH", "MM", "PT", "GR", "RO", "CZ", "HU", "AT", "CH", "IE",
+)
+_NAME_BEFORE_NUMBER_RE = re.compile(
+    r"(?:^|[\s(\[,;])(?P<name>[^\W\d_a-z][^\W\d_A-Z]{1,30}(?:-[^\W\d_][^\W\d_A-Z]{1,20})?)(?:['’]s)?"
+    r"(?:[ \t]+(?:is|are|on|at|via|wa|whatsapp)){0,2}[ \t]*[:,–—\-]?[ \t]*\(?$")
+_BARE_OR_GROUPED_RE = re.compile(r"(?<![\w+/.\-])\(?\d{2,5}\)?(?:[ .\-]?\d{2,8}){0,4}(?![\w]|[.\-/]\d)")
+
+
+def _a_mobile_somewhere(raw: str, digits: str) -> bool:
+    import phonenumbers
+
+    for region in MOBILE_REGIONS:
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number_for_region(number, region) and phonenumbers.number_type(number) in (
+                phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE):
+            return True
+    return False
+
+
+def _a_persons_name(word: str) -> bool:
+    """A given name or surname of the lexicon, a product that is a given name too ("Valentina"), or a word no list
+    holds that is spelt like a name ("Rahim": :func:`~..vocabulary.name_shape` at least 0.9) and is no word of prose
+    or technology."""
+    from ..vocabulary import given_names, is_common_word, is_name_term, is_tech_word, name_shape, surnames
+
+    low = word.casefold()
+    if low in given_names() or low in surnames() or is_name_term(word):
+        return True
+    shape = name_shape(word)
+    return shape is not None and shape >= 0.9 and not is_common_word(low) and not is_tech_word(word)
+
+
+class NamedMobileRecognizer(EntityRecognizer):
+    """PHONE_NUMBER right after a person's given name (the lexicon's; the possessive, "is on", "at" or a colon
+    between them): 8 to 13 digits, in groups or one run, that some country's plan (:data:`MOBILE_REGIONS`)
+    validates as a mobile number. Score 0.6. A word that is no given name ("Build 9123 4567", "Sprint 2024 1234")
+    gives nothing; neither does a date, a version, an IP or a sum."""
+
+    def __init__(self, supported_language: str = "en"):
+        super().__init__(supported_entities=["PHONE_NUMBER"], name="RecMemNamedMobile",
+                         supported_language=supported_language)
+
+    def load(self) -> None:
+        return None
+
+    def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
+        if sum(c.isdigit() for c in text) < 8:
+            return []
+        out = []
+        for m in _BARE_OR_GROUPED_RE.finditer(text):
+            raw = m.group(0).rstrip(" .-")
+            digits = re.sub(r"\D", "", raw)
+            if not 8 <= len(digits) <= 13 or _DATE_LIKE.match(raw) or _IP_LIKE.match(raw) or _VERSION_LIKE.match(raw):
+                continue
+            end = m.start() + len(raw)
+            if _AMOUNT_AFTER_RE.match(text, end) or _AMOUNT_BEFORE_RE.search(text, max(0, m.start() - 5), m.start()):
+                continue
+            before = _NAME_BEFORE_NUMBER_RE.search(text, max(0, m.start() - 48), m.start())
+            if before is None:
+                continue
+            if not _a_persons_name(before.group("name")):
+                continue
+            if _a_mobile_somewhere(raw, digits):
+                out.append(_result(self, "PHONE_NUMBER", m.start(), end, 0.6))
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
 # IBANs broken across lines (a reflowed text, a form pasted line by line): Presidio's IBAN pattern stops at a line
 # break; here the groups may be cut by one, and the mod-97 check decides
 # --------------------------------------------------------------------------------------------------

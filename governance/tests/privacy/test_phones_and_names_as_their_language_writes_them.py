@@ -112,3 +112,60 @@ def test_words_that_only_look_like_a_case_of_a_name_stay(text):
     for word in ("Este", "Alle", "Ende", "Sorani", "Annas"):
         if word in text:
             assert word in masked, masked
+
+
+# A mobile number right after its owner's name, in the owner's country's layout, in an English sentence with no
+# phone word: valid as a mobile in one of the plans of `numbers.MOBILE_REGIONS`.
+@pytest.mark.parametrize(("text", "number"), [
+    ("Priya is on 98765 43210 this week.", "98765 43210"),
+    ("Linh 0901 234 567 is our courier.", "0901 234 567"),
+    ("Wang Wei 138 0013 8000 is the supplier contact.", "138 0013 8000"),
+    ("Rahim 01712-345678 is the driver.", "01712-345678"),
+    ("Fatima 0551234567 is in Riyadh.", "0551234567"),
+    ("Valentina 300 123 4567 handles Bogotá.", "300 123 4567"),
+])
+def test_a_mobile_number_beside_its_owners_name(text, number):
+    masked = mask(text, key=KEY).text
+    assert number not in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "Sprint 2024 1234 closed with 40 points.",  # no given name before it
+    "Build 9123 4567 passed.",
+    "Ticket 8123 4567 is a duplicate.",
+    "Kafka 3512 3456 offsets lagged.",
+    "Anna paid 100 000 € for the licence.",
+])
+def test_a_number_after_a_word_that_is_no_name_stays(text):
+    masked = mask(text, key=KEY).text
+    assert "<PHONE_NUMBER_" not in masked, masked
+
+
+# Names a cue points at although no list holds them: a title before a surname with its particle ("Mevrouw de
+# Vries"), Turkish titles before and after a name ("Bayan Yılmaz", "Ahmet Bey"), what a person writes or owns after a
+# possessive ("Chidi's comment"), a person cited ("Per Olusegun,"), pinged, or pairing with "I".
+@pytest.mark.parametrize(("text", "name"), [
+    ("Mevrouw de Vries belde over haar factuur.", "Vries"),
+    ("Herr von Weizsäcker hat angerufen.", "Weizsäcker"),
+    ("Bayan Yılmaz faturası için aradı.", "Yılmaz"),
+    ("Ahmet Bey toplantıya gelecek mi?", "Ahmet"),
+    ("Chidi's comment on line 88 is right, that goroutine leaks.", "Chidi"),
+    ("Tendai's PR fixes the leak in the uploader.", "Tendai"),
+    ("Per Olusegun, the cutover is at 9.", "Olusegun"),
+    ("Pinging Themba about the outage.", "Themba"),
+    ("Lerato and I paired on it yesterday.", "Lerato"),
+])
+def test_a_name_a_cue_points_at(text, name):
+    masked = mask(text, key=KEY).text
+    assert name not in masked, masked
+
+
+@pytest.mark.parametrize(("text", "kept"), [
+    ("Heads-up, code freeze begins 48 hours before Wednesday's branch cut.", "Wednesday"),
+    ("Grafana's dashboard is slow again.", "Grafana"),
+    ("Kubernetes's scheduler ignored the taint.", "Kubernetes"),
+    ("The price is per request, billed monthly.", "request"),
+])
+def test_a_possessive_of_a_day_or_a_product_is_no_one(text, kept):
+    masked = mask(text, key=KEY).text
+    assert kept in masked, masked
