@@ -434,29 +434,33 @@ _WORD_RE = re.compile(r"[^\W\d_]+(?:[\-'’][^\W\d_]+)*")  # "on-call" is a term
 
 
 @functools.cache
-def _stop_word_weights() -> dict[str, dict[str, float]]:
-    """Per language of :data:`LANGUAGE_REGIONS` and English, its stop words (spaCy's lists), each weighing 1 / the
-    number of those languages listing it ("de" is Spanish, Portuguese, French, Dutch … : a fifth of a vote each)."""
+def _stop_word_weights() -> dict[str, tuple[tuple[str, float], ...]]:
+    """Per stop word of the languages of :data:`LANGUAGE_REGIONS` and English (spaCy's lists), the languages listing
+    it, each with the weight 1 / their number ("de" is Spanish, Portuguese, French, Dutch … : a fifth of a vote
+    each)."""
     from ._common import spacy_stop_words
 
-    langs = ["en", *LANGUAGE_REGIONS]
-    lists = {lang: spacy_stop_words(lang) for lang in langs}
-    shared: dict[str, int] = {}
-    for words in lists.values():
+    lists = {lang: spacy_stop_words(lang) for lang in ["en", *LANGUAGE_REGIONS]}
+    owners: dict[str, list[str]] = {}
+    for lang, words in lists.items():
         for w in words:
-            shared[w] = shared.get(w, 0) + 1
-    return {lang: {w: 1.0 / shared[w] for w in words} for lang, words in lists.items()}
+            owners.setdefault(w, []).append(lang)
+    return {w: tuple((lang, 1.0 / len(langs)) for lang in langs) for w, langs in owners.items()}
 
 
-def written_languages(text: str) -> set[str]:
-    """The languages of :data:`LANGUAGE_REGIONS` a text reads as written in, more than in English: its stop words
-    (weighed by how many of the languages share them) and the letters only some of them write; Greek script is
-    Greek. Empty for English, code, or too little to tell."""
-    weights = _stop_word_weights()
-    words = [w.lower() for w in _WORD_RE.findall(text)]
-    score = {lang: sum(table.get(w, 0.0) for w in words) for lang, table in weights.items()}
-    # (a letter alone is no hit: "-n" is a flag as likely as a word)
-    hits = {lang: sum(len(w) > 1 and w in table for w in words) for lang, table in weights.items()}
+@functools.lru_cache(maxsize=1024)
+def _language_votes(text: str) -> tuple[dict[str, float], dict[str, int]]:
+    """Per language, the weight of the text's stop words and the letters only it writes, and how many of its words
+    (two letters or more: "-n" is a flag as likely as a word) and letters voted. Read once per text: two
+    recognizers ask."""
+    table = _stop_word_weights()
+    score: dict[str, float] = dict.fromkeys(("en", *LANGUAGE_REGIONS), 0.0)
+    hits: dict[str, int] = dict.fromkeys(score, 0)
+    for w in _WORD_RE.findall(text):
+        w = w.lower()
+        for lang, weight in table.get(w, ()):
+            score[lang] += weight
+            hits[lang] += len(w) > 1
     low = text.lower()
     for lang, letters in _LANGUAGE_LETTERS.items():
         found = sum(1.0 for c in set(letters) if c in low)
@@ -465,17 +469,25 @@ def written_languages(text: str) -> set[str]:
     if _GREEK_RE.search(text):
         score["el"] += 2.0
         hits["el"] += 2
-    english = score.pop("en")
+    return score, hits
+
+
+def written_languages(text: str) -> set[str]:
+    """The languages of :data:`LANGUAGE_REGIONS` a text reads as written in, more than in English: its stop words
+    (weighed by how many of the languages share them) and the letters only some of them write; Greek script is
+    Greek. Empty for English, code, or too little to tell."""
+    score, hits = _language_votes(text)
+    english = score["en"]
     # two words of the language at least (or its letters): one short word is as likely a code's ("api", "prod")
-    return {lang for lang, n in score.items() if n >= MIN_LANGUAGE_SCORE and n > english and hits[lang] >= 2}
+    return {lang for lang, n in score.items()
+            if lang != "en" and n >= MIN_LANGUAGE_SCORE and n > english and hits[lang] >= 2}
 
 
 def reads_as_english(text: str) -> bool:
     """Two of English's stop words at least, weighing a vote ("the", "and", "to": :func:`written_languages`'s
     weights); a line of code or of another language has fewer."""
-    table = _stop_word_weights()["en"]
-    words = [w.lower() for w in _WORD_RE.findall(text)]
-    return sum(table.get(w, 0.0) for w in words) >= 1.0 and sum(len(w) > 1 and w in table for w in words) >= 2
+    score, hits = _language_votes(text)
+    return score["en"] >= 1.0 and hits["en"] >= 2
 
 
 class WrittenLanguagePhoneRecognizer(EntityRecognizer):
@@ -492,7 +504,7 @@ class WrittenLanguagePhoneRecognizer(EntityRecognizer):
         return None
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if sum(c.isdigit() for c in text) < 8:
+        if sum(map(str.isdigit, text)) < 8:
             return []
         langs = written_languages(text)
         if not langs:
@@ -598,7 +610,7 @@ class NamedMobileRecognizer(EntityRecognizer):
         return None
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
-        if sum(c.isdigit() for c in text) < 8:
+        if sum(map(str.isdigit, text)) < 8:
             return []
         out = []
         for m in _BARE_OR_GROUPED_RE.finditer(text):
