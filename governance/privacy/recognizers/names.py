@@ -33,7 +33,7 @@ from ._common import (
     table_cells,
 )
 from .addresses import address_runs, cjk_addresses, recipients
-from .numbers import _a_persons_name
+from .numbers import LANGUAGE_REGIONS, _a_persons_name, reads_as_english, written_languages
 
 # --------------------------------------------------------------------------------------------------
 # Street addresses (LOCATION)
@@ -531,6 +531,10 @@ _STRONG_CUE = re.compile(
     r"per(?=[ \t]+[^\W\d_][\w'’\-]*[ \t]*,)))[ \t]+",
     _CUE_FLAGS,
 )
+# a commit's trailers name people, with or without their address ("Signed-off-by: Tunde Bakare")
+_TRAILER_CUE_RE = re.compile(
+    r"(?im)^[ \t]*(?:signed-off|co-authored|reviewed|acked|tested|reported|suggested|helped|approved|reviewed)-by:"
+    r"[ \t]*")
 # "Chidi's comment", "Tendai's PR": what a person writes, owns or is, after a possessive
 _POSSESSIVE_OF_A_PERSON_RE = re.compile(
     r"(?<![\w@#/.\-])(?P<name>[^\W\d_a-z][^\W\d_A-Z]{2,30})['’]s[ \t]+(?:(?:last|latest|new|old|first)[ \t]+)?"
@@ -815,8 +819,6 @@ def _inflected_given_names(text: str, add, taken: list[tuple[int, int]]) -> None
     apostrophe: a name list holds "Anna"; "Annának", "Annas", "Annou" are hers. A word opening a sentence ("Este",
     "Alle": its capital says nothing), a function word of any of those languages, a word of prose, of technology or
     of the lists itself is not read again."""
-    from .numbers import reads_as_english, written_languages
-
     if not _CASE_WORD_RE.search(text):
         return
     lexicon = given_names()
@@ -830,7 +832,8 @@ def _inflected_given_names(text: str, add, taken: list[tuple[int, int]]) -> None
                 add(m.start(), m.end("w"), 0.8)
             continue
         if (len(word) < 4 or word.casefold() in lexicon or not _unknown_word(word) or is_name_term(word)
-                or foreign_script(word) or _opens_a_sentence(text, m.start()) or word.casefold() in _foreign_stop()
+                or foreign_script(word) or _first_word_of_a_sentence(text, m.start())
+                or word.casefold() in _foreign_stop()
                 or word.casefold() in _kept_out_of_the_lexicon()):  # "France" is no case of Franca
             continue
         if languages is None:
@@ -840,7 +843,7 @@ def _inflected_given_names(text: str, add, taken: list[tuple[int, int]]) -> None
             add(m.start(), m.end("w"), 0.8)
 
 
-def _opens_a_sentence(text: str, start: int) -> bool:
+def _first_word_of_a_sentence(text: str, start: int) -> bool:
     before = text[:start].rstrip(" \t\"'“‘(«")
     return not before or before[-1] in ".!?:;\n•-–—|>*"
 
@@ -863,8 +866,6 @@ def _kept_out_of_the_lexicon() -> frozenset[str]:
 
 @functools.cache
 def _foreign_stop() -> frozenset[str]:
-    from .numbers import LANGUAGE_REGIONS
-
     return frozenset(w for lang in LANGUAGE_REGIONS for w in spacy_stop_words(lang))
 
 
@@ -908,8 +909,6 @@ _NAME_ARTICLES = {"o": ("pt",), "a": ("pt", "it", "es"), "os": ("pt",), "as": ("
 def _article_of_a_name(word: str, text: str) -> bool:
     """``word`` (a determiner right before a listed given name) is how the language the text is written in leads
     a person's name (:data:`_NAME_ARTICLES`)."""
-    from .numbers import written_languages
-
     langs = _NAME_ARTICLES.get(word.casefold())
     return bool(langs) and bool(written_languages(text) & set(langs))
 
@@ -1157,6 +1156,10 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if span is None and particles is not None:
                 after = _leading_name(text, particles.end(), min_words=1)
                 span = (m.end(), after[1]) if after else None
+            if span:
+                add(*span, 0.9)
+        for m in _TRAILER_CUE_RE.finditer(text):
+            span = _leading_name(text, m.end(), min_words=1)
             if span:
                 add(*span, 0.9)
         for m in _POSSESSIVE_OF_A_PERSON_RE.finditer(text):

@@ -169,3 +169,8 @@ def test_a_name_a_cue_points_at(text, name):
 def test_a_possessive_of_a_day_or_a_product_is_no_one(text, kept):
     masked = mask(text, key=KEY).text
     assert kept in masked, masked
+
+
+def test_a_commits_trailer_names_a_person_with_or_without_an_address():
+    masked = mask("Fix the retry loop\n\nSigned-off-by: Tunde Bakare\nReviewed-by: Chiamaka Obi", key=KEY).text
+    assert "Tunde" not in masked and "Bakare" not in masked and "Chiamaka" not in masked, masked
