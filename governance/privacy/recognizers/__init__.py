@@ -8,7 +8,9 @@ Everything here is plain Python on top of ``presidio_analyzer`` (no Django). The
   both built on :mod:`.secret_base` (the rule model and the shared tests);
 * :mod:`.numbers` — contact and identity numbers: :class:`LooseCardRecognizer` (Luhn-valid 12-19 digit
   numbers, incl. Mastercard 2-series, Maestro, JCB, Mir) and :class:`LoosePhoneRecognizer`
-  (international/local layouts that ``phonenumbers`` does not accept without a region, gated by context words);
+  (international/local layouts that ``phonenumbers`` does not accept without a region, gated by context words),
+  :class:`WrittenLanguagePhoneRecognizer` (a national layout of the language the text is written in) and
+  :class:`NamedMobileRecognizer` (a mobile number in its owner's country's layout, right after a name);
 * :mod:`.national_ids` — checksummed national identifiers (UK, DE, FR, IN, ES, BR, SE, IT, NL, PL), passports,
   medical records and diagnoses, dates of birth (:class:`NationalIdRecognizer`, :class:`HealthAndBirthRecognizer`);
 * :mod:`.world_ids` — any country's personal identifier after its cue, and the shaped ones of Asia, the Americas

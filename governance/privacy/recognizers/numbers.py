@@ -1,9 +1,11 @@
 """Contact and identity number recognizers: credit cards and phone numbers.
 
-:class:`LooseCardRecognizer` (Luhn-valid 12-19 digit numbers, incl. Mastercard 2-series, Maestro, JCB, Mir) and
+:class:`LooseCardRecognizer` (Luhn-valid 12-19 digit numbers, incl. Mastercard 2-series, Maestro, JCB, Mir),
 :class:`LoosePhoneRecognizer` (international/local layouts that ``phonenumbers`` does not accept without a
-region, gated by context words). E-mail, IBAN, IP, SSN and the other identity numbers come from Presidio's
-stock recognizers (see :func:`governance.privacy.engine.get_analyzer`).
+region, gated by context words), :class:`WrittenLanguagePhoneRecognizer` (a national layout of the language the text
+is written in: :func:`written_languages`) and :class:`NamedMobileRecognizer` (a mobile number of one of
+:data:`MOBILE_REGIONS` right after a person's name). E-mail, IBAN, IP, SSN and the other identity numbers come
+from Presidio's stock recognizers (see :func:`governance.privacy.engine.get_analyzer`).
 """
 
 from __future__ import annotations
