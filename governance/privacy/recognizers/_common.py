@@ -1,4 +1,5 @@
-"""Helpers shared by the PII recognizers of :mod:`.numbers` and :mod:`.names` (context windows, results)."""
+"""Helpers shared by the PII recognizers of :mod:`.numbers` and :mod:`.names` (context windows, results, the language
+a text is written in, a word that stands for a person)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import unicodedata
 from datetime import date
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
+
+from ..vocabulary import given_names, is_common_word, is_name_term, is_tech_word, name_shape, surnames
 
 # --------------------------------------------------------------------------------------------------
 # PII helpers: context windows
@@ -147,3 +150,87 @@ def _sql_cells(text: str, header: re.Pattern[str]) -> list[tuple[int, int]]:
             out += [cells[c] for c in columns if c < len(cells) and cells[c][1] > cells[c][0]]
             pos = t.end()
     return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The language a text is written in (for a phone plan, a name's article or its case endings), and a word that
+# stands for a person
+# --------------------------------------------------------------------------------------------------
+
+#: the languages a Latin- or Greek-script text is read as (spaCy has a stop-word list for each)
+WRITTEN_LANGUAGES = ("es", "pt", "it", "fr", "de", "nl", "pl", "el", "sv", "da", "nb", "fi", "cs", "ro", "hu", "tr")
+# letters few of those languages write (a short line has few stop words: "Biuro obsługi: 22 628 44 19")
+_LANGUAGE_LETTERS: dict[str, str] = {
+    "es": "ñ¿¡", "pt": "ãõ", "pl": "łąęśźżń", "cs": "řěůťščž", "hu": "őű", "tr": "ğış", "de": "ß", "da": "øæ",
+    "nb": "øæ", "sv": "å", "ro": "ăâțș", "fr": "œ",
+}
+#: half a vote: "al" and "de" in "Atención al cliente de …" (a short line of a contact card has no more)
+MIN_LANGUAGE_SCORE = 0.5
+_GREEK_RE = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+_WORD_RE = re.compile(r"[^\W\d_]+(?:[\-'’][^\W\d_]+)*")  # "on-call" is a term, not "on" and "call"
+
+
+@functools.cache
+def _stop_word_weights() -> dict[str, tuple[tuple[str, float], ...]]:
+    """Per stop word of the languages of :data:`WRITTEN_LANGUAGES` and English (spaCy's lists), the languages listing
+    it, each with the weight 1 / their number ("de" is Spanish, Portuguese, French, Dutch … : a fifth of a vote
+    each)."""
+    lists = {lang: spacy_stop_words(lang) for lang in ["en", *WRITTEN_LANGUAGES]}
+    owners: dict[str, list[str]] = {}
+    for lang, words in lists.items():
+        for w in words:
+            owners.setdefault(w, []).append(lang)
+    return {w: tuple((lang, 1.0 / len(langs)) for lang in langs) for w, langs in owners.items()}
+
+
+@functools.lru_cache(maxsize=1024)
+def _language_votes(text: str) -> tuple[dict[str, float], dict[str, int]]:
+    """Per language, the weight of the text's stop words and the letters only it writes, and how many of its words
+    (two letters or more: "-n" is a flag as likely as a word) and letters voted. Read once per text: two
+    recognizers ask."""
+    table = _stop_word_weights()
+    score: dict[str, float] = dict.fromkeys(("en", *WRITTEN_LANGUAGES), 0.0)
+    hits: dict[str, int] = dict.fromkeys(score, 0)
+    for w in _WORD_RE.findall(text):
+        w = w.lower()
+        for lang, weight in table.get(w, ()):
+            score[lang] += weight
+            hits[lang] += len(w) > 1
+    low = text.lower()
+    for lang, letters in _LANGUAGE_LETTERS.items():
+        found = sum(1.0 for c in set(letters) if c in low)
+        score[lang] += found
+        hits[lang] += 2 * bool(found)
+    if _GREEK_RE.search(text):
+        score["el"] += 2.0
+        hits["el"] += 2
+    return score, hits
+
+
+def written_languages(text: str) -> set[str]:
+    """The languages of :data:`WRITTEN_LANGUAGES` a text reads as written in, more than in English: its stop words
+    (weighed by how many of the languages share them) and the letters only some of them write; Greek script is
+    Greek. Empty for English, code, or too little to tell."""
+    score, hits = _language_votes(text)
+    english = score["en"]
+    # two words of the language at least (or its letters): one short word is as likely a code's ("api", "prod")
+    return {lang for lang, n in score.items()
+            if lang != "en" and n >= MIN_LANGUAGE_SCORE and n > english and hits[lang] >= 2}
+
+
+def reads_as_english(text: str) -> bool:
+    """Two of English's stop words at least, weighing a vote ("the", "and", "to": :func:`written_languages`'s
+    weights); a line of code or of another language has fewer."""
+    score, hits = _language_votes(text)
+    return score["en"] >= 1.0 and hits["en"] >= 2
+
+
+def a_persons_name(word: str) -> bool:
+    """A given name or surname of the lexicon, a product that is a given name too ("Valentina"), or a word no list
+    holds that is spelt like a name ("Rahim": :func:`~governance.privacy.vocabulary.name_shape` at least 0.9) and
+    is no word of prose or technology."""
+    low = word.casefold()
+    if low in given_names() or low in surnames() or is_name_term(word):
+        return True
+    shape = name_shape(word)
+    return shape is not None and shape >= 0.9 and not is_common_word(low) and not is_tech_word(word)

@@ -3,7 +3,7 @@
 :class:`LooseCardRecognizer` (Luhn-valid 12-19 digit numbers, incl. Mastercard 2-series, Maestro, JCB, Mir),
 :class:`LoosePhoneRecognizer` (international/local layouts that ``phonenumbers`` does not accept without a
 region, gated by context words), :class:`WrittenLanguagePhoneRecognizer` (a national layout of the language the text
-is written in: :func:`written_languages`) and :class:`NamedMobileRecognizer` (a mobile number of one of
+is written in: :func:`._common.written_languages`) and :class:`NamedMobileRecognizer` (a mobile number of one of
 :data:`MOBILE_REGIONS` right after a person's name). E-mail, IBAN, IP, SSN and the other identity numbers come
 from Presidio's stock recognizers (see :func:`governance.privacy.engine.get_analyzer`).
 """
@@ -11,14 +11,13 @@ from Presidio's stock recognizers (see :func:`governance.privacy.engine.get_anal
 from __future__ import annotations
 
 import codecs
-import functools
 import re
 from collections.abc import Iterator
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
 
 from ..vocabulary import file_extensions
-from ._common import _result, _window, table_cells
+from ._common import _result, _window, a_persons_name, table_cells, written_languages
 from .offline_tld import ensure_offline_tldextract
 
 # --------------------------------------------------------------------------------------------------
@@ -355,20 +354,31 @@ def _a_mobile_abroad(value: str) -> bool:
     """A number in three or more groups, led by its trunk ``0``, that is a valid *mobile* number of a region dialling
     national numbers with one (:data:`_TRUNK_ZERO_REGIONS`): "087 284 7193" (IE), "0612 345 678" (NL). A mobile
     range is narrow enough that an order or a ticket number rarely falls in it in that layout."""
+    digits = re.sub(r"\D", "", value)
+    return digits.startswith("0") and 9 <= len(digits) <= 12 and _a_mobile_of(value, _MOBILE_ABROAD_REGIONS)
+
+
+def _a_mobile_of(value: str, regions) -> bool:
+    """``value`` is a valid *mobile* number of one of ``regions`` (dialled there without a country code)."""
     import phonenumbers
 
-    digits = re.sub(r"\D", "", value)
-    if not digits.startswith("0") or not 9 <= len(digits) <= 12:
-        return False
-    for region in _MOBILE_ABROAD_REGIONS:
-        try:
-            number = phonenumbers.parse(value, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.is_valid_number_for_region(number, region) and phonenumbers.number_type(number) in (
-                phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE):
+    for region in regions:
+        number = _parsed_in(value, region)
+        if number is not None and phonenumbers.is_valid_number_for_region(number, region) and \
+                phonenumbers.number_type(number) in (phonenumbers.PhoneNumberType.MOBILE,
+                                                     phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE):
             return True
     return False
+
+
+def _parsed_in(value: str, region: str):
+    """``value`` read as dialled in ``region``; None when libphonenumber cannot read it."""
+    import phonenumbers
+
+    try:
+        return phonenumbers.parse(value, region)
+    except phonenumbers.NumberParseException:
+        return None
 
 
 # (not Korea, Japan and China: their mobile ranges cover most numbers led by 01/09 in any grouping)
@@ -404,11 +414,8 @@ def _valid_national(raw: str, digits: str, groups: list[str], region: str, trunk
             return False
     elif not (len(digits) == 10 and len(groups) == 3 and [len(g) for g in groups] == [3, 3, 4]):
         return False
-    try:
-        number = phonenumbers.parse(raw, region)
-    except phonenumbers.NumberParseException:
-        return False
-    return phonenumbers.is_valid_number_for_region(number, region)
+    number = _parsed_in(raw, region)
+    return number is not None and phonenumbers.is_valid_number_for_region(number, region)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -417,81 +424,14 @@ def _valid_national(raw: str, digits: str, groups: list[str], region: str, trunk
 # region (RECMEM_PII_PHONE_REGION) is one country's plan
 # --------------------------------------------------------------------------------------------------
 
-#: the numbering plans a language's writers dial without a country code (the big ones only: each region added is
-#: more runs of digits that validate somewhere)
+#: the numbering plans a language's writers dial without a country code, per language of
+#: :data:`._common.WRITTEN_LANGUAGES` (the big ones only: each region added is more runs of digits that validate
+#: somewhere)
 LANGUAGE_REGIONS: dict[str, tuple[str, ...]] = {
     "es": ("ES", "MX", "AR"), "pt": ("PT", "BR"), "it": ("IT",), "fr": ("FR", "BE", "CH"), "de": ("DE", "AT", "CH"),
     "nl": ("NL", "BE"), "pl": ("PL",), "el": ("GR",), "sv": ("SE",), "da": ("DK",), "nb": ("NO",), "fi": ("FI",),
     "cs": ("CZ",), "ro": ("RO",), "hu": ("HU",), "tr": ("TR",),
 }
-# letters few of those languages write (a short line has few stop words: "Biuro obsługi: 22 628 44 19")
-_LANGUAGE_LETTERS: dict[str, str] = {
-    "es": "ñ¿¡", "pt": "ãõ", "pl": "łąęśźżń", "cs": "řěůťščž", "hu": "őű", "tr": "ğış", "de": "ß", "da": "øæ",
-    "nb": "øæ", "sv": "å", "ro": "ăâțș", "fr": "œ",
-}
-#: half a vote: "al" and "de" in "Atención al cliente de …" (a short line of a contact card has no more)
-MIN_LANGUAGE_SCORE = 0.5
-_GREEK_RE = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
-_WORD_RE = re.compile(r"[^\W\d_]+(?:[\-'’][^\W\d_]+)*")  # "on-call" is a term, not "on" and "call"
-
-
-@functools.cache
-def _stop_word_weights() -> dict[str, tuple[tuple[str, float], ...]]:
-    """Per stop word of the languages of :data:`LANGUAGE_REGIONS` and English (spaCy's lists), the languages listing
-    it, each with the weight 1 / their number ("de" is Spanish, Portuguese, French, Dutch … : a fifth of a vote
-    each)."""
-    from ._common import spacy_stop_words
-
-    lists = {lang: spacy_stop_words(lang) for lang in ["en", *LANGUAGE_REGIONS]}
-    owners: dict[str, list[str]] = {}
-    for lang, words in lists.items():
-        for w in words:
-            owners.setdefault(w, []).append(lang)
-    return {w: tuple((lang, 1.0 / len(langs)) for lang in langs) for w, langs in owners.items()}
-
-
-@functools.lru_cache(maxsize=1024)
-def _language_votes(text: str) -> tuple[dict[str, float], dict[str, int]]:
-    """Per language, the weight of the text's stop words and the letters only it writes, and how many of its words
-    (two letters or more: "-n" is a flag as likely as a word) and letters voted. Read once per text: two
-    recognizers ask."""
-    table = _stop_word_weights()
-    score: dict[str, float] = dict.fromkeys(("en", *LANGUAGE_REGIONS), 0.0)
-    hits: dict[str, int] = dict.fromkeys(score, 0)
-    for w in _WORD_RE.findall(text):
-        w = w.lower()
-        for lang, weight in table.get(w, ()):
-            score[lang] += weight
-            hits[lang] += len(w) > 1
-    low = text.lower()
-    for lang, letters in _LANGUAGE_LETTERS.items():
-        found = sum(1.0 for c in set(letters) if c in low)
-        score[lang] += found
-        hits[lang] += 2 * bool(found)
-    if _GREEK_RE.search(text):
-        score["el"] += 2.0
-        hits["el"] += 2
-    return score, hits
-
-
-def written_languages(text: str) -> set[str]:
-    """The languages of :data:`LANGUAGE_REGIONS` a text reads as written in, more than in English: its stop words
-    (weighed by how many of the languages share them) and the letters only some of them write; Greek script is
-    Greek. Empty for English, code, or too little to tell."""
-    score, hits = _language_votes(text)
-    english = score["en"]
-    # two words of the language at least (or its letters): one short word is as likely a code's ("api", "prod")
-    return {lang for lang, n in score.items()
-            if lang != "en" and n >= MIN_LANGUAGE_SCORE and n > english and hits[lang] >= 2}
-
-
-def reads_as_english(text: str) -> bool:
-    """Two of English's stop words at least, weighing a vote ("the", "and", "to": :func:`written_languages`'s
-    weights); a line of code or of another language has fewer."""
-    score, hits = _language_votes(text)
-    return score["en"] >= 1.0 and hits["en"] >= 2
-
-
 class WrittenLanguagePhoneRecognizer(EntityRecognizer):
     """PHONE_NUMBER written in the national layout of the language of its text: three groups or more, 8 to 13
     digits, a number libphonenumber validates in one of that language's plans (:data:`LANGUAGE_REGIONS`; led by the
@@ -513,21 +453,30 @@ class WrittenLanguagePhoneRecognizer(EntityRecognizer):
             return []
         regions = sorted({r for lang in langs for r in LANGUAGE_REGIONS[lang]})
         out = []
-        for m in _NATIONAL_CANDIDATE_RE.finditer(text):
-            raw = m.group(0).rstrip(" .-/")
-            digits = re.sub(r"\D", "", raw)
-            groups = [g for g in re.split(r"[ .\-/()]+", raw) if g]
-            if not 8 <= len(digits) <= 13 or len(groups) < 3 or _DATE_LIKE.match(raw) or _IP_LIKE.match(raw):
-                continue
-            end = m.start() + len(raw)
-            if _AMOUNT_AFTER_RE.match(text, end) or _AMOUNT_BEFORE_RE.search(text, max(0, m.start() - 5), m.start()):
-                continue  # "123 456 789 zł": a sum with its thousands spaced, as these languages write them
+        for start, end, raw, digits in _phone_runs(text, _NATIONAL_CANDIDATE_RE, " .-/", min_groups=3):
             if not any(_valid_in_plan(raw, digits, region) for region in regions):
                 continue
-            before, after = _window(text, m.start(), end, 40, 16)
+            before, after = _window(text, start, end, 40, 16)
             context = bool(_PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after))
-            out.append(_result(self, "PHONE_NUMBER", m.start(), end, 0.8 if context else 0.6))
+            out.append(_result(self, "PHONE_NUMBER", start, end, 0.8 if context else 0.6))
         return out
+
+
+def _phone_runs(text: str, pattern: re.Pattern[str], strip: str, *, min_groups: int = 1):
+    """``(start, end, raw, digits)`` of the runs of ``pattern`` (``strip`` taken off their end) that may be a phone
+    number: 8 to 13 digits in at least ``min_groups`` groups, no date, no IP address, and no sum — "123 456 789 zł",
+    a sum with its thousands spaced, as many languages write them."""
+    for m in pattern.finditer(text):
+        raw = m.group(0).rstrip(strip)
+        digits = re.sub(r"\D", "", raw)
+        if not 8 <= len(digits) <= 13 or _DATE_LIKE.match(raw) or _IP_LIKE.match(raw):
+            continue
+        if min_groups > 1 and len([g for g in re.split(r"[ .\-/()]+", raw) if g]) < min_groups:
+            continue
+        end = m.start() + len(raw)
+        if _AMOUNT_AFTER_RE.match(text, end) or _AMOUNT_BEFORE_RE.search(text, max(0, m.start() - 5), m.start()):
+            continue
+        yield m.start(), end, raw, digits
 
 
 _CURRENCIES = r"€|\$|£|¥|₺|₽|zł|kr\b|kč|ft\b|lei\b|tl\b|chf|eur|usd|gbp|pln|sek|nok|dkk|czk|huf|ron|try|brl|mxn|ars|r\$"
@@ -544,11 +493,8 @@ def _valid_in_plan(raw: str, digits: str, region: str) -> bool:
     if (metadata is not None and metadata.national_prefix == "0" and not digits.startswith("0")
             and not raw.startswith("(")):
         return False
-    try:
-        number = phonenumbers.parse(raw, region)
-    except phonenumbers.NumberParseException:
-        return False
-    return phonenumbers.is_valid_number_for_region(number, region)
+    number = _parsed_in(raw, region)
+    return number is not None and phonenumbers.is_valid_number_for_region(number, region)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -571,33 +517,6 @@ _NAME_BEFORE_NUMBER_RE = re.compile(
 _BARE_OR_GROUPED_RE = re.compile(r"(?<![\w+/.\-])\(?\d{2,5}\)?(?:[ .\-]?\d{2,8}){0,4}(?![\w]|[.\-/]\d)")
 
 
-def _a_mobile_somewhere(raw: str, digits: str) -> bool:
-    import phonenumbers
-
-    for region in MOBILE_REGIONS:
-        try:
-            number = phonenumbers.parse(raw, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.is_valid_number_for_region(number, region) and phonenumbers.number_type(number) in (
-                phonenumbers.PhoneNumberType.MOBILE, phonenumbers.PhoneNumberType.FIXED_LINE_OR_MOBILE):
-            return True
-    return False
-
-
-def _a_persons_name(word: str) -> bool:
-    """A given name or surname of the lexicon, a product that is a given name too ("Valentina"), or a word no list
-    holds that is spelt like a name ("Rahim": :func:`~..vocabulary.name_shape` at least 0.9) and is no word of prose
-    or technology."""
-    from ..vocabulary import given_names, is_common_word, is_name_term, is_tech_word, name_shape, surnames
-
-    low = word.casefold()
-    if low in given_names() or low in surnames() or is_name_term(word):
-        return True
-    shape = name_shape(word)
-    return shape is not None and shape >= 0.9 and not is_common_word(low) and not is_tech_word(word)
-
-
 class NamedMobileRecognizer(EntityRecognizer):
     """PHONE_NUMBER right after a person's given name (the lexicon's; the possessive, "is on", "at" or a colon
     between them): 8 to 13 digits, in groups or one run, that some country's plan (:data:`MOBILE_REGIONS`)
@@ -615,21 +534,12 @@ class NamedMobileRecognizer(EntityRecognizer):
         if sum(map(str.isdigit, text)) < 8:
             return []
         out = []
-        for m in _BARE_OR_GROUPED_RE.finditer(text):
-            raw = m.group(0).rstrip(" .-")
-            digits = re.sub(r"\D", "", raw)
-            if not 8 <= len(digits) <= 13 or _DATE_LIKE.match(raw) or _IP_LIKE.match(raw) or _VERSION_LIKE.match(raw):
+        for start, end, raw, _ in _phone_runs(text, _BARE_OR_GROUPED_RE, " .-"):
+            if _VERSION_LIKE.match(raw):
                 continue
-            end = m.start() + len(raw)
-            if _AMOUNT_AFTER_RE.match(text, end) or _AMOUNT_BEFORE_RE.search(text, max(0, m.start() - 5), m.start()):
-                continue
-            before = _NAME_BEFORE_NUMBER_RE.search(text, max(0, m.start() - 48), m.start())
-            if before is None:
-                continue
-            if not _a_persons_name(before.group("name")):
-                continue
-            if _a_mobile_somewhere(raw, digits):
-                out.append(_result(self, "PHONE_NUMBER", m.start(), end, 0.6))
+            before = _NAME_BEFORE_NUMBER_RE.search(text, max(0, start - 48), start)
+            if before is not None and a_persons_name(before.group("name")) and _a_mobile_of(raw, MOBILE_REGIONS):
+                out.append(_result(self, "PHONE_NUMBER", start, end, 0.6))
         return out
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from governance.privacy.engine import mask
-from governance.privacy.recognizers.numbers import written_languages
+from governance.privacy.recognizers._common import written_languages
 
 KEY = b"k"
 
