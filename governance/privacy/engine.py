@@ -122,6 +122,7 @@ from .vocabulary import (
     is_tech_word,
     name_shape,
     name_shape_weights,
+    surname_words,
     surnames,
 )
 
@@ -874,6 +875,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             s, e = _trim(text, s, e, etype)
             if etype == "PERSON" and (lead := _LEADING_TIME_RE.match(text, s, e)) and lead.end() < e:
                 s = lead.end()  # "22:40 Jonas Berg" in an incident timeline: the time is no digit of his name
+            if etype == "PERSON" and (lead := _LEADING_GREETING_RE.match(text, s, e)) and lead.end() < e:
+                s = lead.end()  # "Morning Sam!", "Cheers Ray,": the greeting is said to the name, not part of it
             if etype in ("PERSON", "NRP"):
                 e = _name_before_number(text, s, e)
             elif etype == "LOCATION" and _from_ner_model(r) and _VERSION_TAIL_RE.match(text[s:e]):
@@ -909,6 +912,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
 
 
 # An address inside a longer run of dotted numbers (an SNMP OID 1.3.6.1.2.1.1.3.0, a version 1.2.3.4.5) is no host.
+_LEADING_GREETING_RE = re.compile(r"(?i)(?:(?:good[ \t]+)?morning|evening|afternoon|gm|hi|hey|hello|welcome"
+                                  r"(?:[ \t]+back)?|cheers|thanks|thx|congrats|congratulations|kudos)[ \t,]+")
 _LEADING_TIME_RE = re.compile(r"(?:\d{1,4}[:/.\-]\d{1,2}(?:[:/.\-]\d{1,4})?[ \t]+)+")
 _DOTTED_BEFORE_RE = re.compile(r"\d\.\Z")
 _DOTTED_AFTER_RE = re.compile(r"\A\.\d")
@@ -1064,6 +1069,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and etype == "NRP" and _a_language_of_text(text, start, end):
         return False
+    if etype == "PERSON" and _a_whole_name(span):
+        return True  # a name the lexicon left out word by word, as a pair ("Hana Kim", "Sam Park")
     if not all_tech(span):
         # a capitalised phrase of technology and common words ("Internationalized Domain Names", "Finetuning
         # Multimodal Embedding") on weak evidence is a title or a product, not a name
@@ -1694,6 +1701,22 @@ def _a_name_somewhere(word: str) -> bool:
                                                           and not is_tech_word(low))
 
 
+_TITLE_WORD_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?")
+
+
+def _a_whole_name(span: str) -> bool:
+    """A given name and a surname, title case, that a name guess holds ("Hana Kim", "Kai Yang", "Sam Park", "Adam
+    Tan"): East Asian names are made of syllables that are technology or prose words too, so the lexicon leaves each
+    word out, but the lists still give the first as a given name and the last as a surname. No product is named so:
+    "Echo Dot", "Ray Tune", "Delta Lake" end on no surname."""
+    words = span.split()
+    if not 2 <= len(words) <= 3 or not all(_TITLE_WORD_RE.fullmatch(w) for w in words):
+        return False
+    first, last = words[0], words[-1].casefold()
+    return ((is_name_term(first) or _a_name_somewhere(first)) and (last in surnames() or last in surname_words())
+            and all(is_name_term(w) or _a_name_somewhere(w) for w in words[1:-1]))
+
+
 def _modifies_a_tech_noun(text: str, start: int, end: int) -> bool:
     """One word between a determiner and a lower-case technology word ("the Zitadel switch", "our Hightouch sync", "the
     Nile event bus"): a noun modifier naming a product or a codename, not a person nor a place. A name of any list
@@ -2277,6 +2300,8 @@ def _with_repeats(text: str, chosen: list[_Candidate]) -> list[_Candidate]:
 _AND_WORDS = frozenset("and und et y e i a en og och ve и і та και &".split())
 _AND = "(?:" + "|".join(sorted(_AND_WORDS, key=len, reverse=True)) + ")"
 _NAME_WORD = r"[A-ZÀ-ÞĀ-ſ][\w'’\-]*"
+# a lower-case given name of the lexicon after a lower-case name found ("jamal and tyler are pairing")
+_LOWER_AND_AFTER_RE = re.compile(r"[ \t]+and[ \t]+([a-zß-ÿ][a-zß-ÿ'’\-]{2,})(?![\w@./\-])")
 _AND_AFTER_RE = re.compile(r"[ \t]+" + _AND + r"[ \t]+(" + _NAME_WORD + r")(?:[ \t]+(" + _NAME_WORD + r"))?")
 _AND_BEFORE_RE = re.compile(r"(?<![\w'’])(" + _NAME_WORD + r")(?:[ \t]+(" + _NAME_WORD + r"))?[ \t]+" + _AND
                             + r"[ \t]+\Z")
@@ -2331,6 +2356,9 @@ def _with_names_again(text: str, chosen: list[_Candidate]) -> list[_Candidate]:
             for m in re.finditer(r"(?<![\w<./@-])" + re.escape(value) + r"(?=['’]s\b)", text, re.IGNORECASE):
                 if m.group(0).islower() and not taken(m.start(), m.end()):
                     extra.append(_Candidate("PERSON", m.start(), m.end(), c.score))
+        if value.islower() and (m := _LOWER_AND_AFTER_RE.match(text, c.end)) and m.group(1) in given_names() \
+                and not taken(m.start(1), m.end(1)):
+            extra.append(_Candidate("PERSON", m.start(1), m.end(1), c.score))  # "jamal and tyler are pairing"
         after = _AND_AFTER_RE.match(text, c.end)
         joined = text[max(0, c.start - 8):c.start].split()
         before = _AND_BEFORE_RE.search(text, max(0, c.start - 60), c.start) \

@@ -56,6 +56,10 @@ And the *name terms* (``data/name_terms.txt``, :func:`name_terms_of`; also with 
 that are given names too ("Ray", "Julia", "Cassandra"). Such a word is a person when the sentence has it act as one
 ("Ray said …", "ping Crystal", "Luigi and I"), whatever the vocabulary says.
 
+And the *surname words* (``data/surname_words.txt``, :func:`surname_words_of`; also with ``--plain-words-only``): the
+surnames of the lists that the lexicon leaves out because they are words too ("Kim", "Park", "Lee", "Page"). Beside a
+given name they end a person's name ("Hana Kim", "Sam Park"); alone they are words.
+
 And the *name shape* (``data/name_shape.tsv``, :func:`name_shape_model`; also with ``--plain-words-only``): a
 logistic regression over the character n-grams of a word (2 to 4 letters, its start and end marked) fitted to tell
 the name lexicon's words (Latin script, and its Cyrillic and Greek names read in Latin letters) from the terms and
@@ -76,7 +80,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.config import config
@@ -89,6 +93,7 @@ GIVEN_FILE = DATA_DIR / "given_names.txt"
 SURNAME_FILE = DATA_DIR / "surnames.txt"
 PLAIN_FILE = DATA_DIR / "plain_words.txt"
 NAME_TERMS_FILE = DATA_DIR / "name_terms.txt"
+SURNAME_WORDS_FILE = DATA_DIR / "surname_words.txt"
 NAME_SHAPE_FILE = DATA_DIR / "name_shape.tsv"
 
 MIN_SOURCES = 2
@@ -476,7 +481,7 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     return Vocabulary(terms=terms, extensions=exts, common=sorted(common), given_names=sorted(given - not_names),
                       surnames=sorted(family - not_names),
                       plain=plain_words(common, word_list=word_list, read=(proper, given, family)),
-                      name_terms=name_terms_of(terms, given))
+                      name_terms=name_terms_of(terms, given), surname_words=surname_words_of(not_names, family))
 
 
 def name_terms_of(terms: Iterable[str], given: Iterable[str] | None = None) -> list[str]:
@@ -534,6 +539,13 @@ def with_latin_readings(names: Iterable[str], not_names: Iterable[str] = ()) -> 
     names = set(names)
     excluded = set(not_names)
     return names | {r for n in names for r in latin_readings(n) if len(r) >= 3 and r not in excluded}
+
+
+def surname_words_of(not_names: Iterable[str], family: Iterable[str] | None = None) -> list[str]:
+    """The surnames of the lists that the lexicon leaves out as words (``not_names``: terms, prose, languages, strong
+    places): "kim", "park", "lee", "page". A surname only beside a given name ("Hana Kim", "Sam Park").
+    ``family``: Faker's surnames, when the caller has them already."""
+    return sorted(set(family if family is not None else _faker_names()[1]) & set(not_names))
 
 
 def lexicon_exclusions() -> set[str]:
@@ -623,13 +635,14 @@ class Vocabulary:
     surnames: list[str]
     plain: list[str]
     name_terms: list[str]
+    surname_words: list[str] = field(default_factory=list)
 
 
 def write(vocabulary: Vocabulary) -> None:
     for path, words in ((TERMS_FILE, vocabulary.terms), (EXTENSIONS_FILE, vocabulary.extensions),
                         (COMMON_FILE, vocabulary.common), (GIVEN_FILE, vocabulary.given_names),
                         (SURNAME_FILE, vocabulary.surnames), (PLAIN_FILE, vocabulary.plain),
-                        (NAME_TERMS_FILE, vocabulary.name_terms)):
+                        (NAME_TERMS_FILE, vocabulary.name_terms), (SURNAME_WORDS_FILE, vocabulary.surname_words)):
         write_words(path, words)
 
 
@@ -674,6 +687,13 @@ def given_names() -> frozenset[str]:
 @functools.cache
 def surnames() -> frozenset[str]:
     return _read(SURNAME_FILE)
+
+
+@functools.cache
+def surname_words() -> frozenset[str]:
+    """Surnames of the lists that are words of prose or technology too ("Kim", "Park", "Lee", "Yang", "Page"), which
+    :func:`surnames` leaves out: a surname only beside a given name."""
+    return _read(SURNAME_WORDS_FILE)
 
 
 @functools.cache

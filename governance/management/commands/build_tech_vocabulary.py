@@ -9,6 +9,7 @@ from governance.privacy.vocabulary import (
     NAME_TERMS_FILE,
     PLAIN_FILE,
     SURNAME_FILE,
+    SURNAME_WORDS_FILE,
     build,
     common_words,
     given_names,
@@ -16,6 +17,7 @@ from governance.privacy.vocabulary import (
     name_shape_model,
     name_terms_of,
     plain_words,
+    surname_words_of,
     surnames,
     tech_terms,
     with_latin_readings,
@@ -51,7 +53,8 @@ class Command(BaseCommand):
         parser.add_argument("--dpkg-status", default="/var/lib/dpkg/status")
         parser.add_argument("--dpkg-info", default="/var/lib/dpkg/info")
         parser.add_argument("--plain-words-only", action="store_true",
-                            help="write only data/plain_words.txt, data/name_terms.txt and data/name_shape.tsv, "
+                            help="write only data/plain_words.txt, data/name_terms.txt, data/surname_words.txt and "
+                                 "data/name_shape.tsv, "
                                  "from the committed common words, terms and names (no listings needed)")
         parser.add_argument("--name-readings-only", action="store_true",
                             help="only add the Latin readings of the committed Cyrillic and Greek names to "
@@ -72,6 +75,7 @@ class Command(BaseCommand):
             write_words(PLAIN_FILE, words)
             homonyms = name_terms_of(tech_terms())
             write_words(NAME_TERMS_FILE, homonyms)
+            write_words(SURNAME_WORDS_FILE, surname_words_of(lexicon_exclusions()))
             shape = name_shape_model([*given_names(), *surnames()], [*tech_terms(), *words])
             write_name_shape(shape)
             self.stdout.write(f"{len(words)} plain words, {len(homonyms)} name terms, a name shape of "

@@ -8,7 +8,9 @@ docstring); :func:`trim_name_span`, :func:`is_name_token` and :func:`name_shaped
 from __future__ import annotations
 
 import functools
+import itertools
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from presidio_analyzer import EntityRecognizer, RecognizerResult
@@ -344,7 +346,7 @@ INTERJECTIONS = frozenset("""wow woah whoa yay congrats congratulations aw aww h
 _NOT_NAME_WORDS = _NOT_NAME_WORDS | INTERJECTIONS | frozenset(
     """later then meanwhile afterwards finally anyway actually unfortunately luckily sadly honestly maybe
     perhaps well oh ok okay sure yes no please thanks thank so now also still yet again first last
-    next""".split()
+    next morning evening afternoon night goodnight gm welcome kudos cheers shoutout""".split()  # "Morning Sam!"
 )
 
 
@@ -568,11 +570,29 @@ _PERSON_ACT_AFTER_RE = re.compile(
     r"promised|wants|wanted|approved|volunteered|offered|apologi[sz]ed|confirmed[ \t]+(?:that|with)|"
     r"ported|rewrote|reimplemented|refactored|debugged|triaged|commented|took[ \t]+over|picked[ \t]+up|"
     r"signed[ \t]+off|is[ \t]+(?:on[ \t]+(?:call|leave|vacation|holiday|pto|parental)|out[ \t]+(?:sick|today|this)|"
-    r"ooo|off[ \t]+today|back[ \t]+from)|was[ \t]+(?:on[ \t]+call|out[ \t]+sick)|and[ \t]+(?:i|me)\b)\b",
+    r"ooo|off[ \t]+today|back[ \t]+from)|was[ \t]+(?:on[ \t]+call|out[ \t]+sick)|and[ \t]+(?:i|me)\b|"
+    # where a person is and what only a traveller or a speaker does: "Sunny will be working from Manila", "Léa is
+    # relocating to Lisbon", "Hana is presenting the benchmark", "Dusty's on PTO" (a service is "back" or "down")
+    r"(?:is|was|will[ \t]+be|['’]s)[ \t]+(?:working[ \t]+(?:from|remotely)|relocating|travell?ing|flying|visiting|"
+    r"presenting|sick|on[ \t]+(?:pto|maternity|paternity|sick|call|leave|vacation|holiday))|"
+    r"(?:will|can|could)[ \t]+(?:present|cover[ \t]+for))\b",
     re.IGNORECASE)
 _PERSON_ACT_BEFORE_RE = re.compile(
     r"(?:\b(?:ping|pinging|pinged|ask|asking|asked|tell|telling|told|thank|thanks|thx|cc|hi|hey|hello|dear|emailed|"
-    r"messaged|texted|dm|dmed|remind|reminded)[ \t,:]+|\b(?:me|i)[ \t]+and[ \t]+)\Z", re.IGNORECASE)
+    r"messaged|texted|dm|dmed|remind|reminded|"
+    # greeted, welcomed, congratulated, wished well: "Morning Sam!", "welcome Sage", "happy birthday Hana"
+    r"(?:good[ \t]+)?morning|gm|congrats|congratulations|welcome(?:[ \t]+back)?|good[ \t]+luck|happy[ \t]+birthday|"
+    r"(?:shout-?out|kudos|props)[ \t]+to|cheers|bye|goodnight|"
+    # met, or reviewed by, as only a person is: "1:1 with Sam", "lunch with Iris", "reviewed by Julia" ("integrate
+    # with Ray", "powered by Ray" are the product's)
+    r"(?:1:1|one-on-one|1-on-1|pairing|paired|pair|meeting|met|lunch|coffee|dinner|call|interview|catch-?up|chat)"
+    r"[ \t]+with|(?:reviewed|approved|signed[ \t]+off|reported|requested|raised|filed|assigned)[ \t]+by)[ \t,:]+"
+    r"|\b(?:me|i)[ \t]+and[ \t]+)\Z", re.IGNORECASE)
+# what only a person has: "Ray's laptop died", "Julia's flight is delayed" ("Ray's scheduler" is the product's)
+_PERSONAL_POSSESSION_AFTER_RE = re.compile(
+    r"['’]s[ \t]+(?:laptop|phone|desk|birthday|wife|husband|partner|kids|son|daughter|family|manager|boss|flight|"
+    r"leave|vacation|holiday|calendar|inbox|mum|mom|dad|parents|wedding|baby|first[ \t]+day|last[ \t]+day)\b",
+    re.IGNORECASE)
 # asked to do what only a person does: "can Julia approve the change?", "could Ray take a look"
 _MODAL_BEFORE_RE = re.compile(r"\b(?:can|could|would|will)[ \t]+\Z", re.IGNORECASE)
 _REVIEW_AFTER_RE = re.compile(r"[ \t]+(?:please[ \t]+)?(?:approve|review|take[ \t]+a[ \t]+look|have[ \t]+a[ \t]+look|"
@@ -584,6 +604,7 @@ def acts_as_a_person(text: str, start: int, end: int) -> bool:
     "Ray said the GPU nodes are back", "ping Crystal", "Luigi and I rewrote it", "can Julia approve it?"."""
     before = max(0, start - 40)
     return bool(_PERSON_ACT_AFTER_RE.match(text, end) or _PERSON_ACT_BEFORE_RE.search(text, before, start)
+                or _PERSONAL_POSSESSION_AFTER_RE.match(text, end)
                 or (_REVIEW_AFTER_RE.match(text, end) and _MODAL_BEFORE_RE.search(text, before, start)))
 
 
@@ -652,6 +673,133 @@ def _a_name_of_some_list(word: str) -> bool:
             or (low in common_words() and not is_plain_word(low) and not is_tech_word(low)))
 
 
+_ADDRESS_RE = re.compile(r"(?<![\w.+%\-])([\w.+%\-]+)@[\w\-]+(?:\.[\w\-]+)+")
+_NAME_RUN_RE = re.compile(r"(?<![\w'’.\-@])[^\W\d_a-z][^\W\d_]*(?:['’\-][^\W\d_]+)?"
+                          r"(?:[ \t]+[^\W\d_a-z][^\W\d_]*(?:['’\-][^\W\d_]+)?){0,2}(?![\w@])")
+
+
+def _letters(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if c.isalpha() and c.isascii())
+
+
+def _names_an_address_spells(text: str) -> list[tuple[int, int]]:
+    """8b. *the name an address spells*: title-case words on an e-mail address's line that its local part writes out,
+    each word whole or by its initial ("Sunny Park from Acme (sunny.park@acme.kr)", "Ayesha Siddiqui — ayesha.s@…",
+    "J. Smith" and "jsmith@…"): the address is the owner's, so are the words. A single word counts only when a
+    list holds it as a name ("Sunny"; "Billing — billing@acme.com" is a mailbox of a team)."""
+    found: list[tuple[int, int]] = []
+    for address in _ADDRESS_RE.finditer(text):
+        local = _letters(address.group(1))
+        if len(local) < 3:
+            continue
+        line_start = text.rfind("\n", 0, address.start()) + 1
+        line_end = text.find("\n", address.end())
+        line_end = len(text) if line_end < 0 else line_end
+        for run in _NAME_RUN_RE.finditer(text, line_start, line_end):
+            if address.start() <= run.start() < address.end():
+                continue
+            words = run.group(0).split()
+            for n in range(len(words), 0, -1):  # the longest run of words from the first that the address spells
+                forms = set()
+                for order in itertools.permutations(words[:n]):  # "Tan Wei Ming", weiming.tan@…
+                    spelt_so = {""}
+                    for w in order:
+                        whole = _letters(w)
+                        spelt_so = {f + part for f in spelt_so for part in (whole, whole[:1])}
+                    forms |= spelt_so
+                spelt = local in forms and any(len(_letters(w)) >= 3 and _letters(w) in local for w in words[:n])
+                if spelt and (n >= 2 or _a_name_of_some_list(words[0])):
+                    found.append((run.start(), run.start() + len(" ".join(words[:n])) if n > 1 else
+                                  run.start() + len(words[0])))
+                    break
+    return found
+
+
+# the last line of a message, a dash and one or two title-case words: its author's signature (a single hyphen opens
+# a list item: "- Redis")
+_SIGN_OFF_RE = re.compile(r"(?:^|\n)[ \t]*(?:—|–|-{1,2})[ \t]*([A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?)[ \t]*\s*\Z")
+_LIST_LINE_RE = re.compile(r"(?m)^[ \t]*[-*•–—][ \t]")
+
+
+def _signed(text: str) -> re.Match[str] | None:
+    """The signature ending a message ("thanks!\n— Sam"): after a dash that opens no list — the text's other lines
+    are no list items ("- Redis\n- Sage" is a list) — and in a message of more than the signature."""
+    sign_off = _SIGN_OFF_RE.search(text)
+    before = text[: sign_off.start()].rstrip() if sign_off else ""
+    if not before or before.endswith(":") or _LIST_LINE_RE.search(text, 0, sign_off.start() + 1):
+        return None  # ("deps:\n- Ruby": a list of one under its heading)
+    return sign_off
+
+# a role only a person holds, labelled, then who holds it ("scribe: Ray", "reviewer: Kai Yang", "DRI: Hana",
+# "attendees: Sam, Ray, Priya", "assigned to Julia"): a role of a meeting, an incident or a review, not one a machine
+# or a team may hold too ("host", "driver", "owner", "contact" are left out)
+_ROLE_LABEL_RE = re.compile(
+    r"(?i)(?<![\w\-])(?:reviewers?|assignees?|approvers?|scribe|note-?taker|comms|(?:incident[ \t]+)?commander|ic|dri|"
+    r"on-?call(?:[ \t]+this[ \t]+week)?|backup|secondary|primary|attendees|participants|facilitator|presenters?|"
+    r"speakers?|our[ \t]+side|their[ \t]+side|reporter|requester|requested[ \t]+by|reported[ \t]+by|"
+    r"reviewed[ \t]+by|approved[ \t]+by)[ \t]*:[ \t]*|(?<![\w\-])assigned[ \t]+to[ \t]+")
+_HOLDER_RE = re.compile(r"([A-Z][a-z]+(?:-[A-Za-z][a-z]+)?(?:[ \t]+[A-Z][a-z]+(?:-[A-Z][a-z]+)?)?)"
+                        r"(?=[ \t]*(?:[,;.!)\n]|and\b|&|\Z))")
+_HOLDER_SEP_RE = re.compile(r"[ \t]*(?:,|and|&)[ \t]*")
+
+
+def _holders_of_a_role(text: str) -> list[tuple[int, int]]:
+    """The title-case names after a role only a person holds: each word a name of some list (a product's name
+    included: "Ray", "Sage", "Julia" hold no review) — "reviewer: Redis cluster team", "assigned to Renovate" and
+    "DRI: SRE" stay."""
+    found: list[tuple[int, int]] = []
+    for label in _ROLE_LABEL_RE.finditer(text):
+        pos = label.end()
+        for _ in range(6):  # a short list of holders
+            holder = _HOLDER_RE.match(text, pos)
+            if holder is None or not all(_a_name_of_some_list(w) for w in holder.group(1).split()):
+                break
+            found.append(holder.span(1))
+            sep = _HOLDER_SEP_RE.match(text, holder.end(1))
+            if sep is None or sep.end() == holder.end(1):
+                break
+            pos = sep.end()
+    return found
+
+
+# Korean given names are two syllables joined by a hyphen in the romanisations people write ("Min-jun", "Seo-yeon",
+# "Ji-hoon", "Jae-won"): an onset, a vowel and a final of the Revised or McCune-Reischauer spelling, or the spellings
+# names keep ("Soo", "Hee", "Young", "Joon")
+_KOREAN_SYLLABLE_RE = re.compile(
+    r"(?:kk|tt|pp|ss|jj|ch|sh|g|k|n|d|t|r|l|m|b|p|s|j|h)?"
+    r"(?:yae|yeo|wae|ae|ya|eo|ye|wa|oe|yo|wo|we|wi|yu|eu|ui|oo|ee|ou|a|e|o|u|i)"
+    r"(?:ng|k|n|t|l|m|p|g)?")
+# the surnames of about nine Koreans in ten, in the spellings they are written in (Statistics Korea's census tables)
+_KOREAN_SURNAMES = frozenset("""kim gim lee yi rhee park pak bak choi choe jung jeong chung kang cho jo yoon yun jang
+chang lim im han oh seo suh shin sin kwon hwang ahn an song yoo yu ryu hong jeon jun chun ko go moon mun yang son sohn
+bae baek paik heo hur nam noh roh ha kwak sung seong cha joo ju woo koo gu min jin na ra yeo ji chae won do pyo bang
+byun byeon seol tak um eom uhm sim shim cheon yeom""".split())
+_KOREAN_GIVEN_RE = re.compile(r"(?<![\w\-.@/])([A-Z][a-z]{1,6})-([A-Za-z][a-z]{1,6})(?![\w\-@/]|\.\w)")
+_KOREAN_SURNAME_AFTER_RE = re.compile(r"[ \t]+([A-Z][a-z]{1,5})\b")
+_KOREAN_SURNAME_BEFORE_RE = re.compile(r"\b([A-Z][a-z]{1,5})[ \t]+\Z")
+
+
+def _korean_given_names(text: str) -> list[tuple[int, int]]:
+    """A hyphenated pair of Korean syllables with a person's evidence beside it: a Korean surname after or before it
+    ("Seo-yeon Park", "Kim Min-jun") or what only a person does ("Ji-woo is on leave"). The syllables alone are no
+    evidence: "Set-up", "Check-in" and "Re-run" are spelt with them too."""
+    found: list[tuple[int, int]] = []
+    for m in _KOREAN_GIVEN_RE.finditer(text):
+        if not all(_KOREAN_SYLLABLE_RE.fullmatch(part.casefold()) for part in m.groups()) \
+                or m.group(2).casefold() in _SPACY_STOP_WORDS:  # a phrasal noun: "Set-up", "Log-in", "Pop-up"
+            continue
+        start, end = m.span()
+        after = _KOREAN_SURNAME_AFTER_RE.match(text, end)
+        before = _KOREAN_SURNAME_BEFORE_RE.search(text, max(0, start - 8), start)
+        if after and after.group(1).casefold() in _KOREAN_SURNAMES:
+            found.append((start, after.end(1)))
+        elif before and before.group(1).casefold() in _KOREAN_SURNAMES:
+            found.append((before.start(1), end))
+        elif acts_as_a_person(text, start, end):
+            found.append((start, end))
+    return found
+
+
 _NOT_HANDLES = frozenset("here channel everyone all team teams oncall on-call channel admins admin ops devops sre "
                          "frontend backend platform infra security qa support bot bots".split())
 
@@ -680,6 +828,7 @@ _HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|
 # a title-case word standing alone: not part of a handle, path, identifier or file name ("@Anna", "Anna.run")
 _TITLE_WORD_RE = re.compile(r"(?<![\w@#/\\.\-'’])[^\W\d_a-z][^\W\d_A-Z]{2,}(?:[-'’][^\W\d_][^\W\d_A-Z]+)?"
                             r"(?![\w@/\\]|[.\-]\w|['’](?![sS]\b)\w)")
+_PHRASE_END_RE = re.compile(r"[ \t]*(?:[!,?.:;)]|\n|\Z)")
 _LOWER_ADDRESSED_RE = re.compile(
     r"(?:(?<![\w\-])(?:thanks(?:[ \t]+to)?|thank[ \t]+you|thx|ty|hi|hey|hello|cc|ping|dear|tell|ask|remind|"
     # talking or working with someone: "talked to rohan", "paired with tyler", "thanks to maria"
@@ -690,7 +839,12 @@ _LOWER_ADDRESSED_RE = re.compile(
     # what only a person does ...
     r"(?P<act>pls|please|can[ \t]+you|could[ \t]+you|said|says|asked|thinks|wants|mentioned|approved|reviewed|"
     r"and[ \t]+I|and[ \t]+me|"
-    r"confirmed|escalated|paged|is[ \t]+(?:out|on[ \t]+(?:call|leave|pto))|will[ \t]+(?:take|handle|look|review))"
+    r"confirmed|escalated|paged|is[ \t]+(?:out|on[ \t]+(?:call|leave|pto))|will[ \t]+(?:take|handle|look|review)|"
+    # where a person is this week: "ahmed is in Cairo", "priya is working from home", "omar is relocating"
+    r"(?:is|was|will[ \t]+be)[ \t]+(?:(?:in|at)(?=[ \t]+[A-Z])|working[ \t]+(?:from|remotely)|relocating|travell?ing|"
+    r"flying|visiting|presenting|sick)|"
+    # two people doing something together: "jamal and tyler are pairing"
+    r"and[ \t]+[^\W\d_A-Z]{3,}[ \t]+(?:are|were|will|have)[ \t]+(?:pairing|working|looking|on))"
     # ... or what a person or a thing may do
     r"|rolled[ \t]+back|deployed|shipped|reported|broke|fixed|pushed|merged|reverted|can['’]?t|cannot|won['’]t|"
     r"didn['’]t)\b))")
@@ -1124,6 +1278,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 words = m.group("name").split()
                 if shaped(words, min_words=2) or (m.group("q") and shaped(words, min_words=1)):
                     add(m.start("name"), m.end("name"), 0.88)
+            for start, end in _names_an_address_spells(text):
+                add(start, end, 0.88)
 
         if ">" in text or "|" in text or "•" in text or "·" in text or "»" in text:
             segments = separated_address_segments(text)
@@ -1132,12 +1288,23 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 add(segments[0][0], segments[0][1], 0.9)  # the recipient of a one-line address block
 
         self._given_names(text, add, places, person_spans)
+        if (sign_off := _signed(text)) and all(_a_name_of_some_list(w) for w in sign_off.group(1).split()):
+            add(sign_off.start(1), sign_off.end(1), 0.9)  # a message signed at its end: "— Sam", "-- Kai Yang"
+        if ":" in text or "assigned" in text:
+            for start, end in _holders_of_a_role(text):
+                add(start, end, 0.9)  # the role is the evidence, as an honorific is ("assigned to Julia": no place)
+        if "-" in text:
+            for start, end in _korean_given_names(text):
+                if not any(s <= start < e for s, e in places):
+                    add(start, end, 0.88)
         _inflected_given_names(text, add, places + person_spans)
         if name_term_set():
             # 13. a word that is a product and a given name, doing what only a person does ("Julia is on call")
             for m in _TITLE_WORD_RE.finditer(text):
+                # (the model's place on the very word is none: a technology word is never a place, and the claim
+                # drops it — "reviewed by Julia" was read as a place)
                 if is_name_term(m.group(0)) and acts_as_a_person(text, m.start(), m.end()) and not any(
-                        s <= m.start() < e for s, e in places):
+                        s <= m.start() < e and (s, e) != m.span() for s, e in places):
                     add(m.start(), m.end(), 0.75)
         # 14. one or two names opening a chat line before what people do there ("River mentioned …", "Amber and
         # Jasper both approved …", "Jade, can you …"); a technology word only when it is a given name too ("Sage
@@ -1252,7 +1419,8 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         for m in _TITLE_PAIR_RE.finditer(text):
             first, last = m.group(1), m.group(2)
             if (last.casefold() in surnames() and _unknown_word(last) and _a_name_of_some_list(first)
-                    and not is_tech_word(first) and not any(s <= m.start() < e for s, e in taken)):
+                    and (not is_tech_word(first) or is_name_term(first))  # "Patience Asante", "Sage Patel"
+                    and not any(s <= m.start() < e for s, e in taken)):
                 before = _PREVIOUS_WORD_RE.search(text, max(0, m.start() - 30), m.start())
                 if before is None or before.group(1).casefold() not in _DETERMINERS:
                     add(m.start(), m.end(), 0.86)
@@ -1263,7 +1431,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             word = m.group(group)
             # (a line opening with what someone did is the stronger cue: "dev" after "--ask" is no one; a word no list
             # holds counts only opening a line, before what only a person does: "xlarge didn't speed it up")
-            if ((word in lexicon if group == "name" else _a_name_of_some_list(word) or (
+            # (a name term said to, at the end of its phrase: "thanks sam!", "hi kai," — "cc dev team" goes on)
+            said_to = word in lexicon or (is_name_term(word) and _PHRASE_END_RE.match(text, end) is not None)
+            if ((said_to if group == "name" else _a_name_of_some_list(word) or (
                     _unknown_word(word) and m.group("bol") is not None and m.group("act") is not None))
                     and word not in _SPACY_STOP_WORDS
                     and not any(s <= start < e for s, e in places)):
