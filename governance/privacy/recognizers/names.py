@@ -575,7 +575,13 @@ _PERSON_ACT_AFTER_RE = re.compile(
     # relocating to Lisbon", "Hana is presenting the benchmark", "Dusty's on PTO" (a service is "back" or "down")
     r"(?:is|was|will[ \t]+be|['’]s)[ \t]+(?:working[ \t]+(?:from|remotely)|relocating|travell?ing|flying|visiting|"
     r"presenting|sick|on[ \t]+(?:pto|maternity|paternity|sick|call|leave|vacation|holiday))|"
-    r"(?:will|can|could)[ \t]+(?:present|cover[ \t]+for))\b",
+    r"(?:will|can|could)[ \t]+(?:present|cover[ \t]+for)|"
+    # what a chat or a calendar writes of its users: "Sam joined #incidents", "Kai reacted with :+1:", "Iris accepted:
+    # Weekly sync", "Sam is typing"
+    r"joined[ \t]+#|left[ \t]+(?:the[ \t]+channel|#)|reacted[ \t]+with|set[ \t]+the[ \t]+channel|is[ \t]+typing|"
+    r"(?:accepted|declined|tentatively[ \t]+accepted)[ \t]*:|"
+    # the pronouns a person gives: "Sam (they/them)", "Hana Kim (she/her)"
+    r"[ \t]*\((?:she|he|they|ze|xe)/(?:her|hers|him|his|them|theirs|they|she|he|hir|xem)\))",
     re.IGNORECASE)
 _PERSON_ACT_BEFORE_RE = re.compile(
     r"(?:\b(?:ping|pinging|pinged|ask|asking|asked|tell|telling|told|thank|thanks|thx|cc|hi|hey|hello|dear|emailed|"
@@ -586,7 +592,8 @@ _PERSON_ACT_BEFORE_RE = re.compile(
     # met, or reviewed by, as only a person is: "1:1 with Sam", "lunch with Iris", "reviewed by Julia" ("integrate
     # with Ray", "powered by Ray" are the product's)
     r"(?:1:1|one-on-one|1-on-1|pairing|paired|pair|meeting|met|lunch|coffee|dinner|call|interview|catch-?up|chat)"
-    r"[ \t]+with|(?:reviewed|approved|signed[ \t]+off|reported|requested|raised|filed|assigned)[ \t]+by)[ \t,:]+"
+    r"[ \t]+with|(?:reviewed|approved|signed[ \t]+off|reported|requested|raised|filed|assigned|added|invited|"
+    r"removed)[ \t]+by)[ \t,:]+"
     r"|\b(?:me|i)[ \t]+and[ \t]+)\Z", re.IGNORECASE)
 # what only a person has: "Ray's laptop died", "Julia's flight is delayed" ("Ray's scheduler" is the product's)
 _PERSONAL_POSSESSION_AFTER_RE = re.compile(
@@ -715,6 +722,9 @@ def _names_an_address_spells(text: str) -> list[tuple[int, int]]:
     return found
 
 
+_PRONOUNS = r"\((?:she|he|they|ze|xe)/(?:her|hers|him|his|them|theirs|they|she|he|hir|xem)\)"
+_PRONOUNS_AFTER_NAME_RE = re.compile(
+    r"(?<![\w@#/.\-])([^\W\d_a-z][\w'’\-]*(?:[ \t]+[^\W\d_a-z][\w'’\-]*){0,2})[ \t]*(?i:" + _PRONOUNS + ")")
 # the last line of a message, a dash and one or two title-case words: its author's signature (a single hyphen opens
 # a list item: "- Redis")
 _SIGN_OFF_RE = re.compile(r"(?:^|\n)[ \t]*(?:—|–|-{1,2})[ \t]*([A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)?)[ \t]*\s*\Z")
@@ -1288,6 +1298,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 add(segments[0][0], segments[0][1], 0.9)  # the recipient of a one-line address block
 
         self._given_names(text, add, places, person_spans)
+        if "/" in text:
+            for m in _PRONOUNS_AFTER_NAME_RE.finditer(text):
+                add(m.start(1), m.end(1), 0.9)  # the pronouns a person gives: "Oluwadamilare (he/him)"
         if (sign_off := _signed(text)) and all(_a_name_of_some_list(w) for w in sign_off.group(1).split()):
             add(sign_off.start(1), sign_off.end(1), 0.9)  # a message signed at its end: "— Sam", "-- Kai Yang"
         if ":" in text or "assigned" in text:

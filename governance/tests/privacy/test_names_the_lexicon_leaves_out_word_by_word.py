@@ -43,6 +43,7 @@ def names_no_one(text: str) -> None:
     ("Patience Asante reported the bug.", "Patience Asante"),
     ("Sage Patel approved the budget.", "Sage Patel"),
     ("Sam Page is out today.", "Sam Page"),
+    ("Hana Kim presenting at 3pm in room 4", "Hana Kim"),
 ])
 def test_a_given_name_and_a_surname_that_are_words_too_are_masked(text, name):
     masks_names(text, name)
@@ -60,6 +61,7 @@ def test_a_given_name_and_a_surname_that_are_words_too_are_masked(text, name):
     "Jenkins Master node is down again.",
     "Mac Mini runners are offline.",
     "Ray Data pipelines run nightly.",
+    "Iris Case management moved to Jira.",
     "Ray workers are working from the new image.",
     "Redis is back after the failover.",
 ])
@@ -219,3 +221,28 @@ def test_a_product_name_met_reviewing_or_thanked_is_a_person(text, name):
 ])
 def test_a_product_integrated_or_a_lower_case_word_stays(text):
     assert mask(text, key=KEY).text == text
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Sam (they/them) is leading the retro", "Sam"),
+    ("Ray (he/him) owns billing", "Ray"),
+    ("Oluwadamilare (he/him) is leading the retro", "Oluwadamilare"),
+    ("Sam joined #incidents", "Sam"),
+    ("Kai reacted with :+1:", "Kai"),
+    ("Sam set the channel topic: deploy freeze", "Sam"),
+    ("Iris accepted: Weekly sync", "Iris"),
+    ("added by Ray", "Ray"),
+])
+def test_the_pronouns_a_person_gives_and_what_a_chat_writes_of_its_users(text, name):
+    masks_names(text, name)
+
+
+@pytest.mark.parametrize("text", [
+    "Dependabot joined #deps",
+    "Jenkins reacted with :x:",
+    "PagerDuty set the channel topic: SEV2 open",
+    "Zoom accepted: Weekly sync",
+    "Ruby (v3.3) is the default now",
+])
+def test_bots_and_products_in_a_chats_system_lines_stay(text):
+    names_no_one(text)
