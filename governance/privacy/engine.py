@@ -877,6 +877,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 s = lead.end()  # "22:40 Jonas Berg" in an incident timeline: the time is no digit of his name
             if etype == "PERSON" and (lead := _LEADING_GREETING_RE.match(text, s, e)) and lead.end() < e:
                 s = lead.end()  # "Morning Sam!", "Cheers Ray,": the greeting is said to the name, not part of it
+            if etype == "PERSON" and _from_ner_model(r) and (edge := _LOWER_EDGES_RE.fullmatch(text, s, e)):
+                s, e = edge.span("name")  # the model's "text Sam at": a verb and a preposition around the name
             if etype in ("PERSON", "NRP"):
                 e = _name_before_number(text, s, e)
             elif etype == "LOCATION" and _from_ner_model(r) and _VERSION_TAIL_RE.match(text[s:e]):
@@ -912,6 +914,10 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
 
 
 # An address inside a longer run of dotted numbers (an SNMP OID 1.3.6.1.2.1.1.3.0, a version 1.2.3.4.5) is no host.
+# lower-case words at the edges of a capitalised name, no particle of a name among them ("van", "de", "al" stay)
+_LOWER_EDGES_RE = re.compile(
+    r"(?:(?!(?:van|von|de|der|den|del|della|di|da|das|dos|du|la|le|al|el|bin|ibn|ter|ten|zu)\b)[a-z]+[ \t]+)+"
+    r"(?P<name>[A-Z][^\s]*(?:[ \t]+[A-Z][^\s]*)*)(?:[ \t]+[a-z]+)*")
 _LEADING_GREETING_RE = re.compile(r"(?i)(?:(?:good[ \t]+)?morning|evening|afternoon|gm|hi|hey|hello|welcome"
                                   r"(?:[ \t]+back)?|cheers|thanks|thx|congrats|congratulations|kudos)[ \t,]+")
 _LEADING_TIME_RE = re.compile(r"(?:\d{1,4}[:/.\-]\d{1,2}(?:[:/.\-]\d{1,4})?[ \t]+)+")

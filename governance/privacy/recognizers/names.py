@@ -585,7 +585,7 @@ _PERSON_ACT_AFTER_RE = re.compile(
     re.IGNORECASE)
 _PERSON_ACT_BEFORE_RE = re.compile(
     r"(?:\b(?:ping|pinging|pinged|ask|asking|asked|tell|telling|told|thank|thanks|thx|cc|hi|hey|hello|dear|emailed|"
-    r"messaged|texted|dm|dmed|remind|reminded|"
+    r"messaged|text|texted|dm|dmed|remind|reminded|"
     # greeted, welcomed, congratulated, wished well: "Morning Sam!", "welcome Sage", "happy birthday Hana"
     r"(?:good[ \t]+)?morning|gm|congrats|congratulations|welcome(?:[ \t]+back)?|good[ \t]+luck|happy[ \t]+birthday|"
     r"(?:shout-?out|kudos|props)[ \t]+to|cheers|bye|goodnight|"
@@ -598,7 +598,10 @@ _PERSON_ACT_BEFORE_RE = re.compile(
 # what only a person has: "Ray's laptop died", "Julia's flight is delayed" ("Ray's scheduler" is the product's)
 _PERSONAL_POSSESSION_AFTER_RE = re.compile(
     r"['’]s[ \t]+(?:laptop|phone|desk|birthday|wife|husband|partner|kids|son|daughter|family|manager|boss|flight|"
-    r"leave|vacation|holiday|calendar|inbox|mum|mom|dad|parents|wedding|baby|first[ \t]+day|last[ \t]+day)\b",
+    r"leave|vacation|holiday|calendar|inbox|mum|mom|dad|parents|wedding|baby|first[ \t]+day|last[ \t]+day|"
+    # and what identifies or reaches only a person: "Kim's mobile is …", "Hana's home address"
+    r"mobile|cell|home[ \t]+(?:address|phone|number)|e-?mail[ \t]+address|passport|salary|dob|"
+    r"date[ \t]+of[ \t]+birth)\b",
     re.IGNORECASE)
 # asked to do what only a person does: "can Julia approve the change?", "could Ray take a look"
 _MODAL_BEFORE_RE = re.compile(r"\b(?:can|could|would|will)[ \t]+\Z", re.IGNORECASE)

@@ -42,6 +42,7 @@ WORLD_ID_ENTITIES: dict[str, str] = {
     "MRZ": "the machine-readable zone of a passport, identity card or visa (names and numbers)",
     "BANK_CODE": "a bank's sort code, BSB, routing or transit number or IFSC, after its cue (beside an account: who "
                  "banks where)",
+    "VEHICLE_REGISTRATION": "a vehicle's registration plate, after its cue (whose car it is, where it was parked)",
 }
 WORLD_ALNUM_IDS = frozenset(WORLD_ID_ENTITIES)
 
@@ -621,6 +622,32 @@ def _mrz_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
+# A vehicle's registration, after its cue in the languages of the plates ("her plate is AB12 CDE", "Kennzeichen
+# B-MW 1234", "immatriculation AB-123-CD", "matrícula 1234 BCD", "number plate: KA 01 AB 1234"): one to four groups
+# of capitals and digits, a letter and a digit in them, four to ten in all. No plate is read without its cue
+# ("AB12 CDE" alone is anything).
+_PLATE_CUE_RE = re.compile(
+    r"(?i)(?<![\w])(?:(?:license|licence|number|registration|reg|car|vehicle)[ \t]+plates?|plates?|"
+    r"(?:car|vehicle|van|truck|bike)[ \t]+reg(?:istration)?|"
+    r"registration(?:[ \t]+(?:no|nr|number|mark))?|reg(?:\.|[ \t]+no\.?)|vrm|kennzeichen|nummernschild|"
+    r"immatriculation|plaque|matr[íi]cula|placa|targa|kenteken|nummerplade|registreringsnummer|rekisterinumero|"
+    r"rejestracja|numer[ \t]+rejestracyjny|госномер|номер[ \t]+машины|plaka)(?![\w])"
+    r"(?:[ \t]*(?:is|was|:|#|=|number|no\.?|nr\.?|ist|est|es|è|é|era)){0,3}[ \t]*")
+_PLATE_RE = re.compile(r"(?P<v>[A-Z0-9ÄÖÜ]{1,8}(?:[ \-·][A-Z0-9ÄÖÜ]{1,4}){0,3})(?![\w\-])")
+
+
+def _plates(text: str) -> list[tuple[int, int]]:
+    out = []
+    for cue in _PLATE_CUE_RE.finditer(text):
+        m = _PLATE_RE.match(text, cue.end())
+        if m is None:
+            continue
+        value = re.sub(r"[ \-·]", "", m.group("v"))
+        if 4 <= len(value) <= 10 and any(c.isdigit() for c in value) and any(c.isalpha() for c in value):
+            out.append(m.span("v"))
+    return out
+
+
 class WorldIdRecognizer(EntityRecognizer):
     """:data:`WORLD_ID_ENTITIES`: cued identifiers of any country and the shaped ones listed in the module doc."""
 
@@ -636,6 +663,8 @@ class WorldIdRecognizer(EntityRecognizer):
         out: list[RecognizerResult] = []
         if "<" in text and "MRZ" in wanted:
             out += [_result(self, "MRZ", s, e, 0.85) for s, e in _mrz_spans(text)]
+        if "VEHICLE_REGISTRATION" in wanted and any(c.isdigit() for c in text):
+            out += [_result(self, "VEHICLE_REGISTRATION", s, e, 0.85) for s, e in _plates(text)]
         if sum(c.isdigit() for c in text) < 6:
             return out
         cued = _cued(text) if "NATIONAL_ID" in wanted else []

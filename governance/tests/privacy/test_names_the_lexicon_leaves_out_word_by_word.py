@@ -246,3 +246,35 @@ def test_the_pronouns_a_person_gives_and_what_a_chat_writes_of_its_users(text, n
 ])
 def test_bots_and_products_in_a_chats_system_lines_stay(text):
     names_no_one(text)
+
+
+@pytest.mark.parametrize(("text", "name"), [
+    ("Kim's mobile is 010-1234-5678", "Kim"),
+    ("Hana's home address is on the HR sheet", "Hana"),
+    ("text Sam at (415) 555-0132 when it is done", "Sam"),
+])
+def test_a_name_whose_personal_data_is_given_is_a_person(text, name):
+    masks_names(text, name)
+
+
+@pytest.mark.parametrize(("text", "plate"), [
+    ("her plate is AB12 CDE, parked in bay 4", "AB12 CDE"),
+    ("Kennzeichen B-MW 1234 steht im Hof", "B-MW 1234"),
+    ("immatriculation AB-123-CD pour le parking", "AB-123-CD"),
+    ("license plate 7ABC123 was towed", "7ABC123"),
+    ("his car reg is WN67 DFO", "WN67 DFO"),
+    ("number plate: KA 01 AB 1234", "KA 01 AB 1234"),
+])
+def test_a_vehicle_registration_after_its_cue_is_masked(text, plate):
+    masked = mask(text, key=KEY).text
+    assert plate not in masked and "<VEHICLE_REGISTRATION_" in masked, masked
+
+
+@pytest.mark.parametrize("text", [
+    "the plate of the heat exchanger is rated 120 C",
+    "registration number 12345 for the conference",
+    "registration is open until May 3",
+    "bump the number plate widget to v2 in the app",
+])
+def test_plates_and_registrations_that_are_no_vehicles_stay(text):
+    assert "<VEHICLE_REGISTRATION_" not in mask(text, key=KEY).text
