@@ -106,6 +106,7 @@ from .recognizers import (
     is_secret_entity,
     longest_valid_iban,
     looks_random,
+    name_in_guess,
     national_phone_spans,
     password_like,
     secret_entity,
@@ -875,10 +876,8 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             s, e = _trim(text, s, e, etype)
             if etype == "PERSON" and (lead := _LEADING_TIME_RE.match(text, s, e)) and lead.end() < e:
                 s = lead.end()  # "22:40 Jonas Berg" in an incident timeline: the time is no digit of his name
-            if etype == "PERSON" and (lead := _LEADING_GREETING_RE.match(text, s, e)) and lead.end() < e:
-                s = lead.end()  # "Morning Sam!", "Cheers Ray,": the greeting is said to the name, not part of it
-            if etype == "PERSON" and _from_ner_model(r) and (edge := _LOWER_EDGES_RE.fullmatch(text, s, e)):
-                s, e = edge.span("name")  # the model's "text Sam at": a verb and a preposition around the name
+            if etype == "PERSON":
+                s, e = name_in_guess(text, s, e, model_guess=_from_ner_model(r))  # "Morning Sam!", "text Sam at"
             if etype in ("PERSON", "NRP"):
                 e = _name_before_number(text, s, e)
             elif etype == "LOCATION" and _from_ner_model(r) and _VERSION_TAIL_RE.match(text[s:e]):
@@ -914,12 +913,6 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
 
 
 # An address inside a longer run of dotted numbers (an SNMP OID 1.3.6.1.2.1.1.3.0, a version 1.2.3.4.5) is no host.
-# lower-case words at the edges of a capitalised name, no particle of a name among them ("van", "de", "al" stay)
-_LOWER_EDGES_RE = re.compile(
-    r"(?:(?!(?:van|von|de|der|den|del|della|di|da|das|dos|du|la|le|al|el|bin|ibn|ter|ten|zu)\b)[a-z]+[ \t]+)+"
-    r"(?P<name>[A-Z][^\s]*(?:[ \t]+[A-Z][^\s]*)*)(?:[ \t]+[a-z]+)*")
-_LEADING_GREETING_RE = re.compile(r"(?i)(?:(?:good[ \t]+)?morning|evening|afternoon|gm|hi|hey|hello|welcome"
-                                  r"(?:[ \t]+back)?|cheers|thanks|thx|congrats|congratulations|kudos)[ \t,]+")
 _LEADING_TIME_RE = re.compile(r"(?:\d{1,4}[:/.\-]\d{1,2}(?:[:/.\-]\d{1,4})?[ \t]+)+")
 _DOTTED_BEFORE_RE = re.compile(r"\d\.\Z")
 _DOTTED_AFTER_RE = re.compile(r"\A\.\d")
@@ -1707,7 +1700,7 @@ def _a_name_somewhere(word: str) -> bool:
                                                           and not is_tech_word(low))
 
 
-_TITLE_WORD_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?")
+_TITLE_CASE_WORD_RE = re.compile(r"[A-Z][a-z]+(?:-[A-Z]?[a-z]+)?")
 # a noun right after the words, which they then name a kind of: "Iris Case management", "Page Price calculation"
 # (no word in -ing or -ers: "Hana Kim presenting at 3pm", "Sam Park volunteers" are people, so "Tab Key handling"
 # stays a false mask — a leak costs more)
@@ -1720,7 +1713,7 @@ def _a_whole_name(span: str) -> bool:
     word out, but the lists still give the first as a given name and the last as a surname. No product is named so:
     "Echo Dot", "Ray Tune", "Delta Lake" end on no surname."""
     words = span.split()
-    if not 2 <= len(words) <= 3 or not all(_TITLE_WORD_RE.fullmatch(w) for w in words):
+    if not 2 <= len(words) <= 3 or not all(_TITLE_CASE_WORD_RE.fullmatch(w) for w in words):
         return False
     first, last = words[0], words[-1].casefold()
     return ((is_name_term(first) or _a_name_somewhere(first)) and (last in surnames() or last in surname_words())

@@ -50,6 +50,7 @@ from .names import (
     grow_name_span,
     handle_of_a_person,
     is_name_token,
+    name_in_guess,
     name_shaped,
     trim_name_span,
 )
@@ -161,6 +162,7 @@ __all__ = [
     "secret_kind",
     "shannon_entropy",
     "grow_name_span",
+    "name_in_guess",
     "trim_name_span",
     "WorldIdRecognizer",
 ]

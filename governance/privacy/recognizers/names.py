@@ -340,14 +340,16 @@ Bot Chatbot Model Server Client Host Service Billing Shipping Account Order Invo
 """.split()
 )
 
+# English greetings said to a person before the name, which the model reads as part of it ("Morning Sam!")
+_SAID_TO_A_NAME = frozenset("morning evening afternoon night goodnight gm welcome kudos cheers shoutout".split())
 # Said to a person, never a person, place or group: "Wow, Caroline", "Congrats, Nate" ("Congrats" came out NRP).
 INTERJECTIONS = frozenset("""wow woah whoa yay congrats congratulations aw aww hooray omg gosh geez haha lol yo hiya
     howdy bye goodbye hey hi hello thanks oh""".split())
 _NOT_NAME_WORDS = _NOT_NAME_WORDS | INTERJECTIONS | frozenset(
     """later then meanwhile afterwards finally anyway actually unfortunately luckily sadly honestly maybe
     perhaps well oh ok okay sure yes no please thanks thank so now also still yet again first last
-    next morning evening afternoon night goodnight gm welcome kudos cheers shoutout""".split()  # "Morning Sam!"
-)
+    next""".split()
+) | _SAID_TO_A_NAME  # "Morning Sam!" is Sam
 
 
 # particles between a given name and a surname, or inside a surname ("Maarten van der Heijden", "María de la Cruz",
@@ -443,6 +445,28 @@ def trim_name_span(text: str, start: int, end: int) -> tuple[int, int]:
     while j - 1 > i and bare(words[j - 1]) in _NOT_NAME_WORDS:
         j -= 1
     return start + words[i].start(), start + words[j - 1].end()
+
+
+# a greeting opening a name guess ("Morning Sam", "Cheers Ray", "welcome back Sage")
+_LEADING_GREETING_RE = re.compile(
+    r"(?i)(?:good[ \t]+)?(?:" + "|".join(sorted(_SAID_TO_A_NAME | {"hi", "hey", "hello", "thanks", "thx", "congrats",
+                                                                   "congratulations"}, key=len, reverse=True))
+    + r")(?:[ \t]+back)?[ \t,]+")
+# lower-case words at the edges of a capitalised name, no particle of a name among them ("van", "de", "al" stay)
+_LOWER_EDGES_RE = re.compile(
+    r"(?:(?!(?:" + "|".join(sorted(_NAME_PARTICLES)) + r")\b)[a-z]+[ \t]+)+"
+    r"(?P<name>[A-Z][^\s]*(?:[ \t]+[A-Z][^\s]*)*)(?:[ \t]+[a-z]+)*")
+
+
+def name_in_guess(text: str, start: int, end: int, *, model_guess: bool) -> tuple[int, int]:
+    """The name inside a person guess, before any test of it: without the greeting said to it ("Morning Sam!",
+    "Cheers Ray,") and, in the model's guess, without the lower-case words around a capitalised name ("text Sam at":
+    a verb and a preposition). :func:`trim_name_span` trims the words no name holds once the guess is taken."""
+    if (lead := _LEADING_GREETING_RE.match(text, start, end)) and lead.end() < end:
+        start = lead.end()
+    if model_guess and (edge := _LOWER_EDGES_RE.fullmatch(text, start, end)):
+        start, end = edge.span("name")
+    return start, end
 
 
 _NAME_TOKEN_RE = re.compile(r"[^\W\d_][^\W\d_'’\-]*(?:[’'\-][^\W\d_]+)*")
@@ -561,6 +585,8 @@ _HUMAN_VERB_AFTER = re.compile(
     r"thought|explained|added|noted|mentioned|agreed|suggested|laughed|smiled|nodded|cried|is from|was born|"
     r"lives|lived|works|worked|joined|met|married|called|emailed|texted|and I|and me)\b"
 )
+# the pronouns a person gives after the name: "(she/her)", "(they/them)"
+_PRONOUNS = r"\((?:she|he|they|ze|xe)/(?:her|hers|him|his|them|theirs|they|she|he|hir|xem)\)"
 # What only a person does, around a word that names a product too ("Ray", "Julia", "Cassandra", "Crystal"): speaks,
 # thinks, agrees, approves, is on call or on leave; is pinged, asked, thanked or greeted; pairs with "I". A product
 # "works", "joins" a cluster, "handles" load, "adds" support and is sent logs to, so none of those is a cue here.
@@ -581,7 +607,7 @@ _PERSON_ACT_AFTER_RE = re.compile(
     r"joined[ \t]+#|left[ \t]+(?:the[ \t]+channel|#)|reacted[ \t]+with|set[ \t]+the[ \t]+channel|is[ \t]+typing|"
     r"(?:accepted|declined|tentatively[ \t]+accepted)[ \t]*:|"
     # the pronouns a person gives: "Sam (they/them)", "Hana Kim (she/her)"
-    r"[ \t]*\((?:she|he|they|ze|xe)/(?:her|hers|him|his|them|theirs|they|she|he|hir|xem)\))",
+    r"[ \t]*" + _PRONOUNS + ")",
     re.IGNORECASE)
 _PERSON_ACT_BEFORE_RE = re.compile(
     r"(?:\b(?:ping|pinging|pinged|ask|asking|asked|tell|telling|told|thank|thanks|thx|cc|hi|hey|hello|dear|emailed|"
@@ -708,24 +734,22 @@ def _names_an_address_spells(text: str) -> list[tuple[int, int]]:
         for run in _NAME_RUN_RE.finditer(text, line_start, line_end):
             if address.start() <= run.start() < address.end():
                 continue
-            words = run.group(0).split()
+            words = list(re.finditer(r"\S+", run.group(0)))
+            letters = [_letters(w.group(0)) for w in words]
             for n in range(len(words), 0, -1):  # the longest run of words from the first that the address spells
                 forms = set()
-                for order in itertools.permutations(words[:n]):  # "Tan Wei Ming", weiming.tan@…
+                for order in itertools.permutations(letters[:n]):  # "Tan Wei Ming", weiming.tan@…
                     spelt_so = {""}
-                    for w in order:
-                        whole = _letters(w)
+                    for whole in order:
                         spelt_so = {f + part for f in spelt_so for part in (whole, whole[:1])}
                     forms |= spelt_so
-                spelt = local in forms and any(len(_letters(w)) >= 3 and _letters(w) in local for w in words[:n])
-                if spelt and (n >= 2 or _a_name_of_some_list(words[0])):
-                    found.append((run.start(), run.start() + len(" ".join(words[:n])) if n > 1 else
-                                  run.start() + len(words[0])))
+                spelt = local in forms and any(len(w) >= 3 and w in local for w in letters[:n])
+                if spelt and (n >= 2 or _a_name_of_some_list(words[0].group(0))):
+                    found.append((run.start(), run.start() + words[n - 1].end()))
                     break
     return found
 
 
-_PRONOUNS = r"\((?:she|he|they|ze|xe)/(?:her|hers|him|his|them|theirs|they|she|he|hir|xem)\)"
 _PRONOUNS_AFTER_NAME_RE = re.compile(
     r"(?<![\w@#/.\-])([^\W\d_a-z][\w'’\-]*(?:[ \t]+[^\W\d_a-z][\w'’\-]*){0,2})[ \t]*(?i:" + _PRONOUNS + ")")
 # the last line of a message, a dash and one or two title-case words: its author's signature (a single hyphen opens
