@@ -1020,6 +1020,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return True
     if _code_like(span, place=etype == "LOCATION"):
         return False
+    if etype == "LOCATION" and " " not in span.strip() and _migrated_between(text, start, end):
+        return False  # "moved from Jasmine to Vitest": a team's move between tools is no journey
     model_only = _from_ner_model(result)
     if model_only and _FLAG_RE.search(span):
         return False  # "psql -h db -U postgres -d app": a name never holds a command's flag ("-U", "--user")
@@ -1051,7 +1053,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and etype == "PERSON" and _spelt_like_no_name(text, start, end):
         return False
-    if weak and _compared(text, start, end):
+    if weak and (_compared(text, start, end) or _listed_among_tools(text, start, end)):
         return False
     if weak and _plain_words(text, start, end, etype):
         return False
@@ -1062,7 +1064,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and _a_codename(text, start, end):
         return False
-    if weak and _where_an_artefact_is(text, start, end):
+    if weak and (_where_an_artefact_is(text, start, end) or _handled_as_an_artefact(text, start, end)):
         return False
     if weak and (_declared_things(text, start, end) or _an_apposition_names_a_thing(text, start, end)):
         return False
@@ -1176,14 +1178,23 @@ dashboards alert alerts logs metrics exporter exporters endpoint endpoints webho
 skill skills tap formula baseline script scripts binary daemon docs crate gem playbook playbooks manifest manifests
 console editor ide toolkit framework runtime parser compiler linter formatter emulator simulator bindings
 scheduler schedulers portal portals epic epics animation animations desktop board boards import imports monolith
-monoliths worker workers
+monoliths worker workers rollouts loader loaders renderer renderers serializer serializers serialiser serialisers
+serialization serialisation deserialization deserialisation middleware hook hooks bus engine engines wrapper wrappers
+kernel firmware flag flags toggle toggles modal modals spinner icons stylesheet payload payloads refactor backfill
+backfills
 """.split())
+# (no noun a person is too: a writer, a reader, a producer, a handler, a listener)
+# two-word heads: "the Penelope design system", "the Nile event bus"
+_HEAD_PHRASE_AFTER_RE = re.compile(
+    r"[ \t]+(?:design[ \t]+systems?|event[ \t]+bus(?:es)?|feature[ \t]+flags?|state[ \t]+machines?|"
+    r"message[ \t]+bus(?:es)?|component[ \t]+library|style[ \t]+guide)\b", re.IGNORECASE)
 # nouns of running things and of a product's parts, which name the word before them too ("Zorvath cluster", "Kelbrin
 # sandbox", "Sienna theme") but stand in places ("the replica in Lisbon" is where a data centre is, so they are no
 # nouns of where data is shown: :data:`_DATA_NOUNS`)
 _RUNNING_NOUNS = frozenset("""
 service services cluster clusters replica replicas node nodes instance instances shard shards server servers stack
-stacks backend frontend sandbox sandboxes theme themes beta reporter reporters redesign command commands
+stacks backend frontend sandbox sandboxes theme themes beta reporter reporters redesign command commands box boxes
+vm vms
 """.split())
 _HEAD_NOUNS = _ARTEFACT_NOUNS | _RUNNING_NOUNS
 _NEXT_WORD_RE = re.compile(r"[ \t]+([^\W\d_][\w-]*)")
@@ -1194,12 +1205,16 @@ def _names_an_artefact(text: str, start: int, end: int) -> bool:
     a phrase ending in one, or one word right before one. A full name before one stays a name ("the John Smith app" is
     his), and so does a possessive ("Ana's config")."""
     words = text[start:end].split()
-    if len(words) > 1:
-        return words[-1].casefold() in _HEAD_NOUNS
-    if not words or words[0].endswith(("'s", "’s", "'", "’")):
+    if len(words) > 1 and words[-1].casefold() in _HEAD_NOUNS:
+        return True
+    if not words or words[-1].endswith(("'s", "’s", "'", "’")):
         return False
+    if len(words) > 1 and (_a_whole_name(text[start:end]) or any(
+            _a_name_somewhere(w) or is_name_term(w) for w in words)):
+        return False  # "the John Smith app" is his; "Yocto Kirkstone build" is a product's
     following = _NEXT_WORD_RE.match(text, end)
-    return following is not None and following.group(1).casefold() in _HEAD_NOUNS
+    return (following is not None and following.group(1).casefold() in _HEAD_NOUNS) or bool(
+        _HEAD_PHRASE_AFTER_RE.match(text, end))
 
 
 # a dotted version right after a word, and no unit after it: "Hugo 0.120 changed …", "Ray v2.9"; a person is given
@@ -1483,12 +1498,31 @@ def _a_bot(text: str, start: int, end: int) -> bool:
                 or _BOT_APPOSITION_RE.match(text, end))
 
 
+# the festivals of the calendars a fleet's users keep (a closed list): a date, not a person
+_FESTIVALS = frozenset("""
+eid eid-al-fitr eid-al-adha eid-ul-fitr eid-ul-adha al-fitr al-adha ul-fitr ul-adha diwali deepavali holi ramadan
+ramazan hanukkah chanukah passover
+easter christmas xmas thanksgiving nowruz navruz songkran vesak rosh-hashanah yom-kippur kwanzaa carnival carnaval
+obon chuseok tet tết onam pongal navratri ugadi purim sukkot shavuot pentecost whitsun juneteenth lohri
+""".split())
+_FESTIVAL_PHRASES = frozenset({"lunar new year", "chinese new year", "golden week", "durga puja", "hari raya",
+                               "ganesh chaturthi", "mid-autumn festival", "spring festival", "dragon boat festival"})
+# keeping a festival says what a person believes: "I'm fasting for Ramadan", "we celebrate Diwali at home"
+_KEEPS_A_FESTIVAL_RE = re.compile(r"(?i)\b(?:celebrat\w*|observ\w*|fast(?:s|ed|ing)?|pray\w*|my|our[ \t]+family)\b")
+
+
 def _a_holiday(text: str, start: int, end: int) -> bool:
     """A name of two or three words ending in "Day" or "Eve" ("Independence Day", "Boxing Day", "New Year's Eve"),
-    none of them a given name ("Doris Day" stays): a holiday."""
+    none of them a given name ("Doris Day" stays): a holiday. So is a festival of :data:`_FESTIVALS` ("Eid al-Fitr
+    holiday", "during Diwali peak traffic") in a sentence where no one keeps it."""
     words = [w.strip(".,;:!?\"()") for w in text[start:end].split()]
-    return (2 <= len(words) <= 3 and words[-1] in ("Day", "Eve")
-            and not any(w.casefold() in given_names() for w in words[:-1]))
+    if (2 <= len(words) <= 3 and words[-1] in ("Day", "Eve")
+            and not any(w.casefold() in given_names() for w in words[:-1])):
+        return True
+    folded = " ".join(words).casefold()
+    if not (folded.replace(" ", "-") in _FESTIVALS or folded in _FESTIVAL_PHRASES):
+        return False
+    return not (_KEEPS_A_FESTIVAL_RE.search(_sentence_of(text, start, end)) or acts_as_a_person(text, start, end))
 
 
 _WEEKDAY_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
@@ -1613,6 +1647,35 @@ _COMPARED_BEFORE_RE = re.compile(r"(?i)(?:\bvs\.?|\bversus|(?<!\S)(?:\+|→|->|=
 _COMPARED_AFTER_RE = re.compile(r"(?i)[ \t]+(?:vs\b\.?|versus\b|(?:\+|→|->|=>)(?=[ \t]))")
 
 
+# an item of a list: "Chrome, Edge, Firefox and Safari 16+"
+_ITEM = r"([A-Z][\w.+#-]*)(?:[ \t]+v?\d[\w.+]*)?"
+_SEPARATOR = r"(?:[ \t]*[,;&/][ \t]*|[ \t]+(?:and|or)[ \t]+)"
+_ITEM_BEFORE_RE = re.compile(_ITEM + _SEPARATOR + r"\Z")
+_ITEM_AFTER_RE = re.compile(_SEPARATOR + _ITEM)
+
+
+def _listed_among_tools(text: str, start: int, end: int) -> bool:
+    """One word in a list whose other items, two at least, are all technology words that no list holds as a name:
+    "Chrome, Edge, Firefox and Safari" (people are listed with people: "Maria, Tom and Priya")."""
+    span = text[start:end].strip()
+    if " " in span:
+        return False
+    left, right = _sentence_bounds(text, start, end)
+    items: list[str] = []
+    pos = start
+    while len(items) < 4 and (m := _ITEM_BEFORE_RE.search(text, max(left, pos - 40), pos)):
+        items.append(m.group(1))
+        pos = m.start()
+    pos = end
+    while len(items) < 8 and (m := _ITEM_AFTER_RE.match(text, pos, right)):
+        items.append(m.group(1))
+        pos = m.end()
+    return len(items) >= 2 and all(is_tech_word(w) and not _a_name_somewhere(w) for w in items)
+
+
+_ARROW_RE = re.compile(r"[ \t](?:→|->|=>)(?:[ \t]|$)")
+
+
 def _compared(text: str, start: int, end: int) -> bool:
     """One word set against another with "vs" / "versus" / "+", or a span joined by " + ": what a team compares
     or stacks are tools and product lines ("Zulu 17 vs Temurin", "Karma + Jasmine"). A name of any list stays a
@@ -1621,11 +1684,66 @@ def _compared(text: str, start: int, end: int) -> bool:
     span = text[start:end].strip()
     if " + " in span:
         return True
+    if _ARROW_RE.search(span):  # a chain of things ("Zookeeper → Kafka → Connect"), not of people ("Ana → Tom")
+        return not any(_a_name_somewhere(w) for w in _SPAN_WORD_RE.findall(span))
     sides = re.split(r"(?i)[ \t]+(?:vs\.?|versus)[ \t]+", span)
     if len(sides) > 1:  # the model's span took both sides: "Talkdesk vs Aircall" ("Maria vs Tom" stays)
-        return not any(_a_name_somewhere(side) for side in sides)
-    return " " not in span and not _a_name_somewhere(span) and bool(
-        _COMPARED_BEFORE_RE.search(text, max(0, start - 10), start) or _COMPARED_AFTER_RE.match(text, end))
+        return not any(_a_name_somewhere(side) for side in sides) or _a_technology_partner(sides)
+    if " " in span:
+        return False
+    before = _COMPARED_BEFORE_RE.search(text, max(0, start - 10), start)
+    after = _COMPARED_AFTER_RE.match(text, end)
+    if not _a_name_somewhere(span):
+        return bool(before or after)
+    # a name of some list set against a technology word is a product too ("WooCommerce + Mollie", "Jasmine vs
+    # Vitest"); against a name it stays a name ("Maria vs Tom")
+    partners = []
+    if before and (m := _PARTNER_BEFORE_RE.search(text, 0, before.start())):
+        partners.append(m.group(1))
+    if after and (m := _NEXT_WORD_RE.match(text, after.end())):
+        partners.append(m.group(1))
+    return _a_technology_partner(partners) or _migrated_between(text, start, end)
+
+
+_PARTNER_BEFORE_RE = re.compile(r"([^\W\d_][\w.-]*)[ \t]*\Z")
+# moved between two tools: "we moved from Jasmine to Vitest", "switching from Kafka to Pulsar"
+# (a move is a team's or a system's, never a person's: "she moved from Madrid to Docker" is a career)
+_MOVED_FROM = (r"(?i)\b(?:(?:we|we've|we're|we'll|they|they've|it|it's)[ \t]+(?:[a-z']+[ \t]+){0,2}"
+               r"(?:mov(?:e|ed|es|ing)|go(?:ing)?|went)|migrat\w*|switch\w*|port(?:s|ed|ing)|replac\w*|upgrad\w*|"
+               r"transition\w*)[ \t]+(?:[a-z]+[ \t]+){0,2}from[ \t]+")
+_FROM_BEFORE_RE = re.compile(_MOVED_FROM + r"\Z")
+_FROM_TO_BEFORE_RE = re.compile(_MOVED_FROM + r"([^\W\d_][\w.-]*)[ \t]+to[ \t]+\Z")
+_TO_AFTER_RE = re.compile(r"[ \t]+to[ \t]+([^\W\d_][\w.-]*)")
+
+
+def _a_technology_partner(words: Sequence[str]) -> bool:
+    return any(is_tech_word(w) and not _a_name_somewhere(w) for w in words)
+
+
+def _a_tool_after(text: str, pos: int) -> bool:
+    """The word at ``pos`` is a technology word that is no name and names no team or office ("to Vitest", not "to
+    the Kafka team")."""
+    m = _PARTNER_AFTER_RE.match(text, pos)
+    if m is None or not m.group(1)[0].isupper() or not _a_technology_partner([m.group(1)]):
+        return False  # (a tool is named capitalised there; "the" is a package too)
+    if _CAPITALISED_NEXT_RE.match(text, m.end()):
+        return False  # "to Docker Inc": a firm
+    following = _LOWER_NEXT_RE.match(text, m.end())
+    return following is None or (following.group(1).casefold() not in _PERSONAL_NOUNS
+                                 and not _PRESENCE_RE.fullmatch(following.group(1)))
+
+
+_PARTNER_AFTER_RE = re.compile(r"[ \t]*([^\W\d_][\w.-]*)")
+_CAPITALISED_NEXT_RE = re.compile(r"[ \t]+[A-Z]")
+
+
+def _migrated_between(text: str, start: int, end: int) -> bool:
+    """One word a team moved from or to, the other end being a technology word: "moved from Jasmine to Vitest",
+    "switched from Kafka to Pulsar" ("moved the ticket from Maria to Tom" stays: Tom is no technology word)."""
+    if _FROM_BEFORE_RE.search(text, max(0, start - 60), start) and (to := _TO_AFTER_RE.match(text, end)):
+        return _a_tool_after(text, to.start(1))
+    back = _FROM_TO_BEFORE_RE.search(text, max(0, start - 80), start)
+    return back is not None and _a_tool_after(text, back.start(1))
 
 
 # "in Bath", "to Quay": a word after a preposition of place may still be a small town no list holds
@@ -1778,12 +1896,32 @@ def _where_an_artefact_is(text: str, start: int, end: int) -> bool:
     a place there would locate data, not a person ("I'm in Lisbon", "the team in Lisbon" stay masked). A possessive
     is a person's ("works on Ana's laptop"), and a name of any list stays a name ("running on Mateus time")."""
     span = text[start:end].strip()
-    if " " in span or text[end : end + 1] in ("'", "’") or _a_name_somewhere(span):
+    if " " in span or text[end : end + 1] in ("'", "’"):
         return False
+    if _a_name_somewhere(span) and not _SLOT_CLOSED_RE.match(text, end):
+        return False  # a name followed by a noun stays a name ("running on Mateus time"); "fails in Vivaldi only"
     if _PLATFORM_SLOT_BEFORE_RE.search(text, max(0, start - 24), start):
         return True
     m = _TOOL_SLOT_BEFORE_RE.search(text, max(0, start - 30), start)
     return m is not None and m.group(1).casefold() in _DATA_NOUNS
+
+
+# what ends the slot's phrase: punctuation, an adverb or the next clause's preposition ("fails in Vivaldi only",
+# "crashes under Rosetta on M1")
+_SLOT_CLOSED_RE = re.compile(r"[ \t]*(?:[,.;:!?)]|$|\b(?:only|too|either|again|anymore|and|or|on|with|when|after|"
+                             r"since|but|until|for|unless|if|because|as)\b)")
+# what is done to code and releases, never to a person: "please don't merge Hazel", "revert Opal", "deploy Sienna"
+_ARTEFACT_VERB_BEFORE_RE = re.compile(
+    r"(?i)\b(?:merg(?:e|ed|es|ing)|revert(?:s|ed|ing)?|rebas(?:e|ed|es|ing)|cherry-pick\w*|(?:re)?deploy(?:s|ed|ing)?|"
+    r"roll(?:s|ed|ing)?[ \t]+back|compil(?:e|ed|es|ing)|lint(?:s|ed|ing)?)[ \t]+\Z")
+
+
+def _handled_as_an_artefact(text: str, start: int, end: int) -> bool:
+    """One word right after a verb of what is done to code ("merge Hazel until QA signs off", "revert Opal"): a
+    branch, a feature or a release. A possessive stays a person's ("merge Ana's fix")."""
+    span = text[start:end].strip()
+    return (" " not in span and text[end : end + 1] not in ("'", "’")
+            and _ARTEFACT_VERB_BEFORE_RE.search(text, max(0, start - 24), start) is not None)
 
 
 # "A, B and C are sprint names", "Kestrel is our staging cluster": the sentence itself says what the words name

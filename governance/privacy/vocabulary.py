@@ -78,6 +78,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -176,7 +177,7 @@ def _faker_providers(kind: str) -> Iterator[type]:
             continue
 
 
-def _faker_names() -> tuple[set[str], set[str]]:
+def faker_names() -> tuple[set[str], set[str]]:
     """``(given names, surnames)``, lower case, of Faker's person providers (``pip install faker``): lists of real
     names for ~80 countries and languages (Yusuf, Grzegorz, Aylin, Olena, Björn; Costa, Nowak). Empty without Faker
     (the build still works, without the name lexicon). Every list of a provider counts, in every script it gives:
@@ -196,8 +197,31 @@ def _faker_names() -> tuple[set[str], set[str]]:
             entries = [e for item in value for e in ((item,) if isinstance(item, str) else
                                                       item if isinstance(item, tuple) else ())]
             into.update(w.casefold() for entry in entries if isinstance(entry, str)
-                        for w in re.split(r"[\s\-]+", entry) if len(w) >= 2 and w.isalpha())
+                        for w in (_without_joiners(part) for part in re.split(r"[\s\-]+", entry))
+                        if len(w) >= 2 and _a_name_word(w))
     return given, family
+
+
+# zero-width joiners inside an Indic name ("अनन्\u200dत"): the masking's normalisation drops them from the text it reads
+_JOINERS_RE = re.compile("[\u200c\u200d]")
+_ARABIC_SCRIPT_RE = re.compile("[\u0600-\u06ff\u0750-\u077f]")
+
+
+def _without_joiners(word: str) -> str:
+    return _JOINERS_RE.sub("", word)
+
+
+def _a_name_word(word: str) -> bool:
+    """Letters, and the vowel signs and viramas an Indic, Thai or Sinhala name is written with ("रोहन", "लक्ष्मी",
+    "ณัฐพล"): ``str.isalpha`` refuses those marks, and the lists lost nearly every name of those scripts. Not Arabic
+    vowel marks: a name is written without them in chat, and with them the lists' entries are often words
+    ("السّلام")."""
+    if not word[:1].isalpha():
+        return False
+    if word.isalpha():
+        return True
+    return not _ARABIC_SCRIPT_RE.search(word) and all(
+        c.isalpha() or unicodedata.category(c) in ("Mn", "Mc") for c in word)
 
 
 def _npm_rows(path: Path, min_downloads: int = NPM_MIN_DOWNLOADS) -> Iterator[tuple[str, str]]:
@@ -394,7 +418,7 @@ def plain_words(common: Iterable[str], *, word_list: Path | None,
     ("Nice", "Reading", "Grace"), no given name or surname of Faker's ~80 countries ("Baker", "Rose"), no place of
     Faker's address lists, the time-zone database or libphonenumber ("Bath"). "pending", "quay", "bookworm".
     ``read``: the word list's proper nouns and Faker's given names and surnames, when the caller has them already."""
-    proper, given, family = read or (_proper_nouns(word_list), *_faker_names())
+    proper, given, family = read or (_proper_nouns(word_list), *faker_names())
     named = _names_and_places(proper, given, family, _place_weights())
     return sorted(w for w in common if w not in named)
 
@@ -454,7 +478,7 @@ def build(*, pypi_list: Path | None, dpkg_status: Path | None, dpkg_info: Path |
     # "Aurora": a package summary that names a city does not make the city a technology)
     terms = {w for w, n in sources.items() if n >= MIN_SOURCES and w.isalpha() and len(w) >= 3
              and n > places[w] and not (n - wide[w] < MIN_SOURCES and (places[w] > 0 or w in proper))}
-    given, family = _faker_names()
+    given, family = faker_names()
     # a catalogue's entry is a product's name, but a word some list holds as a person or a place stays one
     # ("Hugo", "Julia", "Morgan", "Phoenix": products too)
     named = _names_and_places(proper, given, family, places)
@@ -489,7 +513,7 @@ def name_terms_of(terms: Iterable[str], given: Iterable[str] | None = None) -> l
     workers run out of memory", a person in "Ray said the GPU nodes are back". The vocabulary alone cannot tell
     them apart; the engine reads what the sentence has the word do (:func:`~.recognizers.names.acts_as_a_person`).
     ``given``: Faker's given names, when the caller has them already."""
-    return sorted(set(terms) & set(given if given is not None else _faker_names()[0]))
+    return sorted(set(terms) & set(given if given is not None else faker_names()[0]))
 
 
 # the letters of a Latin-script name (with its diacritics, an apostrophe or a hyphen: "o'neil", "jean-luc")
@@ -545,7 +569,7 @@ def surname_words_of(not_names: Iterable[str], family: Iterable[str] | None = No
     """The surnames of the lists that the lexicon leaves out as words (``not_names``: terms, prose, languages, strong
     places): "kim", "park", "lee", "page". A surname only beside a given name ("Hana Kim", "Sam Park").
     ``family``: Faker's surnames, when the caller has them already."""
-    return sorted(set(family if family is not None else _faker_names()[1]) & set(not_names))
+    return sorted(set(family if family is not None else faker_names()[1]) & set(not_names))
 
 
 def lexicon_exclusions() -> set[str]:

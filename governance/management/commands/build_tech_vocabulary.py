@@ -12,6 +12,7 @@ from governance.privacy.vocabulary import (
     SURNAME_WORDS_FILE,
     build,
     common_words,
+    faker_names,
     given_names,
     lexicon_exclusions,
     name_shape_model,
@@ -56,12 +57,25 @@ class Command(BaseCommand):
                             help="write only data/plain_words.txt, data/name_terms.txt, data/surname_words.txt and "
                                  "data/name_shape.tsv, "
                                  "from the committed common words, terms and names (no listings needed)")
+        parser.add_argument("--names-only", action="store_true",
+                            help="only rebuild data/given_names.txt and data/surnames.txt from Faker's lists, less "
+                                 "the committed terms, common words, languages and strong places (what a full build "
+                                 "does for the names; no listings needed)")
         parser.add_argument("--name-readings-only", action="store_true",
                             help="only add the Latin readings of the committed Cyrillic and Greek names to "
                                  "data/given_names.txt and data/surnames.txt (what a full build does; no listings "
                                  "needed)")
 
     def handle(self, *args, **o):
+        if o["names_only"]:
+            excluded = lexicon_exclusions()
+            faker_given, faker_family = faker_names()
+            given = sorted(with_latin_readings(faker_given, excluded) - excluded)
+            family = sorted(with_latin_readings(faker_family, excluded) - excluded)
+            write_words(GIVEN_FILE, given)
+            write_words(SURNAME_FILE, family)
+            self.stdout.write(f"{len(given)} given names, {len(family)} surnames written")
+            return
         if o["name_readings_only"]:
             excluded = lexicon_exclusions()
             given = sorted(with_latin_readings(given_names(), excluded))

@@ -1835,6 +1835,22 @@ _SEMITIC_CALLED_RE = re.compile(f"(?:(?<![{_SEMITIC}])يا[ \t]+|\\A[ \t]*|\n[ \
                                 f"(?=[ \t]*[،,!])|(?<![{_SEMITIC}])يا[ \t]+([{_SEMITIC}]+)")
 # Arabic wa-, fa-, bi-, li-, ka-; Hebrew ve-, ha-, be-, le-, mi-, she-, ke-
 _PROCLITICS = frozenset("وفبلك" "והבלמשכ")
+# the proclitics that stack before another ("ולמשה", and to Moshe; "שבדנה"; "ولمحمد", and to Muhammad)
+_STACKING_PROCLITICS = frozenset("وف" "ו")
+# (only "and" stacks before a preposition in chat; "שלישי", third, is not she- + le- + "ישי", nor "שורות" rows
+# she- + ve- + "רות")
+_STACKED_PROCLITICS = frozenset("بلك" "בלמכש")
+
+
+def _proclitic_stems(word: str) -> tuple[str, ...]:
+    """``word`` and what is left of it without one or two proclitics ("ולמשה" → "למשה", "משה"), each stem at least
+    three letters long."""
+    stems = [word]
+    if len(word) > 3 and word[0] in _PROCLITICS:
+        stems.append(word[1:])
+        if len(word) > 4 and word[0] in _STACKING_PROCLITICS and word[1] in _STACKED_PROCLITICS:
+            stems.append(word[2:])
+    return tuple(stems)
 
 
 # A phrase of another script in an English message ("Sprint retro moved to Tuesday, اجتماع قصير, 30 minutes max",
@@ -1955,8 +1971,8 @@ def _run_names(run: str, *, listed_script: bool) -> list[tuple[int, int]]:
 
 def _listed(word: str, lexicon: frozenset[str]) -> bool:
     stop = _script_stop_words()
-    for w in (word, word[1:] if len(word) > 3 and word[0] in _PROCLITICS else ""):
-        if w and w in lexicon and w not in stop and w not in _COURTESY:
+    for w in _proclitic_stems(word):
+        if w in lexicon and w not in stop and w not in _COURTESY:
             return True
     return False
 
@@ -2017,14 +2033,23 @@ def _with_more_names(given: frozenset[str]) -> frozenset[str]:
     return given | _MORE_CASELESS_NAMES
 
 
+# the Indic scripts, Sinhala and Thai, where given names are words of the language first (virtues, nature, "new",
+# "true"): a name of the lists there needs a cue unless it is one of the common names above
+_SCRIPT_OF_WORD_NAMES_RE = re.compile("[\u0900-\u0dff\u0e00-\u0e7f]")
+
+
 def _own_script_name(word: str, *, strong: bool) -> bool:
     """A given name of the lists (:func:`_listed`, with :data:`_MORE_CASELESS_NAMES`), unless it is a word of the
     language too (:data:`_CASELESS_NAMES_THAT_ARE_WORDS`) with no ``strong`` cue beside it."""
     if not _listed(word, _caseless_given()):
         return False
+    if strong:
+        return True
+    if _SCRIPT_OF_WORD_NAMES_RE.match(word) and word not in _MORE_CASELESS_NAMES:
+        return False  # (a listed name of these scripts is most often a word too: "पूर्ण", whole; "नवीन", new)
     # (a word that opens with a proclitic's letter may be a word whole: "وجود", existence, is not wa- + "جود")
-    bare = word[1:] if len(word) > 3 and word[0] in _PROCLITICS and word not in _caseless_given() else word
-    return strong or (bare not in _CASELESS_NAMES_THAT_ARE_WORDS and word not in _CASELESS_NAMES_THAT_ARE_WORDS)
+    stems = _proclitic_stems(word) if word not in _caseless_given() else (word,)
+    return not any(w in _CASELESS_NAMES_THAT_ARE_WORDS for w in stems)
 
 
 # thanks and greetings right before a name ("धन्यवाद लक्ष्मी", "شكرا سارة", "תודה לרונית", "ممنون از نازنین")
@@ -2061,7 +2086,8 @@ def _own_script_names(text: str) -> list[tuple[int, int]]:
         honorific = before in _HONORIFIC_BEFORE or after in _HONORIFIC_AFTER
         # ("يا" calls a group too, "يا شباب": it makes no word a name)
         strong = ((honorific and before != "يا") or start in said or bool(_AGENT_NEXT_RE.match(text, end))
-                  or before in _GREETING_BEFORE)
+                  or before in _GREETING_BEFORE or (bool(after) and _listed(after, surnames())
+                                                    and _SCRIPT_OF_WORD_NAMES_RE.match(word) is not None))
         if _own_script_name(word, strong=strong):
             out.append((start, end))
         elif honorific and before != "يا" and word not in stop and word not in _COURTESY and word not in calendar and (
