@@ -1501,9 +1501,9 @@ def _a_bot(text: str, start: int, end: int) -> bool:
 # the festivals of the calendars a fleet's users keep (a closed list): a date, not a person
 _FESTIVALS = frozenset("""
 eid eid-al-fitr eid-al-adha eid-ul-fitr eid-ul-adha al-fitr al-adha ul-fitr ul-adha diwali deepavali holi ramadan
-ramazan hanukkah chanukah passover
-easter christmas xmas thanksgiving nowruz navruz songkran vesak rosh-hashanah yom-kippur kwanzaa carnival carnaval
-obon chuseok tet tết onam pongal navratri ugadi purim sukkot shavuot pentecost whitsun juneteenth lohri
+ramazan hanukkah chanukah passover easter christmas xmas thanksgiving nowruz navruz songkran vesak rosh-hashanah
+yom-kippur kwanzaa carnival carnaval obon chuseok tet tết onam pongal navratri ugadi purim sukkot shavuot pentecost
+whitsun juneteenth lohri
 """.split())
 _FESTIVAL_PHRASES = frozenset({"lunar new year", "chinese new year", "golden week", "durga puja", "hari raya",
                                "ganesh chaturthi", "mid-autumn festival", "spring festival", "dragon boat festival"})
@@ -1677,10 +1677,12 @@ _ARROW_RE = re.compile(r"[ \t](?:→|->|=>)(?:[ \t]|$)")
 
 
 def _compared(text: str, start: int, end: int) -> bool:
-    """One word set against another with "vs" / "versus" / "+", or a span joined by " + ": what a team compares
-    or stacks are tools and product lines ("Zulu 17 vs Temurin", "Karma + Jasmine"). A name of any list stays a
-    name ("Maria vs Tom"); several words are left alone ("slices vs. Call Chen Fischer" reads across a sentence's
-    end)."""
+    """One word set against another with "vs" / "versus" / "+" / "→", or a span joined by " + " or a chain of
+    arrows: what a team compares, stacks, chains or migrates between are tools and product lines ("Zulu 17 vs
+    Temurin", "Karma + Jasmine", "Zookeeper → Kafka → Connect"). A name of any list stays a name against a name
+    ("Maria vs Tom", "Ana → Tom"), not against a technology word ("WooCommerce + Mollie", "moved from Jasmine to
+    Vitest": :func:`_migrated_between`); several words are left alone ("slices vs. Call Chen Fischer" reads across a
+    sentence's end)."""
     span = text[start:end].strip()
     if " + " in span:
         return True
@@ -1717,6 +1719,7 @@ _TO_AFTER_RE = re.compile(r"[ \t]+to[ \t]+([^\W\d_][\w.-]*)")
 
 
 def _a_technology_partner(words: Sequence[str]) -> bool:
+    """One of ``words`` is a technology word that no list holds as a name ("Vitest", "Stripe"; not "Jasmine")."""
     return any(is_tech_word(w) and not _a_name_somewhere(w) for w in words)
 
 

@@ -30,6 +30,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from ..vocabulary import given_names, is_plain_word, is_tech_word
 from ._common import _result, faker_calendar_names, spacy_stop_words
+from .names import function_words
 
 _CYR_GRK = "\u0400-\u04ff\u0370-\u03ff\u1f00-\u1fff"
 _CASELESS = "\u0600-\u06ff\u0750-\u077f\u0900-\u097f\u0e00-\u0e7f\u0590-\u05ff"
@@ -302,8 +303,8 @@ def _latin(text: str) -> bool:
 
 def _name_word_ok(word: str) -> bool:
     low = word.casefold().strip("'’-")
-    if len(low) < 2 or low in _NOT_NAMES or low in STOP_WORDS:
-        return False
+    if len(low) < 2 or low in _NOT_NAMES or low in STOP_WORDS or low in function_words():
+        return False  # (a function word of another script is none either: "call पर join", call on)
     return not any(c.isdigit() or c == "_" for c in word)
 
 
@@ -356,7 +357,7 @@ class CuedNameRecognizer(EntityRecognizer):
                          supported_language=supported_language)
 
     def load(self) -> None:
-        _cyr_grk_stop_words(), _cased_calendar_words()  # (read before the process takes work)
+        _cyr_grk_stop_words(), _cased_calendar_words(), function_words()  # (read before the process takes work)
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts=None) -> list[RecognizerResult]:
         out: list[RecognizerResult] = []

@@ -1740,13 +1740,37 @@ _STOP_LANGS = ("ar", "fa", "ur", "he", "hi", "mr", "ne", "bn", "ta", "te", "kn",
 _NAMES_IN_STOP_LISTS = ("mr", "ne")
 
 
+# Function words spaCy's lists leave out, a closed class: Urdu's postpositions, negation and auxiliaries ("کا", of;
+# "نہیں", not), Hindi's future and imperative forms and auxiliaries ("होगा", will be; "करो", do). In a mixed message
+# they were read as names ("login کا bug", "release होगा आज").
+_MORE_STOP_WORDS = {
+    "ur": frozenset("""کا کی کے نہیں نہ میں سے کیا کو پر ہے ہیں تھا تھی تھے گا گی گے ہو ہوا ہوئی ہوئے یہ وہ اور بھی
+    تو ابھی کب کیوں کون جو کر کرو کریں کرنا دیا دی دے رہا رہی رہے سکتا سکتی سکتے چاہیے گیا گئی گئے لیکن مگر اگر بس
+    """.split()),
+    "hi": frozenset("""होगा होगी होंगे करो करें करिए कीजिए किसने किसको किसका किया किये गई गए गये रही रहे दो दें दीजिए
+    लो लें लीजिए सकता सकती सकते चाहिए यार बस अभी करेंगे करेगा करेगी करूंगा करूँगा करूंगी जाएगा जाएगी जाएंगे
+    रहेगा रहेगी रहेंगे""".split()),
+}
+
+
 def _stop_words_by_language() -> dict[str, frozenset[str]]:
-    return {lang: spacy_stop_words(lang) for lang in _STOP_LANGS}
+    out = {lang: spacy_stop_words(lang) | _MORE_STOP_WORDS.get(lang, frozenset()) for lang in _STOP_LANGS}
+    # Thai's list, read word by word where a mixed message puts spaces ("API gateway มี bug ใหม่"); less the
+    # nicknames it holds ("น้อย", "นิด")
+    out["th"] = spacy_stop_words("th") - _caseless_given()
+    return out
 
 
 @functools.cache
 def _script_stop_words() -> frozenset[str]:
     return frozenset().union(*_stop_words_by_language().values())
+
+
+@functools.cache
+def function_words() -> frozenset[str]:
+    """The stop words of the caseless scripts (:func:`_phrase_stop_words`) that no list holds as a name: "पर" (on),
+    "کا" (of); not "علي" (Ali, and "on")."""
+    return _phrase_stop_words() - _caseless_given() - surnames()
 
 
 @functools.cache
@@ -1915,7 +1939,9 @@ def _run_names(run: str, *, listed_script: bool) -> list[tuple[int, int]]:
             kinds.append("surname")
         elif w in _AND:
             kinds.append("and")
-        elif w in _COURTESY or w in calendar or (w in stop and not (w in given or w in family)) or (
+        # (a word drawn out with a tatweel is a clitic written before a foreign word: "للـ pod", "الـ API")
+        elif w.endswith("\u0640") or w in _COURTESY or w in calendar or (
+                w in stop and not (w in given or w in family)) or (
                 _HEBREW_ARTICLE_RE.match(w) or _ARABIC_ARTICLE_RE.match(w)) or (
                 "\u0e00" <= w[0] <= "\u0e7f" and _ordinary_caseless(w)):  # Thai: a courtesy or a particle in it
             kinds.append("prose")
