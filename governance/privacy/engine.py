@@ -1020,12 +1020,12 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return True
     if _code_like(span, place=etype == "LOCATION"):
         return False
-    if etype == "LOCATION" and " " not in span.strip() and _migrated_between(text, start, end):
-        return False  # "moved from Jasmine to Vitest": a team's move between tools is no journey
     model_only = _from_ner_model(result)
     if model_only and _FLAG_RE.search(span):
         return False  # "psql -h db -U postgres -d app": a name never holds a command's flag ("-U", "--user")
     weak = _weak(result)
+    if (weak or etype == "LOCATION") and " " not in span.strip() and _migrated_between(text, start, end):
+        return False  # "moved from Jasmine to Vitest": a team's move between tools is no journey, nor a person
     if model_only and _acronym_in_prose(text, span) and (
             etype != "LOCATION" or (len(span.strip()) <= 3 and not _in_address(text, start, end))):
         return False  # a place in capitals is a place ("HELSINKI" in an address); a two-letter one in prose is not
@@ -1209,8 +1209,7 @@ def _names_an_artefact(text: str, start: int, end: int) -> bool:
         return True
     if not words or words[-1].endswith(("'s", "’s", "'", "’")):
         return False
-    if len(words) > 1 and (_a_whole_name(text[start:end]) or any(
-            _a_name_somewhere(w) or is_name_term(w) for w in words)):
+    if len(words) > 1 and any(_a_name_somewhere(w) or is_name_term(w) for w in words):
         return False  # "the John Smith app" is his; "Yocto Kirkstone build" is a product's
     following = _NEXT_WORD_RE.match(text, end)
     return (following is not None and following.group(1).casefold() in _HEAD_NOUNS) or bool(
@@ -1670,7 +1669,7 @@ def _listed_among_tools(text: str, start: int, end: int) -> bool:
     while len(items) < 8 and (m := _ITEM_AFTER_RE.match(text, pos, right)):
         items.append(m.group(1))
         pos = m.end()
-    return len(items) >= 2 and all(is_tech_word(w) and not _a_name_somewhere(w) for w in items)
+    return len(items) >= 2 and all(_a_tool_word(w) for w in items)
 
 
 _ARROW_RE = re.compile(r"[ \t](?:→|->|=>)(?:[ \t]|$)")
@@ -1680,8 +1679,8 @@ def _compared(text: str, start: int, end: int) -> bool:
     """One word set against another with "vs" / "versus" / "+" / "→", or a span joined by " + " or a chain of
     arrows: what a team compares, stacks, chains or migrates between are tools and product lines ("Zulu 17 vs
     Temurin", "Karma + Jasmine", "Zookeeper → Kafka → Connect"). A name of any list stays a name against a name
-    ("Maria vs Tom", "Ana → Tom"), not against a technology word ("WooCommerce + Mollie", "moved from Jasmine to
-    Vitest": :func:`_migrated_between`); several words are left alone ("slices vs. Call Chen Fischer" reads across a
+    ("Maria vs Tom", "Ana → Tom"), not against a technology word ("WooCommerce + Mollie"; a move between two is
+    :func:`_migrated_between`'s); several words are left alone ("slices vs. Call Chen Fischer" reads across a
     sentence's end)."""
     span = text[start:end].strip()
     if " + " in span:
@@ -1690,7 +1689,7 @@ def _compared(text: str, start: int, end: int) -> bool:
         return not any(_a_name_somewhere(w) for w in _SPAN_WORD_RE.findall(span))
     sides = re.split(r"(?i)[ \t]+(?:vs\.?|versus)[ \t]+", span)
     if len(sides) > 1:  # the model's span took both sides: "Talkdesk vs Aircall" ("Maria vs Tom" stays)
-        return not any(_a_name_somewhere(side) for side in sides) or _a_technology_partner(sides)
+        return not any(_a_name_somewhere(side) for side in sides) or any(_a_tool_word(side) for side in sides)
     if " " in span:
         return False
     before = _COMPARED_BEFORE_RE.search(text, max(0, start - 10), start)
@@ -1704,7 +1703,7 @@ def _compared(text: str, start: int, end: int) -> bool:
         partners.append(m.group(1))
     if after and (m := _NEXT_WORD_RE.match(text, after.end())):
         partners.append(m.group(1))
-    return _a_technology_partner(partners) or _migrated_between(text, start, end)
+    return any(_a_tool_word(w) for w in partners)
 
 
 _PARTNER_BEFORE_RE = re.compile(r"([^\W\d_][\w.-]*)[ \t]*\Z")
@@ -1718,16 +1717,16 @@ _FROM_TO_BEFORE_RE = re.compile(_MOVED_FROM + r"([^\W\d_][\w.-]*)[ \t]+to[ \t]+\
 _TO_AFTER_RE = re.compile(r"[ \t]+to[ \t]+([^\W\d_][\w.-]*)")
 
 
-def _a_technology_partner(words: Sequence[str]) -> bool:
-    """One of ``words`` is a technology word that no list holds as a name ("Vitest", "Stripe"; not "Jasmine")."""
-    return any(is_tech_word(w) and not _a_name_somewhere(w) for w in words)
+def _a_tool_word(word: str) -> bool:
+    """A technology word that no list holds as a name ("Vitest", "Stripe"; not "Jasmine")."""
+    return is_tech_word(word) and not _a_name_somewhere(word)
 
 
 def _a_tool_after(text: str, pos: int) -> bool:
     """The word at ``pos`` is a technology word that is no name and names no team or office ("to Vitest", not "to
     the Kafka team")."""
     m = _PARTNER_AFTER_RE.match(text, pos)
-    if m is None or not m.group(1)[0].isupper() or not _a_technology_partner([m.group(1)]):
+    if m is None or not m.group(1)[0].isupper() or not _a_tool_word(m.group(1)):
         return False  # (a tool is named capitalised there; "the" is a package too)
     if _CAPITALISED_NEXT_RE.match(text, m.end()):
         return False  # "to Docker Inc": a firm

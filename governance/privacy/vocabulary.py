@@ -86,6 +86,8 @@ from pathlib import Path
 
 from core.config import config
 
+from .normalise import normalise
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 TERMS_FILE = DATA_DIR / "tech_terms.txt"
 EXTENSIONS_FILE = DATA_DIR / "file_extensions.txt"
@@ -197,18 +199,18 @@ def faker_names() -> tuple[set[str], set[str]]:
             entries = [e for item in value for e in ((item,) if isinstance(item, str) else
                                                       item if isinstance(item, tuple) else ())]
             into.update(w.casefold() for entry in entries if isinstance(entry, str)
-                        for w in (_without_joiners(part) for part in re.split(r"[\s\-]+", entry))
+                        for w in (_as_masking_reads(part) for part in re.split(r"[\s\-]+", entry))
                         if len(w) >= 2 and _a_name_word(w))
     return given, family
 
 
-# zero-width joiners inside an Indic name ("अनन्\u200dत"): the masking's normalisation drops them from the text it reads
-_JOINERS_RE = re.compile("[\u200c\u200d]")
 _ARABIC_SCRIPT_RE = re.compile("[\u0600-\u06ff\u0750-\u077f]")
 
 
-def _without_joiners(word: str) -> str:
-    return _JOINERS_RE.sub("", word)
+def _as_masking_reads(word: str) -> str:
+    """``word`` in the form the masking reads text (:func:`~.normalise.normalise`): the zero-width joiners inside
+    an Indic name dropped ("अनन्\u200dत"), a nukta letter decomposed ("ज़"), the Armenian "և" as "եւ"."""
+    return normalise(word).text
 
 
 def _a_name_word(word: str) -> bool:

@@ -67,19 +67,12 @@ class Command(BaseCommand):
                                  "needed)")
 
     def handle(self, *args, **o):
-        if o["names_only"]:
+        if o["names_only"] or o["name_readings_only"]:
             excluded = lexicon_exclusions()
-            faker_given, faker_family = faker_names()
-            given = sorted(with_latin_readings(faker_given, excluded) - excluded)
-            family = sorted(with_latin_readings(faker_family, excluded) - excluded)
-            write_words(GIVEN_FILE, given)
-            write_words(SURNAME_FILE, family)
-            self.stdout.write(f"{len(given)} given names, {len(family)} surnames written")
-            return
-        if o["name_readings_only"]:
-            excluded = lexicon_exclusions()
-            given = sorted(with_latin_readings(given_names(), excluded))
-            family = sorted(with_latin_readings(surnames(), excluded))
+            # from Faker's lists, as a full build reads them; or the committed lexicon with its Latin readings added
+            given, family = faker_names() if o["names_only"] else (given_names(), surnames())
+            given = sorted(with_latin_readings(given, excluded) - excluded)
+            family = sorted(with_latin_readings(family, excluded) - excluded)
             write_words(GIVEN_FILE, given)
             write_words(SURNAME_FILE, family)
             self.stdout.write(f"{len(given)} given names, {len(family)} surnames written")

@@ -2112,8 +2112,8 @@ def _own_script_names(text: str) -> list[tuple[int, int]]:
         honorific = before in _HONORIFIC_BEFORE or after in _HONORIFIC_AFTER
         # ("يا" calls a group too, "يا شباب": it makes no word a name)
         strong = ((honorific and before != "يا") or start in said or bool(_AGENT_NEXT_RE.match(text, end))
-                  or before in _GREETING_BEFORE or (bool(after) and _listed(after, surnames())
-                                                    and _SCRIPT_OF_WORD_NAMES_RE.match(word) is not None))
+                  or before in _GREETING_BEFORE or (_SCRIPT_OF_WORD_NAMES_RE.match(word) is not None
+                                                    and bool(after) and _listed(after, surnames())))
         if _own_script_name(word, strong=strong):
             out.append((start, end))
         elif honorific and before != "يا" and word not in stop and word not in _COURTESY and word not in calendar and (
