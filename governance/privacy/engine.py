@@ -85,6 +85,7 @@ from .recognizers import (
     CUED_NAME_SCORE,
     DIGIT_IDS,
     INTERJECTIONS,
+    MESSENGER_BEFORE_RE,
     NATIONAL_ID_ENTITIES,
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
@@ -872,6 +873,11 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             for line in text[r.start : r.end].split("\n"):
                 pieces.append((pos, pos + len(line)))
                 pos += len(line) + 1
+        if etype == "PERSON" and _a_messenger_handle(text, r.start, r) and _claim_allowed(
+                text, r.start, r.end, etype, r, policy.allowed_terms):
+            # a handle is kept whole, digits and dots included ("discord, zaynab#4471", "signal: mattias.84")
+            out.append(_Candidate(etype, r.start, r.end, float(r.score)))
+            continue
         for s, e in pieces:
             s, e = _trim(text, s, e, etype)
             if etype == "PERSON" and (lead := _LEADING_TIME_RE.match(text, s, e)) and lead.end() < e:
@@ -1003,6 +1009,14 @@ _INTRODUCTION_BEFORE_RE = re.compile(
     r"\bsincerely,?|\bcheers,|\bthanks,|\bi'm|\bi\s+am)[ \t]*\Z")
 
 
+def _a_messenger_handle(text: str, start: int, result: Any) -> bool:
+    """The heuristics' handle right after a messenger's name (``"tg": "@mostafa_elsayed"``, "DM me on discord,
+    zaynab#4471": :data:`~.recognizers.names.MESSENGER_BEFORE_RE`)."""
+    meta = getattr(result, "recognition_metadata", None) or {}
+    return meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and MESSENGER_BEFORE_RE.search(
+        text, max(0, start - 41), start - (text[start - 1 : start] == "@")) is not None
+
+
 def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, allowed: frozenset[str]) -> bool:
     """May a name, place or group guess claim ``text[start:end]``? Not when an operator allowed the term for the
     project; not when every word is a technology word (:mod:`.vocabulary`: Redis, Jenkins, ``postgresql.conf``)
@@ -1018,6 +1032,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if (start > 0 and text[start - 1] == "@" and (start == 1 or text[start - 2].isspace())
             and meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and handle_of_a_person(span)):
         return True
+    if etype == "PERSON" and _a_messenger_handle(text, start, result):
+        return True  # the messenger's name before it is the evidence
     if _code_like(span, place=etype == "LOCATION"):
         return False
     model_only = _from_ner_model(result)

@@ -39,6 +39,7 @@ from ._common import CUED_NAME_SCORE, foreign_script
 from .cued_names import CuedNameRecognizer
 from .names import (
     INTERJECTIONS,
+    MESSENGER_BEFORE_RE,
     PersonHeuristicRecognizer,
     PlaceCueRecognizer,
     ScriptNameRecognizer,
@@ -115,6 +116,7 @@ __all__ = [
     "acts_as_a_person",
     "dotted_name_handle",
     "calls_no_one",
+    "MESSENGER_BEFORE_RE",
     "handle_of_a_person",
     "DIGIT_IDS",
     "INTERJECTIONS",

@@ -58,7 +58,7 @@ _TYPE_FIRST = (
 )
 _STREET_SUFFIXED = (
     r"(?:strasse|straße|gasse|weg|platz|katu|kuja|tie|gatan|vägen|väg|vej|gade|veien|vegen|gata|straat|laan|"
-    r"plein|utca|centret)"
+    r"plein|utca|centret|str\.)"  # (German's abbreviation: "Hauptstr. 5")
 )
 _UNIT = r"(?:,?[ \t]+(?:Apt\.?|Apartment|Suite|Ste\.?|Unit|Flat|Floor|Fl\.?)[ \t]*#?[ \t]*\w{1,6}\.?){0,2}"
 _CORE = (
@@ -83,6 +83,9 @@ _CORE = (
     r"|\b(?i:P\.?[ \t]?O\.?[ \t]+Box)[ \t]+\d{1,6})"
 )
 _TAIL = (
+    # the postcode and city written on after the number without a comma, as Europe orders them ("Via Roma 10 20121
+    # Milano MI", "Bahnhofstrasse 21 8001 Zürich")
+    r"(?:[ \t]+(?:\d{4,5}|\d{2}-\d{3}|\d{3}[ \t]\d{2})[ \t]+" + _T + r"(?:[ \t]+[A-Z]{2}\b)?(?![ \t]*\d))?"
     r"(?:,?[ \t]+"
     + _T
     + r"(?:[ \t]+(?:"
@@ -552,6 +555,9 @@ _STRONG_CUE = re.compile(
     r"\b(?:congrats|congratulations|wow|woah|whoa|yay|bye),|"
     # a greeting before one word that closes with a comma or "!": "Hey Caroline,", "Hi Sven!" (a vocative)
     r"\b(?:hi|hello|hey|hiya|howdy)(?=[ \t]+[^\W\d_][\w'’\-]*[ \t]*[,!])|"
+    # ... and an apology or thanks before one (round 53: "sorry Kwabena, I force-pushed", "dziękuję Małgosia,")
+    r"\b(?:sorry|thanks|thank[ \t]+you|thx|ty|danke|merci|gracias|grazie|obrigad[oa]|dzi[eę]kuj[eę]|dzi[eę]ki|"
+    r"tack|takk|kiitos|dank[ \t]+je)(?=[ \t]+[^\W\d_][\w'’\-]*[ \t]*[,!])|"
     r"\bcheers,|\bdear|\bsincerely,?|"
     r"\bi'm|\bi am|\bthis is|\bnamed|\b(?:said|asked|told|shouted at|yelled at|replied to|wrote to|thanked|"
     r"texted|emailed|messaged|married|hired|invited|visited|congratulated|greeted|introduced|promoted|"
@@ -950,6 +956,115 @@ def dotted_name_handle(handle: str) -> bool:
 # "person" from "cc" to "Snowflake", which the engine refuses (a word of technology); the two handles inside it,
 # found at 0.85, were gone with it (round 42).
 _ABOVE_THE_MODEL = 0.86
+
+# A messenger's handle, after the messenger's name ("tg": "@mostafa_elsayed", "DM me on discord, zaynab#4471", "her
+# skype is live:.cid.7f3a2b19c0"); a messenger whose name is a word too ("signal", "line") only after a possessive
+# ("his signal is mattias.84": "the signal is sent to worker.py" names none). The handle is no word: it holds a
+# digit, "_", ".", "#" or ":" or follows "@".
+MESSENGER_BEFORE_RE = re.compile(
+    r"(?i)(?:\b(?:telegram|tg|discord|skype|insta(?:gram)?|twitter|snap(?:chat)?|tiktok|wechat|weixin|viber|"
+    r"threema|keybase|mastodon|bluesky|bsky|kakao(?:talk)?)|\b(?:my|his|her|their|your)[ \t]+(?:signal|line|ig|x))"
+    r"[\"']?(?:[ \t]*(?:[:=,]|\bis\b|\bjust\b|\bhandle\b|\bid\b|\busername\b|\bme\b|\bon\b|\bat\b)[ \t]*"
+    r"[\"']?)*[ \t]*\Z")
+_HANDLE_RE = re.compile(r"(?<![\w@])@?(?P<h>live:[\w.\-]{3,40}|[^\W\d_][\w.\-]{1,30}(?:#\d{4})?)(?![\w@])")
+_FILE_LIKE_RE = re.compile(r"\.(?:py|js|ts|go|rs|java|rb|sh|ya?ml|json|toml|md|txt|log|conf|cfg|ini|sql|html?)\Z",
+                           re.I)
+
+
+def messenger_handles(text: str) -> list[tuple[int, int]]:
+    """The handles named after a messenger (:data:`MESSENGER_BEFORE_RE`)."""
+    out = []
+    for m in _HANDLE_RE.finditer(text):
+        h = m.group("h")
+        if not (text[m.start()] == "@" or re.search(r"[\d_.#:]", h)) or _FILE_LIKE_RE.search(h) \
+                or h.endswith(".") or calls_no_one(h):
+            continue
+        if MESSENGER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()):
+            out.append(m.span("h"))
+    return out
+
+
+# The holder of a personal record: a two- or three-word name right before the record's label ("Chidera Obi, DOB …",
+# "Ole Haugen - passport …", "Sipho Nkosi (tel …") or right after a bank's "in the name of" ("intestato a Chiara
+# Bianchi", "Kontoinhaber: Jonas Weber"): each word of no lexicon of prose or technology, or a name of some list.
+_RECORD_LABEL_AFTER_RE = re.compile(
+    r"[ \t]*(?:,|;|[ \t]-|[ \t]—|[ \t]–|\(|:)?[ \t]*(?i:DOB|D\.O\.B\.?|date[ \t]+of[ \t]+birth|born|geb\.|geboren|"
+    r"n[ée]e?[ \t]+le|nacid[oa]|nat[oa][ \t]+il|passport|pasaporte|passeport|reisepass|SSN|NINO?|NI[ \t]+number|"
+    r"national[ \t]+id|tax[ \t]+id|phone|tel\.?|mobile|cell|e-?mail|home[ \t]+address|address|IBAN|PESEL|CPF|"
+    r"DNI|NIE|BSN|Aadhaar|fnr|f[øo]dselsnummer|personnummer|henkilötunnus|codice[ \t]+fiscale|Steuer-?ID|NIR|"
+    r"CURP|SIN|TFN)\b")
+_RECORD_HOLDER_BEFORE_RE = re.compile(
+    r"(?i:intestat[oa][ \t]+a|a[ \t]+nome[ \t]+di|in[ \t]+the[ \t]+name[ \t]+of|account[ \t]+holder|titular|"
+    r"beneficiar(?:y|io|ia)|kontoinhaber(?:in)?|au[ \t]+nom[ \t]+de|a[ \t]+nombre[ \t]+de|em[ \t]+nome[ \t]+de|"
+    r"payee|rekeninghouder|ten[ \t]+name[ \t]+van)[ \t]*:?[ \t]*\Z")
+_TITLE_RUN_RE = re.compile(r"(?<![\w@#/.\-'’])[^\W\d_a-z][^\W\d_A-Z]+(?:-[^\W\d_a-z][^\W\d_A-Z]+)?"
+                           r"(?:[ \t]+[^\W\d_a-z][^\W\d_A-Z]+(?:-[^\W\d_a-z][^\W\d_A-Z]+)?){1,2}(?![\w@/]|[.\-]\w)")
+
+
+_NAME_WORD = r"[^\W\d_a-z][^\W\d_A-Z]+(?:-[^\W\d_a-z]?[^\W\d_A-Z]+)?"
+# who is reached at a number or an address ("reach Thabo at 082.555.3194", "text Ana on +351 …", "email Kofi at k@…")
+_REACHED_AT_RE = re.compile(
+    r"(?i:\b(?:reach|call|text|ring|contact|e-?mail|ping|whatsapp|message|phone))[ \t]+(?P<n>" + _NAME_WORD
+    + r"(?:[ \t]+" + _NAME_WORD + r")?)[ \t]+(?i:at|on|via)[ \t]+(?=[+(]?\d|[\w.+\-]+@)")
+# a name in brackets after a number or an address it owns ("… is her cell (Mio)", "… (Pradeep, lives in …)", "502호
+# (김서연)"): one or two words, the bracket closing on them or a comma
+_BRACKETED_NAME_RE = re.compile(r"\((?P<n>[^\W\d_][^\W\d_'’\-]*(?:[ \t]+[^\W\d_][^\W\d_'’\-]*)?)(?=[ \t]*[,)])")
+_OWNED_BEFORE_RE = re.compile(r"(?i)\d(?:[ .\-]?\d){5}|\d+호|\b(?:cell|phone|mobile|number|tel|address|landlord|"
+                              r"flat|apartment|apt)\b")
+# who lives or moved somewhere, said in the languages of the leak sets' chats ("Sem woont nu op …", "Pau s'ha mudat:
+# …", "Jonas wohnt jetzt in …", "Inês mora na …")
+_LIVES_AFTER_RE = re.compile(
+    r"[ \t]+(?:(?:woont|wohnt|vit|vive|mora|abita|mieszka|bor|asuu|живёт|живет|lives|moved|zog|verhuisd)\b|"
+    r"s['’]ha[ \t]+mudat|se[ \t]+mud[oó]|se[ \t]+mudou|si[ \t]+[èe][ \t]+trasferit[oa]|is[ \t]+moving|"
+    r"ist[ \t]+umgezogen|est[ \t]+d[ée]m[ée]nag[ée]e?|a[ \t]+d[ée]m[ée]nag[ée])")
+_LINE_OPENING_RE = re.compile(r"(?:(?m:^)|(?<=[.!?:;])[ \t]+)[ \t>*\-]*(?P<n>" + _NAME_WORD + r")")
+# a message signed in lower case at its end ("… will stick to code review — sam"): a given name of the lexicon
+_LOWER_SIGN_OFF_RE = re.compile(r"[ \t](?:—|–|--)[ \t]*([a-z]{2,15})[ \t]*\Z")
+
+
+def _a_name_here(word: str) -> bool:
+    return (_unknown_word(word) or _a_name_of_some_list(word)) and not is_tech_word(word) \
+        and word.casefold() not in _NOT_NAME_WORDS
+
+
+def owners_of_contact_details(text: str) -> list[tuple[int, int]]:
+    """Names a message gives as the owner of its contact details or home (round 53): reached at a number
+    (:data:`_REACHED_AT_RE`), in brackets after a number or an address (:data:`_BRACKETED_NAME_RE`), opening a line
+    before a verb of living or moving (:data:`_LIVES_AFTER_RE`), or signing the message in lower case."""
+    out = []
+    for m in _REACHED_AT_RE.finditer(text):
+        if all(_a_name_here(w) for w in m.group("n").split()):
+            out.append(m.span("n"))
+    if "(" in text:
+        for m in _BRACKETED_NAME_RE.finditer(text):
+            words = m.group("n").split()
+            if not _OWNED_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()):
+                continue
+            if all("\uac00" <= c <= "\ud7a3" for w in words for c in w):
+                if len(words) == 1 and 2 <= len(words[0]) <= 4:
+                    out.append(m.span("n"))  # a Korean name: a surname syllable and a given name of one or two
+            elif all(w[:1].isupper() and not w.isupper() and _a_name_here(w) for w in words):
+                out.append(m.span("n"))
+    for m in _LINE_OPENING_RE.finditer(text):
+        if _LIVES_AFTER_RE.match(text, m.end()) and _a_name_here(m.group("n")):
+            out.append(m.span("n"))
+    if (m := _LOWER_SIGN_OFF_RE.search(text)) and m.group(1) in given_names() and _unknown_word(m.group(1)):
+        out.append(m.span(1))
+    return out
+
+
+def record_holders(text: str) -> list[tuple[int, int]]:
+    """Names holding a personal record (:data:`_RECORD_LABEL_AFTER_RE`, :data:`_RECORD_HOLDER_BEFORE_RE`)."""
+    out = []
+    for m in _TITLE_RUN_RE.finditer(text):
+        words = m.group(0).split()
+        if not name_shaped(words, min_words=2) or not all(
+                (_unknown_word(w) or _a_name_of_some_list(w)) and not is_tech_word(w) for w in words):
+            continue
+        if _RECORD_LABEL_AFTER_RE.match(text, m.end()) or _RECORD_HOLDER_BEFORE_RE.search(
+                text, max(0, m.start() - 30), m.start()):
+            out.append(m.span())
+    return out
 _LOWER_WORD_RE = re.compile(r"(?<![\w@#/\\.\-'’])[^\W\d_]{2,}(?![\w@/\\]|[.\-'’]\w)")
 
 
@@ -1355,6 +1470,9 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 if word and (_a_name_of_some_list(word) or _unknown_word(word)) and (
                         not is_tech_word(word) or is_name_term(word)):
                     add(m.start(group), m.end(group), 0.9)
+        # 15. a messenger's handle after its name, and the holder of a personal record (round 53)
+        for start, end in messenger_handles(text) + record_holders(text) + owners_of_contact_details(text):
+            add(start, end, 0.9)
         self._lists(text, person_spans + list(found), add)
         self._consistency(text, person_spans + list(found), add)
         return [_result(self, "PERSON", s, e, score) for (s, e), score in found.items()]
@@ -1567,8 +1685,10 @@ def _trim_span(text: str, start: int, end: int) -> tuple[int, int]:
 
 def determiner_led(span_text: str) -> bool:
     """A span whose first word is a determiner or possessive ("Meine Nummer", "The Beatles"): a noun phrase."""
-    first = span_text.split(maxsplit=1)[0].strip(".,;:!?\"'’()").lower() if span_text.strip() else ""
-    return first in _DETERMINERS
+    first = span_text.split(maxsplit=1)[0] if span_text.strip() else ""
+    if re.fullmatch(r"[A-Z]\.", first):
+        return False  # an initial: "A. Kowalczyk", "O. Adeyemi" (the article "A" takes no full stop)
+    return first.strip(".,;:!?\"'’()").lower() in _DETERMINERS
 
 
 # --------------------------------------------------------------------------------------------------

@@ -655,11 +655,31 @@ _CARE_RE = re.compile(r"(?i)\b(?:patient\w*|diagnos\w*|doctor|dr|nurse|hospital|
                       r"m[ée]dical|suivie?|ald|weeks?|appointment|sessions?|antiretroviral|certificate)\b")
 
 
+# A condition no sentence about software names, in a message about someone unwell or away (round 53: "out this week,
+# my kid's asthma flared", "mi-rae is off, migraine again", "depression's been bad this week"): a word of a person, of
+# absence or of care is enough. (Not the suffix forms: "nostalgia", "empathy", "academia" end like conditions; not
+# "burnout" or "covid", which a team's retrospective says of no one.)
+_PLAIN_CONDITION_RE = re.compile(
+    r"(?i)(?<![\w-])(?:(?:type[ \t]+[12][ \t]+)?diabetes|asthma|migraines?|(?<!market )(?<!economic )depression|"
+    r"epilepsy|dementia|adhd|autism|"
+    r"appendicitis|pneumonia|bronchitis|tonsillitis|concussion|chemo(?:therapy)?|dialysis|cancer|leuk(?:a)?emia|"
+    r"endometriosis|crohn['’]?s(?:[ \t]+disease)?|sciatica|shingles|(?:panic|anxiety)[ \t]+attacks?|"
+    r"postpartum[ \t]+depression|miscarriage|pregnan(?:t|cy))(?![\w-])")
+_UNWELL_RE = re.compile(r"(?i)\b(?:i|i'm|i've|my|me|he|she|his|her|him|kid|son|daughter|wife|husband|partner|mum|mom|"
+                        r"dad|off|out|leave|sick|hospital|gp|doctor|meds|medication|flare[sd]?|flare-up|again|bad|"
+                        r"rough|recover\w*|diagnos\w*|appointment)\b")
+
+
 def condition_spans(text: str) -> list[tuple[int, int]]:
-    """Conditions named by their form (:data:`_CONDITION_RE`) in a text about a person's care."""
-    if not _PERSON_REFERENCE_RE.search(text) or not _CARE_RE.search(text):
-        return []
-    return [m.span("v") for m in _CONDITION_RE.finditer(text)]
+    """Conditions named by their form (:data:`_CONDITION_RE`) in a text about a person's care, and the plain names of
+    conditions (:data:`_PLAIN_CONDITION_RE`) in one about someone unwell or away."""
+    out = []
+    if _PERSON_REFERENCE_RE.search(text) and _CARE_RE.search(text):
+        out = [m.span("v") for m in _CONDITION_RE.finditer(text)]
+    if _UNWELL_RE.search(text):
+        out += [m.span() for m in _PLAIN_CONDITION_RE.finditer(text)
+                if not any(s <= m.start() < e for s, e in out)]
+    return out
 
 
 class HealthAndBirthRecognizer(EntityRecognizer):

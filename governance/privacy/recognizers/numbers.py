@@ -185,6 +185,15 @@ class LoosePhoneRecognizer(EntityRecognizer):
             elif "+" in main or "(0)" in main:
                 score += 0.1
             out.append(_result(self, "PHONE_NUMBER", m.start(), m.start() + len(raw), score))
+        for rx in (_SPACED_DIGITS_RE, _BROKEN_LINE_PHONE_RE):
+            for m in rx.finditer(text):
+                before, after = _window(text, m.start(), m.end(), 40, 16)
+                if 8 <= sum(c.isdigit() for c in m.group(0)) <= 15 and (
+                        _PHONE_CONTEXT.search(before) or _PHONE_CONTEXT.search(after)):
+                    out.append(_result(self, "PHONE_NUMBER", m.start(), m.end(), 0.75))
+        for m in _CHAT_LINK_PHONE_RE.finditer(text):
+            if _valid_international("+" + m.group("n").lstrip("+")):
+                out.append(_result(self, "PHONE_NUMBER", m.start("n"), m.end("n"), 0.85))
         if any(sep in text for sep in (",", ";", "\t", "|")) and _PHONE_COLUMN_RE.search(text):
             for s, e in table_cells(text, _PHONE_COLUMN_RE):  # a phone column ("name,phone,city" and its rows)
                 cell = text[s:e]
@@ -193,6 +202,14 @@ class LoosePhoneRecognizer(EntityRecognizer):
         return out
 
 
+# A number written a digit at a time, to slip past a filter or read aloud ("0 8 0 - 4 4 1 2 - 7 7 3 0",
+# "0-7-9-1-1 1-2-3-4-5-6"): no two digits touch; a phone word near it says what it is
+_SPACED_DIGITS_RE = re.compile(r"(?<![\w.\-])\+?\d(?:(?:[ \t]?[\-.][ \t]?|[ \t])\d){7,14}(?![\w]|[.\-]\d)")
+# ... and one a line break cut in two ("+44 7700\n900 482"): led by its country code
+_BROKEN_LINE_PHONE_RE = re.compile(r"(?<![\w+])(?:\+|00)\d{1,4}(?:[ .\-]?\d{2,5}){0,3}[ \t]*\r?\n[ \t]*\d{2,5}"
+                                   r"(?:[ .\-]?\d{2,5}){0,3}(?![\w]|[.\-]\d)")
+# A chat link that dials a number: WhatsApp's wa.me/<number>, Telegram's t.me/+<number>, Signal's signal.me/#p/+<n>
+_CHAT_LINK_PHONE_RE = re.compile(r"(?i)\b(?:wa\.me|t\.me|signal\.me/#p|viber://chat\?number=)/?(?P<n>\+?\d{8,15})\b")
 _PHONE_COLUMN_RE = re.compile(
     r"(?i)(?:(?:home|work|mobile|cell|office|contact|private|business)?[ _-]?(?:phone|tel|telephone|mobile|cell|"
     r"msisdn|fax)(?:[ _-]?(?:no|nr|number|num|#))?|telefon(?:nummer)?|handy(?:nummer)?|t[eé]l[eé]phone|portable|"
