@@ -85,13 +85,13 @@ from .recognizers import (
     CUED_NAME_SCORE,
     DIGIT_IDS,
     INTERJECTIONS,
-    MESSENGER_BEFORE_RE,
     NATIONAL_ID_ENTITIES,
     PLACEHOLDER_RE,
     PSEUDONYM_HEX_CHARS,
     SECRET_ENTITIES,
     SECRET_KINDS,
     SECRET_PREFIX,
+    a_named_handle,
     acts_as_a_person,
     build_custom_recognizers,
     calls_no_one,
@@ -1010,11 +1010,10 @@ _INTRODUCTION_BEFORE_RE = re.compile(
 
 
 def _a_messenger_handle(text: str, start: int, result: Any) -> bool:
-    """The heuristics' handle right after a messenger's name (``"tg": "@mostafa_elsayed"``, "DM me on discord,
-    zaynab#4471": :data:`~.recognizers.names.MESSENGER_BEFORE_RE`)."""
+    """The heuristics' handle of a person (``"tg": "@mostafa_elsayed"``, "DM me on discord, zaynab#4471", ``user=
+    t.haddad``: :func:`~.recognizers.names.a_named_handle`)."""
     meta = getattr(result, "recognition_metadata", None) or {}
-    return meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and MESSENGER_BEFORE_RE.search(
-        text, max(0, start - 41), start - (text[start - 1 : start] == "@")) is not None
+    return meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and a_named_handle(text, start, result.end)
 
 
 def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, allowed: frozenset[str]) -> bool:
@@ -2093,12 +2092,24 @@ def _resolve(text: str, candidates: list[_Candidate], protected: list[tuple[int,
                 dropped_ner.append(c)
                 # an address whose last number another pattern claimed ("…, Apt 12, Tel Aviv 6346214" read as a
                 # phone): the street and the rest of it before that number are still the address
-                first = min((o for o in chosen if c.start < o.end and o.start < c.end), key=lambda o: o.start)
+                inside = [o for o in chosen if c.start < o.end and o.start < c.end]
+                first = min(inside, key=lambda o: o.start)
                 if c.entity_type == "LOCATION" and not c.model_only and not first.is_secret \
                         and first.start - c.start >= 8 \
                         and not any(c.start < o.end and o.start < first.start for o in chosen if o is not first):
                     s, e = _trim(text, c.start, first.start, "LOCATION")
                     if e - s >= 8:
+                        chosen.append(_Candidate("LOCATION", s, e, c.score, model_only=c.model_only))
+                # ... and one a run began too early, at an identifier's number before it ("SSN 123-45-6789, DOB …,
+                # 1427 Maplewood Dr, Apt 3B, Columbus, OH 43215"): the parts after the last identifier
+                last = max(inside, key=lambda o: o.end)
+                if c.entity_type == "LOCATION" and not c.model_only and not any(o.is_secret for o in inside) \
+                        and last.start <= c.start + 40 and c.end - last.end >= 12 \
+                        and not any(last.end < o.end and o.start < c.end for o in chosen if o is not last) \
+                        and (sep := re.match(r"[ \t]*,[ \t]*", text[last.end : c.end])):
+                    s, e = _trim(text, last.end + sep.end(), c.end, "LOCATION")
+                    if e - s >= 8 and re.search(r"\d", text[s:e]) and "," in text[s:e] and not any(
+                            s < o.end and o.start < e for o in chosen):
                         chosen.append(_Candidate("LOCATION", s, e, c.score, model_only=c.model_only))
             continue
         chosen.append(c)

@@ -231,8 +231,10 @@ def _is_address(kinds: list[str], strong: bool) -> bool:
 _ABBREVIATIONS = frozenset("av avda ave col mah cad sok apt no nr st ste bv blvd jl cra dr mag prof sr sra srta mr mrs "
                            "ms mme mlle dott ing ul al os pl bd vul kv prosp str rd tel fax mob approx ca".split())
 _STOP_RE = re.compile(r"(?<=[^\W\d_])\.(?=[ \t]+\S)|(?<=[\d)])\.(?=[ \t]+\S)|[!?](?=[ \t]|$)|\.$|\.(?=[ \t]*$)")
-# (the normalisation writes a dash as "-"; " - SP" is Brazil's state after its city)
-_CLAUSE_END_RE = re.compile(r"\n|;|[ \t][—–-][ \t](?![A-Z]{2,3}\b(?![ \t]*\w))|:[ \t]|[()\[\]]|\|")
+# (the normalisation writes a dash as "-"; " - SP" is Brazil's state after its city, and a dash before the
+# neighbourhood of a Brazilian address goes on to it: "apto 93 - Consolação, São Paulo - SP, 01304-001")
+_CLAUSE_END_RE = re.compile(r"\n|;|[ \t][—–-][ \t](?![A-Z]{2,3}\b(?![ \t]*\w))"
+                            r"(?![^\n;:|]{1,60}[ \t][—–-][ \t][A-Z]{2}\b)|:[ \t]|[()\[\]]|\|")
 _VOWELS = set("aeiouàáâãäåæèéêëìíîïòóôõöøùúûüýœαεηιουωаеёиоуыэюяіїє")
 
 
@@ -249,7 +251,7 @@ def _clause_ends(text: str) -> list[tuple[int, int]]:
     return sorted(ends)
 
 
-_PART_SPLIT_RE = re.compile(r",[ \t]*|，|、")
+_PART_SPLIT_RE = re.compile(r",[ \t]*|，|、|[ \t][—–-][ \t]")  # (a dash no clause ends at parts a Brazilian address)
 
 
 def address_runs(text: str, streets: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -430,7 +430,27 @@ def grow_name_span(text: str, start: int, end: int) -> tuple[int, int]:
         if seen == start:
             break
         start = seen
+    if end > start and "\u0621" <= text[end - 1] <= "\u064a":
+        end = _arabic_name_chain(text, start, end)
     return start, end
+
+
+# An Arabic full name is a chain: a given name, "ibn"/"bint" and the father's name (again and again), then the family
+# name, a nisba ending in -ī ("عبد الرحمن بن سعيد الغامدي")
+_ARABIC_LINK_RE = re.compile(r"[ \t]+(?:بن|بنت|ابن|ابنة)[ \t]+[\u0621-\u064a]{2,}")
+_ARABIC_AFTER_LINK_RE = re.compile(r"[ \t]+[\u0621-\u064a]{2,}")
+_NISBA_RE = re.compile(r"[ \t]+ال[\u0621-\u064a]{2,}ي(?![\u0621-\u064a])")
+
+
+def _arabic_name_chain(text: str, start: int, end: int) -> int:
+    if re.search(r"(?:^|[ \t])(?:بن|بنت|ابن|ابنة)\Z", text[start:end]) and (
+            m := _ARABIC_AFTER_LINK_RE.match(text, end)):
+        end = m.end()  # the span stopped at the link itself
+    while (m := _ARABIC_LINK_RE.match(text, end)) is not None:
+        end = m.end()
+    if (m := _NISBA_RE.match(text, end)) is not None:
+        end = m.end()
+    return end
 
 
 def trim_name_span(text: str, start: int, end: int) -> tuple[int, int]:
@@ -526,8 +546,8 @@ _HONORIFIC_CUE = re.compile(
     # Polish, Hindi, Arabic and Hausa titles ("Encik Faizal", "Dhr. de Vries", "Sig.ra Bianchi", "Shri Ramesh")
     r"Encik|Puan|Cik|Tuan|Datuk|Dato|Bapak|Pak|Ibu|Dhr|Mevr|Mevrouw|Meneer|Sig|Sig\.ra|Signor|Signora|Dott|"
     r"Dott\.ssa|Dona|Pani|Shri|Smt|Sheikh|Alhaji|Hajiya|"
-    # Turkish ("Bayan Yılmaz", "Bay Demir")
-    r"Bayan|Bay)\.?[ \t]+",
+    # Turkish ("Bayan Yılmaz", "Bay Demir"), Vietnamese ("chị Lê Thị Mai", "anh Tuấn"), Czech ("paní Horákovou")
+    r"Bayan|Bay|chị|anh|cô|chú|bác|ông|bà|paní)\.?[ \t]+",
     _CUE_FLAGS,
 )
 # the particles of a surname an honorific may stand before ("Mevrouw de Vries", "Herr von Weizsäcker", "Señora de la
@@ -547,6 +567,13 @@ _RELATION_CUE = re.compile(
     r"babysitter)[ \t]*,?[ \t]+",
     _CUE_FLAGS,
 )
+# ... and as other languages write a colleague before the name ("il collega Matteo Conti", "la collega Sara", "mi
+# compañera Lucía", "mon collègue Hugo", "der Kollege Jonas", "o colega João", "moja koleżanka Ola")
+_OTHER_RELATION_CUE = re.compile(
+    r"\b(?:(?:il|la|lo|el|le|der|die|o|a|mi|mio|mia|mon|ma|mein|meine|meu|minha|moja|mój|onze|mijn)[ \t]+)?"
+    r"(?:(?:nuov[oa]|nuev[oa]|nouvelle?|neue[rn]?|nov[oa])[ \t]+)?"
+    r"(?:collega|colleghi|colega|compa[ñn]er[oa]|coll[èe]gue|kolleg(?:e|in)|kollega|kolega|kole[żz]anka|collega's)"
+    r"[ \t]*,?[ \t]+", re.I)
 # introductions and sign-offs: one name word is enough
 _STRONG_CUE = re.compile(
     r"(?:\b(?:my|his|her|their|your|user['’]s|maiden|first|last|full|middle|user|customer|contact|family|given|"
@@ -606,7 +633,8 @@ _PERSON_ACT_AFTER_RE = re.compile(
     # where a person is and what only a traveller or a speaker does: "Sunny will be working from Manila", "Léa is
     # relocating to Lisbon", "Hana is presenting the benchmark", "Dusty's on PTO" (a service is "back" or "down")
     r"(?:is|was|will[ \t]+be|['’]s)[ \t]+(?:working[ \t]+(?:from|remotely)|relocating|travell?ing|flying|visiting|"
-    r"presenting|sick|on[ \t]+(?:pto|maternity|paternity|sick|call|leave|vacation|holiday))|"
+    r"presenting|sick|on[ \t]+(?:pto|maternity|paternity|sick|call|leave|vacation|holiday)|"
+    r"out[ \t]+(?:till|until|through|for[ \t]+the[ \t]+week|sick))|"
     r"(?:will|can|could)[ \t]+(?:present|cover[ \t]+for)|"
     # what a chat or a calendar writes of its users: "Sam joined #incidents", "Kai reacted with :+1:", "Iris accepted:
     # Weekly sync", "Sam is typing"
@@ -864,7 +892,13 @@ _PERSON_OBJECT_RE = re.compile(r"[\"']?(?:author|owner|patient|customer|contact|
 _PERSON_COLUMN_RE = re.compile(
     r"(?i)(?:(?:first|last|middle|given|family|full|sur|fore|maiden|customer|contact|employee|patient|member|"
     r"client|user)[ _\-]?name|surname|forename|vorname|nachname|familienname|pr[ée]nom|nom[ _]de[ _]famille|"
-    r"apellidos?|cognome|sobrenome|nazwisko|imi[eę]|efternamn|f[öo]rnamn|fornavn|etternavn|achternaam|voornaam)")
+    r"apellidos?|cognome|sobrenome|nazwisko|imi[eę]|efternamn|f[öo]rnamn|fornavn|etternavn|achternaam|voornaam|"
+    # (a header of a person's columns may leave "name" out: "first,last,email,phone")
+    r"first|last|given|family)")
+# a name in a URL's query ("…/cb?phone=…&name=Hayden%20Pike&slot=am"; the normalisation has decoded the %20)
+_NAME_PARAM_RE = re.compile(
+    r"(?i)[?&](?:(?:full|first|last|given|family|contact|customer|user|display)[_\-]?)?name=(?P<v>[^\W\d_][^&#=\s+]*"
+    r"(?:[ +][^\W\d_][^&#=\s+]*){0,3})")
 _HL7_PID_NAME_RE = re.compile(r"(?m)^PID\|(?:[^|\n]*\|){4}(?P<v>[^|\n^]+(?:\^[^|\n^]*){0,4})")
 
 
@@ -896,6 +930,12 @@ _LOWER_ADDRESSED_RE = re.compile(
 _LOWER_PARTICLE_NAME_RE = re.compile(
     r"(?<![\w@./\-])([a-zß-ÿ][a-zß-ÿ'\-]+)((?:[ \t]+(?:" + "|".join(sorted(_NAME_PARTICLES)) + r")){1,3})"
     r"[ \t]+([a-zß-ÿ][a-zß-ÿ'\-]{2,})(?![\w@.\-])")
+# ... and with an Arabic article or a patronymic joined to the surname by a hyphen ("mohammed al-farsi", "omar
+# el-sayed", "yusuf bin-salleh")
+_LOWER_JOINED_PARTICLE_NAME_RE = re.compile(
+    r"(?<![\w@./\-])([a-zß-ÿ][a-zß-ÿ']+)[ \t]+((?:al|el|ul|ad|ar|as|ash|at|az|an|abu|bin|ibn|ben)-)"
+    r"([a-zß-ÿ][a-zß-ÿ']{2,})(?![\w@.\-])")
+_INITIAL_SURNAME_RE = re.compile(r"(?<![\w.])[A-Z]\.[ \t]?([A-Z][a-zß-ÿ][\w'’\-]+)(?![\w@]|[.\-]\w)")
 _CAPS_SURNAME_FIRST_RE = re.compile(
     r"(?<![\w@#/\\.\-])([A-ZÀ-Þ]{2,}(?:-[A-ZÀ-Þ]{2,})?)"
     r"((?:[ \t]+[A-ZÀ-Þ][a-zß-ÿ]+(?:-[A-ZÀ-Þ][a-zß-ÿ]+)?){1,3})(?![\w@/])")
@@ -913,13 +953,13 @@ _NEXT_TITLE_RE = re.compile(r"[ \t]+([^\W\d_a-z][^\W\d_A-Z]{1,}(?:[-'’][^\W\d_
 _TITLE_PAIR_RE = re.compile(r"(?<![\w@.\-])([A-Z][a-z]+)[ \t]+([A-Z][a-z]+(?:-[A-Z][a-z]+)?)(?![\w@]|[.\-]\w)")
 _OPENING_NAME = r"[A-Z][a-z]+(?:-[a-z]+)?"
 _OPENING_PEOPLE_RE = re.compile(
-    r"(?:(?m:^)[ \t>*\-]*|(?<=[,;])[ \t]+)(?P<a>" + _OPENING_NAME
+    r"(?:(?m:^)[ \t>*\-]*|(?<=[,;])[ \t]+|(?<=[a-z][.!?])[ \t]+)(?P<a>" + _OPENING_NAME
     + r")(?:(?:[ \t]*,[ \t]*|[ \t]+(?:and|&)[ \t]+)(?P<b>" + _OPENING_NAME
     # (a person's team between the names and the verb: "Summer and River from design want …", "Jade from QA signs")
     + r"))?(?=(?:[ \t]+from[ \t]+(?:the[ \t]+)?(?:design|product|qa|ux|sales|support|marketing|legal|finance|"
     r"security|infra|platform|data|hr|ops|devops|sre|frontend|backend|mobile|web|ios|android)(?:[ \t]+team)?)?"
     r"(?:[ \t]+(?:both|also|just|already))?[ \t]*,?[ \t]+(?:said|says|asked|mentioned|pushed|fixed|broke|"
-    r"want|wants|voted|signs[ \t]+off|signed[ \t]+off|"
+    r"want|wants|needs|voted|signs[ \t]+off|signed[ \t]+off|is[ \t]+cc['’]?d|was[ \t]+cc['’]?d|called|emailed|"
     r"confirmed|escalated|escalates|paged|demoed|owns|reported|"
     # (what a developer does to code, which the code does not do to itself)
     r"ported|rewrote|reimplemented|refactored|debugged|triaged|investigated|commented|volunteered|"
@@ -963,25 +1003,92 @@ _ABOVE_THE_MODEL = 0.86
 # digit, "_", ".", "#" or ":" or follows "@".
 MESSENGER_BEFORE_RE = re.compile(
     r"(?i)(?:\b(?:telegram|tg|discord|skype|insta(?:gram)?|twitter|snap(?:chat)?|tiktok|wechat|weixin|viber|"
-    r"threema|keybase|mastodon|bluesky|bsky|kakao(?:talk)?)|\b(?:my|his|her|their|your)[ \t]+(?:signal|line|ig|x))"
-    r"[\"']?(?:[ \t]*(?:[:=,]|\bis\b|\bjust\b|\bhandle\b|\bid\b|\busername\b|\bme\b|\bon\b|\bat\b)[ \t]*"
-    r"[\"']?)*[ \t]*\Z")
-_HANDLE_RE = re.compile(r"(?<![\w@])@?(?P<h>live:[\w.\-]{3,40}|[^\W\d_][\w.\-]{1,30}(?:#\d{4})?)(?![\w@])")
+    r"threema|keybase|mastodon|bluesky|bsky|kakao(?:talk)?|slack|line[ \t]+id|qq)|微信号?|\b(?:my|his|her|their|your)"
+    r"[ \t]+(?:signal|line|ig|x))"
+    r"[\"']?(?:[ \t]*(?:[:=,]|\bis\b|\bwas\b|\bas\b|\bjust\b|\bhandle\b|\bid\b|\busername\b|\bme\b|\bon\b|"
+    r"\bat\b)[ \t]*[\"']?)*[ \t]*\Z")
+# (a QQ number is digits: "QQ: 48213390")
+_HANDLE_RE = re.compile(r"(?<![\w@])@?(?P<h>live:[\w.\-]{3,40}|[^\W\d_][\w.\-]{1,30}(?:#\d{4})?|\d{5,11})(?![\w@])")
 _FILE_LIKE_RE = re.compile(r"\.(?:py|js|ts|go|rs|java|rb|sh|ya?ml|json|toml|md|txt|log|conf|cfg|ini|sql|html?)\Z",
                            re.I)
 
 
+def a_named_handle(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` is one of :func:`messenger_handles` (the engine keeps such a span whole: digits, dots and
+    underscores are a handle's, not an identifier's)."""
+    return (start, end) in messenger_handles(text)
+
+
 def messenger_handles(text: str) -> list[tuple[int, int]]:
-    """The handles named after a messenger (:data:`MESSENGER_BEFORE_RE`)."""
+    """Handles of people: named after a messenger (:data:`MESSENGER_BEFORE_RE`), in a Telegram link, in a user field of
+    data or a log (:data:`_USER_FIELD_RE`), or a name's parts written without "@" (:data:`_BARE_HANDLE_RE`)."""
     out = []
     for m in _HANDLE_RE.finditer(text):
         h = m.group("h")
         if not (text[m.start()] == "@" or re.search(r"[\d_.#:]", h)) or _FILE_LIKE_RE.search(h) \
-                or h.endswith(".") or calls_no_one(h):
+                or h.endswith(".") or calls_no_one(h) or re.match(r"v?\d+\.\d", h):
             continue
-        if MESSENGER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start()):
+        before = MESSENGER_BEFORE_RE.search(text, max(0, m.start() - 40), m.start())
+        if before and (not h.isdigit() or re.search(r"(?i)qq", before.group(0))):
             out.append(m.span("h"))
+    for m in _TELEGRAM_LINK_RE.finditer(text):
+        if not m.group("h").lower().endswith("bot") and m.group("h").lower() not in ("joinchat", "share", "s"):
+            out.append(m.span("h"))
+    for m in _USER_FIELD_RE.finditer(text):
+        if person_handle(m.group("h")):
+            out.append(m.span("h"))
+    for m in _BARE_HANDLE_RE.finditer(text):
+        if _bare_name_handle(m.group(0)) and not _FILE_LIKE_RE.search(m.group(0)):
+            out.append(m.span())
     return out
+
+
+# a Telegram link to a person's account ("https://t.me/olena_devops"; a bot's name ends in "bot")
+_TELEGRAM_LINK_RE = re.compile(r"(?i)\bt\.me/(?P<h>[a-z][\w]{4,31})\b(?![/.]\w)")
+# the value of a field that holds a user in data or a log ("assignee": "svetlana.ivanova", user=lkovacs, slack: ezra.g,
+# "for user mdiallo")
+_USER_FIELD_RE = re.compile(
+    r"(?i)(?:\b(?:user(?:[_ ]?name)?|login|assignee|reporter|author|owner|uid|handle|github|gitlab|slack)[\"']?"
+    r"[ \t]*[:=][ \t]*[\"']?|\bfor[ \t]+user[ \t]+)(?P<h>(?-i:[a-z][a-z0-9._\-]{2,30}))(?![\w@\-]|\.\w|[ \t]+[^\W\d_])")
+# a handle of a name's parts written in prose without its "@" ("meant rohan.m not rohan.k", "ask anna_berg")
+_BARE_HANDLE_RE = re.compile(r"(?<![\w@./\-`])[a-z]{1,20}[._][a-z]{1,20}(?:[._][a-z]{1,20})?(?![\w@`(]|[./\-]\w)")
+
+
+def _initial_handle(handle: str) -> bool:
+    """A handle of a given name or surname and an initial ("t.haddad", "rohan.m", "ezra.g")."""
+    parts = re.split(r"[._]", handle)
+    if len(parts) != 2 or sorted(len(p) for p in parts)[0] != 1:
+        return False
+    word = max(parts, key=len)
+    return len(word) >= 3 and (word in given_names() or word in surnames()) and _unknown_word(word)
+
+
+def _bare_name_handle(handle: str) -> bool:
+    """A handle written without "@" in prose, of a name and an initial ("rohan.m") or a given name and a surname
+    ("anna.berg"), each of no word of prose or technology — stricter than a handle after "@": "vi.fn", "my_list" and
+    "np.array" are code."""
+    parts = re.split(r"[._]", handle)
+    if len(parts) != 2:
+        return False
+    if _initial_handle(handle):
+        return True
+    a, b = parts
+    return min(len(a), len(b)) >= 3 and all(_unknown_word(p) and not is_tech_word(p) for p in parts) and (
+        (a in given_names() and b in surnames()) or (b in given_names() and a in surnames()))
+
+
+def person_handle(handle: str) -> bool:
+    """A user name of a person's name parts: a dotted name, an initial and a name, a given name of the lexicon, or an
+    initial glued to a surname ("lkovacs", "mdiallo"); no team, bot, technology or word of prose ("root", "deploy")."""
+    low = handle.casefold()
+    if calls_no_one(low) or is_tech_word(low) or not _unknown_word(low.replace("_", " ").split()[0]):
+        return False
+    if dotted_name_handle(low) or _initial_handle(low):
+        return True
+    parts = [p for p in re.split(r"[._\-]", low) if p]
+    if any(len(p) >= 3 and p in given_names() and _unknown_word(p) for p in parts):
+        return True
+    return low.isalpha() and len(low) >= 5 and low[1:] in surnames() and _unknown_word(low[1:])
 
 
 # The holder of a personal record: a two- or three-word name right before the record's label ("Chidera Obi, DOB …",
@@ -1009,7 +1116,7 @@ _REACHED_AT_RE = re.compile(
 # a name in brackets after a number or an address it owns ("… is her cell (Mio)", "… (Pradeep, lives in …)", "502호
 # (김서연)"): one or two words, the bracket closing on them or a comma
 _BRACKETED_NAME_RE = re.compile(r"\((?P<n>[^\W\d_][^\W\d_'’\-]*(?:[ \t]+[^\W\d_][^\W\d_'’\-]*)?)(?=[ \t]*[,)])")
-_OWNED_BEFORE_RE = re.compile(r"(?i)\d(?:[ .\-]?\d){5}|\d+호|\b(?:cell|phone|mobile|number|tel|address|landlord|"
+_OWNED_BEFORE_RE = re.compile(r"(?i)\d(?:[ .\-]?\d){5}|\d+[ \t]?호|\b(?:cell|phone|mobile|number|tel|address|landlord|"
                               r"flat|apartment|apt)\b")
 # who lives or moved somewhere, said in the languages of the leak sets' chats ("Sem woont nu op …", "Pau s'ha mudat:
 # …", "Jonas wohnt jetzt in …", "Inês mora na …")
@@ -1022,6 +1129,14 @@ _LINE_OPENING_RE = re.compile(r"(?:(?m:^)|(?<=[.!?:;])[ \t]+)[ \t>*\-]*(?P<n>" +
 _LOWER_SIGN_OFF_RE = re.compile(r"[ \t](?:—|–|--)[ \t]*([a-z]{2,15})[ \t]*\Z")
 
 
+# a role a person holds, then who holds it, in a sentence ("his onboarding buddy will be yusuf", "the reviewer is
+# Kagiso.", "on-call this week is ngozi"): one name word, the clause closing on it
+_ROLE_IS_RE = re.compile(
+    r"(?i:\b(?:buddy|mentor|reviewer|approver|owner|lead|contact|on-?call(?:[ \t]+this[ \t]+week)?|dri|assignee|"
+    r"backup|sponsor|manager|point[ \t]+of[ \t]+contact|poc|scribe|facilitator)[ \t]+(?:will[ \t]+be|is|was))[ \t]+"
+    r"(?P<n>[^\W\d_][^\W\d_'’\-]+)(?=[ \t]*(?:[,.;!?)]|\Z))")
+
+
 def _a_name_here(word: str) -> bool:
     return (_unknown_word(word) or _a_name_of_some_list(word)) and not is_tech_word(word) \
         and word.casefold() not in _NOT_NAME_WORDS
@@ -1030,7 +1145,8 @@ def _a_name_here(word: str) -> bool:
 def owners_of_contact_details(text: str) -> list[tuple[int, int]]:
     """Names a message gives as the owner of its contact details or home (round 53): reached at a number
     (:data:`_REACHED_AT_RE`), in brackets after a number or an address (:data:`_BRACKETED_NAME_RE`), opening a line
-    before a verb of living or moving (:data:`_LIVES_AFTER_RE`), or signing the message in lower case."""
+    before a verb of living or moving (:data:`_LIVES_AFTER_RE`), holding a role (:data:`_ROLE_IS_RE`), or signing the
+    message in lower case."""
     out = []
     for m in _REACHED_AT_RE.finditer(text):
         if all(_a_name_here(w) for w in m.group("n").split()):
@@ -1047,6 +1163,10 @@ def owners_of_contact_details(text: str) -> list[tuple[int, int]]:
                 out.append(m.span("n"))
     for m in _LINE_OPENING_RE.finditer(text):
         if _LIVES_AFTER_RE.match(text, m.end()) and _a_name_here(m.group("n")):
+            out.append(m.span("n"))
+    for m in _ROLE_IS_RE.finditer(text):
+        word = m.group("n")
+        if (word.casefold() in given_names() and _unknown_word(word)) or (word[:1].isupper() and _a_name_here(word)):
             out.append(m.span("n"))
     if (m := _LOWER_SIGN_OFF_RE.search(text)) and m.group(1) in given_names() and _unknown_word(m.group(1)):
         out.append(m.span(1))
@@ -1356,6 +1476,11 @@ class PersonHeuristicRecognizer(EntityRecognizer):
             if name_shaped([m.group(1), m.group(2), m.group(3)], min_words=3):
                 add(m.start(), m.end(), 0.7)
 
+        # an initial and a surname of the lexicon ("K. Andersson", "A. Kowalczyk"): no word of prose or technology
+        for m in _INITIAL_SURNAME_RE.finditer(text):
+            if m.group(1).casefold() in surnames() and _unknown_word(m.group(1)):
+                add(m.start(), m.end(), 0.86)
+
         # a surname first and in capitals, as rosters, forms and passports write it ("NGUYEN Thi Lan", "KOWALSKA Anna
         # Maria"): a surname of the lexicon that is no word of prose or technology, then one to three title-case words
         for m in _CAPS_SURNAME_FIRST_RE.finditer(text):
@@ -1366,10 +1491,11 @@ class PersonHeuristicRecognizer(EntityRecognizer):
 
         # a name in lower case with its particles ("ludwig van der berg pushed to main", "maria da silva"): a given
         # name of the lists that is no word of prose or technology, and a surname of the lists (or spelt like one)
-        for m in _LOWER_PARTICLE_NAME_RE.finditer(text):
+        for m in itertools.chain(_LOWER_PARTICLE_NAME_RE.finditer(text), _LOWER_JOINED_PARTICLE_NAME_RE.finditer(text)):
             given, last = m.group(1), m.group(3)
+            joined = m.group(2).endswith("-")  # (the joined article is evidence enough of the surname)
             if given in given_names() and _unknown_word(given) and not is_plain_word(last) \
-                    and not is_tech_word(last) and (last in surnames() or (name_shape(last) or 0.0) >= 0.9):
+                    and not is_tech_word(last) and (joined or last in surnames() or (name_shape(last) or 0.0) >= 0.9):
                 add(m.start(), m.end(), 0.9)
 
         speakers = [m for m in _SPEAKER_RE.finditer(text) if shaped(m.group("name").split(), max_words=2)]
@@ -1416,6 +1542,12 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 if 1 <= len(words) <= 4 and all(w.replace("-", "").replace("'", "").replace(".", "").isalpha()
                                                 for w in words):
                     add(s, e, _ABOVE_THE_MODEL)
+        if "name=" in text:
+            for m in _NAME_PARAM_RE.finditer(text):
+                words = re.split(r"[ +]", m.group("v"))
+                if all(w.isalpha() for w in words) and (
+                        len(words) >= 2 or _a_name_of_some_list(words[0])) and not is_tech_word(words[0]):
+                    add(m.start("v"), m.end("v"), _ABOVE_THE_MODEL)
         if "PID|" in text:
             for m in _HL7_PID_NAME_RE.finditer(text):
                 for part in re.finditer(r"[^\^]+", m.group("v")):  # family, given, middle: each a name
@@ -1503,7 +1635,7 @@ class PersonHeuristicRecognizer(EntityRecognizer):
         for m in _HONORIFIC_AFTER_RE.finditer(text):
             if is_name_token(m.group(1)) and not any(s <= m.start() < e for s, e in places):
                 add(m.start(1), m.end(1), 0.9)
-        for m in _RELATION_CUE.finditer(text):
+        for m in itertools.chain(_RELATION_CUE.finditer(text), _OTHER_RELATION_CUE.finditer(text)):
             span = _leading_name(text, m.end(), min_words=1, max_words=2) or (
                 _lower_name_after(text, m.end()) if lower_text else None)
             if span:

@@ -523,7 +523,9 @@ _DATE = (
     r"(?:明治|大正|昭和|平成|令和|民國|民国|中華民國)[ \t]*(?:\d{1,3}|元)[ \t]*年[ \t]*\d{1,2}[ \t]*月"
     r"[ \t]*\d{1,2}[ \t]*日?|"
     r"(?-i:[MTSHR])\d{1,2}[./\-]\d{1,2}[./\-]\d{1,2}|"
-    r"\d{4}[ \t]*년[ \t]*\d{1,2}[ \t]*월[ \t]*\d{1,2}[ \t]*일?)"
+    r"\d{4}[ \t]*년[ \t]*\d{1,2}[ \t]*월[ \t]*\d{1,2}[ \t]*일?|"
+    # a date written without separators, as a log or a form field keeps it ("dob=19910228"): after a birth cue only
+    r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))"
 )
 _DOB_RE = re.compile(
     _BIRTH_CUE + r"[ \t]*(?:[:：=\-–—|]+|\bis\b|\bon\b|\bwas\b|\bthe\b|\bin\b|\bв\b|\bam\b|\ble\b|\bel\b|\bil\b|\bem\b|"
@@ -545,6 +547,12 @@ _DOB_OWNER_RE = re.compile(
     re.I,
 )
 # "12.03.1985 (DOB)", "1985-03-12 — date of birth"
+# born somewhere on a date ("nata a Roma il 22/09/1988", "born in Leeds on 3 May 1990", "né à Lyon le 4 mars 1990",
+# "geboren in Köln am 12.05.1979"): the place is the person's birthplace, the date their birth
+_DOB_PLACE_RE = re.compile(
+    r"(?i:\bborn|\bnat[oa]|\bn[ée]e?|\bgeboren|\bnacid[oa]|\bnascid[oa]|\burodzon[ya])[ \t]+"
+    r"(?i:in|a|à|en|em|at|im|w)[ \t]+(?P<place>[^\W\d_a-z][\w'’\-]+(?:[ \t]+[^\W\d_a-z][\w'’\-]+){0,2}),?[ \t]+"
+    r"(?i:on[ \t]+|il[ \t]+|le[ \t]+|am[ \t]+|el[ \t]+|em[ \t]+|the[ \t]+|dnia[ \t]+)?(?P<v>" + _DATE + r")(?![\d])")
 _DOB_AFTER_RE = re.compile(r"(?P<v>" + _DATE + r")[ \t]*[(\[,\-–—]?[ \t]*" + _BIRTH_CUE, re.I)
 _WORD_IN_DATE_RE = re.compile(_LETTER + r"{3,12}|[\u0e01-\u0e2e][\u0e31\u0e34-\u0e3a]?\.[\u0e01-\u0e2e]"
                               r"[\u0e31\u0e34-\u0e3a]?\.")
@@ -664,10 +672,26 @@ _PLAIN_CONDITION_RE = re.compile(
     r"epilepsy|dementia|adhd|autism|"
     r"appendicitis|pneumonia|bronchitis|tonsillitis|concussion|chemo(?:therapy)?|dialysis|cancer|leuk(?:a)?emia|"
     r"endometriosis|crohn['’]?s(?:[ \t]+disease)?|sciatica|shingles|(?:panic|anxiety)[ \t]+attacks?|"
-    r"postpartum[ \t]+depression|miscarriage|pregnan(?:t|cy))(?![\w-])")
-_UNWELL_RE = re.compile(r"(?i)\b(?:i|i'm|i've|my|me|he|she|his|her|him|kid|son|daughter|wife|husband|partner|mum|mom|"
-                        r"dad|off|out|leave|sick|hospital|gp|doctor|meds|medication|flare[sd]?|flare-up|again|bad|"
-                        r"rough|recover\w*|diagnos\w*|appointment)\b")
+    r"postpartum[ \t]+depression|miscarriage|pregnan(?:t|cy)|"
+    # the adjectives of a person with one, and the words of a wheelchair user
+    r"diabetic(?:[ \t]+\(type[ \t]+[12]\))?|asthmatic|epileptic|(?:uses|in)[ \t]+a[ \t]+wheelchair|"
+    r"wheelchair[ \t]+user|"
+    # the same, as the main European languages name them (round 53: leak set 13's read half)
+    r"pneumonie|neumon[íi]a|polmonite|pneumonia|lungenentz[üu]ndung|longontsteking|zapalenie[ \t]+p[łl]uc|"
+    r"(?<!market )(?<!economic )d[ée]pression|depresi[óo]n|depressione|depress[ãa]o|depressie|depresja|"
+    r"asthme|asma|astma|[ée]pilepsie|epilepsia|epilessia|diab[eè]te|diabetes|diabete|cukrzyc\w*|"
+    r"migr(?:aine|aña|ania|äne)|burn-?out-?syndrom|utmattningssyndrom|utbr[äa]ndhet|utbrenthet|"
+    r"schwanger(?:schaft)?|enceinte|grossesse|embarazad[ao]|gr[áa]vid[ao]|incinta|zwanger(?:schap)?|gravid|"
+    r"w[ \t]+ci[ąa][żz]y|chemioterapia|chimioth[ée]rapie|chemotherapie|quimioterapia|"
+    r"pneumonia|covid[ \t]+long|long[ \t]+covid)(?![\w-])")
+_UNWELL_RE = re.compile(r"(?i)\b(?:i|i'm|i've|my|me|he|she|his|her|him|he's|she's|kid|son|daughter|wife|husband|"
+                        r"partner|mum|mom|dad|off|out|leave|sick|hospital|gp|doctor|meds|medication|flare[sd]?|"
+                        r"flare-up|again|bad|rough|recover\w*|diagnos\w*|appointment|note[ds]?|inhaler|emergency|"
+                        r"catering|allerg\w*|"
+                        # ... and in the languages of the list above: pronouns of a person, sick leave, care
+                        r"hun|hon|han|sie|er|elle|il|lei|lui|ella|él|ela|ele|ich|je|io|yo|eu|ik|zij|ona|on|"
+                        r"arr[êe]t|malattia|krank\w*|sjuk\w*|syg\w*|syk\w*|baja|licen[çc]a|cong[ée]|"
+                        r"ziekte\w*|ziek|zwolnieni\w*|chor\w*|barsel|mutterschutz|maternit\w*)\b")
 
 
 def condition_spans(text: str) -> list[tuple[int, int]]:
@@ -676,10 +700,15 @@ def condition_spans(text: str) -> list[tuple[int, int]]:
     out = []
     if _PERSON_REFERENCE_RE.search(text) and _CARE_RE.search(text):
         out = [m.span("v") for m in _CONDITION_RE.finditer(text)]
-    if _UNWELL_RE.search(text):
+    if _UNWELL_RE.search(text) or _A_PERSONS_CONDITION_RE.search(text):
         out += [m.span() for m in _PLAIN_CONDITION_RE.finditer(text)
                 if not any(s <= m.start() < e for s, e in out)]
     return out
+
+
+# what only a person is said to do or be ("uses a wheelchair", "is a wheelchair user", "is diabetic"): no further cue
+_A_PERSONS_CONDITION_RE = re.compile(r"(?i)\b(?:uses|in)[ \t]+a[ \t]+wheelchair|\bwheelchair[ \t]+user|"
+                                     r"\b(?:is|am|are|was)[ \t]+(?:diabetic|asthmatic|epileptic|pregnant)\b")
 
 
 class HealthAndBirthRecognizer(EntityRecognizer):
@@ -688,7 +717,8 @@ class HealthAndBirthRecognizer(EntityRecognizer):
     and month names of the main European languages, Russian, Greek, Turkish, CJK)."""
 
     def __init__(self, supported_language: str = "en"):
-        super().__init__(supported_entities=["PASSPORT", "MEDICAL_RECORD", "MEDICAL_CONDITION", "DATE_OF_BIRTH"],
+        super().__init__(supported_entities=["PASSPORT", "MEDICAL_RECORD", "MEDICAL_CONDITION", "DATE_OF_BIRTH",
+                                             "LOCATION"],
                          name="RecMemHealthBirth", supported_language=supported_language)
 
     def load(self) -> None:
@@ -731,4 +761,9 @@ class HealthAndBirthRecognizer(EntityRecognizer):
                     if _month_word_ok(value) and _numeric_date_ok(value):
                         out.append(_result(self, "DATE_OF_BIRTH", m.start("v"), m.end("v"), 0.85))
             out += [_result(self, "DATE_OF_BIRTH", s, e, 0.85) for s, e in _birth_column_dates(text)]
+            for m in _DOB_PLACE_RE.finditer(text):
+                if _month_word_ok(m.group("v")) and _numeric_date_ok(m.group("v")):
+                    out.append(_result(self, "DATE_OF_BIRTH", m.start("v"), m.end("v"), 0.85))
+                    if "LOCATION" in wanted:
+                        out.append(_result(self, "LOCATION", m.start("place"), m.end("place"), 0.85))
         return out
