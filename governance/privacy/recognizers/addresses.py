@@ -78,7 +78,7 @@ _UNIT_RE = re.compile(
     r"manzana|mz|lt|plot|house|h\.? ?no|door|dirah|bte|bus|דירה|office|shop|stg|stiege|top|whg|wohnung|号室|室)\.?:?"
     r"[ ]*(?:no\.?[ ]*)?(?:(?=[\w/-]*\d)[\w/-]{1,6}|[A-Z]|[IVX]{1,4})(?:[ ](?:[A-Z]|\d{1,3}))?\.?"
     r"|\d{1,2}[ ]?[ºª°oa]\.?(?:[ ]*(?i:izquierda|derecha|izda|izq|dcha|dcho|dta|dto|esq|frente|centro)\.?|[ ][A-Z])?"
-    r"|\d{1,2}(?:st|nd|rd|th|e|er|ème)[ ](?i:floor|étage|etage)"
+    r"|\d{1,2}(?:st|nd|rd|th|e|er|ème)[ ](?i:floor|étage|etage)|\d{1,2}(?:ος|ο|ης)[ ](?:όροφος|ορόφου)"
     r"|\d{1,2}(?:r|n|er|t|º|ª|o)[ ]\d{1,2}(?:a|ª|º|o)"
     r"|(?i:blk|block|lot|bldg)[ ]?\d{1,5}[A-Z]?(?:[ ](?i:blk|block|lot)[ ]?\d{1,5}[A-Z]?)?)"
 )
@@ -234,7 +234,9 @@ _STOP_RE = re.compile(r"(?<=[^\W\d_])\.(?=[ \t]+\S)|(?<=[\d)])\.(?=[ \t]+\S)|[!?
 # (the normalisation writes a dash as "-"; " - SP" is Brazil's state after its city, and a dash before the
 # neighbourhood of a Brazilian address goes on to it: "apto 93 - Consolação, São Paulo - SP, 01304-001")
 _CLAUSE_END_RE = re.compile(r"\n|;|[ \t][—–-][ \t](?![A-Z]{2,3}\b(?![ \t]*\w))"
-                            r"(?![^\n;:|]{1,60}[ \t][—–-][ \t][A-Z]{2}\b)|:[ \t]|[()\[\]]|\|")
+                            r"(?![^\n;:|]{1,60}[ \t][—–-][ \t][A-Z]{2}\b)|"
+                            # (a Turkish address labels its number, flat and floor: "No: 217 D: 9", "Kat: 3")
+                            r"(?<!\bNo)(?<!\bD)(?<!\bKat)(?<!\bDaire)(?<!\bBlok):[ \t]|[()\[\]]|\|")
 _VOWELS = set("aeiouàáâãäåæèéêëìíîïòóôõöøùúûüýœαεηιουωаеёиоуыэюяіїє")
 
 

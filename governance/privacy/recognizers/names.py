@@ -113,8 +113,9 @@ _STREET_RE_ANY_CASE = re.compile(_CORE + _UNIT + _TAIL, re.I)
 _PLACE_WORDS = r"(?:(?:" + _T + r"|de|des|du|la|le|les|del|della|di|da|do|dos|das|d'|l')[ \t]+){0,4}" + _T
 _INTL_UNIT_RE = re.compile(
     r"(?:,?[ \t]+(?:(?i:app|appt|apt|bte|esc|piso|puerta|pta|daire|kat|blok|кв|квартира|корп|корпус|стр|под|"
-    r"подъезд|эт)\.?:?[ \t]*\w{1,5}\b|\d{1,2}\.?[ºª°oa](?:[ \t]*(?:(?i:izquierda|derecha|izda|izq|dcha|dcho|dta|dto|"
-    r"esq|frente|centro)\b\.?|[A-Z]\b))?))+")
+    r"подъезд|эт)\.?:?[ \t]*\w{1,5}\b|D:[ \t]*\d{1,4}\b|"
+    r"\d{1,2}\.?[ºª°oa](?:[ \t]*(?:(?i:izquierda|derecha|izda|izq|dcha|dcho|dta|dto|esq|frente|centro)\b\.?|"
+    r"[A-Z]\b))?))+")
 _NUMBER_FIRST_RE = re.compile(
     r"\b\d{1,5}(?:[ \t]*(?i:bis|ter|quater)\b|[A-Za-z]\b)?,?[ \t]+(?i:rue|avenue|boulevard|bd|chemin|allée|impasse|"
     r"quai|calle|avenida|avda\.|paseo|rua|travessa|largo|praça|viale|piazza|vicolo|ulica)[ \t]+" + _PLACE_WORDS + r"\b")

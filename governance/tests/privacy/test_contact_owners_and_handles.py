@@ -136,6 +136,9 @@ def test_conditions_no_one_has_stay(text):
     ("wohnhaft Hauptstr. 5, 50667 Köln", "50667"),
     # a Brazilian address: dashes before the neighbourhood and the state
     ("endereço: Rua das Flores, 45, apto 12 - Centro, Curitiba - PR, 80020-090", "Centro"),
+    # a Turkish address labels its number and flat; a Greek one names its floor
+    ("adres Bağdat Cad. No: 217 D: 9, 34728 Kadıköy/İstanbul", "34728"),
+    ("Οδός Ερμού 54, 2ος όροφος, 105 63 Αθήνα", "105 63"),
 ])
 def test_a_postcode_after_the_house_number_is_part_of_the_address(text, rest):
     assert_masked_as(text, rest, "<LOCATION_")
