@@ -84,6 +84,7 @@ from .recognizers import (
     ALNUM_IDS,
     CUED_NAME_SCORE,
     DIGIT_IDS,
+    HANDLE_KEY,
     INTERJECTIONS,
     NATIONAL_ID_ENTITIES,
     PLACEHOLDER_RE,
@@ -91,7 +92,6 @@ from .recognizers import (
     SECRET_ENTITIES,
     SECRET_KINDS,
     SECRET_PREFIX,
-    a_named_handle,
     acts_as_a_person,
     build_custom_recognizers,
     calls_no_one,
@@ -873,7 +873,7 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
             for line in text[r.start : r.end].split("\n"):
                 pieces.append((pos, pos + len(line)))
                 pos += len(line) + 1
-        if etype == "PERSON" and _a_messenger_handle(text, r.start, r) and _claim_allowed(
+        if etype == "PERSON" and _a_messenger_handle(r) and _claim_allowed(
                 text, r.start, r.end, etype, r, policy.allowed_terms):
             # a handle is kept whole, digits and dots included ("discord, zaynab#4471", "signal: mattias.84")
             out.append(_Candidate(etype, r.start, r.end, float(r.score)))
@@ -1009,11 +1009,10 @@ _INTRODUCTION_BEFORE_RE = re.compile(
     r"\bsincerely,?|\bcheers,|\bthanks,|\bi'm|\bi\s+am)[ \t]*\Z")
 
 
-def _a_messenger_handle(text: str, start: int, result: Any) -> bool:
+def _a_messenger_handle(result: Any) -> bool:
     """The heuristics' handle of a person (``"tg": "@mostafa_elsayed"``, "DM me on discord, zaynab#4471", ``user=
-    t.haddad``: :func:`~.recognizers.names.a_named_handle`)."""
-    meta = getattr(result, "recognition_metadata", None) or {}
-    return meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and a_named_handle(text, start, result.end)
+    t.haddad``: :func:`~.recognizers.names.messenger_handles`, marked with :data:`HANDLE_KEY`)."""
+    return bool((getattr(result, "recognition_metadata", None) or {}).get(HANDLE_KEY))
 
 
 def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, allowed: frozenset[str]) -> bool:
@@ -1031,7 +1030,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if (start > 0 and text[start - 1] == "@" and (start == 1 or text[start - 2].isspace())
             and meta.get("recognizer_name") == _HEURISTIC_RECOGNIZER and handle_of_a_person(span)):
         return True
-    if etype == "PERSON" and _a_messenger_handle(text, start, result):
+    if etype == "PERSON" and _a_messenger_handle(result):
         return True  # the messenger's name before it is the evidence
     if _code_like(span, place=etype == "LOCATION"):
         return False

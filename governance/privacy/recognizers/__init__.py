@@ -38,12 +38,12 @@ from presidio_analyzer import EntityRecognizer
 from ._common import CUED_NAME_SCORE, foreign_script
 from .cued_names import CuedNameRecognizer
 from .names import (
+    HANDLE_KEY,
     INTERJECTIONS,
     PersonHeuristicRecognizer,
     PlaceCueRecognizer,
     ScriptNameRecognizer,
     StreetAddressRecognizer,
-    a_named_handle,
     acts_as_a_person,
     calls_no_one,
     determiner_led,
@@ -116,7 +116,7 @@ __all__ = [
     "acts_as_a_person",
     "dotted_name_handle",
     "calls_no_one",
-    "a_named_handle",
+    "HANDLE_KEY",
     "handle_of_a_person",
     "DIGIT_IDS",
     "INTERJECTIONS",

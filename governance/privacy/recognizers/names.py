@@ -1014,10 +1014,9 @@ _FILE_LIKE_RE = re.compile(r"\.(?:py|js|ts|go|rs|java|rb|sh|ya?ml|json|toml|md|t
                            re.I)
 
 
-def a_named_handle(text: str, start: int, end: int) -> bool:
-    """``text[start:end]`` is one of :func:`messenger_handles` (the engine keeps such a span whole: digits, dots and
-    underscores are a handle's, not an identifier's)."""
-    return (start, end) in messenger_handles(text)
+#: Set on the recognition metadata of a handle (:func:`messenger_handles`): the engine keeps such a span whole —
+#: digits, dots and underscores are a handle's, not an identifier's.
+HANDLE_KEY = "recmem_handle"
 
 
 def messenger_handles(text: str) -> list[tuple[int, int]]:
@@ -1179,8 +1178,7 @@ def record_holders(text: str) -> list[tuple[int, int]]:
     out = []
     for m in _TITLE_RUN_RE.finditer(text):
         words = m.group(0).split()
-        if not name_shaped(words, min_words=2) or not all(
-                (_unknown_word(w) or _a_name_of_some_list(w)) and not is_tech_word(w) for w in words):
+        if not name_shaped(words, min_words=2) or not all(_a_name_here(w) for w in words):
             continue
         if _RECORD_LABEL_AFTER_RE.match(text, m.end()) or _RECORD_HOLDER_BEFORE_RE.search(
                 text, max(0, m.start() - 30), m.start()):
@@ -1603,12 +1601,17 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 if word and (_a_name_of_some_list(word) or _unknown_word(word)) and (
                         not is_tech_word(word) or is_name_term(word)):
                     add(m.start(group), m.end(group), 0.9)
-        # 15. a messenger's handle after its name, and the holder of a personal record (round 53)
-        for start, end in messenger_handles(text) + record_holders(text) + owners_of_contact_details(text):
+        # 15. a person's handle, the holder of a personal record, the owner of contact details (round 53)
+        handles = set(messenger_handles(text))
+        for start, end in [*handles, *record_holders(text), *owners_of_contact_details(text)]:
             add(start, end, 0.9)
         self._lists(text, person_spans + list(found), add)
         self._consistency(text, person_spans + list(found), add)
-        return [_result(self, "PERSON", s, e, score) for (s, e), score in found.items()]
+        results = [_result(self, "PERSON", s, e, score) for (s, e), score in found.items()]
+        for r in results:
+            if (r.start, r.end) in handles:
+                r.recognition_metadata[HANDLE_KEY] = True
+        return results
 
     @staticmethod
     def _cues(text: str, add, places: list[tuple[int, int]], lower_text: bool = False) -> None:

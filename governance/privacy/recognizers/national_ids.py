@@ -677,21 +677,24 @@ _PLAIN_CONDITION_RE = re.compile(
     r"diabetic(?:[ \t]+\(type[ \t]+[12]\))?|asthmatic|epileptic|(?:uses|in)[ \t]+a[ \t]+wheelchair|"
     r"wheelchair[ \t]+user|"
     # the same, as the main European languages name them (round 53: leak set 13's read half)
-    r"pneumonie|neumon[íi]a|polmonite|pneumonia|lungenentz[üu]ndung|longontsteking|zapalenie[ \t]+p[łl]uc|"
+    r"pneumonie|neumon[íi]a|polmonite|lungenentz[üu]ndung|longontsteking|zapalenie[ \t]+p[łl]uc|"
     r"(?<!market )(?<!economic )d[ée]pression|depresi[óo]n|depressione|depress[ãa]o|depressie|depresja|"
-    r"asthme|asma|astma|[ée]pilepsie|epilepsia|epilessia|diab[eè]te|diabetes|diabete|cukrzyc\w*|"
+    r"asthme|asma|astma|[ée]pilepsie|epilepsia|epilessia|diab[eè]te|diabete|cukrzyc\w*|"
     r"migr(?:aine|aña|ania|äne)|burn-?out-?syndrom|utmattningssyndrom|utbr[äa]ndhet|utbrenthet|"
     r"schwanger(?:schaft)?|enceinte|grossesse|embarazad[ao]|gr[áa]vid[ao]|incinta|zwanger(?:schap)?|gravid|"
     r"w[ \t]+ci[ąa][żz]y|chemioterapia|chimioth[ée]rapie|chemotherapie|quimioterapia|"
-    r"pneumonia|covid[ \t]+long|long[ \t]+covid)(?![\w-])")
+    r"covid[ \t]+long|long[ \t]+covid)(?![\w-])")
 _UNWELL_RE = re.compile(r"(?i)\b(?:i|i'm|i've|my|me|he|she|his|her|him|he's|she's|kid|son|daughter|wife|husband|"
                         r"partner|mum|mom|dad|off|out|leave|sick|hospital|gp|doctor|meds|medication|flare[sd]?|"
                         r"flare-up|again|bad|rough|recover\w*|diagnos\w*|appointment|note[ds]?|inhaler|emergency|"
-                        r"catering|allerg\w*|"
+                        r"allerg\w*|"
                         # ... and in the languages of the list above: pronouns of a person, sick leave, care
                         r"hun|hon|han|sie|er|elle|il|lei|lui|ella|él|ela|ele|ich|je|io|yo|eu|ik|zij|ona|on|"
                         r"arr[êe]t|malattia|krank\w*|sjuk\w*|syg\w*|syk\w*|baja|licen[çc]a|cong[ée]|"
                         r"ziekte\w*|ziek|zwolnieni\w*|chor\w*|barsel|mutterschutz|maternit\w*)\b")
+# what only a person is said to do or be ("uses a wheelchair", "is a wheelchair user", "is diabetic"): no further cue
+_A_PERSONS_CONDITION_RE = re.compile(r"(?i)\b(?:uses|in)[ \t]+a[ \t]+wheelchair|\bwheelchair[ \t]+user|"
+                                     r"\b(?:is|am|are|was)[ \t]+(?:diabetic|asthmatic|epileptic|pregnant)\b")
 
 
 def condition_spans(text: str) -> list[tuple[int, int]]:
@@ -705,10 +708,6 @@ def condition_spans(text: str) -> list[tuple[int, int]]:
                 if not any(s <= m.start() < e for s, e in out)]
     return out
 
-
-# what only a person is said to do or be ("uses a wheelchair", "is a wheelchair user", "is diabetic"): no further cue
-_A_PERSONS_CONDITION_RE = re.compile(r"(?i)\b(?:uses|in)[ \t]+a[ \t]+wheelchair|\bwheelchair[ \t]+user|"
-                                     r"\b(?:is|am|are|was)[ \t]+(?:diabetic|asthmatic|epileptic|pregnant)\b")
 
 
 class HealthAndBirthRecognizer(EntityRecognizer):
