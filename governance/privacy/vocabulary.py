@@ -45,7 +45,10 @@ The same build writes the *name lexicon* (``data/given_names.txt``, ``data/surna
 surnames of Faker's person providers (lists of real names for ~80 countries and languages), minus the common words,
 the terms, the language names ("German") and the strong places ("Berlin": a city of the time-zone database or a
 country). :class:`~governance.privacy.recognizers.PersonHeuristicRecognizer` reads it to find the names the small
-model misses ("Grzegorz and I are at the booth", "thanks Björn,").
+model misses ("Grzegorz and I are at the booth", "thanks Björn,"). At run time the lexicon also reads the given names
+of a dictionary of first names where its package is installed (:func:`dictionary_given_names`), less the names the
+build found to be common words of another language (``data/name_dictionary_words.txt``, with wordfreq:
+``--dictionary-words-only``).
 
 And the *plain words* (``data/plain_words.txt``, :func:`plain_words`; alone with ``--plain-words-only``): the common
 words that no list at hand holds as a name or a place — not a proper noun of the word list ("Nice", "Grace"), no
@@ -93,6 +96,7 @@ TERMS_FILE = DATA_DIR / "tech_terms.txt"
 EXTENSIONS_FILE = DATA_DIR / "file_extensions.txt"
 COMMON_FILE = DATA_DIR / "common_words.txt"
 GIVEN_FILE = DATA_DIR / "given_names.txt"
+DICTIONARY_WORDS_FILE = DATA_DIR / "name_dictionary_words.txt"
 SURNAME_FILE = DATA_DIR / "surnames.txt"
 PLAIN_FILE = DATA_DIR / "plain_words.txt"
 NAME_TERMS_FILE = DATA_DIR / "name_terms.txt"
@@ -706,8 +710,90 @@ def common_words() -> frozenset[str]:
 
 @functools.cache
 def given_names() -> frozenset[str]:
-    """Given names of many countries (Faker's lists, lower case) that are no word of prose and no term."""
+    """Given names of many countries (Faker's lists and :func:`dictionary_given_names`, lower case) that are no word
+    of prose and no term."""
+    return listed_given_names() | dictionary_given_names()
+
+
+@functools.cache
+def listed_given_names() -> frozenset[str]:
+    """The given names the build commits (Faker's lists and their Latin readings): what it rebuilds from."""
     return _read(GIVEN_FILE)
+
+
+# Jörg Michael's dictionary of first names (``nam_dict.txt``, GNU FDL), as the gender-guesser package installs it.
+_NAME_DICTIONARY = ("gender_guesser", "data/nam_dict.txt")
+
+
+@functools.cache
+def dictionary_given_names() -> frozenset[str]:
+    """The given names of Jörg Michael's dictionary of first names (:func:`name_dictionary`) less what the build keeps
+    out of the lexicon (:func:`lexicon_exclusions`) and the dictionary's names that are common words of another
+    language (``data/name_dictionary_words.txt``, :func:`name_dictionary_words`: "que", "bitte", "temel").
+    Faker's person lists hold a few hundred names per country and miss common names of India, Africa and the Arab
+    world ("Karthik", "Priyanka", "Arvind"), which the dictionary has. It adds names and never re-decides a word the
+    other lists know: a release codename stays a codename (:mod:`.codenames`: "Debian … Trixie"). (A surname of the
+    lists that only the dictionary has as a given name, "Davidson", is no part of two joined given names:
+    ``recognizers.names._a_given_name``.)"""
+    from .codenames import LINES
+
+    codenames = {w.casefold() for line in LINES.values() for name in line.codenames for w in name.split()}
+    return frozenset(name_dictionary() - listed_given_names() - lexicon_exclusions() - _read(DICTIONARY_WORDS_FILE)
+                     - codenames)
+
+
+@functools.cache
+def name_dictionary() -> frozenset[str]:
+    """Every name of Jörg Michael's dictionary of first names (``nam_dict.txt``: ~48,000 names of 54 countries), lower
+    case, read where pip installed the gender-guesser package and never copied into this repository (its licence is
+    the GNU FDL). Its "+" joins the parts of an Arabic, Chinese or Korean name that may be written together
+    ("Jun+Wei"): the written-together form counts, not its syllables alone ("jun", "wei"). Empty without the
+    package."""
+    import importlib.resources
+
+    package, path = _NAME_DICTIONARY
+    try:
+        text = importlib.resources.files(package).joinpath(path).read_text(encoding="utf-8")
+    except (ImportError, OSError):  # pragma: no cover - gender-guesser is a dependency
+        return frozenset()
+    names: set[str] = set()
+    for line in text.splitlines():
+        # "<sex> <name> <one frequency column per country>"; "#" comments, "=" pairs of equivalent spellings
+        parts = line.split()
+        if len(parts) < 2 or line[0] in "#=":
+            continue
+        name = parts[1].casefold().replace("+", "")
+        if name.isalpha() and len(name) >= 3:
+            names.add(name)
+    return frozenset(names)
+
+
+# A word this frequent in a language's running text (Zipf scale: once per 10,000 words) is one of its common words.
+COMMON_WORD_ZIPF = 4.0
+
+
+def name_dictionary_words(names: Iterable[str], listed: Iterable[str] = (),
+                          languages: Iterable[str] | None = None) -> list[str]:
+    """The names of ``names`` (the dictionary's) that are common words of a language written in Latin letters
+    (wordfreq's lists, ``pip install wordfreq``: a Zipf frequency of at least :data:`COMMON_WORD_ZIPF`), less
+    ``listed`` (the names Faker lists, which stay names): "que", "dat", "bitte", "alle", "temel" are a name
+    somewhere in the dictionary and a function word or a common word in the UI strings and chat of other languages.
+    A frequent name is in such a list too ("Melih" in Turkish text) and is left out with them: the dictionary adds
+    names, it never decides one that a language uses as a word. ``languages``: wordfreq's codes to read (by default
+    every Latin-script one: a name of the dictionary is Latin, and their lists need no extra tokenizer)."""
+    import wordfreq
+
+    candidates = set(names) - set(listed)
+    zipf = 10.0 ** (COMMON_WORD_ZIPF - 9)  # wordfreq's frequencies are per word; Zipf = log10(per billion)
+    common: set[str] = set()
+    every = [lang for lang in wordfreq.available_languages(wordlist="best") if lang not in _NON_LATIN_LANGUAGES]
+    for lang in every if languages is None else languages:
+        frequencies = wordfreq.get_frequency_dict(lang, wordlist="best")
+        common |= {w for w in candidates if frequencies.get(w, 0.0) >= zipf}
+    return sorted(common)
+
+
+_NON_LATIN_LANGUAGES = frozenset("ar bg bn el fa he hi ja ko mk ru ta uk ur zh".split())
 
 
 @functools.cache

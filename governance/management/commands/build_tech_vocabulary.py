@@ -5,6 +5,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand
 
 from governance.privacy.vocabulary import (
+    DICTIONARY_WORDS_FILE,
     GIVEN_FILE,
     NAME_TERMS_FILE,
     PLAIN_FILE,
@@ -13,8 +14,10 @@ from governance.privacy.vocabulary import (
     build,
     common_words,
     faker_names,
-    given_names,
     lexicon_exclusions,
+    listed_given_names,
+    name_dictionary,
+    name_dictionary_words,
     name_shape_model,
     name_terms_of,
     plain_words,
@@ -61,16 +64,22 @@ class Command(BaseCommand):
                             help="only rebuild data/given_names.txt and data/surnames.txt from Faker's lists, less "
                                  "the committed terms, common words, languages and strong places (what a full build "
                                  "does for the names; no listings needed)")
+        parser.add_argument("--dictionary-words-only", action="store_true",
+                            help="only rebuild data/name_dictionary_words.txt: the names of the dictionary of first "
+                                 "names (gender-guesser) that are common words of a language (needs wordfreq)")
         parser.add_argument("--name-readings-only", action="store_true",
                             help="only add the Latin readings of the committed Cyrillic and Greek names to "
                                  "data/given_names.txt and data/surnames.txt (what a full build does; no listings "
                                  "needed)")
 
     def handle(self, *args, **o):
+        if o["dictionary_words_only"]:
+            self._write_dictionary_words()
+            return
         if o["names_only"] or o["name_readings_only"]:
             excluded = lexicon_exclusions()
             # from Faker's lists, as a full build reads them; or the committed lexicon with its Latin readings added
-            given, family = faker_names() if o["names_only"] else (given_names(), surnames())
+            given, family = faker_names() if o["names_only"] else (listed_given_names(), surnames())
             given = sorted(with_latin_readings(given, excluded) - excluded)
             family = sorted(with_latin_readings(family, excluded) - excluded)
             write_words(GIVEN_FILE, given)
@@ -83,7 +92,7 @@ class Command(BaseCommand):
             homonyms = name_terms_of(tech_terms())
             write_words(NAME_TERMS_FILE, homonyms)
             write_words(SURNAME_WORDS_FILE, surname_words_of(lexicon_exclusions()))
-            shape = name_shape_model([*given_names(), *surnames()], [*tech_terms(), *words])
+            shape = name_shape_model([*listed_given_names(), *surnames()], [*tech_terms(), *words])
             write_name_shape(shape)
             self.stdout.write(f"{len(words)} plain words, {len(homonyms)} name terms, a name shape of "
                               f"{len(shape)} weights written")
@@ -98,9 +107,21 @@ class Command(BaseCommand):
             # it loses the products no package index names
             self.stderr.write(f"warning: product catalogues missing: {missing or 'none given'}")
         write(vocabulary)
+        self._write_dictionary_words(listed=vocabulary.given_names)
         write_name_shape(name_shape_model([*vocabulary.given_names, *vocabulary.surnames],
                                           [*vocabulary.terms, *vocabulary.plain]))
         self.stdout.write(f"{len(vocabulary.terms)} terms, {len(vocabulary.extensions)} file extensions, "
                           f"{len(vocabulary.common)} common words, {len(vocabulary.given_names)} given names, "
                           f"{len(vocabulary.surnames)} surnames, {len(vocabulary.plain)} plain words, "
                           f"{len(vocabulary.name_terms)} name terms written")
+
+    def _write_dictionary_words(self, listed=None) -> None:
+        # the dictionary's names that are common words of another language (needs wordfreq: pip install wordfreq)
+        try:
+            listed = listed_given_names() if listed is None else listed
+            words = name_dictionary_words(name_dictionary() - lexicon_exclusions(), listed)
+        except ImportError:
+            self.stderr.write("warning: wordfreq is not installed: data/name_dictionary_words.txt left as it is")
+            return
+        write_words(DICTIONARY_WORDS_FILE, words)
+        self.stdout.write(f"{len(words)} names of the dictionary that are common words written")

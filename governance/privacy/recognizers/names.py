@@ -22,6 +22,7 @@ from ..vocabulary import (
     is_name_term,
     is_plain_word,
     is_tech_word,
+    listed_given_names,
     name_shape,
     name_term_set,
     surnames,
@@ -729,10 +730,12 @@ _MENTION_RE = re.compile(r"(?<![\w.@/])@(?P<h>[A-Za-z][\w.\-]{0,30}[A-Za-z0-9]|[
 
 def _a_given_name(word: str, lexicon) -> bool:
     """A given name of the lexicon, or a compound of two ("Jean-Baptiste", "Anna-Lena": the leak set's reviewer list
-    kept "Jean-Baptiste Le Gall" in clear). Not a given name and a surname: "Mercedes-Benz", "Harley-Davidson"."""
+    kept "Jean-Baptiste Le Gall" in clear). Not a given name and a surname: "Mercedes-Benz", "Harley-Davidson" (a
+    surname of the lists that only the dictionary of first names has as a given name is a surname here)."""
     low = word.casefold()
     parts = low.split("-")
-    return low in lexicon or (len(parts) == 2 and all(len(p) >= 2 and p in lexicon for p in parts))
+    return low in lexicon or (len(parts) == 2 and all(
+        len(p) >= 2 and p in lexicon and (p not in surnames() or p in listed_given_names()) for p in parts))
 
 
 def _a_name_of_some_list(word: str) -> bool:
