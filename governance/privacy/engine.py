@@ -113,10 +113,12 @@ from .recognizers import (
     secret_entity,
     secret_kind,
     trim_name_span,
+    written_languages,
 )
 from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
 from .vocabulary import (
     all_tech,
+    foreign_word_languages,
     given_names,
     is_common_word,
     is_name_term,
@@ -1771,13 +1773,18 @@ _STATE_BEFORE_RE = re.compile(r"(?i)\b(?:stuck|hung|hangs?|hanging|sits?|sitting
 
 def _plain_words(text: str, start: int, end: int, etype: str) -> bool:
     """Every word of the span is a plain word (a word of prose that is no name or place in any list the vocabulary
-    build read: "Pending", "Quay", "Bookworm") or a technology word, one at least plain. A name or place that is
-    also a word ("Grace", "Nice", "Baker", "Bath") is not plain, so it stays masked. A place after a preposition of
-    place keeps the mask."""
+    build read: "Pending", "Quay", "Bookworm"; in a sentence written in another language, also a common word of that
+    language: "Obrigado por passar …") or a technology word, one at least plain. A name or place that is also a word
+    ("Grace", "Nice", "Baker", "Bath") is not plain, so it stays masked. A place after a preposition of place keeps
+    the mask."""
     words = [w for w in text[start:end].split() if w.casefold() not in _SPAN_CONNECTORS]
-    if not words or not any(is_plain_word(w) for w in words):
+    # another language's common word, in a sentence written in that language: in English text, a log line or a
+    # record a rare foreign word is more often someone's name
+    languages = written_languages(_sentence_of(text, start, end))
+    plain = [is_plain_word(w) or bool(languages and foreign_word_languages(w) & languages) for w in words]
+    if not words or not any(plain):
         return False
-    if not all(is_plain_word(w) or is_tech_word(w) for w in words):
+    if not all(p or is_tech_word(w) for p, w in zip(plain, words, strict=True)):
         return False
     # "stuck in Pending", "sits in Queued": a plain word after a verb of waiting is a state, not a small town
     return (etype != "LOCATION" or not _after_place(text, start)

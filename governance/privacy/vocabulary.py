@@ -50,6 +50,11 @@ of a dictionary of first names where its package is installed (:func:`dictionary
 build found to be common words of another language (``data/name_dictionary_words.txt``, with wordfreq:
 ``--dictionary-words-only``).
 
+And the *common words of other languages* (``data/foreign_common_words.txt``, :func:`foreign_common_words_of`; with
+wordfreq, ``--foreign-words-only``): per word, the languages the masker can tell a sentence is written in where it is
+common and names nobody and nowhere ("Obrigado": Portuguese). In a sentence of that language the NER model's guess
+alone on one is no name or place, as on a plain word.
+
 And the *plain words* (``data/plain_words.txt``, :func:`plain_words`; alone with ``--plain-words-only``): the common
 words that no list at hand holds as a name or a place — not a proper noun of the word list ("Nice", "Grace"), no
 given name, surname or place of Faker ("Baker", "Rose"), no city of the time-zone database or country ("Berlin").
@@ -97,6 +102,7 @@ EXTENSIONS_FILE = DATA_DIR / "file_extensions.txt"
 COMMON_FILE = DATA_DIR / "common_words.txt"
 GIVEN_FILE = DATA_DIR / "given_names.txt"
 DICTIONARY_WORDS_FILE = DATA_DIR / "name_dictionary_words.txt"
+FOREIGN_WORDS_FILE = DATA_DIR / "foreign_common_words.txt"
 SURNAME_FILE = DATA_DIR / "surnames.txt"
 PLAIN_FILE = DATA_DIR / "plain_words.txt"
 NAME_TERMS_FILE = DATA_DIR / "name_terms.txt"
@@ -794,6 +800,87 @@ def name_dictionary_words(names: Iterable[str], listed: Iterable[str] = (),
 
 
 _NON_LATIN_LANGUAGES = frozenset("ar bg bn el fa he hi ja ko mk ru ta uk ur zh".split())
+
+
+def foreign_common_words_of(named: Iterable[str], languages: Iterable[str],
+                            among: Iterable[str] | None = None) -> dict[str, list[str]]:
+    """Per common word of ``languages`` (wordfreq's codes, written in Latin letters), the languages it is common in:
+    a Zipf frequency of at least :data:`COMMON_WORD_ZIPF` there, :data:`ENGLISH_RATIO` times its frequency in English
+    and :data:`SPREAD_RATIO` times the median of the other languages' of ``among`` (by default every Latin-script
+    language wordfreq has); letters only, three or more; no English common word and no word a list at hand holds as
+    a person's or a place's name (``named``: the lexicon, the dictionary of first names, places). "obrigado" (pt),
+    "społeczność" (pl), "mehrere" (de). The small English model reads a capitalised word of another language as a
+    person or a place ("Obrigado por passar …", "Społeczność Django"); in a sentence written in that language its
+    guess alone on such a word is none (:func:`foreign_word_languages`)."""
+    import wordfreq
+
+    excluded = set(named) | set(common_words())
+    threshold = 10.0 ** (COMMON_WORD_ZIPF - 9)
+    every = sorted({"en", *languages, *(among or [lang for lang in wordfreq.available_languages(wordlist="best")
+                                                   if lang not in _NON_LATIN_LANGUAGES])})
+    lists = {lang: wordfreq.get_frequency_dict(lang, wordlist="best") for lang in every}
+    words: dict[str, list[str]] = {}
+    for lang in sorted(set(languages) - {"en"}):
+        for w, f in lists[lang].items():
+            if (f < threshold or w in excluded or len(w) < 3 or not w.isalpha()
+                    or f < ENGLISH_RATIO * lists["en"].get(w, 0.0)):
+                continue
+            # a name, a place or a brand is written in every language's text ("Frankfurt", "Cheung", "Pokémon");
+            # a language's own word in few others ("obrigado"; "para" in Spanish and Portuguese alike)
+            others = sorted(lists[x].get(w, 0.0) for x in every if x != lang)
+            if f >= SPREAD_RATIO * others[len(others) // 2]:
+                words.setdefault(w, []).append(lang)
+    return dict(sorted(words.items()))
+
+
+# How much more often than in English text a word must be written in its language to count as that language's own.
+ENGLISH_RATIO = 10.0
+# ... and than in the median of the other Latin-script languages' text.
+SPREAD_RATIO = 100.0
+
+
+def names_and_places_listed() -> set[str]:
+    """Every word a committed list or an installed one holds as a person's or a place's name: the lexicon, the
+    surnames that are words too, the dictionary of first names, the places of Faker, libphonenumber and the time-zone
+    database, the countries."""
+    return (set(listed_given_names()) | set(surnames()) | set(surname_words()) | set(name_dictionary())
+            | {w for w, n in _place_weights().items() if n > 0} | set(_faker_places()) | _country_words()
+            | _geocoded_place_words())
+
+
+def _geocoded_place_words() -> set[str]:
+    """The words (four letters or more) of libphonenumber's place names of several words ("Frankfurt am Main")."""
+    try:
+        from phonenumbers.geodata import GEOCODE_DATA
+    except ImportError:  # pragma: no cover - phonenumbers is a dependency
+        return set()
+    return {w.lower() for names in GEOCODE_DATA.values() for w in re.findall(r"[^\W\d_]{4,}", names.get("en") or "")}
+
+
+@functools.cache
+def foreign_common_words() -> dict[str, frozenset[str]]:
+    """The committed :func:`foreign_common_words_of` (``data/foreign_common_words.txt``: a word and its languages
+    per line), loaded once per process."""
+    if not FOREIGN_WORDS_FILE.is_file():
+        return {}
+    out: dict[str, frozenset[str]] = {}
+    for line in FOREIGN_WORDS_FILE.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            word, _, languages = line.partition("\t")
+            out[word] = frozenset(languages.split(","))
+    return out
+
+
+def write_foreign_words(words: dict[str, list[str]]) -> None:
+    DATA_DIR.mkdir(parents=True, exist_ok=True)
+    FOREIGN_WORDS_FILE.write_text(_GENERATED_HEADER + "".join(f"{w}\t{','.join(langs)}\n" for w, langs in
+                                                              words.items()), encoding="utf-8")
+
+
+def foreign_word_languages(word: str) -> frozenset[str]:
+    """The languages other than English ``word`` is a common word of and names nobody and nowhere in ("Obrigado":
+    Portuguese); empty for any other word."""
+    return foreign_common_words().get(_bare(word).casefold(), frozenset())
 
 
 @functools.cache

@@ -4,6 +4,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
+from governance.privacy.recognizers._common import WRITTEN_LANGUAGES
 from governance.privacy.vocabulary import (
     DICTIONARY_WORDS_FILE,
     GIVEN_FILE,
@@ -14,18 +15,21 @@ from governance.privacy.vocabulary import (
     build,
     common_words,
     faker_names,
+    foreign_common_words_of,
     lexicon_exclusions,
     listed_given_names,
     name_dictionary,
     name_dictionary_words,
     name_shape_model,
     name_terms_of,
+    names_and_places_listed,
     plain_words,
     surname_words_of,
     surnames,
     tech_terms,
     with_latin_readings,
     write,
+    write_foreign_words,
     write_name_shape,
     write_words,
 )
@@ -67,6 +71,9 @@ class Command(BaseCommand):
         parser.add_argument("--dictionary-words-only", action="store_true",
                             help="only rebuild data/name_dictionary_words.txt: the names of the dictionary of first "
                                  "names (gender-guesser) that are common words of a language (needs wordfreq)")
+        parser.add_argument("--foreign-words-only", action="store_true",
+                            help="only rebuild data/foreign_common_words.txt: the common words of the other "
+                                 "Latin-script languages that no list holds as a name or a place (needs wordfreq)")
         parser.add_argument("--name-readings-only", action="store_true",
                             help="only add the Latin readings of the committed Cyrillic and Greek names to "
                                  "data/given_names.txt and data/surnames.txt (what a full build does; no listings "
@@ -75,6 +82,9 @@ class Command(BaseCommand):
     def handle(self, *args, **o):
         if o["dictionary_words_only"]:
             self._write_dictionary_words()
+            return
+        if o["foreign_words_only"]:
+            self._write_foreign_words()
             return
         if o["names_only"] or o["name_readings_only"]:
             excluded = lexicon_exclusions()
@@ -108,6 +118,7 @@ class Command(BaseCommand):
             self.stderr.write(f"warning: product catalogues missing: {missing or 'none given'}")
         write(vocabulary)
         self._write_dictionary_words(listed=vocabulary.given_names)
+        self._write_foreign_words()
         write_name_shape(name_shape_model([*vocabulary.given_names, *vocabulary.surnames],
                                           [*vocabulary.terms, *vocabulary.plain]))
         self.stdout.write(f"{len(vocabulary.terms)} terms, {len(vocabulary.extensions)} file extensions, "
@@ -125,3 +136,15 @@ class Command(BaseCommand):
             return
         write_words(DICTIONARY_WORDS_FILE, words)
         self.stdout.write(f"{len(words)} names of the dictionary that are common words written")
+
+    def _write_foreign_words(self) -> None:
+        # the common words of the other Latin-script languages that no list holds as a name (needs wordfreq)
+        try:
+            # the languages whose sentences the masker can tell (recognizers WRITTEN_LANGUAGES), in Latin letters
+            words = foreign_common_words_of(names_and_places_listed(),
+                                            [lang for lang in WRITTEN_LANGUAGES if lang != "el"])
+        except ImportError:
+            self.stderr.write("warning: wordfreq is not installed: data/foreign_common_words.txt left as it is")
+            return
+        write_foreign_words(words)
+        self.stdout.write(f"{len(words)} common words of other languages written")

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from presidio_analyzer import EntityRecognizer
 
-from ._common import CUED_NAME_SCORE, foreign_script
+from ._common import CUED_NAME_SCORE, foreign_script, written_languages
 from .cued_names import CuedNameRecognizer
 from .names import (
     HANDLE_KEY,
@@ -116,6 +116,7 @@ __all__ = [
     "acts_as_a_person",
     "dotted_name_handle",
     "calls_no_one",
+    "written_languages",
     "HANDLE_KEY",
     "handle_of_a_person",
     "DIGIT_IDS",
