@@ -1778,10 +1778,13 @@ def _plain_words(text: str, start: int, end: int, etype: str) -> bool:
     ("Grace", "Nice", "Baker", "Bath") is not plain, so it stays masked. A place after a preposition of place keeps
     the mask."""
     words = [w for w in text[start:end].split() if w.casefold() not in _SPAN_CONNECTORS]
-    # another language's common word, in a sentence written in that language: in English text, a log line or a
-    # record a rare foreign word is more often someone's name
-    languages = written_languages(_sentence_of(text, start, end))
-    plain = [is_plain_word(w) or bool(languages and foreign_word_languages(w) & languages) for w in words]
+    plain = [is_plain_word(w) for w in words]
+    foreign = [foreign_word_languages(w) for w in words]
+    if any(foreign):
+        # another language's common word, in a sentence written in that language (told only when one is there): in
+        # English text, a log line or a record a rare foreign word is more often someone's name
+        languages = written_languages(_sentence_of(text, start, end))
+        plain = [p or bool(f & languages) for p, f in zip(plain, foreign, strict=True)]
     if not words or not any(plain):
         return False
     if not all(p or is_tech_word(w) for p, w in zip(plain, words, strict=True)):

@@ -776,6 +776,15 @@ def name_dictionary() -> frozenset[str]:
 
 # A word this frequent in a language's running text (Zipf scale: once per 10,000 words) is one of its common words.
 COMMON_WORD_ZIPF = 4.0
+_COMMON_FREQUENCY = 10.0 ** (COMMON_WORD_ZIPF - 9)  # wordfreq's frequencies are per word; Zipf = log10(per billion)
+_NON_LATIN_LANGUAGES = frozenset("ar bg bn el fa he hi ja ko mk ru ta uk ur zh".split())
+
+
+def _latin_languages() -> list[str]:
+    """wordfreq's languages written in Latin letters (their lists need no extra tokenizer)."""
+    import wordfreq
+
+    return [lang for lang in wordfreq.available_languages(wordlist="best") if lang not in _NON_LATIN_LANGUAGES]
 
 
 def name_dictionary_words(names: Iterable[str], listed: Iterable[str] = (),
@@ -790,16 +799,11 @@ def name_dictionary_words(names: Iterable[str], listed: Iterable[str] = (),
     import wordfreq
 
     candidates = set(names) - set(listed)
-    zipf = 10.0 ** (COMMON_WORD_ZIPF - 9)  # wordfreq's frequencies are per word; Zipf = log10(per billion)
     common: set[str] = set()
-    every = [lang for lang in wordfreq.available_languages(wordlist="best") if lang not in _NON_LATIN_LANGUAGES]
-    for lang in every if languages is None else languages:
+    for lang in _latin_languages() if languages is None else languages:
         frequencies = wordfreq.get_frequency_dict(lang, wordlist="best")
-        common |= {w for w in candidates if frequencies.get(w, 0.0) >= zipf}
+        common |= {w for w in candidates if frequencies.get(w, 0.0) >= _COMMON_FREQUENCY}
     return sorted(common)
-
-
-_NON_LATIN_LANGUAGES = frozenset("ar bg bn el fa he hi ja ko mk ru ta uk ur zh".split())
 
 
 def foreign_common_words_of(named: Iterable[str], languages: Iterable[str],
@@ -815,14 +819,12 @@ def foreign_common_words_of(named: Iterable[str], languages: Iterable[str],
     import wordfreq
 
     excluded = set(named) | set(common_words())
-    threshold = 10.0 ** (COMMON_WORD_ZIPF - 9)
-    every = sorted({"en", *languages, *(among or [lang for lang in wordfreq.available_languages(wordlist="best")
-                                                   if lang not in _NON_LATIN_LANGUAGES])})
+    every = sorted({"en", *languages, *(among or _latin_languages())})
     lists = {lang: wordfreq.get_frequency_dict(lang, wordlist="best") for lang in every}
     words: dict[str, list[str]] = {}
     for lang in sorted(set(languages) - {"en"}):
         for w, f in lists[lang].items():
-            if (f < threshold or w in excluded or len(w) < 3 or not w.isalpha()
+            if (f < _COMMON_FREQUENCY or w in excluded or len(w) < 3 or not w.isalpha()
                     or f < ENGLISH_RATIO * lists["en"].get(w, 0.0)):
                 continue
             # a name, a place or a brand is written in every language's text ("Frankfurt", "Cheung", "Pokémon");
@@ -843,9 +845,8 @@ def names_and_places_listed() -> set[str]:
     """Every word a committed list or an installed one holds as a person's or a place's name: the lexicon, the
     surnames that are words too, the dictionary of first names, the places of Faker, libphonenumber and the time-zone
     database, the countries."""
-    return (set(listed_given_names()) | set(surnames()) | set(surname_words()) | set(name_dictionary())
-            | {w for w, n in _place_weights().items() if n > 0} | set(_faker_places()) | _country_words()
-            | _geocoded_place_words())
+    return (_names_and_places((), listed_given_names() | name_dictionary(), surnames() | surname_words(),
+                              _place_weights()) | _country_words() | _geocoded_place_words())
 
 
 def _geocoded_place_words() -> set[str]:

@@ -709,7 +709,6 @@ def condition_spans(text: str) -> list[tuple[int, int]]:
     return out
 
 
-
 class HealthAndBirthRecognizer(EntityRecognizer):
     """PASSPORT and MEDICAL_RECORD after their cues, MEDICAL_CONDITION (a diagnosis phrase or an ICD-10 code in a
     text about a patient), DATE_OF_BIRTH (a date right after — or right before — a birth cue, in the date layouts
