@@ -118,12 +118,14 @@ from .recognizers import (
 from .vault import Vault, decrypt_value, encrypt_value, generate_vault_key  # noqa: F401 - re-exported (vault crypto)
 from .vocabulary import (
     all_tech,
+    country_names,
     foreign_word_languages,
     given_names,
     is_common_word,
     is_name_term,
     is_plain_word,
     is_tech_word,
+    name_dictionary,
     name_shape,
     name_shape_weights,
     surname_words,
@@ -856,12 +858,17 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
     # moves to the new floor"; "Tokyo office contact: 山田 健太" keeps Tokyo)
     people = [(r.start, r.end) for r in raw if r.entity_type == "PERSON"]
     premises = [(s, e) for s, e in places if _the_organisations_place(text, s, e, people=people)]
+    # ... and a country in a text about nobody: a name guess on the same word goes too ("Where in France was it?")
+    named = [(r.start, r.end) for r in raw if r.entity_type == "PERSON" and not _weak(r)]
+    countries = [(s, e) for s, e in places if _a_country_of_nobody(text, s, e, places=places, people=named)]
     for r in raw:
         if machine_places and r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(
                 r.start < e and s < r.end for s, e in machine_places) and (
                 r.entity_type == "LOCATION" or not _a_name_somewhere(text[r.start:r.end])):
             continue  # a name guess on a given name stays ("Milan said the EPYC nodes are fine")
         if r.entity_type == "LOCATION" and _weak(r) and any(r.start < e and s < r.end for s, e in premises):
+            continue
+        if r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(r.start < e and s < r.end for s, e in countries):
             continue
         etype = r.entity_type
         if etype not in active or r.score < policy.score_threshold:
@@ -1063,7 +1070,8 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
             _hosts_infrastructure(text, start, end) or _where_a_tool_runs(text, start, end)):
         return False  # "the Sydney region", "the Canadian region", "our Irish subnet": a data centre (a place the
         # model called a person too: "the Bangalore shard")
-    if weak and ((etype != "NRP" and _a_firm(text, start, end)) or _a_bot(text, start, end)
+    if weak and ((etype != "NRP" and (_a_firm(text, start, end) or _an_ampersand_firm(text, start, end)))
+                 or _a_bot(text, start, end) or _a_month_of_a_date(text, start, end)
                  or _a_holiday(text, start, end) or _a_weekday(text, start, end)
                  or _an_interjection(text, start, end)):
         return False
@@ -1397,16 +1405,74 @@ def _the_organisations_place(text: str, start: int, end: int, *, people: Sequenc
     return _about_nobody(blanked, left, right, spans=[(start, end)]) is not None
 
 
+# what says a person is, goes or comes from somewhere, or a person of a country (not the organisation's words:
+# "office", "team", "customers", a country's "holiday")
+_PERSONAL_PRESENCE_RE = re.compile(
+    r"(?i)\b(?:fl(?:y|ying|ew|ight|ights)|landed|landing|arriv\w*|visit\w*|trip|travel\w*|relocat\w*|commut\w*|"
+    r"lives?|living|based|home|vacation|wedding|born|mov(?:e|ed|es|ing)|came|come|coming|return\w*|emigrat\w*|"
+    r"immigra\w*|working[ \t]+from|works?[ \t]+from|here[ \t]+from|back[ \t]+in|stay\w*|family|friends?|"
+    r"citizens?|citizenship|nationality|nationals?|passports?|visas?|residen\w*|natives?|refugees?|people|"
+    r"leaders?|president|minister|ambassador|king|queen|prince|princess|royal|mayor|governor)\b")
+
+
+# what a text about the organisation's work speaks of besides its products (those are the vocabulary's terms)
+_WORK_WORDS = _MACHINE_WORDS | _MARKET_WORDS | frozenset("""
+office offices team teams holiday holidays launched launches release releases users accounts customers conversion
+revenue sales support desk experiment experiments test tests rollout build builds flag flags ship ships shipping
+incident incidents sla signups orders payments payment cards card sms feature features
+""".split())
+
+
+def _a_country_of_nobody(text: str, start: int, end: int, *, places: Sequence[tuple[int, int]] = (),
+                         people: Sequence[tuple[int, int]] = ()) -> bool:
+    """A country, or a group of countries (:func:`.vocabulary.country_names`: "Brazil", "the UK", "Benelux", "APAC"),
+    in a text about nobody — no person's pronoun, no name of the lexicon, no name guess with a cue (``people``; the
+    model's other places, ``places``, are no names), no word of a person's being, going or coming from somewhere:
+    "50/50 in US and Canada", "+3.1% add-to-cart in Spain, flat in Italy", "the bank holiday in the UK, US offices
+    open" — a text about the organisation's work (a product of the vocabulary, or a word of :data:`_WORK_WORDS`). A
+    country says where a market, a team or a holiday is; it is too large a place to point at a person on its own,
+    and with a person in the text ("Lena moved to Brazil", "Italy was awesome! … while I was there") it
+    stays masked. A city is not a country: "the Seattle team" is where people are."""
+    span = text[start:end].strip()
+    folded = " ".join(span.split()).casefold().removeprefix("the ")
+    if folded not in country_names() or not span[:1].isupper():
+        return False
+    if not span.isupper() and (folded in given_names() or folded in name_dictionary() or folded in surnames()):
+        return False  # "Jordan is in Lagos", "Georgia", "India", "France" are names too (the lexicon drops them as
+        # places; the dictionary of first names has them); "US" in capitals is none
+    # (the whole text, not the sentence: "Italy was awesome! I even got this book while I was there" is a trip)
+    if any(not (s < end and start < e) for s, e in people) or _ADDRESS_AFTER_RE.match(text, end):
+        return False  # (a country before a postcode is an address's last line)
+    folded_words = _about_nobody(text, 0, len(text), spans=[(start, end), *places], presence=_PERSONAL_PRESENCE_RE)
+    # ... and about the organisation's work: a product of the vocabulary or a word of work in it (a news line, a
+    # biography or a headline about a country keeps it: "Slovenia leader gives order")
+    return folded_words is not None and any(w in _WORK_WORDS or is_tech_word(w) for w in folded_words)
+
+
 _ZONE_AFTER_RE = re.compile(r"(?i)[ \t]+(?:time(?:[ \t]*zones?)?|tz|standard[ \t]+time|daylight[ \t]+time)\b")
 
 
 _MONTH_WORD_RE = re.compile(_MONTH.removesuffix(r"\.?"))
+_MONTH_NAME_RE = re.compile(r"(?i)" + _MONTH)
+
+
+def _a_month_of_a_date(text: str, start: int, end: int) -> bool:
+    """A month's name or abbreviation that is also a given name ("Jan", "May", "June"), in a date: a day's number
+    next to it ("18 Dec – 3 Jan", "Jan 3 to Jan 10") or a word of time before it ("until Jan", "in May"). "Jan said
+    …" and "ask May" stay."""
+    span = text[start:end].strip()
+    if not _MONTH_NAME_RE.fullmatch(span):
+        return False
+    return bool(any(m.start() <= start and end <= m.end()
+                    for m in _DATE_SPAN_RE.finditer(text, max(0, start - 6), min(len(text), end + 12)))
+                or _TIME_WORD_BEFORE_RE.search(text, max(0, start - 12), start))
 _TIME_WORD_BEFORE_RE = re.compile(r"(?i)\b(?:in|by|until|till|since|before|after|from|during|mid|early|late|next|last|"
                                   r"this|each|every)[ \t]+\Z")
 _HANDLE_RE = re.compile(r"(?<![\w.])@([A-Za-z][\w-]*)")
 
 
-def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]]) -> list[str] | None:
+def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]],
+                  presence: re.Pattern[str] = _PRESENCE_RE) -> list[str] | None:
     """The folded words of ``text[left:right]`` if it names no person: no personal pronoun, no name of the lexicon
     outside ``spans`` (the model's places: "from Virginia to Ohio") or a zone id (a month after a word of time is no
     name), no "@" but one calling the channel or a team ("@channel", "@oncall"), no word of where people are or go
@@ -1414,7 +1480,7 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
     sentence = text[left:right]
     # an "@" names someone (a handle, an address) unless it calls the channel or a team ("@channel", "@oncall")
     handles = _HANDLE_RE.findall(sentence)
-    if _PRESENCE_RE.search(sentence) or sentence.count("@") != len(handles) or not all(map(calls_no_one, handles)):
+    if presence.search(sentence) or sentence.count("@") != len(handles) or not all(map(calls_no_one, handles)):
         return None
     found = list(_SENTENCE_WORD_RE.finditer(sentence))
     folded = [m.group().casefold().replace("’", "'") for m in found]
@@ -1490,6 +1556,28 @@ _FIRM_BEFORE_RE = re.compile(
     r"[ \t]+\Z")
 
 
+# a firm's name of two names joined by an ampersand ("Johnson & Johnson", "Sterling & Vance", "Marks & Spencer")
+_AMPERSAND_AFTER_RE = re.compile(r"[ \t]*&[ \t]*[A-Z][\w-]*")
+_AMPERSAND_BEFORE_RE = re.compile(r"(?<![\w&])[A-Z][\w-]*[ \t]*&[ \t]*\Z")
+
+
+def _an_ampersand_firm(text: str, start: int, end: int) -> bool:
+    """One word of two capitalised ones joined by "&", the pair before what only a firm has or after a noun of trade
+    (as :func:`_a_firm`): "Johnson & Johnson SSO uses Ping", "Sterling & Vance renewal blocked", "our vendor Marks &
+    Spencer". Names of the lists are no evidence either way here (Johnson, Vance, Spencer are given names and
+    surnames); "Anna & Ben are pairing" and "Anna & Ben's PR" stay people."""
+    span = text[start:end].strip()
+    if " " in span or span.endswith(("'s", "’s")):
+        return False
+    after = _AMPERSAND_AFTER_RE.match(text, end)
+    before = _AMPERSAND_BEFORE_RE.search(text, max(0, start - 40), start)
+    if after is None and before is None:
+        return False
+    left = before.start() if before else start
+    right = after.end() if after else end
+    return bool(_FIRM_AFTER_RE.match(text, right) or _FIRM_BEFORE_RE.search(text, max(0, left - 20), left))
+
+
 def _a_firm(text: str, start: int, end: int) -> bool:
     """A word no list holds as a person's or a place's name, before what only a firm has (:data:`_FIRM_AFTER_RE`):
     a customer or a vendor. A name of any list stays ("Maria's admin rights" are hers)."""
@@ -1548,9 +1636,12 @@ _WEEKDAY_CUE_RE = re.compile(r"(?:\b|^)(?:last|next|this|on|every|each|by|until|
 
 
 def _a_weekday(text: str, start: int, end: int) -> bool:
-    """A weekday written short after a word of time ("Last Fri I finally took my kids …", "see you next Thu"): the
-    model took "Fri" for a person and the memory lost its date."""
+    """A weekday written short after a word of time ("Last Fri I finally took my kids …", "see you next Thu"), or a
+    range of them ("Tue–Thu"): the model took "Fri" for a person and the memory lost its date."""
     words = text[start:end].strip().rstrip(".").casefold().split()
+    if len(words) == 1 and all(w in _WEEKDAY_ABBREVIATIONS for w in re.split(r"[-–—/]", words[0])) and (
+            re.search(r"[-–—/]", words[0])):
+        return True  # a range of weekdays: "the workshop Tue–Thu", "Mon-Fri"
     if not words or words[-1] not in _WEEKDAY_ABBREVIATIONS or len(words) > 2:
         return False
     if len(words) == 2:  # the model's span took the time word in: "Last Fri"

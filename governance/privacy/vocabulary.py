@@ -594,19 +594,41 @@ def lexicon_exclusions() -> set[str]:
     return set(tech_terms()) | set(common_words()) | languages | strong | _country_words()
 
 
-def _country_words() -> set[str]:
-    """The words of the countries' English names (libphonenumber's region names; "*aa" points at the "aa" entry),
-    four letters or more: "Georgia", "Jordan", "Chad" are places before they are names."""
+def _english_region_names() -> list[str]:
+    """libphonenumber's region names in English ("*aa" points at the "aa" entry)."""
     try:
         from phonenumbers.geodata.locale import LOCALE_DATA
     except ImportError:  # pragma: no cover
-        LOCALE_DATA = {}
-    words = set()
-    for names in LOCALE_DATA.values():
-        name = names.get("en", "")
-        name = names.get(name[1:], "") if name.startswith("*") else name
-        words.update(w.lower() for w in re.findall(r"[A-Za-z]+", name) if len(w) >= 4)
-    return words
+        return []
+    names = []
+    for by_language in LOCALE_DATA.values():
+        name = by_language.get("en", "")
+        name = by_language.get(name[1:], "") if name.startswith("*") else name
+        if name:
+            names.append(name)
+    return names
+
+
+def _country_words() -> set[str]:
+    """The words of the countries' English names (libphonenumber's region names), four letters or more: "Georgia",
+    "Jordan", "Chad" are places before they are names."""
+    return {w.lower() for name in _english_region_names() for w in re.findall(r"[A-Za-z]+", name) if len(w) >= 4}
+
+
+# what a team calls a group of countries it sells in or runs in ("the Benelux storefront", "APAC", "the Nordics")
+_COUNTRY_GROUPS = frozenset("""
+eu e.u. eea uk u.k. us u.s. usa u.s.a. uae benelux dach nordics scandinavia baltics balkans latam apac emea mena anz
+europe asia africa oceania korea czechia türkiye holland britain england scotland wales
+""".split()) | {"north america", "south america", "latin america", "central america", "middle east", "southeast asia",
+               "south asia", "east asia", "the americas", "great britain", "northern ireland"}
+
+
+@functools.cache
+def country_names() -> frozenset[str]:
+    """The countries' English names, lower case (libphonenumber's region names, "Korea" and "Vietnam" as written
+    there, with the short forms and the groups of countries a team sells or runs in: "UK", "USA", "Benelux",
+    "APAC"). A country is too large a place to say where a person is on its own (HIPAA's Safe Harbor keeps a state)."""
+    return frozenset(_COUNTRY_GROUPS | {name.casefold() for name in _english_region_names()})
 
 
 def name_shape_model(names: Iterable[str], words: Iterable[str]) -> dict[str, float]:
