@@ -66,7 +66,8 @@ LINES: dict[str, Line] = {
          "Tiger Lake", "Alder Lake", "Raptor Lake", "Meteor Lake", "Lunar Lake", "Arrow Lake", "Sapphire Rapids",
          "Emerald Rapids", "Granite Rapids", "Sierra Forest", "Clearwater Forest")),
     "nvidia": Line(
-        ("NVIDIA", "Nvidia", "Jetson", "GeForce", "RTX", "Tesla"), ("Nano", "NX", "AGX", "GPU", "GPUs"),
+        ("NVIDIA", "Nvidia", "Jetson", "GeForce", "RTX", "Tesla"),
+        ("Nano", "NX", "AGX", "GPU", "GPUs", "card", "cards"),
         ("Kepler", "Maxwell", "Pascal", "Volta", "Turing", "Ampere", "Ada", "Ada Lovelace", "Hopper", "Blackwell",
          "Rubin", "Grace", "Grace Hopper", "Grace Blackwell", "TX1", "TX2", "Xavier", "Orin", "Orin Nano", "Thor")),
     "android_studio": Line(
@@ -76,22 +77,29 @@ LINES: dict[str, Line] = {
 }
 
 
+# a chip's model number after its generation's codename ("Grace Hopper GH200", "Ada Lovelace gen L40S", "Blackwell
+# B200"): capitals then digits, as vendors write them (a person's name is not followed by one)
+_MODEL_GAP = r"(?:[ \t]+(?:gen|generation))?[ \t]+[A-Z]{1,3}\d{2,4}[A-Z]?"
+
+
 def _alternation(words: tuple[str, ...]) -> str:
     return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(words, key=len, reverse=True))
 
 
 @functools.cache
-def _patterns() -> list[tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]]:
-    """Per line: a codename anywhere, a codename right after a cue, a codename right before a product noun, a
-    cue anywhere."""
+def _patterns() -> list[tuple[re.Pattern[str], ...]]:
+    """Per line: a codename anywhere, a codename right after a cue, a codename right before a product noun (a model
+    number may stand between), a codename right before a model number, a cue anywhere."""
     out = []
     for line in LINES.values():
         names, cues = _alternation(line.codenames), _alternation(line.cues)
         anywhere = re.compile(rf"(?<![\w-])(?:{names})(?![\w-])")
         after_cue = re.compile(rf"(?<![\w-])(?:{cues}){_VERSION_GAP}(?P<n>{names})(?![\w-])")
         products = _alternation(line.products + _RELEASE_NOUNS)
-        before_product = re.compile(rf"(?<![\w-])(?P<n>{names})[ \t]+(?:{products})(?![\w-])", re.I)
-        out.append((anywhere, after_cue, before_product, re.compile(rf"(?<![\w-])(?:{cues})(?![\w-])")))
+        before_product = re.compile(rf"(?<![\w-])(?P<n>{names})(?:{_MODEL_GAP})?[ \t]+(?:{products})(?![\w-])", re.I)
+        before_model = re.compile(rf"(?<![\w-])(?P<n>{names}){_MODEL_GAP}(?![\w-])")
+        out.append((anywhere, after_cue, before_product, before_model,
+                    re.compile(rf"(?<![\w-])(?:{cues})(?![\w-])")))
     return out
 
 
@@ -99,17 +107,20 @@ def codename_spans(sentence: str, *, is_name: Callable[[str], bool],
                    after_place: Callable[[str, int], bool]) -> list[tuple[int, int]]:
     """The spans of ``sentence`` that are codenames of a product line the sentence shows.
 
-    A codename next to its line ("Debian Trixie", "EPYC Milan", "Monterey Mac mini", "Debian 13 (Trixie)") is one.
+    A codename next to its line ("Debian Trixie", "EPYC Milan", "Monterey Mac mini", "Debian 13 (Trixie)") or before
+    a model number ("Grace Hopper GH200", "Ada Lovelace gen L40S") is one.
     Once the line shows so, or its word appears with two of its codenames ("Milan vs Genoa on AMD"), its other
     codenames in the sentence are too, except those that are people's names as well (``is_name``: "Jessie", "Milan"),
     which need their line's word beside them ("Jessie moved the Debian Buster boxes" keeps Jessie a person), and
     those after a preposition of place (``after_place(sentence, start)``: "I'm in Genoa for the EPYC Milan launch"
     keeps Genoa a place)."""
     spans: list[tuple[int, int]] = []
-    for anywhere, after_cue, before_product, cue in _patterns():
+    for anywhere, after_cue, before_product, before_model, cue in _patterns():
         beside = [(m.start("n"), m.end("n")) for m in after_cue.finditer(sentence)]
         beside += [(m.start("n"), m.end("n")) for m in before_product.finditer(sentence)
                    if sentence[m.start("n")].isupper()]
+        beside += [(m.start("n"), m.end("n")) for m in before_model.finditer(sentence)
+                   if (m.start("n"), m.end("n")) not in beside]
         found = [(m.start(), m.end()) for m in anywhere.finditer(sentence)]
         distinct = {sentence[s:e].casefold() for s, e in found}
         if not beside and not (cue.search(sentence) and len(distinct) >= 2):

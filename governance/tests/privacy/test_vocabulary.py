@@ -514,6 +514,10 @@ def test_products_and_flags_in_those_slots_stay(text):
     "NVIDIA Hopper GPUs are sold out",
     "Intel Sapphire Rapids vs AMD Genoa for the OLAP nodes",
     "Alfred workflow for Jira keys still works on Sonoma",  # what software does on a platform
+    # a generation's codename before a chip's model number (round 55)
+    "Grace Hopper GH200 eval box arrived, benchmarking next week",
+    "Ada Lovelace gen L40S cards are plenty for inference",
+    "Blackwell B200 racks land in March",
     # (b) a word in a technical slot: a state, where data is shown, a nationality or a product modifying a thing
     "Prefect flow runs stuck in Pending because the work pool lost its workers after the ECS deploy",
     "Fluent Bit multiline parser splits the Java stack traces into separate log lines in Kibana",
@@ -538,6 +542,8 @@ def test_codenames_technical_slots_and_declared_names_are_not_personal_data(text
     ("Milan said the EPYC nodes are fine", "Milan"),
     ("Orin will look at the Jetson board tomorrow", "Orin"),
     ("Jessie moved the Debian Buster boxes to Bookworm", "Jessie"),  # a codename that is a name needs its line beside
+    ("Grace said the H100 quota is fine", "Grace"),  # a model number elsewhere in the sentence is no line beside
+    ("ask Ada about the L40S order", "Ada"),
     ("I'm in Genoa for the AMD EPYC Milan launch", "Genoa"),  # a place after "in" keeps its mask
     ("Priya and Ana are on the release this week", "Ana"),
     ("Siobhan and Mateus are release captains this sprint", "Mateus"),
