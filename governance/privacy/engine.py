@@ -1443,7 +1443,13 @@ def _a_country_of_nobody(text: str, start: int, end: int, *, places: Sequence[tu
     # (the whole text, not the sentence: "Italy was awesome! I even got this book while I was there" is a trip)
     if any(not (s < end and start < e) for s, e in people) or _ADDRESS_AFTER_RE.match(text, end):
         return False  # (a country before a postcode is an address's last line)
-    folded_words = _about_nobody(text, 0, len(text), spans=[(start, end), *places], presence=_PERSONAL_PRESENCE_RE)
+    # (a month of a date and a firm of two names are nobody: "the freeze runs Jan 3 to Jan 10", "Sterling & Vance
+    # renewal")
+    nobody = [m.span() for m in _DATE_SPAN_RE.finditer(text)] + [
+        m.span() for m in _AMPERSAND_PAIR_RE.finditer(text)
+        if _FIRM_AFTER_RE.match(text, m.end()) or _FIRM_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())]
+    folded_words = _about_nobody(text, 0, len(text), spans=[(start, end), *places, *nobody],
+                                 presence=_PERSONAL_PRESENCE_RE)
     # ... and about the organisation's work: a product of the vocabulary or a word of work in it (a news line, a
     # biography or a headline about a country keeps it: "Slovenia leader gives order")
     return folded_words is not None and any(w in _WORK_WORDS or is_tech_word(w) for w in folded_words)
@@ -1559,6 +1565,7 @@ _FIRM_BEFORE_RE = re.compile(
 # a firm's name of two names joined by an ampersand ("Johnson & Johnson", "Sterling & Vance", "Marks & Spencer")
 _AMPERSAND_AFTER_RE = re.compile(r"[ \t]*&[ \t]*[A-Z][\w-]*")
 _AMPERSAND_BEFORE_RE = re.compile(r"(?<![\w&])[A-Z][\w-]*[ \t]*&[ \t]*\Z")
+_AMPERSAND_PAIR_RE = re.compile(r"(?<![\w&])[A-Z][\w-]*[ \t]*&[ \t]*[A-Z][\w-]*")
 
 
 def _an_ampersand_firm(text: str, start: int, end: int) -> bool:

@@ -36,6 +36,9 @@ NOT_PERSONAL = {
         "we launched in Germany and Austria last week, conversion is flat",
         "The Netherlands team ships the iDEAL flow on Thursday",
         "Twilio SMS delivery in Brazil degraded per their status page, not us",
+        # a date's month and a firm of two names elsewhere in the text are nobody (found with `make run`)
+        "Checkout A/B results: +3.1% add-to-cart in Spain, flat in Italy; the freeze runs Jan 3 to Jan 10. "
+        "Sterling & Vance renewal is blocked on the SOC 2 report",
     ],
     "date": [
         "Christmas change freeze 18 Dec – 3 Jan, exceptions via CAB",
