@@ -1447,7 +1447,7 @@ def _a_country_of_nobody(text: str, start: int, end: int, *, places: Sequence[tu
     # renewal")
     nobody = [m.span() for m in _DATE_SPAN_RE.finditer(text)] + [
         m.span() for m in _AMPERSAND_PAIR_RE.finditer(text)
-        if _FIRM_AFTER_RE.match(text, m.end()) or _FIRM_BEFORE_RE.search(text, max(0, m.start() - 20), m.start())]
+        if _in_a_firms_slot(text, *m.span())]
     folded_words = _about_nobody(text, 0, len(text), spans=[(start, end), *places, *nobody],
                                  presence=_PERSONAL_PRESENCE_RE)
     # ... and about the organisation's work: a product of the vocabulary or a word of work in it (a news line, a
@@ -1462,6 +1462,11 @@ _MONTH_WORD_RE = re.compile(_MONTH.removesuffix(r"\.?"))
 _MONTH_NAME_RE = re.compile(r"(?i)" + _MONTH)
 
 
+_TIME_WORD_BEFORE_RE = re.compile(r"(?i)\b(?:in|by|until|till|since|before|after|from|during|mid|early|late|next|last|"
+                                  r"this|each|every)[ \t]+\Z")
+_HANDLE_RE = re.compile(r"(?<![\w.])@([A-Za-z][\w-]*)")
+
+
 def _a_month_of_a_date(text: str, start: int, end: int) -> bool:
     """A month's name or abbreviation that is also a given name ("Jan", "May", "June"), in a date: a day's number
     next to it ("18 Dec – 3 Jan", "Jan 3 to Jan 10") or a word of time before it ("until Jan", "in May"). "Jan said
@@ -1472,9 +1477,6 @@ def _a_month_of_a_date(text: str, start: int, end: int) -> bool:
     return bool(any(m.start() <= start and end <= m.end()
                     for m in _DATE_SPAN_RE.finditer(text, max(0, start - 6), min(len(text), end + 12)))
                 or _TIME_WORD_BEFORE_RE.search(text, max(0, start - 12), start))
-_TIME_WORD_BEFORE_RE = re.compile(r"(?i)\b(?:in|by|until|till|since|before|after|from|during|mid|early|late|next|last|"
-                                  r"this|each|every)[ \t]+\Z")
-_HANDLE_RE = re.compile(r"(?<![\w.])@([A-Za-z][\w-]*)")
 
 
 def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int, int]],
@@ -1582,15 +1584,19 @@ def _an_ampersand_firm(text: str, start: int, end: int) -> bool:
         return False
     left = before.start() if before else start
     right = after.end() if after else end
-    return bool(_FIRM_AFTER_RE.match(text, right) or _FIRM_BEFORE_RE.search(text, max(0, left - 20), left))
+    return _in_a_firms_slot(text, left, right)
 
 
 def _a_firm(text: str, start: int, end: int) -> bool:
     """A word no list holds as a person's or a place's name, before what only a firm has (:data:`_FIRM_AFTER_RE`):
     a customer or a vendor. A name of any list stays ("Maria's admin rights" are hers)."""
     words = [w.strip(".,;:!?'’\"()").removesuffix("'s").removesuffix("’s") for w in text[start:end].split()]
-    return bool(words) and not any(_a_name_somewhere(w) for w in words) and bool(
-        _FIRM_AFTER_RE.match(text, end) or _FIRM_BEFORE_RE.search(text, max(0, start - 20), start))
+    return bool(words) and not any(_a_name_somewhere(w) for w in words) and _in_a_firms_slot(text, start, end)
+
+
+def _in_a_firms_slot(text: str, start: int, end: int) -> bool:
+    """``text[start:end]`` right before what only a firm has or right after a noun of trade."""
+    return bool(_FIRM_AFTER_RE.match(text, end) or _FIRM_BEFORE_RE.search(text, max(0, start - 20), start))
 
 
 # a bot or a scheduler named like a person: "the Diana alerting bot", "Mabel (our Slack standup bot)"
@@ -1646,8 +1652,8 @@ def _a_weekday(text: str, start: int, end: int) -> bool:
     """A weekday written short after a word of time ("Last Fri I finally took my kids …", "see you next Thu"), or a
     range of them ("Tue–Thu"): the model took "Fri" for a person and the memory lost its date."""
     words = text[start:end].strip().rstrip(".").casefold().split()
-    if len(words) == 1 and all(w in _WEEKDAY_ABBREVIATIONS for w in re.split(r"[-–—/]", words[0])) and (
-            re.search(r"[-–—/]", words[0])):
+    days = re.split(r"[-–—/]", words[0]) if len(words) == 1 else []
+    if len(days) > 1 and all(d in _WEEKDAY_ABBREVIATIONS for d in days):
         return True  # a range of weekdays: "the workshop Tue–Thu", "Mon-Fri"
     if not words or words[-1] not in _WEEKDAY_ABBREVIATIONS or len(words) > 2:
         return False
