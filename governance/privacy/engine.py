@@ -128,6 +128,7 @@ from .vocabulary import (
     name_dictionary,
     name_shape,
     name_shape_weights,
+    place_names,
     surname_words,
     surnames,
 )
@@ -711,6 +712,7 @@ def get_analyzer():
         logger.info("building PII analyzer with spaCy model %s", model)
         name_shape_weights()  # loaded with the model, before the process takes work
         _zone_abbreviations()  # (read from every zone of the time-zone database: ~0.1 s, not on a request)
+        place_names()  # (libphonenumber's geocoding tables: read once, not on a request)
         return _build_analyzer(model)
 
     return _ENGINES.get(model, build)
@@ -850,23 +852,36 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
     active = policy.active_entities
     out: list[_Candidate] = []
     raw = list(raw)
-    # the model's places in a sentence about machines and about nobody; a weak name guess on the same word goes too
+    # the model's places (and its person guesses on a whole place name no list holds as a person's: "the Kraków
+    # office") in a sentence about machines and about nobody; a weak name guess on the same word goes too
     # ("failover from Dublin to Frankfurt took eleven minutes": the heuristics read "Frankfurt took" as a person)
-    places = [(r.start, r.end) for r in raw if r.entity_type == "LOCATION" and _from_ner_model(r)]
-    machine_places = [(s, e) for s, e in places if _place_of_machines(text, s, e, places=places)]
-    # ... and the organisation's premises in a sentence about nobody, no name guess in it either ("the Boston office
-    # moves to the new floor"; "Tokyo office contact: 山田 健太" keeps Tokyo)
-    people = [(r.start, r.end) for r in raw if r.entity_type == "PERSON"]
-    premises = [(s, e) for s, e in places if _the_organisations_place(text, s, e, people=people)]
+    places = [(r.start, r.end) for r in raw if (r.entity_type == "LOCATION" and _from_ner_model(r))
+              or _a_place_read_as_a_person(text, r)]
+    # the name guesses the masker itself reads as no one ("the Robin app", "Iris (notification fan-out)"): no person
+    # of the place rules' "about nobody"
+    no_one = [(r.start, r.end) for r in raw if places and r.entity_type == "PERSON" and _weak(r)
+              and not _claim_allowed(text, r.start, r.end, "PERSON", r, policy.allowed_terms)]
+    machine_places = [(s, e) for s, e in places if _place_of_machines(text, s, e, places=[*places, *no_one])]
+    # ... and the organisation's own places and units in a text about nobody, no name guess in it either ("the
+    # Boston office moves to the new floor", "Seattle team owns the service"; "Tokyo office contact: 山田 健太" keeps
+    # Tokyo)
+    people = [(r.start, r.end) for r in raw if r.entity_type == "PERSON"
+              and not any(s <= r.start and r.end <= e for s, e in [*places, *no_one])]
+    premises = [(s, e) for s, e in places
+                if _the_organisations_place(text, s, e, people=people, places=places, no_one=no_one)]
     # ... and a country in a text about nobody: a name guess on the same word goes too ("Where in France was it?")
     named = [(r.start, r.end) for r in raw if r.entity_type == "PERSON" and not _weak(r)]
-    countries = [(s, e) for s, e in places if _a_country_of_nobody(text, s, e, places=places, people=named)]
+    countries = [(s, e) for s, e in places
+                 if _a_country_of_nobody(text, s, e, places=[*places, *no_one], people=named)]
     for r in raw:
         if machine_places and r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(
                 r.start < e and s < r.end for s, e in machine_places) and (
-                r.entity_type == "LOCATION" or not _a_name_somewhere(text[r.start:r.end])):
+                r.entity_type == "LOCATION" or not _a_name_somewhere(text[r.start:r.end])
+                or _a_place_read_as_a_person(text, r)):
             continue  # a name guess on a given name stays ("Milan said the EPYC nodes are fine")
-        if r.entity_type == "LOCATION" and _weak(r) and any(r.start < e and s < r.end for s, e in premises):
+        if r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(
+                (r.start < e and s < r.end) if r.entity_type == "LOCATION" else (s <= r.start and r.end <= e)
+                for s, e in premises):
             continue
         if r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(r.start < e and s < r.end for s, e in countries):
             continue
@@ -1056,6 +1071,9 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
         return False
     if weak and _names_an_artefact(text, start, end):
         return False
+    if weak and (_in_backticks(text, start, end) or _an_eponym(text, start, end)
+                 or (_REGION_AFTER_RE.match(text, end) and not _a_name_somewhere(text[start:end].strip()))):
+        return False  # (what runs "in us-central1" is a service: "Memorystore in us-central1 has maintenance")
     if weak and _before_a_version(text, start, end) and (etype != "LOCATION" or " " in text[start:end].strip()):
         return False  # a one-word place before a number is a count's ("flew to Lisbon 3 times")
     if weak and etype in ("PERSON", "NRP") and _holds_an_acronym(text, start, end):
@@ -1086,7 +1104,7 @@ def _claim_allowed(text: str, start: int, end: int, etype: str, result: Any, all
     if weak and etype != "NRP" and _modifies_a_tech_noun(text, start, end):
         # (a people's adjective before a noun of things is the group's: "the Nigerian card processor")
         return False
-    if weak and _a_codename(text, start, end):
+    if weak and (_a_codename(text, start, end) or _a_declared_codename(text, start, end)):
         return False
     if weak and (_where_an_artefact_is(text, start, end) or _handled_as_an_artefact(text, start, end)):
         return False
@@ -1205,12 +1223,14 @@ scheduler schedulers portal portals epic epics animation animations desktop boar
 monoliths worker workers rollouts loader loaders renderer renderers serializer serializers serialiser serialisers
 serialization serialisation deserialization deserialisation middleware hook hooks bus engine engines wrapper wrappers
 kernel firmware flag flags toggle toggles modal modals spinner icons stylesheet payload payloads refactor backfill
-backfills
+backfills rfc rfcs adr adrs prd prds runbook runbooks postmortem postmortems stage stages flavour flavours flavor
+flavors
 """.split())
 # (no noun a person is too: a writer, a reader, a producer, a handler, a listener)
 # two-word heads: "the Penelope design system", "the Nile event bus"
 _HEAD_PHRASE_AFTER_RE = re.compile(
     r"[ \t]+(?:design[ \t]+systems?|event[ \t]+bus(?:es)?|feature[ \t]+flags?|state[ \t]+machines?|"
+    r"load[ \t]+balancers?|service[ \t]+mesh(?:es)?|"
     r"message[ \t]+bus(?:es)?|component[ \t]+library|style[ \t]+guide)\b", re.IGNORECASE)
 # nouns of running things and of a product's parts, which name the word before them too ("Zorvath cluster", "Kelbrin
 # sandbox", "Sienna theme") but stand in places ("the replica in Lisbon" is where a data centre is, so they are no
@@ -1222,6 +1242,40 @@ vm vms
 """.split())
 _HEAD_NOUNS = _ARTEFACT_NOUNS | _RUNNING_NOUNS
 _NEXT_WORD_RE = re.compile(r"[ \t]+([^\W\d_][\w-]*)")
+
+
+# code between backticks that is no capitalised word: "`fdescribe`", "`nightly-e2e`", "`make bootstrap`"
+_LOWER_CODE_RE = re.compile(r"`[^`\sA-Z][^`]*`")
+
+
+def _in_backticks(text: str, start: int, end: int) -> bool:
+    """The span is all a pair of backticks holds, in a text that writes code between backticks elsewhere too ("why
+    does `Jasmine` mark my spec pending when I use `fdescribe`"): a tool's name as written in a terminal. A name
+    of a list alone in backticks ("thanks `Maria` for the fix") stays a name."""
+    if not (text[start - 1:start] == "`" and text[end:end + 1] == "`"):
+        return False
+    return not _a_name_somewhere(text[start:end]) or bool(_LOWER_CODE_RE.search(text))
+
+
+# nouns of mathematics and engineering a scientist's name is given to: "Shannon entropy", "Kalman filter", "Bloom
+# filters", "Levenshtein distance", "Markov chain", "Huffman coding"
+_EPONYM_NOUNS = frozenset("""
+entropy filter filters distance distances algorithm algorithms transform transforms chain chains coding codes
+distribution distributions theorem theorems inequality bound bounds curve curves coefficient coefficients sampling
+sampler samplers estimator estimators smoothing noise number numbers equation equations series process processes
+tree trees heap heaps sort search hashing hash encoding notation normalization normalisation kernel kernels
+""".split())
+
+
+def _an_eponym(text: str, start: int, end: int) -> bool:
+    """One name right before a noun of mathematics it was given to (:data:`_EPONYM_NOUNS`: "Shannon entropy check",
+    "Kalman filter smoothing"): a method named after its author, no one in the text. A possessive stays a person's
+    ("Shannon's filter")."""
+    span = text[start:end].strip()
+    if " " in span or span.endswith(("'s", "’s")) or text[end:end + 1] in ("'", "’"):
+        return False
+    following = _NEXT_WORD_RE.match(text, end)
+    return following is not None and following.group(1) in _EPONYM_NOUNS
 
 
 def _names_an_artefact(text: str, start: int, end: int) -> bool:
@@ -1343,6 +1397,7 @@ edges latency latencies traffic egress ingress requests request failover failove
 primary primaries standby p50 p90 p95 p99 ms rtt throughput bandwidth uptime outage outages 5xx 502 503 504 deploy
 deployed deploys deployment deployments canary canaries rollout rollouts bucket buckets workers subnets pricing
 capacity gpu gpus vm vms servers server worker hosting hosted backups backup dns endpoint endpoints ping packets
+replication registry registries
 """.split())
 _MARKET_WORDS = frozenset("""
 storefront storefronts tenant tenants locale locales launch vat gst gdpr residency compliance export shipping prices
@@ -1353,12 +1408,30 @@ marketing entity market markets sku skus
 _PERSON_PRONOUNS = frozenset("""
 i i'm i'll i've i'd me my mine myself you you're your yours he he's him his she she's her hers they're
 """.split())
+# (a release "is live" or "went live" somewhere: no one lives there)
+_LIVES = r"(?<!\bis )(?<!\bare )(?<!\bwent )(?<!\bgo )(?<!\bgoes )(?<!\bgoing )lives?"
 _PRESENCE_RE = re.compile(
-    r"(?i)\b(?:fl(?:y|ying|ew|ight|ights)|landed|landing|visit\w*|trip|travel\w*|relocat\w*|commut\w*|lives?|"
+    r"(?i)\b(?:fl(?:y|ying|ew|ight|ights)|landed|landing|visit\w*|trip|travel\w*|relocat\w*|commut\w*|" + _LIVES + r"|"
     r"living|based|home|vacation|holidays?|wedding|born|office|offices|hq|headquarters|campus|team|moved[ \t]+to|"
     r"moving[ \t]+to|working[ \t]+from|works?[ \t]+from|back[ \t]+in|stay\w*|meet\w*|conference|summit|"
     r"customers?|clients?|family|friends?)\b")
 _SENTENCE_WORD_RE = re.compile(r"[^\W_][\w'’-]*")
+
+
+def _a_place_read_as_a_person(text: str, result: Any) -> bool:
+    """The model's person guess on a whole place name (:func:`.vocabulary.place_names`) that is no person's: one word
+    no list holds as a name ("the Kraków office", "production (Ashburn)"), or several whose first is no given name
+    ("São Paulo traffic": "Paulo" alone is a name)."""
+    if result.entity_type != "PERSON" or not _from_ner_model(result):
+        return False
+    span = text[result.start:result.end].strip()
+    words = span.split()
+    folded = " ".join(words).casefold()
+    if not span[:1].isupper() or folded not in place_names():
+        return False
+    if len(words) > 1:
+        return words[0].casefold() not in given_names()
+    return not (_a_name_somewhere(span) or folded in name_dictionary())
 
 
 def _place_of_machines(text: str, start: int, end: int, *, places: Sequence[tuple[int, int]] = ()) -> bool:
@@ -1380,36 +1453,64 @@ def _place_of_machines(text: str, start: int, end: int, *, places: Sequence[tupl
             or any(w in _MACHINE_WORDS or w in _MARKET_WORDS for w in folded) or bool(_ZONE_AFTER_RE.match(text, end)))
 
 
-# a noun of the organisation's own premises right after a place: "the Boston office", "the Leeds office", "the Cairo
-# site" (not of a group of people: "the Tokyo team" is where people are)
-_PREMISES_AFTER_RE = re.compile(
-    r"(?i)[ \t]+(?:office|offices|site|sites|campus|hq|headquarters|branch|warehouse|store|plant|factory|lab|hub|"
-    r"meeting[ \t]+room|studio)\b")
+# a noun of the organisation's own premises or units right after a place, maybe after one word of what the unit does
+# and after other places joined to it: "the Boston office", "the Cairo and Istanbul sites", "Toronto data team",
+# "Dubai support desk", "the 'Lisbon' meeting room"
+_PREMISES_NOUNS = (r"(?i:office|offices|site|sites|campus|hq|headquarters|branch|branches|warehouse|warehouses|store|"
+                   r"stores|plant|plants|factory|factories|lab|labs|hub|hubs|meeting[ \t]+rooms?|studio|floor|team|"
+                   r"teams|squad|squads|desk|desks)")
+_OLD_PREMISES_NOUNS = (r"(?i:office|offices|site|sites|campus|hq|headquarters|branch|warehouse|store|plant|factory|"
+                       r"lab|hub|meeting[ \t]+room|studio)")
+_PREMISES_AFTER_RE = re.compile(r"[ \t]+" + _OLD_PREMISES_NOUNS + r"\b")
+_UNIT_AFTER_RE = re.compile(
+    r"['’\"”]?(?:[ \t]*(?:,|/|&|\band\b|\bor\b)[ \t]*[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*)?)*"
+    r"(?:[ \t]+(?!(?:and|or|with|for|to|from|at|in|on|by|of|is|are|was|were|has|had|the|a|an|who|that)\b)"
+    r"[a-z][a-z-]+)?[ \t]+" + _PREMISES_NOUNS + r"\b")
+# ... or a place given as a unit's label or an environment's ("warehouse: Rotterdam", "production (Ashburn)", "room
+# Kilimanjaro")
+_UNIT_LABEL_BEFORE_RE = re.compile(
+    r"(?i:\b(?:warehouse|site|office|plant|factory|dc|datacent(?:er|re)|region|hub|campus)s?[ \t]*[:=]|"
+    r"\b(?:prod|production|staging|stage|dev|qa|uat|pre-?prod|canary|dr|primary|secondary|standby)[ \t]*\(|"
+    r"\b(?:meeting[ \t]+)?room)[ \t]*['‘“\"]?\Z")
+_CLOSING_PAREN_RE = re.compile(r"[ \t]*\)")
 
 
-def _the_organisations_place(text: str, start: int, end: int, *, people: Sequence[tuple[int, int]] = ()) -> bool:
-    """A place that names the organisation's own premises ("the Boston office moves to the new floor", "the Leeds office
-    is EOL", "@channel the Dublin office wifi changed") in a sentence about nobody (:func:`_about_nobody`, the noun of
-    premises itself aside, and none of ``people``, the name guesses, in it): where the company is, not where a person
-    is. With a person in the sentence ("Ahmed will be at the Cairo office", "Omar from the Amman office") it stays
-    masked: that is where they are."""
+def _the_organisations_place(text: str, start: int, end: int, *, people: Sequence[tuple[int, int]] = (),
+                             places: Sequence[tuple[int, int]] = (), no_one: Sequence[tuple[int, int]] = ()) -> bool:
+    """A place that names the organisation's own premises or units ("the Boston office moves to the new floor", "the
+    Leeds office is EOL", "Seattle team owns the recommendations service", "Eid holiday for the Cairo and Istanbul
+    sites", "warehouse: Rotterdam", "→ production (Ashburn)") in a text about nobody: none of ``people``, the name
+    guesses, in it, none of the model's other ``places`` that is no place's name (it may be a person: "Kenji from
+    the Tokyo team"), and :func:`_about_nobody` — the sentence with the words of where people are, the noun of
+    premises aside, or the whole text with a person's own words of being somewhere (:data:`_PERSONAL_PRESENCE_RE`: an
+    office's holiday is the organisation's); ``no_one``, the name guesses the masker drops ("the Robin app"), are
+    nobody. Where the company is, not where a person is: with a person in the text ("Ahmed will be at the Cairo
+    office", "Omar from the Amman office") it stays masked."""
     if not text[start:start + 1].isupper() or text[start:end].strip().casefold() in given_names():
         return False
+    if any(not (s <= start < e) and " ".join(text[s:e].split()).casefold().removeprefix("the ") not in place_names()
+           for s, e in places):
+        return False
+    spans = [(start, end), *places, *no_one, *(m.span() for m in _DATE_SPAN_RE.finditer(text))]
     premises = _PREMISES_AFTER_RE.match(text, end)
-    if premises is None:
+    if premises is not None:
+        left, right = _sentence_bounds(text, start, end)
+        blanked = text[:premises.start()] + " " * (premises.end() - premises.start()) + text[premises.end():]
+        if not any(left <= s < right for s, _ in people) and _about_nobody(blanked, left, right,
+                                                                           spans=spans) is not None:
+            return True
+    label = _UNIT_LABEL_BEFORE_RE.search(text, max(0, start - 24), start)
+    if not (_UNIT_AFTER_RE.match(text, end) or (
+            label and (not label.group().rstrip(" \t'‘“\"").endswith("(") or _CLOSING_PAREN_RE.match(text, end)))):
         return False
-    left, right = _sentence_bounds(text, start, end)
-    if any(left <= s < right for s, _ in people):
-        return False
-    blanked = text[:premises.start()] + " " * (premises.end() - premises.start()) + text[premises.end():]
-    return _about_nobody(blanked, left, right, spans=[(start, end)]) is not None
+    return not people and _about_nobody(text, 0, len(text), spans=spans, presence=_PERSONAL_PRESENCE_RE) is not None
 
 
 # what says a person is, goes or comes from somewhere, or a person of a country (not the organisation's words:
 # "office", "team", "customers", a country's "holiday")
 _PERSONAL_PRESENCE_RE = re.compile(
     r"(?i)\b(?:fl(?:y|ying|ew|ight|ights)|landed|landing|arriv\w*|visit\w*|trip|travel\w*|relocat\w*|commut\w*|"
-    r"lives?|living|based|home|vacation|wedding|born|mov(?:e|ed|es|ing)|came|come|coming|return\w*|emigrat\w*|"
+    + _LIVES + r"|living|based|home|vacation|wedding|born|mov(?:e|ed|es|ing)|came|come|coming|return\w*|emigrat\w*|"
     r"immigra\w*|working[ \t]+from|works?[ \t]+from|here[ \t]+from|back[ \t]+in|stay\w*|family|friends?|"
     r"citizens?|citizenship|nationality|nationals?|passports?|visas?|residen\w*|natives?|refugees?|people|"
     r"leaders?|president|minister|ambassador|king|queen|prince|princess|royal|mayor|governor)\b")
@@ -1464,6 +1565,7 @@ _MONTH_NAME_RE = re.compile(r"(?i)" + _MONTH)
 
 _TIME_WORD_BEFORE_RE = re.compile(r"(?i)\b(?:in|by|until|till|since|before|after|from|during|mid|early|late|next|last|"
                                   r"this|each|every)[ \t]+\Z")
+_PINNED_AT_RE = re.compile(r"(?<=[\w-])@(?:[0-9a-f]{7,40}|sha256:|v?\d+(?:\.\d+)+)(?![\w.-]*@)(?![\w-]*\.[a-z]{2,}\b)")
 _HANDLE_RE = re.compile(r"(?<![\w.])@([A-Za-z][\w-]*)")
 
 
@@ -1488,7 +1590,9 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
     sentence = text[left:right]
     # an "@" names someone (a handle, an address) unless it calls the channel or a team ("@channel", "@oncall")
     handles = _HANDLE_RE.findall(sentence)
-    if presence.search(sentence) or sentence.count("@") != len(handles) or not all(map(calls_no_one, handles)):
+    # (nor a code's "@" of a version or a commit: "payments-gateway@a1f93c2", "image@sha256:…", "lodash@4.17.21")
+    ats = sentence.count("@") - len(_PINNED_AT_RE.findall(sentence))
+    if presence.search(sentence) or ats != len(handles) or not all(map(calls_no_one, handles)):
         return None
     found = list(_SENTENCE_WORD_RE.finditer(sentence))
     folded = [m.group().casefold().replace("’", "'") for m in found]
@@ -1500,6 +1604,7 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
     # capitalised, or a chat's lower-case name ("ok so marta found it"): not a short word ("an", "le"), and not a
     # month after a word of time ("in June", "until May": June said … stays a person)
     if any(w.removesuffix("'s") in names and not any(s <= left + m.start() < e for s, e in spans)
+           and w not in _FESTIVALS  # "the Ramadan schedule" is a date's
            and (m.group()[:1].isupper() or (len(w) >= 4 and not is_common_word(w)))
            and not (_MONTH_WORD_RE.fullmatch(w) and _TIME_WORD_BEFORE_RE.search(sentence, 0, m.start()))
            for m, w in zip(found, folded, strict=True)):
@@ -1510,15 +1615,26 @@ def _about_nobody(text: str, left: int, right: int, *, spans: Sequence[tuple[int
 # what a language names in software: "the Arabic locale", "French translations are missing", "Korean localization"
 _LANGUAGE_ARTEFACT_AFTER_RE = re.compile(
     r"(?i)[ \t]+(?:locales?|locali[sz]ation|translations?|strings|keyboards?|fonts?|subtitles?|captions?|"
-    r"spell[ \t-]?check\w*|tokeni[sz]ers?|stemmers?|stopwords|resource[ \t]+files?|\.po\b|po[ \t]+files?)\b")
+    r"spell[ \t-]?check\w*|tokeni[sz]ers?|stemmers?|stopwords|resource[ \t]+files?|\.po\b|po[ \t]+files?|rtl|ltr|"
+    r"glyphs?|input[ \t]+methods?|ime|plurals?|plurali[sz]ation)\b")
 
 
 def _a_language_of_text(text: str, start: int, end: int) -> bool:
     """A language's name (Django's table of languages) right before a noun of text in software — a locale, its
-    translations, strings, fonts, a keyboard: a language, not a group of people ("French translations are missing";
-    "the French team" and "a French citizen" stay)."""
-    return text[start:end].strip().casefold() in _language_names() and bool(
-        _LANGUAGE_ARTEFACT_AFTER_RE.match(text, end))
+    translations, strings, fonts, a keyboard, its writing direction — or in a sentence that writes one of its locale
+    codes: a language, not a group of people ("French translations are missing", "Add Spanish (es-MX) translations",
+    "Turkish dotless ı in the tr-TR storefront"; "the French team" and "a French citizen" stay)."""
+    name = text[start:end].strip().casefold()
+    if name not in _language_names():
+        return False
+    if _LANGUAGE_ARTEFACT_AFTER_RE.match(text, end):
+        return True
+    following = _NEXT_WORD_RE.match(text, end)
+    if following is not None and (following.group(1).casefold() in _PERSONAL_NOUNS
+                                  or _PERSONAL_PRESENCE_RE.fullmatch(following.group(1))):
+        return False  # "a French citizen", "the Spanish team": people
+    left, right = _sentence_bounds(text, start, end)
+    return any(m.group(1).casefold() in _language_names()[name] for m in _LOCALE_CODE_RE.finditer(text, left, right))
 
 
 _NAME_SUFFIXES = frozenset("JR SR II III IV MD PHD DDS RN ESQ".split())
@@ -1589,9 +1705,18 @@ def _an_ampersand_firm(text: str, start: int, end: int) -> bool:
 
 def _a_firm(text: str, start: int, end: int) -> bool:
     """A word no list holds as a person's or a place's name, before what only a firm has (:data:`_FIRM_AFTER_RE`):
-    a customer or a vendor. A name of any list stays ("Maria's admin rights" are hers)."""
+    a customer or a vendor. A name of any list stays ("Maria's admin rights" are hers) — unless the name of two words
+    or more is written right before what no person has at all (:data:`_FIRM_ONLY_AFTER_RE`: "our Jaguar Land Rover
+    tenant", "Morgan Stanley security questionnaire"; "Maria Lopez's tenant" is hers)."""
     words = [w.strip(".,;:!?'’\"()").removesuffix("'s").removesuffix("’s") for w in text[start:end].split()]
+    if len(words) >= 2 and all(w[:1].isupper() for w in words) and _FIRM_ONLY_AFTER_RE.match(text, end):
+        return True
     return bool(words) and not any(_a_name_somewhere(w) for w in words) and _in_a_firms_slot(text, start, end)
+
+
+# what a firm has and a person never does, written right after its name (no possessive: a landlord has tenants)
+_FIRM_ONLY_AFTER_RE = re.compile(r"[ \t]+(?:tenant|org|organi[sz]ation|procurement|helpdesk|security[ \t]+"
+                                 r"questionnaire|vendor[ \t]+assessment)\b")
 
 
 def _in_a_firms_slot(text: str, start: int, end: int) -> bool:
@@ -1601,17 +1726,20 @@ def _in_a_firms_slot(text: str, start: int, end: int) -> bool:
 
 # a bot or a scheduler named like a person: "the Diana alerting bot", "Mabel (our Slack standup bot)"
 _BOT_AFTER_RE = re.compile(r"(?i)(?:[ \t]+[a-z][\w-]*){0,2}[ \t]+(?:chat)?bots?\b")
+_BOT_RIGHT_AFTER_RE = re.compile(r"(?i)[ \t]+(?:chat)?bots?\b")
 _BOT_APPOSITION_RE = re.compile(r"(?i)[ \t]*\((?:the|our|a|an)[ \t]+(?:[\w-]+[ \t]+){0,3}?(?:chat)?bot\)")
 
 
 def _a_bot(text: str, start: int, end: int) -> bool:
-    """A name a bot is given: after a determiner and before "bot" ("the Diana alerting bot"), or with an apposition
-    saying so ("Mabel (our Slack standup bot)"). A possessive stays a person's ("Diana's bot")."""
+    """A name a bot is given: after a determiner and before "bot" ("the Diana alerting bot"), opening the text right
+    before it ("Jarvis bot didn't post the summary"; "Tom wrote a bot" is his), or with an apposition saying so
+    ("Mabel (our Slack standup bot)"). A possessive stays a person's ("Diana's bot")."""
     span = text[start:end].strip()
     if span.endswith(("'s", "’s")) or text[end:end + 1] in ("'", "’"):
         return False
     return bool((_DETERMINER_BEFORE_RE.search(text, max(0, start - 8), start) and _BOT_AFTER_RE.match(text, end))
-                or _BOT_APPOSITION_RE.match(text, end))
+                or _BOT_APPOSITION_RE.match(text, end)
+                or (not text[:start].strip(" \t>*-•") and _BOT_RIGHT_AFTER_RE.match(text, end)))
 
 
 # the festivals of the calendars a fleet's users keep (a closed list): a date, not a person
@@ -1755,10 +1883,19 @@ def _named_by_a_noun(text: str, start: int, end: int) -> bool:
 
 
 @functools.cache
-def _language_names() -> frozenset[str]:
+def _language_names() -> dict[str, frozenset[str]]:
+    """Django's languages by English name, lower case, each with its language codes ("spanish": {"es"})."""
     from django.conf.locale import LANG_INFO
 
-    return frozenset(info["name"].casefold() for info in LANG_INFO.values() if "name" in info)
+    codes: dict[str, set[str]] = {}
+    for code, info in LANG_INFO.items():
+        if "name" in info:
+            codes.setdefault(info["name"].casefold(), set()).add(code.split("-")[0].casefold())
+    return {name: frozenset(found) for name, found in codes.items()}
+
+
+# a locale code: "es-MX", "tr-TR", "pt_BR", "zh-Hant"
+_LOCALE_CODE_RE = re.compile(r"(?<![\w-])([a-z]{2,3})[-_](?:[A-Z]{2}|[A-Z][a-z]{3}|\d{3})(?![\w-])")
 
 
 # products compared, combined or migrated between: "Zulu 17 vs Temurin", "Karma + Jasmine tests", "Gatsby → Astro"
@@ -1908,6 +2045,7 @@ _REGION_CODE_RE = re.compile(r"\b(?:us|eu|ap|ca|sa|me|af|il|mx|uk|asia|europe|au
                              r"southamerica)(?:-gov)?-(?:north|south|east|west|central|northeast|northwest|southeast|"
                              r"southwest)+-?\d\b")
 _SENTENCE_END_RE = re.compile(r"[.!?](?=\s)|\n")
+_REGION_AFTER_RE = re.compile(r"[ \t]+(?:in|on)[ \t]+`?" + _REGION_CODE_RE.pattern)
 
 
 def _sentence_of(text: str, start: int, end: int) -> str:
@@ -1981,6 +2119,22 @@ def _modifies_a_tech_noun(text: str, start: int, end: int) -> bool:
     following = _LOWER_NEXT_RE.match(text, end)
     return (following is not None and following.group(1).casefold() not in _PERSONAL_NOUNS
             and not _PRESENCE_RE.fullmatch(following.group(1)) and is_tech_word(following.group(1)))
+
+
+# a sentence that gives something a codename, and the word after what gives it: "the release codename for 6.0 is
+# Paris, 6.1 will be Quebec", "codenamed Kestrel", "code name: Opal"
+_CODENAME_RE = re.compile(r"(?i)\bcode[ \t-]?names?\b|\bcodenamed\b")
+_CODENAME_GIVEN_BEFORE_RE = re.compile(r"(?i)(?:\b(?:is|will[ \t]+be|becomes|codenamed)|[:=→]|->)[ \t]*['\"“‘]?\Z")
+
+
+def _a_declared_codename(text: str, start: int, end: int) -> bool:
+    """A one-word span given as a codename: right after "is", "will be", ":" or "codenamed" in a sentence that speaks
+    of codenames ("release codename for 6.0 is Paris, 6.1 will be Quebec"): a release's or a project's name."""
+    if " " in text[start:end].strip():
+        return False
+    left, right = _sentence_bounds(text, start, end)
+    return bool(_CODENAME_RE.search(text, left, right)
+                and _CODENAME_GIVEN_BEFORE_RE.search(text, max(left, start - 16), start))
 
 
 def _a_codename(text: str, start: int, end: int) -> bool:

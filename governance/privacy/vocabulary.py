@@ -631,6 +631,31 @@ def country_names() -> frozenset[str]:
     return frozenset(_COUNTRY_GROUPS | {name.casefold() for name in _english_region_names()})
 
 
+@functools.cache
+def place_names() -> frozenset[str]:
+    """Whole names of places, lower case: libphonenumber's geocoded places ("Rotterdam", "Kraków", "São Paulo",
+    "Ashburn"), the cities of the time-zone database ("Jakarta") and :func:`country_names`. The small model reads
+    some of them as people ("the Kraków office"); a whole name found here is a place's before a person's unless a
+    list of names holds it too (the engine asks)."""
+    names = set(country_names())
+    try:
+        from phonenumbers.geodata import GEOCODE_DATA
+    except ImportError:  # pragma: no cover - phonenumbers is a dependency
+        GEOCODE_DATA = {}
+    for by_language in GEOCODE_DATA.values():
+        for part in (by_language.get("en") or "").split(","):
+            part = part.strip()
+            if len(part) >= 3 and re.fullmatch(r"[^\W\d_]+(?:[ \-'][^\W\d_]+)*", part):
+                names.add(part.casefold())
+    import zoneinfo
+
+    for zone in zoneinfo.available_timezones():
+        for part in zone.split("/")[1:]:
+            if re.fullmatch(r"[A-Za-z_]+", part):
+                names.add(part.replace("_", " ").casefold())
+    return frozenset(names)
+
+
 def name_shape_model(names: Iterable[str], words: Iterable[str]) -> dict[str, float]:
     """The weights of a logistic regression over :func:`shape_grams` telling ``names`` (the lexicon's given names and
     surnames, Cyrillic and Greek ones read in Latin letters: :func:`latin_readings`) from ``words`` (terms and plain

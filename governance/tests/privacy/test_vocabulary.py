@@ -275,7 +275,7 @@ def test_a_place_beside_a_zone_abbreviation_stays_masked():
     ("Omar from the Amman office joins the incident bridge", "Amman"),
     ("@maria the Dublin office wifi changed", "Dublin"),  # a person's handle
     ("our customers in Paris report timeouts on the upload endpoint", "Paris"),
-    ("the Tokyo team sees latency spikes on the checkout API", "Tokyo"),
+    ("Kenji from the Tokyo team sees latency spikes on the checkout API", "Tokyo"),  # (the team alone: round 56)
     ("America said the deploy is fine", "America"),  # found in `make run`: the model reads no name there at all
     ("I moved to Brazil, so the storefront reviews wait", "Brazil"),
     ("she is a French citizen, the locale does not matter", "French"),
