@@ -92,6 +92,7 @@ from .recognizers import (
     SECRET_ENTITIES,
     SECRET_KINDS,
     SECRET_PREFIX,
+    a_determiner_alone,
     acts_as_a_person,
     build_custom_recognizers,
     calls_no_one,
@@ -918,8 +919,10 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
                 continue
             if etype in _VOCABULARY_GUARDED and _weak(r) and foreign_script(text[s:e]):
                 continue  # the English model (or a re-reading of its span) on another script: no evidence
-            if etype in ("PERSON", "NRP") and (e <= s or determiner_led(text[s:e])):
-                continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase
+            if etype in ("PERSON", "NRP") and (e <= s or determiner_led(text[s:e]) or (
+                    " " not in text[s:e].strip() and a_determiner_alone(text[s:e], _sentence_of(text, s, e), text))):
+                continue  # names hold no digits ("D25:4" is an id); "Meine Nummer" is a noun phrase, "Les" of "Les
+                # options sont …" a determiner
             if etype in NER_ENTITY_TYPES and _from_ner_model(r) and not any(ch.isalpha() for ch in text[s:e]):
                 continue  # the small model reads a bare number as a place now and then ("3060", a sequence number)
             if etype in ("PERSON", "LOCATION", "NRP") and _DATE_SPAN_RE.fullmatch(text[s:e].strip()):
@@ -1711,7 +1714,9 @@ def _a_firm(text: str, start: int, end: int) -> bool:
     words = [w.strip(".,;:!?'’\"()").removesuffix("'s").removesuffix("’s") for w in text[start:end].split()]
     if len(words) >= 2 and all(w[:1].isupper() for w in words) and _FIRM_ONLY_AFTER_RE.match(text, end):
         return True
-    return bool(words) and not any(_a_name_somewhere(w) for w in words) and _in_a_firms_slot(text, start, end)
+    # (each part of a double name: "CUSTOMER JOHN-PAUL MCALLISTER called")
+    parts = [p for w in words for p in (w, *w.split("-"))]
+    return bool(words) and not any(_a_name_somewhere(p) for p in parts) and _in_a_firms_slot(text, start, end)
 
 
 # what a firm has and a person never does, written right after its name (no possessive: a landlord has tenants)

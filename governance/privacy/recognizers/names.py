@@ -23,6 +23,7 @@ from ..vocabulary import (
     is_plain_word,
     is_tech_word,
     listed_given_names,
+    name_dictionary,
     name_shape,
     name_term_set,
     surnames,
@@ -569,6 +570,12 @@ _RELATION_CUE = re.compile(
     r"babysitter)[ \t]*,?[ \t]+",
     _CUE_FLAGS,
 )
+# a person's role at work before the name ("the agent Lindiwe hung up on him", "our intern Kofi", "the technician,
+# Ama"): roles only people hold (no "driver", "candidate" or "agent" of software: a technology word stays)
+_ROLE_CUE = re.compile(
+    r"\b(?:the|our|their|your|this|that)[ \t]+(?:(?:support|sales|new|field|service)[ \t]+)?(?:agent|rep|"
+    r"representative|technician|courier|nurse|intern|applicant|caller|requester|recruiter|interviewer|interviewee|"
+    r"contractor|trainee|receptionist|cashier|clerk|hire)[ \t]*,?[ \t]+", re.I)
 # ... and as other languages write a colleague before the name ("il collega Matteo Conti", "la collega Sara", "mi
 # compañera Lucía", "mon collègue Hugo", "der Kollege Jonas", "o colega João", "moja koleżanka Ola")
 _OTHER_RELATION_CUE = re.compile(
@@ -1129,7 +1136,8 @@ _LIVES_AFTER_RE = re.compile(
     r"ist[ \t]+umgezogen|est[ \t]+d[ée]m[ée]nag[ée]e?|a[ \t]+d[ée]m[ée]nag[ée])")
 _LINE_OPENING_RE = re.compile(r"(?:(?m:^)|(?<=[.!?:;])[ \t]+)[ \t>*\-]*(?P<n>" + _NAME_WORD + r")")
 # a message signed in lower case at its end ("… will stick to code review — sam"): a given name of the lexicon
-_LOWER_SIGN_OFF_RE = re.compile(r"[ \t](?:—|–|--)[ \t]*([a-z]{2,15})[ \t]*\Z")
+# (the masker reads normalised text, where every dash is a hyphen-minus: "— sam" arrives as "- sam")
+_LOWER_SIGN_OFF_RE = re.compile(r"[ \t](?:(?:—|–|--)[ \t]*|-[ \t]+)([a-z]{2,15})[ \t]*\Z")
 
 
 # a role a person holds, then who holds it, in a sentence ("his onboarding buddy will be yusuf", "the reviewer is
@@ -1647,6 +1655,10 @@ class PersonHeuristicRecognizer(EntityRecognizer):
                 _lower_name_after(text, m.end()) if lower_text else None)
             if span:
                 add(*span, 0.9)
+        for m in _ROLE_CUE.finditer(text):
+            span = _leading_name(text, m.end(), min_words=1, max_words=2)
+            if span and not is_tech_word(text[span[0]:span[1]].split()[0]):
+                add(*span, 0.9)
         for m in _STRONG_CUE.finditer(text):
             span = _leading_name(text, m.end(), min_words=1)
             if span:
@@ -1823,11 +1835,37 @@ def _trim_span(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def determiner_led(span_text: str) -> bool:
-    """A span whose first word is a determiner or possessive ("Meine Nummer", "The Beatles"): a noun phrase."""
-    first = span_text.split(maxsplit=1)[0] if span_text.strip() else ""
+    """A span whose first word is a determiner or possessive ("Meine Nummer", "The Beatles"): a noun phrase. Not a
+    word alone ("Mia is on call tonight", "her cell (Mio)": a determiner of some language alone is no noun phrase,
+    and these are given names), nor an article that opens a surname ("Lo Russo", "La Rosa", "Le Gall")."""
+    words = span_text.split()
+    if len(words) < 2:
+        return False
+    first = words[0]
     if re.fullmatch(r"[A-Z]\.", first):
         return False  # an initial: "A. Kowalczyk", "O. Adeyemi" (the article "A" takes no full stop)
-    return first.strip(".,;:!?\"'’()").lower() in _DETERMINERS
+    folded = first.strip(".,;:!?\"'’()").lower()
+    if folded in _SURNAME_ARTICLES and first[:1].isupper() and all(
+            w.strip(".,;:!?\"'’()").casefold() in surnames() for w in words[1:]):
+        return False
+    return folded in _DETERMINERS
+
+
+def a_determiner_alone(word: str, sentence: str, text: str = "") -> bool:
+    """One word that is a determiner of some language, read as a name: the determiner in a sentence (or a ``text``:
+    a sentence alone may be too short to tell) written in another language ("Les options sont …", "Het is mogelijk
+    …"), or when no list holds it as a given name; a given name in English ("Mia is on call tonight", "her cell
+    (Mio)")."""
+    folded = word.strip(".,;:!?\"'’()").casefold()
+    if folded not in _DETERMINERS:
+        return False
+    if not (folded in given_names() or folded in name_dictionary()):
+        return True
+    return bool(written_languages(sentence) or (text and written_languages(text)))
+
+
+# articles that open Italian, Spanish and French surnames ("Lo Russo", "La Rosa", "Le Gall", "Los Santos")
+_SURNAME_ARTICLES = frozenset("lo la le li los las del della delle dello".split())
 
 
 # --------------------------------------------------------------------------------------------------
