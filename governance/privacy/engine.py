@@ -862,18 +862,19 @@ def _candidates(text: str, raw: Iterable[Any], policy: MaskingPolicy) -> list[_C
     # of the place rules' "about nobody"
     no_one = [(r.start, r.end) for r in raw if places and r.entity_type == "PERSON" and _weak(r)
               and not _claim_allowed(text, r.start, r.end, "PERSON", r, policy.allowed_terms)]
-    machine_places = [(s, e) for s, e in places if _place_of_machines(text, s, e, places=[*places, *no_one])]
+    nobody = [*places, *no_one]
+    machine_places = [(s, e) for s, e in places if _place_of_machines(text, s, e, places=nobody)]
     # ... and the organisation's own places and units in a text about nobody, no name guess in it either ("the
     # Boston office moves to the new floor", "Seattle team owns the service"; "Tokyo office contact: 山田 健太" keeps
     # Tokyo)
     people = [(r.start, r.end) for r in raw if r.entity_type == "PERSON"
-              and not any(s <= r.start and r.end <= e for s, e in [*places, *no_one])]
+              and not any(s <= r.start and r.end <= e for s, e in nobody)]
     premises = [(s, e) for s, e in places
                 if _the_organisations_place(text, s, e, people=people, places=places, no_one=no_one)]
     # ... and a country in a text about nobody: a name guess on the same word goes too ("Where in France was it?")
     named = [(r.start, r.end) for r in raw if r.entity_type == "PERSON" and not _weak(r)]
     countries = [(s, e) for s, e in places
-                 if _a_country_of_nobody(text, s, e, places=[*places, *no_one], people=named)]
+                 if _a_country_of_nobody(text, s, e, places=nobody, people=named)]
     for r in raw:
         if machine_places and r.entity_type in _VOCABULARY_GUARDED and _weak(r) and any(
                 r.start < e and s < r.end for s, e in machine_places) and (
@@ -1459,12 +1460,13 @@ def _place_of_machines(text: str, start: int, end: int, *, places: Sequence[tupl
 # a noun of the organisation's own premises or units right after a place, maybe after one word of what the unit does
 # and after other places joined to it: "the Boston office", "the Cairo and Istanbul sites", "Toronto data team",
 # "Dubai support desk", "the 'Lisbon' meeting room"
-_PREMISES_NOUNS = (r"(?i:office|offices|site|sites|campus|hq|headquarters|branch|branches|warehouse|warehouses|store|"
-                   r"stores|plant|plants|factory|factories|lab|labs|hub|hubs|meeting[ \t]+rooms?|studio|floor|team|"
-                   r"teams|squad|squads|desk|desks)")
-_OLD_PREMISES_NOUNS = (r"(?i:office|offices|site|sites|campus|hq|headquarters|branch|warehouse|store|plant|factory|"
-                       r"lab|hub|meeting[ \t]+room|studio)")
-_PREMISES_AFTER_RE = re.compile(r"[ \t]+" + _OLD_PREMISES_NOUNS + r"\b")
+_PREMISES = (r"office|offices|site|sites|campus|hq|headquarters|branch|warehouse|store|plant|factory|lab|hub|"
+             r"meeting[ \t]+room|studio")
+# (the round-45 rule, on the sentence: premises only; the whole-text rule below takes units and plurals too)
+_PREMISES_AFTER_RE = re.compile(r"[ \t]+(?i:" + _PREMISES + r")\b")
+_UNITS = (r"branches|warehouses|stores|plants|factories|labs|hubs|meeting[ \t]+rooms|floor|team|teams|squad|squads|"
+          r"desk|desks")
+_PREMISES_NOUNS = r"(?i:" + _PREMISES + "|" + _UNITS + ")"
 _UNIT_AFTER_RE = re.compile(
     r"['’\"”]?(?:[ \t]*(?:,|/|&|\band\b|\bor\b)[ \t]*[A-Z][\w'’-]*(?:[ \t]+[A-Z][\w'’-]*)?)*"
     r"(?:[ \t]+(?!(?:and|or|with|for|to|from|at|in|on|by|of|is|are|was|were|has|had|the|a|an|who|that)\b)"

@@ -340,27 +340,36 @@ def _dpkg(status: Path, info_dir: Path, prose: Counter | None = None) -> tuple[C
     return counts, {e for e, n in extensions.items() if n >= MIN_EXTENSION_FILES}
 
 
+def _geocoded_english_names() -> list[str]:
+    """libphonenumber's geocoding entries in English, one string per number prefix ("Frankfurt am Main", "Boston,
+    MA"); empty without the package."""
+    try:
+        from phonenumbers.geodata import GEOCODE_DATA
+    except ImportError:  # pragma: no cover - phonenumbers is a dependency
+        return []
+    return [by_language.get("en") or "" for by_language in GEOCODE_DATA.values()]
+
+
+def _time_zone_cities() -> list[str]:
+    """The place parts of the time-zone database's zone ids, as written there ("Sao_Paulo", "Jakarta")."""
+    import zoneinfo
+
+    return [part for zone in zoneinfo.available_timezones() for part in zone.split("/")[1:]]
+
+
 def _place_weights() -> Counter:
     """How strongly a single word names a place: the number of libphonenumber geocoding entries that are exactly that
     name (a city appears under many number prefixes, a hamlet under one), plus :data:`TZ_CITY_WEIGHT` for a city of
     the time-zone database."""
     weights: Counter = Counter()
-    try:
-        from phonenumbers.geodata import GEOCODE_DATA
-    except ImportError:  # pragma: no cover - phonenumbers is a dependency
-        GEOCODE_DATA = {}
-    for names in GEOCODE_DATA.values():
-        value = names.get("en")
-        for part in (value or "").split(","):
+    for value in _geocoded_english_names():
+        for part in value.split(","):
             word = part.strip().lower()
             if word.isalpha():
                 weights[word] += 1
-    import zoneinfo
-
-    for zone in zoneinfo.available_timezones():
-        for part in zone.split("/")[1:]:
-            if part.isalpha():
-                weights[part.lower()] += TZ_CITY_WEIGHT
+    for part in _time_zone_cities():
+        if part.isalpha():
+            weights[part.lower()] += TZ_CITY_WEIGHT
     return weights
 
 
@@ -638,21 +647,12 @@ def place_names() -> frozenset[str]:
     some of them as people ("the Kraków office"); a whole name found here is a place's before a person's unless a
     list of names holds it too (the engine asks)."""
     names = set(country_names())
-    try:
-        from phonenumbers.geodata import GEOCODE_DATA
-    except ImportError:  # pragma: no cover - phonenumbers is a dependency
-        GEOCODE_DATA = {}
-    for by_language in GEOCODE_DATA.values():
-        for part in (by_language.get("en") or "").split(","):
+    for value in _geocoded_english_names():
+        for part in value.split(","):
             part = part.strip()
             if len(part) >= 3 and re.fullmatch(r"[^\W\d_]+(?:[ \-'][^\W\d_]+)*", part):
                 names.add(part.casefold())
-    import zoneinfo
-
-    for zone in zoneinfo.available_timezones():
-        for part in zone.split("/")[1:]:
-            if re.fullmatch(r"[A-Za-z_]+", part):
-                names.add(part.replace("_", " ").casefold())
+    names.update(part.replace("_", " ").casefold() for part in _time_zone_cities() if re.fullmatch(r"[A-Za-z_]+", part))
     return frozenset(names)
 
 
@@ -898,11 +898,7 @@ def names_and_places_listed() -> set[str]:
 
 def _geocoded_place_words() -> set[str]:
     """The words (four letters or more) of libphonenumber's place names of several words ("Frankfurt am Main")."""
-    try:
-        from phonenumbers.geodata import GEOCODE_DATA
-    except ImportError:  # pragma: no cover - phonenumbers is a dependency
-        return set()
-    return {w.lower() for names in GEOCODE_DATA.values() for w in re.findall(r"[^\W\d_]{4,}", names.get("en") or "")}
+    return {w.lower() for value in _geocoded_english_names() for w in re.findall(r"[^\W\d_]{4,}", value)}
 
 
 @functools.cache

@@ -109,6 +109,7 @@ NATIONAL_ID_ENTITIES: dict[str, str] = {**_EU_NATIONAL_ID_ENTITIES, **WORLD_ID_E
 ALNUM_IDS = _EU_ALNUM_IDS | WORLD_ALNUM_IDS
 
 __all__ = [
+    "a_determiner_alone",
     "ALNUM_IDS",
     "CUED_NAME_SCORE",
     "BrokenIbanRecognizer",
@@ -145,7 +146,6 @@ __all__ = [
     "StreetAddressRecognizer",
     "build_custom_recognizers",
     "class_change_ratio",
-    "a_determiner_alone",
     "determiner_led",
     "deobfuscate_email",
     "ensure_offline_tldextract",

@@ -1834,6 +1834,10 @@ def _trim_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+# articles that open Italian, Spanish and French surnames ("Lo Russo", "La Rosa", "Le Gall", "Los Santos")
+_SURNAME_ARTICLES = frozenset("lo la le li los las del della delle dello".split())
+
+
 def determiner_led(span_text: str) -> bool:
     """A span whose first word is a determiner or possessive ("Meine Nummer", "The Beatles"): a noun phrase. Not a
     word alone ("Mia is on call tonight", "her cell (Mio)": a determiner of some language alone is no noun phrase,
@@ -1863,9 +1867,6 @@ def a_determiner_alone(word: str, sentence: str, text: str = "") -> bool:
         return True
     return bool(written_languages(sentence) or (text and written_languages(text)))
 
-
-# articles that open Italian, Spanish and French surnames ("Lo Russo", "La Rosa", "Le Gall", "Los Santos")
-_SURNAME_ARTICLES = frozenset("lo la le li los las del della delle dello".split())
 
 
 # --------------------------------------------------------------------------------------------------
